@@ -1,0 +1,7 @@
+//! One module per format crate, each implementing [`crate::Format`]. The registry order is the
+//! detection order: more specific signatures first.
+
+use crate::Format;
+
+/// Every format `gcf` knows, in detection order.
+pub static FORMATS: &[&dyn Format] = &[];

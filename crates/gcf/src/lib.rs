@@ -1,0 +1,187 @@
+//! The engine behind the `gcf` command: a registry of formats ([`Format`]), identification, the
+//! per-file examination used by `roundtrip`, `check` and `survey`, and the survey report.
+//!
+//! ```
+//! let d = gcf::identify(b"not a game file", "x.bin");
+//! assert_eq!(d.format, "unknown");
+//! ```
+#![forbid(unsafe_code)]
+
+mod format;
+pub mod formats;
+pub mod survey;
+
+pub use format::{Detection, Format, Info, Member, Options, extension, io_error};
+
+use gcio::{Diagnostic, first_difference};
+
+/// Name printed for files no format recognises.
+pub const UNKNOWN: &str = "unknown";
+
+/// Identifies `data`; `unknown` when no format claims it.
+pub fn identify(data: &[u8], path: &str) -> Detection {
+    formats::FORMATS
+        .iter()
+        .find_map(|f| f.detect(data, path))
+        .unwrap_or_else(|| Detection::new(UNKNOWN))
+}
+
+/// The format that detected `data`, with its detection.
+pub fn detect_format(data: &[u8], path: &str) -> Option<(&'static dyn Format, Detection)> {
+    formats::FORMATS
+        .iter()
+        .find_map(|f| f.detect(data, path).map(|d| (*f, d)))
+}
+
+/// The format registered under `name`.
+pub fn format_by_name(name: &str) -> Option<&'static dyn Format> {
+    formats::FORMATS.iter().copied().find(|f| f.name() == name)
+}
+
+/// Outcome of parsing and rewriting one file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum RoundTrip {
+    /// Rewritten bytes equal the input.
+    Identical,
+    /// Rewritten bytes first differ at this offset.
+    Differs {
+        /// First differing offset.
+        offset: u64,
+    },
+    /// Parsing or writing failed.
+    Error {
+        /// The error message (with breadcrumb and offset).
+        message: String,
+    },
+    /// No format recognised the file.
+    Unknown,
+}
+
+impl std::fmt::Display for RoundTrip {
+    /// The third column of `gcf roundtrip` lines.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RoundTrip::Identical => f.write_str("identical"),
+            RoundTrip::Differs { offset } => write!(f, "differs at {offset:#x}"),
+            RoundTrip::Error { message } => write!(f, "error: {message}"),
+            RoundTrip::Unknown => f.write_str("error: unknown format"),
+        }
+    }
+}
+
+/// Parses `data` with `format` and compares the rewrite with the input.
+pub fn roundtrip_with(format: &dyn Format, data: &[u8]) -> RoundTrip {
+    match format.roundtrip(data) {
+        Ok(out) => match first_difference(data, &out) {
+            None => RoundTrip::Identical,
+            Some(offset) => RoundTrip::Differs {
+                offset: offset as u64,
+            },
+        },
+        Err(e) => RoundTrip::Error {
+            message: e.to_string(),
+        },
+    }
+}
+
+/// Everything `gcf` learns about one file (or archive member).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Examined {
+    /// Path, with `:` separating container and member (`a.arc:dir/b.bcsv`).
+    pub path: String,
+    /// Detected format (`unknown` when none).
+    pub format: &'static str,
+    /// Detection detail (inner format of a compressed stream).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Round-trip outcome.
+    pub roundtrip: RoundTrip,
+    /// Validator findings (empty when the file did not parse).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Error from the validator or member listing, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Seconds spent on this file (excluding members).
+    pub seconds: f64,
+}
+
+/// How deep `examine` descends into containers (archive in a Yaz0 stream in an archive …).
+pub const MAX_NESTING: u32 = 8;
+
+/// Identifies, round-trips and validates `data`; with `deep`, does the same for every member of a
+/// container, appending one [`Examined`] per file to `out` (the container first).
+pub fn examine(path: &str, data: &[u8], deep: bool, opts: &Options, out: &mut Vec<Examined>) {
+    examine_at(path, data, deep, opts, out, 0);
+}
+
+fn examine_at(
+    path: &str,
+    data: &[u8],
+    deep: bool,
+    opts: &Options,
+    out: &mut Vec<Examined>,
+    depth: u32,
+) {
+    let start = std::time::Instant::now();
+    let Some((format, det)) = detect_format(data, path) else {
+        out.push(Examined {
+            path: path.to_owned(),
+            format: UNKNOWN,
+            detail: None,
+            bytes: data.len() as u64,
+            roundtrip: RoundTrip::Unknown,
+            diagnostics: Vec::new(),
+            error: None,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+        return;
+    };
+    let roundtrip = roundtrip_with(format, data);
+    let (diagnostics, mut error) = match format.check(data, opts) {
+        Ok(d) => (d, None),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    };
+    let members = if deep && depth < MAX_NESTING {
+        format.members(data).unwrap_or_else(|e| {
+            error.get_or_insert_with(|| e.to_string());
+            Vec::new()
+        })
+    } else {
+        Vec::new()
+    };
+    out.push(Examined {
+        path: path.to_owned(),
+        format: det.format,
+        detail: det.detail,
+        bytes: data.len() as u64,
+        roundtrip,
+        diagnostics,
+        error,
+        seconds: start.elapsed().as_secs_f64(),
+    });
+    for m in members {
+        examine_at(
+            &format!("{path}:{}", m.name),
+            &m.data,
+            deep,
+            opts,
+            out,
+            depth + 1,
+        );
+    }
+}
+
+/// Every sample file the registered formats generate, as (`format/name`, bytes).
+pub fn samples() -> Vec<(String, Vec<u8>)> {
+    formats::FORMATS
+        .iter()
+        .flat_map(|f| {
+            f.samples()
+                .into_iter()
+                .map(move |(name, bytes)| (format!("{}/{name}", f.name()), bytes))
+        })
+        .collect()
+}

@@ -1,0 +1,329 @@
+//! `gcf`: identify, inspect, validate, round-trip, survey, extract, pack and convert GameCube/Wii
+//! files. Every subcommand takes `--json`. Output formats are a contract scripts rely on; see
+//! the README.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use gcf::{
+    Examined, Options, RoundTrip, detect_format, examine, formats::FORMATS, identify, survey,
+};
+use gcio::Severity;
+
+#[derive(Parser)]
+#[command(
+    name = "gcf",
+    version,
+    about = "Read, check, round-trip and convert GameCube/Wii game files"
+)]
+struct Cli {
+    /// Print JSON instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Print PATH<TAB>FORMAT[<TAB>DETAIL] for each file.
+    Identify { files: Vec<PathBuf> },
+    /// Summarise a file's structure.
+    Info { file: PathBuf },
+    /// Validate: PATH<TAB>SEVERITY<TAB>RULE<TAB>0xOFFSET<TAB>MESSAGE; exit 1 on any error.
+    Check {
+        files: Vec<PathBuf>,
+        /// Wave system to check an instrument bank against.
+        #[arg(long)]
+        wsys: Option<PathBuf>,
+        /// Extra option KEY=VALUE.
+        #[arg(short = 'o', value_parser = parse_kv)]
+        opt: Vec<(String, String)>,
+    },
+    /// Parse and rewrite: PATH<TAB>FORMAT<TAB>identical|differs at 0xOFF|error: MSG; exit 1 unless all identical.
+    Roundtrip {
+        files: Vec<PathBuf>,
+        /// Also round-trip archive members.
+        #[arg(long)]
+        deep: bool,
+    },
+    /// Examine every file under PATH (default `samples/`) and print per-format totals.
+    Survey {
+        #[arg(default_value = "samples")]
+        path: PathBuf,
+    },
+    /// Write an archive's members (decompressed) under DIR.
+    Extract { archive: PathBuf, dir: PathBuf },
+    /// Build an archive from DIR; the output name picks the format (`.arc`, `.szs`).
+    Pack {
+        dir: PathBuf,
+        archive: PathBuf,
+        /// Yaz0-compress with this encoder (nintendo, fast, best).
+        #[arg(long)]
+        yaz0: Option<String>,
+        /// Lower-case names (SMG1 convention).
+        #[arg(long)]
+        lowercase: bool,
+        /// Turn file-ID synchronisation on.
+        #[arg(long)]
+        sync_ids: bool,
+        /// Extra option KEY=VALUE.
+        #[arg(short = 'o', value_parser = parse_kv)]
+        opt: Vec<(String, String)>,
+    },
+    /// Convert between formats; the file names' extensions choose the conversion.
+    Convert {
+        input: PathBuf,
+        output: PathBuf,
+        /// Target pixel/texture format where one applies (e.g. cmpr).
+        #[arg(long)]
+        format: Option<String>,
+        /// DAT model to embed (PKX from JSON metadata).
+        #[arg(long)]
+        dat: Option<PathBuf>,
+        /// Extra option KEY=VALUE.
+        #[arg(short = 'o', value_parser = parse_kv)]
+        opt: Vec<(String, String)>,
+    },
+}
+
+fn parse_kv(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .ok_or_else(|| format!("expected KEY=VALUE, got {s:?}"))
+}
+
+fn options(opt: Vec<(String, String)>, extra: &[(&str, Option<String>)]) -> Options {
+    let mut o: Options = opt.into_iter().collect();
+    for (k, v) in extra {
+        if let Some(v) = v {
+            o.insert((*k).to_owned(), v.clone());
+        }
+    }
+    o
+}
+
+fn path_opt(p: Option<PathBuf>) -> Option<String> {
+    p.map(|p| p.display().to_string())
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn print_json(v: &impl serde::Serialize) -> Result<(), String> {
+    serde_json::to_string_pretty(v)
+        .map(|s| println!("{s}"))
+        .map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("gcf: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    let json = cli.json;
+    match cli.cmd {
+        Cmd::Identify { files } => {
+            let mut rows = Vec::new();
+            for f in &files {
+                let data = read(f)?;
+                let d = identify(&data, &f.display().to_string());
+                if !json {
+                    match &d.detail {
+                        Some(detail) => println!("{}\t{}\t{detail}", f.display(), d.format),
+                        None => println!("{}\t{}", f.display(), d.format),
+                    }
+                }
+                rows.push(serde_json::json!({"path": f.display().to_string(), "format": d.format, "detail": d.detail}));
+            }
+            if json {
+                print_json(&rows)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Info { file } => {
+            let data = read(&file)?;
+            let name = file.display().to_string();
+            let (format, det) =
+                detect_format(&data, &name).ok_or_else(|| format!("{name}: unknown format"))?;
+            let info = format.info(&data).map_err(|e| format!("{name}: {e}"))?;
+            if json {
+                print_json(
+                    &serde_json::json!({"path": name, "format": det.format, "detail": det.detail, "info": info.json}),
+                )?;
+            } else {
+                println!("{name}\t{}", det.format);
+                print!("{}", info.text);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Check { files, wsys, opt } => {
+            let opts = options(opt, &[("wsys", path_opt(wsys))]);
+            let mut failed = false;
+            let mut all = Vec::new();
+            for f in &files {
+                let data = read(f)?;
+                let name = f.display().to_string();
+                let mut found = Vec::new();
+                examine(&name, &data, false, &opts, &mut found);
+                for e in &found {
+                    failed |= e.error.is_some()
+                        || matches!(e.roundtrip, RoundTrip::Error { .. } | RoundTrip::Unknown);
+                    failed |= e.diagnostics.iter().any(|d| d.severity == Severity::Error);
+                    if !json {
+                        print_check(e);
+                    }
+                }
+                all.extend(found);
+            }
+            if json {
+                print_json(&all)?;
+            }
+            Ok(if failed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Cmd::Roundtrip { files, deep } => {
+            let mut all = Vec::new();
+            for f in &files {
+                let data = read(f)?;
+                examine(
+                    &f.display().to_string(),
+                    &data,
+                    deep,
+                    &Options::new(),
+                    &mut all,
+                );
+            }
+            if json {
+                print_json(&all)?;
+            } else {
+                for e in &all {
+                    println!("{}\t{}\t{}", e.path, e.format, e.roundtrip);
+                }
+            }
+            let ok = all.iter().all(|e| e.roundtrip == RoundTrip::Identical);
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Cmd::Survey { path } => {
+            let (report, _) = survey::survey(&path, &Options::new())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if json {
+                print_json(&report)?;
+            } else {
+                print!("{}", report.table());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Extract { archive, dir } => {
+            let data = read(&archive)?;
+            let name = archive.display().to_string();
+            let (format, _) =
+                detect_format(&data, &name).ok_or_else(|| format!("{name}: unknown format"))?;
+            let n = format
+                .extract(&data, &dir)
+                .ok_or_else(|| format!("{name}: {} is not an archive", format.name()))?
+                .map_err(|e| format!("{name}: {e}"))?;
+            if json {
+                print_json(
+                    &serde_json::json!({"archive": name, "dir": dir.display().to_string(), "files": n}),
+                )?;
+            } else {
+                println!("{name}: extracted {n} file(s) to {}", dir.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Pack {
+            dir,
+            archive,
+            yaz0,
+            lowercase,
+            sync_ids,
+            opt,
+        } => {
+            let flag = |b: bool| b.then(|| "true".to_owned());
+            let opts = options(
+                opt,
+                &[
+                    ("yaz0", yaz0),
+                    ("lowercase", flag(lowercase)),
+                    ("sync-ids", flag(sync_ids)),
+                ],
+            );
+            let bytes = FORMATS
+                .iter()
+                .find_map(|f| f.pack(&dir, &archive, &opts))
+                .ok_or_else(|| format!("{}: no format packs this kind of file", archive.display()))?
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::write(&archive, &bytes).map_err(|e| format!("{}: {e}", archive.display()))?;
+            if json {
+                print_json(
+                    &serde_json::json!({"archive": archive.display().to_string(), "bytes": bytes.len()}),
+                )?;
+            } else {
+                println!("{}: {} bytes", archive.display(), bytes.len());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Convert {
+            input,
+            output,
+            format,
+            dat,
+            opt,
+        } => {
+            let opts = options(opt, &[("format", format), ("dat", path_opt(dat))]);
+            let data = read(&input)?;
+            FORMATS
+                .iter()
+                .find_map(|f| f.convert(&data, &input, &output, &opts))
+                .ok_or_else(|| {
+                    format!(
+                        "no conversion from {} to {}",
+                        input.display(),
+                        output.display()
+                    )
+                })?
+                .map_err(|e| format!("{}: {e}", input.display()))?;
+            if json {
+                print_json(
+                    &serde_json::json!({"input": input.display().to_string(), "output": output.display().to_string()}),
+                )?;
+            } else {
+                println!("{} -> {}", input.display(), output.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn print_check(e: &Examined) {
+    if let Some(err) = &e.error {
+        println!("{}\terror\tPARSE\t-\t{err}", e.path);
+    }
+    match &e.roundtrip {
+        RoundTrip::Error { message } if e.error.is_none() => {
+            println!("{}\terror\tPARSE\t-\t{message}", e.path)
+        }
+        RoundTrip::Unknown => println!("{}\terror\tUNKNOWN\t-\tunknown format", e.path),
+        _ => {}
+    }
+    for d in &e.diagnostics {
+        println!("{}\t{d}", e.path);
+    }
+}

@@ -1,0 +1,42 @@
+//! The registry and the committed samples.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use std::path::Path;
+
+#[test]
+fn garbage_is_unknown_not_a_crash() {
+    for data in [&b""[..], b"\0\0\0\0", b"RARC", &[0xFFu8; 100]] {
+        let d = gcf::identify(data, "x.bin");
+        let mut out = Vec::new();
+        gcf::examine("x.bin", data, true, &gcf::Options::new(), &mut out);
+        assert!(!out.is_empty());
+        let _ = d;
+    }
+    assert_eq!(gcf::identify(b"hello world", "x.bin").format, gcf::UNKNOWN);
+}
+
+#[test]
+fn committed_samples_are_up_to_date() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    for (name, bytes) in gcf::samples() {
+        let on_disk = std::fs::read(dir.join(&name))
+            .unwrap_or_else(|e| panic!("samples/{name}: {e}; run `cargo xtask gen-samples`"));
+        assert!(
+            on_disk == bytes,
+            "samples/{name} is stale; run `cargo xtask gen-samples`"
+        );
+    }
+}
+
+#[test]
+fn every_sample_round_trips_and_is_identified() {
+    for (name, bytes) in gcf::samples() {
+        let (format, _) =
+            gcf::detect_format(&bytes, &name).unwrap_or_else(|| panic!("{name}: not identified"));
+        assert_eq!(
+            gcf::roundtrip_with(format, &bytes),
+            gcf::RoundTrip::Identical,
+            "{name}"
+        );
+    }
+}

@@ -1,0 +1,119 @@
+//! Validator findings and round-trip comparison helpers.
+
+use std::fmt;
+
+/// How bad a validator finding is.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing (e.g. a convention the game tolerates).
+    Info,
+    /// Suspicious or unverified; the game may or may not mind.
+    Warning,
+    /// The game crashes or misbehaves, or the file is structurally broken.
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// One validator finding, citing a rule id from `reference/invariants.md` (e.g. `RARC-003`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Diagnostic {
+    /// How bad it is.
+    pub severity: Severity,
+    /// The rule id.
+    pub rule: String,
+    /// Absolute file offset, when the finding has a place in the file.
+    pub offset: Option<u64>,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A finding at an offset.
+    pub fn new(
+        severity: Severity,
+        rule: &str,
+        offset: Option<u64>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity,
+            rule: rule.to_owned(),
+            offset,
+            message: message.into(),
+        }
+    }
+
+    /// An error finding.
+    pub fn error(rule: &str, offset: Option<u64>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, rule, offset, message)
+    }
+
+    /// A warning finding.
+    pub fn warning(rule: &str, offset: Option<u64>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, rule, offset, message)
+    }
+
+    /// An informational finding.
+    pub fn info(rule: &str, offset: Option<u64>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Info, rule, offset, message)
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `SEVERITY<TAB>RULE<TAB>0xOFFSET<TAB>MESSAGE`, the `gcf check` line format (`-` when no offset).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(o) => write!(
+                f,
+                "{}\t{}\t{o:#x}\t{}",
+                self.severity, self.rule, self.message
+            ),
+            None => write!(f, "{}\t{}\t-\t{}", self.severity, self.rule, self.message),
+        }
+    }
+}
+
+/// Offset of the first byte where `a` and `b` differ, or where the shorter one ends; `None` when equal.
+pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(i) => Some(i),
+        None if a.len() == b.len() => None,
+        None => Some(a.len().min(b.len())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences() {
+        assert_eq!(first_difference(b"abc", b"abc"), None);
+        assert_eq!(first_difference(b"abc", b"abd"), Some(2));
+        assert_eq!(first_difference(b"ab", b"abc"), Some(2));
+        assert_eq!(first_difference(b"abc", b""), Some(0));
+        assert_eq!(first_difference(b"", b""), None);
+    }
+
+    #[test]
+    fn diagnostic_lines() {
+        let d = Diagnostic::error("RARC-001", Some(0x20), "bad");
+        assert_eq!(d.to_string(), "error\tRARC-001\t0x20\tbad");
+        let d = Diagnostic::warning("X-1", None, "w");
+        assert_eq!(d.to_string(), "warning\tX-1\t-\tw");
+        assert_eq!(Diagnostic::info("I", None, "").severity, Severity::Info);
+        assert!(Severity::Error > Severity::Warning && Severity::Warning > Severity::Info);
+    }
+}

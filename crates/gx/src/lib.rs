@@ -1,0 +1,11 @@
+//! GX (the GameCube/Wii graphics processor) data shared by the model formats.
+//!
+//! Module plan, filled in by the J3D and HSD issues so both formats share one implementation:
+//! - `vtx`: vertex attributes (`GXAttr`), component counts and types (`GXCompCnt`, `GXCompType`),
+//!   fraction shifts and dequantisation to `f32`/RGBA, and the inverse for writing;
+//! - `dl`: display lists — primitive opcodes (quads, triangles, strips, fans, lines, points), parsing
+//!   them given a vertex descriptor (direct/index8/index16 per attribute), PNMTXIDX handling, and
+//!   strip/fan expansion to triangles;
+//! - `tex`: texture formats (I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8, C14X2, CMPR) with
+//!   palettes, block tiling, mip levels, decode to RGBA8 and encode back.
+#![forbid(unsafe_code)]

@@ -1,0 +1,14 @@
+//! gcformats: byte-exact readers and writers for Nintendo GameCube/Wii file formats.
+//!
+//! This facade re-exports each format crate behind a cargo feature of the same name
+//! (`gcformats::rarc`, `gcformats::bcsv`, …) and always re-exports the shared I/O crate as
+//! [`gcio`]. Every format offers a zero-copy view, an owned model that writes back byte for
+//! byte, and a validator returning [`gcio::Diagnostic`]s.
+//!
+//! ```
+//! let r = gcformats::gcio::Reader::new(b"RARC");
+//! assert!(r.expect_magic(0, b"RARC").is_ok());
+//! ```
+#![forbid(unsafe_code)]
+
+pub use gcio;

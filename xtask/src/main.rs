@@ -1,0 +1,266 @@
+//! `cargo xtask TASK`: the project's automation, in Rust so it runs wherever cargo does.
+//!
+//! | task | what it does |
+//! |---|---|
+//! | `ci` | fmt check, clippy `-D warnings`, tests, samples up to date, round trip of `samples/`, fuzz smoke (if cargo-fuzz is installed), benches compile |
+//! | `survey [DIR]` | the `gcf survey` table over DIR (default `samples/`) |
+//! | `roundtrip [DIR]` | round-trips every file under DIR and its members; fails on any difference |
+//! | `fuzz-smoke [SECONDS]` | runs every fuzz target for SECONDS (default 10) on stable |
+//! | `gen-samples [--check]` | writes `samples/` from the crates' builders; `--check` fails if it differs |
+//! | `bench` | runs every criterion bench briefly and prints a MB/s table |
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = workspace_root();
+    if let Err(e) = std::env::set_current_dir(&root) {
+        eprintln!("xtask: {}: {e}", root.display());
+        return ExitCode::FAILURE;
+    }
+    let arg = |i: usize| args.get(i).map(String::as_str);
+    let result = match arg(0) {
+        Some("ci") => ci(),
+        Some("survey") => survey(Path::new(arg(1).unwrap_or("samples"))),
+        Some("roundtrip") => roundtrip(Path::new(arg(1).unwrap_or("samples"))),
+        Some("fuzz-smoke") => arg(1).unwrap_or("10").parse().map_err(|e| format!("seconds: {e}")).and_then(fuzz_smoke),
+        Some("gen-samples") => gen_samples(arg(1) == Some("--check")),
+        Some("bench") => bench(),
+        _ => Err("usage: cargo xtask ci | survey [DIR] | roundtrip [DIR] | fuzz-smoke [SECONDS] | gen-samples [--check] | bench".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.parent().map(Path::to_path_buf).unwrap_or(here)
+}
+
+fn run(program: &str, args: &[&str], dir: Option<&Path>) -> Result {
+    eprintln!("xtask: $ {program} {}", args.join(" "));
+    let mut cmd = Command::new(program);
+    cmd.args(args);
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let status = cmd.status().map_err(|e| format!("{program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+fn step(name: &str, f: impl FnOnce() -> Result) -> Result {
+    let start = std::time::Instant::now();
+    eprintln!("\n=== {name} ===");
+    let r = f();
+    eprintln!(
+        "=== {name}: {} in {:.1}s ===",
+        if r.is_ok() { "ok" } else { "FAILED" },
+        start.elapsed().as_secs_f64()
+    );
+    r
+}
+
+fn ci() -> Result {
+    let cargo = cargo();
+    step("fmt", || {
+        run(&cargo, &["fmt", "--all", "--", "--check"], None)
+    })?;
+    step("clippy", || {
+        run(
+            &cargo,
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--all-features",
+                "--",
+                "-D",
+                "warnings",
+            ],
+            None,
+        )
+    })?;
+    step("test", || {
+        run(&cargo, &["test", "--workspace", "--all-features"], None)
+    })?;
+    step("samples up to date", || gen_samples(true))?;
+    step("roundtrip samples", || roundtrip(Path::new("samples")))?;
+    step("fuzz smoke", || fuzz_smoke(5))?;
+    step("benches compile", || {
+        run(
+            &cargo,
+            &["bench", "--workspace", "--all-features", "--no-run"],
+            None,
+        )
+    })
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn survey(dir: &Path) -> Result {
+    let (report, _) = gcf::survey::survey(dir, &gcf::Options::new())
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    print!("{}", report.table());
+    Ok(())
+}
+
+fn roundtrip(dir: &Path) -> Result {
+    let (report, files) = gcf::survey::survey(dir, &gcf::Options::new())
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut bad = 0;
+    let unknown = files
+        .iter()
+        .filter(|e| e.roundtrip == gcf::RoundTrip::Unknown)
+        .count();
+    for e in files
+        .iter()
+        .filter(|e| e.roundtrip != gcf::RoundTrip::Unknown)
+    {
+        if e.roundtrip != gcf::RoundTrip::Identical {
+            bad += 1;
+            println!("{}\t{}\t{}", e.path, e.format, e.roundtrip);
+        }
+    }
+    println!(
+        "roundtrip: {} identical, {bad} not, {unknown} of unknown format, under {}",
+        files.len() - bad - unknown,
+        dir.display()
+    );
+    if bad == 0 && report.unreadable.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{bad} file(s) did not round-trip"))
+    }
+}
+
+fn fuzz_smoke(seconds: u64) -> Result {
+    let has_fuzz = Command::new(cargo())
+        .args(["fuzz", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_fuzz {
+        eprintln!(
+            "xtask: cargo-fuzz not installed; skipping fuzz smoke (cargo install --locked cargo-fuzz)"
+        );
+        return Ok(());
+    }
+    let mut targets: Vec<String> = std::fs::read_dir("fuzz/fuzz_targets")
+        .map_err(|e| format!("fuzz/fuzz_targets: {e}"))?
+        .filter_map(|e| e.ok()?.path().file_stem()?.to_str().map(str::to_owned))
+        .collect();
+    targets.sort();
+    let time = format!("-max_total_time={seconds}");
+    for t in &targets {
+        run(
+            &cargo(),
+            &["fuzz", "run", "--sanitizer", "none", t, "--", &time],
+            Some(Path::new(".")),
+        )?;
+    }
+    Ok(())
+}
+
+fn gen_samples(check: bool) -> Result {
+    let samples: BTreeMap<String, Vec<u8>> = gcf::samples().into_iter().collect();
+    let dir = Path::new("samples");
+    let existing: BTreeMap<String, Vec<u8>> = gcf::survey::files_under(dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|p| {
+            let rel = p.strip_prefix(dir).ok()?.to_str()?.replace('\\', "/");
+            (rel != "README.md").then(|| Some((rel, std::fs::read(&p).ok()?)))?
+        })
+        .collect();
+    if check {
+        if samples == existing {
+            println!("samples/: {} file(s) up to date", samples.len());
+            return Ok(());
+        }
+        let stale: Vec<&String> = samples
+            .keys()
+            .chain(existing.keys())
+            .filter(|k| samples.get(*k) != existing.get(*k))
+            .collect();
+        return Err(format!(
+            "samples/ is stale ({stale:?}); run `cargo xtask gen-samples` and commit"
+        ));
+    }
+    for name in existing.keys().filter(|k| !samples.contains_key(*k)) {
+        std::fs::remove_file(dir.join(name)).map_err(|e| format!("{name}: {e}"))?;
+    }
+    for (name, bytes) in &samples {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    println!("samples/: wrote {} file(s)", samples.len());
+    Ok(())
+}
+
+fn bench() -> Result {
+    let out = Command::new(cargo())
+        .args([
+            "bench",
+            "--workspace",
+            "--all-features",
+            "--",
+            "--warm-up-time",
+            "0.5",
+            "--measurement-time",
+            "1",
+            "--sample-size",
+            "10",
+            "--noplot",
+        ])
+        .output()
+        .map_err(|e| format!("cargo bench: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    println!("| bench | throughput |\n|---|---|");
+    let mut name = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if !t.is_empty()
+            && !t.starts_with("time:")
+            && !t.starts_with("thrpt:")
+            && !line.starts_with(' ')
+            && !t.contains("Warming")
+        {
+            name = t.split_whitespace().next().unwrap_or_default().to_owned();
+        }
+        if let Some(rest) = t.strip_prefix("thrpt:") {
+            let mid = rest
+                .trim()
+                .trim_matches(['[', ']'])
+                .split_whitespace()
+                .collect::<Vec<_>>();
+            if let (Some(v), Some(u)) = (mid.get(2), mid.get(3)) {
+                println!("| {name} | {v} {u} |");
+            }
+        }
+    }
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "cargo bench failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
