@@ -8,4 +8,19 @@
 //!   strip/fan expansion to triangles;
 //! - `tex`: texture formats (I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8, C14X2, CMPR) with
 //!   palettes, block tiling, mip levels, decode to RGBA8 and encode back.
+//!
+//! ```
+//! use gx::dl::{DisplayList, Opcode, VertexDesc};
+//! use gx::vtx::{Attr, AttrType};
+//!
+//! let mut desc = VertexDesc::new();
+//! desc.push(Attr::POS, AttrType::INDEX16).unwrap();
+//! let list = [0x98, 0, 4, 0, 0, 0, 1, 0, 2, 0, 3, 0];
+//! let prims: Vec<_> = DisplayList::new(gcio::Reader::new(&list), &desc).collect::<Result<_, _>>().unwrap();
+//! assert_eq!(prims[0].opcode(), Opcode::TRIANGLE_STRIP);
+//! assert_eq!(prims[0].triangles().collect::<Vec<_>>(), [[0, 1, 2], [2, 1, 3]]);
+//! ```
 #![forbid(unsafe_code)]
+
+pub mod dl;
+pub mod vtx;
