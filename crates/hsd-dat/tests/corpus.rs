@@ -1,0 +1,54 @@
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+//! Checks against `../shared/corpus/hsd` (skipped when the corpus is absent).
+
+use std::path::PathBuf;
+
+fn corpus(name: &str) -> Option<Vec<u8>> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus")
+        .join(name);
+    std::fs::read(p).ok()
+}
+
+#[test]
+fn homebrew_min_matches_expectation() {
+    let Some(bytes) = corpus("hsd/homebrew-min.dat") else {
+        return;
+    };
+    let a = hsd_dat::parse(&bytes).unwrap();
+    let h = a.header();
+    assert_eq!(h.file_size.get(), 83);
+    assert_eq!(a.data_size(), 24);
+    assert_eq!(a.relocations().collect::<Vec<_>>(), [0, 8]);
+    assert_eq!(a.data().u32(0).unwrap(), 16);
+    assert_eq!(a.data().u32(8).unwrap(), 20);
+    let roots: Vec<_> = a.roots().collect();
+    assert_eq!(roots.len(), 1);
+    assert_eq!(
+        (roots[0].name, roots[0].offset, roots[0].symbol_offset),
+        (&b"scene_data"[..], 0, 0)
+    );
+    assert_eq!(roots[0].kind(), hsd_dat::RootKind::SceneData);
+    assert_eq!(a.externs().len(), 0);
+    assert_eq!(a.symbol_table_offset(), 72);
+    assert_eq!(a.symbol_table().len(), 11);
+    let ext: Vec<_> = a
+        .extents()
+        .unwrap()
+        .iter()
+        .map(|e| (e.offset, e.size))
+        .collect();
+    assert_eq!(ext, [(0, 16), (16, 4), (20, 4)]);
+    // Unrelocated zero words are NULL; relocated ones are pointers.
+    assert_eq!(a.pointer(4).unwrap(), None);
+    assert_eq!(a.pointer(0).unwrap(), Some(16));
+    let s: hsd_dat::SceneData = a.read(0).unwrap();
+    assert_eq!(
+        (s.models, s.camera, s.lights, s.fog),
+        (Some(16), None, Some(20), None)
+    );
+    // Byte-exact round trip through the owned model.
+    let dat = hsd_dat::Dat::parse(&bytes).unwrap();
+    assert_eq!(dat.blocks.len(), 3);
+    assert_eq!(dat.write().unwrap(), bytes);
+}
