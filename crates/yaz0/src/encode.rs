@@ -1,0 +1,259 @@
+//! Encoders: each turns input bytes into [`Token`]s; [`crate::Stream`] and [`crate::yay0`]
+//! serialise them.
+//!
+//! The `Matching` variants reproduce other encoders' decisions exactly (so a re-encoded archive
+//! keeps its bytes); `Fast` and `Best` trade exactness for speed or size.
+
+use crate::matcher::Matcher;
+use crate::token::{MAX_LEN, Token};
+
+/// Encoders that reproduce a known tool's output token for token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Matching {
+    /// Nintendo's look-ahead encoder (variant 1 of `rarc-yaz0.md` §8.1): longest match in the
+    /// 0x1000 window comparing up to 0x1000 bytes, earliest position on ties, length 2 is no match;
+    /// after a match of length ≥ 3 the next position is searched too and, if that match is at least
+    /// two bytes longer, a literal is emitted and that match is **reused** as is. Retail SMG files.
+    Nintendo,
+    /// As [`Matching::Nintendo`] but comparing at most 0x111 bytes, and a 0x00 byte after a final
+    /// group whose flag byte is full (variant 2; gclib's pure-Python encoder, pinned by the corpus).
+    Gclib,
+    /// The re-evaluating look-ahead of Whitehole's `Yaz0.compress` (variant 3/4): the look-ahead
+    /// match becomes the candidate for the next position and is compared again with the one after
+    /// it; unbounded compare length.
+    Whitehole,
+}
+
+/// An encoder choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoder {
+    /// Reproduce a known encoder byte for byte.
+    Matching(Matching),
+    /// Hash-chain search with a short chain and one step of lazy evaluation: the speed option.
+    Fast,
+    /// Optimal parse (shortest path over every match length at every position): smallest output.
+    Best,
+}
+
+impl Encoder {
+    /// Every encoder, in the order `identify` tries the exact ones.
+    pub const ALL: [Encoder; 5] = [
+        Encoder::Matching(Matching::Nintendo),
+        Encoder::Matching(Matching::Gclib),
+        Encoder::Matching(Matching::Whitehole),
+        Encoder::Fast,
+        Encoder::Best,
+    ];
+
+    /// The name used by `gcf` (`nintendo`, `gclib`, `whitehole`, `fast`, `best`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoder::Matching(Matching::Nintendo) => "nintendo",
+            Encoder::Matching(Matching::Gclib) => "gclib",
+            Encoder::Matching(Matching::Whitehole) => "whitehole",
+            Encoder::Fast => "fast",
+            Encoder::Best => "best",
+        }
+    }
+
+    /// The encoder named `name` (see [`Encoder::name`]).
+    pub fn from_name(name: &str) -> Option<Encoder> {
+        Encoder::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// What this encoder appends after the last group.
+    pub fn trailer(self) -> Trailer {
+        match self {
+            Encoder::Matching(Matching::Gclib) => Trailer::ZeroAfterFullGroup,
+            _ => Trailer::None,
+        }
+    }
+
+    /// Encodes `data` into tokens.
+    pub fn tokens(self, data: &[u8]) -> Vec<Token> {
+        let mut out = Vec::with_capacity(data.len() / 2 + 8);
+        self.run(data, &mut |t| {
+            out.push(t);
+            true
+        });
+        out
+    }
+
+    /// Feeds the tokens to `sink` until it returns `false` (so identification stops at the first
+    /// token that differs from a stream).
+    pub(crate) fn run(self, data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
+        match self {
+            Encoder::Matching(Matching::Nintendo) => lookahead_reuse(data, 0x1000, sink),
+            Encoder::Matching(Matching::Gclib) => lookahead_reuse(data, MAX_LEN, sink),
+            Encoder::Matching(Matching::Whitehole) => lookahead_reevaluate(data, sink),
+            Encoder::Fast => fast(data, sink),
+            Encoder::Best => best(data, sink),
+        }
+    }
+}
+
+/// Bytes an encoder writes after the last token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Trailer {
+    /// Nothing.
+    None,
+    /// One 0x00 byte when the last flag byte's eight tokens are all used or there are no tokens
+    /// (gclib).
+    ZeroAfterFullGroup,
+}
+
+impl Trailer {
+    /// The trailing bytes for a stream of `token_count` tokens.
+    pub fn bytes(self, token_count: usize) -> Vec<u8> {
+        match self {
+            Trailer::ZeroAfterFullGroup if token_count.is_multiple_of(8) => vec![0],
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[inline(always)]
+fn emit(
+    sink: &mut dyn FnMut(Token) -> bool,
+    data: &[u8],
+    pos: usize,
+    len: usize,
+    dist: usize,
+) -> Option<usize> {
+    let t = if len >= 3 {
+        Token::Match {
+            dist: dist as u16,
+            len: len.min(MAX_LEN) as u16,
+        }
+    } else {
+        Token::Literal(data.get(pos).copied().unwrap_or(0))
+    };
+    sink(t).then(|| t.output_len())
+}
+
+/// Nintendo-style look-ahead that reuses the look-ahead match (variants 1 and 2).
+fn lookahead_reuse(data: &[u8], cap: usize, sink: &mut dyn FnMut(Token) -> bool) {
+    let mut m = Matcher::new(data);
+    let mut pos = 0;
+    let mut pending: Option<(usize, usize)> = None;
+    while pos < data.len() {
+        let (len, dist) = match pending.take() {
+            Some(p) => p,
+            None => {
+                let (len, dist) = m.longest(pos, cap);
+                if len >= 3 {
+                    let next = m.longest(pos + 1, cap);
+                    if next.0 >= len + 2 {
+                        pending = Some(next);
+                        (0, 0)
+                    } else {
+                        (len, dist)
+                    }
+                } else {
+                    (0, 0)
+                }
+            }
+        };
+        match emit(sink, data, pos, len, dist) {
+            Some(n) => pos += n,
+            None => return,
+        }
+    }
+}
+
+/// Whitehole-style look-ahead: the next position's match is re-evaluated against the one after it.
+fn lookahead_reevaluate(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
+    let mut m = Matcher::new(data);
+    let mut pos = 0;
+    // `None` = search at `pos`; `Some(c)` = candidate carried over from the previous look-ahead.
+    let mut carried: Option<(usize, usize)> = Some((0, 0));
+    while pos < data.len() {
+        let cur = match carried.take() {
+            Some(c) => c,
+            None => m.longest(pos, usize::MAX),
+        };
+        let next = m.longest(pos + 1, usize::MAX);
+        let (len, dist) = if next.0 > cur.0 + 1 { (0, 0) } else { cur };
+        match emit(sink, data, pos, len, dist) {
+            Some(n) => pos += n,
+            None => return,
+        }
+        if len < 3 {
+            carried = Some(next);
+        }
+    }
+}
+
+/// Greedy hash-chain search with one step of lazy matching and short chains.
+fn fast(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
+    const CHAIN: usize = 24;
+    const NICE: usize = 64;
+    let mut m = Matcher::new(data);
+    let mut pos = 0;
+    let mut pending: Option<(usize, usize)> = None;
+    while pos < data.len() {
+        let (mut len, mut dist) = pending.take().unwrap_or_else(|| m.quick(pos, CHAIN, NICE));
+        if (3..NICE).contains(&len) {
+            let next = m.quick(pos + 1, CHAIN, NICE);
+            if next.0 > len {
+                pending = Some(next);
+                len = 0;
+                dist = 0;
+            }
+        }
+        match emit(sink, data, pos, len, dist) {
+            Some(n) => pos += n,
+            None => return,
+        }
+    }
+}
+
+/// Cost in bits of a token of `len` bytes (1 flag bit + payload); `len < 3` is a literal.
+#[inline(always)]
+fn cost(len: usize) -> u32 {
+    match len {
+        0..=2 => 9,
+        3..=17 => 17,
+        _ => 25,
+    }
+}
+
+/// Optimal parse: for every position the longest match (any shorter prefix of it is available at
+/// the same distance), then a backward shortest-path pass over bit costs.
+fn best(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
+    let n = data.len();
+    let mut m = Matcher::new(data);
+    let mut found: Vec<(u16, u16)> = Vec::with_capacity(n);
+    for pos in 0..n {
+        let (len, dist) = m.quick(pos, usize::MAX, MAX_LEN);
+        found.push((len as u16, dist as u16));
+    }
+    // total[i] = cheapest bits to encode data[i..]; choice[i] = length taken at i (1 = literal).
+    let mut total = vec![0u32; n + 1];
+    let mut choice = vec![1u16; n];
+    for i in (0..n).rev() {
+        let (maxlen, _) = found.get(i).copied().unwrap_or((0, 0));
+        let mut best_cost = cost(1) + total.get(i + 1).copied().unwrap_or(0);
+        let mut best_len = 1u16;
+        for l in 3..=usize::from(maxlen) {
+            let c = cost(l) + total.get(i + l).copied().unwrap_or(0);
+            if c < best_cost {
+                best_cost = c;
+                best_len = l as u16;
+            }
+        }
+        if let (Some(t), Some(ch)) = (total.get_mut(i), choice.get_mut(i)) {
+            *t = best_cost;
+            *ch = best_len;
+        }
+    }
+    let mut pos = 0;
+    while pos < n {
+        let l = usize::from(choice.get(pos).copied().unwrap_or(1));
+        let dist = usize::from(found.get(pos).map_or(0, |f| f.1));
+        match emit(sink, data, pos, if l >= 3 { l } else { 0 }, dist) {
+            Some(k) => pos += k,
+            None => return,
+        }
+    }
+}

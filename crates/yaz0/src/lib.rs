@@ -1,0 +1,46 @@
+//! Yaz0 and Yay0, the LZ compression of GameCube/Wii files (`.szs`, compressed RARC members).
+//!
+//! - Decoding: [`decode`] / [`decode_with`] (size bounded by [`gcio::Limits`]) and
+//!   [`decode_into`] for a caller-owned buffer; truncated streams, back-references before the start
+//!   and streams producing more than the declared size are errors with stream offsets.
+//! - The stream model [`Stream`] keeps every token decision, the header's reserved words, the
+//!   unused flag bits and the bytes after the last group: an unchanged stream writes back byte for
+//!   byte whatever encoder made it ([`yay0::Stream`] does the same for Yay0).
+//! - Encoders ([`Encoder`]): [`Matching`] variants that reproduce Nintendo's look-ahead encoder,
+//!   gclib's and Whitehole's exactly, a fast hash-chain encoder and an optimal-parse encoder.
+//!   [`Stream::identify`] names the exact encoders that reproduce a stream.
+//!
+//! ```
+//! use yaz0::{Encoder, Matching, Stream};
+//!
+//! let data = b"abcabcabcabc-abcabcabcabc".repeat(4);
+//! let bytes = yaz0::encode(&data, Encoder::Matching(Matching::Nintendo));
+//! assert_eq!(yaz0::decode(&bytes).unwrap(), data);
+//!
+//! let stream = Stream::parse(&bytes).unwrap();
+//! assert_eq!(stream.write(), bytes);
+//! assert!(stream.identify(&data).contains(&Encoder::Matching(Matching::Nintendo)));
+//! ```
+#![forbid(unsafe_code)]
+
+mod decode;
+mod encode;
+mod fuzz;
+mod matcher;
+mod stream;
+mod token;
+mod validate;
+pub mod yay0;
+
+pub use decode::{HEADER_LEN, Header, MAGIC, decode, decode_into, decode_with, is_yaz0};
+pub use encode::{Encoder, Matching, Trailer};
+pub use fuzz::fuzz_decode;
+pub use stream::{Stats, Stream};
+pub use token::{MAX_DIST, MAX_LEN, MIN_LEN, Token, expand};
+pub use validate::validate;
+
+/// Compresses `data` into a complete Yaz0 file with `encoder` (including the encoder's trailing
+/// bytes).
+pub fn encode(data: &[u8], encoder: Encoder) -> Vec<u8> {
+    Stream::encode(data, encoder).write()
+}

@@ -1,0 +1,204 @@
+//! The Yaz0 stream model: the header, every token decision, the unused flag bits of the last group
+//! and the bytes after the last token, so an unchanged stream writes back byte for byte whatever
+//! encoder made it.
+
+use gcio::{Context, Limits, Result};
+
+use crate::decode::{HEADER_LEN, Header, check_ref, read_ref, truncated};
+use crate::encode::Encoder;
+use crate::token::{Token, expand};
+
+/// A parsed Yaz0 stream.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Stream {
+    /// The header (declared size and the reserved words, kept verbatim).
+    pub header: Header,
+    /// Literal / back-reference decisions in stream order.
+    pub tokens: Vec<Token>,
+    /// Bits of the last flag byte that follow its last token (low bits; usually 0).
+    pub unused_flag_bits: u8,
+    /// Bytes after the last token (gclib writes one 0x00, oead one 0xFF after a full last group;
+    /// some tools pad to 32).
+    pub trailing: Vec<u8>,
+}
+
+/// Counts describing a stream (as `gcf info` prints them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// Flag bytes.
+    pub groups: usize,
+    /// Literal tokens.
+    pub literals: usize,
+    /// Back-reference tokens.
+    pub back_references: usize,
+    /// Offset just past the last token.
+    pub end_offset: usize,
+}
+
+impl Stream {
+    /// Parses a stream with the default [`Limits`].
+    pub fn parse(data: &[u8]) -> Result<Stream> {
+        Self::parse_with(data, &Limits::default())
+    }
+
+    /// Parses a stream, recording every decision; validates back-references like the decoder.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Stream> {
+        let header = Header::parse(data).context("Yaz0 header")?;
+        let n = limits.check_alloc(u64::from(header.size), 1, 4)?;
+        // A token takes at least one stream byte plus its share of a flag byte.
+        let cap = limits.check_elements((data.len() as u64).min(n as u64), 4)?;
+        let mut tokens = Vec::with_capacity(cap);
+        let mut ip = HEADER_LEN;
+        let mut op = 0usize;
+        let mut unused = 0u8;
+        while op < n {
+            let flags = *data.get(ip).ok_or_else(|| truncated(data, ip, 1))?;
+            ip += 1;
+            for bit in (0..8u32).rev() {
+                if op >= n {
+                    unused = flags & ((1u16 << (bit + 1)) - 1) as u8;
+                    break;
+                }
+                if flags >> bit & 1 == 1 {
+                    let b = *data.get(ip).ok_or_else(|| truncated(data, ip, 1))?;
+                    tokens.push(Token::Literal(b));
+                    ip += 1;
+                    op += 1;
+                } else {
+                    let (dist, len, used) = read_ref(data, ip)?;
+                    check_ref(ip, op, n, dist, len)?;
+                    tokens.push(Token::Match {
+                        dist: dist as u16,
+                        len: len as u16,
+                    });
+                    ip += used;
+                    op += len;
+                }
+            }
+        }
+        Ok(Stream {
+            header,
+            tokens,
+            unused_flag_bits: unused,
+            trailing: data.get(ip..).unwrap_or_default().to_vec(),
+        })
+    }
+
+    /// Encodes `data` with `encoder`, including the encoder's trailing bytes.
+    pub fn encode(data: &[u8], encoder: Encoder) -> Stream {
+        let tokens = encoder.tokens(data);
+        Stream {
+            header: Header {
+                size: data.len() as u32,
+                reserved: [0; 8],
+            },
+            trailing: encoder.trailer().bytes(tokens.len()),
+            tokens,
+            unused_flag_bits: 0,
+        }
+    }
+
+    /// The decompressed bytes.
+    pub fn decode(&self) -> Vec<u8> {
+        expand(&self.tokens)
+    }
+
+    /// Replaces the contents with `data`, re-encoded with `encoder`; the header's reserved words
+    /// are kept.
+    pub fn set_data(&mut self, data: &[u8], encoder: Encoder) {
+        let reserved = self.header.reserved;
+        *self = Stream::encode(data, encoder);
+        self.header.reserved = reserved;
+    }
+
+    /// Writes the stream back.
+    pub fn write(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN + self.tokens.len() * 9 / 8 + 16);
+        out.extend_from_slice(&self.header.to_bytes());
+        write_groups(&mut out, &self.tokens, self.unused_flag_bits);
+        out.extend_from_slice(&self.trailing);
+        out
+    }
+
+    /// Group, literal and back-reference counts.
+    pub fn stats(&self) -> Stats {
+        let back_references = self
+            .tokens
+            .iter()
+            .filter(|t| matches!(t, Token::Match { .. }))
+            .count();
+        let end_offset = HEADER_LEN
+            + self.tokens.len().div_ceil(8)
+            + self
+                .tokens
+                .iter()
+                .map(|t| match t {
+                    Token::Literal(_) => 1,
+                    Token::Match { len, .. } if *len >= 0x12 => 3,
+                    Token::Match { .. } => 2,
+                })
+                .sum::<usize>();
+        Stats {
+            groups: self.tokens.len().div_ceil(8),
+            literals: self.tokens.len() - back_references,
+            back_references,
+            end_offset,
+        }
+    }
+
+    /// The exact encoders (see [`Encoder::ALL`]) that reproduce this stream byte for byte from its
+    /// decompressed bytes `data`.
+    pub fn identify(&self, data: &[u8]) -> Vec<Encoder> {
+        if self.header.reserved != [0; 8] || self.unused_flag_bits != 0 {
+            return Vec::new();
+        }
+        Encoder::ALL
+            .into_iter()
+            .filter(|e| {
+                if e.trailer().bytes(self.tokens.len()) != self.trailing {
+                    return false;
+                }
+                let mut i = 0usize;
+                let mut same = true;
+                e.run(data, &mut |t| {
+                    same = self.tokens.get(i) == Some(&t);
+                    i += 1;
+                    same
+                });
+                same && i == self.tokens.len()
+            })
+            .collect()
+    }
+}
+
+/// Serialises tokens as Yaz0 groups; `unused` fills the bits after the last token.
+pub(crate) fn write_groups(out: &mut Vec<u8>, tokens: &[Token], unused: u8) {
+    for group in tokens.chunks(8) {
+        let flag_at = out.len();
+        out.push(0);
+        let mut flags = 0u8;
+        for (k, t) in group.iter().enumerate() {
+            match *t {
+                Token::Literal(b) => {
+                    flags |= 0x80 >> k;
+                    out.push(b);
+                }
+                Token::Match { dist, len } => {
+                    let d = dist.wrapping_sub(1) & 0x0FFF;
+                    let [dh, dl] = d.to_be_bytes();
+                    if len >= 0x12 {
+                        out.extend_from_slice(&[dh, dl, (len - 0x12) as u8]);
+                    } else {
+                        out.extend_from_slice(&[((len - 2) as u8) << 4 | dh, dl]);
+                    }
+                }
+            }
+        }
+        if group.len() < 8 {
+            flags |= unused;
+        }
+        if let Some(f) = out.get_mut(flag_at) {
+            *f = flags;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! `YAZ0-*` findings for a Yaz0 stream.
+
+use gcio::{Diagnostic, ErrorKind, Limits};
+
+use crate::Stream;
+
+/// Checks a Yaz0 stream against the `YAZ0-*` rules. A stream that does not decode gives one error
+/// finding citing the rule it breaks, at the offset where decoding stopped.
+pub fn validate(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let stream = match Stream::parse_with(data, limits) {
+        Ok(s) => s,
+        Err(e) => {
+            let rule = match e.kind() {
+                ErrorKind::Invalid(m) if m.contains("back-reference") => "YAZ0-003",
+                _ => "YAZ0-001",
+            };
+            out.push(Diagnostic::error(rule, e.offset(), e.to_string()));
+            return out;
+        }
+    };
+    if stream.header.reserved != [0; 8] {
+        out.push(Diagnostic::info(
+            "YAZ0-002",
+            Some(8),
+            format!(
+                "header bytes 0x08..0x10 are {:02x?} (0 on GameCube/Wii; an alignment on some Wii U games)",
+                stream.header.reserved
+            ),
+        ));
+    }
+    if !stream.trailing.is_empty() {
+        out.push(Diagnostic::info(
+            "YAZ0-004",
+            Some(stream.stats().end_offset as u64),
+            format!(
+                "{} byte(s) after the last token (tool-written stream; game-written streams end at the last group)",
+                stream.trailing.len()
+            ),
+        ));
+    }
+    out
+}

@@ -1,0 +1,227 @@
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+//! Each encoder pinned on hand-built inputs whose token streams are worked out by hand, plus
+//! properties: every encoder decodes back; arbitrary bytes never panic the decoder.
+
+use proptest::prelude::*;
+use yaz0::{Encoder, Matching, Stream, Token};
+
+const NINTENDO: Encoder = Encoder::Matching(Matching::Nintendo);
+const GCLIB: Encoder = Encoder::Matching(Matching::Gclib);
+const WHITEHOLE: Encoder = Encoder::Matching(Matching::Whitehole);
+
+fn lit(s: &[u8]) -> Vec<Token> {
+    s.iter().map(|&b| Token::Literal(b)).collect()
+}
+
+fn m(dist: u16, len: u16) -> Token {
+    Token::Match { dist, len }
+}
+
+/// "abcabcabc": literals a b c, then at 3 the longest match is "abcabc" (6 bytes, distance 3,
+/// overlapping); position 4 offers only 5 ("bcabc"), which is not 2 longer, so the match stays.
+#[test]
+fn simple_repeat_all_exact_encoders() {
+    let data = b"abcabcabc";
+    let want = [lit(b"abc"), vec![m(3, 6)]].concat();
+    for e in [NINTENDO, GCLIB, WHITEHOLE, Encoder::Best] {
+        assert_eq!(e.tokens(data), want, "{e:?}");
+    }
+}
+
+/// Look-ahead with reuse: "pqrqrstu#pqrstu". At 9 "pqr" matches position 0 for 3 bytes; at 10
+/// "qrstu" matches position 3 for 5 bytes (>= 3 + 2), so 'p' is a literal and the 5-byte match
+/// (distance 7) follows. Earlier, "qr" at 3 repeats only 2 bytes: literals.
+#[test]
+fn lookahead_literal_then_reuse() {
+    let data = b"pqrqrstu#pqrstu";
+    let want = [lit(b"pqrqrstu#p"), vec![m(7, 5)]].concat();
+    for e in [NINTENDO, GCLIB, WHITEHOLE] {
+        assert_eq!(e.tokens(data), want, "{e:?}");
+    }
+}
+
+/// Tokens from output position `pos` on.
+fn tail(tokens: &[Token], pos: usize) -> Vec<Token> {
+    let mut at = 0;
+    let mut out = Vec::new();
+    for t in tokens {
+        if at >= pos {
+            out.push(*t);
+        }
+        at += t.output_len();
+    }
+    out
+}
+
+/// Reuse versus re-evaluation: at p = 18 ("ABCDEFGHI") the match is "ABC" (3 bytes, distance 18),
+/// at p + 1 "BCDEF" (5, distance 15), at p + 2 "CDEFGHI" (7, distance 10). Nintendo emits 'A' and
+/// reuses the 5-byte match, then "GHI" (3, distance 10). Whitehole compares the carried 5-byte
+/// match with p + 2 again (7 > 5 + 1), emits 'B' too and then the 7-byte match.
+#[test]
+fn nintendo_reuses_whitehole_reevaluates() {
+    let data = b"ABC0BCDEF1CDEFGHI2ABCDEFGHI";
+    let p = 18;
+    assert_eq!(
+        tail(&NINTENDO.tokens(data), p),
+        [lit(b"A"), vec![m(15, 5), m(10, 3)]].concat()
+    );
+    assert_eq!(
+        tail(&WHITEHOLE.tokens(data), p),
+        [lit(b"AB"), vec![m(10, 7)]].concat()
+    );
+    // The prefix is the same for both: "CDEF" at 10 repeats "CDEF" at 5.
+    assert_eq!(NINTENDO.tokens(data)[10], m(5, 4));
+}
+
+/// Compare caps: a 0x150-byte repeat seen twice: Nintendo compares up to 0x1000 and prefers the
+/// longer true match; gclib stops at 0x111 and takes the earliest of the equal matches.
+#[test]
+fn compare_cap_changes_the_distance() {
+    let block: Vec<u8> = (0..0x150u32).map(|i| (i * 7 % 251) as u8 ^ 0x5A).collect();
+    let mut data = block.clone();
+    data.truncate(0x120); // first copy: only 0x120 bytes of the block
+    data.push(0xEE);
+    data.extend_from_slice(&block); // second copy: the whole block
+    data.push(0xEF);
+    data.extend_from_slice(&block); // third copy: matches the second for 0x150 bytes
+    let third = data.len() - block.len();
+    let second = 0x121;
+    let n = NINTENDO.tokens(&data);
+    let g = GCLIB.tokens(&data);
+    let tok_at = |ts: &[Token], pos: usize| {
+        let mut at = 0;
+        for t in ts {
+            if at == pos {
+                return *t;
+            }
+            at += t.output_len();
+        }
+        panic!("no token at {pos:#x}");
+    };
+    // Nintendo: the second copy's 0x150-byte match wins (distance third - second).
+    assert_eq!(tok_at(&n, third), m((third - second) as u16, 0x111));
+    // gclib: both copies match 0x111 capped bytes; the earliest (first copy, distance third) wins.
+    assert_eq!(tok_at(&g, third), m(third as u16, 0x111));
+}
+
+#[test]
+fn trailers_and_empty_inputs() {
+    assert_eq!(yaz0::encode(b"", NINTENDO).len(), 16);
+    assert_eq!(
+        yaz0::encode(b"", GCLIB),
+        [&b"Yaz0"[..], &[0; 12], &[0]].concat()
+    );
+    // Eight literals fill a group: gclib appends 0x00.
+    let e = yaz0::encode(b"01234567", GCLIB);
+    assert_eq!(e.len(), 16 + 1 + 8 + 1);
+    assert_eq!(yaz0::encode(b"01234567", NINTENDO).len(), 16 + 1 + 8);
+}
+
+#[test]
+fn best_is_never_larger_than_nintendo() {
+    let text = b"the quick brown fox jumps over the lazy dog; the lazy dog sleeps; the fox runs. "
+        .repeat(20);
+    let best = yaz0::encode(&text, Encoder::Best).len();
+    let nin = yaz0::encode(&text, NINTENDO).len();
+    assert!(best <= nin, "best {best} > nintendo {nin}");
+}
+
+#[test]
+fn decoder_errors_have_offsets() {
+    let header = |size: u32| [&b"Yaz0"[..], &size.to_be_bytes(), &[0; 8]].concat();
+    // Back-reference before the start.
+    let bad = [header(3), vec![0x00, 0x10, 0x00]].concat();
+    let e = yaz0::decode(&bad).unwrap_err();
+    assert_eq!(e.offset(), Some(0x11));
+    assert!(e.to_string().contains("before the start"), "{e}");
+    // Truncated.
+    let e = yaz0::decode(&[header(4), vec![0xFF, 1, 2]].concat()).unwrap_err();
+    assert_eq!(e.offset(), Some(0x13));
+    // Over-long: a back-reference past the declared size.
+    let e = yaz0::decode(&[header(4), vec![0xC0, 1, 2, 0x20, 0x01]].concat()).unwrap_err();
+    assert!(e.to_string().contains("past the declared size"), "{e}");
+    // Declared size over the limit: refused before allocating.
+    let e = yaz0::decode(&header(u32::MAX)).unwrap_err();
+    assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+    assert!(yaz0::decode(b"Yaz1").is_err());
+    let mut small = [0u8; 2];
+    assert!(yaz0::decode_into(&[header(3), vec![0xE0, 1, 2, 3]].concat(), &mut small).is_err());
+}
+
+/// Golden table: (payload, Yaz0 bytes after the header) written by hand; drives decode, the stream
+/// model and the Nintendo encoder.
+const GOLDEN: &[(&[u8], &[u8])] = &[
+    (b"", b""),
+    (b"a", &[0x80, b'a']),
+    (b"aaaa", &[0x80, b'a', 0x10, 0x00]),
+    (b"abcabcabc", &[0xE0, b'a', b'b', b'c', 0x40, 0x02]),
+    (&[7; 0x20], &[0x80, 7, 0x00, 0x00, 0x0D]),
+];
+
+#[test]
+fn golden_table() {
+    for (payload, body) in GOLDEN {
+        let file = [
+            &b"Yaz0"[..],
+            &(payload.len() as u32).to_be_bytes(),
+            &[0; 8],
+            body,
+        ]
+        .concat();
+        assert_eq!(yaz0::decode(&file).unwrap(), *payload);
+        assert_eq!(Stream::parse(&file).unwrap().write(), file);
+        assert_eq!(yaz0::encode(payload, NINTENDO), file, "{payload:?}");
+    }
+}
+
+#[test]
+fn yay0_round_trip() {
+    let data = b"Yay0 shares Yaz0's tokens; Yay0 shares Yaz0's tokens!".repeat(3);
+    for e in Encoder::ALL {
+        let s = yaz0::yay0::Stream::encode(&data, e);
+        let bytes = s.write();
+        assert_eq!(yaz0::yay0::decode(&bytes).unwrap(), data);
+        let back = yaz0::yay0::Stream::parse(&bytes).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(back.write(), bytes);
+    }
+}
+
+#[test]
+fn fuzz_seeds() {
+    for seed in [
+        &b""[..],
+        b"Yaz0",
+        b"Yaz0\0\0\0\x10\0\0\0\0\0\0\0\0\x00\x00\x00",
+        b"Yay0\0\0\0\x04\0\0\0\x14\0\0\0\x14\xff\xff\xff\xffabcd",
+        b"Yay0\0\0\0\x04\0\0\0\x02\0\0\0\x01",
+    ] {
+        yaz0::fuzz_decode(seed);
+    }
+    yaz0::fuzz_decode(&yaz0::encode(b"hello hello hello", NINTENDO));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_encoder_decodes_back(data in proptest::collection::vec(prop_oneof![Just(0u8), Just(1), any::<u8>()], 0..3000)) {
+        for e in Encoder::ALL {
+            let bytes = yaz0::encode(&data, e);
+            prop_assert_eq!(yaz0::decode(&bytes).unwrap(), data.clone());
+            let s = Stream::parse(&bytes).unwrap();
+            prop_assert_eq!(s.write(), bytes);
+            prop_assert!(s.identify(&data).contains(&e) || matches!(e, Encoder::Fast | Encoder::Best));
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(mut data in proptest::collection::vec(any::<u8>(), 0..400), kind in 0u8..3) {
+        match kind {
+            0 => { data.splice(0..0, *b"Yaz0\0\0\x01\0"); }
+            1 => { data.splice(0..0, *b"Yay0\0\0\0\x40"); }
+            _ => {}
+        }
+        yaz0::fuzz_decode(&data);
+    }
+}
