@@ -1,0 +1,366 @@
+//! The owned, editable facial pose section. Pointers, counts and record sizes are derived on
+//! write (packing rule, `reference/gpl.md` §7.7); everything else is kept as read.
+
+use gcio::{Context, Error, Limits, Result};
+
+use crate::view::FacialView;
+
+/// Attribute kind: an open newtype so unknown kinds survive a round trip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct AttrKind(pub u8);
+
+impl AttrKind {
+    /// Kind 0: SKAcc supplement (6 × int8 records), the target is an SKAcc entry.
+    pub const SKACC: AttrKind = AttrKind(0);
+    /// Kind 1: positions (rigid 3 × int16, skinned body 6 × int16 interleaved).
+    pub const POSITION: AttrKind = AttrKind(1);
+    /// Kind 2: normals of a rigid submesh (3 × int16).
+    pub const NORMAL: AttrKind = AttrKind(2);
+}
+
+/// The four format bytes of an attribute record: target, kind, component count, component width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct AttrFormat {
+    /// Target submesh (or SKAcc entry for kind 0).
+    pub target: u8,
+    /// Attribute kind.
+    pub kind: AttrKind,
+    /// Components per entry.
+    pub count: u8,
+    /// Bytes per component.
+    pub width: u8,
+}
+
+impl AttrFormat {
+    /// Rigid position record `xx 01 03 02`.
+    pub const fn rigid_position(target: u8) -> Self {
+        AttrFormat {
+            target,
+            kind: AttrKind::POSITION,
+            count: 3,
+            width: 2,
+        }
+    }
+    /// Rigid normal record `xx 02 03 02`.
+    pub const fn rigid_normal(target: u8) -> Self {
+        AttrFormat {
+            target,
+            kind: AttrKind::NORMAL,
+            count: 3,
+            width: 2,
+        }
+    }
+    /// Skinned-body record `xx 01 06 02` (interleaved x y z nx ny nz).
+    pub const fn body(target: u8) -> Self {
+        AttrFormat {
+            target,
+            kind: AttrKind::POSITION,
+            count: 6,
+            width: 2,
+        }
+    }
+    /// SKAcc supplement record `xx 00 06 01`.
+    pub const fn skacc(target: u8) -> Self {
+        AttrFormat {
+            target,
+            kind: AttrKind::SKACC,
+            count: 6,
+            width: 1,
+        }
+    }
+    /// From the four record bytes.
+    pub const fn from_bytes(b: [u8; 4]) -> Self {
+        AttrFormat {
+            target: b[0],
+            kind: AttrKind(b[1]),
+            count: b[2],
+            width: b[3],
+        }
+    }
+    /// The four record bytes.
+    pub const fn to_bytes(self) -> [u8; 4] {
+        [self.target, self.kind.0, self.count, self.width]
+    }
+    /// Bytes per entry.
+    pub const fn stride(self) -> usize {
+        self.count as usize * self.width as usize
+    }
+    /// The descriptor byte `count << 4 | width` (low nibbles only, as the loader packs them).
+    pub const fn descriptor_byte(self) -> u8 {
+        (self.count << 4) | (self.width & 0xF)
+    }
+    /// True when `d` describes this record's target.
+    pub fn matches(self, d: &Descriptor) -> bool {
+        d.target == u16::from(self.target)
+            && d.kind == self.kind
+            && d.format == self.descriptor_byte()
+    }
+}
+
+/// One run of consecutive target indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Run {
+    /// First target-array index.
+    pub first: u16,
+    /// Number of indices; 0 ends the list.
+    pub len: u16,
+}
+
+impl Run {
+    /// The `(0, 0)` pair every run list ends with.
+    pub const TERMINATOR: Run = Run { first: 0, len: 0 };
+
+    /// Runs covering sorted, unique `indices`, followed by the terminator.
+    pub fn from_sorted(indices: &[u16]) -> Vec<Run> {
+        let mut runs: Vec<Run> = Vec::new();
+        for &i in indices {
+            match runs.last_mut() {
+                Some(r)
+                    if u32::from(r.first) + u32::from(r.len) == u32::from(i)
+                        && r.len < u16::MAX =>
+                {
+                    r.len += 1
+                }
+                _ => runs.push(Run { first: i, len: 1 }),
+            }
+        }
+        runs.push(Run::TERMINATOR);
+        runs
+    }
+}
+
+/// A type descriptor (one per distinct attribute target).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Descriptor {
+    /// GPL submesh, or for kind 0 an SKAcc entry.
+    pub target: u16,
+    /// Attribute kind.
+    pub kind: AttrKind,
+    /// `component count << 4 | component size`.
+    pub format: u8,
+    /// Zero in the file (loader scratch); kept for round trips.
+    pub reserved: [u8; 12],
+}
+
+impl Descriptor {
+    /// The descriptor matching a record format, with zero reserved bytes.
+    pub fn for_format(f: AttrFormat) -> Self {
+        Descriptor {
+            target: u16::from(f.target),
+            kind: f.kind,
+            format: f.descriptor_byte(),
+            reserved: [0; 12],
+        }
+    }
+}
+
+/// One attribute record with its run list and pose arrays.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Attribute {
+    /// Mapped entries per pose.
+    pub entries: u32,
+    /// Format bytes.
+    pub format: AttrFormat,
+    /// Runs as stored, the terminating pair included (a list without one keeps it missing).
+    pub runs: Vec<Run>,
+    /// Pose arrays as raw big-endian bytes, `entries × stride` each; pose 0 is absolute, later
+    /// poses are deltas.
+    pub poses: Vec<Vec<u8>>,
+}
+
+impl Attribute {
+    /// Target indices named by the runs (terminator and anything after it excluded), capped at
+    /// `entries` so hostile counts cannot blow up.
+    pub fn indices(&self) -> Vec<u16> {
+        expand_runs(self.runs.iter().copied(), self.entries as usize)
+    }
+
+    /// Pose `p` as signed components (`None` for widths other than 1 and 2, or a missing pose).
+    pub fn values(&self, p: usize) -> Option<Vec<i16>> {
+        decode(self.poses.get(p)?, self.format.width)
+    }
+
+    /// Replaces pose `p` with signed components (encoded at the record's width).
+    pub fn set_values(&mut self, p: usize, values: &[i16]) -> Result<()> {
+        let bytes = encode(values, self.format.width)?;
+        let slot = self
+            .poses
+            .get_mut(p)
+            .ok_or_else(|| Error::invalid(0, format!("no pose {p}")))?;
+        *slot = bytes;
+        Ok(())
+    }
+}
+
+/// Expands runs into indices until a zero-length run or `cap` indices.
+pub(crate) fn expand_runs(runs: impl Iterator<Item = Run>, cap: usize) -> Vec<u16> {
+    let mut out = Vec::new();
+    for r in runs {
+        if r.len == 0 {
+            break;
+        }
+        for k in 0..r.len {
+            if out.len() >= cap {
+                return out;
+            }
+            out.push(r.first.wrapping_add(k));
+        }
+    }
+    out
+}
+
+/// Big-endian components of width 1 or 2 as i16.
+pub(crate) fn decode(bytes: &[u8], width: u8) -> Option<Vec<i16>> {
+    match width {
+        1 => Some(bytes.iter().map(|&b| i16::from(b as i8)).collect()),
+        2 => Some(
+            bytes
+                .chunks_exact(2)
+                .map(|c| {
+                    i16::from_be_bytes([
+                        c.first().copied().unwrap_or(0),
+                        c.get(1).copied().unwrap_or(0),
+                    ])
+                })
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// Encodes i16 components at width 1 (must fit i8) or 2.
+pub(crate) fn encode(values: &[i16], width: u8) -> Result<Vec<u8>> {
+    match width {
+        1 => values
+            .iter()
+            .map(|&v| {
+                i8::try_from(v)
+                    .map(|b| b as u8)
+                    .map_err(|_| Error::invalid(0, format!("{v} does not fit int8")))
+            })
+            .collect(),
+        2 => Ok(values.iter().flat_map(|v| v.to_be_bytes()).collect()),
+        w => Err(Error::invalid(
+            0,
+            format!("component width {w} is not editable"),
+        )),
+    }
+}
+
+/// One facial object: its pose count and attributes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FacialObject {
+    /// Poses per attribute (pose 0 absolute, then deltas).
+    pub pose_count: u16,
+    /// Attribute records.
+    pub attributes: Vec<Attribute>,
+}
+
+impl FacialObject {
+    /// The submesh this object animates (its first non-SKAcc attribute's target).
+    pub fn submesh(&self) -> Option<u8> {
+        self.attributes
+            .iter()
+            .find(|a| a.format.kind != AttrKind::SKACC)
+            .map(|a| a.format.target)
+    }
+}
+
+/// The facial pose section (model header +0x18).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FacialSection {
+    /// Maximum pose count advertised by the section.
+    pub max_pose_count: u16,
+    /// Header +0x06 (0 in vanilla).
+    pub pad: u16,
+    /// Header +0x10 (0 in vanilla).
+    pub reserved: u32,
+    /// Type descriptors.
+    pub descriptors: Vec<Descriptor>,
+    /// Facial objects.
+    pub objects: Vec<FacialObject>,
+}
+
+impl FacialSection {
+    /// Parses a section (strict: every pointer must resolve inside `data`).
+    pub fn parse(data: &[u8]) -> Result<Self> {
+        Self::from_view(&FacialView::parse(data)?, &Limits::default())
+    }
+
+    /// Copies a view into the owned model. The data copied cannot exceed the section's size, so
+    /// overlapping pointers cannot multiply the work.
+    pub fn from_view(v: &FacialView<'_>, limits: &Limits) -> Result<Self> {
+        let h = v.header();
+        let descriptors = v
+            .descriptors()
+            .context("type descriptors")?
+            .iter()
+            .map(|d| Descriptor {
+                target: d.target.get(),
+                kind: AttrKind(d.kind),
+                format: d.format,
+                reserved: d.reserved,
+            })
+            .collect();
+        let mut budget = v.len();
+        let mut take = |n: usize, at: u64| -> Result<()> {
+            budget = budget.checked_sub(n).ok_or_else(|| {
+                Error::invalid(
+                    at,
+                    "facial data overlaps: more bytes referenced than the section holds",
+                )
+            })?;
+            Ok(())
+        };
+        let table = v.object_table().context("object table")?;
+        let mut objects = Vec::with_capacity(table.len());
+        for i in 0..table.len() {
+            let o = v.object(i).with_context(|| format!("facial object {i}"))?;
+            let n = usize::from(o.attr_count());
+            take(n.saturating_mul(o.record_stride()), o.data_abs())?;
+            let mut attributes = Vec::with_capacity(n);
+            for j in 0..n {
+                let rec = o
+                    .record(j)
+                    .with_context(|| format!("facial object {i} > attribute {j}"))?;
+                let ctx = || format!("facial object {i} > attribute {j}");
+                let runs = v.runs(&rec).with_context(ctx)?;
+                take(runs.len() * 4, rec.abs())?;
+                let stride = rec.format().stride();
+                let len = limits.check_alloc(u64::from(rec.entries()), stride as u64, rec.abs())?;
+                let mut poses = Vec::with_capacity(usize::from(o.pose_count()));
+                for p in 0..usize::from(o.pose_count()) {
+                    take(len, rec.abs())?;
+                    poses.push(
+                        rec.pose(p)
+                            .with_context(|| format!("{} > pose {p}", ctx()))?
+                            .to_vec(),
+                    );
+                }
+                attributes.push(Attribute {
+                    entries: rec.entries(),
+                    format: rec.format(),
+                    runs: runs
+                        .iter()
+                        .map(|r| Run {
+                            first: r.first.get(),
+                            len: r.len.get(),
+                        })
+                        .collect(),
+                    poses,
+                });
+            }
+            objects.push(FacialObject {
+                pose_count: o.pose_count(),
+                attributes,
+            });
+        }
+        Ok(FacialSection {
+            max_pose_count: h.max_pose_count.get(),
+            pad: h.pad.get(),
+            reserved: h.reserved.get(),
+            descriptors,
+            objects,
+        })
+    }
+}
