@@ -1,0 +1,52 @@
+//! BCSV / JMap tables of Super Mario Galaxy 1/2 (and the older Sunshine / Luigi's Mansion hash):
+//! a zero-copy [`View`] with typed getters that decode packed fields exactly as the game, an owned
+//! [`Table`] that writes every parsed file back byte for byte, a validator citing `BCSV-*` and
+//! `TBL-*` rules, table schemas from the project's seed, and lossless CSV / JSON conversion.
+//!
+//! ```
+//! use bcsv::{FieldType, Table, Value};
+//!
+//! let mut t = Table::new(&[("name", FieldType::STRING_OFFSET), ("l_id", FieldType::LONG)]);
+//! let r = t.push_default_row();
+//! t.set(r, "name", Value::StringOffset(b"Kuribo".to_vec())).unwrap();
+//! t.set(r, "l_id", Value::Long(-3)).unwrap();
+//! let bytes = t.write().unwrap();
+//!
+//! let view = bcsv::parse(&bytes).unwrap();
+//! let row = view.row(0).unwrap();
+//! assert_eq!(row.get_i32("l_id").unwrap(), -3);
+//! assert_eq!(row.get_str("name").unwrap(), "Kuribo");
+//! assert_eq!(Table::parse(&bytes).unwrap().write().unwrap(), bytes);
+//!
+//! let csv = bcsv::to_csv(&Table::parse(&bytes).unwrap());
+//! assert_eq!(csv, "name:STRING_OFFSET,l_id:LONG\nKuribo,-3\n");
+//! assert_eq!(bcsv::from_csv(&csv).unwrap().write().unwrap(), bytes);
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod build;
+mod convert;
+mod csv;
+mod fuzz;
+mod hash;
+mod json;
+mod model;
+pub mod names;
+pub mod schema;
+mod text;
+mod types;
+mod validate;
+mod view;
+mod write;
+
+pub use csv::{from_csv, to_csv};
+pub use fuzz::fuzz_bcsv;
+pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
+pub use json::{from_json, to_json};
+pub use model::{Row, Table, Tail, Value};
+pub use text::Encoding;
+pub use types::{Field, FieldType, auto_layout};
+pub use validate::{validate, validate_table};
+pub use view::{
+    Cell, FIELD_SIZE, FromCell, HEADER_SIZE, Header, RowView, View, parse, parse_endian,
+};

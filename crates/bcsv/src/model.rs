@@ -1,0 +1,362 @@
+//! The owned, editable table: fields keep order, hash, offset, mask, shift and type; values are
+//! typed; everything else a byte-exact rewrite needs (bits no field covers, a non-canonical string
+//! pool, the tail after the pool) is kept on the side and is empty for ordinary files.
+
+use std::collections::HashMap;
+
+use gcio::{Context, Endian, Error, Limits, Result};
+
+use crate::hash::{FieldKey, display_name, parse_name};
+use crate::text::Encoding;
+use crate::types::{Field, FieldType, auto_layout};
+use crate::view::{Cell, View};
+
+/// One typed value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Type 0 (decoded bits as `i32`).
+    Long(i32),
+    /// Type 1: the 32 raw bytes (NUL-padded text; bytes after the first NUL are kept, C-14).
+    InlineString([u8; 32]),
+    /// Type 2.
+    Float(f32),
+    /// Type 3.
+    Long2(u32),
+    /// Type 4 (decoded bits as `i16`).
+    Short(i16),
+    /// Type 5 (decoded bits as `i8`).
+    Char(i8),
+    /// Type 6: the string's bytes in the table's encoding, without terminator.
+    StringOffset(Vec<u8>),
+}
+
+impl Value {
+    /// The field type this value belongs to.
+    pub fn kind(&self) -> FieldType {
+        match self {
+            Value::Long(_) => FieldType::LONG,
+            Value::InlineString(_) => FieldType::STRING,
+            Value::Float(_) => FieldType::FLOAT,
+            Value::Long2(_) => FieldType::LONG_2,
+            Value::Short(_) => FieldType::SHORT,
+            Value::Char(_) => FieldType::CHAR,
+            Value::StringOffset(_) => FieldType::STRING_OFFSET,
+        }
+    }
+
+    /// The zero value of a type (empty string for strings); `None` for unknown types.
+    pub fn zero(kind: FieldType) -> Option<Value> {
+        Some(match kind {
+            FieldType::LONG => Value::Long(0),
+            FieldType::STRING => Value::InlineString([0; 32]),
+            FieldType::FLOAT => Value::Float(0.0),
+            FieldType::LONG_2 => Value::Long2(0),
+            FieldType::SHORT => Value::Short(0),
+            FieldType::CHAR => Value::Char(0),
+            FieldType::STRING_OFFSET => Value::StringOffset(Vec::new()),
+            _ => return None,
+        })
+    }
+
+    /// An inline string from text bytes (at most 32, NUL-padded).
+    pub fn inline(bytes: &[u8]) -> Option<Value> {
+        let mut b = [0u8; 32];
+        b.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        Some(Value::InlineString(b))
+    }
+
+    /// The bits an integer or float value encodes into (decoded domain); `None` for strings.
+    pub fn bits(&self) -> Option<u32> {
+        Some(match *self {
+            Value::Long(v) => v as u32,
+            Value::Float(v) => v.to_bits(),
+            Value::Long2(v) => v,
+            Value::Short(v) => u32::from(v as u16),
+            Value::Char(v) => u32::from(v as u8),
+            _ => return None,
+        })
+    }
+
+    fn from_cell(cell: Cell<'_>) -> Value {
+        match cell {
+            Cell::Long(v) => Value::Long(v),
+            Cell::InlineString(b) => Value::InlineString(*b),
+            Cell::Float(v) => Value::Float(v),
+            Cell::Long2(v) => Value::Long2(v),
+            Cell::Short(v) => Value::Short(v),
+            Cell::Char(v) => Value::Char(v),
+            Cell::StringOffset(s) => Value::StringOffset(s.to_vec()),
+        }
+    }
+
+    /// Equality that compares floats by bits (NaN payloads, -0.0).
+    pub fn same(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// One row: a value per field, plus bits no field covers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Row {
+    /// One value per field, in field-table order.
+    pub values: Vec<Value>,
+    /// The row's bits outside every field's effective mask (gaps, unused bits of packed words),
+    /// or empty when all are zero (the usual case). Writing starts from these bytes.
+    pub residue: Vec<u8>,
+    /// Stored pool offsets of this row's STRING_OFFSET cells (in field order), kept only when the
+    /// table's pool is not the canonical rebuild; empty otherwise.
+    pub string_offsets: Vec<u32>,
+}
+
+impl Row {
+    /// A row of values.
+    pub fn new(values: Vec<Value>) -> Self {
+        Row {
+            values,
+            ..Row::default()
+        }
+    }
+}
+
+/// What follows the string pool.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Tail {
+    /// `@` up to the next multiple of 32, nothing when aligned (BCSV-007).
+    #[default]
+    Standard,
+    /// Exactly these bytes (16-byte padding, zero padding, unreferenced strings, ...).
+    Raw(Vec<u8>),
+}
+
+/// An owned, editable BCSV table.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Table {
+    /// Byte order (big = Wii, little = Switch).
+    pub endian: Endian,
+    /// Text encoding of strings.
+    pub encoding: Encoding,
+    /// Fields in field-table order.
+    pub fields: Vec<Field>,
+    /// Bytes per row.
+    pub entry_size: u32,
+    /// Rows.
+    pub rows: Vec<Row>,
+    /// Bytes between the field table and the first row (empty in valid files, BCSV-001).
+    pub header_gap: Vec<u8>,
+    /// The stored pool (without the tail), kept when it is not the first-use, deduplicated rebuild
+    /// of the values (BCSV-006); `None` means the writer rebuilds it canonically.
+    pub stored_pool: Option<Vec<u8>>,
+    /// What follows the pool.
+    pub tail: Tail,
+}
+
+impl Table {
+    /// A new empty table with the given columns, laid out by type order (BCSV-011).
+    pub fn new(columns: &[(&str, FieldType)]) -> Self {
+        let mut fields: Vec<Field> = columns
+            .iter()
+            .map(|&(name, kind)| Field::new(parse_name(name), kind, 0))
+            .collect();
+        let entry_size = auto_layout(&mut fields);
+        Table {
+            fields,
+            entry_size,
+            ..Table::default()
+        }
+    }
+
+    /// Parses and copies a file into an owned table.
+    pub fn parse(data: &[u8]) -> Result<Table> {
+        Self::from_view(&crate::view::parse(data)?, &Limits::default())
+    }
+
+    /// Copies a view into an owned table; `limits` bounds the cell count.
+    pub fn from_view(view: &View<'_>, limits: &Limits) -> Result<Table> {
+        let fields: Vec<Field> = view.fields().collect();
+        let cells = (view.len() as u64).saturating_mul(fields.len().max(1) as u64);
+        limits.check_elements(cells, 0).context("BCSV rows")?;
+        let size = view.entry_size();
+        let cover = coverage(&fields, size, view.endian());
+        let full = cover.iter().all(|&b| b == 0xFF);
+        let strings = fields
+            .iter()
+            .filter(|f| f.kind == FieldType::STRING_OFFSET)
+            .count();
+        let mut pool = Canon::default();
+        let mut string_offsets: Vec<u32> = Vec::new();
+        let mut rows = Vec::with_capacity(view.len());
+        for row in view.rows() {
+            let mut values = Vec::with_capacity(fields.len());
+            for f in &fields {
+                let cell = row.cell(f)?;
+                if let Cell::StringOffset(s) = cell {
+                    let off = row.raw(f).map_or(0, |raw| f.decode(raw));
+                    pool.see(s, off);
+                    string_offsets.push(off);
+                }
+                values.push(Value::from_cell(cell));
+            }
+            let residue = if full {
+                Vec::new()
+            } else {
+                let bytes = row.bytes();
+                if bytes.iter().zip(&cover).any(|(b, c)| b & !c != 0) {
+                    bytes.iter().zip(&cover).map(|(b, c)| b & !c).collect()
+                } else {
+                    Vec::new()
+                }
+            };
+            rows.push(Row {
+                values,
+                residue,
+                string_offsets: Vec::new(),
+            });
+        }
+        let pool_bytes = view.pool().data();
+        let pool_end = pool.max_end.min(pool_bytes.len());
+        let stored_pool = if pool.canonical && pool.next == pool.max_end {
+            None
+        } else {
+            for (row, chunk) in rows.iter_mut().zip(string_offsets.chunks(strings.max(1))) {
+                row.string_offsets = chunk.to_vec();
+            }
+            Some(pool_bytes.get(..pool_end).unwrap_or_default().to_vec())
+        };
+        let rest = pool_bytes.get(pool_end..).unwrap_or_default();
+        let end = view.header().pool_offset() as usize + pool_end;
+        let standard = rest.len() == gcio::padding_for(end, 32) && rest.iter().all(|&b| b == b'@');
+        let header = view.header();
+        let gap_start = header.field_table_end() as usize;
+        Ok(Table {
+            endian: view.endian(),
+            encoding: view.encoding(),
+            fields,
+            entry_size: header.entry_size,
+            rows,
+            header_gap: view
+                .data()
+                .get(gap_start..header.data_offset as usize)
+                .unwrap_or_default()
+                .to_vec(),
+            stored_pool,
+            tail: if standard {
+                Tail::Standard
+            } else {
+                Tail::Raw(rest.to_vec())
+            },
+        })
+    }
+
+    /// Index of the first field matching `key` (a name, `[XXXXXXXX]` or a hash).
+    pub fn field_index(&self, key: impl Into<FieldKey>) -> Option<usize> {
+        let key = key.into();
+        self.fields.iter().position(|f| f.hash == key.0)
+    }
+
+    /// The value of `key` in row `row`.
+    pub fn get(&self, row: usize, key: impl Into<FieldKey>) -> Option<&Value> {
+        let i = self.field_index(key)?;
+        self.rows.get(row)?.values.get(i)
+    }
+
+    /// Sets the value of `key` in row `row`; the value's type must match the field's.
+    pub fn set(&mut self, row: usize, key: impl Into<FieldKey>, value: Value) -> Result<()> {
+        let key = key.into();
+        let i = self
+            .field_index(key)
+            .ok_or_else(|| Error::invalid(0, format!("no field {}", display_name(key.0))))?;
+        let kind = self.fields.get(i).map(|f| f.kind);
+        if kind != Some(value.kind()) {
+            return Err(Error::invalid(
+                0,
+                format!(
+                    "{} is {:?}, not {}",
+                    display_name(key.0),
+                    kind,
+                    value.kind()
+                ),
+            ));
+        }
+        let slot = self
+            .rows
+            .get_mut(row)
+            .and_then(|r| r.values.get_mut(i))
+            .ok_or_else(|| Error::invalid(0, format!("no row {row}")))?;
+        *slot = value;
+        Ok(())
+    }
+
+    /// Appends a row of zero values (empty strings) and returns its index.
+    pub fn push_default_row(&mut self) -> usize {
+        let values = self
+            .fields
+            .iter()
+            .map(|f| Value::zero(f.kind).unwrap_or(Value::Long(0)))
+            .collect();
+        self.rows.push(Row::new(values));
+        self.rows.len() - 1
+    }
+}
+
+/// Per-byte mask of the row bits that some field's value carries (inline strings cover all bytes).
+pub(crate) fn coverage(fields: &[Field], entry_size: usize, endian: Endian) -> Vec<u8> {
+    let mut cover = vec![0u8; entry_size];
+    for f in fields {
+        let off = usize::from(f.offset);
+        let bytes: Vec<u8> = if f.kind == FieldType::STRING {
+            vec![0xFF; 32]
+        } else {
+            let m = f.effective_mask();
+            let (be, le) = (m.to_be_bytes(), m.to_le_bytes());
+            let size = f.size();
+            match endian {
+                Endian::Big => be.get(4 - size..).unwrap_or_default().to_vec(),
+                Endian::Little => le.get(..size).unwrap_or_default().to_vec(),
+            }
+        };
+        for (c, b) in cover.iter_mut().skip(off).zip(bytes) {
+            *c |= b;
+        }
+    }
+    cover
+}
+
+/// Tracks whether stored string offsets are exactly the first-use, deduplicated layout.
+struct Canon<'a> {
+    seen: HashMap<&'a [u8], u32>,
+    next: usize,
+    max_end: usize,
+    canonical: bool,
+}
+
+impl Default for Canon<'_> {
+    fn default() -> Self {
+        Canon {
+            seen: HashMap::new(),
+            next: 0,
+            max_end: 0,
+            canonical: true,
+        }
+    }
+}
+
+impl<'a> Canon<'a> {
+    fn see(&mut self, s: &'a [u8], off: u32) {
+        let off = off as usize;
+        self.max_end = self.max_end.max(off + s.len() + 1);
+        if !self.canonical {
+            return;
+        }
+        match self.seen.get(s) {
+            Some(&o) => self.canonical = o as usize == off,
+            None if off == self.next => {
+                self.seen.insert(s, off as u32);
+                self.next += s.len() + 1;
+            }
+            None => self.canonical = false,
+        }
+    }
+}

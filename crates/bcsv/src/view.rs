@@ -1,0 +1,476 @@
+//! Zero-copy view: header, field table, rows and string pool borrowed from the file, with typed
+//! getters that decode exactly as the game does. Nothing is allocated per row or cell.
+
+use std::borrow::Cow;
+
+use gcio::{Context, Endian, Error, ErrorKind, Reader, Result};
+
+use crate::hash::{FieldKey, display_name};
+use crate::text::Encoding;
+use crate::types::{Field, FieldType};
+
+/// Size of the fixed header.
+pub const HEADER_SIZE: usize = 0x10;
+/// Size of one field-table record.
+pub const FIELD_SIZE: usize = 12;
+
+/// The four header words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// Number of rows.
+    pub entries: u32,
+    /// Number of fields (columns).
+    pub fields: u32,
+    /// Offset of the first row (BCSV-001: `0x10 + 12 × fields`).
+    pub data_offset: u32,
+    /// Bytes per row.
+    pub entry_size: u32,
+}
+
+impl Header {
+    /// Offset just past the field table.
+    pub fn field_table_end(&self) -> u64 {
+        HEADER_SIZE as u64 + u64::from(self.fields) * FIELD_SIZE as u64
+    }
+
+    /// Offset of the string pool (`data_offset + entries × entry_size`).
+    pub fn pool_offset(&self) -> u64 {
+        u64::from(self.data_offset) + u64::from(self.entries) * u64::from(self.entry_size)
+    }
+}
+
+/// A parsed table borrowing the file bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct View<'a> {
+    reader: Reader<'a>,
+    endian: Endian,
+    header: Header,
+    field_table: &'a [u8],
+    rows: &'a [u8],
+    pool: Reader<'a>,
+}
+
+/// Parses a table, trying big-endian (Wii) first, then little-endian (Switch).
+pub fn parse(data: &[u8]) -> Result<View<'_>> {
+    parse_endian(data, Endian::Big)
+        .or_else(|big| parse_endian(data, Endian::Little).map_err(|_| big))
+}
+
+/// Parses a table of a known byte order. Every structural check of the header and field table
+/// happens here (BCSV-001..004), so getters only fail on a bad string offset or a wrong type.
+pub fn parse_endian(data: &[u8], endian: Endian) -> Result<View<'_>> {
+    let r = Reader::new(data);
+    let word = |off: usize| r.u32_at(off, endian).context("BCSV header");
+    let header = Header {
+        entries: word(0)?,
+        fields: word(4)?,
+        data_offset: word(8)?,
+        entry_size: word(12)?,
+    };
+    for (off, v, what) in [
+        (0, header.entries, "entry count"),
+        (4, header.fields, "field count"),
+    ] {
+        if v > i32::MAX as u32 {
+            return Err(
+                Error::invalid(off, format!("negative {what} {}", v as i32)).context("BCSV header")
+            );
+        }
+    }
+    let table_end = header.field_table_end();
+    let field_table = r
+        .bytes(
+            HEADER_SIZE,
+            usize::try_from(table_end)
+                .unwrap_or(usize::MAX)
+                .saturating_sub(HEADER_SIZE),
+        )
+        .context("BCSV field table")?;
+    if u64::from(header.data_offset) < table_end {
+        return Err(Error::invalid(
+            8,
+            format!(
+                "data offset {:#x} overlaps the field table ending at {table_end:#x} (BCSV-001)",
+                header.data_offset
+            ),
+        )
+        .context("BCSV header"));
+    }
+    if header.entries > 0 && header.entry_size == 0 {
+        return Err(Error::invalid(12, "entry size 0 with rows (BCSV-003)").context("BCSV header"));
+    }
+    let data_len = u64::from(header.entries)
+        .checked_mul(u64::from(header.entry_size))
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| Error::new(ErrorKind::Overflow("entry count × entry size"), 0))?;
+    let rows = r
+        .bytes(header.data_offset as usize, data_len)
+        .context("BCSV rows")?;
+    let pool = r
+        .sub_from(header.data_offset as usize + data_len)
+        .context("BCSV string pool")?;
+    let view = View {
+        reader: r,
+        endian,
+        header,
+        field_table,
+        rows,
+        pool,
+    };
+    for (i, f) in view.fields().enumerate() {
+        let at = (HEADER_SIZE + i * FIELD_SIZE) as u64;
+        let Some(size) = f.kind.size() else {
+            return Err(
+                Error::invalid(at + 11, format!("field type {} (BCSV-004)", f.kind.0))
+                    .context(format!("field {i} {}", display_name(f.hash))),
+            );
+        };
+        if usize::from(f.offset) + size > header.entry_size as usize {
+            return Err(Error::invalid(
+                at + 8,
+                format!(
+                    "{} at offset {} + {size} bytes is past the entry size {} (BCSV-003)",
+                    f.kind, f.offset, header.entry_size
+                ),
+            )
+            .context(format!("field {i} {}", display_name(f.hash))));
+        }
+    }
+    Ok(view)
+}
+
+/// One cell as stored, decoded with the field's mask and shift. Integers hold the decoded bits of
+/// the field's width; use [`RowView::get`] for the game's signed/unsigned reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    /// Type 0.
+    Long(i32),
+    /// Type 1: the raw 32 bytes.
+    InlineString(&'a [u8; 32]),
+    /// Type 2.
+    Float(f32),
+    /// Type 3.
+    Long2(u32),
+    /// Type 4.
+    Short(i16),
+    /// Type 5.
+    Char(i8),
+    /// Type 6: the pool string, without its terminator.
+    StringOffset(&'a [u8]),
+}
+
+impl<'a> View<'a> {
+    /// Byte order of the file.
+    pub fn endian(&self) -> Endian {
+        self.endian
+    }
+
+    /// The default text encoding for this byte order.
+    pub fn encoding(&self) -> Encoding {
+        Encoding::for_endian(self.endian)
+    }
+
+    /// The header words.
+    pub fn header(&self) -> Header {
+        self.header
+    }
+
+    /// The whole file.
+    pub fn data(&self) -> &'a [u8] {
+        self.reader.data()
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.header.entries as usize
+    }
+
+    /// True when the table has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.header.entries == 0
+    }
+
+    /// Bytes per row.
+    pub fn entry_size(&self) -> usize {
+        self.header.entry_size as usize
+    }
+
+    /// Bytes from the pool start to the end of the file (strings, then padding).
+    pub fn pool(&self) -> Reader<'a> {
+        self.pool
+    }
+
+    /// Field `i` of the field table.
+    pub fn field(&self, i: usize) -> Option<Field> {
+        let b = self.field_table.get(i * FIELD_SIZE..(i + 1) * FIELD_SIZE)?;
+        let u32_at = |o: usize| -> u32 {
+            let w = [0, 1, 2, 3].map(|k| b.get(o + k).copied().unwrap_or(0));
+            match self.endian {
+                Endian::Big => u32::from_be_bytes(w),
+                Endian::Little => u32::from_le_bytes(w),
+            }
+        };
+        let o = [8, 9].map(|k| b.get(k).copied().unwrap_or(0));
+        Some(Field {
+            hash: u32_at(0),
+            mask: u32_at(4),
+            offset: match self.endian {
+                Endian::Big => u16::from_be_bytes(o),
+                Endian::Little => u16::from_le_bytes(o),
+            },
+            shift: b.get(10).copied().unwrap_or(0),
+            kind: FieldType(b.get(11).copied().unwrap_or(0)),
+        })
+    }
+
+    /// Every field, in field-table order.
+    pub fn fields(&self) -> impl ExactSizeIterator<Item = Field> + '_ {
+        (0..self.header.fields as usize)
+            .map(|i| self.field(i).unwrap_or(Field::new(0, FieldType::LONG, 0)))
+    }
+
+    /// The first field whose hash matches `key` (a name, `[XXXXXXXX]`, or a hash), with its index.
+    pub fn find(&self, key: impl Into<FieldKey>) -> Option<(usize, Field)> {
+        let key = key.into();
+        self.fields().enumerate().find(|(_, f)| f.hash == key.0)
+    }
+
+    /// Row `i`.
+    pub fn row(&self, i: usize) -> Option<RowView<'a>> {
+        let size = self.entry_size();
+        let bytes = self
+            .rows
+            .get(i.checked_mul(size)?..(i + 1).checked_mul(size)?)?;
+        Some(RowView {
+            view: *self,
+            bytes,
+            index: i,
+        })
+    }
+
+    /// Every row, in order.
+    pub fn rows(&self) -> impl ExactSizeIterator<Item = RowView<'a>> + '_ {
+        let view = *self;
+        (0..self.len()).map(move |i| RowView {
+            view,
+            bytes: self
+                .rows
+                .get(i * view.entry_size()..(i + 1) * view.entry_size())
+                .unwrap_or_default(),
+            index: i,
+        })
+    }
+
+    /// The pool string at `offset` (relative to the pool), without its terminator.
+    pub fn string_at(&self, offset: u32) -> Result<&'a [u8]> {
+        self.pool
+            .cstr(offset as usize)
+            .context("BCSV string pool (BCSV-005)")
+    }
+
+    fn row_offset(&self, index: usize) -> u64 {
+        u64::from(self.header.data_offset) + (index as u64) * u64::from(self.header.entry_size)
+    }
+}
+
+/// Types a cell can be read as with [`RowView::get`].
+pub trait FromCell<'a>: Sized {
+    /// Converts a cell of `field` (checked by the caller to exist in the row).
+    fn from_cell(field: &Field, cell: Cell<'a>) -> std::result::Result<Self, &'static str>;
+}
+
+impl<'a> FromCell<'a> for Cell<'a> {
+    fn from_cell(_: &Field, cell: Cell<'a>) -> std::result::Result<Self, &'static str> {
+        Ok(cell)
+    }
+}
+
+impl FromCell<'_> for u32 {
+    /// The decoded value, zero-extended (the game's unsigned getter; always allowed for integers).
+    fn from_cell(_: &Field, cell: Cell<'_>) -> std::result::Result<Self, &'static str> {
+        match cell {
+            Cell::Long(v) => Ok(v as u32),
+            Cell::Long2(v) => Ok(v),
+            Cell::Short(v) => Ok(u32::from(v as u16)),
+            Cell::Char(v) => Ok(u32::from(v as u8)),
+            _ => Err("not an integer field"),
+        }
+    }
+}
+
+impl FromCell<'_> for i32 {
+    /// The value sign-extended from the field's width; refused, as by the game's `s32` getter, when
+    /// the field is packed (shift ≠ 0 or a partial mask, BCSV-012).
+    fn from_cell(field: &Field, cell: Cell<'_>) -> std::result::Result<Self, &'static str> {
+        if !field.is_plain() {
+            return Err("signed read of a packed field (BCSV-012); read it as u32");
+        }
+        match cell {
+            Cell::Long(v) => Ok(v),
+            Cell::Long2(v) => Ok(v as i32),
+            Cell::Short(v) => Ok(i32::from(v)),
+            Cell::Char(v) => Ok(i32::from(v)),
+            _ => Err("not an integer field"),
+        }
+    }
+}
+
+impl FromCell<'_> for f32 {
+    fn from_cell(_: &Field, cell: Cell<'_>) -> std::result::Result<Self, &'static str> {
+        match cell {
+            Cell::Float(v) => Ok(v),
+            _ => Err("not a FLOAT field"),
+        }
+    }
+}
+
+impl<'a> FromCell<'a> for &'a [u8] {
+    /// String bytes: the pool string, or an inline string up to its first NUL.
+    fn from_cell(_: &Field, cell: Cell<'a>) -> std::result::Result<Self, &'static str> {
+        match cell {
+            Cell::StringOffset(s) => Ok(s),
+            Cell::InlineString(b) => {
+                let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                Ok(b.get(..end).unwrap_or_default())
+            }
+            _ => Err("not a string field"),
+        }
+    }
+}
+
+/// One row of a [`View`].
+#[derive(Debug, Clone, Copy)]
+pub struct RowView<'a> {
+    view: View<'a>,
+    bytes: &'a [u8],
+    index: usize,
+}
+
+impl<'a> RowView<'a> {
+    /// Row number.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The row's raw bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The raw value of the field's own width (u32, u16 or u8), before mask and shift.
+    #[inline]
+    pub fn raw(&self, field: &Field) -> Option<u32> {
+        let off = usize::from(field.offset);
+        let big = self.view.endian == Endian::Big;
+        Some(match field.size() {
+            4 => {
+                let b: [u8; 4] = self.bytes.get(off..off + 4)?.try_into().ok()?;
+                if big {
+                    u32::from_be_bytes(b)
+                } else {
+                    u32::from_le_bytes(b)
+                }
+            }
+            2 => {
+                let b: [u8; 2] = self.bytes.get(off..off + 2)?.try_into().ok()?;
+                u32::from(if big {
+                    u16::from_be_bytes(b)
+                } else {
+                    u16::from_le_bytes(b)
+                })
+            }
+            1 => u32::from(*self.bytes.get(off)?),
+            _ => return None,
+        })
+    }
+
+    /// The cell of `field`, decoded as `(raw & mask) >> shift` (BCSV-013).
+    #[inline]
+    pub fn cell(&self, field: &Field) -> Result<Cell<'a>> {
+        let at = || self.view.row_offset(self.index) + u64::from(field.offset);
+        if field.kind == FieldType::STRING {
+            let off = usize::from(field.offset);
+            return self
+                .bytes
+                .get(off..off + 32)
+                .and_then(|b| <&[u8; 32]>::try_from(b).ok())
+                .map(Cell::InlineString)
+                .ok_or_else(|| Error::invalid(at(), "inline string past the row"));
+        }
+        let raw = self
+            .raw(field)
+            .ok_or_else(|| Error::invalid(at(), format!("{} field past the row", field.kind)))?;
+        let v = field.decode(raw);
+        Ok(match field.kind {
+            FieldType::LONG => Cell::Long(v as i32),
+            FieldType::FLOAT => Cell::Float(f32::from_bits(v)),
+            FieldType::LONG_2 => Cell::Long2(v),
+            FieldType::SHORT => Cell::Short(v as u16 as i16),
+            FieldType::CHAR => Cell::Char(v as u8 as i8),
+            FieldType::STRING_OFFSET => Cell::StringOffset(
+                self.view
+                    .string_at(v)
+                    .with_context(|| format!("row {} {}", self.index, display_name(field.hash)))?,
+            ),
+            other => {
+                return Err(Error::invalid(
+                    at(),
+                    format!("field type {} (BCSV-004)", other.0),
+                ));
+            }
+        })
+    }
+
+    /// Reads the field named `key` as `T`: `u32` (any integer, unsigned), `i32` (only plain fields,
+    /// as the game), `f32`, `&[u8]` (string bytes) or [`Cell`].
+    pub fn get<T: FromCell<'a>>(&self, key: impl Into<FieldKey>) -> Result<T> {
+        let key = key.into();
+        let (_, field) = self.view.find(key).ok_or_else(|| {
+            Error::invalid(
+                self.view.row_offset(self.index),
+                format!("no field {}", display_name(key.0)),
+            )
+        })?;
+        let cell = self.cell(&field)?;
+        T::from_cell(&field, cell).map_err(|why| {
+            Error::invalid(
+                self.view.row_offset(self.index) + u64::from(field.offset),
+                format!("{} ({}): {why}", display_name(field.hash), field.kind),
+            )
+        })
+    }
+
+    /// Signed integer read (see [`FromCell`] for `i32`).
+    pub fn get_i32(&self, key: impl Into<FieldKey>) -> Result<i32> {
+        self.get(key)
+    }
+
+    /// Unsigned integer read.
+    pub fn get_u32(&self, key: impl Into<FieldKey>) -> Result<u32> {
+        self.get(key)
+    }
+
+    /// Float read.
+    pub fn get_f32(&self, key: impl Into<FieldKey>) -> Result<f32> {
+        self.get(key)
+    }
+
+    /// String bytes (undecoded).
+    pub fn get_bytes(&self, key: impl Into<FieldKey>) -> Result<&'a [u8]> {
+        self.get(key)
+    }
+
+    /// String decoded with the table's encoding; invalid text is an error at its file offset.
+    pub fn get_str(&self, key: impl Into<FieldKey>) -> Result<Cow<'a, str>> {
+        let key = key.into();
+        let bytes: &'a [u8] = self.get(key)?;
+        self.view.encoding().decode(bytes).map_err(|i| {
+            let base = (bytes.as_ptr() as usize).saturating_sub(self.view.data().as_ptr() as usize);
+            Error::invalid(
+                base.saturating_add(i) as u64,
+                format!("invalid {} text", self.view.encoding().name()),
+            )
+            .context(format!("row {} {}", self.index, display_name(key.0)))
+        })
+    }
+}
