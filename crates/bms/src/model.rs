@@ -1,0 +1,210 @@
+//! The owned, editable program: labelled blocks of code, tables and data that cover every byte.
+//!
+//! Offsets inside the program are symbolic: a block's label is an id, and an offset argument (or
+//! table entry) whose value equals a label id refers to that block. Writing lays the blocks out in
+//! order and replaces every such value by the block's new offset, so code can grow or shrink. A
+//! disassembled program uses the original offsets as ids, which makes an unedited write
+//! byte-identical; the assembler gives named labels ids from [`FRESH_LABEL`] up, above every 24-bit
+//! offset, so they never collide with literal numbers. Values that match no label (offsets past the
+//! end or into the middle of an instruction) are written unchanged.
+
+use std::collections::{BTreeMap, HashMap};
+
+use gcio::{Context, Error, ErrorKind, Limits, Reader, Result, Writer};
+
+use crate::flow::{Class, Flow};
+use crate::insn::Instruction;
+use crate::opcode::Pointer;
+
+/// First label id the assembler hands out for named labels (no 24-bit offset reaches it).
+pub const FRESH_LABEL: u32 = 0x0100_0000;
+
+/// What a block holds.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Content {
+    /// Instructions in order.
+    Code(Vec<Instruction>),
+    /// 3-byte offsets of a jump, call or interrupt table (label ids like any offset argument).
+    Table(Vec<u32>),
+    /// Bytes no walk reached (or that commands point at as data).
+    Data(Vec<u8>),
+}
+
+/// A run of one kind of content, optionally labelled.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Block {
+    /// Label id, when something points here.
+    pub label: Option<u32>,
+    /// The content.
+    pub content: Content,
+}
+
+/// A whole sequence as blocks in file order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Program {
+    /// Blocks in output order.
+    pub blocks: Vec<Block>,
+}
+
+impl Program {
+    /// Disassembles `data` with default limits: discovery from offset 0, then blocks.
+    pub fn disassemble(data: &[u8]) -> Result<Program> {
+        let flow = Flow::discover(data, &Limits::default())?;
+        Program::from_flow(data, &flow)
+    }
+
+    /// Builds the program from a finished discovery over the same `data`.
+    pub fn from_flow(data: &[u8], flow: &Flow) -> Result<Program> {
+        let r = Reader::new(data);
+        let mut blocks: Vec<Block> = Vec::new();
+        let mut pos = 0;
+        while pos < data.len() {
+            let class = flow.class(pos);
+            let labelled = flow.labels().contains(&(pos as u32));
+            let (item, size) = match class {
+                Class::Code => {
+                    let (insn, size) = Instruction::decode(r, pos).context("BMS code")?;
+                    (Item::Code(insn), size)
+                }
+                Class::Table => (Item::Entry(r.u24(pos)?), 3),
+                _ => (Item::Byte(r.u8(pos)?), 1),
+            };
+            let extend = !labelled
+                && blocks
+                    .last_mut()
+                    .is_some_and(|b| item.append_to(&mut b.content));
+            if !extend {
+                blocks.push(Block {
+                    label: labelled.then_some(pos as u32),
+                    content: item.into_content(),
+                });
+            }
+            pos += size;
+        }
+        Ok(Program { blocks })
+    }
+
+    /// Offset of every labelled block in the current layout, and the total size.
+    pub fn layout(&self) -> (HashMap<u32, u32>, usize) {
+        let mut at = HashMap::new();
+        let mut pos = 0usize;
+        for b in &self.blocks {
+            if let Some(l) = b.label {
+                at.entry(l).or_insert(pos as u32);
+            }
+            pos += b.size();
+        }
+        (at, pos)
+    }
+
+    /// Writes the program: lays out blocks in order and resolves every label reference.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let (at, size) = self.layout();
+        let reloc = |v: u32| at.get(&v).copied().unwrap_or(v);
+        let mut w = Writer::with_capacity(size);
+        for (bi, b) in self.blocks.iter().enumerate() {
+            match &b.content {
+                Content::Code(code) => {
+                    for (i, insn) in code.iter().enumerate() {
+                        insn.encode(&mut w, reloc)
+                            .with_context(|| format!("block {bi} instruction {i}"))?;
+                    }
+                }
+                Content::Table(entries) => {
+                    for &e in entries {
+                        let v = reloc(e);
+                        if v > 0xFF_FFFF {
+                            return Err(Error::without_offset(ErrorKind::Invalid(format!(
+                                "block {bi}: table entry {v:#x} is not a 24-bit offset (undefined label?)"
+                            ))));
+                        }
+                        w.u24(v);
+                    }
+                }
+                Content::Data(d) => {
+                    w.bytes(d);
+                }
+            }
+        }
+        Ok(w.into_vec())
+    }
+
+    /// Every `open_track` in the program: (track number if literal, entry label or offset).
+    pub fn tracks(&self) -> Vec<(Option<u32>, u32)> {
+        self.instructions()
+            .filter_map(|i| i.command())
+            .filter_map(|c| match c.pointer() {
+                Some((_, Pointer::Track, v)) => Some((c.literal(0), v)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every instruction, in order.
+    pub fn instructions(&self) -> impl Iterator<Item = &Instruction> {
+        self.blocks.iter().flat_map(|b| match &b.content {
+            Content::Code(c) => c.as_slice(),
+            _ => &[],
+        })
+    }
+
+    /// Number of uses of each label id as an offset argument or table entry.
+    pub fn references(&self) -> BTreeMap<u32, usize> {
+        let mut refs = BTreeMap::new();
+        for b in &self.blocks {
+            match &b.content {
+                Content::Code(code) => {
+                    for c in code.iter().filter_map(Instruction::command) {
+                        if let Some((_, _, v)) = c.pointer() {
+                            *refs.entry(v).or_insert(0) += 1;
+                        }
+                    }
+                }
+                Content::Table(t) => {
+                    for &v in t {
+                        *refs.entry(v).or_insert(0) += 1;
+                    }
+                }
+                Content::Data(_) => {}
+            }
+        }
+        refs
+    }
+}
+
+impl Block {
+    /// Encoded size in bytes.
+    pub fn size(&self) -> usize {
+        match &self.content {
+            Content::Code(c) => c.iter().map(Instruction::size).sum(),
+            Content::Table(t) => 3 * t.len(),
+            Content::Data(d) => d.len(),
+        }
+    }
+}
+
+enum Item {
+    Code(Instruction),
+    Entry(u32),
+    Byte(u8),
+}
+
+impl Item {
+    fn append_to(&self, c: &mut Content) -> bool {
+        match (self, c) {
+            (Item::Code(i), Content::Code(v)) => v.push(i.clone()),
+            (Item::Entry(e), Content::Table(v)) => v.push(*e),
+            (Item::Byte(b), Content::Data(v)) => v.push(*b),
+            _ => return false,
+        }
+        true
+    }
+
+    fn into_content(self) -> Content {
+        match self {
+            Item::Code(i) => Content::Code(vec![i]),
+            Item::Entry(e) => Content::Table(vec![e]),
+            Item::Byte(b) => Content::Data(vec![b]),
+        }
+    }
+}
