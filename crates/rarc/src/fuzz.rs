@@ -1,0 +1,36 @@
+//! Fuzz body: parse → model → write → parse must agree, and nothing panics.
+
+use gcio::Limits;
+
+const FUZZ_LIMITS: Limits = Limits {
+    max_alloc_bytes: 1 << 24,
+    max_elements: 1 << 16,
+    max_nodes: 1 << 12,
+    max_depth: 64,
+};
+
+/// Parses `data`, validates it, walks it, and for archives the model accepts checks that writing
+/// reproduces the input and re-parses to the same model.
+pub fn fuzz_parse(data: &[u8]) {
+    let _ = crate::validate(data, FUZZ_LIMITS);
+    let Ok(v) = crate::parse_with(data, FUZZ_LIMITS) else {
+        return;
+    };
+    if let Ok((_, files)) = v.walk() {
+        for f in files.iter().take(64) {
+            let _ = v.decompressed(&f.entry);
+        }
+    }
+    let _ = v.lookup("a/b");
+    if let Ok(model) = crate::Archive::from_view(&v) {
+        let out = model.write().unwrap_or_default();
+        assert_eq!(out, data, "model must write back the input");
+        let again = crate::Archive::parse(&out).map(|m| m == model);
+        assert!(matches!(again, Ok(true)));
+        if let Ok(t) = crate::tree(&model) {
+            let packed = crate::pack(&t, crate::PackOptions::default());
+            let bytes = packed.write().unwrap_or_default();
+            assert!(crate::parse(&bytes).is_ok());
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! RARC (`JKRArchive`) archives, the `.arc` files of GameCube/Wii games (usually inside Yaz0:
+//! `.szs`).
+//!
+//! - [`parse`] gives a zero-copy [`Rarc`] view: header, tables, names, member bytes
+//!   ([`Rarc::file_bytes`], [`Rarc::decompressed`]), a bounded tree walk and a case-insensitive
+//!   [`Rarc::lookup`].
+//! - [`Archive`] is the owned model: tables in stored order plus every layout fact, so
+//!   [`Archive::write`] reproduces any parsed archive byte for byte; edits (`replace_data`,
+//!   `rename`, `add_file`, `remove_file`, `sync_file_ids`) change only what they touch.
+//! - [`pack`] builds a new archive in the retail SMG layout; [`tree`] turns an archive back into
+//!   the [`Dir`] tree it packs from.
+//! - [`validate`] reports `RARC-*` findings.
+//!
+//! ```
+//! use rarc::{Dir, Item, PackOptions};
+//!
+//! let root = Dir {
+//!     name: b"Stage".to_vec(),
+//!     children: vec![Item::File { name: b"a.bin".to_vec(), attr: None, data: vec![1, 2, 3], id: None }],
+//! };
+//! let bytes = rarc::pack(&root, PackOptions::default()).write().unwrap();
+//! let view = rarc::parse(&bytes).unwrap();
+//! let e = view.lookup("A.BIN").unwrap().unwrap();
+//! assert_eq!(view.file_bytes(&e).unwrap(), &[1, 2, 3]);
+//! assert_eq!(rarc::Archive::parse(&bytes).unwrap().write().unwrap(), bytes);
+//! ```
+#![forbid(unsafe_code)]
+
+mod attr;
+mod build;
+mod fuzz;
+mod model;
+pub mod raw;
+mod validate;
+mod view;
+mod write;
+
+pub use attr::{Attr, name_hash, node_type};
+pub use build::{Dir, Item, PackOptions, default_attr, pack, tree};
+pub use fuzz::fuzz_parse;
+pub use model::{Archive, Entry, Gap, Node, Region, Target};
+pub use validate::validate;
+pub use view::{DirRef, EntryRef, FileRef, Rarc, parse, parse_with};
+
+/// True when `data` starts with the RARC magic.
+pub fn is_rarc(data: &[u8]) -> bool {
+    data.starts_with(b"RARC")
+}

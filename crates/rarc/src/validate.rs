@@ -1,0 +1,293 @@
+//! `RARC-*` findings. Never fails on a broken file: reports what it can read.
+
+use gcio::{Diagnostic, Limits};
+
+use crate::attr::{Attr, name_hash, node_type};
+use crate::view::{NODES_AT, Rarc};
+
+/// Checks an archive against the `RARC-*` rules of `reference/invariants.md`.
+pub fn validate(data: &[u8], limits: Limits) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let v = match crate::parse_with(data, limits) {
+        Ok(v) => v,
+        Err(e) => {
+            out.push(Diagnostic::error("RARC-001", e.offset(), e.to_string()));
+            return out;
+        }
+    };
+    header(&v, data.len(), &mut out);
+    tree(&v, &mut out);
+    if let Err(e) = v.walk() {
+        out.push(Diagnostic::error("RARC-020", e.offset(), e.to_string()));
+    }
+    out
+}
+
+fn header(v: &Rarc<'_>, len: usize, out: &mut Vec<Diagnostic>) {
+    let h = v.header;
+    if h.file_size.get() as usize != len {
+        out.push(Diagnostic::error(
+            "RARC-001",
+            Some(4),
+            format!(
+                "header file size {:#x}, file is {len:#x} bytes",
+                h.file_size.get()
+            ),
+        ));
+    }
+    let (m, a, d) = (h.mram_size.get(), h.aram_size.get(), h.dvd_size.get());
+    if u64::from(m) + u64::from(a) + u64::from(d) != u64::from(h.data_len.get()) {
+        out.push(Diagnostic::warning(
+            "RARC-005",
+            Some(0x14),
+            format!(
+                "MRAM {m:#x} + ARAM {a:#x} + DVD {d:#x} differs from the file-data length {:#x}",
+                h.data_len.get()
+            ),
+        ));
+    }
+    if v.info.sync_ids > 1 {
+        out.push(Diagnostic::warning(
+            "RARC-008",
+            Some(0x3A),
+            format!("sync byte is {}", v.info.sync_ids),
+        ));
+    }
+    if v.info.reserved != [0; 5] {
+        out.push(Diagnostic::info(
+            "RARC-009",
+            Some(0x3B),
+            "data-header bytes 0x1B..0x20 are not zero",
+        ));
+    }
+    for (at, what) in [
+        (v.entries_at(), "entry table"),
+        (v.strings_at(), "string table"),
+        (v.data_at(), "file data"),
+    ] {
+        if !at.is_multiple_of(32) {
+            out.push(Diagnostic::warning(
+                "RARC-021",
+                Some(at as u64),
+                format!("{what} not 32-byte aligned"),
+            ));
+        }
+    }
+    if !v.strings.len().is_multiple_of(32) {
+        out.push(Diagnostic::info(
+            "RARC-021",
+            Some(0x30),
+            "string-table size does not include padding to 32 (tool-written)",
+        ));
+    }
+}
+
+fn tree(v: &Rarc<'_>, out: &mut Vec<Diagnostic>) {
+    let entry_at = |i: usize| Some((v.entries_at() + i * 0x14) as u64);
+    let mut dvd_total = 0u64;
+    let mut last_group = 0u8;
+    let mut by_offset: Vec<(u32, u8, usize)> = Vec::new();
+    for i in 0..v.entries.len() {
+        let e = match v.entry(i) {
+            Ok(e) => e,
+            Err(err) => {
+                out.push(Diagnostic::error("RARC-017", err.offset(), err.to_string()));
+                continue;
+            }
+        };
+        if e.hash != name_hash(e.name) {
+            out.push(Diagnostic::warning(
+                "RARC-018",
+                entry_at(i),
+                format!(
+                    "entry {i} hash {:#06x} does not match its name (expected {:#06x})",
+                    e.hash,
+                    name_hash(e.name)
+                ),
+            ));
+        }
+        if v.entries.get(i).is_some_and(|r| r.reserved.get() != 0) {
+            out.push(Diagnostic::info(
+                "RARC-019",
+                entry_at(i),
+                format!("entry {i} trailing word is not 0"),
+            ));
+        }
+        if e.attr.contains(Attr::YAZ0) && !e.attr.contains(Attr::COMPRESSED) {
+            out.push(Diagnostic::error(
+                "RARC-015",
+                entry_at(i),
+                format!("entry {i}: YAZ0 without COMPRESSED"),
+            ));
+        }
+        if e.is_dir() {
+            if e.id != 0xFFFF {
+                out.push(Diagnostic::warning(
+                    "RARC-013",
+                    entry_at(i),
+                    format!("directory entry {i} has ID {:#x}, not 0xFFFF", e.id),
+                ));
+            }
+            if e.data as usize >= v.nodes.len() && !(e.name == b".." && e.data == u32::MAX) {
+                out.push(Diagnostic::error(
+                    "RARC-013",
+                    entry_at(i),
+                    format!(
+                        "directory entry {i} points at node {} of {}",
+                        e.data,
+                        v.nodes.len()
+                    ),
+                ));
+            }
+            if e.size != 0x10 {
+                out.push(Diagnostic::info(
+                    "RARC-013",
+                    entry_at(i),
+                    format!("directory entry {i} size {:#x}, not 0x10", e.size),
+                ));
+            }
+            continue;
+        }
+        if !e.attr.contains(Attr::FILE) {
+            out.push(Diagnostic::warning(
+                "RARC-014",
+                entry_at(i),
+                format!("entry {i} lacks the FILE attribute"),
+            ));
+        }
+        if u64::from(e.data) + u64::from(e.size) > v.file_data.len() as u64 {
+            out.push(Diagnostic::error(
+                "RARC-014",
+                entry_at(i),
+                format!(
+                    "entry {i} data {:#x}+{:#x} outside the file data",
+                    e.data, e.size
+                ),
+            ));
+        }
+        if !e.data.is_multiple_of(32) {
+            out.push(Diagnostic::error(
+                "RARC-007",
+                entry_at(i),
+                format!("entry {i} data offset {:#x} not 32-byte aligned", e.data),
+            ));
+        }
+        let loads = (e.attr & (Attr::MRAM | Attr::ARAM | Attr::DVD))
+            .bits()
+            .count_ones();
+        if loads != 1 {
+            out.push(Diagnostic::warning(
+                "RARC-016",
+                entry_at(i),
+                format!("entry {i} has {loads} load attributes ({})", e.attr.names()),
+            ));
+        }
+        if e.attr.contains(Attr::DVD) {
+            dvd_total += u64::from(e.size).div_ceil(32) * 32;
+        }
+        by_offset.push((e.data, e.attr.load_group(), i));
+    }
+    by_offset.sort_unstable();
+    for &(_, g, i) in &by_offset {
+        if g < last_group {
+            out.push(Diagnostic::error(
+                "RARC-006",
+                entry_at(i),
+                format!("entry {i}: file data not ordered MRAM, ARAM, DVD"),
+            ));
+            break;
+        }
+        last_group = g;
+    }
+    let stored = v.header.dvd_size.get();
+    if u64::from(stored) != dvd_total {
+        out.push(Diagnostic::info(
+            "RARC-028",
+            Some(0x1C),
+            format!(
+                "header DVD size {stored:#x}, DVD files take {dvd_total:#x} (some tools write 0)"
+            ),
+        ));
+    }
+    for i in 0..v.nodes.len() {
+        let at = Some((NODES_AT + i * 0x10) as u64);
+        let Some(n) = v.nodes.get(i) else { continue };
+        let name = match v.node_name(i) {
+            Ok(n) => n,
+            Err(e) => {
+                out.push(Diagnostic::error("RARC-017", e.offset(), e.to_string()));
+                continue;
+            }
+        };
+        let want = if i == 0 { *b"ROOT" } else { node_type(name) };
+        if n.ty != want {
+            out.push(Diagnostic::warning(
+                "RARC-010",
+                at,
+                format!(
+                    "node {i} type {:?}, expected {:?}",
+                    String::from_utf8_lossy(&n.ty),
+                    String::from_utf8_lossy(&want)
+                ),
+            ));
+        }
+        if n.hash.get() != name_hash(name) {
+            out.push(Diagnostic::warning(
+                "RARC-018",
+                at,
+                format!("node {i} hash does not match its name"),
+            ));
+        }
+        let range = match v.node_entries(i) {
+            Ok(r) => r,
+            Err(e) => {
+                out.push(Diagnostic::error("RARC-020", e.offset(), e.to_string()));
+                continue;
+            }
+        };
+        let mut dot = None;
+        let mut dotdot = None;
+        for k in range {
+            if let Ok(e) = v.entry(k) {
+                match e.name {
+                    b"." => dot = Some(e.data),
+                    b".." => dotdot = Some(e.data),
+                    _ => {}
+                }
+            }
+        }
+        match (dot, dotdot) {
+            (Some(d), Some(_)) if d as usize != i => out.push(Diagnostic::warning(
+                "RARC-012",
+                at,
+                format!("node {i}: \".\" points at node {d}"),
+            )),
+            (Some(_), Some(_)) => {}
+            _ => out.push(Diagnostic::error(
+                "RARC-011",
+                at,
+                format!("node {i} lacks \".\" or \"..\""),
+            )),
+        }
+        if i == 0 && dotdot.is_some_and(|d| d != u32::MAX) {
+            out.push(Diagnostic::warning(
+                "RARC-012",
+                at,
+                "root \"..\" is not 0xFFFFFFFF",
+            ));
+        }
+    }
+    if v.info.sync_ids == 1 {
+        let synced = (0..v.entries.len()).all(|i| {
+            v.entry(i)
+                .is_ok_and(|e| e.is_dir() || usize::from(e.id) == i)
+        });
+        if !synced || usize::from(v.info.next_id.get()) != v.entries.len() {
+            out.push(Diagnostic::warning(
+                "RARC-022",
+                Some(0x38),
+                "sync on, but file IDs or next-free-id are not entry positions",
+            ));
+        }
+    }
+}

@@ -1,0 +1,103 @@
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+//! Every RARC of the shared corpus (and every Yaz0-compressed one) round-trips byte for byte and
+//! lists the members its expectation names, with their IDs, attributes, offsets and sizes.
+
+use std::path::PathBuf;
+
+fn corpus() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    p.is_dir().then_some(p)
+}
+
+/// The values of `"key": value` pairs in order of appearance (enough for the expectation files).
+fn values<'a>(json: &'a str, key: &str) -> Vec<&'a str> {
+    let pat = format!("\"{key}\": ");
+    json.match_indices(&pat)
+        .map(|(i, _)| {
+            let rest = &json[i + pat.len()..];
+            let end = rest.find([',', '\n']).unwrap();
+            rest[..end].trim_matches('"')
+        })
+        .collect()
+}
+
+#[test]
+fn corpus_archives_round_trip_and_list_members() {
+    let Some(root) = corpus() else { return };
+    let mut seen = 0;
+    for entry in std::fs::read_dir(root.join("rarc")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let data = std::fs::read(&path).unwrap();
+        let json = std::fs::read_to_string(root.join(format!("expect/rarc/{name}.json"))).unwrap();
+        let model = rarc::Archive::parse(&data).unwrap();
+        assert_eq!(model.write().unwrap(), data, "{name}");
+        let v = rarc::parse(&data).unwrap();
+        let (_, files) = v.walk().unwrap();
+        // Expectation members are listed per folder in entry order; compare as sets of rows.
+        let paths = values(&json, "path");
+        let members: Vec<&str> = paths
+            .iter()
+            .copied()
+            .filter(|p| p.contains('.') && !p.ends_with('/'))
+            .collect();
+        let mut got: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+        let mut want: Vec<String> = members.iter().map(|s| s.to_string()).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{name}");
+        let ids: Vec<u64> = values(&json, "file_id")
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let sizes: Vec<u64> = values(&json, "size")
+            .iter()
+            .skip(1)
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let entries: Vec<usize> = values(&json, "entry_index")
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        assert_eq!(ids.len(), files.len(), "{name}");
+        for ((&i, &id), &size) in entries.iter().zip(&ids).zip(&sizes) {
+            let e = v.entry(i).unwrap();
+            assert_eq!(
+                (u64::from(e.id), u64::from(e.size)),
+                (id, size),
+                "{name} entry {i}"
+            );
+        }
+        assert_eq!(
+            values(&json, "next_file_id")[0].parse::<u16>().unwrap(),
+            v.info.next_id.get()
+        );
+        let errors: Vec<_> = rarc::validate(&data, gcio::Limits::default())
+            .into_iter()
+            .filter(|d| d.severity == gcio::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+        seen += 1;
+    }
+    assert_eq!(seen, 7);
+}
+
+#[test]
+fn corpus_szs_inner_archives_round_trip() {
+    let Some(root) = corpus() else { return };
+    for name in [
+        "gclib-tree.szs",
+        "oead-tree.szs",
+        "oead-l6-tree.szs",
+        "oead-l8-tree.szs",
+    ] {
+        let data = std::fs::read(root.join("yaz0").join(name)).unwrap();
+        let inner = yaz0::decode(&data).unwrap();
+        let model = rarc::Archive::parse(&inner).unwrap();
+        assert_eq!(model.write().unwrap(), inner, "{name}");
+        let v = rarc::parse(&inner).unwrap();
+        let e = v.lookup("nest/deeper/packed.szs").unwrap().unwrap();
+        assert_eq!(e.attr.bits(), 0x95);
+        assert_eq!(v.decompressed(&e).unwrap().len(), 384);
+    }
+}
