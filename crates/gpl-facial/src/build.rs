@@ -442,14 +442,14 @@ pub fn birdo() -> BlockSpec {
     }
 }
 
-/// Luigi-like skinned block: submesh 0 is the skinned body (480 interleaved slots: SK1 bone 51
-/// slots 0–255, SK1 bone 18 slots 256–383, SK2 bones 50/51 slots 384–447, two SKAcc entries),
-/// submesh 1 a rigid cap. Objects: body 64 vertices (2 poses); body 356 vertices over SK1/SK1/SK2
-/// plus two kind-0 SKAcc attributes (6 poses); rigid position + normal (3 poses); rigid
-/// position only, like Mare (4 poses).
+/// Luigi-like skinned block: submesh 0 is the skinned body (528 interleaved slots: SK1 bone 51
+/// slots 0–383, SK1 bone 18 slots 384–447, SK2 bones 50/51 slots 448–511, two SKAcc entries),
+/// submesh 1 a rigid cap. Objects: body 64 vertices in SK1(51) (2 poses); body 356 vertices
+/// (341 SK1(51), 3 SK1(18), 12 SK2) plus two kind-0 SKAcc attributes (6 poses); rigid position +
+/// normal (3 poses); rigid position only, like Mare (4 poses).
 pub fn luigi() -> BlockSpec {
     let mut rng = Rng(0x0005_eed1_0000_0091);
-    let mut body = random_array(&mut rng, 480, 6, 4000);
+    let mut body = random_array(&mut rng, 528, 6, 4000);
     for e in body.chunks_exact_mut(6) {
         for c in e.iter_mut().skip(3) {
             *c = rng.small(0x3FFF);
@@ -488,13 +488,11 @@ pub fn luigi() -> BlockSpec {
     };
     let bp = body.positions.clone();
     let (cp, cn) = (cap.positions.clone(), flat_normals(&cap));
-    let mut big: Vec<u16> = clustered(256, 8, 5, 96, 100);
-    big.extend(clustered(384, 2, 1, 256, 64));
-    big.extend(384..448u16);
-    big.extend(clustered(256, 3, 2, 0, 128).into_iter().filter(|i| *i < 96));
-    big.sort_unstable();
-    big.dedup();
-    big.truncate(356);
+    // Like Luigi's second object: 341 head vertices in SK1(51), 3 in SK1(18), 12 neck vertices
+    // in SK2(50, 51).
+    let mut big: Vec<u16> = clustered(384, 9, 8, 0, 341);
+    big.extend([390, 400, 410]);
+    big.extend(448..460u16);
     let objects = vec![
         FacialObject {
             pose_count: 2,
