@@ -197,7 +197,7 @@ pub fn song() -> Result<Sample> {
         .cmd(ops::OPEN_TRACK, &[2, t2.0])
         .printf("song start %d\\n", &[3])
         .cmd(ops::REG_LOAD, &[0, 2])
-        .cmd_regs(ops::JMP_TABLE, &[0, tbl.0], 0b01);
+        .cmd(ops::JMP_TABLE, &[0, tbl.0]);
     b.place(tbl).table(&[e0, e1, e2]);
     b.place(e0).wait(10).cmd(ops::FINISH, &[]);
     b.place(e1).wait(20).cmd(ops::FINISH, &[]);
@@ -258,7 +258,7 @@ pub fn sfx() -> Result<Sample> {
         .cmd(0xF3, &[ints.0])
         .cmd(0xF4, &[1])
         .cmd(ops::REG_LOAD, &[1, 1])
-        .cmd_regs(ops::CALL_TABLE, &[1, calls.0], 0b01);
+        .cmd(ops::CALL_TABLE, &[1, calls.0]);
     for k in 0..4u8 {
         b.gate(48 + 4 * k, 100 - 10 * k, 12);
     }

@@ -183,9 +183,12 @@ fn format_insn(insn: &Instruction, labels: &std::collections::HashSet<u32>) -> S
     }
 }
 
+/// Arguments the prefix turns into registers (those the table already reads from a register
+/// need no flag, so they do not count).
 fn reg_mask(c: &Command, argc: usize) -> u8 {
+    let table_reg = |i| c.info().is_some_and(|info| info.width(i) == Width::Reg);
     (0..argc.min(8))
-        .filter(|&i| c.prefix.is_some_and(|p| p.is_reg(i)))
+        .filter(|&i| !table_reg(i) && c.prefix.is_some_and(|p| p.is_reg(i)))
         .fold(0, |m, i| m | 1 << i)
 }
 
@@ -395,10 +398,13 @@ fn parse_insn(line: &str, n: usize, resolve: &dyn Fn(&str) -> Result<u32>) -> Re
             }
             let mut vals = Vec::with_capacity(args.len());
             let mut mask = 0u8;
+            let table_reg = |i: usize| info.width(i) == Width::Reg;
             for (i, t) in args.iter().enumerate() {
                 match parse_reg(t) {
                     Some(r) => {
-                        mask |= 1 << i;
+                        if !table_reg(i) {
+                            mask |= 1 << i;
+                        }
                         vals.push(r);
                     }
                     None => vals.push(resolve(t)?),
@@ -406,7 +412,8 @@ fn parse_insn(line: &str, n: usize, resolve: &dyn Fn(&str) -> Result<u32>) -> Re
             }
             let prefix = match prefix {
                 Some(p) => {
-                    if (0..args.len()).any(|i| p.is_reg(i) != (mask & 1 << i != 0)) {
+                    let differs = |i: usize| !table_reg(i) && p.is_reg(i) != (mask & 1 << i != 0);
+                    if (0..args.len()).any(differs) {
                         return Err(err(n, "register arguments do not match the prefix flags"));
                     }
                     Some(p)
