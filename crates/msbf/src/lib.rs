@@ -33,6 +33,7 @@
 pub mod build;
 mod dot;
 mod fuzz;
+pub mod golden;
 mod graph;
 mod jsonfmt;
 mod model;
