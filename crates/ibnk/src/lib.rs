@@ -1,0 +1,48 @@
+//! JAudio IBNK instrument banks, both layouts (version 0 offset tables, version 1 chunks), and
+//! the WSYS wave systems their velocity regions point into.
+//!
+//! - [`parse`] gives a zero-copy [`View`]; [`read`] an owned [`Bank`] that
+//!   [`Bank::write`] turns back into the exact input bytes.
+//! - [`Bank::play`] answers "what plays" for (program, key, velocity): the wave id, volume
+//!   and pitch the runtime would use, or why nothing plays.
+//! - [`validate`] reports `IBNK-*` rules; [`wsys::missing_waves`] checks a bank against its
+//!   wave system.
+//! - [`build`] makes realistic banks of both versions from one [`build::Design`].
+//!
+//! ```
+//! use ibnk::{build, Bank};
+//!
+//! let bank: Bank = build::demo().to_v1(7);
+//! let bytes = bank.write().unwrap();
+//! assert_eq!(ibnk::parse(&bytes).unwrap().version(), 1);
+//! let back = ibnk::read(&bytes).unwrap();
+//! assert_eq!(back.write().unwrap(), bytes);
+//! assert!(ibnk::validate(&bytes).is_empty());
+//!
+//! // Program 0 is a piano: key 60 at velocity 100 plays the loud middle sample.
+//! let note = back.play(0, 60, 100).unwrap();
+//! assert_eq!(note.wave, 0x0011);
+//! // Nothing is mapped at program 5.
+//! assert!(back.play(5, 60, 100).is_err());
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod build;
+mod float;
+mod fuzz;
+pub mod model;
+mod play;
+pub mod raw;
+mod read;
+mod validate;
+pub mod view;
+mod write;
+pub mod wsys;
+
+pub use float::F32;
+pub use fuzz::fuzz_ibnk;
+pub use model::{Bank, Body, Link};
+pub use play::{Note, Silence};
+pub use read::{read, read_with};
+pub use validate::{validate, validate_model};
+pub use view::{View, parse};

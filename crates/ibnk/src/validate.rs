@@ -1,0 +1,292 @@
+//! Validator: findings citing `IBNK-*` rules (`reference/invariants.md`). Seed rules that break
+//! playback are errors; conventions and EXT-sourced rules are warnings until real banks confirm
+//! them.
+
+use gcio::{Diagnostic, Severity};
+
+use crate::model::*;
+use crate::view::{self, HEADER_SIZE};
+
+/// Validates file bytes: header rules, then (if the bank parses) the model rules. A bank that
+/// does not parse yields one error finding naming the structural problem.
+pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    match view::parse(data) {
+        Err(e) => {
+            let rule = if data.get(..4) == Some(b"IBNK") && data.len() >= HEADER_SIZE {
+                "IBNK-002"
+            } else {
+                "IBNK-001"
+            };
+            out.push(Diagnostic::error(rule, e.offset(), e.to_string()));
+        }
+        Ok(_) => match crate::read(data) {
+            Ok(bank) => out.extend(validate_model(&bank)),
+            Err(e) => out.push(Diagnostic::error(
+                "IBNK-004",
+                e.offset(),
+                format!("structure unreadable: {e}"),
+            )),
+        },
+    }
+    out
+}
+
+struct Out(Vec<Diagnostic>);
+
+impl Out {
+    fn add(&mut self, sev: Severity, rule: &str, msg: String) {
+        self.0.push(Diagnostic::new(sev, rule, None, msg));
+    }
+    fn err(&mut self, rule: &str, msg: String) {
+        self.add(Severity::Error, rule, msg);
+    }
+    fn warn(&mut self, rule: &str, msg: String) {
+        self.add(Severity::Warning, rule, msg);
+    }
+}
+
+/// Checks ascending high values ≤ 0x7F (IBNK-005) for key or velocity regions.
+fn ascending(out: &mut Out, what: &str, highs: impl IntoIterator<Item = u8>) {
+    let mut prev: Option<u8> = None;
+    for (i, h) in highs.into_iter().enumerate() {
+        if h > 0x7F {
+            out.err("IBNK-005", format!("{what} region {i}: high value {h:#x} > 0x7F"));
+        }
+        if let Some(p) = prev.filter(|&p| h <= p) {
+            out.err(
+                "IBNK-005",
+                format!("{what} region {i}: high value {h} not above the previous ({p})"),
+            );
+        }
+        prev = Some(h);
+    }
+}
+
+/// Validates a parsed or built bank.
+pub fn validate_model(bank: &Bank) -> Vec<Diagnostic> {
+    let mut out = Out(Vec::new());
+    if bank.size_delta != 8 {
+        out.err(
+            "IBNK-001",
+            format!(
+                "size field is file size − {} (expected file size − 8)",
+                bank.size_delta
+            ),
+        );
+    }
+    if bank.reserved != [0; 16] {
+        out.warn("IBNK-003", "header bytes 0x10..0x20 are not zero".into());
+    }
+    match &bank.body {
+        Body::V1(b) => v1(b, &mut out),
+        Body::V0(b) => v0(b, &mut out),
+    }
+    out.0
+}
+
+fn effects(out: &mut Out, owner: &str, links: &[Link], rands: usize, senses: usize) {
+    for l in links {
+        let ok = match *l {
+            Link::Rand(i) => (i as usize) < rands,
+            Link::Sens(i) => (i as usize) < senses,
+            _ => false,
+        };
+        if !ok {
+            out.err("IBNK-006", format!("{owner}: effect {l:?} is not a Rand/Sens object"));
+        }
+    }
+}
+
+fn v1(b: &Bank1, out: &mut Out) {
+    let has = |id: &[u8; 4]| b.chunk(id).is_some();
+    for id in [b"ENVT", b"OSCT", b"LIST"] {
+        if !has(id) {
+            out.warn(
+                "IBNK-008",
+                format!("no {} chunk (the game reads it unconditionally)", String::from_utf8_lossy(id)),
+            );
+        }
+    }
+    let envs = b.envelopes().len();
+    let oscs = b.oscillators().len();
+    let (rands, senses) = (b.rands().count(), b.senses().count());
+    let (insts, percs, pmaps) = (b.insts().count(), b.percs().count(), b.pmaps().count());
+    for c in &b.chunks {
+        let name = String::from_utf8_lossy(&c.data.id()).into_owned();
+        let tail = match &c.data {
+            ChunkData::Envt(e) => {
+                if !e.tail.is_empty() {
+                    out.warn(
+                        "IBNK-009",
+                        format!("ENVT: {} bytes after the last terminated table", e.tail.len()),
+                    );
+                }
+                0
+            }
+            ChunkData::Osct(t) => t.tail.len(),
+            ChunkData::Rand(t) => t.tail.len(),
+            ChunkData::Sens(t) => t.tail.len(),
+            ChunkData::Inst(t) => t.tail.len(),
+            ChunkData::Pmap(t) => t.tail.len(),
+            ChunkData::Perc(t) => t.tail.len(),
+            ChunkData::List(t) => t.tail.len(),
+            ChunkData::Unknown { .. } => 0,
+        };
+        if tail > 0 {
+            out.warn("IBNK-004", format!("{name}: {tail} bytes after the counted entries"));
+        }
+    }
+    for (i, o) in b.oscillators().iter().enumerate() {
+        for (which, l) in [("attack", &o.attack), ("release", &o.release)] {
+            match *l {
+                Link::Env(e) if (e as usize) < envs => {}
+                Link::Raw(x) => out.warn(
+                    "IBNK-009",
+                    format!("oscillator {i}: {which} offset {x:#x} is not the start of an ENVT table"),
+                ),
+                other => out.err(
+                    "IBNK-009",
+                    format!("oscillator {i}: {which} links to {other:?}, not an envelope table"),
+                ),
+            }
+        }
+    }
+    for (n, inst) in b.insts().enumerate() {
+        let owner = format!("Inst {n}");
+        if inst.oscillators.len() > 2 {
+            out.err(
+                "IBNK-010",
+                format!("{owner}: {} oscillators (the runtime holds 2)", inst.oscillators.len()),
+            );
+        }
+        for &o in &inst.oscillators {
+            if o as usize >= oscs {
+                out.err("IBNK-010", format!("{owner}: oscillator index {o} ≥ OSCT count {oscs}"));
+            }
+        }
+        effects(out, &owner, &inst.effects, rands, senses);
+        ascending(out, &format!("{owner} key"), inst.keys.iter().map(|k| k.high_key));
+        for (k, key) in inst.keys.iter().enumerate() {
+            ascending(
+                out,
+                &format!("{owner} key region {k} velocity"),
+                key.velocities.iter().map(|v| v.velocity),
+            );
+        }
+    }
+    for (n, p) in b.pmaps().enumerate() {
+        let owner = format!("Pmap {n}");
+        effects(out, &owner, &p.effects, rands, senses);
+        ascending(out, &format!("{owner} velocity"), p.velocities.iter().map(|v| v.velocity));
+    }
+    for (n, p) in b.percs().enumerate() {
+        if p.keys.len() > 0x80 {
+            out.err("IBNK-006", format!("Perc {n}: {} keys (at most 0x80)", p.keys.len()));
+        }
+        for (k, l) in p.keys.iter().enumerate() {
+            match *l {
+                Link::Empty => {}
+                Link::Pmap(i) if (i as usize) < pmaps => {}
+                other => out.err("IBNK-006", format!("Perc {n} key {k}: {other:?} is not a Pmap")),
+            }
+        }
+    }
+    let list = b.list();
+    if list.len() > 0xF0 {
+        out.err("IBNK-007", format!("LIST has {} programs (at most 0xF0)", list.len()));
+    }
+    for (p, l) in list.iter().enumerate() {
+        match *l {
+            Link::Empty => {}
+            Link::Inst(i) if (i as usize) < insts => {}
+            Link::Perc(i) if (i as usize) < percs => {}
+            other => out.err("IBNK-006", format!("LIST program {p}: {other:?} is not an Inst or Perc")),
+        }
+    }
+}
+
+fn v0(b: &Bank0, out: &mut Out) {
+    if &b.magic != b"BANK" {
+        out.warn("IBNK-011", format!("bank block magic {:?}, expected \"BANK\"", b.magic));
+    }
+    let is = |l: &Link, want: fn(&Object) -> bool| b.object(l).is_some_and(want);
+    for (p, l) in b.slots.iter().enumerate() {
+        if *l == Link::Empty {
+            continue;
+        }
+        let ok = match p {
+            0..0x80 => is(l, |o| matches!(o, Object::Inst(_))),
+            FIRST_PERC0.. => is(l, |o| matches!(o, Object::Perc(_))),
+            _ => false,
+        };
+        if !ok {
+            out.err(
+                "IBNK-011",
+                format!(
+                    "program {p:#x}: {l:?} does not fit the slot (0..0x80 Inst, 0xE4..0xF0 Perc, the rest unused)"
+                ),
+            );
+        }
+    }
+    for (n, placed) in b.objects.iter().enumerate() {
+        let owner = format!("object {n}");
+        let must = |out: &mut Out, l: &Link, what: &str, want: fn(&Object) -> bool| {
+            if *l != Link::Empty && !is(l, want) {
+                out.err("IBNK-011", format!("{owner}: {l:?} is not a {what}"));
+            }
+        };
+        match &placed.object {
+            Object::Inst(i) => {
+                if &i.magic != b"INST" {
+                    out.warn("IBNK-011", format!("{owner}: Inst magic {:?}", i.magic));
+                }
+                i.osc.iter().for_each(|l| must(out, l, "TOsc", |o| matches!(o, Object::Osc(_))));
+                i.rand.iter().for_each(|l| must(out, l, "TRand", |o| matches!(o, Object::Rand(_))));
+                i.sense.iter().for_each(|l| must(out, l, "TSense", |o| matches!(o, Object::Sense(_))));
+                let mut highs = Vec::new();
+                for l in &i.keys {
+                    match b.object(l) {
+                        Some(Object::Keymap(k)) => highs.push(k.high_key),
+                        _ => out.err("IBNK-011", format!("{owner}: key region {l:?} is not a TKeymap")),
+                    }
+                }
+                ascending(out, &format!("{owner} key"), highs);
+            }
+            Object::Keymap(k) => vmaps(b, out, &owner, &k.velocities),
+            Object::Pmap(p) => {
+                p.rand.iter().for_each(|l| must(out, l, "TRand", |o| matches!(o, Object::Rand(_))));
+                vmaps(b, out, &owner, &p.velocities);
+            }
+            Object::Perc(p) => {
+                for (k, l) in p.keys.iter().enumerate() {
+                    if *l != Link::Empty && !is(l, |o| matches!(o, Object::Pmap(_))) {
+                        out.err("IBNK-006", format!("{owner} key {k}: {l:?} is not a TPmap"));
+                    }
+                }
+            }
+            Object::Osc(o) => {
+                for l in [&o.attack, &o.release] {
+                    must(out, l, "envelope table", |o| matches!(o, Object::Env(_)));
+                }
+            }
+            Object::Env(e) => {
+                if !e.points.last().is_some_and(EnvPoint::ends_table) {
+                    out.err("IBNK-009", format!("{owner}: envelope table is not terminated"));
+                }
+            }
+            Object::Vmap(_) | Object::Rand(_) | Object::Sense(_) => {}
+        }
+    }
+}
+
+fn vmaps(b: &Bank0, out: &mut Out, owner: &str, links: &[Link]) {
+    let mut highs = Vec::new();
+    for l in links {
+        match b.object(l) {
+            Some(Object::Vmap(v)) => highs.push(v.velocity),
+            _ => out.err("IBNK-011", format!("{owner}: velocity region {l:?} is not a TVmap")),
+        }
+    }
+    ascending(out, &format!("{owner} velocity"), highs);
+}
