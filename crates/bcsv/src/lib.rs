@@ -27,6 +27,7 @@
 pub mod build;
 mod convert;
 mod csv;
+mod detect;
 mod fuzz;
 mod hash;
 mod json;
@@ -40,6 +41,7 @@ mod view;
 mod write;
 
 pub use csv::{from_csv, to_csv};
+pub use detect::{Confidence, EXTENSIONS, has_bcsv_extension, sniff};
 pub use fuzz::fuzz_bcsv;
 pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
 pub use json::{from_json, to_json};
