@@ -1,0 +1,671 @@
+//! Builders for sample models that look like Nintendo's files: chunk order INF1, VTX1, EVP1, DRW1,
+//! JNT1, SHP1, MAT3, (MDL3), TEX1; the `SVR3` tag; padding with "This is padding data to align";
+//! DRW1 with rigid joints first and every envelope twice; primitives padded to 32 per matrix group.
+//! MAT3, MDL3 and TEX1 are minimal placeholders (materials are part 2).
+
+use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
+use gx::vtx::{Attr, AttrType, CompCount, CompType, Components, Value, VertexFormat};
+
+use crate::drw1::Drw1;
+use crate::evp1::{Envelope, Evp1, Mtx34};
+use crate::file::{Bmd, Chunk, MAGIC_BDL4, MAGIC_BMD3, RawChunk, SVR3_TAG};
+use crate::inf1::{Inf1, LoaderFlags, NodeKind, SceneNode};
+use crate::jnt1::{Jnt1, Joint};
+use crate::nametab::NameTable;
+use crate::shp1::{GroupSpec, IndexAttr, ShapeMatrixType, ShapeSpec, Shp1};
+use crate::vtx1::{AttrFormat, Vtx1};
+use crate::{NINTENDO_PAD, Pad};
+
+/// A joint to build: local translation, parent and name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointSpec {
+    /// Name.
+    pub name: String,
+    /// Parent joint index (parents come first).
+    pub parent: Option<usize>,
+    /// Local translation.
+    pub translation: [f32; 3],
+}
+
+/// Everything a model builder needs.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ModelSpec {
+    /// True for a BDL (adds MDL3).
+    pub bdl: bool,
+    /// Joints.
+    pub joints: Vec<JointSpec>,
+    /// Envelopes as (joint, weight) pairs.
+    pub envelopes: Vec<Vec<(u16, f32)>>,
+    /// Joints used rigidly (DRW1 joint entries, in order).
+    pub rigid: Vec<u16>,
+    /// Vertex arrays.
+    pub arrays: Vec<(VertexFormat, Vec<Value>)>,
+    /// Shapes and the joint each hangs under in the hierarchy.
+    pub shapes: Vec<(ShapeSpec, usize)>,
+}
+
+fn pad_chunk(magic: &[u8; 4], body: &[u8]) -> Chunk {
+    let mut b = magic.to_vec();
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(body);
+    let n = gcio::padding_for(b.len(), 32);
+    b.extend(NINTENDO_PAD.iter().copied().cycle().take(n));
+    let len = (b.len() as u32).to_be_bytes();
+    if let Some(s) = b.get_mut(4..8) {
+        s.copy_from_slice(&len);
+    }
+    Chunk::Raw(RawChunk { bytes: b })
+}
+
+/// Placeholder MAT3: one material, every table absent.
+fn mat3() -> Chunk {
+    let mut body = vec![0, 1, 0xFF, 0xFF];
+    body.extend_from_slice(&[0; 30 * 4]);
+    pad_chunk(b"MAT3", &body)
+}
+
+/// Placeholder TEX1: no textures.
+fn tex1() -> Chunk {
+    pad_chunk(b"TEX1", &[0, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0])
+}
+
+/// Placeholder MDL3: no packets.
+fn mdl3() -> Chunk {
+    pad_chunk(
+        b"MDL3",
+        &[
+            0, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+    )
+}
+
+fn translate(t: [f32; 3]) -> Mtx34 {
+    [
+        [1.0, 0.0, 0.0, t[0]],
+        [0.0, 1.0, 0.0, t[1]],
+        [0.0, 0.0, 1.0, t[2]],
+    ]
+}
+
+/// Assembles a model from a spec.
+pub fn assemble(spec: &ModelSpec) -> Bmd {
+    // World translations (joints carry translation only) give the inverse bind matrices.
+    let mut world: Vec<[f32; 3]> = Vec::with_capacity(spec.joints.len());
+    for j in &spec.joints {
+        let p = j
+            .parent
+            .and_then(|p| world.get(p))
+            .copied()
+            .unwrap_or([0.0; 3]);
+        world.push([
+            p[0] + j.translation[0],
+            p[1] + j.translation[1],
+            p[2] + j.translation[2],
+        ]);
+    }
+    // Scene: joint tree; each shape as material → shape under its joint.
+    fn node(spec: &ModelSpec, j: usize) -> SceneNode {
+        let mut children: Vec<SceneNode> = spec
+            .shapes
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, owner))| *owner == j)
+            .map(|(i, _)| SceneNode {
+                kind: NodeKind::MATERIAL,
+                index: 0,
+                children: vec![SceneNode {
+                    kind: NodeKind::SHAPE,
+                    index: i as u16,
+                    children: vec![],
+                }],
+            })
+            .collect();
+        children.extend(
+            spec.joints
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.parent == Some(j))
+                .map(|(c, _)| node(spec, c)),
+        );
+        SceneNode {
+            kind: NodeKind::JOINT,
+            index: j as u16,
+            children,
+        }
+    }
+    let roots: Vec<SceneNode> = spec
+        .joints
+        .iter()
+        .enumerate()
+        .filter(|(_, j)| j.parent.is_none())
+        .map(|(i, _)| node(spec, i))
+        .collect();
+
+    let mut shp = Shp1::default();
+    for (s, _) in &spec.shapes {
+        let _ = shp.push_shape(s.clone());
+    }
+    let mut vtx = Vtx1 {
+        formats: vec![AttrFormat::terminator()],
+        buffers: vec![],
+        pad: Pad::Nintendo,
+    };
+    for (f, values) in &spec.arrays {
+        let _ = vtx.set(*f, values);
+    }
+    let mut inf = Inf1 {
+        flags: LoaderFlags::BASIC,
+        marker: 0xFFFF,
+        matrix_group_count: shp.matrix_data.len() as u32,
+        vertex_count: vtx.len(Attr::POS) as u32,
+        nodes: vec![],
+        pad: Pad::Nintendo,
+    };
+    inf.set_tree(&roots);
+    let evp = Evp1 {
+        marker: 0xFFFF,
+        envelopes: spec
+            .envelopes
+            .iter()
+            .map(|p| Envelope { pairs: p.clone() })
+            .collect(),
+        ibms: if spec.envelopes.is_empty() {
+            vec![]
+        } else {
+            world.iter().map(|w| translate(w.map(|x| -x))).collect()
+        },
+        pad: Pad::Nintendo,
+    };
+    let drw = Drw1::nintendo(&spec.rigid, spec.envelopes.len() as u16);
+    let joints = spec
+        .joints
+        .iter()
+        .map(|j| Joint {
+            radius: 100.0,
+            bbox: [-50.0, -50.0, -50.0, 50.0, 50.0, 50.0],
+            ..Joint::at(j.translation)
+        })
+        .collect();
+    let jnt = Jnt1::new(
+        joints,
+        Some(NameTable::new(
+            spec.joints.iter().map(|j| j.name.as_bytes()),
+        )),
+    );
+    let mut chunks = vec![
+        Chunk::Inf1(inf),
+        Chunk::Vtx1(vtx),
+        Chunk::Evp1(evp),
+        Chunk::Drw1(drw),
+        Chunk::Jnt1(jnt),
+        Chunk::Shp1(shp),
+        mat3(),
+    ];
+    if spec.bdl {
+        chunks.push(mdl3());
+    }
+    chunks.push(tex1());
+    Bmd {
+        magic: if spec.bdl { *MAGIC_BDL4 } else { *MAGIC_BMD3 },
+        tag: SVR3_TAG,
+        chunks,
+        stale_size: None,
+        stale_count: None,
+        trailing: vec![],
+    }
+}
+
+fn f3(x: f32, y: f32, z: f32) -> Value {
+    Value::Float(Components::new(&[x, y, z]))
+}
+
+fn fmt(attr: Attr, count: CompCount, ty: CompType, frac: u8) -> VertexFormat {
+    VertexFormat {
+        attr,
+        count,
+        ty,
+        frac,
+    }
+}
+
+fn ia(attr: Attr, ty: AttrType) -> IndexAttr {
+    IndexAttr { attr, ty }
+}
+
+/// A grid of `(cols + 1) × (rows + 1)` positions (f32) in the XZ plane.
+fn grid_positions(cols: usize, rows: usize) -> Vec<Value> {
+    (0..=rows)
+        .flat_map(|r| (0..=cols).map(move |c| f3(c as f32 * 10.0, 0.0, r as f32 * 10.0)))
+        .collect()
+}
+
+/// One triangle strip per grid row `r`: vertices alternate between rows r and r+1. `extra`
+/// produces the other per-vertex values (after POS) from the position index.
+fn strip_row(
+    desc: &VertexDesc,
+    cols: usize,
+    r: usize,
+    extra: impl Fn(u32) -> Vec<u32>,
+) -> PrimitiveBuf {
+    let mut p = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
+    for c in 0..=cols {
+        for rr in [r, r + 1] {
+            let pos = (rr * (cols + 1) + c) as u32;
+            let mut vals = extra(pos);
+            vals.insert(0, pos);
+            // PNMTXIDX, when present, comes first and is part of `extra`'s output.
+            if desc.entries().first().map(|e| e.attr) == Some(Attr::PNMTXIDX) {
+                vals.swap(0, 1);
+            }
+            p.push(desc, &vals);
+        }
+    }
+    p
+}
+
+/// A skinned BMD: three chained joints, two envelopes, a multi-matrix shape with PNMTXIDX whose
+/// rows are split into three matrix groups (the later ones reuse slots with 0xFFFF), a grid of
+/// 8 × 6 quads (96 triangles, 6 strips of 18 vertices).
+pub fn skinned_bmd() -> Bmd {
+    let (cols, rows) = (8, 6);
+    let attrs = vec![
+        ia(Attr::PNMTXIDX, AttrType::DIRECT),
+        ia(Attr::POS, AttrType::INDEX16),
+        ia(Attr::NRM, AttrType::INDEX8),
+        ia(Attr::TEX0, AttrType::INDEX16),
+    ];
+    let desc = crate::shp1::vertex_desc(attrs.clone()).unwrap_or_default();
+    // DRW1: rigid joints 0, 1, 2 → entries 0..3; envelopes 0, 1 → entries 3, 4 (duplicates 5, 6).
+    let groups_rows: [(std::ops::Range<usize>, Vec<u16>); 3] = [
+        (0..2, vec![0, 3, 1]),
+        (2..4, vec![0xFFFF, 4, 2]),
+        (4..6, vec![2, 0xFFFF]),
+    ];
+    let groups = groups_rows
+        .iter()
+        .map(|(rows_, matrices)| GroupSpec {
+            drw: matrices.iter().copied().find(|&m| m != 0xFFFF).unwrap_or(0),
+            matrices: matrices.clone(),
+            prims: rows_
+                .clone()
+                .map(|r| {
+                    strip_row(&desc, cols, r, |pos| {
+                        vec![3 * (pos % 3).min(matrices.len() as u32 - 1), 0, pos]
+                    })
+                })
+                .collect(),
+        })
+        .collect();
+    let n = (cols + 1) * (rows + 1);
+    let uv: Vec<Value> = (0..n)
+        .map(|i| {
+            Value::Float(Components::new(&[
+                (i % (cols + 1)) as f32 / cols as f32,
+                (i / (cols + 1)) as f32 / rows as f32,
+            ]))
+        })
+        .collect();
+    let spec = ModelSpec {
+        bdl: false,
+        joints: vec![
+            JointSpec {
+                name: "root".into(),
+                parent: None,
+                translation: [0.0; 3],
+            },
+            JointSpec {
+                name: "spine".into(),
+                parent: Some(0),
+                translation: [0.0, 0.0, 20.0],
+            },
+            JointSpec {
+                name: "head".into(),
+                parent: Some(1),
+                translation: [0.0, 0.0, 20.0],
+            },
+        ],
+        envelopes: vec![vec![(0, 0.5), (1, 0.5)], vec![(1, 0.25), (2, 0.75)]],
+        rigid: vec![0, 1, 2],
+        arrays: vec![
+            (
+                fmt(Attr::POS, CompCount::POS_XYZ, CompType::F32, 0),
+                grid_positions(cols, rows),
+            ),
+            (
+                fmt(Attr::NRM, CompCount::NRM_XYZ, CompType::S16, 14),
+                vec![f3(0.0, 1.0, 0.0)],
+            ),
+            (fmt(Attr::TEX0, CompCount::TEX_ST, CompType::S16, 8), uv),
+        ],
+        shapes: vec![(
+            ShapeSpec {
+                matrix_type: ShapeMatrixType::MULTI,
+                attrs,
+                groups,
+                radius: 80.0,
+                bbox: [0.0, 0.0, 0.0, 80.0, 0.0, 60.0],
+            },
+            0,
+        )],
+    };
+    assemble(&spec)
+}
+
+fn rigid_shape(
+    matrix_type: ShapeMatrixType,
+    drw: u16,
+    cols: usize,
+    rows: usize,
+    attrs: Vec<IndexAttr>,
+    extra: impl Fn(u32) -> Vec<u32>,
+) -> ShapeSpec {
+    let desc = crate::shp1::vertex_desc(attrs.clone()).unwrap_or_default();
+    let prims = (0..rows)
+        .map(|r| strip_row(&desc, cols, r, &extra))
+        .collect();
+    ShapeSpec {
+        matrix_type,
+        attrs,
+        groups: vec![GroupSpec {
+            drw,
+            matrices: vec![drw],
+            prims,
+        }],
+        radius: 50.0,
+        bbox: [0.0, 0.0, 0.0, 40.0, 0.0, 40.0],
+    }
+}
+
+/// A rigid BDL: one joint, a single-matrix shape (4 × 4 quads as strips) and a fan cap.
+pub fn rigid_bdl() -> Bmd {
+    let attrs = vec![
+        ia(Attr::POS, AttrType::INDEX16),
+        ia(Attr::CLR0, AttrType::INDEX8),
+    ];
+    let mut shape = rigid_shape(ShapeMatrixType::SINGLE, 0, 4, 4, attrs.clone(), |_| vec![0]);
+    let desc = crate::shp1::vertex_desc(attrs).unwrap_or_default();
+    let mut fan = PrimitiveBuf::new(Opcode::TRIANGLE_FAN);
+    for p in [0u32, 1, 6, 5] {
+        fan.push(&desc, &[p, 0]);
+    }
+    if let Some(g) = shape.groups.first_mut() {
+        g.prims.push(fan);
+    }
+    assemble(&ModelSpec {
+        bdl: true,
+        joints: vec![JointSpec {
+            name: "world_root".into(),
+            parent: None,
+            translation: [0.0, 5.0, 0.0],
+        }],
+        envelopes: vec![],
+        rigid: vec![0],
+        arrays: vec![
+            (
+                fmt(Attr::POS, CompCount::POS_XYZ, CompType::S16, 2),
+                grid_positions(4, 4),
+            ),
+            (
+                fmt(Attr::CLR0, CompCount::CLR_RGBA, CompType::RGBA8, 0),
+                vec![Value::Color([255, 200, 0, 255])],
+            ),
+        ],
+        shapes: vec![(shape, 0)],
+    })
+}
+
+/// A BMD with a billboard and a Y-billboard shape over one joint.
+pub fn billboard_bmd() -> Bmd {
+    let attrs = vec![
+        ia(Attr::POS, AttrType::INDEX8),
+        ia(Attr::TEX0, AttrType::INDEX8),
+    ];
+    let a = rigid_shape(ShapeMatrixType::BILLBOARD, 0, 1, 1, attrs.clone(), |p| {
+        vec![p]
+    });
+    let b = rigid_shape(ShapeMatrixType::Y_BILLBOARD, 0, 1, 1, attrs, |p| vec![p]);
+    let quad = vec![
+        f3(-10.0, 0.0, 0.0),
+        f3(10.0, 0.0, 0.0),
+        f3(-10.0, 20.0, 0.0),
+        f3(10.0, 20.0, 0.0),
+    ];
+    let uv = [[0.0, 1.0], [1.0, 1.0], [0.0, 0.0], [1.0, 0.0]]
+        .map(|t| Value::Float(Components::new(&t)))
+        .to_vec();
+    assemble(&ModelSpec {
+        bdl: false,
+        joints: vec![JointSpec {
+            name: "bb".into(),
+            parent: None,
+            translation: [0.0; 3],
+        }],
+        envelopes: vec![],
+        rigid: vec![0],
+        arrays: vec![
+            (fmt(Attr::POS, CompCount::POS_XYZ, CompType::F32, 0), quad),
+            (fmt(Attr::TEX0, CompCount::TEX_ST, CompType::U8, 0), uv),
+        ],
+        shapes: vec![(a, 0), (b, 0)],
+    })
+}
+
+/// A BMD whose one shape uses every VTX1 attribute (POS, NRM, CLR0, CLR1, TEX0..7) with every
+/// component type (u8, s8, u16, s16, f32; RGBA8 colours as both games require) and both index
+/// sizes.
+pub fn all_attributes_bmd() -> Bmd {
+    let n = 9usize; // 3 × 3 grid
+    let mut arrays = vec![
+        (
+            fmt(Attr::POS, CompCount::POS_XYZ, CompType::S16, 3),
+            grid_positions(2, 2),
+        ),
+        (
+            fmt(Attr::NRM, CompCount::NRM_XYZ, CompType::S8, 6),
+            vec![f3(0.0, 1.0, 0.0), f3(0.0, -1.0, 0.0)],
+        ),
+        (
+            fmt(Attr::CLR0, CompCount::CLR_RGBA, CompType::RGBA8, 0),
+            vec![
+                Value::Color([255, 0, 0, 255]),
+                Value::Color([0, 255, 0, 128]),
+            ],
+        ),
+        (
+            fmt(Attr::CLR1, CompCount::CLR_RGB, CompType::RGBA8, 0),
+            vec![Value::Color([1, 2, 3, 255])],
+        ),
+    ];
+    let types = [
+        CompType::U8,
+        CompType::S8,
+        CompType::U16,
+        CompType::S16,
+        CompType::F32,
+        CompType::U8,
+        CompType::S16,
+        CompType::F32,
+    ];
+    for (t, ty) in (0u8..8).zip(types) {
+        let vals = (0..n)
+            .map(|i| {
+                Value::Float(Components::new(&[
+                    (i % 3) as f32 * 0.5,
+                    (i / 3) as f32 * 0.5,
+                ]))
+            })
+            .collect();
+        let count = if t == 7 {
+            CompCount::TEX_S
+        } else {
+            CompCount::TEX_ST
+        };
+        arrays.push((fmt(Attr::tex(t), count, ty, 2), vals));
+    }
+    let mut attrs = vec![
+        ia(Attr::POS, AttrType::INDEX16),
+        ia(Attr::NRM, AttrType::INDEX8),
+        ia(Attr::CLR0, AttrType::INDEX8),
+        ia(Attr::CLR1, AttrType::INDEX16),
+    ];
+    attrs.extend((0..8).map(|t| {
+        ia(
+            Attr::tex(t),
+            if t % 2 == 0 {
+                AttrType::INDEX16
+            } else {
+                AttrType::INDEX8
+            },
+        )
+    }));
+    let shape = rigid_shape(ShapeMatrixType::SINGLE, 0, 2, 2, attrs, |p| {
+        let mut v = vec![p % 2, p % 2, 0];
+        v.extend(std::iter::repeat_n(p, 8));
+        v
+    });
+    assemble(&ModelSpec {
+        bdl: false,
+        joints: vec![JointSpec {
+            name: "center".into(),
+            parent: None,
+            translation: [0.0; 3],
+        }],
+        envelopes: vec![],
+        rigid: vec![0],
+        arrays,
+        shapes: vec![(shape, 0)],
+    })
+}
+
+/// A large rigid model for benchmarks: a `cols × rows` grid (2 · cols · rows triangles) as one
+/// multi-matrix shape with PNMTXIDX, 16 rows per matrix group. `cols + 1` times `rows + 1` must
+/// stay below 65,536 positions.
+pub fn grid_bmd(cols: usize, rows: usize) -> Bmd {
+    let attrs = vec![
+        ia(Attr::PNMTXIDX, AttrType::DIRECT),
+        ia(Attr::POS, AttrType::INDEX16),
+        ia(Attr::NRM, AttrType::INDEX8),
+    ];
+    let desc = crate::shp1::vertex_desc(attrs.clone()).unwrap_or_default();
+    let groups = (0..rows)
+        .step_by(16)
+        .map(|r0| GroupSpec {
+            drw: 0,
+            matrices: vec![0, 1],
+            prims: (r0..(r0 + 16).min(rows))
+                .map(|r| strip_row(&desc, cols, r, |p| vec![3 * (p % 2), 0]))
+                .collect(),
+        })
+        .collect();
+    assemble(&ModelSpec {
+        bdl: false,
+        joints: vec![
+            JointSpec {
+                name: "a".into(),
+                parent: None,
+                translation: [0.0; 3],
+            },
+            JointSpec {
+                name: "b".into(),
+                parent: Some(0),
+                translation: [0.0, 1.0, 0.0],
+            },
+        ],
+        envelopes: vec![],
+        rigid: vec![0, 1],
+        arrays: vec![
+            (
+                fmt(Attr::POS, CompCount::POS_XYZ, CompType::F32, 0),
+                grid_positions(cols, rows),
+            ),
+            (
+                fmt(Attr::NRM, CompCount::NRM_XYZ, CompType::S16, 14),
+                vec![f3(0.0, 1.0, 0.0)],
+            ),
+        ],
+        shapes: vec![(
+            ShapeSpec {
+                matrix_type: ShapeMatrixType::MULTI,
+                attrs,
+                groups,
+                radius: 1.0,
+                bbox: [0.0; 6],
+            },
+            0,
+        )],
+    })
+}
+
+/// Broken variants for validator tests, each violating exactly one rule: (rule id, name, bytes).
+pub fn broken_variants() -> Vec<(&'static str, &'static str, Vec<u8>)> {
+    let mut out = Vec::new();
+    // J3D-061: the last matrix group loses its padding.
+    let mut m = skinned_bmd();
+    if let Some(g) = m.shp1_mut().and_then(|s| s.groups.last_mut()) {
+        g.tail = crate::Tail::Bytes(vec![]);
+    }
+    out.push((
+        "J3D-061",
+        "missing_primitive_padding",
+        m.write().unwrap_or_default(),
+    ));
+    // J3D-063: a group loads 11 matrices.
+    let mut m = skinned_bmd();
+    if let Some(s) = m.shp1_mut() {
+        let start = s.weights.len() as u32;
+        s.weights.extend([0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0]);
+        if let Some(d) = s.matrix_data.first_mut() {
+            *d = crate::MatrixData {
+                drw: 0,
+                count: 11,
+                start,
+            };
+        }
+    }
+    out.push(("J3D-063", "eleven_matrices", m.write().unwrap_or_default()));
+    // J3D-064: the shape's first group starts with 0xFFFF.
+    let mut m = skinned_bmd();
+    if let Some(w) = m.shp1_mut().and_then(|s| s.weights.first_mut()) {
+        *w = 0xFFFF;
+    }
+    out.push((
+        "J3D-064",
+        "group_starts_with_ffff",
+        m.write().unwrap_or_default(),
+    ));
+    // J3D-027: one position index past the POS buffer.
+    let mut m = rigid_bdl();
+    if let Some(p) = m
+        .shp1_mut()
+        .and_then(|s| s.groups.first_mut())
+        .and_then(|g| g.prims.first_mut())
+        .and_then(|p| p.data.get_mut(0..2))
+    {
+        p.copy_from_slice(&500u16.to_be_bytes());
+    }
+    out.push((
+        "J3D-027",
+        "index_past_buffer",
+        m.write().unwrap_or_default(),
+    ));
+    out
+}
+
+/// The generated samples: (file name, bytes).
+pub fn samples() -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = [
+        ("skinned.bmd", skinned_bmd()),
+        ("rigid.bdl", rigid_bdl()),
+        ("billboard.bmd", billboard_bmd()),
+        ("all_attributes.bmd", all_attributes_bmd()),
+    ]
+    .into_iter()
+    .filter_map(|(n, m)| Some((n.to_string(), m.write().ok()?)))
+    .collect();
+    v.extend(
+        broken_variants()
+            .into_iter()
+            .map(|(_, n, b)| (format!("broken/{n}.bmd"), b)),
+    );
+    v
+}

@@ -1,0 +1,367 @@
+//! The J3D file: header and chunk list. Every chunk is kept; chunks without a typed parser (MAT3,
+//! MDL3, TEX1, …) and typed chunks whose layout the canonical writer would not reproduce stay raw,
+//! so every file round-trips byte for byte.
+
+use gcio::{Context, Error, ErrorKind, Limits, Reader, Result, Writer};
+
+use crate::drw1::{Drw1, Drw1View};
+use crate::evp1::{Evp1, Evp1View};
+use crate::inf1::{Inf1, Inf1View};
+use crate::jnt1::{Jnt1, Jnt1View};
+use crate::shp1::{Shp1, Shp1View};
+use crate::vtx1::{Vtx1, Vtx1View};
+use crate::{Pad, raw};
+
+/// BMD for J3DLoader v21.
+pub const MAGIC_BMD2: &[u8; 8] = b"J3D2bmd2";
+/// BMD for J3DLoader v26.
+pub const MAGIC_BMD3: &[u8; 8] = b"J3D2bmd3";
+/// BDL (BMD + MDL3).
+pub const MAGIC_BDL4: &[u8; 8] = b"J3D2bdl4";
+/// Material-only file (MAT3 + TEX1).
+pub const MAGIC_BMT3: &[u8; 8] = b"J3D2bmt3";
+/// The tag block new files carry (J3D-005).
+pub const SVR3_TAG: [u8; 16] = *b"SVR3\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF";
+
+/// One chunk as found: magic, absolute offset and bytes (header included).
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkView<'a> {
+    /// Four-character id.
+    pub magic: [u8; 4],
+    /// The chunk's bytes, from its magic; errors carry absolute offsets.
+    pub data: Reader<'a>,
+}
+
+impl ChunkView<'_> {
+    /// Absolute file offset.
+    pub fn offset(&self) -> u64 {
+        self.data.base()
+    }
+
+    /// Magic as text.
+    pub fn name(&self) -> String {
+        String::from_utf8_lossy(&self.magic).into_owned()
+    }
+}
+
+/// Zero-copy view of a BMD/BDL/BMT file.
+#[derive(Debug, Clone)]
+pub struct BmdView<'a> {
+    r: Reader<'a>,
+    header: &'a raw::FileHeader,
+    chunks: Vec<ChunkView<'a>>,
+    end: usize,
+}
+
+/// Parses the header and walks the chunk list (bounded by the stored count and the data).
+pub fn parse(data: &[u8]) -> Result<BmdView<'_>> {
+    let r = Reader::new(data);
+    let header: &raw::FileHeader = r.get(0).context("header")?;
+    if !header.magic.starts_with(b"J3D") {
+        return Err(Error::new(
+            ErrorKind::BadMagic {
+                expected: b"J3D2".to_vec(),
+                found: header.magic.to_vec(),
+            },
+            0,
+        ));
+    }
+    let count = header.chunk_count.get();
+    Limits::default().check_elements(u64::from(count), 0x0C)?;
+    let mut chunks = Vec::new();
+    let mut pos = 0x20usize;
+    for i in 0..count {
+        if pos >= data.len() {
+            break;
+        }
+        let ctx = || format!("chunk {i}");
+        let magic = r.array::<4>(pos).with_context(ctx)?;
+        let size = r.u32(pos + 4).with_context(ctx)? as usize;
+        if size < 8 {
+            return Err(
+                Error::invalid(r.abs(pos + 4), format!("chunk size {size} below 8")).context(ctx()),
+            );
+        }
+        let data = r.sub(pos, size).with_context(ctx)?;
+        chunks.push(ChunkView { magic, data });
+        pos += size;
+    }
+    Ok(BmdView {
+        r,
+        header,
+        chunks,
+        end: pos.min(data.len()),
+    })
+}
+
+impl<'a> BmdView<'a> {
+    /// The file header.
+    pub fn header(&self) -> &'a raw::FileHeader {
+        self.header
+    }
+
+    /// The 8-byte magic.
+    pub fn magic(&self) -> [u8; 8] {
+        self.header.magic
+    }
+
+    /// True for `J3D2bdl4`.
+    pub fn is_bdl(&self) -> bool {
+        &self.header.magic == MAGIC_BDL4
+    }
+
+    /// The whole file.
+    pub fn reader(&self) -> Reader<'a> {
+        self.r
+    }
+
+    /// Chunks in file order.
+    pub fn chunks(&self) -> &[ChunkView<'a>] {
+        &self.chunks
+    }
+
+    /// Bytes after the last chunk.
+    pub fn trailing(&self) -> &'a [u8] {
+        self.r.rest(self.end).unwrap_or_default()
+    }
+
+    /// The first chunk with `magic`.
+    pub fn chunk(&self, magic: &[u8; 4]) -> Option<ChunkView<'a>> {
+        self.chunks.iter().find(|c| &c.magic == magic).copied()
+    }
+
+    /// INF1, when present.
+    pub fn inf1(&self) -> Option<Result<Inf1View<'a>>> {
+        self.chunk(b"INF1").map(|c| Inf1View::parse(c.data))
+    }
+
+    /// VTX1, when present.
+    pub fn vtx1(&self) -> Option<Result<Vtx1View<'a>>> {
+        self.chunk(b"VTX1").map(|c| Vtx1View::parse(c.data))
+    }
+
+    /// EVP1, when present.
+    pub fn evp1(&self) -> Option<Result<Evp1View<'a>>> {
+        self.chunk(b"EVP1").map(|c| Evp1View::parse(c.data))
+    }
+
+    /// DRW1, when present.
+    pub fn drw1(&self) -> Option<Result<Drw1View<'a>>> {
+        self.chunk(b"DRW1").map(|c| Drw1View::parse(c.data))
+    }
+
+    /// JNT1, when present.
+    pub fn jnt1(&self) -> Option<Result<Jnt1View<'a>>> {
+        self.chunk(b"JNT1").map(|c| Jnt1View::parse(c.data))
+    }
+
+    /// SHP1, when present.
+    pub fn shp1(&self) -> Option<Result<Shp1View<'a>>> {
+        self.chunk(b"SHP1").map(|c| Shp1View::parse(c.data))
+    }
+}
+
+/// A chunk kept as bytes (header included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawChunk {
+    /// The chunk's bytes; its size field is rewritten from the length on writing.
+    pub bytes: Vec<u8>,
+}
+
+impl RawChunk {
+    /// The magic.
+    pub fn magic(&self) -> [u8; 4] {
+        let mut m = [0; 4];
+        for (d, s) in m.iter_mut().zip(&self.bytes) {
+            *d = *s;
+        }
+        m
+    }
+}
+
+/// One chunk of the owned model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Chunk {
+    /// Scene information.
+    Inf1(Inf1),
+    /// Vertex data.
+    Vtx1(Vtx1),
+    /// Envelopes.
+    Evp1(Evp1),
+    /// Draw matrices.
+    Drw1(Drw1),
+    /// Joints.
+    Jnt1(Jnt1),
+    /// Shapes.
+    Shp1(Shp1),
+    /// Anything else, or a typed chunk in a layout the writer does not reproduce.
+    Raw(RawChunk),
+}
+
+impl Chunk {
+    /// The chunk's magic.
+    pub fn magic(&self) -> [u8; 4] {
+        match self {
+            Chunk::Inf1(_) => *b"INF1",
+            Chunk::Vtx1(_) => *b"VTX1",
+            Chunk::Evp1(_) => *b"EVP1",
+            Chunk::Drw1(_) => *b"DRW1",
+            Chunk::Jnt1(_) => *b"JNT1",
+            Chunk::Shp1(_) => *b"SHP1",
+            Chunk::Raw(r) => r.magic(),
+        }
+    }
+
+    /// The chunk's bytes.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let ctx = String::from_utf8_lossy(&self.magic()).into_owned();
+        match self {
+            Chunk::Inf1(c) => c.write(),
+            Chunk::Vtx1(c) => c.write(),
+            Chunk::Evp1(c) => c.write(),
+            Chunk::Drw1(c) => c.write(),
+            Chunk::Jnt1(c) => c.write(),
+            Chunk::Shp1(c) => c.write(),
+            Chunk::Raw(r) => {
+                let mut b = r.bytes.clone();
+                if let Some(size) = b.get_mut(4..8) {
+                    let len = u32::try_from(r.bytes.len())
+                        .map_err(|_| Error::invalid(0, "chunk over 4 GiB"))?;
+                    size.copy_from_slice(&len.to_be_bytes());
+                }
+                Ok(b)
+            }
+        }
+        .context(&ctx)
+    }
+
+    /// Parses a chunk into its typed model when the canonical writer reproduces it exactly (trying
+    /// each padding style), else keeps it raw.
+    pub fn from_view(c: &ChunkView<'_>) -> Chunk {
+        let raw = || {
+            Chunk::Raw(RawChunk {
+                bytes: c.data.data().to_vec(),
+            })
+        };
+        let r = c.data;
+        let typed: Option<Box<dyn Fn(Pad) -> Result<Chunk>>> = match &c.magic {
+            b"INF1" => Some(Box::new(move |p| {
+                Inf1View::parse(r)
+                    .and_then(|v| Inf1::from_view(&v))
+                    .map(|m| Chunk::Inf1(Inf1 { pad: p, ..m }))
+            })),
+            b"VTX1" => Some(Box::new(move |p| {
+                Vtx1View::parse(r)
+                    .and_then(|v| Vtx1::from_view(&v, p))
+                    .map(Chunk::Vtx1)
+            })),
+            b"EVP1" => Some(Box::new(move |p| {
+                Evp1View::parse(r)
+                    .and_then(|v| Evp1::from_view(&v))
+                    .map(|m| Chunk::Evp1(Evp1 { pad: p, ..m }))
+            })),
+            b"DRW1" => Some(Box::new(move |p| {
+                Drw1View::parse(r)
+                    .and_then(|v| Drw1::from_view(&v))
+                    .map(|m| Chunk::Drw1(Drw1 { pad: p, ..m }))
+            })),
+            b"JNT1" => Some(Box::new(move |p| {
+                Jnt1View::parse(r)
+                    .and_then(|v| Jnt1::from_view(&v))
+                    .map(|m| Chunk::Jnt1(Jnt1 { pad: p, ..m }))
+            })),
+            b"SHP1" => Some(Box::new(move |p| {
+                Shp1View::parse(r)
+                    .and_then(|v| Shp1::from_view(&v))
+                    .map(|m| Chunk::Shp1(Shp1 { pad: p, ..m }))
+            })),
+            _ => None,
+        };
+        let Some(typed) = typed else { return raw() };
+        for p in Pad::ALL {
+            if let Ok(chunk) = typed(p)
+                && chunk.write().ok().as_deref() == Some(r.data())
+            {
+                return chunk;
+            }
+        }
+        raw()
+    }
+}
+
+/// Owned model of a J3D file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bmd {
+    /// `J3D2bmd2`, `J3D2bmd3`, `J3D2bdl4`, `J3D2bmt3`.
+    pub magic: [u8; 8],
+    /// The 16 bytes at 0x10 (ignored by the game).
+    pub tag: [u8; 16],
+    /// Chunks in file order.
+    pub chunks: Vec<Chunk>,
+    /// The stored file size when it differed from the real size (stale after tool edits, J3D-002);
+    /// `None` writes the real size.
+    pub stale_size: Option<u32>,
+    /// The stored chunk count when it differed from the chunk list; `None` writes the real count.
+    pub stale_count: Option<u32>,
+    /// Bytes after the last chunk.
+    pub trailing: Vec<u8>,
+}
+
+macro_rules! accessors {
+    ($($get:ident $get_mut:ident $var:ident $t:ty),*) => {$(
+        #[doc = concat!("The typed `", stringify!($var), "` chunk, if present and typed.")]
+        pub fn $get(&self) -> Option<&$t> {
+            self.chunks.iter().find_map(|c| match c { Chunk::$var(x) => Some(x), _ => None })
+        }
+        #[doc = concat!("The typed `", stringify!($var), "` chunk, mutable.")]
+        pub fn $get_mut(&mut self) -> Option<&mut $t> {
+            self.chunks.iter_mut().find_map(|c| match c { Chunk::$var(x) => Some(x), _ => None })
+        }
+    )*};
+}
+
+impl Bmd {
+    /// Parses `data` into the owned model.
+    pub fn parse(data: &[u8]) -> Result<Self> {
+        Self::from_view(&parse(data)?)
+    }
+
+    /// Copies a view.
+    pub fn from_view(v: &BmdView<'_>) -> Result<Self> {
+        let chunks: Vec<Chunk> = v.chunks.iter().map(Chunk::from_view).collect();
+        let real_size = v.r.len() as u64;
+        let size = v.header.size.get();
+        let count = v.header.chunk_count.get();
+        Ok(Bmd {
+            magic: v.header.magic,
+            tag: v.header.tag,
+            stale_size: (u64::from(size) != real_size).then_some(size),
+            stale_count: (count as usize != chunks.len()).then_some(count),
+            chunks,
+            trailing: v.trailing().to_vec(),
+        })
+    }
+
+    accessors! {
+        inf1 inf1_mut Inf1 Inf1, vtx1 vtx1_mut Vtx1 Vtx1, evp1 evp1_mut Evp1 Evp1,
+        drw1 drw1_mut Drw1 Drw1, jnt1 jnt1_mut Jnt1 Jnt1, shp1 shp1_mut Shp1 Shp1
+    }
+
+    /// Writes the file: header with derived size and count (unless stale values were kept), then
+    /// every chunk.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let mut w = Writer::new();
+        w.bytes(&self.magic);
+        let size = w.reserve_u32();
+        let count =
+            u32::try_from(self.chunks.len()).map_err(|_| Error::invalid(0, "too many chunks"))?;
+        w.u32(self.stale_count.unwrap_or(count)).bytes(&self.tag);
+        for c in &self.chunks {
+            w.bytes(&c.write()?);
+        }
+        w.bytes(&self.trailing);
+        let real = w.position() as u64;
+        w.fix(size, self.stale_size.map_or(real, u64::from))?;
+        Ok(w.into_vec())
+    }
+}

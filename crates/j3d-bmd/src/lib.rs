@@ -1,0 +1,59 @@
+//! J3D models (BMD/BDL, and BMT material files) from Super Mario Galaxy 1/2, Sunshine, Wind Waker
+//! and Twilight Princess: read, validate, edit and write them byte for byte.
+//!
+//! Layers:
+//! - [`parse`] gives a zero-copy [`BmdView`]: the header, the chunk list and typed views of INF1,
+//!   VTX1, EVP1, DRW1, JNT1 and SHP1 ([`Inf1View`], …), from which [`geometry`] decodes triangles
+//!   with attributes and resolved skinning, and [`skeleton`] the joint matrices.
+//! - [`Bmd`] is the owned model; each typed chunk has an owned form ([`Inf1`], [`Vtx1`], …) with a
+//!   writer that recomputes offsets, counts and padding. Chunks without a typed form here (MAT3,
+//!   MDL3, TEX1) stay [`RawChunk`]s, so every file round-trips from the start.
+//! - [`validate()`] reports the `J3D-*` rules of `reference/invariants.md`.
+//! - [`build`] makes Nintendo-looking sample models.
+//!
+//! ```
+//! use j3d_bmd::{build, parse, Bmd};
+//!
+//! let bytes = build::skinned_bmd().write().unwrap();
+//! let view = parse(&bytes).unwrap();
+//! let mesh = j3d_bmd::geometry(&view).unwrap();
+//! assert!(mesh.triangle_count() > 0);
+//! assert_eq!(Bmd::parse(&bytes).unwrap().write().unwrap(), bytes);
+//! assert!(j3d_bmd::validate(&bytes).iter().all(|d| d.severity != gcio::Severity::Error));
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod build;
+mod chunk;
+pub mod drw1;
+pub mod evp1;
+mod file;
+mod fuzz;
+mod geometry;
+pub mod inf1;
+pub mod jnt1;
+mod nametab;
+mod obj;
+mod pad;
+pub mod raw;
+pub mod shp1;
+mod validate;
+pub mod vtx1;
+
+pub use chunk::CHUNK_ALIGN;
+pub use drw1::{Drw1, Drw1View, DrwEntry, DrwKind};
+pub use evp1::{Envelope, Evp1, Evp1View, Mtx34};
+pub use file::{
+    Bmd, BmdView, Chunk, ChunkView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3, RawChunk,
+    SVR3_TAG, parse,
+};
+pub use fuzz::fuzz_bmd;
+pub use geometry::{Mesh, MeshShape, MeshVertex, Skeleton, geometry, skeleton};
+pub use inf1::{Inf1, Inf1View, LoaderFlags, Node, NodeKind, SceneNode};
+pub use jnt1::{Jnt1, Jnt1View, Joint};
+pub use nametab::{NameEntry, NameTable, name_hash};
+pub use obj::to_obj;
+pub use pad::{NINTENDO_PAD, Pad, SUPERBMD_PAD};
+pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, Shp1View, Tail};
+pub use validate::{validate, validate_view};
+pub use vtx1::{AttrFormat, Buffer, Vtx1, Vtx1View};

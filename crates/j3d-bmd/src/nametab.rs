@@ -1,0 +1,114 @@
+//! J3D name tables (JUTNameTab): `u16 count, u16 0xFFFF, {u16 key, u16 offset} × count, strings`.
+
+use gcio::{Context, Error, Limits, Reader, Result, Writer};
+
+/// The name-table key: `h = h * 3 + c` over the bytes taken as signed chars, truncated to 16 bits
+/// (J3D-078; the sign matters for Shift-JIS names).
+pub fn name_hash(name: &[u8]) -> u16 {
+    name.iter().fold(0u16, |h, &c| {
+        h.wrapping_mul(3).wrapping_add(c as i8 as i16 as u16)
+    })
+}
+
+/// One stored name with its key as found.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NameEntry {
+    /// Stored key (normally [`name_hash`] of the name).
+    pub key: u16,
+    /// Name bytes (Shift-JIS or ASCII), without the terminator.
+    pub name: Vec<u8>,
+}
+
+/// An owned name table. String offsets are derived on writing (strings follow the entries in order).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NameTable {
+    /// The u16 after the count (0xFFFF).
+    pub marker: u16,
+    /// Entries in order.
+    pub entries: Vec<NameEntry>,
+}
+
+impl NameTable {
+    /// A table of `names` with computed keys.
+    pub fn new<N: AsRef<[u8]>>(names: impl IntoIterator<Item = N>) -> Self {
+        NameTable {
+            marker: 0xFFFF,
+            entries: names
+                .into_iter()
+                .map(|n| NameEntry {
+                    key: name_hash(n.as_ref()),
+                    name: n.as_ref().to_vec(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Reads the table at `offset` of `r`.
+    pub fn parse(r: Reader<'_>, offset: usize) -> Result<Self> {
+        let t = r.sub_from(offset).context("name table")?;
+        let count = t.u16(0)?;
+        let marker = t.u16(2)?;
+        let n = Limits::default().check_elements(u64::from(count), t.abs(0))?;
+        let mut entries = Vec::with_capacity(n.min(t.len() / 4));
+        for i in 0..n {
+            let key = t.u16(4 + i * 4).with_context(|| format!("name {i}"))?;
+            let off = t.u16(6 + i * 4)?;
+            let name = t
+                .cstr(usize::from(off))
+                .with_context(|| format!("name {i}"))?;
+            entries.push(NameEntry {
+                key,
+                name: name.to_vec(),
+            });
+        }
+        Ok(NameTable { marker, entries })
+    }
+
+    /// Name `i` as text (lossy for non-UTF-8 bytes).
+    pub fn name(&self, i: usize) -> Option<String> {
+        self.entries
+            .get(i)
+            .map(|e| String::from_utf8_lossy(&e.name).into_owned())
+    }
+
+    /// Writes the table at the writer's position.
+    pub fn write(&self, w: &mut Writer) -> Result<()> {
+        let count = u16::try_from(self.entries.len())
+            .map_err(|_| Error::invalid(0, "more than 65535 names"))?;
+        w.u16(count).u16(self.marker);
+        let mut off = 4 + 4 * self.entries.len();
+        for e in &self.entries {
+            let o = u16::try_from(off).map_err(|_| Error::invalid(0, "name table over 64 KiB"))?;
+            w.u16(e.key).u16(o);
+            off += e.name.len() + 1;
+        }
+        for e in &self.entries {
+            w.cstr(&e.name);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn golden_table() {
+        let t = NameTable::new(["ab", "c"]);
+        let mut w = Writer::new();
+        t.write(&mut w).unwrap();
+        let key_ab = (u16::from(b'a') * 3 + u16::from(b'b')).to_be_bytes();
+        let expect = [
+            &[0, 2, 0xFF, 0xFF][..],
+            &key_ab,
+            &[0, 12, 0, 0x63, 0, 15],
+            b"ab\0c\0",
+        ]
+        .concat();
+        assert_eq!(w.as_slice(), expect.as_slice());
+        assert_eq!(NameTable::parse(Reader::new(&expect), 0).unwrap(), t);
+        assert_eq!(name_hash(&[0x82]), 0xFF82, "bytes are signed chars");
+        assert!(NameTable::parse(Reader::new(&expect[..10]), 0).is_err());
+    }
+}
