@@ -27,8 +27,10 @@
 
 mod block;
 pub mod build;
+mod detect;
 pub mod edit;
 mod fuzz;
+mod json;
 mod mesh;
 mod model;
 pub mod raw;
@@ -37,7 +39,9 @@ mod view;
 mod write;
 
 pub use block::{Block, BlockSection, BlockView, Body, HEADER_SIZE, slot};
+pub use detect::{Confidence, has_gpl_extension, sniff};
 pub use fuzz::fuzz_gpl_facial;
+pub use json::{block_json, poses_json};
 pub use mesh::{
     ACT_VERSION, GPL_VERSION, Mesh, SKIN_STRIDE, Skin, SkinEntry, Submesh, VertexArray,
 };
