@@ -1,0 +1,414 @@
+//! Meshes: a PObj's display list decoded through `gx` into triangles with attributes and each
+//! vertex's skin, joint world matrices (`T·Rz·Ry·Rx·S`, the runtime's `HSD_MtxSRT` order), the
+//! runtime's envelope matrix with its weight-1.0 short-circuit, and OBJ export.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use gcio::{Context, Error, Result};
+use gx::dl::{DisplayList, matrix_slot};
+use gx::vtx::{Attr, AttrType, Value, VertexArray};
+
+use crate::field::Struct;
+use crate::flags::{JointFlags, PObjKind};
+use crate::graph::{Graph, PObjRef};
+use crate::types::{Envelope, Joint, Matrix};
+use crate::view::Archive;
+
+/// A 3×4 row-major affine matrix.
+pub type Mtx = [[f32; 4]; 3];
+
+/// The identity.
+pub const IDENTITY: Mtx = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+];
+
+fn at<const N: usize>(m: &[[f32; N]; 3], r: usize, c: usize) -> f32 {
+    m.get(r).and_then(|row| row.get(c)).copied().unwrap_or(0.0)
+}
+
+/// `a · b`.
+pub fn mul(a: &Mtx, b: &Mtx) -> Mtx {
+    std::array::from_fn(|r| {
+        std::array::from_fn(|c| {
+            let t = if c == 3 { at(a, r, 3) } else { 0.0 };
+            (0..3).map(|k| at(a, r, k) * at(b, k, c)).sum::<f32>() + t
+        })
+    })
+}
+
+/// `m · p`.
+pub fn apply(m: &Mtx, p: [f32; 3]) -> [f32; 3] {
+    let [x, y, z] = p;
+    m.map(|[a, b, c, t]| a * x + b * y + c * z + t)
+}
+
+/// The local matrix of a joint: `T · Rz · Ry · Rx · S` (X rotation applied first).
+pub fn srt(rotation: [f32; 3], scale: [f32; 3], translation: [f32; 3]) -> Mtx {
+    let [(sx, cx), (sy, cy), (sz, cz)] = rotation.map(f32::sin_cos);
+    // R = Rz · Ry · Rx
+    let r = [
+        [cy * cz, sx * sy * cz - cx * sz, cx * sy * cz + sx * sz],
+        [cy * sz, sx * sy * sz + cx * cz, cx * sy * sz - sx * cz],
+        [-sy, sx * cy, cx * cy],
+    ];
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| match j {
+            3 => translation.get(i).copied().unwrap_or(0.0),
+            _ => at(&r, i, j) * scale.get(j).copied().unwrap_or(1.0),
+        })
+    })
+}
+
+/// How one vertex is skinned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Skin {
+    /// Drawn with one joint's matrix (the PObj's bound joint, or its owner when NULL).
+    Rigid(usize),
+    /// Blended from (joint index, weight) pairs of the vertex's matrix-palette slot.
+    Envelope(Vec<(usize, f32)>),
+    /// Shape animation (vertices blended by a ShapeSet; drawn with the owner's matrix).
+    ShapeAnim(usize),
+}
+
+/// One decoded vertex.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Vertex {
+    /// Position as stored (bind space for enveloped meshes).
+    pub position: [f32; 3],
+    /// Normal.
+    pub normal: Option<[f32; 3]>,
+    /// First texture coordinate set.
+    pub uv: Option<[f32; 2]>,
+    /// CLR0.
+    pub color: Option<[u8; 4]>,
+    /// PNMTXIDX value (slot × 3).
+    pub pnmtxidx: Option<u32>,
+}
+
+/// A PObj's geometry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mesh {
+    /// Data offset of the PObj.
+    pub pobj: u32,
+    /// Owning joint (index into [`Graph::joints`]).
+    pub joint: usize,
+    /// Vertices in display-list order.
+    pub vertices: Vec<Vertex>,
+    /// Triangles as vertex indices.
+    pub triangles: Vec<[u32; 3]>,
+    /// Envelope palette: per slot, (joint index, weight).
+    pub palette: Vec<Vec<(usize, f32)>>,
+    /// Skin of each vertex.
+    pub skins: Vec<Skin>,
+}
+
+/// Most entries read from one envelope array.
+const MAX_ENVELOPE: usize = 1024;
+
+impl Archive<'_> {
+    /// The envelope palette of a PObj's union: per slot, (joint offset, weight).
+    pub fn envelope_palette(&self, list: u32) -> Result<Vec<Vec<(u32, f32)>>> {
+        let mut out = Vec::new();
+        let mut at = list;
+        while let Some(arr) = self.pointer(at).context("envelope list")? {
+            if out.len() >= MAX_ENVELOPE {
+                return Err(Error::invalid(
+                    self.data().abs(list as usize),
+                    "runaway envelope list",
+                ));
+            }
+            let mut entries = Vec::new();
+            for i in 0..=MAX_ENVELOPE {
+                let e: Envelope = self.read(arr + (i * Envelope::<u32>::SIZE) as u32)?;
+                match e.joint {
+                    Some(j) => entries.push((j, e.weight)),
+                    None => break,
+                }
+                if i == MAX_ENVELOPE {
+                    return Err(Error::invalid(
+                        self.data().abs(arr as usize),
+                        "runaway envelope array",
+                    ));
+                }
+            }
+            out.push(entries);
+            at += 4;
+        }
+        Ok(out)
+    }
+
+    /// Decodes a mesh.
+    pub fn mesh(&self, g: &Graph, p: &PObjRef) -> Result<Mesh> {
+        let index: HashMap<u32, usize> = g
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(i, j)| (j.offset, i))
+            .collect();
+        let joint_index = |off: u32| {
+            index.get(&off).copied().ok_or_else(|| {
+                Error::invalid(
+                    self.data().abs(off as usize),
+                    "envelope or bind joint is not in the joint tree",
+                )
+            })
+        };
+        let kind = p.pobj.flags.kind();
+        let mut palette = Vec::new();
+        if kind == PObjKind::Envelope
+            && let Some(l) = p.pobj.link
+        {
+            for slot in self.envelope_palette(l)? {
+                palette.push(
+                    slot.into_iter()
+                        .map(|(j, w)| joint_index(j).map(|i| (i, w)))
+                        .collect::<Result<Vec<_>>>()?,
+                );
+            }
+        }
+        let rigid = match (kind, p.pobj.link) {
+            (PObjKind::Rigid, Some(j)) => joint_index(j)?,
+            _ => p.joint,
+        };
+        let mut mesh = Mesh {
+            pobj: p.offset,
+            joint: p.joint,
+            vertices: Vec::new(),
+            triangles: Vec::new(),
+            palette,
+            skins: Vec::new(),
+        };
+        let (Some(v), Some(dl)) = (p.pobj.vtx_desc, p.pobj.display_list) else {
+            return Ok(mesh);
+        };
+        let (desc, attrs) = self.vertex_desc(v)?;
+        let mut arrays = Vec::with_capacity(attrs.len());
+        for (d, f) in &attrs {
+            let a = match d.array {
+                Some(a) if AttrType(d.attr_type).index_size().is_some() => {
+                    let stride = if d.stride == 0 {
+                        f.element_size().unwrap_or(1)
+                    } else {
+                        usize::from(d.stride)
+                    };
+                    Some(VertexArray::with_stride(
+                        *f,
+                        self.data().sub_from(a as usize)?,
+                        stride,
+                    )?)
+                }
+                _ => None,
+            };
+            arrays.push((*f, a));
+        }
+        let len = usize::from(p.pobj.n_display) * 32;
+        let avail = (self.data_size() as usize).saturating_sub(dl as usize);
+        let r = self.data().sub(dl as usize, len.min(avail))?;
+        let limits = self.limits();
+        for prim in DisplayList::new(r, &desc) {
+            let prim = prim?;
+            let base = mesh.vertices.len() as u32;
+            limits.check_elements((mesh.vertices.len() + prim.len()) as u64, prim.offset())?;
+            for vtx in prim.vertices() {
+                let mut out = Vertex::default();
+                for ((e, raw), (format, array)) in vtx.fields().zip(&arrays) {
+                    let value = match array {
+                        Some(a) => {
+                            let i = vtx.index(e.attr).unwrap_or(0) as usize;
+                            Some(a.get(i)?)
+                        }
+                        None if e.attr.is_matrix_index() => {
+                            if e.attr == Attr::PNMTXIDX {
+                                out.pnmtxidx = raw.first().map(|&b| u32::from(b));
+                            }
+                            None
+                        }
+                        None if e.attr.is_color() => format.decode_color(raw).map(Value::Color),
+                        None => format.decode(raw).map(Value::Float),
+                    };
+                    match (e.attr, value) {
+                        (Attr::POS, Some(Value::Float(c))) => {
+                            out.position = [c.get(0), c.get(1), c.get(2)]
+                        }
+                        (Attr::NRM, Some(Value::Float(c))) => {
+                            out.normal = Some([c.get(0), c.get(1), c.get(2)])
+                        }
+                        (Attr::CLR0, Some(Value::Color(c))) => out.color = Some(c),
+                        (Attr::TEX0, Some(Value::Float(c))) => out.uv = Some([c.get(0), c.get(1)]),
+                        _ => {}
+                    }
+                }
+                let skin = match kind {
+                    PObjKind::Envelope => {
+                        let slot = out.pnmtxidx.and_then(matrix_slot).unwrap_or(0) as usize;
+                        Skin::Envelope(mesh.palette.get(slot).cloned().unwrap_or_default())
+                    }
+                    PObjKind::ShapeAnim => Skin::ShapeAnim(p.joint),
+                    _ => Skin::Rigid(rigid),
+                };
+                mesh.skins.push(skin);
+                mesh.vertices.push(out);
+            }
+            mesh.triangles
+                .extend(prim.triangles().map(|t| t.map(|i| base + i as u32)));
+        }
+        Ok(mesh)
+    }
+
+    /// World matrices of every joint of the graph (parents before children), evaluated in
+    /// matrix space (the runtime's per-axis scale compensation for non-uniform parent scale is not
+    /// reproduced).
+    pub fn world_matrices(&self, g: &Graph) -> Vec<Mtx> {
+        let mut out: Vec<Mtx> = Vec::with_capacity(g.joints.len());
+        for j in &g.joints {
+            let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
+            let parent = j
+                .parent
+                .and_then(|p| out.get(p))
+                .copied()
+                .unwrap_or(IDENTITY);
+            out.push(mul(&parent, &local));
+        }
+        out
+    }
+
+    /// Inverse bind matrices of every joint of the graph.
+    pub fn inverse_binds(&self, g: &Graph) -> Vec<Option<Mtx>> {
+        g.joints
+            .iter()
+            .map(|j| {
+                j.joint
+                    .inverse_bind
+                    .and_then(|m| self.read::<Matrix>(m).ok())
+                    .map(|m| m.m)
+            })
+            .collect()
+    }
+}
+
+/// The matrix the runtime (`_modelParseLoadEnvelopeMatrix`) uses for one palette slot:
+/// - one entry with weight ≥ 1.0: `world · IBM · coord`, or just `world` (IBM omitted) when the mesh
+///   has no coord (it hangs off SKELETON_ROOT): the weight-1.0 short-circuit (HSD-031);
+/// - otherwise `Σ wᵢ · worldᵢ · IBMᵢ`, then `· coord` when present.
+pub fn envelope_matrix(
+    entries: &[(usize, f32)],
+    world: &[Mtx],
+    ibm: &[Option<Mtx>],
+    coord: Option<&Mtx>,
+) -> Mtx {
+    let w = |j: usize| world.get(j).copied().unwrap_or(IDENTITY);
+    let b = |j: usize| ibm.get(j).copied().flatten().unwrap_or(IDENTITY);
+    if let [(j, weight)] = entries
+        && *weight >= 1.0
+    {
+        return match coord {
+            Some(c) => mul(&mul(&w(*j), &b(*j)), c),
+            None => w(*j),
+        };
+    }
+    let mut sum = [[0.0f32; 4]; 3];
+    for &(j, weight) in entries {
+        let m = mul(&w(j), &b(j));
+        for (row, mrow) in sum.iter_mut().zip(&m) {
+            for (v, x) in row.iter_mut().zip(mrow) {
+                *v += weight * x;
+            }
+        }
+    }
+    match coord {
+        Some(c) => mul(&sum, c),
+        None => sum,
+    }
+}
+
+/// The mesh's envelope coord: `None` when its owner hangs off the skeleton root (no SKELETON
+/// ancestor), else the owner's matrix relative to its nearest SKELETON ancestor (the seed: the
+/// runtime resolves the coord by walking from the owner to that ancestor).
+pub fn envelope_coord(g: &Graph, world: &[Mtx], owner: usize) -> Option<Mtx> {
+    let mut at = g.joints.get(owner)?.parent;
+    while let Some(p) = at {
+        let j: &Joint = &g.joints.get(p)?.joint;
+        if j.flags.contains(JointFlags::SKELETON) {
+            let inv = invert(world.get(p)?)?;
+            return Some(mul(&inv, world.get(owner)?));
+        }
+        at = g.joints.get(p)?.parent;
+    }
+    None
+}
+
+/// Inverse of an affine matrix (`None` when singular).
+pub fn invert(m: &Mtx) -> Option<Mtx> {
+    let [[a0, a1, a2, t0], [b0, b1, b2, t1], [c0, c1, c2, t2]] = *m;
+    let det = a0 * (b1 * c2 - b2 * c1) - a1 * (b0 * c2 - b2 * c0) + a2 * (b0 * c1 - b1 * c0);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let r = [
+        [
+            (b1 * c2 - b2 * c1) / det,
+            (a2 * c1 - a1 * c2) / det,
+            (a1 * b2 - a2 * b1) / det,
+        ],
+        [
+            (b2 * c0 - b0 * c2) / det,
+            (a0 * c2 - a2 * c0) / det,
+            (a2 * b0 - a0 * b2) / det,
+        ],
+        [
+            (b0 * c1 - b1 * c0) / det,
+            (a1 * c0 - a0 * c1) / det,
+            (a0 * b1 - a1 * b0) / det,
+        ],
+    ];
+    Some(r.map(|[x, y, z]| [x, y, z, -(x * t0 + y * t1 + z * t2)]))
+}
+
+impl Mesh {
+    /// Vertex positions in world space (rest pose), through each vertex's skin.
+    pub fn world_positions(&self, g: &Graph, world: &[Mtx], ibm: &[Option<Mtx>]) -> Vec<[f32; 3]> {
+        let coord = envelope_coord(g, world, self.joint);
+        self.vertices
+            .iter()
+            .zip(&self.skins)
+            .map(|(v, s)| {
+                let m = match s {
+                    Skin::Rigid(j) | Skin::ShapeAnim(j) => {
+                        world.get(*j).copied().unwrap_or(IDENTITY)
+                    }
+                    Skin::Envelope(e) => envelope_matrix(e, world, ibm, coord.as_ref()),
+                };
+                apply(&m, v.position)
+            })
+            .collect()
+    }
+}
+
+/// Every mesh of the archive as one Wavefront OBJ (one object per PObj, world-space rest pose).
+pub fn to_obj(a: &Archive<'_>) -> Result<String> {
+    let g = a.graph();
+    let world = a.world_matrices(&g);
+    let ibm = a.inverse_binds(&g);
+    let mut out = String::from("# hsd-dat OBJ export\n");
+    let mut base = 1usize;
+    for p in &g.pobjs {
+        let m = a.mesh(&g, p)?;
+        let _ = writeln!(out, "o pobj_{:x}", p.offset);
+        for v in m.world_positions(&g, &world, &ibm) {
+            let _ = writeln!(out, "v {} {} {}", v[0], v[1], v[2]);
+        }
+        for v in &m.vertices {
+            let [u, t] = v.uv.unwrap_or([0.0; 2]);
+            let _ = writeln!(out, "vt {u} {}", 1.0 - t);
+        }
+        for t in &m.triangles {
+            let [x, y, z] = t.map(|i| i as usize + base);
+            let _ = writeln!(out, "f {x}/{x} {y}/{y} {z}/{z}");
+        }
+        base += m.vertices.len();
+    }
+    Ok(out)
+}
