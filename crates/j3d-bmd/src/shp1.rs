@@ -218,20 +218,40 @@ impl<'a> Shp1View<'a> {
         })
     }
 
-    /// Number of matrix group definitions: entries between the definition offset and the chunk's
-    /// end (the table is last), capped by what the shapes reference.
+    /// Number of matrix group definitions (see [`matrix_data_count`](Self::matrix_data_count)).
     pub fn group_def_count(&self) -> usize {
-        self.table_len(off(self.h.groups))
+        let referenced = self.referenced(|s| s.first_group.get());
+        fit(self.capacity(off(self.h.groups), 8), referenced, 8)
     }
 
-    /// Number of matrix group data entries (up to the next table).
+    /// Number of matrix group data entries. Lengths are not stored: the table runs to the next
+    /// table (or the chunk's end); a tail shorter than 32 bytes past the entries the shapes
+    /// reference is padding.
     pub fn matrix_data_count(&self) -> usize {
-        self.table_len(off(self.h.matrix_data))
+        let referenced = self.referenced(|s| s.first_data.get());
+        fit(self.capacity(off(self.h.matrix_data), 8), referenced, 8)
     }
 
-    /// Entries of 8 bytes from `start` to the next table offset (or the chunk's end, minus padding
-    /// judged by the shapes' references).
-    fn table_len(&self, start: usize) -> usize {
+    /// Entries of the weight index table (same rule, referenced by the matrix data).
+    pub fn weight_count(&self) -> usize {
+        let referenced = (0..self.matrix_data_count())
+            .filter_map(|i| self.matrix_data(i).ok())
+            .map(|d| d.start as usize + usize::from(d.count))
+            .max()
+            .unwrap_or(0);
+        fit(self.capacity(off(self.h.weights), 2), referenced, 2)
+    }
+
+    fn referenced(&self, first: impl Fn(&raw::ShapeRaw) -> u16) -> usize {
+        (0..self.len())
+            .filter_map(|i| self.shape(i).ok())
+            .map(|s| usize::from(first(s)) + usize::from(s.group_count.get()))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whole `elem`-byte entries from `start` to the next table offset or the chunk's end.
+    fn capacity(&self, start: usize, elem: usize) -> usize {
         let h = self.h;
         let next = [
             h.shapes,
@@ -246,37 +266,18 @@ impl<'a> Shp1View<'a> {
         .iter()
         .map(|v| off(*v))
         .filter(|&o| o > start)
-        .min();
-        match next {
-            Some(n) => (n - start) / 8,
-            None => {
-                // Last table: as many entries as shapes reference.
-                let is_groups = start == off(h.groups);
-                (0..self.len())
-                    .filter_map(|i| self.shape(i).ok())
-                    .map(|s| {
-                        usize::from(if is_groups {
-                            s.first_group.get()
-                        } else {
-                            s.first_data.get()
-                        }) + usize::from(s.group_count.get())
-                    })
-                    .max()
-                    .unwrap_or(0)
-            }
-        }
+        .min()
+        .unwrap_or(self.r.len());
+        next.min(self.r.len()).saturating_sub(start) / elem
     }
+}
 
-    /// Entries of the weight index table (up to the next table).
-    pub fn weight_count(&self) -> usize {
-        let start = off(self.h.weights);
-        let h = self.h;
-        [h.prims, h.matrix_data, h.groups, h.attrs]
-            .iter()
-            .map(|v| off(*v))
-            .filter(|&o| o > start)
-            .min()
-            .map_or(0, |n| (n - start) / 2)
+/// `referenced` when the entries past it are shorter than a 32-byte pad, else `capacity`.
+fn fit(capacity: usize, referenced: usize, elem: usize) -> usize {
+    if capacity >= referenced && (capacity - referenced) * elem < 32 {
+        referenced
+    } else {
+        capacity
     }
 }
 

@@ -1,11 +1,22 @@
 //! Validator: the `J3D-*` rules of `reference/invariants.md` that concern the container, INF1,
-//! VTX1, EVP1, DRW1, JNT1 and SHP1. It reports what it can read and never fails.
+//! VTX1, EVP1, DRW1, JNT1 and SHP1 (MAT3/TEX1 rules belong to part 2). It reports what it can
+//! read and never fails.
 
-use gcio::Diagnostic;
+use gcio::{Diagnostic, Limits, Severity};
+use gx::dl::{DisplayList, matrix_slot};
+use gx::vtx::{Attr, AttrType, CompType};
 
-use crate::file::BmdView;
+use crate::drw1::{Drw1View, DrwKind};
+use crate::evp1::Evp1View;
+use crate::file::{BmdView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3};
+use crate::inf1::{Inf1View, LoaderFlags, NodeKind, tree_of};
+use crate::jnt1::Jnt1View;
+use crate::nametab::{NameTable, name_hash};
+use crate::shp1::{IndexAttr, ShapeMatrixType, Shp1View};
+use crate::vtx1::{BUFFER_ATTRS, Vtx1View, buffer_slot};
+use crate::{Pad, chunk::off};
 
-/// Validates file bytes (a file that does not parse yields one finding).
+/// Validates file bytes (a file that does not parse yields one J3D-006 finding).
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
     match crate::parse(data) {
         Ok(v) => validate_view(&v),
@@ -13,7 +24,907 @@ pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
     }
 }
 
+struct Out(Vec<Diagnostic>);
+
+impl Out {
+    fn push(&mut self, sev: Severity, rule: &str, at: u64, msg: impl Into<String>) {
+        self.0.push(Diagnostic::new(sev, rule, Some(at), msg));
+    }
+    fn err(&mut self, rule: &str, at: u64, msg: impl Into<String>) {
+        self.push(Severity::Error, rule, at, msg);
+    }
+    fn warn(&mut self, rule: &str, at: u64, msg: impl Into<String>) {
+        self.push(Severity::Warning, rule, at, msg);
+    }
+    /// A chunk that does not parse at all.
+    fn broken(&mut self, e: gcio::Error) {
+        self.0
+            .push(Diagnostic::error("J3D-006", e.offset(), e.to_string()));
+    }
+}
+
+/// Element counts the cross-chunk rules need.
+#[derive(Default)]
+struct Counts {
+    joints: Option<usize>,
+    envelopes: Option<usize>,
+    drw: Option<usize>,
+    materials: Option<usize>,
+    shapes: Option<usize>,
+    /// Entries per VTX1 buffer slot (`None` = no buffer).
+    buffers: [Option<usize>; 13],
+    has_vtx1: bool,
+}
+
 /// Validates a parsed view.
-pub fn validate_view(_v: &BmdView<'_>) -> Vec<Diagnostic> {
-    Vec::new()
+pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
+    let mut o = Out(Vec::new());
+    container(v, &mut o);
+    let vtx = v.vtx1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
+    let evp = v.evp1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
+    let drw = v.drw1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
+    let jnt = v.jnt1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
+    let shp = v.shp1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
+    let inf = v.inf1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
+    let mut c = Counts {
+        joints: jnt.map(|j| j.len()),
+        envelopes: evp.map(|e| e.len()),
+        drw: drw.map(|d| d.len()),
+        materials: v
+            .chunk(b"MAT3")
+            .and_then(|m| m.data.u16(8).ok())
+            .map(usize::from),
+        shapes: shp.map(|s| s.len()),
+        ..Counts::default()
+    };
+    if let Some(x) = &vtx {
+        vtx1(x, &mut o, &mut c);
+    }
+    if let Some(x) = &inf {
+        inf1(x, &mut o, &c, shp.as_ref());
+    }
+    if let Some(x) = &evp {
+        evp1(x, &mut o, &c);
+    }
+    if let Some(x) = &drw {
+        drw1(x, &mut o, &c);
+    }
+    if let Some(x) = &jnt {
+        jnt1(x, &mut o);
+    }
+    if let Some(x) = &shp {
+        shp1(x, &mut o, &c);
+    }
+    o.0
+}
+
+fn container(v: &BmdView<'_>, o: &mut Out) {
+    let h = v.header();
+    let magic = &h.magic;
+    if ![MAGIC_BMD2, MAGIC_BMD3, MAGIC_BDL4, MAGIC_BMT3].contains(&magic) {
+        o.err(
+            "J3D-001",
+            0,
+            format!(
+                "magic {:?} is not J3D2bmd2/bmd3/bdl4",
+                String::from_utf8_lossy(magic)
+            ),
+        );
+    }
+    if h.size.get() as usize != v.reader().len() {
+        o.warn(
+            "J3D-002",
+            8,
+            format!(
+                "stored file size {:#x}, actual {:#x}",
+                h.size.get(),
+                v.reader().len()
+            ),
+        );
+    }
+    let bdl = magic == MAGIC_BDL4;
+    let expect = if bdl { 9 } else { 8 };
+    if magic != MAGIC_BMT3 && h.chunk_count.get() != expect {
+        o.err(
+            "J3D-003",
+            0x0C,
+            format!("chunk count {} (expected {expect})", h.chunk_count.get()),
+        );
+    }
+    let mdl3 = v.chunks().iter().filter(|c| &c.magic == b"MDL3").count();
+    if magic != MAGIC_BMT3 && mdl3 != usize::from(bdl) {
+        o.err(
+            "J3D-004",
+            0,
+            format!(
+                "{mdl3} MDL3 chunk(s) in a {}",
+                if bdl { "BDL" } else { "BMD" }
+            ),
+        );
+    }
+    let order: &[&[u8; 4]] = &[
+        b"INF1", b"VTX1", b"EVP1", b"DRW1", b"JNT1", b"SHP1", b"MAT3", b"MAT2", b"MDL3", b"TEX1",
+    ];
+    let mut last = 0;
+    for c in v.chunks() {
+        if let Some(p) = order.iter().position(|m| **m == c.magic) {
+            if p < last {
+                o.warn(
+                    "J3D-008",
+                    c.offset(),
+                    format!("{} after a later chunk", c.name()),
+                );
+            }
+            last = p;
+        }
+        if [b"INF1", b"EVP1", b"DRW1", b"JNT1", b"SHP1", b"TEX1"].contains(&&c.magic)
+            && let Ok(m) = c.data.u16(0x0A)
+            && m != 0xFFFF
+        {
+            o.warn(
+                "J3D-007",
+                c.offset() + 0x0A,
+                format!("{} marker {m:#06x}", c.name()),
+            );
+        }
+        if !c.data.len().is_multiple_of(32) {
+            o.warn(
+                "J3D-077",
+                c.offset() + 4,
+                format!(
+                    "{} size {:#x} not a multiple of 0x20",
+                    c.name(),
+                    c.data.len()
+                ),
+            );
+        }
+    }
+    if v.chunks().iter().filter(|c| &c.magic == b"JNT1").count() > 1 {
+        o.err("J3D-041", 0, "more than one JNT1 (one skeleton per model)");
+    }
+}
+
+fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
+    let base = x.reader().base();
+    let flags = x.flags();
+    let unknown = flags.bits() & !LoaderFlags::all().bits();
+    if unknown != 0 {
+        o.warn(
+            "J3D-017",
+            base + 8,
+            format!("unknown loader flag bits {unknown:#06x}"),
+        );
+    }
+    if let Some(pos) = c.buffers.first().copied().flatten()
+        && x.header().vertex_count.get() as usize != pos
+    {
+        o.warn(
+            "J3D-009",
+            base + 0x10,
+            format!(
+                "vertex count {} but {pos} positions",
+                x.header().vertex_count.get()
+            ),
+        );
+    }
+    if let Some(s) = shp
+        && x.header().matrix_group_count.get() as usize != s.matrix_data_count()
+    {
+        o.warn(
+            "J3D-010",
+            base + 0x0C,
+            format!(
+                "matrix group count {} but {} SHP1 matrix data entries",
+                x.header().matrix_group_count.get(),
+                s.matrix_data_count()
+            ),
+        );
+    }
+    let mut nodes = Vec::new();
+    let mut ended = false;
+    for (i, n) in x.nodes().enumerate() {
+        let at = base + (x.hierarchy_offset() + 4 * i) as u64;
+        let Ok(n) = n else { break };
+        nodes.push(n);
+        let (limit, what) = match n.kind {
+            NodeKind::END => {
+                ended = true;
+                continue;
+            }
+            NodeKind::OPEN | NodeKind::CLOSE => continue,
+            NodeKind::JOINT => (c.joints, "JNT1"),
+            NodeKind::MATERIAL => (c.materials, "MAT3"),
+            NodeKind::SHAPE => (c.shapes, "SHP1"),
+            k => {
+                o.err("J3D-011", at, format!("node type {:#x}", k.0));
+                continue;
+            }
+        };
+        if let Some(l) = limit
+            && usize::from(n.index) >= l
+        {
+            o.err(
+                "J3D-014",
+                at,
+                format!("node {i} index {} ≥ {what} count {l}", n.index),
+            );
+        }
+    }
+    if !ended {
+        o.err("J3D-012", base, "hierarchy has no END node");
+    }
+    if let Err(e) = tree_of(&nodes, Limits::default()) {
+        o.err(
+            "J3D-013",
+            e.offset()
+                .map_or(base, |r| base + x.hierarchy_offset() as u64 + r),
+            e.to_string(),
+        );
+    }
+    if let Some(j) = c.joints {
+        let mut seen = vec![0u32; j];
+        for n in nodes.iter().filter(|n| n.kind == NodeKind::JOINT) {
+            if let Some(s) = seen.get_mut(usize::from(n.index)) {
+                *s += 1;
+            }
+        }
+        if let Some(k) = seen.iter().position(|&s| s != 1) {
+            o.warn(
+                "J3D-015",
+                base,
+                format!(
+                    "joint {k} appears {} times in the hierarchy",
+                    seen.get(k).copied().unwrap_or(0)
+                ),
+            );
+        }
+    }
+    if !x.reader().len().is_multiple_of(32) {
+        o.err(
+            "J3D-016",
+            base + 4,
+            "node list not padded to a multiple of 32",
+        );
+    }
+}
+
+fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
+    let base = x.reader().base();
+    c.has_vtx1 = true;
+    let mut seen = Vec::new();
+    let mut ended = false;
+    for (i, f) in x.formats().enumerate() {
+        let at = base + off(x.header().formats) as u64 + 16 * i as u64;
+        let f = match f {
+            Ok(f) => f.format,
+            Err(e) => {
+                o.err("J3D-006", e.offset().unwrap_or(at), e.to_string());
+                break;
+            }
+        };
+        if f.attr == Attr::NULL {
+            ended = true;
+            break;
+        }
+        if seen.contains(&f.attr) {
+            o.err(
+                "J3D-018",
+                at,
+                format!("second format for attribute {}", f.attr.0),
+            );
+        }
+        seen.push(f.attr);
+        let Some(slot) = buffer_slot(f.attr) else {
+            o.err(
+                "J3D-020",
+                at,
+                format!("attribute {:#x} has no VTX1 buffer", f.attr.0),
+            );
+            continue;
+        };
+        let valid_count = match f.attr {
+            Attr::POS | Attr::CLR0 | Attr::CLR1 => f.count.0 <= 1,
+            Attr::NRM => f.count.0 <= 2,
+            _ => f.count.0 <= 1,
+        };
+        if !valid_count {
+            o.err(
+                "J3D-023",
+                at + 4,
+                format!("component count {} for attribute {}", f.count.0, f.attr.0),
+            );
+        }
+        if f.attr.is_color() {
+            if f.ty.0 > 5 {
+                o.err("J3D-024", at + 8, format!("colour type {}", f.ty.0));
+            } else if f.ty != CompType::RGBA8 {
+                let sev = if f.ty.color_size() == Some(4) {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                };
+                o.push(
+                    sev,
+                    "J3D-025",
+                    at + 8,
+                    format!(
+                        "colour type {} is not RGBA8 (both games need 4-byte colours)",
+                        f.ty.0
+                    ),
+                );
+            }
+        } else if f.ty.0 > 4 {
+            o.err("J3D-024", at + 8, format!("component type {}", f.ty.0));
+        }
+        if x.buffer_offset(slot) == 0 {
+            o.err(
+                "J3D-021",
+                at,
+                format!("attribute {} has a format but no buffer", f.attr.0),
+            );
+        }
+        if let Some(n) = element_count(x, slot, f.element_size())
+            && let Some(b) = c.buffers.get_mut(slot)
+        {
+            *b = Some(n);
+        }
+    }
+    if !ended {
+        o.err(
+            "J3D-019",
+            base + off(x.header().formats) as u64,
+            "format list does not end with attribute 0xFF",
+        );
+    }
+    for (slot, a) in BUFFER_ATTRS.iter().enumerate() {
+        if x.buffer_offset(slot) != 0 && !seen.contains(a) {
+            o.err(
+                "J3D-021",
+                base + 0x0C + 4 * slot as u64,
+                format!("buffer {slot} without a format"),
+            );
+        }
+        if x.buffer_offset(slot) > x.reader().len() {
+            o.err(
+                "J3D-006",
+                base + 0x0C + 4 * slot as u64,
+                format!("buffer {slot} offset past the chunk"),
+            );
+        }
+    }
+    if !seen.contains(&Attr::POS) {
+        o.err("J3D-022", base, "no POSITION data");
+    }
+}
+
+/// Entries in buffer `slot`: its bytes minus the trailing padding any style would have written.
+fn element_count(x: &Vtx1View<'_>, slot: usize, size: Option<usize>) -> Option<usize> {
+    let size = size?.max(1);
+    let bytes = x.buffer_bytes(slot)?.ok()?;
+    let start = x.buffer_offset(slot);
+    Pad::ALL
+        .iter()
+        .map(|p| crate::vtx1::trim_padding(bytes.data(), start, size, *p).len() / size)
+        .min()
+}
+
+fn evp1(x: &Evp1View<'_>, o: &mut Out, c: &Counts) {
+    let base = x.reader().base();
+    let h = x.header();
+    if x.is_empty() && off(h.ibms) == 0 {
+        if !x.reader().len().is_multiple_of(32) {
+            o.err("J3D-033", base + 4, "EVP1 not padded to 32");
+        }
+        return;
+    }
+    let sizes = match x.sizes() {
+        Ok(s) => s,
+        Err(e) => {
+            o.err("J3D-028", e.offset().unwrap_or(base), e.to_string());
+            return;
+        }
+    };
+    let pairs: usize = sizes.iter().map(|&s| usize::from(s)).sum();
+    let fits = |off_: usize, n: usize| x.reader().bytes(off_, n).is_ok();
+    if !fits(off(h.joints), pairs * 2) || !fits(off(h.weights), pairs * 4) {
+        o.err(
+            "J3D-029",
+            base + 0x10,
+            format!("joint/weight tables do not hold {pairs} entries"),
+        );
+    }
+    for (off_, what) in [(off(h.weights), "weight"), (off(h.ibms), "matrix")] {
+        if !off_.is_multiple_of(4) {
+            o.err(
+                "J3D-032",
+                base + 0x14,
+                format!("{what} table at {off_:#x} not 4-aligned"),
+            );
+        }
+    }
+    for i in 0..x.len() {
+        let Ok(pairs) = x.envelope(i) else { break };
+        let mut sum = 0.0;
+        for p in pairs {
+            let Ok((j, w)) = p else { break };
+            sum += w;
+            if let Some(n) = c.joints
+                && usize::from(j) >= n
+            {
+                o.err(
+                    "J3D-030",
+                    base + off(h.joints) as u64,
+                    format!("envelope {i} joint {j} ≥ joint count {n}"),
+                );
+            }
+        }
+        if (sum - 1.0).abs() > 1e-3 {
+            o.warn(
+                "J3D-034",
+                base + off(h.weights) as u64,
+                format!("envelope {i} weights sum to {sum}"),
+            );
+        }
+    }
+    if let Some(n) = c.joints
+        && x.ibm_capacity() < n
+    {
+        o.err(
+            "J3D-031",
+            base + 0x18,
+            format!("{} inverse bind matrices for {n} joints", x.ibm_capacity()),
+        );
+    }
+    if !x.reader().len().is_multiple_of(32) {
+        o.err("J3D-033", base + 4, "EVP1 not padded to 32");
+    }
+}
+
+fn drw1(x: &Drw1View<'_>, o: &mut Out, c: &Counts) {
+    let base = x.reader().base();
+    let n = x.len();
+    let h = x.header();
+    if x.reader().bytes(off(h.kinds), n).is_err() || x.reader().bytes(off(h.ids), 2 * n).is_err() {
+        o.err(
+            "J3D-035",
+            base + 8,
+            format!("type/id lists do not hold {n} entries"),
+        );
+        return;
+    }
+    let mut seen_env = false;
+    for i in 0..n {
+        let Ok(e) = x.get(i) else { break };
+        let at = base + off(h.kinds) as u64 + i as u64;
+        match e.kind {
+            DrwKind::JOINT => {
+                if seen_env {
+                    o.err(
+                        "J3D-037",
+                        at,
+                        format!("joint entry {i} after an envelope entry"),
+                    );
+                }
+                if let Some(j) = c.joints
+                    && usize::from(e.id) >= j
+                {
+                    o.err("J3D-038", at, format!("entry {i}: joint {} ≥ {j}", e.id));
+                }
+            }
+            DrwKind::ENVELOPE => {
+                seen_env = true;
+                if let Some(v) = c.envelopes
+                    && usize::from(e.id) >= v
+                {
+                    o.err("J3D-038", at, format!("entry {i}: envelope {} ≥ {v}", e.id));
+                }
+            }
+            k => o.err("J3D-036", at, format!("entry {i} type {}", k.0)),
+        }
+    }
+    if !x.reader().len().is_multiple_of(32) {
+        o.err("J3D-040", base + 4, "DRW1 not padded to 32");
+    }
+}
+
+fn names(t: Option<gcio::Result<NameTable>>, count: usize, at: u64, o: &mut Out) {
+    match t {
+        None => {}
+        Some(Err(e)) => o.err("J3D-042", e.offset().unwrap_or(at), e.to_string()),
+        Some(Ok(t)) => {
+            if t.entries.len() != count {
+                o.err(
+                    "J3D-078",
+                    at,
+                    format!("{} names for {count} entries", t.entries.len()),
+                );
+            }
+            for (i, e) in t.entries.iter().enumerate() {
+                if e.key != name_hash(&e.name) {
+                    o.warn(
+                        "J3D-078",
+                        at,
+                        format!(
+                            "name {i} key {:#06x}, hash {:#06x}",
+                            e.key,
+                            name_hash(&e.name)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn jnt1(x: &Jnt1View<'_>, o: &mut Out) {
+    let base = x.reader().base();
+    let data_len = x.data_len();
+    for i in 0..data_len.min(0x10000) {
+        let at = base + off(x.header().data) as u64 + 0x40 * i as u64;
+        let Ok(j) = x.data(i) else {
+            o.err("J3D-006", at, format!("joint {i} past the chunk"));
+            break;
+        };
+        if j.pad != 0xFF || j.pad2 != 0xFFFF {
+            o.warn(
+                "J3D-043",
+                at,
+                format!("joint {i} pad bytes {:#04x}/{:#06x}", j.pad, j.pad2),
+            );
+        }
+        if j.scale_compensate > 1 {
+            o.err(
+                "J3D-044",
+                at + 2,
+                format!("joint {i} scale inheritance byte {}", j.scale_compensate),
+            );
+        }
+        if j.rotation.contains(&i16::MIN) {
+            o.warn("J3D-045", at + 0x10, format!("joint {i} rotation −0x8000"));
+        }
+    }
+    for i in 0..x.len() {
+        match x.remap(i) {
+            Ok(r) if usize::from(r) < data_len => {}
+            Ok(r) => o.err(
+                "J3D-047",
+                base + off(x.header().remap) as u64 + 2 * i as u64,
+                format!("remap {i} = {r} ≥ {data_len} joints"),
+            ),
+            Err(e) => {
+                o.err("J3D-047", e.offset().unwrap_or(base), e.to_string());
+                break;
+            }
+        }
+    }
+    names(x.names(), x.len(), base + 0x14, o);
+}
+
+fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
+    let base = x.reader().base();
+    let h = x.header();
+    let nd = x.matrix_data_count();
+    let ng = x.group_def_count();
+    if nd != ng {
+        o.err(
+            "J3D-051",
+            base + 0x24,
+            format!("{nd} matrix group data entries, {ng} definitions"),
+        );
+    }
+    let weights = x.weight_count();
+    let attr_table = [h.weights, h.prims, h.matrix_data, h.groups]
+        .iter()
+        .map(|v| off(*v))
+        .filter(|&v| v > off(h.attrs))
+        .min()
+        .unwrap_or(0)
+        .saturating_sub(off(h.attrs));
+    names(x.names(), x.len(), base + 0x14, o);
+    for i in 0..x.len() {
+        let Ok(s) = x.shape(i) else {
+            o.err("J3D-006", base + 0x0C, format!("shape {i} past the chunk"));
+            break;
+        };
+        let at = base + off(h.shapes) as u64 + 0x28 * i as u64;
+        let mt = ShapeMatrixType(s.matrix_type);
+        if s.matrix_type > 3 {
+            o.err(
+                "J3D-049",
+                at,
+                format!("shape {i} matrix type {}", s.matrix_type),
+            );
+        }
+        if s.pad != 0xFF || s.pad2.get() != 0xFFFF {
+            o.warn("J3D-050", at, format!("shape {i} pad values"));
+        }
+        let (gc, fd, fg) = (
+            usize::from(s.group_count.get()),
+            usize::from(s.first_data.get()),
+            usize::from(s.first_group.get()),
+        );
+        if fd + gc > nd || fg + gc > ng {
+            o.err(
+                "J3D-052",
+                at + 2,
+                format!("shape {i} groups [{fd}/{fg} + {gc}) leave the tables ({nd}/{ng})"),
+            );
+            continue;
+        }
+        let ao = usize::from(s.attr_offset.get());
+        if ao >= attr_table.max(1) {
+            o.err(
+                "J3D-069",
+                at + 4,
+                format!("shape {i} attribute offset {ao:#x} outside the attribute table"),
+            );
+            continue;
+        }
+        // Attribute list.
+        let list: Vec<IndexAttr> = x.attr_list(ao).map_while(Result::ok).collect();
+        if list.last().map(|a| a.attr) != Some(Attr::NULL) {
+            o.err(
+                "J3D-053",
+                at + 4,
+                format!("shape {i} attribute list has no 0xFF end"),
+            );
+        } else if list.last().map(|a| a.ty) != Some(AttrType::NONE) {
+            o.err(
+                "J3D-058",
+                at + 4,
+                format!(
+                    "shape {i} attribute list end has index type {}",
+                    list.last().map_or(0, |a| a.ty.0)
+                ),
+            );
+        }
+        let body: Vec<IndexAttr> = list
+            .iter()
+            .copied()
+            .take_while(|a| a.attr != Attr::NULL)
+            .collect();
+        for (k, a) in body.iter().enumerate() {
+            if body.iter().take(k).any(|b| b.attr == a.attr) {
+                o.err(
+                    "J3D-054",
+                    at + 4,
+                    format!("shape {i} attribute {} indexed twice", a.attr.0),
+                );
+            }
+            match a.ty {
+                AttrType::NONE => o.err(
+                    "J3D-058",
+                    at + 4,
+                    format!("shape {i} attribute {} with index type 0", a.attr.0),
+                ),
+                AttrType::DIRECT if !a.attr.is_matrix_index() => o.err(
+                    "J3D-057",
+                    at + 4,
+                    format!("shape {i} attribute {} direct", a.attr.0),
+                ),
+                AttrType::INDEX8 | AttrType::INDEX16 if a.attr.is_matrix_index() => o.err(
+                    "J3D-057",
+                    at + 4,
+                    format!("shape {i} matrix index attribute {} indexed", a.attr.0),
+                ),
+                AttrType::INDEX8 | AttrType::INDEX16 => {
+                    if buffer_slot(a.attr)
+                        .and_then(|s| c.buffers.get(s).copied().flatten())
+                        .is_none()
+                        && c.has_vtx1
+                    {
+                        o.err(
+                            "J3D-057",
+                            at + 4,
+                            format!("shape {i} attribute {} has no VTX1 buffer", a.attr.0),
+                        );
+                    }
+                }
+                AttrType::DIRECT => {}
+                t => o.err(
+                    "J3D-057",
+                    at + 4,
+                    format!("shape {i} attribute {} index type {}", a.attr.0, t.0),
+                ),
+            }
+            if (1..=8).contains(&a.attr.0) {
+                o.warn(
+                    "J3D-059",
+                    at + 4,
+                    format!(
+                        "shape {i} uses TEX{}MTXIDX (breaks SMG models)",
+                        a.attr.0 - 1
+                    ),
+                );
+            }
+        }
+        if !body.iter().any(|a| a.attr == Attr::POS) {
+            o.err(
+                "J3D-055",
+                at + 4,
+                format!("shape {i} has no POSITION indexer"),
+            );
+        }
+        let has_pnmtx = body.iter().any(|a| a.attr == Attr::PNMTXIDX);
+        let desc =
+            crate::shp1::vertex_desc(body.iter().copied().filter(|a| a.ty != AttrType::NONE)).ok();
+        // Matrix groups.
+        let mut set = [false; 10];
+        let mut multi_matrix_group = false;
+        for k in 0..gc {
+            let gat = base + off(h.matrix_data) as u64 + 8 * (fd + k) as u64;
+            let Ok(d) = x.matrix_data(fd + k) else { break };
+            if d.count > 10 {
+                o.err(
+                    "J3D-063",
+                    gat + 2,
+                    format!("shape {i} group {k} loads {} matrices", d.count),
+                );
+            }
+            multi_matrix_group |= d.count > 1;
+            if mt == ShapeMatrixType::MULTI {
+                if d.start as usize + usize::from(d.count) > weights {
+                    o.err(
+                        "J3D-066",
+                        gat + 4,
+                        format!(
+                            "shape {i} group {k} weights [{}, +{}) past {weights}",
+                            d.start, d.count
+                        ),
+                    );
+                } else {
+                    for n in 0..usize::from(d.count) {
+                        let Ok(w) = x.weight(d.start as usize + n) else {
+                            break;
+                        };
+                        let wat = base + off(h.weights) as u64 + 2 * (d.start as usize + n) as u64;
+                        if w == 0xFFFF {
+                            if !set.get(n).copied().unwrap_or(false) {
+                                o.err("J3D-064", wat, format!("shape {i} group {k} slot {n} keeps a matrix no earlier group set"));
+                            }
+                        } else {
+                            if let Some(s) = set.get_mut(n) {
+                                *s = true;
+                            }
+                            if let Some(dn) = c.drw
+                                && usize::from(w) >= dn
+                            {
+                                o.err(
+                                    "J3D-065",
+                                    wat,
+                                    format!("weight index {w} ≥ DRW1 count {dn}"),
+                                );
+                            }
+                        }
+                    }
+                }
+            } else if let Some(dn) = c.drw
+                && usize::from(d.drw) >= dn
+            {
+                o.err(
+                    "J3D-067",
+                    gat,
+                    format!("shape {i} group {k} DRW1 index {} ≥ {dn}", d.drw),
+                );
+            }
+            let Ok(g) = x.group(i, k) else {
+                o.err(
+                    "J3D-062",
+                    base + off(h.groups) as u64 + 8 * (fg + k) as u64,
+                    format!("shape {i} group {k} primitives outside the chunk"),
+                );
+                continue;
+            };
+            let dat = base + off(h.groups) as u64 + 8 * (fg + k) as u64;
+            if !g.size.is_multiple_of(32) {
+                o.err(
+                    "J3D-061",
+                    dat,
+                    format!(
+                        "shape {i} group {k} primitives ({} bytes) not padded to 32",
+                        g.size
+                    ),
+                );
+            }
+            if !g.offset.is_multiple_of(32) {
+                o.err(
+                    "J3D-062",
+                    dat + 4,
+                    format!("shape {i} group {k} offset {:#x} not 32-aligned", g.offset),
+                );
+            }
+            let Some(desc) = &desc else { continue };
+            for p in DisplayList::new(g.prims, desc) {
+                let p = match p {
+                    Ok(p) => p,
+                    Err(e) => {
+                        o.err(
+                            "J3D-062",
+                            e.offset().unwrap_or(dat),
+                            format!("shape {i} group {k}: {e}"),
+                        );
+                        break;
+                    }
+                };
+                let op = p.opcode().primitive();
+                if op.name().is_none() || op == gx::dl::Opcode::QUAD_STRIP {
+                    o.err(
+                        "J3D-060",
+                        p.offset(),
+                        format!("primitive type {:#04x}", p.opcode().0),
+                    );
+                } else if ![
+                    gx::dl::Opcode::TRIANGLES,
+                    gx::dl::Opcode::TRIANGLE_STRIP,
+                    gx::dl::Opcode::TRIANGLE_FAN,
+                ]
+                .contains(&op)
+                {
+                    o.warn(
+                        "J3D-060",
+                        p.offset(),
+                        format!("primitive type {:#04x} is untested in game", p.opcode().0),
+                    );
+                }
+                if !op.count_fits(p.len()) {
+                    o.err(
+                        "J3D-070",
+                        p.offset() + 1,
+                        format!(
+                            "{} vertices for a {}",
+                            p.len(),
+                            op.name().unwrap_or("primitive")
+                        ),
+                    );
+                }
+                for vx in p.vertices() {
+                    for e in body
+                        .iter()
+                        .filter(|a| matches!(a.ty, AttrType::INDEX8 | AttrType::INDEX16))
+                    {
+                        let (Some(idx), Some(n)) = (
+                            vx.index(e.attr),
+                            buffer_slot(e.attr).and_then(|s| c.buffers.get(s).copied().flatten()),
+                        ) else {
+                            continue;
+                        };
+                        if idx as usize >= n {
+                            o.err(
+                                "J3D-027",
+                                p.offset(),
+                                format!(
+                                    "shape {i} group {k}: attribute {} index {idx} ≥ {n} entries",
+                                    e.attr.0
+                                ),
+                            );
+                        }
+                    }
+                    if let Some(m) = vx.index(Attr::PNMTXIDX)
+                        && matrix_slot(m).is_none_or(|s| {
+                            s >= u32::from(d.count.max(u16::from(mt != ShapeMatrixType::MULTI)))
+                        })
+                    {
+                        o.err(
+                            "J3D-068",
+                            p.offset(),
+                            format!("shape {i} group {k}: PNMTXIDX {m} for {} matrices", d.count),
+                        );
+                    }
+                }
+            }
+        }
+        if mt == ShapeMatrixType::MULTI && !has_pnmtx {
+            let sev = if multi_matrix_group {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            o.push(
+                sev,
+                "J3D-056",
+                at,
+                format!("multi-joint shape {i} has no POSITION_MATRIX indexer"),
+            );
+        }
+    }
 }

@@ -314,24 +314,20 @@ impl Vtx1 {
 }
 
 /// The data part of a buffer read up to the next offset: drops the longest tail (< 32 bytes,
-/// ending 32-aligned, after a whole number of elements) that equals what `pad` writes.
-fn trim_padding(bytes: &[u8], start: usize, stride: usize, pad: Pad) -> &[u8] {
-    let len = bytes.len();
+/// ending 32-aligned, after a whole number of elements) that equals what `pad` writes. Real data
+/// rarely equals the padding sentence; for zero padding, trailing zero elements count as padding
+/// (the bytes written back are the same either way).
+pub(crate) fn trim_padding(bytes: &[u8], start: usize, stride: usize, pad: Pad) -> &[u8] {
+    let (len, stride) = (bytes.len(), stride.max(1));
     if !(start + len).is_multiple_of(32) {
         return bytes;
     }
-    let mut k = len / stride.max(1) * stride.max(1);
-    while len - k < 32 {
-        let tail = bytes.get(k..).unwrap_or_default();
-        if pad.matches(tail) {
-            return bytes.get(..k).unwrap_or(bytes);
-        }
-        if k < stride.max(1) {
-            break;
-        }
-        k -= stride.max(1);
-    }
-    bytes
+    let first = len.saturating_sub(31).div_ceil(stride) * stride;
+    (first..=len)
+        .step_by(stride)
+        .find(|&k| pad.matches(bytes.get(k..).unwrap_or_default()))
+        .and_then(|k| bytes.get(..k))
+        .unwrap_or(bytes)
 }
 
 #[cfg(test)]

@@ -64,7 +64,6 @@ fn samples_check_clean() {
 }
 
 #[test]
-#[ignore = "validator rules land in the next commit"]
 fn broken_variants_fire_exactly_their_rule() {
     for (rule, name, bytes) in build::broken_variants() {
         let d = validate(&bytes);
