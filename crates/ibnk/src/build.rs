@@ -204,9 +204,18 @@ pub fn demo() -> Design {
                     oscillators: vec![0],
                     effects: vec![1],
                     keys: vec![
-                        (47, vec![layer(63, 0x01, 0.7, 1.0), layer(127, 0x02, 1.0, 1.0)]),
-                        (71, vec![layer(63, 0x10, 0.7, 1.0), layer(127, 0x11, 1.0, 1.0)]),
-                        (127, vec![layer(63, 0x20, 0.7, 1.0), layer(127, 0x21, 1.0, 1.0)]),
+                        (
+                            47,
+                            vec![layer(63, 0x01, 0.7, 1.0), layer(127, 0x02, 1.0, 1.0)],
+                        ),
+                        (
+                            71,
+                            vec![layer(63, 0x10, 0.7, 1.0), layer(127, 0x11, 1.0, 1.0)],
+                        ),
+                        (
+                            127,
+                            vec![layer(63, 0x20, 0.7, 1.0), layer(127, 0x21, 1.0, 1.0)],
+                        ),
                     ],
                 }),
             ),
@@ -275,7 +284,9 @@ pub fn orchestra(programs: u32, regions: u8) -> Design {
                 } else {
                     ((u16::from(r) + 1) * step - 1) as u8
                 };
-                let wave = (p as u16).wrapping_mul(0x100).wrapping_add(u16::from(r) * 3);
+                let wave = (p as u16)
+                    .wrapping_mul(0x100)
+                    .wrapping_add(u16::from(r) * 3);
                 let layers = vec![
                     layer(40, wave, 0.5, 1.0),
                     layer(90, wave.wrapping_add(1), 0.75, 1.0),
@@ -379,7 +390,11 @@ impl Design {
                     Link::Inst(insts.len() as u32 - 1)
                 }
                 ProgramDesign::Drums(keys) => {
-                    let n = keys.iter().map(|k| usize::from(k.key) + 1).max().unwrap_or(0);
+                    let n = keys
+                        .iter()
+                        .map(|k| usize::from(k.key) + 1)
+                        .max()
+                        .unwrap_or(0);
                     let mut links = vec![Link::Empty; n];
                     for k in keys {
                         if let Some(slot) = links.get_mut(usize::from(k.key)) {

@@ -30,6 +30,7 @@
 pub mod build;
 mod float;
 mod fuzz;
+pub mod golden;
 pub mod model;
 mod play;
 pub mod raw;

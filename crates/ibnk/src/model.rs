@@ -509,10 +509,7 @@ impl Bank1 {
 
     /// The first chunk with `id`, as the game's `findChunk` picks it.
     pub fn chunk(&self, id: &[u8; 4]) -> Option<&ChunkData> {
-        self.chunks
-            .iter()
-            .map(|c| &c.data)
-            .find(|d| &d.id() == id)
+        self.chunks.iter().map(|c| &c.data).find(|d| &d.id() == id)
     }
 
     /// Program list (first `LIST`).

@@ -73,7 +73,10 @@ impl fmt::Display for Silence {
         match self {
             Silence::NoProgram { program } => write!(f, "program {program} is empty or missing"),
             Silence::UnusedSlot { program } => {
-                write!(f, "program {program:#x} is in the unused slot range 0x80..0xE4")
+                write!(
+                    f,
+                    "program {program:#x} is in the unused slot range 0x80..0xE4"
+                )
             }
             Silence::Broken { reason } => write!(f, "broken bank: {reason}"),
             Silence::KeyAboveRegions { key, highest } => match highest {
@@ -82,7 +85,10 @@ impl fmt::Display for Silence {
             },
             Silence::VelocityAboveRegions { velocity, highest } => match highest {
                 Some(h) => write!(f, "velocity {velocity} is above the highest region ({h})"),
-                None => write!(f, "velocity {velocity}: the key region has no velocity regions"),
+                None => write!(
+                    f,
+                    "velocity {velocity}: the key region has no velocity regions"
+                ),
             },
             Silence::NoDrum { key } => write!(f, "the drum set has nothing at key {key}"),
         }
@@ -160,7 +166,11 @@ impl Bank {
                             let keys = percs.get(i as usize).into_iter().flat_map(|p| &p.keys);
                             for k in keys {
                                 if let Link::Pmap(m) = *k {
-                                    for v in pmaps.get(m as usize).into_iter().flat_map(|m| &m.velocities) {
+                                    for v in pmaps
+                                        .get(m as usize)
+                                        .into_iter()
+                                        .flat_map(|m| &m.velocities)
+                                    {
                                         out.push((p, v.wave));
                                     }
                                 }
@@ -262,11 +272,11 @@ fn vmaps0<'a>(b: &'a Bank0, links: &[Link]) -> Result<Vec<(u8, &'a VelocityRegio
 fn play0(b: &Bank0, program: u32, key: u8, velocity: u8) -> Result<Note, Silence> {
     let p = program as usize;
     let slot = b.slots.get(p).ok_or(Silence::NoProgram { program })?;
-    if *slot == Link::Empty {
-        return Err(Silence::NoProgram { program });
-    }
     if (0x80..FIRST_PERC0).contains(&p) {
         return Err(Silence::UnusedSlot { program });
+    }
+    if *slot == Link::Empty {
+        return Err(Silence::NoProgram { program });
     }
     match (b.object(slot), p < 0x80) {
         (Some(Object::Inst(inst)), true) => {

@@ -389,7 +389,12 @@ fn size0(r: Reader<'_>, off: usize, kind: Kind) -> Result<usize> {
     })
 }
 
-fn children0(r: Reader<'_>, off: usize, kind: Kind, out: &mut Vec<(u32, Kind)>) -> Result<()> {
+fn children0(
+    r: Reader<'_>,
+    off: usize,
+    kind: Kind,
+    out: &mut std::collections::VecDeque<(u32, Kind)>,
+) -> Result<()> {
     let mut add = |t: &[U32], k: Kind| out.extend(t.iter().map(|o| (o.get(), k)));
     match kind {
         Kind::Inst => {
@@ -428,33 +433,32 @@ fn read0(v: &View<'_>, limits: &Limits) -> Result<Bank0> {
     let block = v.bank_block()?;
     let mut found: BTreeMap<u32, Kind> = BTreeMap::new();
     let mut visited = Visited::new(*limits);
-    let mut work = Vec::new();
+    // Breadth-first from the slots, so a program object keeps its slot kind.
+    let mut work = std::collections::VecDeque::new();
     for (i, s) in block.slots.iter().enumerate() {
         let off = s.get();
         if off != 0 {
             let kind = slot_kind(r, off as usize).with_context(|| format!("program {i}"))?;
-            work.push((off, kind));
+            work.push_back((off, kind));
         }
     }
-    while let Some((off, kind)) = work.pop() {
+    while let Some((off, kind)) = work.pop_front() {
         if off == 0 {
             continue;
         }
+        // An object reached again keeps its first kind; a link expecting another kind is a
+        // validator finding (IBNK-006/011), not a read error.
         if !visited.visit(u64::from(off))? {
-            match found.get(&off) {
-                Some(k) if *k != kind => {
-                    return Err(Error::invalid(
-                        u64::from(off),
-                        format!("object used as both {k:?} and {kind:?}"),
-                    ));
-                }
-                _ => continue,
-            }
+            continue;
         }
         found.insert(off, kind);
         children0(r, off as usize, kind, &mut work).with_context(|| format!("{kind:?}"))?;
     }
-    let index: HashMap<u32, u32> = found.keys().enumerate().map(|(i, &o)| (o, i as u32)).collect();
+    let index: HashMap<u32, u32> = found
+        .keys()
+        .enumerate()
+        .map(|(i, &o)| (o, i as u32))
+        .collect();
     let link = |o: u32| match o {
         0 => Link::Empty,
         _ => index.get(&o).map_or(Link::Raw(o), |&i| Link::Object(i)),
@@ -495,7 +499,9 @@ fn read0(v: &View<'_>, limits: &Limits) -> Result<Bank0> {
                     magic: v.head.magic,
                     unknown: v.head.unknown.to_vec(),
                     keys: links(&v.head.keys),
-                    pan: v.ext.map_or(Vec::new(), |e| e.pan.iter().map(|&p| p as i8).collect()),
+                    pan: v
+                        .ext
+                        .map_or(Vec::new(), |e| e.pan.iter().map(|&p| p as i8).collect()),
                     release: v
                         .ext
                         .map_or(Vec::new(), |e| e.release.iter().map(|x| x.get()).collect()),

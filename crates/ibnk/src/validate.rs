@@ -51,7 +51,10 @@ fn ascending(out: &mut Out, what: &str, highs: impl IntoIterator<Item = u8>) {
     let mut prev: Option<u8> = None;
     for (i, h) in highs.into_iter().enumerate() {
         if h > 0x7F {
-            out.err("IBNK-005", format!("{what} region {i}: high value {h:#x} > 0x7F"));
+            out.err(
+                "IBNK-005",
+                format!("{what} region {i}: high value {h:#x} > 0x7F"),
+            );
         }
         if let Some(p) = prev.filter(|&p| h <= p) {
             out.err(
@@ -93,7 +96,10 @@ fn effects(out: &mut Out, owner: &str, links: &[Link], rands: usize, senses: usi
             _ => false,
         };
         if !ok {
-            out.err("IBNK-006", format!("{owner}: effect {l:?} is not a Rand/Sens object"));
+            out.err(
+                "IBNK-006",
+                format!("{owner}: effect {l:?} is not a Rand/Sens object"),
+            );
         }
     }
 }
@@ -104,9 +110,15 @@ fn v1(b: &Bank1, out: &mut Out) {
         if !has(id) {
             out.warn(
                 "IBNK-008",
-                format!("no {} chunk (the game reads it unconditionally)", String::from_utf8_lossy(id)),
+                format!(
+                    "no {} chunk (the game reads it unconditionally)",
+                    String::from_utf8_lossy(id)
+                ),
             );
         }
+    }
+    for (i, e) in b.envelopes().iter().enumerate() {
+        envelope(out, &format!("ENVT table {i}"), e);
     }
     let envs = b.envelopes().len();
     let oscs = b.oscillators().len();
@@ -119,7 +131,10 @@ fn v1(b: &Bank1, out: &mut Out) {
                 if !e.tail.is_empty() {
                     out.warn(
                         "IBNK-009",
-                        format!("ENVT: {} bytes after the last terminated table", e.tail.len()),
+                        format!(
+                            "ENVT: {} bytes after the last terminated table",
+                            e.tail.len()
+                        ),
                     );
                 }
                 0
@@ -134,7 +149,10 @@ fn v1(b: &Bank1, out: &mut Out) {
             ChunkData::Unknown { .. } => 0,
         };
         if tail > 0 {
-            out.warn("IBNK-004", format!("{name}: {tail} bytes after the counted entries"));
+            out.warn(
+                "IBNK-004",
+                format!("{name}: {tail} bytes after the counted entries"),
+            );
         }
     }
     for (i, o) in b.oscillators().iter().enumerate() {
@@ -143,7 +161,9 @@ fn v1(b: &Bank1, out: &mut Out) {
                 Link::Env(e) if (e as usize) < envs => {}
                 Link::Raw(x) => out.warn(
                     "IBNK-009",
-                    format!("oscillator {i}: {which} offset {x:#x} is not the start of an ENVT table"),
+                    format!(
+                        "oscillator {i}: {which} offset {x:#x} is not the start of an ENVT table"
+                    ),
                 ),
                 other => out.err(
                     "IBNK-009",
@@ -157,16 +177,26 @@ fn v1(b: &Bank1, out: &mut Out) {
         if inst.oscillators.len() > 2 {
             out.err(
                 "IBNK-010",
-                format!("{owner}: {} oscillators (the runtime holds 2)", inst.oscillators.len()),
+                format!(
+                    "{owner}: {} oscillators (the runtime holds 2)",
+                    inst.oscillators.len()
+                ),
             );
         }
         for &o in &inst.oscillators {
             if o as usize >= oscs {
-                out.err("IBNK-010", format!("{owner}: oscillator index {o} ≥ OSCT count {oscs}"));
+                out.err(
+                    "IBNK-010",
+                    format!("{owner}: oscillator index {o} ≥ OSCT count {oscs}"),
+                );
             }
         }
         effects(out, &owner, &inst.effects, rands, senses);
-        ascending(out, &format!("{owner} key"), inst.keys.iter().map(|k| k.high_key));
+        ascending(
+            out,
+            &format!("{owner} key"),
+            inst.keys.iter().map(|k| k.high_key),
+        );
         for (k, key) in inst.keys.iter().enumerate() {
             ascending(
                 out,
@@ -178,37 +208,56 @@ fn v1(b: &Bank1, out: &mut Out) {
     for (n, p) in b.pmaps().enumerate() {
         let owner = format!("Pmap {n}");
         effects(out, &owner, &p.effects, rands, senses);
-        ascending(out, &format!("{owner} velocity"), p.velocities.iter().map(|v| v.velocity));
+        ascending(
+            out,
+            &format!("{owner} velocity"),
+            p.velocities.iter().map(|v| v.velocity),
+        );
     }
     for (n, p) in b.percs().enumerate() {
         if p.keys.len() > 0x80 {
-            out.err("IBNK-006", format!("Perc {n}: {} keys (at most 0x80)", p.keys.len()));
+            out.err(
+                "IBNK-006",
+                format!("Perc {n}: {} keys (at most 0x80)", p.keys.len()),
+            );
         }
         for (k, l) in p.keys.iter().enumerate() {
             match *l {
                 Link::Empty => {}
                 Link::Pmap(i) if (i as usize) < pmaps => {}
-                other => out.err("IBNK-006", format!("Perc {n} key {k}: {other:?} is not a Pmap")),
+                other => out.err(
+                    "IBNK-006",
+                    format!("Perc {n} key {k}: {other:?} is not a Pmap"),
+                ),
             }
         }
     }
     let list = b.list();
     if list.len() > 0xF0 {
-        out.err("IBNK-007", format!("LIST has {} programs (at most 0xF0)", list.len()));
+        out.err(
+            "IBNK-007",
+            format!("LIST has {} programs (at most 0xF0)", list.len()),
+        );
     }
     for (p, l) in list.iter().enumerate() {
         match *l {
             Link::Empty => {}
             Link::Inst(i) if (i as usize) < insts => {}
             Link::Perc(i) if (i as usize) < percs => {}
-            other => out.err("IBNK-006", format!("LIST program {p}: {other:?} is not an Inst or Perc")),
+            other => out.err(
+                "IBNK-006",
+                format!("LIST program {p}: {other:?} is not an Inst or Perc"),
+            ),
         }
     }
 }
 
 fn v0(b: &Bank0, out: &mut Out) {
     if &b.magic != b"BANK" {
-        out.warn("IBNK-011", format!("bank block magic {:?}, expected \"BANK\"", b.magic));
+        out.warn(
+            "IBNK-011",
+            format!("bank block magic {:?}, expected \"BANK\"", b.magic),
+        );
     }
     let is = |l: &Link, want: fn(&Object) -> bool| b.object(l).is_some_and(want);
     for (p, l) in b.slots.iter().enumerate() {
@@ -241,21 +290,32 @@ fn v0(b: &Bank0, out: &mut Out) {
                 if &i.magic != b"INST" {
                     out.warn("IBNK-011", format!("{owner}: Inst magic {:?}", i.magic));
                 }
-                i.osc.iter().for_each(|l| must(out, l, "TOsc", |o| matches!(o, Object::Osc(_))));
-                i.rand.iter().for_each(|l| must(out, l, "TRand", |o| matches!(o, Object::Rand(_))));
-                i.sense.iter().for_each(|l| must(out, l, "TSense", |o| matches!(o, Object::Sense(_))));
+                i.osc
+                    .iter()
+                    .for_each(|l| must(out, l, "TOsc", |o| matches!(o, Object::Osc(_))));
+                i.rand
+                    .iter()
+                    .for_each(|l| must(out, l, "TRand", |o| matches!(o, Object::Rand(_))));
+                i.sense
+                    .iter()
+                    .for_each(|l| must(out, l, "TSense", |o| matches!(o, Object::Sense(_))));
                 let mut highs = Vec::new();
                 for l in &i.keys {
                     match b.object(l) {
                         Some(Object::Keymap(k)) => highs.push(k.high_key),
-                        _ => out.err("IBNK-011", format!("{owner}: key region {l:?} is not a TKeymap")),
+                        _ => out.err(
+                            "IBNK-011",
+                            format!("{owner}: key region {l:?} is not a TKeymap"),
+                        ),
                     }
                 }
                 ascending(out, &format!("{owner} key"), highs);
             }
             Object::Keymap(k) => vmaps(b, out, &owner, &k.velocities),
             Object::Pmap(p) => {
-                p.rand.iter().for_each(|l| must(out, l, "TRand", |o| matches!(o, Object::Rand(_))));
+                p.rand
+                    .iter()
+                    .for_each(|l| must(out, l, "TRand", |o| matches!(o, Object::Rand(_))));
                 vmaps(b, out, &owner, &p.velocities);
             }
             Object::Perc(p) => {
@@ -270,11 +330,7 @@ fn v0(b: &Bank0, out: &mut Out) {
                     must(out, l, "envelope table", |o| matches!(o, Object::Env(_)));
                 }
             }
-            Object::Env(e) => {
-                if !e.points.last().is_some_and(EnvPoint::ends_table) {
-                    out.err("IBNK-009", format!("{owner}: envelope table is not terminated"));
-                }
-            }
+            Object::Env(e) => envelope(out, &owner, e),
             Object::Vmap(_) | Object::Rand(_) | Object::Sense(_) => {}
         }
     }
@@ -285,8 +341,24 @@ fn vmaps(b: &Bank0, out: &mut Out, owner: &str, links: &[Link]) {
     for l in links {
         match b.object(l) {
             Some(Object::Vmap(v)) => highs.push(v.velocity),
-            _ => out.err("IBNK-011", format!("{owner}: velocity region {l:?} is not a TVmap")),
+            _ => out.err(
+                "IBNK-011",
+                format!("{owner}: velocity region {l:?} is not a TVmap"),
+            ),
         }
     }
     ascending(out, &format!("{owner} velocity"), highs);
+}
+
+/// IBNK-009: a table ends with its only terminator (an earlier one would cut it short).
+fn envelope(out: &mut Out, owner: &str, e: &Envelope) {
+    let ends: Vec<usize> = (0..e.points.len())
+        .filter(|&i| e.points.get(i).is_some_and(EnvPoint::ends_table))
+        .collect();
+    if ends != [e.points.len().saturating_sub(1)] || e.points.is_empty() {
+        out.err(
+            "IBNK-009",
+            format!("{owner}: envelope must end with exactly one point whose mode > 10"),
+        );
+    }
 }

@@ -104,7 +104,9 @@ impl Layout1 {
             Link::Rand(i) => pick(&self.rand, i, "Rand"),
             Link::Sens(i) => pick(&self.sens, i, "Sens"),
             Link::Env(i) => pick(self.env.as_deref().unwrap_or_default(), i, "envelope"),
-            Link::Object(i) => Err(bad(format!("version-0 object link {i} in a version-1 bank"))),
+            Link::Object(i) => Err(bad(format!(
+                "version-0 object link {i} in a version-1 bank"
+            ))),
         }
     }
 }

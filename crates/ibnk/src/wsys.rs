@@ -68,40 +68,48 @@ impl<'a> Wsys<'a> {
 
     /// Wave archives (`WINF`).
     pub fn archives(&self) -> impl Iterator<Item = Result<Archive<'a>>> + 'a {
-        let (r, list) = (self.r, self.counted(self.header.winf.get() as usize, b"WINF", 4));
+        let (r, list) = (
+            self.r,
+            self.counted(self.header.winf.get() as usize, b"WINF", 4),
+        );
         let (list, err) = match list {
             Ok(l) => (l, None),
             Err(e) => (&[][..], Some(Err(e.context("WINF")))),
         };
-        err.into_iter().chain(list.iter().enumerate().map(move |(i, off)| {
-            let at = off.get() as usize;
-            (|| {
-                let name = r.fixed_str(at, NAME_LEN)?;
-                let n = r.u32(at + NAME_LEN)? as usize;
-                let waves = r.table::<U32>(at + NAME_LEN + 4, n)?;
-                Ok(Archive { r, name, waves })
-            })()
-            .with_context(|| format!("WINF > archive {i}"))
-        }))
+        err.into_iter()
+            .chain(list.iter().enumerate().map(move |(i, off)| {
+                let at = off.get() as usize;
+                (|| {
+                    let name = r.fixed_str(at, NAME_LEN)?;
+                    let n = r.u32(at + NAME_LEN)? as usize;
+                    let waves = r.table::<U32>(at + NAME_LEN + 4, n)?;
+                    Ok(Archive { r, name, waves })
+                })()
+                .with_context(|| format!("WINF > archive {i}"))
+            }))
     }
 
     /// Control lists (`WBCT` → `SCNE` → `C-DF`): per group, the wave ids in archive order.
     pub fn groups(&self) -> impl Iterator<Item = Result<&'a [U32]>> + 'a {
-        let (r, list) = (self.r, self.counted(self.header.wbct.get() as usize, b"WBCT", 8));
+        let (r, list) = (
+            self.r,
+            self.counted(self.header.wbct.get() as usize, b"WBCT", 8),
+        );
         let (list, err) = match list {
             Ok(l) => (l, None),
             Err(e) => (&[][..], Some(Err(e.context("WBCT")))),
         };
-        err.into_iter().chain(list.iter().enumerate().map(move |(i, off)| {
-            let scne = off.get() as usize;
-            (|| {
-                r.expect_magic(scne, b"SCNE")?;
-                let ctrl = r.u32(scne + 0xC)? as usize;
-                let n = r.u32(ctrl + 4)? as usize;
-                r.table::<U32>(ctrl + 8, n)
-            })()
-            .with_context(|| format!("WBCT > group {i}"))
-        }))
+        err.into_iter()
+            .chain(list.iter().enumerate().map(move |(i, off)| {
+                let scne = off.get() as usize;
+                (|| {
+                    r.expect_magic(scne, b"SCNE")?;
+                    let ctrl = r.u32(scne + 0xC)? as usize;
+                    let n = r.u32(ctrl + 4)? as usize;
+                    r.table::<U32>(ctrl + 8, n)
+                })()
+                .with_context(|| format!("WBCT > group {i}"))
+            }))
     }
 
     /// Every wave id the control lists define (low 16 bits of each control word).
@@ -172,7 +180,9 @@ pub fn build(id: u32, groups: &[(&str, &[u16])]) -> Vec<u8> {
     let scenes: Vec<_> = groups.iter().map(|_| w.reserve_u32()).collect();
     w.align(32, 0);
     let mut aw = 0u32;
-    for (g, ((name, waves), (arc, scene))) in groups.iter().zip(archives.iter().zip(&scenes)).enumerate() {
+    for (g, ((name, waves), (arc, scene))) in
+        groups.iter().zip(archives.iter().zip(&scenes)).enumerate()
+    {
         let _ = w.fix_here(*arc);
         let mut field = [0u8; NAME_LEN];
         for (d, s) in field.iter_mut().zip(name.bytes().take(NAME_LEN - 1)) {
