@@ -112,33 +112,30 @@ fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
+fn run_survey(dir: &Path) -> Result<gcf::survey::Survey> {
+    gcf::survey::survey(dir, &gcf::survey::SurveyOptions::default())
+        .map_err(|e| format!("{}: {e}", dir.display()))
+}
+
 fn survey(dir: &Path) -> Result {
-    let (report, _) = gcf::survey::survey(dir, &gcf::Options::new())
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
-    print!("{}", report.table());
+    print!("{}", run_survey(dir)?.table());
     Ok(())
 }
 
+/// Same engine as `gcf survey`; fails unless every recognised file (and member) is identical.
 fn roundtrip(dir: &Path) -> Result {
-    let (report, files) = gcf::survey::survey(dir, &gcf::Options::new())
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let report = run_survey(dir)?;
     let mut bad = 0;
-    let unknown = files
-        .iter()
-        .filter(|e| e.roundtrip == gcf::RoundTrip::Unknown)
-        .count();
-    for e in files
-        .iter()
-        .filter(|e| e.roundtrip != gcf::RoundTrip::Unknown)
-    {
-        if e.roundtrip != gcf::RoundTrip::Identical {
+    for (format, s) in &report.formats {
+        for (path, why) in &s.failures {
             bad += 1;
-            println!("{}\t{}\t{}", e.path, e.format, e.roundtrip);
+            println!("{path}\t{format}\t{why}");
         }
     }
+    let unknown = report.formats.get(gcf::UNKNOWN).map_or(0, |s| s.files);
     println!(
         "roundtrip: {} identical, {bad} not, {unknown} of unknown format, under {}",
-        files.len() - bad - unknown,
+        report.files - bad - unknown,
         dir.display()
     );
     if bad == 0 && report.unreadable.is_empty() {

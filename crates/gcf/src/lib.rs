@@ -7,8 +7,11 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "disc")]
+pub mod disc;
 mod format;
 pub mod formats;
+pub mod report;
 pub mod survey;
 
 pub use format::{Detection, Format, Info, Member, Options, extension, io_error};
@@ -104,6 +107,9 @@ pub struct Examined {
     /// Error from the validator or member listing, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Facts the format collected (see [`Format::facts`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<(String, u64)>,
     /// Seconds spent on this file (excluding members).
     pub seconds: f64,
 }
@@ -135,6 +141,7 @@ fn examine_at(
             roundtrip: RoundTrip::Unknown,
             diagnostics: Vec::new(),
             error: None,
+            facts: Vec::new(),
             seconds: start.elapsed().as_secs_f64(),
         });
         return;
@@ -160,6 +167,7 @@ fn examine_at(
         roundtrip,
         diagnostics,
         error,
+        facts: format.facts(data),
         seconds: start.elapsed().as_secs_f64(),
     });
     for m in members {

@@ -48,10 +48,21 @@ enum Cmd {
         #[arg(long)]
         deep: bool,
     },
-    /// Examine every file under PATH (default `samples/`) and print per-format totals.
+    /// Examine every file under PATH (a file, a directory, or a disc image; default `samples/`),
+    /// descending into archives, and print per-format totals.
     Survey {
         #[arg(default_value = "samples")]
         path: PathBuf,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Also write a self-contained HTML report to this file.
+        #[arg(long)]
+        html: Option<PathBuf>,
+        /// Exit 1 when any file fails to parse or breaks an error rule (`error`), or does not
+        /// round-trip identically (`diff`).
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
     },
     /// Write an archive's members (decompressed) under DIR.
     Extract { archive: PathBuf, dir: PathBuf },
@@ -86,6 +97,12 @@ enum Cmd {
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FailOn {
+    Error,
+    Diff,
 }
 
 fn parse_kv(s: &str) -> Result<(String, String), String> {
@@ -220,15 +237,32 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ExitCode::FAILURE
             })
         }
-        Cmd::Survey { path } => {
-            let (report, _) = survey::survey(&path, &Options::new())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+        Cmd::Survey {
+            path,
+            threads,
+            html,
+            fail_on,
+        } => {
+            let report = run_survey(&path, threads)?;
             if json {
                 print_json(&report)?;
             } else {
                 print!("{}", report.table());
             }
-            Ok(ExitCode::SUCCESS)
+            if let Some(h) = html {
+                std::fs::write(&h, gcf::report::html(&report))
+                    .map_err(|e| format!("{}: {e}", h.display()))?;
+            }
+            let failed = match fail_on {
+                Some(FailOn::Error) => report.has_errors(),
+                Some(FailOn::Diff) => !report.all_identical() || report.has_errors(),
+                None => false,
+            };
+            Ok(if failed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Cmd::Extract { archive, dir } => {
             let data = read(&archive)?;
@@ -310,6 +344,40 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Runs the survey with a progress bar on a terminal and Ctrl-C stopping it with a partial report.
+fn run_survey(path: &Path, threads: Option<usize>) -> Result<survey::Survey, String> {
+    use std::io::IsTerminal;
+    use std::sync::atomic::Ordering;
+    let so = std::sync::Arc::new(survey::SurveyOptions {
+        threads,
+        ..Default::default()
+    });
+    let on_stop = std::sync::Arc::clone(&so);
+    // Ignored if a handler is already set (only one per process); the survey then just runs to the end.
+    let _ = ctrlc::set_handler(move || on_stop.stop.store(true, Ordering::Relaxed));
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        bar
+    });
+    let report = std::thread::scope(|s| {
+        let work = s.spawn(|| survey::survey(path, &so));
+        while !work.is_finished() {
+            if let Some(bar) = &bar {
+                let files = so.progress.files.load(Ordering::Relaxed);
+                let bytes = so.progress.bytes.load(Ordering::Relaxed);
+                bar.set_message(format!("{files} files, {:.1} MB", bytes as f64 / 1e6));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        work.join().map_err(|_| "survey thread panicked".to_owned())
+    })?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    report.map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn print_check(e: &Examined) {

@@ -1,45 +1,93 @@
-//! The survey: examine every file under a path (descending into containers) and aggregate per
-//! format — files, bytes, parsed, round-trip identical, errors by message, rule hits, time.
+//! The survey: examine every file under a path — a file, a directory tree, or (with the `disc`
+//! feature) a disc image — descending into containers, in parallel and with bounded memory, and
+//! aggregate per format: files, bytes, parsed, round-trip identical (first differing offset of
+//! each failure), errors grouped by message, validator rules hit, facts the formats collect, time.
+//!
+//! Files are streamed from one producer thread through a bounded channel to a rayon pool, so at
+//! most a few files (plus the members being examined) are in memory at once whatever the input size.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{SyncSender, sync_channel};
 use std::time::Instant;
+
+use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::{Examined, Options, RoundTrip, examine};
 
 /// Per-format totals.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct FormatStats {
     /// Files (and members) of this format.
     pub files: u64,
     /// Their total size.
     pub bytes: u64,
-    /// Files that parsed (round trip did not error).
+    /// Files that parsed (the round trip did not fail with an error).
     pub parsed: u64,
     /// Files whose rewrite was byte-identical.
     pub identical: u64,
-    /// Round-trip failures: path → first differing offset or error.
+    /// Round-trip failures: path → `differs at 0x…` or `error: …`.
     pub failures: BTreeMap<String, String>,
-    /// Error messages and how often they occurred.
+    /// Error messages (parse, validate, members) and how often they occurred.
     pub errors: BTreeMap<String, u64>,
     /// Validator rule ids and how often they fired.
     pub rules: BTreeMap<String, u64>,
-    /// Seconds spent.
+    /// Validator findings of severity `error`.
+    pub rule_errors: u64,
+    /// Facts the format collects (e.g. `sync-id flag=1`, `opcode 0xc1`) and their counts.
+    pub facts: BTreeMap<String, u64>,
+    /// Seconds spent examining these files, summed over threads.
     pub seconds: f64,
 }
 
-/// The whole report; `--json` prints it as is (schema: `formats` keyed by format name, `files`
-/// count, `bytes`, `seconds`).
-#[derive(Debug, Clone, Default, serde::Serialize)]
+impl FormatStats {
+    fn merge(&mut self, o: FormatStats) {
+        self.files += o.files;
+        self.bytes += o.bytes;
+        self.parsed += o.parsed;
+        self.identical += o.identical;
+        self.failures.extend(o.failures);
+        add_counts(&mut self.errors, o.errors);
+        add_counts(&mut self.rules, o.rules);
+        self.rule_errors += o.rule_errors;
+        add_counts(&mut self.facts, o.facts);
+        self.seconds += o.seconds;
+    }
+
+    /// Throughput in MB/s of examination time.
+    pub fn mb_per_s(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.bytes as f64 / self.seconds / 1e6
+        } else {
+            0.0
+        }
+    }
+}
+
+fn add_counts(into: &mut BTreeMap<String, u64>, from: BTreeMap<String, u64>) {
+    for (k, v) in from {
+        *into.entry(k).or_default() += v;
+    }
+}
+
+/// The whole report. `--json` prints it as is; the schema is documented in `docs/SURVEY.md`.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Survey {
+    /// What was surveyed.
+    pub path: String,
     /// Stats per detected format (including `unknown`).
     pub formats: BTreeMap<String, FormatStats>,
-    /// Total files and members examined.
+    /// Files and members examined.
     pub files: u64,
-    /// Total bytes examined.
+    /// Bytes examined (members counted again inside their containers).
     pub bytes: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// True when the survey was stopped early (Ctrl-C); the totals cover what was examined.
+    pub interrupted: bool,
     /// Files that could not be read, with the reason.
     pub unreadable: BTreeMap<String, String>,
 }
@@ -73,15 +121,41 @@ impl Survey {
         }
         for d in &e.diagnostics {
             *s.rules.entry(d.rule.clone()).or_default() += 1;
+            s.rule_errors += u64::from(d.severity == gcio::Severity::Error);
         }
+        for (k, v) in &e.facts {
+            *s.facts.entry(k.clone()).or_default() += v;
+        }
+    }
+
+    /// Folds another partial report (from another thread) into this one.
+    pub fn merge(&mut self, o: Survey) {
+        for (k, v) in o.formats {
+            self.formats.entry(k).or_default().merge(v);
+        }
+        self.files += o.files;
+        self.bytes += o.bytes;
+        self.interrupted |= o.interrupted;
+        self.unreadable.extend(o.unreadable);
+    }
+
+    fn recognised(&self) -> impl Iterator<Item = &FormatStats> {
+        self.formats
+            .iter()
+            .filter(|(k, _)| k.as_str() != crate::UNKNOWN)
+            .map(|(_, s)| s)
     }
 
     /// True when every recognised file round-tripped identically.
     pub fn all_identical(&self) -> bool {
-        self.formats
-            .iter()
-            .filter(|(k, _)| k.as_str() != crate::UNKNOWN)
-            .all(|(_, s)| s.identical == s.files)
+        self.recognised().all(|s| s.identical == s.files)
+    }
+
+    /// True when any recognised file failed to parse or broke an error-severity rule.
+    pub fn has_errors(&self) -> bool {
+        self.recognised()
+            .any(|s| s.parsed < s.files || s.rule_errors > 0 || !s.errors.is_empty())
+            || !self.unreadable.is_empty()
     }
 
     /// The terminal table.
@@ -92,26 +166,44 @@ impl Survey {
         );
         for (name, s) in &self.formats {
             let hits: u64 = s.rules.values().sum();
-            let mbs = if s.seconds > 0.0 {
-                s.bytes as f64 / s.seconds / 1e6
-            } else {
-                0.0
-            };
             out += &format!(
-                "{name:<14} {:>7} {:>12} {:>7} {:>9} {hits:>10} {mbs:>9.1}\n",
-                s.files, s.bytes, s.parsed, s.identical
+                "{name:<14} {:>7} {:>12} {:>7} {:>9} {hits:>10} {:>9.1}\n",
+                s.files,
+                s.bytes,
+                s.parsed,
+                s.identical,
+                s.mb_per_s()
             );
         }
+        let mbs = if self.seconds > 0.0 {
+            self.bytes as f64 / self.seconds / 1e6
+        } else {
+            0.0
+        };
         out += &format!(
-            "total: {} files, {} bytes in {:.3} s\n",
-            self.files, self.bytes, self.seconds
+            "total: {} files, {} bytes in {:.3} s ({mbs:.1} MB/s, {} thread(s)){}\n",
+            self.files,
+            self.bytes,
+            self.seconds,
+            self.threads,
+            if self.interrupted {
+                ", INTERRUPTED: partial report"
+            } else {
+                ""
+            }
         );
         for (name, s) in &self.formats {
             for (path, why) in &s.failures {
                 out += &format!("{name}: {path}: {why}\n");
             }
+            for (msg, n) in &s.errors {
+                out += &format!("{name}: {n} × {msg}\n");
+            }
             for (rule, n) in &s.rules {
                 out += &format!("{name}: rule {rule} hit {n} time(s)\n");
+            }
+            for (fact, n) in &s.facts {
+                out += &format!("{name}: {fact}: {n}\n");
             }
         }
         for (path, why) in &self.unreadable {
@@ -119,6 +211,28 @@ impl Survey {
         }
         out
     }
+}
+
+/// How a survey runs.
+#[derive(Debug, Default)]
+pub struct SurveyOptions {
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// Options passed to every format's validator.
+    pub options: Options,
+    /// Set from another thread (Ctrl-C) to stop early; the report then covers what was examined.
+    pub stop: AtomicBool,
+    /// Files and bytes handed to workers so far, for a progress display.
+    pub progress: Progress,
+}
+
+/// Counters a progress display can poll while a survey runs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Files examined so far.
+    pub files: AtomicU64,
+    /// Bytes examined so far.
+    pub bytes: AtomicU64,
 }
 
 /// Every regular file under `path` (or `path` itself), sorted for a stable report. Symbolic links
@@ -140,27 +254,118 @@ pub fn files_under(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Surveys every file under `path`, descending into containers.
-pub fn survey(path: &Path, opts: &Options) -> std::io::Result<(Survey, Vec<Examined>)> {
+/// One unit of work: a named file's bytes, or why it could not be read.
+type Item = (String, std::io::Result<Vec<u8>>);
+
+/// How many files may wait between the reader and the workers.
+const QUEUE: usize = 4;
+
+/// Surveys every file under `path`, descending into containers and disc images.
+pub fn survey(path: &Path, so: &SurveyOptions) -> std::io::Result<Survey> {
     let start = Instant::now();
-    let mut report = Survey::default();
-    let mut all = Vec::new();
-    for file in files_under(path)? {
+    let files = files_under(path)?;
+    let threads = so
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let (tx, rx) = sync_channel::<Item>(QUEUE);
+    let mut report = std::thread::scope(|s| {
+        s.spawn(move || produce(&files, &tx, &so.stop));
+        pool.install(|| {
+            rx.into_iter()
+                .par_bridge()
+                .fold(Survey::default, |mut acc, (name, data)| {
+                    match data {
+                        Ok(data) => {
+                            let mut found = Vec::new();
+                            examine(&name, &data, true, &so.options, &mut found);
+                            for e in &found {
+                                acc.add(e);
+                            }
+                            so.progress
+                                .files
+                                .fetch_add(found.len() as u64, Ordering::Relaxed);
+                            so.progress
+                                .bytes
+                                .fetch_add(data.len() as u64, Ordering::Relaxed);
+                        }
+                        Err(e) => {
+                            acc.unreadable.insert(name, e.to_string());
+                        }
+                    }
+                    acc
+                })
+                .reduce(Survey::default, |mut a, b| {
+                    a.merge(b);
+                    a
+                })
+        })
+    });
+    report.path = path.display().to_string();
+    report.threads = threads;
+    report.interrupted = so.stop.load(Ordering::Relaxed);
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Reads the files one by one (disc images member by member) into the bounded queue.
+fn produce(files: &[PathBuf], tx: &SyncSender<Item>, stop: &AtomicBool) {
+    for file in files {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
         let name = file.display().to_string();
-        match std::fs::read(&file) {
-            Ok(data) => {
-                let mut found = Vec::new();
-                examine(&name, &data, true, opts, &mut found);
-                for e in &found {
-                    report.add(e);
-                }
-                all.extend(found);
+        #[cfg(feature = "disc")]
+        if crate::disc::is_disc_image(file) {
+            if let Err(e) = crate::disc::produce(file, &name, tx, stop) {
+                let _ = tx.send((name, Err(e)));
             }
-            Err(e) => {
-                report.unreadable.insert(name, e.to_string());
-            }
+            continue;
+        }
+        if tx.send((name, std::fs::read(file))).is_err() {
+            return;
         }
     }
-    report.seconds = start.elapsed().as_secs_f64();
-    Ok((report, all))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_adds_up() {
+        let e = Examined {
+            path: "a".into(),
+            format: "x",
+            detail: None,
+            bytes: 10,
+            roundtrip: RoundTrip::Differs { offset: 4 },
+            diagnostics: vec![gcio::Diagnostic::error("X-1", None, "bad")],
+            error: None,
+            facts: vec![("f".into(), 2)],
+            seconds: 1.0,
+        };
+        let mut a = Survey::default();
+        a.add(&e);
+        let mut b = Survey::default();
+        b.add(&Examined {
+            path: "b".into(),
+            roundtrip: RoundTrip::Identical,
+            ..e.clone()
+        });
+        a.merge(b);
+        let s = &a.formats["x"];
+        assert_eq!(
+            (s.files, s.parsed, s.identical, s.rule_errors, s.facts["f"]),
+            (2, 2, 1, 2, 4)
+        );
+        assert_eq!(s.failures["a"], "differs at 0x4");
+        assert!(!a.all_identical());
+        assert!(a.has_errors());
+        assert!(a.table().contains("x: a: differs at 0x4"));
+    }
 }
