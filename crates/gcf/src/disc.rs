@@ -22,7 +22,22 @@ pub fn is_disc_image(path: &Path) -> bool {
 }
 
 /// Sends every file of the disc's data partition to `tx` (stops early when `stop` is set).
+///
+/// `nod` can panic on malformed images (it slices by header sizes); such a panic is caught and
+/// reported as an error for this image, so one bad image cannot end a whole survey.
 pub fn produce(
+    path: &Path,
+    name: &str,
+    tx: &SyncSender<(String, std::io::Result<Vec<u8>>)>,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        produce_files(path, name, tx, stop)
+    }))
+    .unwrap_or_else(|_| Err(other("disc image reader failed on malformed data")))
+}
+
+fn produce_files(
     path: &Path,
     name: &str,
     tx: &SyncSender<(String, std::io::Result<Vec<u8>>)>,
