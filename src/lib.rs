@@ -12,3 +12,9 @@
 #![forbid(unsafe_code)]
 
 pub use gcio;
+
+#[cfg(feature = "yaz0")]
+pub use yaz0;
+
+#[cfg(feature = "rarc")]
+pub use rarc;

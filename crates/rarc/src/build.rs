@@ -274,3 +274,57 @@ pub fn tree(archive: &Archive) -> gcio::Result<Dir> {
         &mut gcio::Visited::new(gcio::Limits::default()),
     )
 }
+
+/// A small retail-style stage archive tree for samples, benches and tests: BFS node order differs
+/// from DFS entry order, two members share a payload, one is preloaded to ARAM and one is
+/// Yaz0-compressed (Nintendo encoder).
+pub fn sample_tree() -> Dir {
+    let file = |name: &str, data: Vec<u8>| Item::File {
+        name: name.as_bytes().to_vec(),
+        attr: None,
+        data,
+        id: None,
+    };
+    let dir = |name: &str, children: Vec<Item>| {
+        Item::Dir(Dir {
+            name: name.as_bytes().to_vec(),
+            children,
+        })
+    };
+    let empty_layer = b"BCSV-like empty layer table\0\0\0\0\0".to_vec();
+    let text: Vec<u8> = b"CameraParam: id=0 dist=1200.0 angle=15.0; "
+        .iter()
+        .copied()
+        .cycle()
+        .take(600)
+        .collect();
+    Dir {
+        name: b"Stage".to_vec(),
+        children: vec![
+            dir(
+                "jmp",
+                vec![
+                    dir(
+                        "Placement",
+                        vec![
+                            file("ObjInfo", empty_layer.clone()),
+                            file("AreaObjInfo", (0..100u8).collect()),
+                        ],
+                    ),
+                    dir("Path", vec![file("CommonPathInfo", empty_layer)]),
+                ],
+            ),
+            dir("camera", vec![file("CameraParam.bcam", text.clone())]),
+            Item::File {
+                name: b"Module.rel".to_vec(),
+                attr: Some(Attr::FILE | Attr::ARAM),
+                data: vec![9; 33],
+                id: None,
+            },
+            file(
+                "packed.szs",
+                yaz0::encode(&text, yaz0::Encoder::Matching(yaz0::Matching::Nintendo)),
+            ),
+        ],
+    }
+}

@@ -36,7 +36,7 @@ mod view;
 mod write;
 
 pub use attr::{Attr, name_hash, node_type};
-pub use build::{Dir, Item, PackOptions, default_attr, pack, tree};
+pub use build::{Dir, Item, PackOptions, default_attr, pack, sample_tree, tree};
 pub use fuzz::fuzz_parse;
 pub use model::{Archive, Entry, Gap, Node, Region, Target};
 pub use validate::validate;

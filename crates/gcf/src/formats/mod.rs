@@ -3,5 +3,8 @@
 
 use crate::Format;
 
+mod rarc;
+mod yaz0;
+
 /// Every format `gcf` knows, in detection order.
-pub static FORMATS: &[&dyn Format] = &[];
+pub static FORMATS: &[&dyn Format] = &[&yaz0::Yaz0, &rarc::Rarc];
