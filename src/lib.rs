@@ -13,6 +13,9 @@
 
 pub use gcio;
 
+#[cfg(feature = "bcsv")]
+pub use bcsv;
+
 #[cfg(feature = "yaz0")]
 pub use yaz0;
 

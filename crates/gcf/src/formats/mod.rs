@@ -3,8 +3,14 @@
 
 use crate::Format;
 
+mod bcsv;
 mod rarc;
 mod yaz0;
 
 /// Every format `gcf` knows, in detection order.
-pub static FORMATS: &[&dyn Format] = &[&yaz0::Yaz0, &rarc::Rarc];
+pub static FORMATS: &[&dyn Format] = &[
+    &yaz0::Yaz0,
+    &rarc::Rarc,
+    // No magic number: strict header arithmetic, so it comes after every format with a signature.
+    &bcsv::Bcsv,
+];
