@@ -112,3 +112,51 @@ fn values_match_expectations() {
         }
     }
 }
+
+/// Every non-BCSV file in the corpus and in `samples/` of other formats: BCSV detection must not
+/// claim it strongly (the extension is only a tie-breaker).
+#[test]
+fn does_not_claim_other_formats() {
+    let mut dirs = Vec::new();
+    if let Some(root) = corpus() {
+        dirs.extend(std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()));
+    }
+    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    if let Ok(rd) = std::fs::read_dir(&samples) {
+        dirs.extend(rd.map(|e| e.unwrap().path()));
+    }
+    let mut stack: Vec<PathBuf> = dirs
+        .into_iter()
+        .filter(|d| d.is_dir() && !d.ends_with("bcsv") && !d.ends_with("expect"))
+        .collect();
+    let mut n = 0;
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            stack.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let data = std::fs::read(&p).unwrap();
+        assert_ne!(
+            bcsv::sniff(&data),
+            Some(bcsv::Confidence::Strong),
+            "{} claimed as BCSV",
+            p.display()
+        );
+        n += 1;
+    }
+    eprintln!("{n} other-format files checked");
+}
+
+/// `samples/bcsv/` holds exactly what the builders make (regenerate with `cargo xtask gen-samples`).
+#[test]
+fn samples_match_builders() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/bcsv");
+    if !dir.is_dir() {
+        return;
+    }
+    for (name, bytes) in bcsv::build::samples() {
+        if let Ok(on_disk) = std::fs::read(dir.join(&name)) {
+            assert_eq!(on_disk, bytes, "{name}");
+        }
+    }
+}
