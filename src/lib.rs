@@ -21,3 +21,6 @@ pub use yaz0;
 
 #[cfg(feature = "rarc")]
 pub use rarc;
+
+#[cfg(feature = "bms")]
+pub use bms;

@@ -4,6 +4,7 @@
 use crate::Format;
 
 mod bcsv;
+mod bms;
 mod rarc;
 mod yaz0;
 
@@ -13,4 +14,6 @@ pub static FORMATS: &[&dyn Format] = &[
     &rarc::Rarc,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     &bcsv::Bcsv,
+    // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
+    &bms::Bms,
 ];
