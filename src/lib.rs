@@ -24,3 +24,6 @@ pub use rarc;
 
 #[cfg(feature = "bms")]
 pub use bms;
+
+#[cfg(feature = "hsd-dat")]
+pub use hsd_dat;

@@ -674,3 +674,50 @@ pub fn melee_joint() -> Result<Dat> {
     b.root("ItSample_joint", root);
     Ok(b.finish())
 }
+
+/// Every sample for `samples/` (file name, bytes): the three valid archives and the four broken
+/// variants under `broken/`.
+pub fn samples() -> Result<Vec<(String, Vec<u8>)>> {
+    let broken = [
+        (
+            "broken/palette-11-slots.dat",
+            XdOptions {
+                extra_palette_slots: 8,
+                ..XdOptions::default()
+            },
+        ),
+        (
+            "broken/pnmtxidx-not-slot-x3.dat",
+            XdOptions {
+                pnmtxidx_override: Some(4),
+                ..XdOptions::default()
+            },
+        ),
+        (
+            "broken/mesh-owner-weighted.dat",
+            XdOptions {
+                weight_mesh_owner: true,
+                ..XdOptions::default()
+            },
+        ),
+        (
+            "broken/file-size-mismatch.dat",
+            XdOptions {
+                trailing_padding: 0x20,
+                ..XdOptions::default()
+            },
+        ),
+    ];
+    let mut out = vec![
+        ("mextk-minimal.dat".to_owned(), mextk_minimal().write()?),
+        (
+            "xd-model.dat".to_owned(),
+            xd_model(XdOptions::default())?.write()?,
+        ),
+        ("melee-joint.dat".to_owned(), melee_joint()?.write()?),
+    ];
+    for (name, o) in broken {
+        out.push((name.to_owned(), xd_model(o)?.write()?));
+    }
+    Ok(out)
+}

@@ -1,10 +1,47 @@
-//! HAL sysdolphin `.dat` archives (Pokémon Colosseum/XD, Super Smash Bros. Melee, Kirby Air Ride).
+//! HAL sysdolphin `.dat` archives (Pokémon Colosseum/XD, Super Smash Bros. Melee, Kirby Air Ride):
+//! byte-exact archive graph, typed structs, meshes and a validator.
+//!
+//! Layers:
+//! - [`parse`] → [`Archive`]: the zero-copy view (header, relocation/root/extern tables, symbols).
+//!   [`Archive::pointer`] tells NULL (an unlisted zero word) from a pointer to data offset 0 (a
+//!   relocated slot); [`Archive::extents`] splits the data block at the sorted targets.
+//! - [`Archive::read`] reads any typed struct ([`Joint`], [`PObj`], [`MObj`], …; pointers as data
+//!   offsets); [`Archive::graph`] walks everything reachable from the roots (typed by name,
+//!   [`RootKind`]) with a bound, collecting errors instead of stopping.
+//! - [`Dat`]: the owned model, a graph of blocks joined by [`Target`]s that writes any parsed
+//!   archive back byte for byte (relocation order, struct order, padding, symbol layout) and lays
+//!   out edited ones again. [`Dat::read`] / [`Dat::write_struct`] edit typed structs in place.
+//! - [`Archive::validate`]: findings citing `HSD-*` rules; [`Archive::mesh`] and [`mesh`]:
+//!   triangles, skins, world matrices, OBJ.
+//!
+//! ```
+//! use hsd_dat::{Dat, Joint, JointFlags, Target, parse};
+//!
+//! let bytes = hsd_dat::build::melee_joint().unwrap().write().unwrap();
+//! let a = parse(&bytes).unwrap();
+//! let root = a.roots().next().unwrap();
+//! assert_eq!(root.kind(), hsd_dat::RootKind::Joint);
+//! let j: Joint = a.read(root.offset).unwrap();
+//! assert!(j.flags.contains(JointFlags::ROOT_OPA));
+//! assert!(a.validate().iter().all(|d| d.severity == gcio::Severity::Info));
+//!
+//! // Edit through the owned model: scale the root joint, write, read back.
+//! let mut dat = Dat::parse(&bytes).unwrap();
+//! assert_eq!(dat.write().unwrap(), bytes);
+//! let Target::In(loc) = dat.roots[0].target else { unreachable!() };
+//! let mut j: Joint<Target> = dat.read(loc).unwrap();
+//! j.scale = [2.0; 3];
+//! dat.write_struct(loc, &j).unwrap();
+//! let out = dat.write().unwrap();
+//! assert_eq!(parse(&out).unwrap().read::<Joint>(root.offset).unwrap().scale, [2.0; 3]);
+//! ```
 #![forbid(unsafe_code)]
 
 pub mod bound_box;
 pub mod build;
 mod field;
 mod flags;
+mod fuzz;
 mod graph;
 pub mod image;
 pub mod mesh;
@@ -22,9 +59,10 @@ pub use flags::{
     AObjFlags, JointFlags, LightFlags, PObjFlags, PObjKind, PeFlags, RObjFlags, RenderMode,
     TObjFlags,
 };
+pub use fuzz::fuzz_hsd_dat;
 pub use graph::{Graph, JointRef, Kind, Node, PObjRef};
 pub use model::{Block, Dat, Extern, Loc, Pointer, Root, Slot, Target};
 pub use roots::RootKind;
 pub use types::*;
 pub use validate::{MAX_PALETTE, POBJ_CRASH, POBJ_WARN, validate_bytes};
-pub use view::{Archive, Extent, Symbol, parse};
+pub use view::{Archive, Extent, Symbol, parse, sniff};

@@ -307,3 +307,30 @@ impl<'a> Archive<'a> {
             .collect())
     }
 }
+
+/// Whether `data` looks like a sysdolphin archive by the header's arithmetic alone (archives have
+/// no magic): the tables fit before `file_size`, `file_size` is the file length (up to 0x20 bytes of
+/// padding, as when embedded), at least one root, every relocation a 4-aligned slot inside the data
+/// block, every root inside the data block with a printable NUL-terminated name.
+pub fn sniff(data: &[u8]) -> bool {
+    let Ok(a) = parse(data) else { return false };
+    let h = a.header();
+    let file_size = u64::from(h.file_size.get());
+    let len = data.len() as u64;
+    let tables = 0x20
+        + u64::from(h.data_size.get())
+        + 4 * u64::from(h.nb_reloc.get())
+        + 8 * (u64::from(h.nb_public.get()) + u64::from(h.nb_extern.get()));
+    let size = a.data_size();
+    tables < file_size
+        && file_size <= len
+        && len - file_size <= 0x20
+        && h.nb_public.get() > 0
+        && a.relocations()
+            .all(|s| s.is_multiple_of(4) && u64::from(s) + 4 <= u64::from(size))
+        && a.roots().all(|r| {
+            r.offset < size
+                && a.symbol_name(r.symbol_offset)
+                    .is_ok_and(|n| !n.is_empty() && n.iter().all(|b| b.is_ascii_graphic()))
+        })
+}

@@ -5,6 +5,7 @@ use crate::Format;
 
 mod bcsv;
 mod bms;
+mod hsd_dat;
 mod rarc;
 mod yaz0;
 
@@ -14,6 +15,8 @@ pub static FORMATS: &[&dyn Format] = &[
     &rarc::Rarc,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     &bcsv::Bcsv,
+    // No magic: header arithmetic (tables fit, file_size = length, relocations and roots in the data block).
+    &hsd_dat::HsdDat,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     &bms::Bms,
 ];
