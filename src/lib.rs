@@ -27,3 +27,6 @@ pub use bms;
 
 #[cfg(feature = "hsd-dat")]
 pub use hsd_dat;
+
+#[cfg(feature = "j3d-bmd")]
+pub use j3d_bmd;

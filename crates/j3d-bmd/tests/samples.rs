@@ -142,3 +142,16 @@ fn all_attributes_decode() {
     }
     assert_eq!(v.uvs[7], Some([0.0, 0.0]));
 }
+
+#[test]
+fn committed_samples_are_up_to_date() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/j3d-bmd");
+    if !dir.exists() {
+        return;
+    }
+    for (name, bytes) in build::samples() {
+        if let Ok(found) = std::fs::read(dir.join(&name)) {
+            assert_eq!(found, bytes, "{name}");
+        }
+    }
+}

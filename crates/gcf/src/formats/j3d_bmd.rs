@@ -1,0 +1,142 @@
+//! J3D models (BMD/BDL/BMT): detected by the `J3D2bmd`/`J3D2bdl`/`J3D2bmt` magic; `info` lists the
+//! chunks, joints, shapes and vertex counts, `check` runs the J3D-* validator, `roundtrip` writes the
+//! owned model back, and `convert model.bdl model.obj` exports the geometry (one group per shape).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use gcio::{Diagnostic, Result};
+use j3d_bmd::{Bmd, Chunk, parse};
+
+use crate::format::{Detection, Format, Info, Options, extension, io_error};
+
+/// The J3D model format.
+pub struct J3dBmd;
+
+impl Format for J3dBmd {
+    fn name(&self) -> &'static str {
+        "j3d-bmd"
+    }
+
+    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        let magic = data.get(..7)?;
+        match magic {
+            b"J3D2bdl" => Some(Detection::new("j3d-bdl")),
+            b"J3D2bmd" => Some(Detection::new("j3d-bmd")),
+            b"J3D2bmt" => Some(Detection {
+                format: "j3d-bmd",
+                detail: Some("material file (bmt)".into()),
+            }),
+            _ => None,
+        }
+    }
+
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        let v = parse(data)?;
+        let model = Bmd::from_view(&v)?;
+        let mesh = j3d_bmd::geometry(&v);
+        let mut text = format!(
+            "{} ({} chunks, {} bytes)\n",
+            String::from_utf8_lossy(&v.magic()),
+            v.chunks().len(),
+            data.len()
+        );
+        let mut chunks = Vec::new();
+        for (c, m) in v.chunks().iter().zip(&model.chunks) {
+            let typed = !matches!(m, Chunk::Raw(_));
+            let _ = writeln!(
+                text,
+                "  {} at {:#x}, {:#x} bytes{}",
+                c.name(),
+                c.offset(),
+                c.data.len(),
+                if typed { "" } else { " (raw)" }
+            );
+            chunks.push(serde_json::json!({"magic": c.name(), "offset": c.offset(), "size": c.data.len(), "typed": typed}));
+        }
+        let mut joints = Vec::new();
+        if let Some(Ok(j)) = v.jnt1() {
+            let names = j.names().and_then(|n| n.ok());
+            for i in 0..j.len() {
+                let name = names.as_ref().and_then(|n| n.name(i)).unwrap_or_default();
+                joints.push(serde_json::json!({"index": i, "name": name}));
+            }
+            let list: Vec<String> = joints
+                .iter()
+                .filter_map(|j| j["name"].as_str().map(str::to_owned))
+                .collect();
+            let _ = writeln!(text, "joints: {} [{}]", j.len(), list.join(", "));
+        }
+        let mut attrs = Vec::new();
+        if let Some(Ok(x)) = v.vtx1() {
+            for f in x
+                .formats()
+                .map_while(|f| f.ok())
+                .take_while(|f| f.format.attr.0 != 0xFF)
+            {
+                let a = f.format.attr;
+                let n = model.vtx1().map_or(0, |m| m.len(a));
+                let name = a.name().map_or_else(|| a.0.to_string(), str::to_owned);
+                attrs.push(serde_json::json!({"attribute": name, "type": f.format.ty.0, "count": f.format.count.0, "frac": f.format.frac, "entries": n}));
+            }
+            let list: Vec<String> = attrs
+                .iter()
+                .map(|a| format!("{} {}", a["attribute"].as_str().unwrap_or(""), a["entries"]))
+                .collect();
+            let _ = writeln!(text, "vertex data: {}", list.join(", "));
+        }
+        let mut shapes = Vec::new();
+        if let Ok(mesh) = &mesh {
+            for s in &mesh.shapes {
+                shapes.push(serde_json::json!({"index": s.index, "matrix_type": s.matrix_type.0, "vertices": s.vertices.len(), "triangles": s.triangles.len()}));
+                let _ = writeln!(
+                    text,
+                    "shape {}: matrix type {}, {} vertices, {} triangles",
+                    s.index,
+                    s.matrix_type.0,
+                    s.vertices.len(),
+                    s.triangles.len()
+                );
+            }
+        }
+        if let Err(e) = &mesh {
+            let _ = writeln!(text, "geometry: {e}");
+        }
+        let json = serde_json::json!({
+            "magic": String::from_utf8_lossy(&v.magic()),
+            "chunks": chunks,
+            "joints": joints,
+            "vertex_attributes": attrs,
+            "shapes": shapes,
+            "vertices": mesh.as_ref().map_or(0, |m| m.vertex_count()),
+            "triangles": mesh.as_ref().map_or(0, |m| m.triangle_count()),
+        });
+        Ok(Info { text, json })
+    }
+
+    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
+        Bmd::parse(data)?.write()
+    }
+
+    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+        Ok(j3d_bmd::validate(data))
+    }
+
+    fn convert(
+        &self,
+        input: &[u8],
+        _from: &Path,
+        to: &Path,
+        _opts: &Options,
+    ) -> Option<Result<()>> {
+        if self.detect(input, "").is_none() || extension(to) != "obj" {
+            return None;
+        }
+        let out = parse(input).and_then(|v| j3d_bmd::to_obj(&v));
+        Some(out.and_then(|s| std::fs::write(to, s).map_err(|e| io_error(to, e))))
+    }
+
+    fn samples(&self) -> Vec<(String, Vec<u8>)> {
+        j3d_bmd::build::samples()
+    }
+}
