@@ -6,6 +6,7 @@ use crate::Format;
 mod bcsv;
 mod bms;
 mod hsd_dat;
+mod j3d_bmd;
 mod rarc;
 mod yaz0;
 
@@ -13,6 +14,7 @@ mod yaz0;
 pub static FORMATS: &[&dyn Format] = &[
     &yaz0::Yaz0,
     &rarc::Rarc,
+    &j3d_bmd::J3dBmd,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     &bcsv::Bcsv,
     // No magic: header arithmetic (tables fit, file_size = length, relocations and roots in the data block).
