@@ -30,3 +30,6 @@ pub use hsd_dat;
 
 #[cfg(feature = "j3d-bmd")]
 pub use j3d_bmd;
+
+#[cfg(feature = "ibnk")]
+pub use ibnk;

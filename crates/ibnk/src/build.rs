@@ -656,3 +656,17 @@ impl Layout0 {
         }
     }
 }
+
+/// The files `cargo xtask gen-samples` writes to `samples/ibnk/`: the demo design and a
+/// larger orchestra in both versions.
+pub fn samples() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (name, design, id) in [("demo", demo(), 9), ("orchestra", orchestra(24, 6), 12)] {
+        for (v, bank) in [("v0", design.to_v0(id)), ("v1", design.to_v1(id))] {
+            if let Ok(bytes) = bank.write() {
+                out.push((format!("{name}_{v}.bnk"), bytes));
+            }
+        }
+    }
+    out
+}

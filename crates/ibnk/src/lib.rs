@@ -43,7 +43,7 @@ pub mod wsys;
 pub use float::F32;
 pub use fuzz::fuzz_ibnk;
 pub use model::{Bank, Body, Link};
-pub use play::{Note, Silence};
+pub use play::{Note, ProgramSummary, Silence};
 pub use read::{read, read_with};
 pub use validate::{validate, validate_model};
 pub use view::{View, parse};

@@ -137,7 +137,79 @@ fn pick_velocity<'a>(
 
 use crate::F32;
 
+/// One mapped program, for summaries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramSummary {
+    /// Program number.
+    pub program: u32,
+    /// Drum set (`Perc`) rather than instrument.
+    pub drums: bool,
+    /// Key regions (instrument) or mapped keys (drum set).
+    pub regions: usize,
+    /// Distinct wave ids, ascending.
+    pub waves: Vec<u16>,
+}
+
 impl Bank {
+    /// Every non-empty program that names an instrument or a drum set.
+    pub fn programs(&self) -> Vec<ProgramSummary> {
+        let mut out: Vec<ProgramSummary> = Vec::new();
+        let mut add = |program: u32, drums: bool, regions: usize| {
+            out.push(ProgramSummary {
+                program,
+                drums,
+                regions,
+                waves: Vec::new(),
+            })
+        };
+        match &self.body {
+            Body::V1(b) => {
+                for (p, link) in (0u32..).zip(b.list()) {
+                    match *link {
+                        Link::Inst(i) => {
+                            if let Some(inst) = b.insts().nth(i as usize) {
+                                add(p, false, inst.keys.len());
+                            }
+                        }
+                        Link::Perc(i) => {
+                            if let Some(perc) = b.percs().nth(i as usize) {
+                                add(
+                                    p,
+                                    true,
+                                    perc.keys.iter().filter(|k| **k != Link::Empty).count(),
+                                );
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Body::V0(b) => {
+                for (p, slot) in (0u32..).zip(&b.slots) {
+                    match b.object(slot) {
+                        Some(Object::Inst(i)) => add(p, false, i.keys.len()),
+                        Some(Object::Perc(d)) => add(
+                            p,
+                            true,
+                            d.keys.iter().filter(|k| **k != Link::Empty).count(),
+                        ),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for (p, wave) in self.wave_uses() {
+            if let Some(s) = out.iter_mut().find(|s| s.program == p) {
+                s.waves.push(wave);
+            }
+        }
+        for s in &mut out {
+            s.waves.sort_unstable();
+            s.waves.dedup();
+        }
+        out
+    }
+
     /// What the runtime plays for `program`, `key` and `velocity`, or why nothing plays.
     pub fn play(&self, program: u32, key: u8, velocity: u8) -> Result<Note, Silence> {
         match &self.body {

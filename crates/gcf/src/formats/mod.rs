@@ -5,6 +5,7 @@ use crate::Format;
 
 mod bcsv;
 mod bms;
+mod ibnk;
 mod hsd_dat;
 mod j3d_bmd;
 mod rarc;
@@ -14,6 +15,7 @@ mod yaz0;
 pub static FORMATS: &[&dyn Format] = &[
     &yaz0::Yaz0,
     &rarc::Rarc,
+    &ibnk::Ibnk,
     &j3d_bmd::J3dBmd,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     &bcsv::Bcsv,

@@ -1,0 +1,173 @@
+//! IBNK instrument banks (JAudio, versions 0 and 1): detected by the `IBNK` magic; `info` lists
+//! the layout and every program with its waves, `check` runs the validator and, with
+//! `--wsys waves.ws` (option `wsys`), reports programs whose waves the wave system lacks;
+//! `convert` goes bank ⇄ JSON (identical bytes for unedited JSON).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use gcio::{Diagnostic, Error, ErrorKind, Result};
+use ibnk::model::{Body, ChunkData};
+
+use crate::format::{Detection, Format, Info, Options, extension, io_error};
+
+/// The IBNK format.
+pub struct Ibnk;
+
+fn invalid(m: String) -> Error {
+    Error::without_offset(ErrorKind::Invalid(m))
+}
+
+fn chunk_summary(c: &ChunkData) -> String {
+    let id = String::from_utf8_lossy(&c.id()).into_owned();
+    let n = match c {
+        ChunkData::Envt(e) => e.tables.len(),
+        ChunkData::Osct(t) => t.items.len(),
+        ChunkData::Rand(t) => t.items.len(),
+        ChunkData::Sens(t) => t.items.len(),
+        ChunkData::Inst(t) => t.items.len(),
+        ChunkData::Pmap(t) => t.items.len(),
+        ChunkData::Perc(t) => t.items.len(),
+        ChunkData::List(t) => t.items.len(),
+        ChunkData::Unknown { data, .. } => data.len(),
+    };
+    format!("{id}({n})")
+}
+
+impl Format for Ibnk {
+    fn name(&self) -> &'static str {
+        "ibnk"
+    }
+
+    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        data.starts_with(b"IBNK").then(|| Detection::new("ibnk"))
+    }
+
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        let bank = ibnk::read(data)?;
+        let layout = match &bank.body {
+            Body::V1(b) => b.chunks.iter().map(|c| chunk_summary(&c.data)).collect(),
+            Body::V0(b) => vec![format!("{} objects", b.objects.len())],
+        };
+        let programs = bank.programs();
+        let mut text = format!(
+            "IBNK version {}, bank {}, {} bytes\nlayout: {}\n{} programs:\n",
+            bank.version(),
+            bank.id,
+            data.len(),
+            layout.join(" "),
+            programs.len()
+        );
+        let mut rows = Vec::new();
+        for p in &programs {
+            let waves: Vec<String> = p.waves.iter().map(|w| format!("{w:#06x}")).collect();
+            let kind = if p.drums { "drums" } else { "inst" };
+            let unit = if p.drums { "keys" } else { "key regions" };
+            let _ = writeln!(
+                text,
+                "  {:>3}  {kind:<5} {} {unit}, waves {}",
+                p.program,
+                p.regions,
+                waves.join(" ")
+            );
+            rows.push(serde_json::json!({
+                "program": p.program, "kind": kind, "regions": p.regions, "waves": p.waves,
+            }));
+        }
+        let json = serde_json::json!({
+            "version": bank.version(),
+            "bank": bank.id,
+            "bytes": data.len(),
+            "layout": layout,
+            "programs": rows,
+        });
+        Ok(Info { text, json })
+    }
+
+    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
+        ibnk::read(data)?.write()
+    }
+
+    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
+        let mut found = ibnk::validate(data);
+        if let Some(path) = opts.get("wsys") {
+            let path = Path::new(path);
+            let ws = std::fs::read(path).map_err(|e| io_error(path, e))?;
+            let bank = ibnk::read(data)?;
+            found.extend(ibnk::wsys::missing_waves(&bank, &ws).map_err(|e| e.context("WSYS"))?);
+        }
+        Ok(found)
+    }
+
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
+        let is_bank = input.starts_with(b"IBNK");
+        let out = match (is_bank, extension(from).as_str(), extension(to).as_str()) {
+            (true, _, "json") => ibnk::read(input).and_then(|b| {
+                serde_json::to_string_pretty(&b)
+                    .map(|s| (s + "\n").into_bytes())
+                    .map_err(|e| invalid(format!("JSON: {e}")))
+            }),
+            (false, "json", "bnk" | "ibnk") => serde_json::from_slice::<ibnk::Bank>(input)
+                .map_err(|e| invalid(format!("{}: {e}", from.display())))
+                .and_then(|b| b.write()),
+            _ => return None,
+        };
+        Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+    }
+
+    fn samples(&self) -> Vec<(String, Vec<u8>)> {
+        ibnk::build::samples()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detect_info_check_wsys_and_json() {
+        let d = ibnk::build::demo();
+        let dir = std::env::temp_dir().join(format!("gcf-ibnk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for bank in [d.to_v0(9), d.to_v1(9)] {
+            let bytes = bank.write().unwrap();
+            assert_eq!(Ibnk.detect(&bytes, "x.bnk"), Some(Detection::new("ibnk")));
+            assert_eq!(Ibnk.roundtrip(&bytes).unwrap(), bytes);
+            let info = Ibnk.info(&bytes).unwrap();
+            assert_eq!(info.json["programs"].as_array().unwrap().len(), 4);
+            assert!(Ibnk.check(&bytes, &Options::new()).unwrap().is_empty());
+
+            let ws = dir.join("w.ws");
+            let waves: Vec<u16> = d.waves().into_iter().filter(|w| *w != 0x31).collect();
+            std::fs::write(&ws, ibnk::wsys::build(1, &[("a.aw", &waves)])).unwrap();
+            let opts: Options = [("wsys".to_owned(), ws.display().to_string())].into();
+            let found = Ibnk.check(&bytes, &opts).unwrap();
+            assert_eq!(found.len(), 1);
+            assert_eq!(
+                found[0].message,
+                "program 1: wave(s) 0x0031 missing from WSYS 1"
+            );
+
+            let (bnk, json, back) = (dir.join("a.bnk"), dir.join("a.json"), dir.join("b.bnk"));
+            std::fs::write(&bnk, &bytes).unwrap();
+            Ibnk.convert(&bytes, &bnk, &json, &Options::new())
+                .unwrap()
+                .unwrap();
+            let text = std::fs::read(&json).unwrap();
+            Ibnk.convert(&text, &json, &back, &Options::new())
+                .unwrap()
+                .unwrap();
+            assert_eq!(std::fs::read(&back).unwrap(), bytes);
+        }
+        assert!(
+            Ibnk.convert(
+                b"IBNK",
+                Path::new("a.bnk"),
+                Path::new("a.txt"),
+                &Options::new()
+            )
+            .is_none()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
