@@ -16,17 +16,22 @@ pub use gcio;
 #[cfg(feature = "bcsv")]
 pub use bcsv;
 
+#[cfg(feature = "msbf")]
+pub use msbf;
+#[cfg(feature = "bms")]
+pub use bms;
+
+#[cfg(feature = "gpl-facial")]
+pub use gpl_facial;
+
+#[cfg(feature = "hsd-dat")]
+pub use hsd_dat;
+
 #[cfg(feature = "yaz0")]
 pub use yaz0;
 
 #[cfg(feature = "rarc")]
 pub use rarc;
-
-#[cfg(feature = "bms")]
-pub use bms;
-
-#[cfg(feature = "hsd-dat")]
-pub use hsd_dat;
 
 #[cfg(feature = "j3d-bmd")]
 pub use j3d_bmd;

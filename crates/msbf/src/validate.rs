@@ -365,7 +365,7 @@ fn check_graph(
                 .get(p)
                 .filter(|pn| !matches!(pn, Node::Message { .. }))
             {
-                o.push(Error, "MSBF-010", at(i), format!("YesNo node {i} follows node {p}, a {} node, not a message (the game crashes)", pn.kind()));
+                o.push(Error, "MSBF-010", at(i), format!("YesNo node {i} follows node {p} ({}), not a message node (the game crashes)", pn.kind()));
             }
         }
     }

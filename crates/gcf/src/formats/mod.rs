@@ -6,8 +6,10 @@ use crate::Format;
 mod bcsv;
 mod bms;
 mod ibnk;
+mod gpl_facial;
 mod hsd_dat;
 mod j3d_bmd;
+mod msbf;
 mod rarc;
 mod yaz0;
 
@@ -16,11 +18,14 @@ pub static FORMATS: &[&dyn Format] = &[
     &yaz0::Yaz0,
     &rarc::Rarc,
     &ibnk::Ibnk,
+    &msbf::Msbf,
     &j3d_bmd::J3dBmd,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     &bcsv::Bcsv,
     // No magic: header arithmetic (tables fit, file_size = length, relocations and roots in the data block).
     &hsd_dat::HsdDat,
+    // No magic either: header pointers ordered, aligned and in range, sections parse; late.
+    &gpl_facial::GplFacial,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     &bms::Bms,
 ];

@@ -1,0 +1,141 @@
+//! MSBF message flows (SMG2): detected by the `MsgFlwBn` magic; `info` lists every flow from its
+//! label, `check` runs the validator (`-o object=KinopioBank` checks branch-function parameters,
+//! `-o messages=N` checks message ids against an MSBT of N entries), and `convert` goes
+//! MSBF ⇄ JSON (identical bytes for unedited JSON) and MSBF → DOT (Graphviz).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
+use msbf::CheckOptions;
+
+use crate::format::{Detection, Format, Info, Options, extension, io_error};
+
+/// The MSBF format.
+pub struct Msbf;
+
+fn invalid(m: String) -> Error {
+    Error::without_offset(ErrorKind::Invalid(m))
+}
+
+fn check_options(opts: &Options) -> Result<CheckOptions> {
+    let message_count = opts
+        .get("messages")
+        .map(|v| {
+            v.parse()
+                .map_err(|e| invalid(format!("-o messages={v}: {e}")))
+        })
+        .transpose()?;
+    Ok(CheckOptions {
+        message_count,
+        object: opts.get("object").cloned(),
+    })
+}
+
+impl Format for Msbf {
+    fn name(&self) -> &'static str {
+        "msbf"
+    }
+
+    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        data.starts_with(msbf::raw::MAGIC)
+            .then(|| Detection::new("msbf"))
+    }
+
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        let m = msbf::Msbf::parse(data)?;
+        let nodes = m.flow().map(|f| f.nodes.as_slice()).unwrap_or_default();
+        let count = |k: msbf::names::NodeType| nodes.iter().filter(|n| n.kind() == k).count();
+        let sections: Vec<String> = m
+            .sections
+            .iter()
+            .map(|s| String::from_utf8_lossy(&s.magic()).into_owned())
+            .collect();
+        let mut text = format!(
+            "{}-endian, version {}, sections [{}]\n{} nodes ({} entry, {} message, {} condition, {} event), {} branch-list entries, {} labels in {} buckets\n",
+            if m.endian == gcio::Endian::Big {
+                "big"
+            } else {
+                "little"
+            },
+            m.version,
+            sections.join(", "),
+            nodes.len(),
+            count(msbf::names::NodeType::ENTRY),
+            count(msbf::names::NodeType::MESSAGE),
+            count(msbf::names::NodeType::CONDITION),
+            count(msbf::names::NodeType::EVENT),
+            m.flow().map_or(0, |f| f.branches.len()),
+            m.labels().map_or(0, |l| l.len()),
+            m.labels().map_or(0, |l| l.buckets.len()),
+        );
+        let mut flows = Vec::new();
+        for e in m.entries() {
+            let label = String::from_utf8_lossy(e.label).into_owned();
+            let walk = m
+                .flow()
+                .map(|f| f.walk(e.node as usize, &Limits::default()))
+                .transpose()?
+                .unwrap_or_default();
+            let _ = writeln!(text, "{label} (node {}):", e.node);
+            for &i in &walk {
+                if let Some(n) = nodes.get(i) {
+                    let targets: Vec<String> = m
+                        .flow()
+                        .map(|f| f.edges(i).map(|e| e.to.to_string()).collect())
+                        .unwrap_or_default();
+                    let arrow = if targets.is_empty() {
+                        "end".to_owned()
+                    } else {
+                        format!("-> {}", targets.join(" | "))
+                    };
+                    let _ = writeln!(text, "  {}  {arrow}", msbf::describe(i, n));
+                }
+            }
+            flows.push(serde_json::json!({"label": label, "entry_node": e.node, "nodes": walk}));
+        }
+        let json = serde_json::json!({
+            "endian": if m.endian == gcio::Endian::Big { "big" } else { "little" },
+            "version": m.version,
+            "sections": sections,
+            "nodes": nodes.len(),
+            "entries": count(msbf::names::NodeType::ENTRY),
+            "messages": count(msbf::names::NodeType::MESSAGE),
+            "conditions": count(msbf::names::NodeType::CONDITION),
+            "events": count(msbf::names::NodeType::EVENT),
+            "branch_list": m.flow().map(|f| f.branches.clone()).unwrap_or_default(),
+            "buckets": m.labels().map_or(0, |l| l.buckets.len()),
+            "flows": flows,
+        });
+        Ok(Info { text, json })
+    }
+
+    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
+        msbf::Msbf::parse(data)?.write()
+    }
+
+    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
+        Ok(msbf::Msbf::parse(data)?.validate_with(&check_options(opts)?))
+    }
+
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
+        let (src, dst) = (extension(from), extension(to));
+        let is_msbf = input.starts_with(msbf::raw::MAGIC);
+        let out = match (is_msbf, src.as_str(), dst.as_str()) {
+            (true, _, "json") => {
+                msbf::Msbf::parse(input).map(|m| (m.to_json() + "\n").into_bytes())
+            }
+            (true, _, "dot" | "gv") => msbf::Msbf::parse(input).map(|m| m.to_dot().into_bytes()),
+            (false, "json", "msbf") => std::str::from_utf8(input)
+                .map_err(|e| invalid(format!("JSON is not UTF-8: {e}")))
+                .and_then(msbf::Msbf::from_json)
+                .and_then(|m| m.write()),
+            _ => return None,
+        };
+        Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+    }
+
+    fn samples(&self) -> Vec<(String, Vec<u8>)> {
+        msbf::build::samples()
+    }
+}
