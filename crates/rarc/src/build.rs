@@ -200,6 +200,7 @@ pub fn pack(root: &Dir, opts: PackOptions) -> Archive {
     let entry_count = entries.len();
     let [mram_size, aram_size, dvd_size] = sums;
     Archive {
+        file_size: None,
         mram_size,
         aram_size,
         dvd_size,

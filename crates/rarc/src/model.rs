@@ -103,6 +103,9 @@ impl Gap {
 /// An archive, editable, that writes back byte for byte.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Archive {
+    /// Header 0x04 when it differs from the real file length (kept so such files round-trip;
+    /// `None`: written as the length).
+    pub file_size: Option<u32>,
     /// Header 0x14: total size of MRAM files (kept; [`Archive::recompute_sizes`] after edits).
     pub mram_size: u32,
     /// Header 0x18: total size of ARAM files.
@@ -246,7 +249,9 @@ impl Archive {
                     )
                 })
         };
+        let stored_size = v.header.file_size.get();
         Ok(Archive {
+            file_size: (stored_size as usize != data.len()).then_some(stored_size),
             mram_size: v.header.mram_size.get(),
             aram_size: v.header.aram_size.get(),
             dvd_size: v.header.dvd_size.get(),

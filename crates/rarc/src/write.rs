@@ -103,7 +103,7 @@ impl Archive {
         let u32_of = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         let mut w = Writer::with_capacity(total);
         w.bytes(b"RARC")
-            .u32(u32_of(total))
+            .u32(self.file_size.unwrap_or(u32_of(total)))
             .u32(0x20)
             .u32(u32_of(data_at - 0x20))
             .u32(u32_of(data_len))
