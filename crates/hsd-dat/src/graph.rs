@@ -188,7 +188,8 @@ impl<'a> Archive<'a> {
                 ));
             }
             let off = first as usize + i * VtxDesc::<u32>::SIZE;
-            let v: VtxDesc = self.read(off as u32)?;
+            let at = u32::try_from(off).map_err(|_| self.data().oob(off, VtxDesc::<u32>::SIZE))?;
+            let v: VtxDesc = self.read(at)?;
             if v.attr == Attr::NULL.0 {
                 break;
             }
@@ -815,14 +816,14 @@ impl Walker<'_, '_> {
             }
             if let Some(tbl) = t.image_table {
                 for i in 0..u32::from(t.n_images) {
-                    if let Some(img) = self.arc.pointer(tbl + 4 * i)? {
+                    if let Some(img) = self.arc.pointer(tbl.wrapping_add(4 * i))? {
                         self.image(img)?;
                     }
                 }
             }
             if let Some(tbl) = t.palette_table {
                 for i in 0..u32::from(t.n_palettes) {
-                    if let Some(p) = self.arc.pointer(tbl + 4 * i)? {
+                    if let Some(p) = self.arc.pointer(tbl.wrapping_add(4 * i))? {
                         self.palette(p)?;
                     }
                 }

@@ -122,7 +122,8 @@ impl Archive<'_> {
             }
             let mut entries = Vec::new();
             for i in 0..=MAX_ENVELOPE {
-                let e: Envelope = self.read(arr + (i * Envelope::<u32>::SIZE) as u32)?;
+                let e: Envelope =
+                    self.read(arr.wrapping_add((i * Envelope::<u32>::SIZE) as u32))?;
                 match e.joint {
                     Some(j) => entries.push((j, e.weight)),
                     None => break,

@@ -327,12 +327,13 @@ impl Archive<'_> {
         let Ok((desc, attrs)) = self.vertex_desc(v) else {
             return;
         };
-        if let Ok(term) = self.read::<crate::types::VtxDesc>(v + 0x18 * attrs.len() as u32)
+        if let Ok(term) =
+            self.read::<crate::types::VtxDesc>(v.wrapping_add(0x18 * attrs.len() as u32))
             && (term.attr_type != 2 || term.comp_type != 4)
         {
             d.push(Diagnostic::info(
                 "HSD-015",
-                self.abs(v + 0x18 * attrs.len() as u32),
+                self.abs(v.wrapping_add(0x18 * attrs.len() as u32)),
                 "vertex list terminator is not the compiler's (0xFF, 2, 4)",
             ));
         }
@@ -398,7 +399,7 @@ impl Archive<'_> {
         {
             d.push(Diagnostic::warning(
                 "HSD-014",
-                self.abs(dl + used as u32),
+                self.abs(dl.wrapping_add(used as u32)),
                 "display list padding is not zero",
             ));
         }
@@ -547,6 +548,6 @@ impl Archive<'_> {
             stack.extend(a.child);
             stack.extend(a.next);
         }
-        end as u32 + 1
+        (end as u32).saturating_add(1)
     }
 }
