@@ -17,14 +17,14 @@ fn invalid(m: String) -> Error {
     Error::without_offset(ErrorKind::Invalid(m))
 }
 
-/// True when the walk from offset 0 reaches code and meets no error.
+/// True when the walk from offset 0 reaches code, meets no error, and every path ends (BMS-007).
 fn sane(data: &[u8]) -> bool {
     bms::parse(data).is_ok_and(|v| {
         v.flow().instruction_count() > 0
             && v.flow()
                 .findings()
                 .iter()
-                .all(|d| d.severity != Severity::Error)
+                .all(|d| d.severity != Severity::Error && d.rule != "BMS-007")
     })
 }
 
@@ -108,6 +108,36 @@ impl Format for Bms {
         Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
     }
 
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(view) = bms::parse(data) else {
+            return Vec::new();
+        };
+        let mut counts = std::collections::BTreeMap::<String, u64>::new();
+        for (_, insn) in view.instructions() {
+            let key = match &insn {
+                bms::Instruction::Note { gate: Some(_), .. } => "note (gate)".to_owned(),
+                bms::Instruction::Note { .. } => "note (voice)".to_owned(),
+                bms::Instruction::VoiceOff(n) => format!("opcode {:#04x}", 0x80 | n),
+                bms::Instruction::Command(c) => {
+                    if c.prefix.is_some() {
+                        *counts.entry("register prefix".to_owned()).or_insert(0) += 1;
+                    }
+                    format!("opcode {:#04x}", c.opcode)
+                }
+            };
+            *counts.entry(key).or_insert(0) += 1;
+        }
+        let flow = view.flow();
+        counts.insert("tracks".to_owned(), view.tracks().len() as u64);
+        counts.insert("tables".to_owned(), flow.tables().len() as u64);
+        for d in flow.findings() {
+            *counts
+                .entry(format!("walk finding {}", d.rule))
+                .or_insert(0) += 1;
+        }
+        counts.into_iter().collect()
+    }
+
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         bms::build::samples()
             .map(|v| {
@@ -116,5 +146,111 @@ impl Format for Bms {
                     .collect()
             })
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<u8> {
+        bms::build::demo_song()
+    }
+
+    #[test]
+    fn detection_needs_extension_and_a_clean_walk() {
+        let song = sample();
+        assert!(Bms.detect(&song, "a/song.BMS").is_some());
+        assert!(Bms.detect(&song, "song.bin").is_none());
+        // Code that jumps past the end or never ends is not claimed.
+        assert!(Bms.detect(&[0xC7, 0x12, 0x34, 0x56], "x.bms").is_none());
+        assert!(Bms.detect(&[0xFE, 0xFE], "x.bms").is_none());
+        assert!(Bms.detect(b"", "x.bms").is_none());
+        assert!(Bms.detect(b"RARC\0\0\0\0", "x.bms").is_none());
+    }
+
+    #[test]
+    fn never_claims_other_formats_samples_or_corpus() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for dir in [root.join("samples"), root.join("../shared/corpus")] {
+            let Ok(files) = crate::survey::files_under(&dir) else {
+                continue;
+            };
+            for f in files {
+                let Ok(data) = std::fs::read(&f) else {
+                    continue;
+                };
+                let path = f.to_string_lossy();
+                let mine = extension(&f) == "bms";
+                assert_eq!(Bms.detect(&data, &path).is_some(), mine, "{path}");
+                // Even renamed to .bms, structured files of other formats rarely walk cleanly;
+                // the extension is the gate, so only check it does not panic.
+                let _ = Bms.detect(&data, "renamed.bms");
+            }
+        }
+    }
+
+    #[test]
+    fn samples_match_builders_and_round_trip() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/bms");
+        for (name, bytes) in Bms.samples() {
+            assert_eq!(
+                Bms.roundtrip(&bytes).ok().as_deref(),
+                Some(&bytes[..]),
+                "{name}"
+            );
+            assert!(
+                Bms.check(&bytes, &Options::new())
+                    .is_ok_and(|d| d.is_empty()),
+                "{name}"
+            );
+            if let Ok(on_disk) = std::fs::read(dir.join(&name)) {
+                assert_eq!(on_disk, bytes, "samples/bms/{name} is stale");
+            }
+        }
+    }
+
+    #[test]
+    fn convert_text_and_midi() {
+        let dir = std::env::temp_dir().join(format!("gcf-bms-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok();
+        let (bin, txt, back, mid) = (
+            dir.join("s.bms"),
+            dir.join("s.txt"),
+            dir.join("t.bms"),
+            dir.join("s.mid"),
+        );
+        let song = sample();
+        let opts = Options::new();
+        assert!(
+            Bms.convert(&song, &bin, &txt, &opts)
+                .is_some_and(|r| r.is_ok())
+        );
+        let text = std::fs::read(&txt).unwrap_or_default();
+        assert!(
+            Bms.convert(&text, &txt, &back, &opts)
+                .is_some_and(|r| r.is_ok())
+        );
+        assert_eq!(std::fs::read(&back).ok(), Some(song.clone()));
+        let loops: Options = [("loops".to_owned(), "2".to_owned())].into();
+        assert!(
+            Bms.convert(&song, &bin, &mid, &loops)
+                .is_some_and(|r| r.is_ok())
+        );
+        assert!(std::fs::read(&mid).is_ok_and(|m| m.starts_with(b"MThd")));
+        let bad: Options = [("loops".to_owned(), "x".to_owned())].into();
+        assert!(
+            Bms.convert(&song, &bin, &mid, &bad)
+                .is_some_and(|r| r.is_err())
+        );
+        assert!(
+            Bms.convert(&song, &bin, &dir.join("s.wav"), &opts)
+                .is_none()
+        );
+        assert!(
+            Bms.info(&song)
+                .is_ok_and(|i| i.json["tracks"].as_array().map(Vec::len) == Some(4))
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
