@@ -132,7 +132,11 @@ impl<P: Copy> Member<P> for Option<P> {
             },
         }
     }
-    fn put(&self, _: &mut [u8], off: usize, ptr: &mut dyn FnMut(usize, Option<P>)) {
+    fn put(&self, out: &mut [u8], off: usize, ptr: &mut dyn FnMut(usize, Option<P>)) {
+        // NULL is an unlisted zero word; a pointer's bytes are filled in at layout.
+        if self.is_none() {
+            put_bytes(out, off, &[0; 4]);
+        }
         ptr(off, *self)
     }
 }
