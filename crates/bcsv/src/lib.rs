@@ -29,6 +29,7 @@ mod convert;
 mod csv;
 mod detect;
 mod fuzz;
+pub mod golden;
 mod hash;
 mod json;
 mod model;

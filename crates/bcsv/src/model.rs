@@ -2,7 +2,7 @@
 //! typed; everything else a byte-exact rewrite needs (bits no field covers, a non-canonical string
 //! pool, the tail after the pool) is kept on the side and is empty for ordinary files.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use gcio::{Context, Endian, Error, Limits, Result};
 
@@ -217,7 +217,7 @@ impl Table {
         }
         let pool_bytes = view.pool().data();
         let pool_end = pool.max_end.min(pool_bytes.len());
-        let stored_pool = if pool.canonical && pool.next == pool.max_end {
+        let stored_pool = if !pool.noncanonical && pool.next == pool.max_end {
             None
         } else {
             for (row, chunk) in rows.iter_mut().zip(string_offsets.chunks(strings.max(1))) {
@@ -324,39 +324,44 @@ pub(crate) fn coverage(fields: &[Field], entry_size: usize, endian: Endian) -> V
     cover
 }
 
-/// Tracks whether stored string offsets are exactly the first-use, deduplicated layout.
+/// Tracks whether stored string offsets are exactly the first-use, deduplicated layout: every
+/// string is either placed at the next free offset (and must differ from all placed so far) or
+/// points at the start of an earlier placement. Per cell this is a bitmap test; hashing happens
+/// once per distinct string.
+#[derive(Default)]
 struct Canon<'a> {
-    seen: HashMap<&'a [u8], u32>,
+    placed: HashSet<&'a [u8]>,
+    starts: Vec<u64>,
     next: usize,
     max_end: usize,
-    canonical: bool,
-}
-
-impl Default for Canon<'_> {
-    fn default() -> Self {
-        Canon {
-            seen: HashMap::new(),
-            next: 0,
-            max_end: 0,
-            canonical: true,
-        }
-    }
+    noncanonical: bool,
 }
 
 impl<'a> Canon<'a> {
+    fn is_start(&self, off: usize) -> bool {
+        self.starts
+            .get(off / 64)
+            .is_some_and(|w| w & (1u64 << (off % 64)) != 0)
+    }
+
     fn see(&mut self, s: &'a [u8], off: u32) {
         let off = off as usize;
         self.max_end = self.max_end.max(off + s.len() + 1);
-        if !self.canonical {
+        if self.noncanonical {
             return;
         }
-        match self.seen.get(s) {
-            Some(&o) => self.canonical = o as usize == off,
-            None if off == self.next => {
-                self.seen.insert(s, off as u32);
-                self.next += s.len() + 1;
+        if off == self.next {
+            if !self.placed.insert(s) {
+                self.noncanonical = true;
+                return;
             }
-            None => self.canonical = false,
+            self.starts.resize(off / 64 + 1, 0);
+            if let Some(w) = self.starts.get_mut(off / 64) {
+                *w |= 1u64 << (off % 64);
+            }
+            self.next += s.len() + 1;
+        } else if off > self.next || !self.is_start(off) {
+            self.noncanonical = true;
         }
     }
 }

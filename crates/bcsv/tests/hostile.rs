@@ -142,3 +142,73 @@ fn signed_reads_follow_the_game() {
         assert_eq!(r.get_i32("l_id").unwrap(), 1567679309);
     }
 }
+
+/// Tool-written pools (column-major order, no dedup, unreferenced strings) are kept as stored
+/// (BCSV-006) and survive CSV and JSON.
+#[test]
+fn stored_pools_survive() {
+    let mut t = Table::new(&[
+        ("name", FieldType::STRING_OFFSET),
+        ("l_id", FieldType::LONG),
+    ]);
+    for s in ["a", "a", "bc"] {
+        let r = t.push_default_row();
+        t.set(r, "name", Value::StringOffset(s.as_bytes().to_vec()))
+            .unwrap();
+    }
+    // No dedup and reverse order, plus an unreferenced string: "bc\0a\0a\0zz\0".
+    t.stored_pool = Some(b"bc\0a\0a\0zz\0".to_vec());
+    t.rows[0].string_offsets = vec![3];
+    t.rows[1].string_offsets = vec![5];
+    t.rows[2].string_offsets = vec![0];
+    let bytes = t.write().unwrap();
+    let back = Table::parse(&bytes).unwrap();
+    assert!(back.stored_pool.is_some());
+    assert!(
+        bcsv::validate(&bytes).iter().any(|d| d.rule == "BCSV-006"),
+        "{:?}",
+        bcsv::validate(&bytes)
+    );
+    assert_eq!(back.write().unwrap(), bytes);
+    let csv = bcsv::to_csv(&back);
+    assert!(csv.starts_with("#bcsv "), "{csv}");
+    assert_eq!(bcsv::from_csv(&csv).unwrap().write().unwrap(), bytes);
+    let json = bcsv::to_json(&back);
+    assert_eq!(bcsv::from_json(&json).unwrap().write().unwrap(), bytes);
+    // Editing a string appends it after the stored bytes; the rest keep their offsets.
+    let mut edited = back.clone();
+    edited
+        .set(1, "name", Value::StringOffset(b"new".to_vec()))
+        .unwrap();
+    let e = Table::parse(&edited.write().unwrap()).unwrap();
+    assert_eq!(
+        e.get(1, "name"),
+        Some(&Value::StringOffset(b"new".to_vec()))
+    );
+    assert_eq!(e.get(0, "name"), Some(&Value::StringOffset(b"a".to_vec())));
+}
+
+/// Odd tails (16-byte padding, zeros) and a gap before the rows are kept.
+#[test]
+fn tails_and_gaps_survive() {
+    let mut t = Table::new(&[("l_id", FieldType::LONG)]);
+    t.push_default_row();
+    t.tail = bcsv::Tail::Raw(vec![0x40; 4]);
+    t.header_gap = vec![1, 2, 3, 4];
+    let bytes = t.write().unwrap();
+    let back = Table::parse(&bytes).unwrap();
+    assert_eq!(back.tail, bcsv::Tail::Raw(vec![0x40; 4]));
+    assert_eq!(back.header_gap, [1, 2, 3, 4]);
+    assert_eq!(
+        bcsv::from_csv(&bcsv::to_csv(&back))
+            .unwrap()
+            .write()
+            .unwrap(),
+        bytes
+    );
+    let rules: Vec<_> = bcsv::validate(&bytes).into_iter().map(|d| d.rule).collect();
+    assert!(
+        rules.contains(&"BCSV-001".to_owned()) && rules.contains(&"BCSV-007".to_owned()),
+        "{rules:?}"
+    );
+}

@@ -1,0 +1,69 @@
+//! BCSV throughput on a 50,000-row table with every type (plus packed fields and Shift-JIS
+//! strings): the zero-copy view reading every cell, the owned model's parse, the byte-exact write,
+//! the golden cases, and the crates.io `lib-bcsv-jmap` parse/write on the same bytes for comparison.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use gcformats::bcsv::{self, Cell, Table};
+use std::hint::black_box;
+
+const ROWS: usize = 50_000;
+
+fn read_every_cell(data: &[u8]) -> u64 {
+    let view = bcsv::parse(data).unwrap();
+    let fields: Vec<_> = view.fields().collect();
+    let mut acc = 0u64;
+    for row in view.rows() {
+        for f in &fields {
+            acc = acc.wrapping_add(match row.cell(f).unwrap() {
+                Cell::Long(v) => v as u64,
+                Cell::Long2(v) => u64::from(v),
+                Cell::Float(v) => u64::from(v.to_bits()),
+                Cell::Short(v) => v as u64,
+                Cell::Char(v) => v as u64,
+                Cell::StringOffset(s) => s.len() as u64,
+                Cell::InlineString(b) => u64::from(b[0]),
+            });
+        }
+    }
+    acc
+}
+
+fn table(c: &mut Criterion) {
+    let model = bcsv::build::every_type(ROWS);
+    let data = model.write().unwrap();
+    assert_eq!(Table::parse(&data).unwrap().write().unwrap(), data);
+    let mut g = c.benchmark_group("bcsv");
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.bench_function("view_read_every_cell", |b| b.iter(|| read_every_cell(black_box(&data))));
+    g.bench_function("model_parse", |b| b.iter(|| Table::parse(black_box(&data)).unwrap()));
+    g.bench_function("model_write", |b| b.iter(|| black_box(&model).write().unwrap()));
+    g.bench_function("to_csv", |b| b.iter(|| bcsv::to_csv(black_box(&model))));
+    let opts = lib_bcsv_jmap::IoOptions::default();
+    g.bench_function("lib_bcsv_jmap_parse", |b| {
+        b.iter(|| lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), black_box(&data), &opts).unwrap())
+    });
+    let theirs = lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), &data, &opts).unwrap();
+    g.bench_function("lib_bcsv_jmap_write", |b| {
+        b.iter(|| lib_bcsv_jmap::to_buffer(black_box(&theirs), &opts).unwrap())
+    });
+    g.finish();
+}
+
+fn golden(c: &mut Criterion) {
+    let files: Vec<Vec<u8>> = bcsv::golden::cases().iter().map(|g| g.file()).collect();
+    let mut g = c.benchmark_group("bcsv_golden");
+    g.throughput(Throughput::Bytes(files.iter().map(|f| f.len() as u64).sum()));
+    g.bench_function("parse_write", |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|f| Table::parse(black_box(f)).unwrap().write().unwrap().len())
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, table, golden);
+criterion_main!(benches);
