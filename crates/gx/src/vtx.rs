@@ -288,7 +288,11 @@ impl VertexFormat {
     pub fn decode(&self, bytes: &[u8]) -> Option<Components> {
         let n = self.components()?;
         let size = self.ty.component_size()?;
-        let scale = self.scale();
+        let scale = if self.ty == CompType::F32 {
+            1.0
+        } else {
+            self.scale()
+        };
         let mut out = Components::default();
         for i in 0..n {
             let at = i.checked_mul(size)?;

@@ -158,6 +158,11 @@ fn shape(
     // Skin cache per DRW1 index: (start, len) in out.weights.
     let mut cache: Vec<Option<(u32, u32)>> = vec![None; drw.map_or(0, |d| d.len())];
     let mut slots = [u16::MAX; 10];
+    // Texture coordinates past the last one the shape indexes need no look-ups.
+    let tex_used = (0..8u8)
+        .rev()
+        .find(|&n| desc.has(Attr::tex(n)))
+        .map_or(0, |n| usize::from(n) + 1);
     for k in 0..usize::from(s.group_count.get()) {
         let g = shp.group(i, k)?;
         for (n, slot) in slots.iter_mut().enumerate().take(usize::from(g.data.count)) {
@@ -200,7 +205,12 @@ fn shape(
                 {
                     *c = color(get(arr, v.index(at), "colour")?);
                 }
-                for (t, (arr, n)) in mv.uvs.iter_mut().zip(a.tex.iter().zip(0u8..)) {
+                for (t, (arr, n)) in mv
+                    .uvs
+                    .iter_mut()
+                    .zip(a.tex.iter().zip(0u8..))
+                    .take(tex_used)
+                {
                     *t = floats(get(arr, v.index(Attr::tex(n)), "texcoord")?);
                 }
                 if let (Some(d), Some(di)) = (drw, drw_index.filter(|&d| d != u16::MAX)) {
