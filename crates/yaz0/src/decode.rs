@@ -120,11 +120,25 @@ pub(crate) fn lz_copy(out: &mut [u8], op: usize, dist: usize, len: usize) {
 }
 
 /// Decodes groups starting at `start` until `out` is full; returns the offset after the last token.
+///
+/// While a whole group (at most 25 stream bytes, at most 8 × 0x111 output bytes) fits, a fast path
+/// decodes it from a local copy with fixed-size copies; the checked path handles the ends.
 pub(crate) fn decode_groups(src: &[u8], start: usize, out: &mut [u8]) -> Result<usize> {
     let n = out.len();
     let mut ip = start;
     let mut op = 0usize;
     while op < n {
+        if let Some(g) = src.get(ip..ip + 25)
+            && op + 8 * 0x111 + 16 <= n
+        {
+            let Ok(g) = <&[u8; 25]>::try_from(g) else {
+                break;
+            };
+            let used = fast_group(g, ip, op, out)?;
+            ip += used.0;
+            op = used.1;
+            continue;
+        }
         let flags = *src.get(ip).ok_or_else(|| truncated(src, ip, 1))?;
         ip += 1;
         let mut mask = 0x80u8;
@@ -147,6 +161,77 @@ pub(crate) fn decode_groups(src: &[u8], start: usize, out: &mut [u8]) -> Result<
         }
     }
     Ok(ip)
+}
+
+/// One full group from `g` (the 25 stream bytes at `ip`); the caller guarantees room for 8
+/// maximal tokens plus 16 bytes of slack in `out`. Returns (stream bytes used, new output position).
+#[inline(always)]
+fn fast_group(g: &[u8; 25], ip: usize, mut op: usize, out: &mut [u8]) -> Result<(usize, usize)> {
+    let [flags, rest @ ..] = g;
+    let flags = *flags;
+    if flags == 0xFF {
+        if let (Some(d), Some(s)) = (out.get_mut(op..op + 8), rest.get(..8)) {
+            d.copy_from_slice(s);
+        }
+        return Ok((9, op + 8));
+    }
+    let mut gi = 0usize;
+    let mut bits = u32::from(flags) << 24;
+    let mut left = 8u32;
+    while left > 0 {
+        let k = bits.leading_ones().min(left);
+        if k > 0 {
+            // A run of literals: one 8-byte copy (the output has slack), then advance by the run.
+            let k = k as usize;
+            match (out.get_mut(op..op + 8), rest.get(gi..gi + 8)) {
+                (Some(d), Some(s)) => d.copy_from_slice(s),
+                (Some(d), None) => {
+                    for (d, s) in d.iter_mut().zip(rest.get(gi..).unwrap_or_default()).take(k) {
+                        *d = *s;
+                    }
+                }
+                _ => {}
+            }
+            gi += k;
+            op += k;
+            bits <<= k;
+            left -= k as u32;
+            continue;
+        }
+        let at = ip + 1 + gi;
+        let b1 = usize::from(rest.get(gi).copied().unwrap_or(0));
+        let b2 = usize::from(rest.get(gi + 1).copied().unwrap_or(0));
+        let dist = ((b1 & 0x0F) << 8 | b2) + 1;
+        let len = if b1 >> 4 == 0 {
+            gi += 3;
+            usize::from(rest.get(gi - 1).copied().unwrap_or(0)) + 0x12
+        } else {
+            gi += 2;
+            (b1 >> 4) + 2
+        };
+        if dist > op {
+            return Err(bad_ref(
+                at,
+                format!(
+                    "back-reference {dist:#x} bytes back at output position {op:#x} reaches before the start"
+                ),
+            ));
+        }
+        let from = op - dist;
+        if dist >= 16 && len <= 16 {
+            out.copy_within(from..from + 16, op);
+        } else if dist >= 8 && len <= 16 {
+            // Two 8-byte steps: the second may read what the first wrote (LZ overlap).
+            out.copy_within(from..from + 8, op);
+            out.copy_within(from + 8..from + 16, op + 8);
+        } else {
+            lz_copy(out, op, dist, len);
+        }
+        op += len;
+        bits <<= 1;
+        left -= 1;
+    }
+    Ok((gi + 1, op))
 }
 
 /// Reads the back-reference at `ip`: (distance, length, bytes used).

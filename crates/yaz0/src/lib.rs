@@ -23,6 +23,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod build;
 mod decode;
 mod encode;
 mod fuzz;

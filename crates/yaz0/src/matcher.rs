@@ -140,6 +140,10 @@ impl<'a> Matcher<'a> {
         let (mut best, mut best_pos) = (0usize, 0usize);
         for &cand in self.scratch.iter().rev() {
             let cand = cand as usize;
+            // Only a candidate that also matches at index `best` can be strictly longer.
+            if best > 0 && self.data.get(cand + best) != self.data.get(pos + best) {
+                continue;
+            }
             let l = self.match_len(cand, pos, max);
             if l > best {
                 best = l;
