@@ -260,21 +260,19 @@ impl<'a> InstView<'a> {
         Ok(v)
     }
 
-    /// Key regions in file order.
+    /// Key regions in file order; ends after the first error.
     pub fn keys(&self) -> impl Iterator<Item = Result<KeyRegionView<'a>>> + 'a {
         let r = self.r;
-        let mut pos = self.keys_at;
+        let mut pos = Some(self.keys_at);
         (0..self.key_count).map_while(move |_| {
+            let at = pos?;
             let item = (|| {
-                let word = r.u32(pos)?;
-                let n = r.u32(pos + 4)? as usize;
-                let velocities = r.table::<raw::VeloRegion>(pos + 8, n)?;
+                let word = r.u32(at)?;
+                let n = r.u32(at + 4)? as usize;
+                let velocities = r.table::<raw::VeloRegion>(at + 8, n)?;
                 Ok(KeyRegionView { word, velocities })
             })();
-            match &item {
-                Ok(k) => pos += 8 + 16 * k.velocities.len(),
-                Err(_) => pos = usize::MAX / 2,
-            }
+            pos = item.as_ref().ok().map(|k| at + 8 + 16 * k.velocities.len());
             Some(item)
         })
     }
