@@ -112,10 +112,17 @@ fn flow_into(f: &Flow, e: Endian, w: &mut Writer) -> Result<()> {
     w.bytes(&f.padding);
     for n in &f.nodes {
         let (kind, args) = n.to_raw();
-        w.u16_at(kind, e);
-        for a in args {
-            w.u16_at(a, e);
+        let mut rec = [0u8; 12];
+        for (dst, v) in rec
+            .chunks_exact_mut(2)
+            .zip(std::iter::once(kind).chain(args))
+        {
+            dst.copy_from_slice(&match e {
+                Endian::Big => v.to_be_bytes(),
+                Endian::Little => v.to_le_bytes(),
+            });
         }
+        w.bytes(&rec);
     }
     for &b in &f.branches {
         w.u16_at(b, e);
