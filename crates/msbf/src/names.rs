@@ -1,13 +1,45 @@
 //! Named values from the seed's tables: node types, condition types, YesNo kinds, event types and
 //! the object-dependent branch functions. All are open newtypes so unknown values survive.
 
+/// A JSON value that is a table name or a raw number.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum NameOrNumber {
+    Number(u16),
+    Name(String),
+}
+
 macro_rules! open_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$cm:meta])* $c:ident = $v:expr => $s:expr,)* }) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-        #[derive(serde::Serialize, serde::Deserialize)]
-        #[serde(transparent)]
         pub struct $name(pub u16);
+
+        /// JSON: the seed's name when it has one, else the number.
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self.name() {
+                    Some(n) => s.serialize_str(n),
+                    None => s.serialize_u16(self.0),
+                }
+            }
+        }
+
+        /// JSON: a name from the seed's table or a number.
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                match NameOrNumber::deserialize(d)? {
+                    NameOrNumber::Number(v) => Ok($name(v)),
+                    NameOrNumber::Name(n) => $name::ALL
+                        .iter()
+                        .copied()
+                        .find(|v| v.name() == Some(n.as_str()))
+                        .ok_or_else(|| serde::de::Error::custom(format!(
+                            "unknown {} {n:?}", stringify!($name)
+                        ))),
+                }
+            }
+        }
 
         impl $name {
             $($(#[$cm])* pub const $c: $name = $name($v);)*

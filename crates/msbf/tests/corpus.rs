@@ -112,7 +112,58 @@ fn corpus_round_trips_and_matches_expectations() {
             let bucket = exp["label_buckets"][label].as_u64().unwrap();
             assert_eq!(labels.bucket_of(label.as_bytes()).unwrap() as u64, bucket);
         }
+        let counts = &exp["counts"];
+        let count =
+            |k: msbf::names::NodeType| flow.nodes.iter().filter(|n| n.kind() == k).count() as u64;
+        assert_eq!(flow.nodes.len() as u64, counts["nodes"].as_u64().unwrap());
+        assert_eq!(
+            m.entries().len() as u64,
+            counts["flowcharts"].as_u64().unwrap()
+        );
+        assert_eq!(
+            count(msbf::names::NodeType::MESSAGE),
+            counts["messages"].as_u64().unwrap()
+        );
+        assert_eq!(
+            count(msbf::names::NodeType::CONDITION),
+            counts["conditions"].as_u64().unwrap()
+        );
+        assert_eq!(
+            count(msbf::names::NodeType::EVENT),
+            counts["events"].as_u64().unwrap()
+        );
+        for (node, label) in exp["labels_by_node"].as_object().unwrap() {
+            let e = m
+                .entries()
+                .into_iter()
+                .find(|e| e.label == label.as_str().unwrap().as_bytes())
+                .unwrap();
+            assert_eq!(e.node.to_string(), *node);
+        }
         let v = msbf::view::parse(&data).unwrap();
+        let lv = v.labels().unwrap().unwrap();
+        for b in exp["layout"]["fen1_nonempty_buckets"].as_array().unwrap() {
+            let (count, offset) = lv.bucket(b["bucket"].as_u64().unwrap() as usize).unwrap();
+            assert_eq!(u64::from(count), b["label_count"].as_u64().unwrap());
+            assert_eq!(u64::from(offset), b["offset"].as_u64().unwrap());
+        }
+        assert_eq!(
+            (0..lv.buckets.len())
+                .filter(|&b| lv.bucket(b).unwrap().0 > 0)
+                .count(),
+            exp["layout"]["fen1_nonempty_buckets"]
+                .as_array()
+                .unwrap()
+                .len()
+        );
+        assert_eq!(
+            v.file_size_field as u64,
+            exp["layout"]["file_size"].as_u64().unwrap()
+        );
+        assert_eq!(
+            u64::from(v.section_count),
+            exp["layout"]["section_count"].as_u64().unwrap()
+        );
         assert_eq!(
             u64::from(v.version),
             exp["layout"]["version"].as_u64().unwrap()

@@ -262,6 +262,25 @@ fn graph_walks_and_entries() {
 }
 
 #[test]
+fn json_names_values_and_accepts_numbers() {
+    let m = build::npc_yes_no();
+    let json = m.to_json();
+    assert!(json.contains("\"condition\": \"YesNo\""), "{json}");
+    assert!(json.contains("\"event\": \"EventFuncNoAdvance\""));
+    let numeric = json.replace("\"condition\": \"YesNo\"", "\"condition\": 0");
+    assert_eq!(Msbf::from_json(&numeric).unwrap(), m);
+    let unknown = json.replace("\"condition\": \"YesNo\"", "\"condition\": \"Maybe\"");
+    let err = Msbf::from_json(&unknown).unwrap_err().to_string();
+    assert!(err.contains("unknown ConditionType \"Maybe\""), "{err}");
+    let mut odd = m.clone();
+    if let Node::Event { event, .. } = &mut odd.flow_mut().unwrap().nodes[3] {
+        *event = EventType(0x77);
+    }
+    assert!(odd.to_json().contains("\"event\": 119"));
+    assert_eq!(Msbf::from_json(&odd.to_json()).unwrap(), odd);
+}
+
+#[test]
 fn builder_links_and_names() {
     let mut b = FlowBuilder::new();
     let e = b.entry("X");
