@@ -1,6 +1,6 @@
 //! Fuzz body shared by cargo-fuzz and `cargo test`.
 
-use crate::{Block, BlockView, FacialSection, Run, validate_section};
+use crate::{Block, BlockView, FacialSection, Run, block_json, validate_section};
 
 /// True when every run list ends with a zero-length pair. Only then is a list's extent fixed by
 /// the bytes themselves; an unterminated list ends at the next pointer target, and after a
@@ -17,6 +17,10 @@ fn terminated(s: &FacialSection) -> bool {
 pub fn fuzz_gpl_facial(data: &[u8]) {
     if let Ok(v) = BlockView::parse(data) {
         let _ = v.validate();
+        let _ = block_json(&v);
+    }
+    if let Some(s) = Block::parse(data).ok().as_ref().and_then(Block::facial) {
+        let _ = crate::poses_json(s);
     }
     if let Ok(b) = Block::parse(data)
         && b.facial().is_none_or(terminated)

@@ -170,9 +170,10 @@ pub struct Attribute {
 
 impl Attribute {
     /// Target indices named by the runs (terminator and anything after it excluded), capped at
-    /// `entries` so hostile counts cannot blow up.
+    /// `entries` and at `Limits::default().max_elements`, so hostile counts cannot blow up.
     pub fn indices(&self) -> Vec<u16> {
-        expand_runs(self.runs.iter().copied(), self.entries as usize)
+        let max = usize::try_from(Limits::default().max_elements).unwrap_or(usize::MAX);
+        expand_runs(self.runs.iter().copied(), (self.entries as usize).min(max))
     }
 
     /// Pose `p` as signed components (`None` for widths other than 1 and 2, or a missing pose).

@@ -95,7 +95,12 @@ impl BlockView<'_> {
             validate_skin(skin, &mut d);
         }
         match self.facial() {
-            Some(Ok(v)) => d.extend(validate_facial(&v, mesh.as_ref())),
+            Some(Ok(v)) => {
+                d.extend(validate_facial(&v, mesh.as_ref()));
+                if let Some(skn) = self.extent(slot::SKN) {
+                    check_no_skn_pointers(&v, skn, &mut d);
+                }
+            }
             Some(Err(e)) => d.push(Diagnostic::error(
                 "GPL-014",
                 e.offset(),
@@ -142,6 +147,27 @@ fn validate_skin(skin: &Skin, d: &mut Vec<Diagnostic>) {
                     e.src,
                     b + i64::from(e.dst)
                 ),
+            ));
+        }
+    }
+}
+
+/// GPL-015: the facial section holds no pointers into SKN; the loader resolves targets at load
+/// time into each descriptor's +0x8 slot. A file whose slot holds an address inside SKN (as a
+/// block-relative or an SKN-relative value) was dumped from memory or written by a tool that
+/// resolved targets itself.
+fn check_no_skn_pointers(v: &FacialView<'_>, skn: (usize, usize), d: &mut Vec<Diagnostic>) {
+    let Ok(descs) = v.descriptors() else { return };
+    let (start, end) = skn;
+    for (i, t) in descs.iter().enumerate() {
+        let [a, b, c, e] = [t.reserved[4], t.reserved[5], t.reserved[6], t.reserved[7]];
+        let p = u32::from_be_bytes([a, b, c, e]) as usize;
+        if p != 0 && ((start..end).contains(&p) || p < end - start) {
+            let off = v.header().descriptors.get() as usize + 16 * i + 8;
+            d.push(Diagnostic::error(
+                "GPL-015",
+                Some(v.abs(off)),
+                format!("type descriptor {i}: stored target {p:#x} points into SKN"),
             ));
         }
     }

@@ -241,6 +241,19 @@ fn other_section_rules() {
 }
 
 #[test]
+fn stored_target_pointer_into_skn_fires_gpl_015() {
+    let skn = BlockView::parse(&build::luigi_block())
+        .unwrap()
+        .word(slot::SKN);
+    for p in [skn + 0x40, 0x40] {
+        let b = with_section(luigi(), |s| {
+            s.descriptors[0].reserved[4..8].copy_from_slice(&p.to_be_bytes())
+        });
+        assert_eq!(rules(&b), vec!["GPL-005", "GPL-015"]);
+    }
+}
+
+#[test]
 fn block_rules() {
     let mut b = build::birdo_block();
     b[0x20] ^= 1; // GPL version word
