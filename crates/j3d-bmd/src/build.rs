@@ -149,6 +149,7 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
         formats: vec![AttrFormat::terminator()],
         buffers: vec![],
         pad: Pad::Nintendo,
+        align: 32,
     };
     for (f, values) in &spec.arrays {
         let _ = vtx.set(*f, values);
@@ -175,6 +176,7 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
             world.iter().map(|w| translate(w.map(|x| -x))).collect()
         },
         pad: Pad::Nintendo,
+        align: 1,
     };
     let drw = Drw1::nintendo(&spec.rigid, spec.envelopes.len() as u16);
     let joints = spec

@@ -78,6 +78,8 @@ pub struct Drw1 {
     pub entries: Vec<DrwEntry>,
     /// Padding style.
     pub pad: Pad,
+    /// Alignment before each table beyond its natural one (1 = natural only). Detected on parsing.
+    pub align: u8,
 }
 
 impl Drw1 {
@@ -96,6 +98,7 @@ impl Drw1 {
             marker: 0xFFFF,
             entries: j.chain(e).collect(),
             pad: Pad::Nintendo,
+            align: 1,
         }
     }
 
@@ -106,6 +109,7 @@ impl Drw1 {
             marker: v.h.pad.get(),
             entries: (0..n).map(|i| v.get(i)).collect::<Result<_>>()?,
             pad: Pad::default(),
+            align: 1,
         })
     }
 
@@ -115,11 +119,12 @@ impl Drw1 {
             w.u16(u16_of(self.entries.len(), "DRW1 count")?)
                 .u16(self.marker);
             let (k, i) = (w.reserve_u32(), w.reserve_u32());
+            self.pad.align(w, usize::from(self.align));
             here(w, k)?;
             for e in &self.entries {
                 w.u8(e.kind.0);
             }
-            self.pad.align(w, 2);
+            self.pad.align(w, usize::from(self.align).max(2));
             here(w, i)?;
             for e in &self.entries {
                 w.u16(e.id);

@@ -112,6 +112,8 @@ pub struct Evp1 {
     pub ibms: Vec<Mtx34>,
     /// Padding style.
     pub pad: Pad,
+    /// Alignment before each table beyond its natural one (1 = natural only). Detected on parsing.
+    pub align: u8,
 }
 
 impl Evp1 {
@@ -132,6 +134,7 @@ impl Evp1 {
             envelopes,
             ibms,
             pad: Pad::default(),
+            align: 1,
         })
     }
 
@@ -151,22 +154,23 @@ impl Evp1 {
                 return Ok(());
             }
             let [s, j, wt, m] = slots;
+            self.pad.align(w, usize::from(self.align));
             here(w, s)?;
             for e in &self.envelopes {
                 w.u8(u8::try_from(e.pairs.len())
                     .map_err(|_| gcio::Error::invalid(0, "envelope with more than 255 joints"))?);
             }
-            self.pad.align(w, 2);
+            self.pad.align(w, usize::from(self.align).max(2));
             here(w, j)?;
             for (joint, _) in self.envelopes.iter().flat_map(|e| &e.pairs) {
                 w.u16(*joint);
             }
-            self.pad.align(w, 4);
+            self.pad.align(w, usize::from(self.align).max(4));
             here(w, wt)?;
             for (_, weight) in self.envelopes.iter().flat_map(|e| &e.pairs) {
                 w.f32(*weight);
             }
-            self.pad.align(w, 4);
+            self.pad.align(w, usize::from(self.align).max(4));
             here(w, m)?;
             for v in self.ibms.iter().flatten().flatten() {
                 w.f32(*v);
@@ -196,6 +200,7 @@ mod tests {
                 2
             ],
             pad: Pad::Nintendo,
+            align: 1,
         };
         let b = m.write().unwrap();
         // sizes @0x1C, joints @0x1E, weights @0x24, matrices @0x2C; 0x2C + 0x60 = 0x8C → 0xA0.

@@ -235,8 +235,8 @@ impl Chunk {
         .context(&ctx)
     }
 
-    /// Parses a chunk into its typed model when the canonical writer reproduces it exactly (trying
-    /// each padding style), else keeps it raw.
+    /// Parses a chunk into its typed model when the writer reproduces it exactly with one of the
+    /// padding styles and table alignments (Nintendo's first), else keeps it raw.
     pub fn from_view(c: &ChunkView<'_>) -> Chunk {
         let raw = || {
             Chunk::Raw(RawChunk {
@@ -244,45 +244,98 @@ impl Chunk {
             })
         };
         let r = c.data;
-        let typed: Option<Box<dyn Fn(Pad) -> Result<Chunk>>> = match &c.magic {
-            b"INF1" => Some(Box::new(move |p| {
-                Inf1View::parse(r)
-                    .and_then(|v| Inf1::from_view(&v))
-                    .map(|m| Chunk::Inf1(Inf1 { pad: p, ..m }))
-            })),
-            b"VTX1" => Some(Box::new(move |p| {
-                Vtx1View::parse(r)
-                    .and_then(|v| Vtx1::from_view(&v, p))
-                    .map(Chunk::Vtx1)
-            })),
-            b"EVP1" => Some(Box::new(move |p| {
-                Evp1View::parse(r)
-                    .and_then(|v| Evp1::from_view(&v))
-                    .map(|m| Chunk::Evp1(Evp1 { pad: p, ..m }))
-            })),
-            b"DRW1" => Some(Box::new(move |p| {
-                Drw1View::parse(r)
-                    .and_then(|v| Drw1::from_view(&v))
-                    .map(|m| Chunk::Drw1(Drw1 { pad: p, ..m }))
-            })),
-            b"JNT1" => Some(Box::new(move |p| {
-                Jnt1View::parse(r)
-                    .and_then(|v| Jnt1::from_view(&v))
-                    .map(|m| Chunk::Jnt1(Jnt1 { pad: p, ..m }))
-            })),
-            b"SHP1" => Some(Box::new(move |p| {
-                Shp1View::parse(r)
-                    .and_then(|v| Shp1::from_view(&v))
-                    .map(|m| Chunk::Shp1(Shp1 { pad: p, ..m }))
-            })),
-            _ => None,
+        type Typed<'a> = Box<dyn Fn(Pad, u8) -> Result<Chunk> + 'a>;
+        let (typed, default_align): (Typed<'_>, u8) = match &c.magic {
+            b"INF1" => (
+                Box::new(move |p, _| {
+                    Inf1View::parse(r)
+                        .and_then(|v| Inf1::from_view(&v))
+                        .map(|m| Chunk::Inf1(Inf1 { pad: p, ..m }))
+                }),
+                1,
+            ),
+            b"VTX1" => (
+                Box::new(move |p, a| {
+                    Vtx1View::parse(r)
+                        .and_then(|v| Vtx1::from_view(&v, p, a))
+                        .map(Chunk::Vtx1)
+                }),
+                32,
+            ),
+            b"EVP1" => (
+                Box::new(move |p, a| {
+                    Evp1View::parse(r)
+                        .and_then(|v| Evp1::from_view(&v))
+                        .map(|m| {
+                            Chunk::Evp1(Evp1 {
+                                pad: p,
+                                align: a,
+                                ..m
+                            })
+                        })
+                }),
+                1,
+            ),
+            b"DRW1" => (
+                Box::new(move |p, a| {
+                    Drw1View::parse(r)
+                        .and_then(|v| Drw1::from_view(&v))
+                        .map(|m| {
+                            Chunk::Drw1(Drw1 {
+                                pad: p,
+                                align: a,
+                                ..m
+                            })
+                        })
+                }),
+                1,
+            ),
+            b"JNT1" => (
+                Box::new(move |p, a| {
+                    Jnt1View::parse(r)
+                        .and_then(|v| Jnt1::from_view(&v))
+                        .map(|m| {
+                            Chunk::Jnt1(Jnt1 {
+                                pad: p,
+                                align: a,
+                                ..m
+                            })
+                        })
+                }),
+                1,
+            ),
+            b"SHP1" => (
+                Box::new(move |p, a| {
+                    Shp1View::parse(r)
+                        .and_then(|v| Shp1::from_view(&v))
+                        .map(|m| {
+                            Chunk::Shp1(Shp1 {
+                                pad: p,
+                                align: a,
+                                ..m
+                            })
+                        })
+                }),
+                32,
+            ),
+            _ => return raw(),
         };
-        let Some(typed) = typed else { return raw() };
-        for p in Pad::ALL {
-            if let Ok(chunk) = typed(p)
-                && chunk.write().ok().as_deref() == Some(r.data())
-            {
-                return chunk;
+        let mut aligns = vec![default_align];
+        aligns.extend(
+            [1u8, 4, 8, 16, 32]
+                .into_iter()
+                .filter(|a| *a != default_align),
+        );
+        for a in aligns {
+            for p in Pad::ALL {
+                if let Ok(chunk) = typed(p, a)
+                    && chunk.write().ok().as_deref() == Some(r.data())
+                {
+                    return chunk;
+                }
+            }
+            if &c.magic == b"INF1" {
+                break;
             }
         }
         raw()

@@ -200,6 +200,8 @@ pub struct Jnt1 {
     pub names: Option<NameTable>,
     /// Padding style.
     pub pad: Pad,
+    /// Alignment before each table beyond its natural one (1 = natural only). Detected on parsing.
+    pub align: u8,
 }
 
 impl Jnt1 {
@@ -212,6 +214,7 @@ impl Jnt1 {
             remap,
             names,
             pad: Pad::Nintendo,
+            align: 1,
         }
     }
 
@@ -225,6 +228,7 @@ impl Jnt1 {
             remap: (0..count).map(|i| v.remap(i)).collect::<Result<_>>()?,
             names: v.names().transpose()?,
             pad: Pad::default(),
+            align: 1,
         })
     }
 
@@ -239,16 +243,18 @@ impl Jnt1 {
             w.u16(u16_of(self.remap.len(), "joint count")?)
                 .u16(self.marker);
             let (d, r, n) = (w.reserve_u32(), w.reserve_u32(), w.reserve_u32());
+            self.pad.align(w, usize::from(self.align).max(4));
             here(w, d)?;
             for j in &self.joints {
                 j.write(w);
             }
+            self.pad.align(w, usize::from(self.align).max(2));
             here(w, r)?;
             for v in &self.remap {
                 w.u16(*v);
             }
             if let Some(names) = &self.names {
-                self.pad.align(w, 4);
+                self.pad.align(w, usize::from(self.align).max(4));
                 here(w, n)?;
                 names.write(w)?;
             }

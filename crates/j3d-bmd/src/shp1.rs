@@ -345,6 +345,9 @@ pub struct Shp1 {
     pub matrix_data: Vec<MatrixData>,
     /// Padding style.
     pub pad: Pad,
+    /// Alignment before every table beyond its natural one (1 = natural only; 32 = Nintendo-style
+    /// 32-byte tables, the builders' default). Detected on parsing.
+    pub align: u8,
 }
 
 /// A shape to add with [`Shp1::push_shape`].
@@ -385,6 +388,7 @@ impl Default for Shp1 {
             groups: Vec::new(),
             matrix_data: Vec::new(),
             pad: Pad::Nintendo,
+            align: 32,
         }
     }
 }
@@ -469,6 +473,7 @@ impl Shp1 {
             groups,
             matrix_data,
             pad: Pad::default(),
+            align: 32,
         })
     }
 
@@ -562,14 +567,15 @@ impl Shp1 {
         write_chunk(*b"SHP1", self.pad, |w: &mut Writer| {
             w.u16(u16_of(self.shapes.len(), "shape count")?)
                 .u16(self.marker);
-            let slots: Vec<_> = (0..9).map(|_| w.reserve_u32()).collect();
+            let slots: Vec<_> = (0..8).map(|_| w.reserve_u32()).collect();
+            let inner = usize::from(self.align);
             let slot = |k: usize| {
                 slots
                     .get(k)
                     .copied()
                     .ok_or_else(|| Error::invalid(0, "slot"))
             };
-            self.pad.align(w, 32);
+            self.pad.align(w, inner.max(4));
             here(w, slot(0)?)?;
             for s in &self.shapes {
                 w.u8(s.matrix_type.0)
@@ -584,22 +590,22 @@ impl Shp1 {
                     w.f32(*v);
                 });
             }
-            self.pad.align(w, 32);
+            self.pad.align(w, inner.max(2));
             here(w, slot(1)?)?;
             for r in &self.remap {
                 w.u16(*r);
             }
-            self.pad.align(w, 32);
             if let Some(names) = &self.names {
+                self.pad.align(w, inner.max(4));
                 here(w, slot(2)?)?;
                 names.write(w)?;
-                self.pad.align(w, 32);
             }
+            self.pad.align(w, inner.max(4));
             here(w, slot(3)?)?;
             for a in &self.attrs {
                 w.u32(a.attr.0).u32(a.ty.0);
             }
-            self.pad.align(w, 32);
+            self.pad.align(w, inner.max(2));
             here(w, slot(4)?)?;
             for v in &self.weights {
                 w.u16(*v);
@@ -628,12 +634,12 @@ impl Shp1 {
                 }
                 defs.push((w.position() - start, start - prim_start));
             }
-            self.pad.align(w, 32);
+            self.pad.align(w, inner.max(4));
             here(w, slot(6)?)?;
             for d in &self.matrix_data {
                 w.u16(d.drw).u16(d.count).u32(d.start);
             }
-            self.pad.align(w, 32);
+            self.pad.align(w, inner.max(4));
             here(w, slot(7)?)?;
             for (size, offset) in defs {
                 w.u32(u32_of(size, "group size")?)

@@ -404,7 +404,7 @@ fn element_count(x: &Vtx1View<'_>, slot: usize, size: Option<usize>) -> Option<u
     let start = x.buffer_offset(slot);
     Pad::ALL
         .iter()
-        .map(|p| crate::vtx1::trim_padding(bytes.data(), start, size, *p).len() / size)
+        .map(|p| crate::vtx1::trim_padding(bytes.data(), start, size, *p, 32).len() / size)
         .min()
 }
 

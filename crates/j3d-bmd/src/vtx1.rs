@@ -178,11 +178,13 @@ pub struct Vtx1 {
     pub buffers: Vec<Buffer>,
     /// Padding style.
     pub pad: Pad,
+    /// Alignment of every buffer (at least 4; 32 in Nintendo-style files). Detected on parsing.
+    pub align: u8,
 }
 
 impl Vtx1 {
     /// Copies a view; each buffer drops the trailing bytes `pad` would write back.
-    pub fn from_view(v: &Vtx1View<'_>, pad: Pad) -> Result<Self> {
+    pub fn from_view(v: &Vtx1View<'_>, pad: Pad, align: u8) -> Result<Self> {
         let formats = v.formats().collect::<Result<Vec<_>>>()?;
         let mut buffers = Vec::new();
         for slot in 0..13 {
@@ -195,7 +197,13 @@ impl Vtx1 {
                 .and_then(|a| v.format(*a))
                 .and_then(|f| f.element_size())
                 .unwrap_or(1);
-            let data = trim_padding(bytes.data(), v.buffer_offset(slot), stride, pad);
+            let data = trim_padding(
+                bytes.data(),
+                v.buffer_offset(slot),
+                stride,
+                pad,
+                Self::buffer_align(align),
+            );
             buffers.push(Buffer {
                 slot,
                 data: data.to_vec(),
@@ -205,7 +213,12 @@ impl Vtx1 {
             formats,
             buffers,
             pad,
+            align,
         })
+    }
+
+    fn buffer_align(align: u8) -> usize {
+        usize::from(align).max(4)
     }
 
     /// The format of `attr`.
@@ -302,7 +315,7 @@ impl Vtx1 {
                     .bytes(&f.pad);
             }
             for b in &self.buffers {
-                self.pad.align(w, 32);
+                self.pad.align(w, Self::buffer_align(self.align));
                 if let Some(slot) = slots.get(b.slot) {
                     here(w, *slot)?;
                 }
@@ -313,16 +326,22 @@ impl Vtx1 {
     }
 }
 
-/// The data part of a buffer read up to the next offset: drops the longest tail (< 32 bytes,
-/// ending 32-aligned, after a whole number of elements) that equals what `pad` writes. Real data
+/// The data part of a buffer read up to the next offset: drops the longest tail (< `align` bytes,
+/// ending aligned, after a whole number of elements) that equals what `pad` writes. Real data
 /// rarely equals the padding sentence; for zero padding, trailing zero elements count as padding
 /// (the bytes written back are the same either way).
-pub(crate) fn trim_padding(bytes: &[u8], start: usize, stride: usize, pad: Pad) -> &[u8] {
-    let (len, stride) = (bytes.len(), stride.max(1));
-    if !(start + len).is_multiple_of(32) {
+pub(crate) fn trim_padding(
+    bytes: &[u8],
+    start: usize,
+    stride: usize,
+    pad: Pad,
+    align: usize,
+) -> &[u8] {
+    let (len, stride, align) = (bytes.len(), stride.max(1), align.max(1));
+    if !(start + len).is_multiple_of(align) {
         return bytes;
     }
-    let first = len.saturating_sub(31).div_ceil(stride) * stride;
+    let first = len.saturating_sub(align - 1).div_ceil(stride) * stride;
     (first..=len)
         .step_by(stride)
         .find(|&k| pad.matches(bytes.get(k..).unwrap_or_default()))
@@ -341,6 +360,7 @@ mod tests {
             formats: vec![AttrFormat::terminator()],
             buffers: vec![],
             pad: Pad::Nintendo,
+            align: 32,
         };
         let pos = VertexFormat {
             attr: Attr::POS,
@@ -364,7 +384,7 @@ mod tests {
         let v = Vtx1View::parse(Reader::new(&bytes)).unwrap();
         let a = v.array(Attr::POS).unwrap().unwrap();
         assert_eq!(a.get_f32(0).unwrap().as_slice(), &[1.0, 2.0, -0.5]);
-        assert_eq!(Vtx1::from_view(&v, Pad::Nintendo).unwrap(), m);
+        assert_eq!(Vtx1::from_view(&v, Pad::Nintendo, 32).unwrap(), m);
         assert_eq!(m.len(Attr::POS), 1);
     }
 }

@@ -83,31 +83,37 @@ fn fuzz_seeds_replay() {
 }
 
 #[test]
-fn superbmd_and_zero_padding_stay_typed() {
-    for pad in [Pad::SuperBmd, Pad::Zero] {
-        let mut m = build::skinned_bmd();
-        for c in &mut m.chunks {
-            match c {
-                Chunk::Inf1(x) => x.pad = pad,
-                Chunk::Vtx1(x) => x.pad = pad,
-                Chunk::Evp1(x) => x.pad = pad,
-                Chunk::Drw1(x) => x.pad = pad,
-                Chunk::Jnt1(x) => x.pad = pad,
-                Chunk::Shp1(x) => x.pad = pad,
-                Chunk::Raw(_) => {}
+fn other_padding_styles_and_alignments_stay_typed() {
+    for pad in Pad::ALL {
+        for align in [1u8, 4, 16, 32] {
+            let mut m = build::skinned_bmd();
+            for c in &mut m.chunks {
+                match c {
+                    Chunk::Inf1(x) => x.pad = pad,
+                    Chunk::Vtx1(x) => (x.pad, x.align) = (pad, align),
+                    Chunk::Evp1(x) => (x.pad, x.align) = (pad, align),
+                    Chunk::Drw1(x) => (x.pad, x.align) = (pad, align),
+                    Chunk::Jnt1(x) => (x.pad, x.align) = (pad, align),
+                    Chunk::Shp1(x) => (x.pad, x.align) = (pad, align),
+                    Chunk::Raw(_) => {}
+                }
             }
-        }
-        let b = m.write().unwrap();
-        let back = Bmd::parse(&b).unwrap();
-        assert_eq!(back.write().unwrap(), b);
-        assert_eq!(
-            back.chunks
+            let b = m.write().unwrap();
+            let back = Bmd::parse(&b).unwrap();
+            assert_eq!(back.write().unwrap(), b);
+            let raw = back
+                .chunks
                 .iter()
                 .filter(|c| matches!(c, Chunk::Raw(_)))
-                .count(),
-            2,
-            "{pad:?}"
-        );
+                .count();
+            assert_eq!(raw, 2, "{pad:?} align {align}");
+            // Shapes right after the 0x2C header with natural alignment (SuperBMD-like layout).
+            if align == 1 {
+                let shp = chunk_offset(&b, b"SHP1");
+                assert_eq!(&b[shp + 0x0C..shp + 0x10], &[0, 0, 0, 0x2C]);
+            }
+            assert!(geometry(&parse(&b).unwrap()).unwrap().triangle_count() == 96);
+        }
     }
 }
 

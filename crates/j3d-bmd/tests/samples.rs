@@ -151,7 +151,11 @@ fn committed_samples_are_up_to_date() {
     }
     for (name, bytes) in build::samples() {
         if let Ok(found) = std::fs::read(dir.join(&name)) {
-            assert_eq!(found, bytes, "{name}");
+            let at = gcio::first_difference(&found, &bytes);
+            assert_eq!(
+                at, None,
+                "{name} differs from the builders (run `cargo xtask gen-samples`)"
+            );
         }
     }
 }
