@@ -33,6 +33,10 @@ fn table(c: &mut Criterion) {
     let model = bcsv::build::every_type(ROWS);
     let data = model.write().unwrap();
     assert_eq!(Table::parse(&data).unwrap().write().unwrap(), data);
+    // The same table for benches/bcsv_pyjmap.py.
+    if let Ok(path) = std::env::var("BCSV_BENCH_DUMP") {
+        std::fs::write(path, &data).unwrap();
+    }
     let mut g = c.benchmark_group("bcsv");
     g.throughput(Throughput::Bytes(data.len() as u64));
     g.bench_function("view_read_every_cell", |b| b.iter(|| read_every_cell(black_box(&data))));

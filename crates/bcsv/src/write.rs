@@ -90,6 +90,7 @@ impl Table {
         }
         out.extend_from_slice(&self.header_gap);
 
+        let plans: Vec<Plan> = self.fields.iter().map(Plan::new).collect();
         let stored = self.stored_pool.as_deref().unwrap_or_default();
         let mut pool = PoolWriter {
             bytes: stored.to_vec(),
@@ -115,8 +116,7 @@ impl Table {
             }
             let cells = out.get_mut(start..).unwrap_or_default();
             let mut k = 0;
-            for (f, v) in self.fields.iter().zip(&row.values) {
-                let off = usize::from(f.offset);
+            for ((f, plan), v) in self.fields.iter().zip(&plans).zip(&row.values) {
                 let bits = match v {
                     Value::StringOffset(s) => {
                         let hint = row.string_offsets.get(k).copied();
@@ -124,7 +124,7 @@ impl Table {
                         pool.offset(s, hint)
                     }
                     Value::InlineString(b) if f.kind == FieldType::STRING => {
-                        if let Some(dst) = cells.get_mut(off..off + 32) {
+                        if let Some(dst) = cells.get_mut(plan.offset..plan.offset + 32) {
                             dst.copy_from_slice(b);
                         }
                         continue;
@@ -142,7 +142,7 @@ impl Table {
                         ),
                     ));
                 }
-                rmw(cells, off, f.size(), endian, |word| f.encode(word, bits));
+                plan.put(cells, bits, endian);
             }
         }
         out.extend_from_slice(&pool.bytes);
@@ -157,31 +157,81 @@ impl Table {
     }
 }
 
-/// Read-modify-write of a `size`-byte word at `off` (BCSV-009).
-#[inline]
-fn rmw(cells: &mut [u8], off: usize, size: usize, endian: Endian, f: impl Fn(u32) -> u32) {
-    let Some(dst) = cells.get_mut(off..off + size) else {
-        return;
-    };
-    let mut w = [0u8; 4];
-    let big = endian == Endian::Big;
-    // Place the field's bytes in the low end of a u32 so masks of every width apply alike.
-    let pos = if big { 4 - size } else { 0 };
-    if let Some(slot) = w.get_mut(pos..pos + size) {
-        slot.copy_from_slice(dst);
+/// Where and how one field's value goes into a row, computed once per table.
+struct Plan {
+    offset: usize,
+    size: usize,
+    /// Bits the value owns (BCSV-009: the rest of the word is kept).
+    mask: u32,
+    shift: u32,
+    /// The mask covers the whole width: no need to read the old word.
+    whole: bool,
+}
+
+impl Plan {
+    fn new(f: &crate::types::Field) -> Plan {
+        let mask = f.effective_mask();
+        Plan {
+            offset: usize::from(f.offset),
+            size: f.size(),
+            mask,
+            shift: u32::from(f.shift),
+            whole: mask == f.width_mask(),
+        }
     }
-    let word = if big {
-        u32::from_be_bytes(w)
-    } else {
-        u32::from_le_bytes(w)
-    };
-    let new = f(word);
-    let b = if big {
-        new.to_be_bytes()
-    } else {
-        new.to_le_bytes()
-    };
-    if let Some(src) = b.get(pos..pos + size) {
-        dst.copy_from_slice(src);
+
+    /// Read-modify-write of the field's word: `(word & !mask) | ((value << shift) & mask)`.
+    #[inline]
+    fn put(&self, cells: &mut [u8], value: u32, endian: Endian) {
+        let v = value.checked_shl(self.shift).unwrap_or(0) & self.mask;
+        let big = endian == Endian::Big;
+        let Some(dst) = cells.get_mut(self.offset..self.offset + self.size) else {
+            return;
+        };
+        match dst {
+            [a, b, c, d] => {
+                let old = if big {
+                    u32::from_be_bytes([*a, *b, *c, *d])
+                } else {
+                    u32::from_le_bytes([*a, *b, *c, *d])
+                };
+                let new = if self.whole {
+                    v
+                } else {
+                    (old & !self.mask) | v
+                };
+                [*a, *b, *c, *d] = if big {
+                    new.to_be_bytes()
+                } else {
+                    new.to_le_bytes()
+                };
+            }
+            [a, b] => {
+                let old = u32::from(if big {
+                    u16::from_be_bytes([*a, *b])
+                } else {
+                    u16::from_le_bytes([*a, *b])
+                });
+                let new = if self.whole {
+                    v
+                } else {
+                    (old & !self.mask) | v
+                } as u16;
+                [*a, *b] = if big {
+                    new.to_be_bytes()
+                } else {
+                    new.to_le_bytes()
+                };
+            }
+            [a] => {
+                let new = if self.whole {
+                    v
+                } else {
+                    (u32::from(*a) & !self.mask) | v
+                };
+                *a = new as u8;
+            }
+            _ => {}
+        }
     }
 }
