@@ -678,3 +678,81 @@ fn decode_group(bytes: Reader<'_>, desc: Option<&VertexDesc>, abs_start: usize) 
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gx::dl::Opcode;
+
+    #[test]
+    fn golden_shp1() {
+        let attrs = vec![
+            IndexAttr {
+                attr: Attr::PNMTXIDX,
+                ty: AttrType::DIRECT,
+            },
+            IndexAttr {
+                attr: Attr::POS,
+                ty: AttrType::INDEX16,
+            },
+        ];
+        let desc = vertex_desc(attrs.clone()).unwrap();
+        let mut tri = PrimitiveBuf::new(Opcode::TRIANGLES);
+        for (m, p) in [(0, 0), (3, 1), (0, 2)] {
+            tri.push(&desc, &[m, p]);
+        }
+        let mut m = Shp1::default();
+        let spec = ShapeSpec {
+            matrix_type: ShapeMatrixType::MULTI,
+            attrs: attrs.clone(),
+            groups: vec![GroupSpec {
+                drw: 0,
+                matrices: vec![0, 1],
+                prims: vec![tri],
+            }],
+            radius: 1.0,
+            bbox: [0.0; 6],
+        };
+        m.push_shape(spec.clone()).unwrap();
+        m.push_shape(spec).unwrap();
+        // The second shape shares the first one's attribute list.
+        assert_eq!(m.attrs.len(), 3);
+        assert_eq!(m.shapes[1].attr_offset, 0);
+        let b = m.write().unwrap();
+        let offsets: Vec<u32> = (0..8)
+            .map(|k| u32::from_be_bytes(b[0x0C + 4 * k..0x10 + 4 * k].try_into().unwrap()))
+            .collect();
+        // shapes, remap, (no names), attributes, weights, primitives, matrix data, definitions.
+        assert_eq!(offsets, [0x40, 0xA0, 0, 0xC0, 0xE0, 0x100, 0x140, 0x160]);
+        assert_eq!(
+            &b[0x40..0x4C],
+            &[3, 0xFF, 0, 1, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
+        );
+        assert_eq!(&b[0x4C..0x50], &1.0f32.to_be_bytes());
+        assert_eq!(
+            &b[0xC0..0xD8],
+            &[
+                0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0, 3, 0, 0, 0, 0xFF, 0, 0, 0, 0
+            ]
+        );
+        assert_eq!(&b[0xE0..0xE8], &[0, 0, 0, 1, 0, 0, 0, 1]);
+        assert_eq!(&b[0x100..0x10C], &[0x90, 0, 3, 0, 0, 0, 3, 0, 1, 0, 0, 2]);
+        assert!(b[0x10C..0x120].iter().all(|&x| x == 0), "NOP padding to 32");
+        assert_eq!(
+            &b[0x140..0x150],
+            &[0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2]
+        );
+        assert_eq!(
+            &b[0x160..0x170],
+            &[0, 0, 0, 0x20, 0, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0, 0x20]
+        );
+        assert_eq!(b.len(), 0x180);
+        let v = Shp1View::parse(Reader::new(&b)).unwrap();
+        assert_eq!(Shp1::from_view(&v).unwrap(), m);
+        assert_eq!(v.matrix_data_count(), 2);
+        assert_eq!(v.group_def_count(), 2);
+        assert_eq!(v.weight_count(), 4);
+        let g = v.group(1, 0).unwrap();
+        assert_eq!((g.size, g.offset, g.data.start), (0x20, 0x20, 2));
+    }
+}

@@ -122,6 +122,17 @@ fn container(v: &BmdView<'_>, o: &mut Out) {
             ),
         );
     }
+    if !h.tag.starts_with(b"SVR3") {
+        o.push(
+            Severity::Info,
+            "J3D-005",
+            0x10,
+            format!(
+                "tag block {:?} (new files use SVR3; the game ignores it)",
+                String::from_utf8_lossy(&h.tag)
+            ),
+        );
+    }
     let bdl = magic == MAGIC_BDL4;
     let expect = if bdl { 9 } else { 8 };
     if magic != MAGIC_BMT3 && h.chunk_count.get() != expect {
@@ -521,6 +532,16 @@ fn drw1(x: &Drw1View<'_>, o: &mut Out, c: &Counts) {
             }
             k => o.err("J3D-036", at, format!("entry {i} type {}", k.0)),
         }
+    }
+    let env_entries = (0..n)
+        .filter_map(|i| x.get(i).ok())
+        .filter(|e| e.kind == DrwKind::ENVELOPE)
+        .count();
+    if let Some(v) = c.envelopes
+        && v > 0
+        && env_entries != 2 * v
+    {
+        o.push(Severity::Info, "J3D-039", base + 8, format!("{env_entries} envelope entries for {v} envelopes (Nintendo's tools list each twice)"));
     }
     if !x.reader().len().is_multiple_of(32) {
         o.err("J3D-040", base + 4, "DRW1 not padded to 32");
