@@ -129,3 +129,105 @@ impl Format for GplFacial {
         gpl_facial::build::samples()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn detection_is_strict_and_extension_breaks_ties() {
+        let b = gpl_facial::build::birdo_block();
+        assert!(GplFacial.detect(&b, "x.bin").is_some());
+        let mut weak = b.clone();
+        weak[0x20] ^= 0x80; // GPL version word
+        assert!(GplFacial.detect(&weak, "x.bin").is_none());
+        assert!(GplFacial.detect(&weak, "catherine.gpl").is_some());
+        assert!(GplFacial.detect(&b[..0x40], "x.gpl").is_none());
+        assert!(GplFacial.detect(b"", "x.gpl").is_none());
+    }
+
+    #[test]
+    fn never_claims_other_formats_samples_or_corpus() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for dir in [root.join("samples"), root.join("../shared/corpus")] {
+            let Ok(files) = crate::survey::files_under(&dir) else {
+                continue;
+            };
+            for f in files {
+                let Ok(data) = std::fs::read(&f) else {
+                    continue;
+                };
+                let path = f.to_string_lossy();
+                let mine = path.contains("samples/gpl/");
+                assert_eq!(GplFacial.detect(&data, &path).is_some(), mine, "{path}");
+                let _ = GplFacial.detect(&data, "renamed.gpl");
+            }
+        }
+    }
+
+    #[test]
+    fn info_check_roundtrip_convert() {
+        let b = gpl_facial::build::luigi_block();
+        let info = GplFacial.info(&b).unwrap();
+        assert!(info.text.contains("facial: 4 objects"), "{}", info.text);
+        assert!(info.text.contains("00 01 06 02: 356 entries"));
+        assert_eq!(GplFacial.roundtrip(&b).unwrap(), b);
+        assert!(GplFacial.check(&b, &Options::new()).unwrap().is_empty());
+        let mut spec = gpl_facial::build::birdo();
+        spec.facial.as_mut().unwrap().objects[0].attributes[0]
+            .runs
+            .pop();
+        let broken = spec.build().unwrap();
+        let rules: Vec<String> = GplFacial
+            .check(&broken, &Options::new())
+            .unwrap()
+            .into_iter()
+            .map(|d| d.rule)
+            .collect();
+        assert_eq!(rules, vec!["GPL-008"]);
+        let dir = std::env::temp_dir().join(format!("gcf-gpl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("poses.json");
+        GplFacial
+            .convert(&b, Path::new("luigi.gpl"), &out, &Options::new())
+            .unwrap()
+            .unwrap();
+        let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(
+            j["objects"][1]["attributes"][0]["vertices"]
+                .as_array()
+                .unwrap()
+                .len(),
+            356
+        );
+        assert!(
+            GplFacial
+                .convert(
+                    &b,
+                    Path::new("luigi.gpl"),
+                    &dir.join("x.csv"),
+                    &Options::new()
+                )
+                .is_none()
+        );
+        let low = gpl_facial::build::samples()
+            .into_iter()
+            .find(|(n, _)| n.starts_with("L_"))
+            .unwrap()
+            .1;
+        assert!(
+            GplFacial
+                .convert(&low, Path::new("l.gpl"), &out, &Options::new())
+                .unwrap()
+                .is_err()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            GplFacial
+                .facts(&b)
+                .iter()
+                .any(|(k, _)| k == "run list terminated=true")
+        );
+    }
+}
