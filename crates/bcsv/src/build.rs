@@ -106,6 +106,24 @@ pub fn every_type_le(rows: usize) -> Table {
     t
 }
 
+/// A SoundIdToInstList table (seed schema, TBL-001: sorted by SoundId), `rows` rows.
+pub fn sound_id_to_inst_list(rows: usize) -> Table {
+    let mut t = Table::new(&[
+        ("SoundId", FieldType::LONG),
+        ("BankProgNoName", FieldType::STRING_OFFSET),
+        ("BankProgNo", FieldType::SHORT),
+    ]);
+    for i in 0..rows {
+        let id = i32::try_from(i).unwrap_or(0);
+        t.rows.push(Row::new(vec![
+            Value::Long(0x0001_0000 + id * 3),
+            Value::StringOffset(format!("BANK_{:02}", i % 7).into_bytes()),
+            Value::Short(i16::try_from(i % 128).unwrap_or(0)),
+        ]));
+    }
+    t
+}
+
 /// Sample files for `samples/bcsv/` (name, bytes).
 pub fn samples() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
@@ -117,6 +135,7 @@ pub fn samples() -> Vec<(String, Vec<u8>)> {
         ("every_type.bcsv", every_type(24)),
         ("every_type_switch.bcsv", every_type_le(8)),
         ("empty.bcsv", empty),
+        ("SoundIdToInstList.bcsv", sound_id_to_inst_list(12)),
     ] {
         if let Ok(bytes) = table.write() {
             out.push((name.to_owned(), bytes));
