@@ -69,11 +69,11 @@ impl Program {
                 Class::Table => (Item::Entry(r.u24(pos)?), 3),
                 _ => (Item::Byte(r.u8(pos)?), 1),
             };
-            let extend = !labelled
-                && blocks
-                    .last_mut()
-                    .is_some_and(|b| item.append_to(&mut b.content));
-            if !extend {
+            let rest = match blocks.last_mut() {
+                Some(b) if !labelled => item.append_to(&mut b.content),
+                _ => Some(item),
+            };
+            if let Some(item) = rest {
                 blocks.push(Block {
                     label: labelled.then_some(pos as u32),
                     content: item.into_content(),
@@ -190,14 +190,15 @@ enum Item {
 }
 
 impl Item {
-    fn append_to(&self, c: &mut Content) -> bool {
+    /// Appends to a block of the same kind; gives the item back otherwise.
+    fn append_to(self, c: &mut Content) -> Option<Item> {
         match (self, c) {
-            (Item::Code(i), Content::Code(v)) => v.push(i.clone()),
-            (Item::Entry(e), Content::Table(v)) => v.push(*e),
-            (Item::Byte(b), Content::Data(v)) => v.push(*b),
-            _ => return false,
+            (Item::Code(i), Content::Code(v)) => v.push(i),
+            (Item::Entry(e), Content::Table(v)) => v.push(e),
+            (Item::Byte(b), Content::Data(v)) => v.push(b),
+            (item, _) => return Some(item),
         }
-        true
+        None
     }
 
     fn into_content(self) -> Content {
