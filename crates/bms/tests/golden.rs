@@ -99,3 +99,51 @@ fn prefix_must_precede_a_command() {
     assert!(e.to_string().contains("BMS-011"), "{e}");
     assert!(Instruction::decode(Reader::new(&[0xC7, 0x00]), 0).is_err());
 }
+
+/// C-17: a voice byte with non-zero low bits is a voice note (Petari), even above 0x07 (the seed
+/// calls every voice outside 1-7 a gate note); only `flags & 7 == 0` reads a VLQ.
+#[test]
+fn conflict_c17_voice_flags() {
+    let (i, n) = Instruction::decode(Reader::new(&[0x3C, 0x41, 0x64, 0x60]), 0).unwrap();
+    assert_eq!(n, 3);
+    assert!(matches!(
+        i,
+        Instruction::Note {
+            flags: 0x41,
+            gate: None,
+            ..
+        }
+    ));
+    let (i, n) = Instruction::decode(Reader::new(&[0x3C, 0x40, 0x64, 0x60]), 0).unwrap();
+    assert_eq!(n, 4);
+    assert!(matches!(i, Instruction::Note { gate: Some(_), .. }));
+}
+
+/// C-18: the seed's names win: F6 = ret_i (ends the handler), F7 = clr_i.
+#[test]
+fn conflict_c18_interrupt_names() {
+    assert_eq!(opcode::by_name("ret_i"), Some(0xF6));
+    assert_eq!(opcode::by_name("clr_i"), Some(0xF7));
+}
+
+/// The 0x9n prefix: n = (op & 7) + 1 flag bits, MSB first; bit 3 of the prefix byte is ignored.
+#[test]
+fn prefix_flag_bits() {
+    use bms::RegPrefix;
+    let p = RegPrefix {
+        opcode: 0x98,
+        flags: 0xC0,
+    };
+    assert_eq!(p.count(), 1);
+    assert!(p.is_reg(0) && !p.is_reg(1));
+    let p = RegPrefix {
+        opcode: 0x91,
+        flags: 0x40,
+    };
+    assert!(!p.is_reg(0) && p.is_reg(1));
+    assert_eq!(RegPrefix::for_args(0b10), Some(p));
+    assert_eq!(RegPrefix::for_args(0), None);
+    // A flagged u16 argument becomes a one-byte register number.
+    let (i, n) = Instruction::decode(Reader::new(&[0x91, 0x40, 0xD8, 0x05, 0x07]), 0).unwrap();
+    assert_eq!((n, i.command().unwrap().args()), (5, &[5, 7][..]));
+}

@@ -97,7 +97,7 @@ fn instruction() -> impl Strategy<Value = Instruction> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn instruction_lists_round_trip(list in prop::collection::vec(instruction(), 0..40)) {
