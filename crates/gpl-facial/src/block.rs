@@ -158,7 +158,8 @@ pub struct Block {
 }
 
 impl Block {
-    /// Parses a block; the facial section must parse.
+    /// Parses a block. The facial section is parsed into a [`FacialSection`] when it can be;
+    /// otherwise its bytes are kept as they are ([`Block::facial`] is then `None`).
     pub fn parse(data: &[u8]) -> Result<Self> {
         let v = BlockView::parse(data)?;
         let mut starts: Vec<usize> = (1..8)
@@ -174,19 +175,24 @@ impl Block {
             let e = starts.get(k + 1).copied().unwrap_or(data.len());
             let bytes = v.r.bytes(s, e - s)?;
             let slots: Vec<usize> = (1..8).filter(|&i| v.word(i) as usize == s).collect();
-            let body = if slots.contains(&slot::FACIAL) {
-                let section = FacialSection::from_view(
-                    &FacialView::from_reader(v.r.sub(s, e - s)?)?,
-                    &Limits::default(),
-                )
-                .context("facial pose section")?;
-                let used = section.write().map(|b| b.len()).unwrap_or(bytes.len());
-                Body::Facial {
-                    section,
-                    tail: bytes.get(used..).unwrap_or_default().to_vec(),
-                }
+            // A facial section that does not parse is kept as bytes, so a broken block still
+            // round-trips and can be detached; the validator says what is wrong with it.
+            let facial = if slots.contains(&slot::FACIAL) {
+                FacialView::from_reader(v.r.sub(s, e - s)?)
+                    .and_then(|f| FacialSection::from_view(&f, &Limits::default()))
+                    .ok()
             } else {
-                Body::Raw(bytes.to_vec())
+                None
+            };
+            let body = match facial {
+                Some(section) => {
+                    let used = section.write().map(|b| b.len()).unwrap_or(bytes.len());
+                    Body::Facial {
+                        section,
+                        tail: bytes.get(used..).unwrap_or_default().to_vec(),
+                    }
+                }
+                None => Body::Raw(bytes.to_vec()),
             };
             sections.push(BlockSection { slots, body });
         }
@@ -233,7 +239,7 @@ impl Block {
             .position(|s| s.slots.contains(&slot::FACIAL))
     }
 
-    /// The facial pose section, if ptr7 references one.
+    /// The facial pose section, if ptr7 references one that parses.
     pub fn facial(&self) -> Option<&FacialSection> {
         match &self.sections.get(self.facial_index()?)?.body {
             Body::Facial { section, .. } => Some(section),

@@ -22,8 +22,8 @@ impl Rng {
     }
     /// A value in `-span..=span`.
     pub fn small(&mut self, span: i16) -> i16 {
-        let m = 2 * i64::from(span) + 1;
-        (self.next_u64() % m as u64) as i64 as i16 - span
+        let m = 2 * u64::from(span.unsigned_abs()) + 1;
+        ((self.next_u64() % m) as i64 - i64::from(span.unsigned_abs())) as i16
     }
 }
 

@@ -96,7 +96,7 @@ pub struct SkinEntry {
 impl SkinEntry {
     /// First vertex slot written.
     pub fn first_slot(&self) -> u32 {
-        (self.dst + u32::from(self.src_offset)) / SKIN_STRIDE
+        self.dst.saturating_add(u32::from(self.src_offset)) / SKIN_STRIDE
     }
     /// `src − dst`: equal to the mirror base for every entry whose source is mirrored.
     pub fn source_shift(&self) -> i64 {

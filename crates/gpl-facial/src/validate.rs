@@ -536,7 +536,9 @@ fn check_mirror(
             let i = u32::from(i);
             skin.entries
                 .iter()
-                .find(|e| (e.first_slot()..e.first_slot() + u32::from(e.count)).contains(&i))
+                .find(|e| {
+                    (e.first_slot()..e.first_slot().saturating_add(u32::from(e.count))).contains(&i)
+                })
                 .is_some_and(|e| e.source_shift() != base)
         })
         .count();

@@ -192,6 +192,15 @@ fn pointer_past_the_section_fires_gpl_014_only() {
             vec![(last, (sec.len() as u32 + 0x100).to_be_bytes().to_vec())]
         });
         assert_eq!(rules(&b), vec!["GPL-014"]);
+        // The broken section is kept as bytes: the block still round-trips and can be detached.
+        let mut m = Block::parse(&b).unwrap();
+        assert!(m.facial().is_none());
+        assert_eq!(m.write().unwrap(), b);
+        m.detach_facial().unwrap();
+        let out = m.write().unwrap();
+        assert_eq!(&out[0x18..0x1C], &[0; 4]);
+        assert_eq!(&out[0x1C..], &b[0x1C..]);
+        assert!(rules(&out).is_empty());
     }
 }
 
@@ -319,6 +328,8 @@ fn rebuilt_skinned_body_validates_clean_and_drops_kind_zero() {
     let warnings = f.rebuild_skinned(0, &buffer, &slot_of, &poses).unwrap();
     assert_eq!(warnings.len(), 2);
     assert!(f.descriptors.iter().all(|d| d.kind != AttrKind::SKACC));
+    // The rigid cap's objects are copied unchanged.
+    assert_eq!(f.objects[2..], luigi().facial.unwrap().objects[2..]);
     let b = spec.build().unwrap();
     assert_eq!(rules(&b), Vec::<String>::new());
 }

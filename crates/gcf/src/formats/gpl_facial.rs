@@ -92,11 +92,12 @@ impl Format for GplFacial {
         {
             return None;
         }
-        let result = Block::parse(input).and_then(|b| {
-            let s = b.facial().ok_or_else(|| {
+        let result = BlockView::parse(input).and_then(|v| {
+            let f = v.facial().ok_or_else(|| {
                 invalid("the block has no facial pose section (ptr7 is 0)".into())
-            })?;
-            serde_json::to_vec_pretty(&gpl_facial::poses_json(s))
+            })??;
+            let s = gpl_facial::FacialSection::from_view(&f, &gcio::Limits::default())?;
+            serde_json::to_vec_pretty(&gpl_facial::poses_json(&s))
                 .map_err(|e| invalid(e.to_string()))
         });
         Some(result.and_then(|out| std::fs::write(to, out).map_err(|e| io_error(to, e))))
