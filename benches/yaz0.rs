@@ -1,0 +1,123 @@
+//! Yaz0 decode and encode, side by side with the crates.io Yaz0 crates on the same inputs:
+//! `orthrus-ncompress` (MatchingOld), `szs` (riidefi's; MKW = Nintendo-style, LibYaz0 = best
+//! ratio) and `yaz0` 0.3 (lookahead). Inputs come from `yaz0::build`: data shaped like game files
+//! (many short back-references) and a 16 MiB mixed input.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use gcformats::yaz0::{self, Encoder, Matching};
+use std::hint::black_box;
+use std::io::Cursor;
+
+const NINTENDO: Encoder = Encoder::Matching(Matching::Nintendo);
+const GCLIB: Encoder = Encoder::Matching(Matching::Gclib);
+
+fn orthrus_encode(data: &[u8]) -> Vec<u8> {
+    use orthrus_ncompress::yaz0::{CompressionAlgo, Yaz0};
+    Yaz0::compress_from(data, CompressionAlgo::MatchingOld, 0)
+        .unwrap()
+        .into_vec()
+}
+
+fn peer_yaz0_encode(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    yaz0_peer::Yaz0Writer::new(&mut out)
+        .compress_and_write(data, yaz0_peer::CompressionLevel::Lookahead { quality: 10 })
+        .unwrap();
+    out
+}
+
+fn decode(c: &mut Criterion) {
+    let inputs = [
+        ("real-1MiB", yaz0::build::real_looking(1 << 20)),
+        ("mixed-16MiB", yaz0::build::mixed(16 << 20)),
+    ];
+    let mut g = c.benchmark_group("yaz0_decode");
+    g.sample_size(10);
+    for (name, data) in &inputs {
+        // Real files are Nintendo-encoded; the 16 MiB input uses the fast encoder to save time.
+        let enc = if data.len() <= 1 << 20 { NINTENDO } else { Encoder::Fast };
+        let stream = yaz0::encode(data, enc);
+        g.throughput(Throughput::Bytes(data.len() as u64));
+        let mut buf = vec![0u8; data.len()];
+        g.bench_with_input(BenchmarkId::new("gcformats", name), &stream, |b, s| {
+            b.iter(|| yaz0::decode_into(black_box(s), &mut buf).unwrap())
+        });
+        g.bench_with_input(BenchmarkId::new("orthrus-ncompress", name), &stream, |b, s| {
+            b.iter(|| orthrus_ncompress::yaz0::Yaz0::decompress_from(black_box(s)).unwrap())
+        });
+        g.bench_with_input(BenchmarkId::new("szs", name), &stream, |b, s| {
+            b.iter(|| szs::decode(black_box(s)).unwrap())
+        });
+        g.bench_with_input(BenchmarkId::new("yaz0-0.3", name), &stream, |b, s| {
+            b.iter(|| {
+                yaz0_peer::Yaz0Archive::new(Cursor::new(black_box(s)))
+                    .unwrap()
+                    .decompress()
+                    .unwrap()
+            })
+        });
+    }
+    g.finish();
+}
+
+fn encode(c: &mut Criterion) {
+    let data = yaz0::build::real_looking(256 << 10);
+    // Exactness pins: our gclib variant is byte-identical to orthrus' and szs' Nintendo-style
+    // encoders (compare capped at 0x111, trailing 0x00 after a full last group).
+    let orthrus = orthrus_encode(&data);
+    assert_eq!(yaz0::encode(&data, GCLIB), orthrus, "gclib variant = orthrus MatchingOld");
+    let szs_mkw = szs::encode(&data, szs::EncodeAlgo::MKW_Rust).unwrap();
+    assert_eq!(szs_mkw, orthrus, "szs MKW = orthrus MatchingOld");
+    let mut sizes = vec![
+        ("orthrus MatchingOld".to_owned(), orthrus.len()),
+        ("szs MKW".to_owned(), szs_mkw.len()),
+        (
+            "szs LibYaz0 (best)".to_owned(),
+            szs::encode(&data, szs::EncodeAlgo::LibYaz0).unwrap().len(),
+        ),
+        ("yaz0-0.3 lookahead q10".to_owned(), peer_yaz0_encode(&data).len()),
+    ];
+    for e in Encoder::ALL {
+        sizes.push((format!("gcformats {}", e.name()), yaz0::encode(&data, e).len()));
+    }
+    for (name, size) in &sizes {
+        eprintln!(
+            "yaz0 size {name:28} {size:8} bytes  {:6.2} %",
+            *size as f64 * 100.0 / data.len() as f64
+        );
+    }
+    let mut g = c.benchmark_group("yaz0_encode");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    for e in Encoder::ALL {
+        g.bench_function(BenchmarkId::new("gcformats", e.name()), |b| {
+            b.iter(|| yaz0::encode(black_box(&data), e))
+        });
+    }
+    g.bench_function(BenchmarkId::new("orthrus-ncompress", "matching-old"), |b| {
+        b.iter(|| orthrus_encode(black_box(&data)))
+    });
+    g.bench_function(BenchmarkId::new("szs", "libyaz0"), |b| {
+        b.iter(|| szs::encode(black_box(&data), szs::EncodeAlgo::LibYaz0).unwrap())
+    });
+    g.bench_function(BenchmarkId::new("yaz0-0.3", "lookahead-q10"), |b| {
+        b.iter(|| peer_yaz0_encode(black_box(&data)))
+    });
+    g.finish();
+}
+
+fn stream_model(c: &mut Criterion) {
+    let data = yaz0::build::real_looking(1 << 20);
+    let stream = yaz0::encode(&data, NINTENDO);
+    let mut g = c.benchmark_group("yaz0_stream");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.bench_function("parse", |b| b.iter(|| yaz0::Stream::parse(black_box(&stream)).unwrap()));
+    let parsed = yaz0::Stream::parse(&stream).unwrap();
+    g.bench_function("write", |b| b.iter(|| black_box(&parsed).write()));
+    g.finish();
+}
+
+criterion_group!(benches, decode, encode, stream_model);
+criterion_main!(benches);
