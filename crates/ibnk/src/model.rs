@@ -479,7 +479,7 @@ impl Perc0 {
 }
 
 macro_rules! kind_items {
-    ($($(#[$doc:meta])* $name:ident: $variant:ident => $t:ty;)*) => {$(
+    ($($(#[$doc:meta])* $name:ident, $one:ident: $variant:ident => $t:ty;)*) => {$(
         $(#[$doc])*
         pub fn $name(&self) -> impl Iterator<Item = &$t> + '_ {
             self.chunks
@@ -490,21 +490,35 @@ macro_rules! kind_items {
                 })
                 .flatten()
         }
+
+        #[doc = concat!("Entry `i` of [`Self::", stringify!($name), "`], found chunk by chunk.")]
+        pub fn $one(&self, i: u32) -> Option<&$t> {
+            let mut i = i as usize;
+            for c in &self.chunks {
+                if let ChunkData::$variant(t) = &c.data {
+                    match t.items.get(i) {
+                        Some(x) => return Some(x),
+                        None => i -= t.items.len(),
+                    }
+                }
+            }
+            None
+        }
     )*};
 }
 
 impl Bank1 {
     kind_items! {
         /// Every `Inst` in file order ([`Link::Inst`] indexes this sequence).
-        insts: Inst => Inst;
+        insts, inst: Inst => Inst;
         /// Every `Perc` in file order.
-        percs: Perc => Perc;
+        percs, perc: Perc => Perc;
         /// Every `Pmap` in file order.
-        pmaps: Pmap => Pmap;
+        pmaps, pmap: Pmap => Pmap;
         /// Every `Rand` effect in file order.
-        rands: Rand => Rand;
+        rands, rand: Rand => Rand;
         /// Every `Sens` effect in file order.
-        senses: Sens => Sense;
+        senses, sense: Sens => Sense;
     }
 
     /// The first chunk with `id`, as the game's `findChunk` picks it.

@@ -167,12 +167,12 @@ impl Bank {
                 for (p, link) in (0u32..).zip(b.list()) {
                     match *link {
                         Link::Inst(i) => {
-                            if let Some(inst) = b.insts().nth(i as usize) {
+                            if let Some(inst) = b.inst(i) {
                                 add(p, false, inst.keys.len());
                             }
                         }
                         Link::Perc(i) => {
-                            if let Some(perc) = b.percs().nth(i as usize) {
+                            if let Some(perc) = b.perc(i) {
                                 add(
                                     p,
                                     true,
@@ -294,8 +294,7 @@ fn play1(b: &Bank1, program: u32, key: u8, velocity: u8) -> Result<Note, Silence
         Link::Empty => Err(Silence::NoProgram { program }),
         Link::Inst(i) => {
             let inst = b
-                .insts()
-                .nth(i as usize)
+                .inst(i)
                 .ok_or_else(|| broken(format!("program {program} names missing Inst {i}")))?;
             let region = first_covering(inst.keys.iter().map(|k| (k.high_key, k)), key)
                 .map_err(|highest| Silence::KeyAboveRegions { key, highest })?;
@@ -304,8 +303,7 @@ fn play1(b: &Bank1, program: u32, key: u8, velocity: u8) -> Result<Note, Silence
         }
         Link::Perc(i) => {
             let perc = b
-                .percs()
-                .nth(i as usize)
+                .perc(i)
                 .ok_or_else(|| broken(format!("program {program} names missing Perc {i}")))?;
             if key >= 0x80 {
                 return Err(Silence::NoDrum { key });
@@ -313,8 +311,7 @@ fn play1(b: &Bank1, program: u32, key: u8, velocity: u8) -> Result<Note, Silence
             let pmap = match perc.keys.get(usize::from(key)) {
                 None | Some(Link::Empty) => return Err(Silence::NoDrum { key }),
                 Some(Link::Pmap(m)) => b
-                    .pmaps()
-                    .nth(*m as usize)
+                    .pmap(*m)
                     .ok_or_else(|| broken(format!("drum key {key} names missing Pmap {m}")))?,
                 Some(other) => return Err(broken(format!("drum key {key} links to {other:?}"))),
             };
@@ -331,14 +328,25 @@ fn play1(b: &Bank1, program: u32, key: u8, velocity: u8) -> Result<Note, Silence
     }
 }
 
-fn vmaps0<'a>(b: &'a Bank0, links: &[Link]) -> Result<Vec<(u8, &'a VelocityRegion)>, Silence> {
-    links
-        .iter()
-        .map(|l| match b.object(l) {
-            Some(Object::Vmap(v)) => Ok((v.velocity, v)),
-            _ => Err(broken(format!("velocity region link {l:?} is not a Vmap"))),
-        })
-        .collect()
+/// Version-0 velocity pick; like the runtime, links after the chosen region are never read.
+fn velocity0<'a>(
+    b: &'a Bank0,
+    links: &[Link],
+    velocity: u8,
+) -> Result<&'a VelocityRegion, Silence> {
+    let mut bad = None;
+    let regions = links.iter().map_while(|l| match b.object(l) {
+        Some(Object::Vmap(v)) => Some((v.velocity, v)),
+        _ => {
+            bad = Some(*l);
+            None
+        }
+    });
+    let picked = pick_velocity(regions, velocity);
+    match bad {
+        Some(l) => Err(broken(format!("velocity region link {l:?} is not a Vmap"))),
+        None => picked,
+    }
 }
 
 fn play0(b: &Bank0, program: u32, key: u8, velocity: u8) -> Result<Note, Silence> {
@@ -352,16 +360,20 @@ fn play0(b: &Bank0, program: u32, key: u8, velocity: u8) -> Result<Note, Silence
     }
     match (b.object(slot), p < 0x80) {
         (Some(Object::Inst(inst)), true) => {
-            let mut keys = Vec::with_capacity(inst.keys.len());
-            for l in &inst.keys {
-                match b.object(l) {
-                    Some(Object::Keymap(k)) => keys.push((k.high_key, k)),
-                    _ => return Err(broken(format!("key region link {l:?} is not a Keymap"))),
+            let mut bad = None;
+            let keys = inst.keys.iter().map_while(|l| match b.object(l) {
+                Some(Object::Keymap(k)) => Some((k.high_key, k)),
+                _ => {
+                    bad = Some(*l);
+                    None
                 }
+            });
+            let region = first_covering(keys, key);
+            if let Some(l) = bad {
+                return Err(broken(format!("key region link {l:?} is not a Keymap")));
             }
-            let region = first_covering(keys, key)
-                .map_err(|highest| Silence::KeyAboveRegions { key, highest })?;
-            let v = pick_velocity(vmaps0(b, &region.velocities)?, velocity)?;
+            let region = region.map_err(|highest| Silence::KeyAboveRegions { key, highest })?;
+            let v = velocity0(b, &region.velocities, velocity)?;
             let effects = inst
                 .rand
                 .iter()
@@ -379,7 +391,7 @@ fn play0(b: &Bank0, program: u32, key: u8, velocity: u8) -> Result<Note, Silence
                     _ => return Err(broken(format!("drum key {key} links to {l:?}"))),
                 },
             };
-            let v = pick_velocity(vmaps0(b, &pmap.velocities)?, velocity)?;
+            let v = velocity0(b, &pmap.velocities, velocity)?;
             let effects = pmap.rand.iter().filter(|l| **l != Link::Empty).count();
             let (pan, release) = if perc.has_pan_release() {
                 (

@@ -375,20 +375,6 @@ enum Kind {
     Env,
 }
 
-fn size0(r: Reader<'_>, off: usize, kind: Kind) -> Result<usize> {
-    Ok(match kind {
-        Kind::Inst => view::Inst0View::at(r, off)?.size(),
-        Kind::Perc => view::Perc0View::at(r, off)?.size(),
-        Kind::Pmap => view::Pmap0View::at(r, off)?.size(),
-        Kind::Keymap => view::Keymap0View::at(r, off)?.size(),
-        Kind::Vmap => r.get::<raw::VeloRegion>(off).map(size_of_val)?,
-        Kind::Osc => r.get::<raw::Osc>(off).map(size_of_val)?,
-        Kind::Rand => r.get::<raw::Rand>(off).map(size_of_val)?,
-        Kind::Sense => r.get::<raw::Sense>(off).map(size_of_val)?,
-        Kind::Env => 6 * view::envelope_at(r, off)?.len(),
-    })
-}
-
 fn children0(
     r: Reader<'_>,
     off: usize,
@@ -533,7 +519,7 @@ fn read0(v: &View<'_>, limits: &Limits) -> Result<Bank0> {
             Kind::Sense => Object::Sense(sense(r.get(at)?)),
             Kind::Env => Object::Env(envelope(view::envelope_at(r, at)?)),
         };
-        end = at + size0(r, at, kind).with_context(ctx)?;
+        end = at + crate::write::object_size(&object);
         objects.push(Placed { gap, object });
     }
     Ok(Bank0 {
