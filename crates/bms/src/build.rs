@@ -4,7 +4,7 @@
 use gcio::Result;
 
 use crate::insn::{Body, Command, Instruction, Printf, RegPrefix, Vlq};
-use crate::model::{Block, Content, FRESH_LABEL, Program};
+use crate::model::{Content, FRESH_LABEL, Program};
 use crate::opcode::{WAIT, ops};
 
 /// A label handed out by [`SeqBuilder::label`]; usable as an offset argument before it is placed.
@@ -15,6 +15,7 @@ pub struct Label(pub u32);
 #[derive(Debug, Clone, Default)]
 pub struct SeqBuilder {
     program: Program,
+    pending: Option<u32>,
     next: u32,
 }
 
@@ -32,42 +33,14 @@ impl SeqBuilder {
 
     /// Places `l` here: the following content starts a new block.
     pub fn place(&mut self, l: Label) -> &mut Self {
-        self.program.blocks.push(Block {
-            label: Some(l.0),
-            content: Content::Data(Vec::new()),
-        });
+        if let Some(prev) = self.pending.replace(l.0) {
+            self.program.push(Some(prev), Content::Data(Vec::new()));
+        }
         self
     }
 
     fn push(&mut self, item: Content) -> &mut Self {
-        let fresh = match self.program.blocks.last_mut() {
-            Some(b) => match (&mut b.content, item) {
-                (Content::Data(d), item) if d.is_empty() => {
-                    b.content = item;
-                    None
-                }
-                (Content::Code(a), Content::Code(n)) => {
-                    a.extend(n);
-                    None
-                }
-                (Content::Table(a), Content::Table(n)) => {
-                    a.extend(n);
-                    None
-                }
-                (Content::Data(a), Content::Data(n)) => {
-                    a.extend(n);
-                    None
-                }
-                (_, item) => Some(item),
-            },
-            None => Some(item),
-        };
-        if let Some(content) = fresh {
-            self.program.blocks.push(Block {
-                label: None,
-                content,
-            });
-        }
+        self.program.push(self.pending.take(), item);
         self
     }
 
@@ -160,14 +133,18 @@ impl SeqBuilder {
         self.push(Content::Data(bytes.to_vec()))
     }
 
-    /// The program built so far.
-    pub fn program(&self) -> &Program {
-        &self.program
+    /// The program built so far (a label placed last becomes an empty block at the end).
+    pub fn program(&self) -> Program {
+        let mut p = self.program.clone();
+        if let Some(l) = self.pending {
+            p.push(Some(l), Content::Data(Vec::new()));
+        }
+        p
     }
 
     /// Lays out and encodes the sequence.
     pub fn build(&self) -> Result<Vec<u8>> {
-        self.program.write()
+        self.program().write()
     }
 }
 

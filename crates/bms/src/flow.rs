@@ -224,11 +224,9 @@ impl Walker<'_> {
             let (insn, size) = match Instruction::decode(self.r, pc) {
                 Ok(x) => x,
                 Err(e) => {
-                    let rule = if e.to_string().contains("BMS-011") {
-                        "BMS-011"
-                    } else {
-                        "BMS-007"
-                    };
+                    let bad_prefix = matches!(self.r.u8(pc), Ok(0x90..=0x9F))
+                        && self.r.u8(pc + 2).is_ok_and(|b| b < 0xA0);
+                    let rule = if bad_prefix { "BMS-011" } else { "BMS-007" };
                     self.note(Diagnostic::error(
                         rule,
                         Some(pc as u64),

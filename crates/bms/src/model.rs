@@ -129,6 +129,18 @@ impl Program {
         Ok(w.into_vec())
     }
 
+    /// Appends content: a labelled item starts a new block, an unlabelled one joins the last block
+    /// when it holds the same kind of content.
+    pub fn push(&mut self, label: Option<u32>, content: Content) {
+        let rest = match (label, self.blocks.last_mut()) {
+            (None, Some(b)) => b.content.extend(content),
+            _ => Some(content),
+        };
+        if let Some(content) = rest {
+            self.blocks.push(Block { label, content });
+        }
+    }
+
     /// Every `open_track` in the program: (track number if literal, entry label or offset).
     pub fn tracks(&self) -> Vec<(Option<u32>, u32)> {
         self.instructions()
@@ -169,6 +181,19 @@ impl Program {
             }
         }
         refs
+    }
+}
+
+impl Content {
+    /// Appends `other` when it is the same kind; gives it back otherwise.
+    pub fn extend(&mut self, other: Content) -> Option<Content> {
+        match (self, other) {
+            (Content::Code(a), Content::Code(b)) => a.extend(b),
+            (Content::Table(a), Content::Table(b)) => a.extend(b),
+            (Content::Data(a), Content::Data(b)) => a.extend(b),
+            (_, other) => return Some(other),
+        }
+        None
     }
 }
 

@@ -23,13 +23,13 @@
 //! them unless written as `[XX YY]`); offset arguments are label names or numbers. Label names
 //! `L_<hex>` keep that id, so an unedited disassembly re-assembles to the same offsets.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use gcio::{Error, ErrorKind, Result};
 
 use crate::insn::{Args, Body, Command, Instruction, Printf, RegPrefix, Vlq, name_of};
-use crate::model::{Block, Content, FRESH_LABEL, Program};
+use crate::model::{Content, FRESH_LABEL, Program};
 use crate::opcode::{self, EXT, PRINTF, WAIT, Width};
 
 const UNTERMINATED: &str = "printf_unterminated";
@@ -42,7 +42,7 @@ pub fn label_name(id: u32) -> String {
 /// Renders a program as text.
 pub fn to_text(p: &Program) -> String {
     let (_, size) = p.layout();
-    let labels: std::collections::HashSet<u32> = p.blocks.iter().filter_map(|b| b.label).collect();
+    let labels: HashSet<u32> = p.blocks.iter().filter_map(|b| b.label).collect();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -94,7 +94,7 @@ pub fn to_text(p: &Program) -> String {
     out
 }
 
-fn reference(v: u32, labels: &std::collections::HashSet<u32>) -> String {
+fn reference(v: u32, labels: &HashSet<u32>) -> String {
     if labels.contains(&v) {
         label_name(v)
     } else {
@@ -120,7 +120,7 @@ pub fn note_name(key: u8) -> String {
     format!("{name}{}", i32::from(key / 12) - 1)
 }
 
-fn format_insn(insn: &Instruction, labels: &std::collections::HashSet<u32>) -> String {
+fn format_insn(insn: &Instruction, labels: &HashSet<u32>) -> String {
     match insn {
         Instruction::Note {
             key,
@@ -243,10 +243,7 @@ pub fn from_text(text: &str) -> Result<Program> {
         }
         if let Some(name) = line.strip_suffix(':') {
             if let Some(prev) = pending.replace(ids.get(name).copied().unwrap_or(0)) {
-                p.blocks.push(Block {
-                    label: Some(prev),
-                    content: Content::Data(Vec::new()),
-                });
+                p.push(Some(prev), Content::Data(Vec::new()));
             }
             continue;
         }
@@ -273,37 +270,10 @@ pub fn from_text(text: &str) -> Result<Program> {
         } else {
             Content::Code(vec![parse_insn(line, n, &resolve)?])
         };
-        let label = pending.take();
-        let merged = label.is_none()
-            && p.blocks
-                .last_mut()
-                .is_some_and(|b| match (&mut b.content, item.clone()) {
-                    (Content::Code(a), Content::Code(b)) => {
-                        a.extend(b);
-                        true
-                    }
-                    (Content::Table(a), Content::Table(b)) => {
-                        a.extend(b);
-                        true
-                    }
-                    (Content::Data(a), Content::Data(b)) => {
-                        a.extend(b);
-                        true
-                    }
-                    _ => false,
-                });
-        if !merged {
-            p.blocks.push(Block {
-                label,
-                content: item,
-            });
-        }
+        p.push(pending.take(), item);
     }
     if let Some(l) = pending {
-        p.blocks.push(Block {
-            label: Some(l),
-            content: Content::Data(Vec::new()),
-        });
+        p.push(Some(l), Content::Data(Vec::new()));
     }
     Ok(p)
 }
