@@ -129,6 +129,20 @@ impl Program {
         Ok(w.into_vec())
     }
 
+    /// A label id no block uses yet (at least [`FRESH_LABEL`], so it never equals a literal offset).
+    pub fn fresh_label(&self) -> u32 {
+        self.blocks
+            .iter()
+            .filter_map(|b| b.label)
+            .map(|l| l.saturating_add(1))
+            .fold(FRESH_LABEL, u32::max)
+    }
+
+    /// The block labelled `label`.
+    pub fn block_mut(&mut self, label: u32) -> Option<&mut Block> {
+        self.blocks.iter_mut().find(|b| b.label == Some(label))
+    }
+
     /// Appends content: a labelled item starts a new block, an unlabelled one joins the last block
     /// when it holds the same kind of content.
     pub fn push(&mut self, label: Option<u32>, content: Content) {

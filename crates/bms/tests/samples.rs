@@ -162,3 +162,37 @@ fn handwritten_text_with_named_labels() {
     assert!(from_text("  jmp 1, 2").is_err());
     assert!(from_text("r1:\n  finish").is_err());
 }
+
+#[test]
+fn model_edits_with_fresh_labels() {
+    use bms::{Block, Instruction, opcode::ops};
+    let s = build::song().unwrap();
+    let mut p = Program::disassemble(&s.bytes).unwrap();
+    // Route track 1's bass loop through a new subroutine appended at the end.
+    let sub = p.fresh_label();
+    assert!(sub >= bms::FRESH_LABEL);
+    p.blocks.push(Block {
+        label: Some(sub),
+        content: Content::Code(vec![
+            Instruction::cmd(ops::WAIT_BYTE, &[5]).unwrap(),
+            Instruction::cmd(ops::RET, &[]).unwrap(),
+        ]),
+    });
+    let (_, entry) = p.tracks()[1];
+    let Some(Block {
+        content: Content::Code(code),
+        ..
+    }) = p.block_mut(entry)
+    else {
+        panic!("track 1 block")
+    };
+    code.insert(0, Instruction::cmd(ops::CALL, &[sub]).unwrap());
+    let out = p.write().unwrap();
+    assert!(validate(&out).is_empty(), "{:?}", validate(&out));
+    let again = Program::disassemble(&out).unwrap();
+    assert_eq!(again.instructions().count(), p.instructions().count());
+    assert_eq!(
+        render(&out, &ExportOptions::default()).unwrap().tracks[2].note_count(),
+        2
+    );
+}
