@@ -94,8 +94,9 @@ pub struct DescEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct VertexDesc {
     entries: Vec<DescEntry>,
-    /// Byte offset in a vertex per attribute slot (the last entry wins for a repeated attribute).
-    offsets: [Option<u16>; ATTR_SLOTS],
+    /// (byte offset, size) in a vertex per attribute slot (the last entry wins for a repeated
+    /// attribute), so per-vertex look-ups are O(1).
+    offsets: [Option<(u16, u16)>; ATTR_SLOTS],
     size: usize,
 }
 
@@ -138,10 +139,13 @@ impl VertexDesc {
 
     /// Adds an entry with an explicit size (e.g. NBT3 normals: three indices per vertex).
     pub fn push_entry(&mut self, e: DescEntry) -> &mut Self {
-        if let (Some(slot), Ok(off)) = (e.attr.slot(), u16::try_from(self.size))
-            && let Some(o) = self.offsets.get_mut(slot)
+        if let (Some(slot), Ok(off), Ok(size)) = (
+            e.attr.slot(),
+            u16::try_from(self.size),
+            u16::try_from(e.size),
+        ) && let Some(o) = self.offsets.get_mut(slot)
         {
-            *o = Some(off);
+            *o = Some((off, size));
         }
         self.size = self.size.saturating_add(e.size);
         self.entries.push(e);
@@ -160,16 +164,14 @@ impl VertexDesc {
 
     /// Whether the descriptor carries `attr`.
     pub fn has(&self, attr: Attr) -> bool {
-        self.offset(attr).is_some()
+        self.field(attr).is_some()
     }
 
-    fn offset(&self, attr: Attr) -> Option<usize> {
+    /// (offset, size) of `attr` within a vertex.
+    fn field(&self, attr: Attr) -> Option<(usize, usize)> {
         let slot = attr.slot()?;
-        self.offsets.get(slot).copied().flatten().map(usize::from)
-    }
-
-    fn entry(&self, attr: Attr) -> Option<&DescEntry> {
-        self.entries.iter().rev().find(|e| e.attr == attr)
+        let (o, s) = self.offsets.get(slot).copied().flatten()?;
+        Some((usize::from(o), usize::from(s)))
     }
 }
 
@@ -194,9 +196,8 @@ impl<'a> Vertex<'a> {
 
     /// Raw bytes of `attr` in this vertex (index or direct value).
     pub fn raw(&self, attr: Attr) -> Option<&'a [u8]> {
-        let off = self.desc.offset(attr)?;
-        let e = self.desc.entry(attr)?;
-        self.bytes.get(off..off.checked_add(e.size)?)
+        let (off, size) = self.desc.field(attr)?;
+        self.bytes.get(off..off.checked_add(size)?)
     }
 
     /// The index of an indexed attribute, or the value of a 1-byte direct one (PNMTXIDX).

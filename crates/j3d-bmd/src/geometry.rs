@@ -171,6 +171,8 @@ fn shape(
                 *slot = w;
             }
         }
+        out.vertices
+            .reserve(g.prims.len() / desc.vertex_size().max(1));
         for p in DisplayList::new(g.prims, &desc) {
             let p = p.with_context(|| format!("matrix group {k}"))?;
             let base = u32::try_from(out.vertices.len())
