@@ -400,6 +400,22 @@ impl Bmd {
         drw1 drw1_mut Drw1 Drw1, jnt1 jnt1_mut Jnt1 Jnt1, shp1 shp1_mut Shp1 Shp1
     }
 
+    /// Recomputes INF1's informative counts from the typed chunks after an edit: the vertex count
+    /// from the VTX1 positions (J3D-009) and the matrix group count from the SHP1 matrix group data
+    /// (J3D-010). Counts whose source chunk is raw stay as they are.
+    pub fn update_counts(&mut self) {
+        let positions = self.vtx1().map(|v| v.len(gx::vtx::Attr::POS) as u32);
+        let groups = self.shp1().map(|s| s.matrix_data.len() as u32);
+        if let Some(inf) = self.inf1_mut() {
+            if let Some(p) = positions {
+                inf.vertex_count = p;
+            }
+            if let Some(g) = groups {
+                inf.matrix_group_count = g;
+            }
+        }
+    }
+
     /// Writes the file: header with derived size and count (unless stale values were kept), then
     /// every chunk.
     pub fn write(&self) -> Result<Vec<u8>> {

@@ -49,6 +49,8 @@ pub use file::{
 };
 pub use fuzz::fuzz_bmd;
 pub use geometry::{Mesh, MeshShape, MeshVertex, Skeleton, geometry, skeleton};
+/// The GX vertex and display-list types this crate's API uses.
+pub use gx;
 pub use inf1::{Inf1, Inf1View, LoaderFlags, Node, NodeKind, SceneNode};
 pub use jnt1::{Jnt1, Jnt1View, Joint};
 pub use nametab::{NameEntry, NameTable, name_hash};

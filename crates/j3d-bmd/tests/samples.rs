@@ -159,3 +159,38 @@ fn committed_samples_are_up_to_date() {
         }
     }
 }
+
+#[test]
+fn edits_recompute_derived_values() {
+    use gx::vtx::{Attr, Components, Value};
+    let mut m = build::rigid_bdl();
+    // Add positions and a matrix group's worth of data, then let the model derive the rest.
+    let vtx = m.vtx1_mut().unwrap();
+    let f = vtx.format(Attr::POS).unwrap();
+    let mut values: Vec<Value> = (0..vtx.len(Attr::POS))
+        .map(|i| vtx.array(Attr::POS).unwrap().unwrap().get(i).unwrap())
+        .collect();
+    values.push(Value::Float(Components::new(&[1.0, 2.0, 3.0])));
+    vtx.set(f, &values).unwrap();
+    m.update_counts();
+    assert_eq!(m.inf1().unwrap().vertex_count, 26);
+    let bytes = m.write().unwrap();
+    assert!(
+        validate(&bytes)
+            .iter()
+            .all(|d| d.severity == Severity::Info),
+        "{:#?}",
+        validate(&bytes)
+    );
+    assert_eq!(Bmd::parse(&bytes).unwrap(), m);
+    // Hierarchy edits go through the tree.
+    let mut m = build::skinned_bmd();
+    let inf = m.inf1_mut().unwrap();
+    let mut tree = inf.tree().unwrap();
+    tree[0]
+        .children
+        .retain(|c| c.kind != j3d_bmd::NodeKind::MATERIAL);
+    inf.set_tree(&tree);
+    let bytes = m.write().unwrap();
+    assert_eq!(Bmd::parse(&bytes).unwrap().write().unwrap(), bytes);
+}
