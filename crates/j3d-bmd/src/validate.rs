@@ -6,6 +6,7 @@ use gcio::{Diagnostic, Limits, Severity};
 use gx::dl::{DisplayList, matrix_slot};
 use gx::vtx::{Attr, AttrType, CompType};
 
+use crate::chunk::off;
 use crate::drw1::{Drw1View, DrwKind};
 use crate::evp1::Evp1View;
 use crate::file::{BmdView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3};
@@ -14,7 +15,6 @@ use crate::jnt1::Jnt1View;
 use crate::nametab::{NameTable, name_hash};
 use crate::shp1::{IndexAttr, ShapeMatrixType, Shp1View};
 use crate::vtx1::{BUFFER_ATTRS, Vtx1View, buffer_slot};
-use crate::{Pad, chunk::off};
 
 /// Validates file bytes (a file that does not parse yields one J3D-006 finding).
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
@@ -374,10 +374,11 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
                 format!("attribute {} has a format but no buffer", f.attr.0),
             );
         }
-        if let Some(n) = element_count(x, slot, f.element_size())
+        if x.buffer_offset(slot) != 0
+            && f.element_size().is_some()
             && let Some(b) = c.buffers.get_mut(slot)
         {
-            *b = Some(n);
+            *b = Some(x.count(f.attr));
         }
     }
     if !ended {
@@ -406,17 +407,6 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
     if !seen.contains(&Attr::POS) {
         o.err("J3D-022", base, "no POSITION data");
     }
-}
-
-/// Entries in buffer `slot`: its bytes minus the trailing padding any style would have written.
-fn element_count(x: &Vtx1View<'_>, slot: usize, size: Option<usize>) -> Option<usize> {
-    let size = size?.max(1);
-    let bytes = x.buffer_bytes(slot)?.ok()?;
-    let start = x.buffer_offset(slot);
-    Pad::ALL
-        .iter()
-        .map(|p| crate::vtx1::trim_padding(bytes.data(), start, size, *p, 32).len() / size)
-        .min()
 }
 
 fn evp1(x: &Evp1View<'_>, o: &mut Out, c: &Counts) {

@@ -147,7 +147,28 @@ impl<'a> Vtx1View<'a> {
         )
     }
 
-    /// The array of `attr` (its format over its buffer); `None` when either is absent.
+    /// Entries of `attr`'s buffer: its bytes up to the next buffer, minus trailing padding any
+    /// padding style would have written (lengths are not stored). 0 when absent.
+    pub fn count(&self, attr: Attr) -> usize {
+        let (Some(slot), Some(size)) = (
+            buffer_slot(attr),
+            self.format(attr).and_then(|f| f.element_size()),
+        ) else {
+            return 0;
+        };
+        let Some(Ok(bytes)) = self.buffer_bytes(slot) else {
+            return 0;
+        };
+        let start = self.buffer_offset(slot);
+        Pad::ALL
+            .iter()
+            .map(|p| trim_padding(bytes.data(), start, size, *p, 32).len() / size.max(1))
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// The array of `attr` (its format over its buffer, padding included; see
+    /// [`count`](Self::count)); `None` when either is absent.
     pub fn array(&self, attr: Attr) -> Option<Result<VertexArray<'a>>> {
         let slot = buffer_slot(attr)?;
         let fmt = self.format(attr)?;
