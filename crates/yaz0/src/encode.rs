@@ -186,7 +186,7 @@ fn lookahead_reevaluate(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
 
 /// Greedy hash-chain search with one step of lazy matching and short chains.
 fn fast(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
-    const CHAIN: usize = 24;
+    const CHAIN: usize = 32;
     const NICE: usize = 64;
     let mut m = Matcher::new(data);
     let mut pos = 0;
@@ -229,22 +229,64 @@ fn best(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
         found.push((len as u16, dist as u16));
     }
     // total[i] = cheapest bits to encode data[i..]; choice[i] = length taken at i (1 = literal).
+    // Lengths 3..=17 cost the same, and so do 18..=0x111: the short class is scanned, the long
+    // class is a sliding-window minimum over total[i + 18 ..= i + len(i)]. Because the longest
+    // match at i + 1 is at least len(i) - 1, the window's right end never grows as i falls, so a
+    // monotone deque answers it in amortised O(1); where it would grow, the class is scanned.
     let mut total = vec![0u32; n + 1];
     let mut choice = vec![1u16; n];
+    let mut window: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let mut last_right = usize::MAX;
+    let at = |t: &[u32], j: usize| t.get(j).copied().unwrap_or(u32::MAX / 2);
     for i in (0..n).rev() {
-        let (maxlen, _) = found.get(i).copied().unwrap_or((0, 0));
-        let mut best_cost = cost(1) + total.get(i + 1).copied().unwrap_or(0);
-        let mut best_len = 1u16;
-        for l in 3..=usize::from(maxlen) {
-            let c = cost(l) + total.get(i + l).copied().unwrap_or(0);
+        let maxlen = usize::from(found.get(i).map_or(0, |f| f.0));
+        let mut best_cost = cost(1) + at(&total, i + 1);
+        let mut best_len = 1usize;
+        for l in 3..=maxlen.min(17) {
+            let c = cost(l) + at(&total, i + l);
             if c < best_cost {
                 best_cost = c;
-                best_len = l as u16;
+                best_len = l;
+            }
+        }
+        // Feed index i + 18 into the window (newest, smallest index, at the back).
+        let j = i + 18;
+        if j <= n {
+            while window
+                .back()
+                .is_some_and(|&b| at(&total, b) >= at(&total, j))
+            {
+                window.pop_back();
+            }
+            window.push_back(j);
+        }
+        if maxlen >= 18 {
+            let right = i + maxlen;
+            if right <= last_right {
+                while window.front().is_some_and(|&f| f > right) {
+                    window.pop_front();
+                }
+                last_right = right;
+                if let Some(&f) = window.front() {
+                    let c = cost(18) + at(&total, f);
+                    if c < best_cost {
+                        best_cost = c;
+                        best_len = f - i;
+                    }
+                }
+            } else {
+                for l in 18..=maxlen {
+                    let c = cost(l) + at(&total, i + l);
+                    if c < best_cost {
+                        best_cost = c;
+                        best_len = l;
+                    }
+                }
             }
         }
         if let (Some(t), Some(ch)) = (total.get_mut(i), choice.get_mut(i)) {
             *t = best_cost;
-            *ch = best_len;
+            *ch = best_len as u16;
         }
     }
     let mut pos = 0;

@@ -97,14 +97,15 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// Match length of candidate `c` against `pos`, at most `max`; uses the run table to skip runs.
+    /// Match length of candidate `c` against `pos`, at most `max`; `rp` is `run[pos]`. Inside runs
+    /// of one byte the run table gives the length without comparing.
     #[inline(always)]
-    fn match_len(&self, c: usize, pos: usize, max: usize) -> usize {
-        let (rc, rp) = (
-            usize::from(self.run.get(c).copied().unwrap_or(0)),
-            usize::from(self.run.get(pos).copied().unwrap_or(0)),
-        );
-        if rp >= 16 && rc != rp && rc < usize::from(u16::MAX) && rp < usize::from(u16::MAX) {
+    fn match_len(&self, c: usize, pos: usize, max: usize, rp: usize) -> usize {
+        if rp < 16 {
+            return common_len(self.data, c, pos, max);
+        }
+        let rc = usize::from(self.run.get(c).copied().unwrap_or(0));
+        if rc != rp && rc < usize::from(u16::MAX) && rp < usize::from(u16::MAX) {
             // Both start inside runs of the same byte (the hash matched and the first byte is
             // checked below); the shorter run ends the match.
             if self.data.get(c) == self.data.get(pos) {
@@ -127,6 +128,7 @@ impl<'a> Matcher<'a> {
         let Some(h) = hash3(self.data, pos) else {
             return (0, 0);
         };
+        let rp = usize::from(self.run.get(pos).copied().unwrap_or(0));
         self.scratch.clear();
         let mut c = self.head.get(h).copied().unwrap_or(0) as usize;
         while c != 0 {
@@ -144,7 +146,7 @@ impl<'a> Matcher<'a> {
             if best > 0 && self.data.get(cand + best) != self.data.get(pos + best) {
                 continue;
             }
-            let l = self.match_len(cand, pos, max);
+            let l = self.match_len(cand, pos, max, rp);
             if l > best {
                 best = l;
                 best_pos = cand;
@@ -170,6 +172,7 @@ impl<'a> Matcher<'a> {
         let Some(h) = hash3(self.data, pos) else {
             return (0, 0);
         };
+        let rp = usize::from(self.run.get(pos).copied().unwrap_or(0));
         let (mut best, mut best_dist) = (0usize, 0usize);
         let mut c = self.head.get(h).copied().unwrap_or(0) as usize;
         let mut left = chain;
@@ -181,7 +184,7 @@ impl<'a> Matcher<'a> {
             }
             // Cheap reject: the byte that would extend the best match must agree.
             if self.data.get(cand + best) == self.data.get(pos + best) {
-                let l = self.match_len(cand, pos, max);
+                let l = self.match_len(cand, pos, max, rp);
                 if l > best {
                     best = l;
                     best_dist = dist;

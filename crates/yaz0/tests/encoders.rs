@@ -213,6 +213,8 @@ proptest! {
             prop_assert_eq!(s.write(), bytes);
             prop_assert!(s.identify(&data).contains(&e) || matches!(e, Encoder::Fast | Encoder::Best));
         }
+        // The optimal parse is never larger than Nintendo's parse (same match lengths available).
+        prop_assert!(yaz0::encode(&data, Encoder::Best).len() <= yaz0::encode(&data, NINTENDO).len());
     }
 
     #[test]
