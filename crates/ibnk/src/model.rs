@@ -195,19 +195,23 @@ pub struct Bank1 {
 pub struct Chunk {
     /// Contents.
     pub data: ChunkData,
-    /// Padding bytes to the next multiple of 4 when they are not all zero (written verbatim when
-    /// their length still fits, zeros otherwise).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pad: Vec<u8>,
+    /// `None`: zero padding to the next multiple of 4 (the normal case). `Some`: the padding
+    /// bytes exactly as found — not all zero, or cut short by the end of the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pad: Option<Vec<u8>>,
 }
 
 impl Chunk {
     /// A chunk with zero padding.
     pub fn new(data: ChunkData) -> Self {
-        Chunk {
-            data,
-            pad: Vec::new(),
-        }
+        Chunk { data, pad: None }
+    }
+
+    /// Padding length after data ending at file offset `end`.
+    pub fn pad_len(&self, end: usize) -> usize {
+        self.pad
+            .as_ref()
+            .map_or_else(|| gcio::padding_for(end, 4), Vec::len)
     }
 }
 
@@ -540,6 +544,17 @@ impl Bank1 {
             Some(ChunkData::Osct(t)) => &t.items,
             _ => &[],
         }
+    }
+
+    /// Oscillators of every `OSCT`, for editing.
+    pub fn oscillators_mut(&mut self) -> impl Iterator<Item = &mut Oscillator> + '_ {
+        self.chunks
+            .iter_mut()
+            .filter_map(|c| match &mut c.data {
+                ChunkData::Osct(t) => Some(t.items.iter_mut()),
+                _ => None,
+            })
+            .flatten()
     }
 
     /// Envelope tables (first `ENVT`; [`Link::Env`] indexes these).

@@ -36,12 +36,10 @@ fn f(v: zerocopy::byteorder::big_endian::F32) -> F32 {
     F32::from_bits(v.get().to_bits())
 }
 
-fn nonzero(b: &[u8]) -> Vec<u8> {
-    if b.iter().all(|&x| x == 0) {
-        Vec::new()
-    } else {
-        b.to_vec()
-    }
+/// Chunk padding as the model keeps it: `None` when it is the normal zero padding.
+fn padding(b: &[u8], end: usize) -> Option<Vec<u8>> {
+    let normal = b.len() == gcio::padding_for(end, 4) && b.iter().all(|&x| x == 0);
+    (!normal).then(|| b.to_vec())
 }
 
 pub(crate) fn velocity(v: &raw::VeloRegion) -> VelocityRegion {
@@ -146,7 +144,7 @@ fn read1(v: &View<'_>, limits: &Limits) -> Result<Bank1> {
         let data = chunk1(&c, &mut starts, &mut env_starts, limits).context(&name)?;
         chunks.push(Chunk {
             data,
-            pad: nonzero(c.pad),
+            pad: padding(c.pad, c.data_offset() + c.data.len()),
         });
     }
     let tail = v.reader().rest(it.position())?.to_vec();

@@ -23,7 +23,12 @@ pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
         Ok(_) => match crate::read(data) {
             Ok(bank) => out.extend(validate_model(&bank)),
             Err(e) => out.push(Diagnostic::error(
-                "IBNK-004",
+                // Version 0 is an offset graph (IBNK-011), version 1 sized chunks (IBNK-004).
+                if data.get(0xC..0x10) == Some(&[0; 4]) {
+                    "IBNK-011"
+                } else {
+                    "IBNK-004"
+                },
                 e.offset(),
                 format!("structure unreadable: {e}"),
             )),
@@ -124,8 +129,23 @@ fn v1(b: &Bank1, out: &mut Out) {
     let oscs = b.oscillators().len();
     let (rands, senses) = (b.rands().count(), b.senses().count());
     let (insts, percs, pmaps) = (b.insts().count(), b.percs().count(), b.pmaps().count());
-    for c in &b.chunks {
+    for (c, (start, end)) in b.chunks.iter().zip(crate::write::chunk_spans(b)) {
         let name = String::from_utf8_lossy(&c.data.id()).into_owned();
+        if start % 4 != 0 {
+            out.warn(
+                "IBNK-008",
+                format!("{name} at {start:#x} is not 4-byte aligned"),
+            );
+        }
+        if let Some(p) = &c.pad
+            && p.len() == gcio::padding_for(end, 4)
+        {
+            out.add(
+                Severity::Info,
+                "IBNK-008",
+                format!("{name}: padding bytes are not zero"),
+            );
+        }
         let tail = match &c.data {
             ChunkData::Envt(e) => {
                 if !e.tail.is_empty() {

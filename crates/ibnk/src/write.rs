@@ -157,6 +157,21 @@ fn layout_chunk(c: &ChunkData, data: usize, l: &mut Layout1) -> usize {
     }
 }
 
+/// File offset of each chunk and of the end of its data, as [`Bank::write`] lays them out.
+pub(crate) fn chunk_spans(b: &Bank1) -> Vec<(usize, usize)> {
+    let mut l = Layout1::default();
+    let mut pos = HEADER_SIZE;
+    b.chunks
+        .iter()
+        .map(|c| {
+            let end = pos + 8 + layout_chunk(&c.data, pos + 8, &mut l);
+            let span = (pos, end);
+            pos = end + c.pad_len(end);
+            span
+        })
+        .collect()
+}
+
 fn write1(b: &Bank1, w: &mut Writer) -> Result<()> {
     let mut l = Layout1::default();
     let mut pos = HEADER_SIZE;
@@ -164,19 +179,17 @@ fn write1(b: &Bank1, w: &mut Writer) -> Result<()> {
     for c in &b.chunks {
         let size = layout_chunk(&c.data, pos + 8, &mut l);
         sizes.push(size);
-        pos += 8 + size + padding_for(pos + 8 + size, 4);
+        pos += 8 + size + c.pad_len(pos + 8 + size);
     }
     for (c, size) in b.chunks.iter().zip(sizes) {
         w.bytes(&c.data.id()).u32(count(size)?);
         let start = w.position();
         chunk1(&c.data, &l, w)?;
         debug_assert_eq!(w.position() - start, size);
-        let need = padding_for(w.position(), 4);
-        if c.pad.len() == need {
-            w.bytes(&c.pad);
-        } else {
-            w.fill(0, need);
-        }
+        match &c.pad {
+            Some(p) => w.bytes(p),
+            None => w.fill(0, padding_for(w.position(), 4)),
+        };
     }
     w.bytes(&b.tail);
     Ok(())

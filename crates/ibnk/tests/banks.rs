@@ -467,3 +467,47 @@ fn wsys_check_reports_programs_with_missing_waves() {
     }
     assert!(ibnk::wsys::missing_waves(&build::demo().to_v1(0), b"WSYS").is_err());
 }
+
+#[test]
+fn chunk_padding_is_kept_and_checked() {
+    // Non-zero padding after a 6-byte ENVT table: kept verbatim, reported as info.
+    let mut bank = build::demo().to_v1(1);
+    let Body::V1(b) = &mut bank.body else {
+        unreachable!()
+    };
+    let ChunkData::Envt(e) = &mut b.chunks[0].data else {
+        unreachable!()
+    };
+    e.tables.truncate(1);
+    e.tables[0].points.truncate(1);
+    e.tables[0].points[0].mode = 0xF;
+    for o in b.oscillators_mut() {
+        o.attack = Link::Env(0);
+        o.release = Link::Env(0);
+    }
+    b.chunks[0].pad = Some(vec![0xAB, 0xCD]);
+    let bytes = bank.write().unwrap();
+    assert_eq!(&bytes[0x2E..0x30], &[0xAB, 0xCD]);
+    assert_eq!(ibnk::read(&bytes).unwrap(), bank);
+    let found = ibnk::validate(&bytes);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].rule.as_str(), found[0].severity),
+        ("IBNK-008", gcio::Severity::Info)
+    );
+    // Padding cut short by the end of the file: the last chunk ends unaligned.
+    let mut bank = build::demo().to_v1(1);
+    let Body::V1(b) = &mut bank.body else {
+        unreachable!()
+    };
+    b.chunks.push(Chunk {
+        data: ChunkData::Unknown {
+            id: *b"XTRA",
+            data: vec![1, 2, 3, 4, 5],
+        },
+        pad: Some(vec![]),
+    });
+    let bytes = bank.write().unwrap();
+    assert_eq!(bytes.len() % 4, 1);
+    assert_eq!(ibnk::read(&bytes).unwrap().write().unwrap(), bytes);
+}
