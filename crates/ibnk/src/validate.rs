@@ -37,11 +37,18 @@ pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
     out
 }
 
-struct Out(Vec<Diagnostic>);
+/// Findings, each placed at the file offset of the structure being checked (`at`).
+struct Out {
+    found: Vec<Diagnostic>,
+    at: Option<u64>,
+}
 
 impl Out {
+    fn at(&mut self, offset: impl TryInto<u64>) {
+        self.at = offset.try_into().ok();
+    }
     fn add(&mut self, sev: Severity, rule: &str, msg: String) {
-        self.0.push(Diagnostic::new(sev, rule, None, msg));
+        self.found.push(Diagnostic::new(sev, rule, self.at, msg));
     }
     fn err(&mut self, rule: &str, msg: String) {
         self.add(Severity::Error, rule, msg);
@@ -73,7 +80,10 @@ fn ascending(out: &mut Out, what: &str, highs: impl IntoIterator<Item = u8>) {
 
 /// Validates a parsed or built bank.
 pub fn validate_model(bank: &Bank) -> Vec<Diagnostic> {
-    let mut out = Out(Vec::new());
+    let mut out = Out {
+        found: Vec::new(),
+        at: Some(4),
+    };
     if bank.size_delta != 8 {
         out.err(
             "IBNK-001",
@@ -83,6 +93,7 @@ pub fn validate_model(bank: &Bank) -> Vec<Diagnostic> {
             ),
         );
     }
+    out.at(0x10);
     if bank.reserved != [0; 16] {
         out.warn("IBNK-003", "header bytes 0x10..0x20 are not zero".into());
     }
@@ -90,7 +101,7 @@ pub fn validate_model(bank: &Bank) -> Vec<Diagnostic> {
         Body::V1(b) => v1(b, &mut out),
         Body::V0(b) => v0(b, &mut out),
     }
-    out.0
+    out.found
 }
 
 fn effects(out: &mut Out, owner: &str, links: &[Link], rands: usize, senses: usize) {
@@ -110,6 +121,16 @@ fn effects(out: &mut Out, owner: &str, links: &[Link], rands: usize, senses: usi
 }
 
 fn v1(b: &Bank1, out: &mut Out) {
+    let (spans, layout) = crate::write::layout1(b);
+    let first = |id: &[u8; 4]| {
+        b.chunks
+            .iter()
+            .zip(&spans)
+            .find(|(c, _)| &c.data.id() == id)
+            .map_or(0, |(_, s)| s.0)
+    };
+    let at_index = |t: &[u32], i: usize| t.get(i).map_or(0, |&o| o as usize);
+    out.at = None;
     let has = |id: &[u8; 4]| b.chunk(id).is_some();
     for id in [b"ENVT", b"OSCT", b"LIST"] {
         if !has(id) {
@@ -122,15 +143,18 @@ fn v1(b: &Bank1, out: &mut Out) {
             );
         }
     }
+    let env_starts = layout.env.as_deref().unwrap_or_default();
     for (i, e) in b.envelopes().iter().enumerate() {
+        out.at(first(b"ENVT") + 8 + at_index(env_starts, i));
         envelope(out, &format!("ENVT table {i}"), e);
     }
     let envs = b.envelopes().len();
     let oscs = b.oscillators().len();
     let (rands, senses) = (b.rands().count(), b.senses().count());
     let (insts, percs, pmaps) = (b.insts().count(), b.percs().count(), b.pmaps().count());
-    for (c, (start, end)) in b.chunks.iter().zip(crate::write::chunk_spans(b)) {
+    for (c, &(start, end)) in b.chunks.iter().zip(&spans) {
         let name = String::from_utf8_lossy(&c.data.id()).into_owned();
+        out.at(start);
         if start % 4 != 0 {
             out.warn(
                 "IBNK-008",
@@ -176,6 +200,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         }
     }
     for (i, o) in b.oscillators().iter().enumerate() {
+        out.at(first(b"OSCT") + 12 + 0x1C * i);
         for (which, l) in [("attack", &o.attack), ("release", &o.release)] {
             match *l {
                 Link::Env(e) if (e as usize) < envs => {}
@@ -193,6 +218,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         }
     }
     for (n, inst) in b.insts().enumerate() {
+        out.at(at_index(&layout.inst, n));
         let owner = format!("Inst {n}");
         if inst.oscillators.len() > 2 {
             out.err(
@@ -226,6 +252,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         }
     }
     for (n, p) in b.pmaps().enumerate() {
+        out.at(at_index(&layout.pmap, n));
         let owner = format!("Pmap {n}");
         effects(out, &owner, &p.effects, rands, senses);
         ascending(
@@ -235,6 +262,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         );
     }
     for (n, p) in b.percs().enumerate() {
+        out.at(at_index(&layout.perc, n));
         if p.keys.len() > 0x80 {
             out.err(
                 "IBNK-006",
@@ -253,6 +281,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         }
     }
     let list = b.list();
+    out.at(first(b"LIST"));
     if list.len() > 0xF0 {
         out.err(
             "IBNK-007",
@@ -260,6 +289,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         );
     }
     for (p, l) in list.iter().enumerate() {
+        out.at(first(b"LIST") + 12 + 4 * p);
         match *l {
             Link::Empty => {}
             Link::Inst(i) if (i as usize) < insts => {}
@@ -273,6 +303,7 @@ fn v1(b: &Bank1, out: &mut Out) {
 }
 
 fn v0(b: &Bank0, out: &mut Out) {
+    out.at(HEADER_SIZE);
     if &b.magic != b"BANK" {
         out.warn(
             "IBNK-011",
@@ -284,6 +315,7 @@ fn v0(b: &Bank0, out: &mut Out) {
         if *l == Link::Empty {
             continue;
         }
+        out.at(HEADER_SIZE + 4 + 4 * p);
         let ok = match p {
             0..0x80 => is(l, |o| matches!(o, Object::Inst(_))),
             FIRST_PERC0.. => is(l, |o| matches!(o, Object::Perc(_))),
@@ -298,7 +330,9 @@ fn v0(b: &Bank0, out: &mut Out) {
             );
         }
     }
+    let offsets = crate::write::layout0(b);
     for (n, placed) in b.objects.iter().enumerate() {
+        out.at(offsets.get(n).copied().unwrap_or(0));
         let owner = format!("object {n}");
         let must = |out: &mut Out, l: &Link, what: &str, want: fn(&Object) -> bool| {
             if *l != Link::Empty && !is(l, want) {

@@ -83,14 +83,14 @@ fn envelope(w: &mut Writer, e: &Envelope) {
 
 /// File offsets of every version-1 object, by kind, in file order.
 #[derive(Default)]
-struct Layout1 {
-    inst: Vec<u32>,
-    perc: Vec<u32>,
-    pmap: Vec<u32>,
+pub(crate) struct Layout1 {
+    pub(crate) inst: Vec<u32>,
+    pub(crate) perc: Vec<u32>,
+    pub(crate) pmap: Vec<u32>,
     rand: Vec<u32>,
     sens: Vec<u32>,
     /// Table offsets relative to the first `ENVT`'s data.
-    env: Option<Vec<u32>>,
+    pub(crate) env: Option<Vec<u32>>,
 }
 
 impl Layout1 {
@@ -157,17 +157,33 @@ fn layout_chunk(c: &ChunkData, data: usize, l: &mut Layout1) -> usize {
     }
 }
 
-/// File offset of each chunk and of the end of its data, as [`Bank::write`] lays them out.
-pub(crate) fn chunk_spans(b: &Bank1) -> Vec<(usize, usize)> {
+/// File offset of each chunk and of the end of its data, and every object's offset, as
+/// [`Bank::write`] lays them out.
+pub(crate) fn layout1(b: &Bank1) -> (Vec<(usize, usize)>, Layout1) {
     let mut l = Layout1::default();
     let mut pos = HEADER_SIZE;
-    b.chunks
+    let spans = b
+        .chunks
         .iter()
         .map(|c| {
             let end = pos + 8 + layout_chunk(&c.data, pos + 8, &mut l);
             let span = (pos, end);
             pos = end + c.pad_len(end);
             span
+        })
+        .collect();
+    (spans, l)
+}
+
+/// File offset of every version-0 object, as [`Bank::write`] lays them out.
+pub(crate) fn layout0(b: &Bank0) -> Vec<usize> {
+    let mut pos = BANK0_END;
+    b.objects
+        .iter()
+        .map(|p| {
+            let at = pos + p.gap.len();
+            pos = at + object_size(&p.object);
+            at
         })
         .collect()
 }

@@ -511,3 +511,29 @@ fn chunk_padding_is_kept_and_checked() {
     assert_eq!(bytes.len() % 4, 1);
     assert_eq!(ibnk::read(&bytes).unwrap().write().unwrap(), bytes);
 }
+
+#[test]
+fn findings_point_at_the_structure() {
+    let bytes = v1_edit(|b| {
+        let ChunkData::List(t) = &mut b.chunks[7].data else {
+            unreachable!()
+        };
+        t.items[2] = Link::Pmap(0);
+    });
+    let list = ibnk::parse(&bytes)
+        .unwrap()
+        .chunk(b"LIST")
+        .unwrap()
+        .unwrap();
+    let found = ibnk::validate(&bytes);
+    assert_eq!(found[0].offset, Some(list.offset as u64 + 12 + 8));
+    // An Inst finding sits at the Inst (program 1's LIST offset).
+    let bytes = v1_edit(|b| inst(b, 1).oscillators = vec![9]);
+    let v = ibnk::parse(&bytes).unwrap();
+    assert_eq!(
+        ibnk::validate(&bytes)[0].offset,
+        Some(u64::from(v.program_offset(1).unwrap().unwrap()))
+    );
+    let bytes = v0_edit(|b| b.slots[0x90] = b.slots[0]);
+    assert_eq!(ibnk::validate(&bytes)[0].offset, Some(0x24 + 4 * 0x90));
+}
