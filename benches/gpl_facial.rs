@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gcformats::gpl_facial::{Block, BlockView, build, edit::RigidPoses};
+use gcformats::gpl_facial::{Block, BlockView, FacialSection, build, edit::RigidPoses, golden};
 use std::hint::black_box;
 
 fn blocks(c: &mut Criterion) {
@@ -62,5 +62,20 @@ fn blocks(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, blocks);
+/// The golden table (the rows the read and write tests use): parse and write each section.
+fn golden_rows(c: &mut Criterion) {
+    let mut g = c.benchmark_group("gpl_facial/golden");
+    for (name, model, bytes) in golden::table() {
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(format!("parse_{name}"), |b| {
+            b.iter(|| FacialSection::parse(black_box(&bytes)).unwrap())
+        });
+        g.bench_function(format!("write_{name}"), |b| {
+            b.iter(|| black_box(&model).write().unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, blocks, golden_rows);
 criterion_main!(benches);

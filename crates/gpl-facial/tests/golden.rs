@@ -5,42 +5,16 @@ mod common;
 use common::*;
 use gpl_facial::*;
 
-fn table() -> Vec<(&'static str, FacialSection, Vec<u8>)> {
-    let mut unterminated = tiny();
-    unterminated.objects[0].attributes[0].runs.pop();
-    let mut ub = tiny_bytes();
-    // Without the (0,0) pair everything after the run list moves up 4 bytes.
-    ub.drain(0x48..0x4C);
-    ub[0x3C..0x40].copy_from_slice(&0x48u32.to_be_bytes());
-    ub[0x40..0x44].copy_from_slice(&0x54u32.to_be_bytes());
-    // 0x60 bytes of data: already a multiple of 32, so no padding remains.
-    ub.truncate(0x60);
-    let empty = FacialSection {
-        max_pose_count: 0,
-        pad: 0,
-        reserved: 0,
-        descriptors: vec![],
-        objects: vec![],
-    };
-    let mut eb = hex("0000 0000 0000 0000 00000014 00000014 00000000");
-    eb.resize(0x20, 0);
-    vec![
-        ("tiny", tiny(), tiny_bytes()),
-        ("unterminated", unterminated, ub),
-        ("empty", empty, eb),
-    ]
-}
-
 #[test]
 fn golden_read() {
-    for (name, model, bytes) in table() {
+    for (name, model, bytes) in golden::table() {
         assert_eq!(FacialSection::parse(&bytes).unwrap(), model, "{name}");
     }
 }
 
 #[test]
 fn golden_write() {
-    for (name, model, bytes) in table() {
+    for (name, model, bytes) in golden::table() {
         assert_eq!(model.write().unwrap(), bytes, "{name}");
     }
 }
