@@ -1,5 +1,10 @@
 //! Hand-written fixtures shared by the integration tests.
-#![allow(dead_code, unused_imports, clippy::unwrap_used, clippy::indexing_slicing)]
+#![allow(
+    dead_code,
+    unused_imports,
+    clippy::unwrap_used,
+    clippy::indexing_slicing
+)]
 
 pub use gpl_facial::golden::{be, hex, tiny, tiny_bytes};
 
