@@ -5,20 +5,41 @@
 //! BMS has no header: a file is an instruction stream whose root track starts at offset 0
 //! (reference `bms.md`, rules `BMS-*`).
 //!
-//! ```
-//! use bms::{Program, build::SeqBuilder};
+//! - [`Instruction::decode`] / [`Instruction::encode`]: one instruction at any offset ([`opcode`]
+//!   holds the command table, [`golden`] the bytes ⇄ instruction table).
+//! - [`parse`] → [`View`]: control-flow discovery ([`Flow`]) over the borrowed bytes.
+//! - [`Program`]: labelled code / table / data blocks covering every byte; [`Program::write`]
+//!   re-lays them out and relocates every offset; [`to_text`] / [`from_text`] are the text form.
+//! - [`validate`], [`midi::export`], [`build`] (builders and samples), [`fuzz_bms`].
 //!
-//! let data = bms::build::demo_song();
+//! ```
+//! use bms::{build::SeqBuilder, midi, opcode::ops};
+//!
+//! // Assemble: the root opens track 0, which plays a gate note twice in a counted loop.
+//! let mut b = SeqBuilder::new();
+//! let melody = b.label();
+//! b.cmd(ops::OPEN_TRACK, &[0, melody.0]).wait(480).cmd(ops::FINISH, &[]);
+//! b.place(melody)
+//!     .cmd(ops::LOOP_S, &[2])
+//!     .gate(60, 100, 120)
+//!     .cmd(ops::LOOP_E, &[])
+//!     .cmd(ops::FINISH, &[]);
+//! let data = b.build().unwrap();
+//!
+//! // Discover, disassemble, write back byte for byte, through text too.
 //! let view = bms::parse(&data).unwrap();
-//! assert!(view.tracks().len() > 1);
+//! assert_eq!(view.tracks().len(), 2);
 //! let program = view.to_program().unwrap();
-//! assert_eq!(program.write().unwrap(), data);          // byte-exact
+//! assert_eq!(program.write().unwrap(), data);
 //! let text = bms::to_text(&program);
+//! assert!(text.contains("note 60, 0x00, 100, 120"));
 //! assert_eq!(bms::from_text(&text).unwrap().write().unwrap(), data);
-//! assert!(bms::validate(&data).iter().all(|d| d.severity != gcio::Severity::Error));
-//! let midi = bms::midi::export(&data, &bms::midi::ExportOptions::default()).unwrap();
-//! assert_eq!(&midi[..4], b"MThd");
-//! # let _ = (Program::default(), SeqBuilder::new());
+//!
+//! // Validate and render.
+//! assert!(bms::validate(&data).is_empty());
+//! let song = midi::render(&data, &midi::ExportOptions::default()).unwrap();
+//! assert_eq!(song.tracks[1].note_count(), 2);
+//! assert!(song.to_smf().starts_with(b"MThd"));
 //! ```
 #![forbid(unsafe_code)]
 
