@@ -334,6 +334,8 @@ pub fn validate_facial(v: &FacialView<'_>, mesh: Option<&Mesh<'_>>) -> Vec<Diagn
                 let off = r.offset() + 12 + 4 * p;
                 if ptr.checked_add(len).is_none_or(|e| e > v.len()) {
                     d.push(Diagnostic::error("GPL-014", at(off), format!("object {i} attribute {j}: pose {p} pointer {ptr:#x} (+{len:#x}) past the section end {:#x}", v.len())));
+                    // Assume the array sits where packing puts it, so the rest is checked once.
+                    cursor = cursor.saturating_add(len);
                     continue;
                 }
                 if ptr != cursor {

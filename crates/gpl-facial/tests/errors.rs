@@ -1,0 +1,35 @@
+//! Error messages say what, where and in which structure.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use gpl_facial::*;
+
+#[test]
+fn errors_carry_structure_and_offset() {
+    let mut b = golden::tiny_bytes();
+    // Pose 1 pointer (record at 0x30, pose pointers from 0x3C) moved past the section.
+    b[0x40..0x44].copy_from_slice(&0x200u32.to_be_bytes());
+    let e = FacialSection::parse(&b).unwrap_err().to_string();
+    assert!(e.contains("facial object 0 > attribute 0 > pose 1"), "{e}");
+    assert!(e.contains("0x200"), "{e}");
+    let d = validate_section(&b);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d.iter()
+            .all(|x| x.rule == "GPL-014" && x.offset == Some(0x40))
+    );
+    // Inside a block, offsets are absolute.
+    let block = {
+        let mut spec = build::birdo();
+        spec.facial = Some(FacialSection::parse(&golden::tiny_bytes()).unwrap());
+        spec.build().unwrap()
+    };
+    let start = BlockView::parse(&block).unwrap().word(slot::FACIAL) as usize;
+    let mut broken = block.clone();
+    broken[start + 0x40..start + 0x44].copy_from_slice(&0x200u32.to_be_bytes());
+    let d = BlockView::parse(&broken).unwrap().validate();
+    assert!(
+        d.iter()
+            .any(|x| x.rule == "GPL-014" && x.offset == Some(start as u64 + 0x40)),
+        "{d:?}"
+    );
+}
