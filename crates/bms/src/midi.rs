@@ -3,7 +3,8 @@
 //! standard MIDI file (format 1, one MIDI track per BMS track, tempo in the first).
 //!
 //! Everything is bounded: at most [`ExportOptions::max_tracks`] tracks, [`ExportOptions::max_steps`]
-//! instructions per track, [`ExportOptions::max_ticks`] ticks, and every jump that goes back (or
+//! instructions per track, [`ExportOptions::max_ticks`] ticks, [`ExportOptions::max_events`] events
+//! in memory, and every jump that goes back (or
 //! to itself) is taken at most [`ExportOptions::loops`] times, so an infinite loop is unrolled that
 //! many times and then ends.
 //!
@@ -32,6 +33,8 @@ pub struct ExportOptions {
     pub max_ticks: u64,
     /// Most tracks (root included) rendered.
     pub max_tracks: usize,
+    /// Most events (notes, program and tempo changes) kept over all tracks.
+    pub max_events: usize,
 }
 
 impl Default for ExportOptions {
@@ -42,6 +45,7 @@ impl Default for ExportOptions {
             max_steps: 1 << 20,
             max_ticks: 1 << 24,
             max_tracks: 64,
+            max_events: 1 << 20,
         }
     }
 }
@@ -139,7 +143,9 @@ pub fn render(data: &[u8], opts: &ExportOptions) -> Result<Song> {
         if i >= opts.max_tracks {
             break;
         }
+        let used: usize = tracks.iter().map(|t: &RenderedTrack| t.events.len()).sum();
         let mut sim = Sim::new(r, opts, start, entry as usize);
+        sim.budget = opts.max_events.saturating_sub(used);
         sim.run();
         if i == 0
             && let Some(tb) = sim.timebase
@@ -155,6 +161,9 @@ pub fn render(data: &[u8], opts: &ExportOptions) -> Result<Song> {
             }
         }
         for (start, n, e) in sim.children.drain(..) {
+            if queue.len() >= opts.max_tracks {
+                break;
+            }
             queue.push(Spawn {
                 number: Some(n),
                 entry: e,
@@ -197,6 +206,7 @@ struct Sim<'a, 'o> {
     children: Vec<(u64, u8, u32)>,
     closes: Vec<(u64, u8)>,
     timebase: Option<u16>,
+    budget: usize,
 }
 
 impl<'a, 'o> Sim<'a, 'o> {
@@ -218,6 +228,7 @@ impl<'a, 'o> Sim<'a, 'o> {
             children: Vec::new(),
             closes: Vec::new(),
             timebase: None,
+            budget: 0,
         }
     }
 
@@ -336,7 +347,9 @@ impl<'a, 'o> Sim<'a, 'o> {
 
     fn run(&mut self) {
         for _ in 0..self.opts.max_steps {
-            if self.tick >= self.opts.max_ticks {
+            if self.tick >= self.opts.max_ticks
+                || self.events.len() + self.pending_offs.len() >= self.budget
+            {
                 return;
             }
             let Ok((insn, size)) = Instruction::decode(self.r, self.pc) else {
@@ -379,8 +392,19 @@ impl<'a, 'o> Sim<'a, 'o> {
             ops::NOTE_ON => self.voice_on(byte(1), byte(0), byte(2)),
             ops::NOTE_OFF => self.voice_off(byte(0)),
             ops::NOTE_GATE => self.gate(byte(1), byte(2), a(3)),
-            ops::OPEN_TRACK => self.children.push((self.tick, byte(0) & 0x0F, a(1))),
-            ops::CLOSE_TRACK => self.closes.push((self.tick, byte(0) & 0x0F)),
+            ops::OPEN_TRACK => {
+                // Only children that can still be rendered are kept, so the list stays bounded.
+                if self.children.len() < self.opts.max_tracks {
+                    self.children.push((self.tick, byte(0) & 0x0F, a(1)));
+                }
+            }
+            ops::CLOSE_TRACK => {
+                let n = byte(0) & 0x0F;
+                let open = self.children.iter().filter(|c| c.1 == n).count();
+                if self.closes.iter().filter(|c| c.1 == n).count() < open {
+                    self.closes.push((self.tick, n));
+                }
+            }
             ops::CALL => self.call(self.pc, a(0)),
             ops::CALL_F => {
                 if self.cond(a(0)) {

@@ -147,3 +147,20 @@ fn corpus_files_as_hostile_input() {
     }
     eprintln!("{seen} corpus files replayed");
 }
+
+#[test]
+fn midi_memory_is_bounded() {
+    // A counted loop that opens tracks, closes them and plays notes 65535 times.
+    let data = [
+        0xCB, 0xFF, 0xFF, 0xC1, 0x01, 0, 0, 0x0D, 0xC2, 0x01, 0x3C, 0x01, 0x64, 0xCC, 0xFF, 0xFF,
+    ];
+    let opts = ExportOptions {
+        max_events: 1000,
+        max_tracks: 8,
+        ..ExportOptions::default()
+    };
+    let song = render(&data, &opts).unwrap();
+    assert!(song.tracks.len() <= 8);
+    let events: usize = song.tracks.iter().map(|t| t.events.len()).sum();
+    assert!(events <= 1000 + 16, "{events}");
+}
