@@ -664,10 +664,13 @@ pub fn samples() -> Vec<(String, Vec<u8>)> {
     .into_iter()
     .filter_map(|(n, m)| Some((n.to_string(), m.write().ok()?)))
     .collect();
-    v.extend(
-        broken_variants()
-            .into_iter()
-            .map(|(_, n, b)| (format!("broken/{n}.bmd"), b)),
-    );
+    v.extend(broken_variants().into_iter().map(|(_, n, b)| {
+        let ext = if b.get(4..7) == Some(b"bdl") {
+            "bdl"
+        } else {
+            "bmd"
+        };
+        (format!("broken/{n}.{ext}"), b)
+    }));
     v
 }
