@@ -152,6 +152,9 @@ pub fn from_csv(text: &str) -> Result<Table> {
         return Err(err(1, "no header row".to_owned()));
     };
     let hl = hl + skip;
+    // A table without fields writes its header as one empty (quoted) cell, and so its rows.
+    let no_columns = header.len() == 1 && header.first().is_some_and(String::is_empty);
+    let header = if no_columns { Vec::new() } else { header };
     let residue_col = header.iter().position(|h| h == RESIDUE);
     let offsets_col = header.iter().position(|h| h == OFFSETS);
     let specs = header
@@ -173,6 +176,12 @@ pub fn from_csv(text: &str) -> Result<Table> {
     }
     for (line, cells) in recs {
         let line = line + skip;
+        let cells = if no_columns && cells.len() == 1 && cells.first().is_some_and(String::is_empty)
+        {
+            Vec::new()
+        } else {
+            cells
+        };
         if cells.len() != header.len() {
             return Err(err(
                 line,
