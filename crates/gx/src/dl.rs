@@ -328,6 +328,13 @@ impl<'a> DisplayList<'a> {
             ));
         }
         let count = self.r.u16(self.pos + 1)?;
+        if count > 0 && self.desc.vertex_size() == 0 {
+            // Zero-byte vertices would let 3 bytes claim 65,535 vertices.
+            return Err(Error::invalid(
+                self.r.abs(self.pos),
+                "draw command with vertices but an empty vertex descriptor",
+            ));
+        }
         let len = usize::from(count)
             .checked_mul(self.desc.vertex_size())
             .ok_or_else(|| {
@@ -588,6 +595,19 @@ mod tests {
             .unwrap()
             .unwrap_err();
         assert_eq!(e.offset(), Some(0x100));
+        let empty = VertexDesc::new();
+        assert!(
+            DisplayList::new(Reader::new(&[0x90, 0, 3]), &empty)
+                .next()
+                .unwrap()
+                .is_err()
+        );
+        assert!(
+            DisplayList::new(Reader::new(&[0x90, 0, 0]), &empty)
+                .next()
+                .unwrap()
+                .is_ok()
+        );
         let short = [0x90, 0xFF, 0xFF, 0];
         assert!(
             DisplayList::new(Reader::new(&short), &d)
