@@ -54,7 +54,8 @@ impl<'a> Evp1View<'a> {
         Ok(self.sizes()?.iter().map(|&s| usize::from(s)).sum())
     }
 
-    /// Envelope `i` as (joint, weight) pairs, without allocating.
+    /// Envelope `i` as (joint, weight) pairs, without allocating. Finding the envelope's first
+    /// pair sums the sizes before it (O(i)); walk every envelope with [`envelopes`](Self::envelopes).
     pub fn envelope(&self, i: usize) -> Result<impl Iterator<Item = Result<(u16, f32)>> + 'a> {
         let sizes = self.sizes()?;
         let first: usize = sizes.iter().take(i).map(|&s| usize::from(s)).sum();
@@ -64,10 +65,45 @@ impl<'a> Evp1View<'a> {
                 .ok_or_else(|| self.r.oob(off(self.h.sizes) + i, 1))
                 .context("EVP1")?,
         );
-        let (r, j, w) = (self.r, off(self.h.joints), off(self.h.weights));
-        Ok((first..first + n).map(move |k| {
-            Ok((r.u16(j + 2 * k)?, r.f32(w + 4 * k)?)).with_context(|| format!("EVP1 > pair {k}"))
+        Ok(self.pairs(first, n))
+    }
+
+    /// Every envelope in order as an iterator of its pairs (one pass over the size table).
+    pub fn envelopes(
+        &self,
+    ) -> Result<impl Iterator<Item = impl Iterator<Item = Result<(u16, f32)>> + 'a> + 'a> {
+        let sizes = self.sizes()?;
+        let this = *self;
+        Ok(sizes.iter().scan(0usize, move |first, &n| {
+            let start = *first;
+            *first += usize::from(n);
+            Some(this.pairs(start, usize::from(n)))
         }))
+    }
+
+    /// Index of each envelope's first pair (one pass; bounded by the u16 envelope count).
+    pub fn starts(&self) -> Result<Vec<usize>> {
+        let sizes = self.sizes()?;
+        Ok(sizes
+            .iter()
+            .scan(0usize, |acc, &n| {
+                let s = *acc;
+                *acc += usize::from(n);
+                Some(s)
+            })
+            .collect())
+    }
+
+    /// `n` pairs from pair index `first`.
+    pub fn pairs(
+        &self,
+        first: usize,
+        n: usize,
+    ) -> impl Iterator<Item = Result<(u16, f32)>> + use<'a> {
+        let (r, j, w) = (self.r, off(self.h.joints), off(self.h.weights));
+        (first..first.saturating_add(n)).map(move |k| {
+            Ok((r.u16(j + 2 * k)?, r.f32(w + 4 * k)?)).with_context(|| format!("EVP1 > pair {k}"))
+        })
     }
 
     /// Inverse bind matrix `i` (one per joint; the count is not stored, J3D-031).
@@ -121,10 +157,12 @@ impl Evp1 {
     pub fn from_view(v: &Evp1View<'_>) -> Result<Self> {
         let n = Limits::default().check_elements(v.len() as u64, v.r.abs(8))?;
         let mut envelopes = Vec::with_capacity(n);
-        for i in 0..n {
-            envelopes.push(Envelope {
-                pairs: v.envelope(i)?.collect::<Result<_>>()?,
-            });
+        if n > 0 {
+            for e in v.envelopes()? {
+                envelopes.push(Envelope {
+                    pairs: e.collect::<Result<_>>()?,
+                });
+            }
         }
         let ibms = (0..v.ibm_capacity())
             .map(|i| v.ibm(i))

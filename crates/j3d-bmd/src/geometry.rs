@@ -98,9 +98,12 @@ pub fn geometry(view: &BmdView<'_>) -> Result<Mesh> {
     let drw = view.drw1().transpose()?;
     let evp = view.evp1().transpose()?;
     let mut shapes = Vec::with_capacity(shp.len().min(0x10000));
+    // Output stays proportional to the input: all shapes together decode at most the SHP1 chunk's
+    // size in primitive bytes, however their groups overlap.
+    let mut budget = shp.reader().len();
     for i in 0..shp.len() {
         shapes.push(
-            shape(&shp, i, &arrays, drw.as_ref(), evp.as_ref())
+            shape(&shp, i, &arrays, drw.as_ref(), evp.as_ref(), &mut budget)
                 .with_context(|| format!("SHP1 > shape {i}"))?,
         );
     }
@@ -147,6 +150,7 @@ fn shape(
     a: &Arrays<'_>,
     drw: Option<&Drw1View<'_>>,
     evp: Option<&Evp1View<'_>>,
+    budget: &mut usize,
 ) -> Result<MeshShape> {
     let s = shp.shape(i)?;
     let desc = shp.shape_desc(i)?;
@@ -157,6 +161,10 @@ fn shape(
     };
     // Skin cache per DRW1 index: (start, len) in out.weights.
     let mut cache: Vec<Option<(u32, u32)>> = vec![None; drw.map_or(0, |d| d.len())];
+    let evp_starts = match evp {
+        Some(e) if !e.is_empty() => e.starts()?,
+        _ => Vec::new(),
+    };
     let mut slots = [u16::MAX; 10];
     // Texture coordinates past the last one the shape indexes need no look-ups.
     let tex_used = (0..8u8)
@@ -171,6 +179,16 @@ fn shape(
                 *slot = w;
             }
         }
+        *budget = budget.checked_sub(g.prims.len()).ok_or_else(|| {
+            Error::new(
+                gcio::ErrorKind::Limit {
+                    what: "decoded primitive bytes",
+                    requested: g.prims.len() as u64,
+                    max: *budget as u64,
+                },
+                g.prims.base(),
+            )
+        })?;
         out.vertices
             .reserve(g.prims.len() / desc.vertex_size().max(1));
         for p in DisplayList::new(g.prims, &desc) {
@@ -230,7 +248,12 @@ fn shape(
                                 let evp = evp.ok_or_else(|| {
                                     Error::invalid(p.offset(), "envelope entry without EVP1")
                                 })?;
-                                for pair in evp.envelope(usize::from(e.id))? {
+                                let id = usize::from(e.id);
+                                let first = evp_starts.get(id).copied().ok_or_else(|| {
+                                    Error::invalid(p.offset(), format!("envelope {id} past EVP1"))
+                                })?;
+                                let n = evp.sizes()?.get(id).copied().unwrap_or(0);
+                                for pair in evp.pairs(first, usize::from(n)) {
                                     out.weights.push(pair?);
                                 }
                             } else {

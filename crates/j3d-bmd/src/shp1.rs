@@ -444,8 +444,16 @@ impl Shp1 {
         let matrix_data = (0..nd).map(|i| v.matrix_data(i)).collect::<Result<_>>()?;
         let ng = lim.check_elements(v.group_def_count() as u64, v.r.abs(0x28))?;
         let mut groups = Vec::with_capacity(ng);
+        let mut budget = v.r.len();
         for g in 0..ng {
             let (size, offset) = v.group_def(g)?;
+            // Overlapping groups would copy the same bytes again and again.
+            budget = budget.checked_sub(size as usize).ok_or_else(|| {
+                Error::invalid(
+                    v.r.abs(0x28),
+                    "matrix groups overlap: more primitive bytes than SHP1 holds",
+                )
+            })?;
             let start = off(v.h.prims)
                 .checked_add(offset as usize)
                 .ok_or_else(|| v.r.oob(usize::MAX, 0))?;

@@ -443,8 +443,8 @@ fn evp1(x: &Evp1View<'_>, o: &mut Out, c: &Counts) {
             );
         }
     }
-    for i in 0..x.len() {
-        let Ok(pairs) = x.envelope(i) else { break };
+    let Ok(envelopes) = x.envelopes() else { return };
+    for (i, pairs) in envelopes.enumerate() {
         let mut sum = 0.0;
         for p in pairs {
             let Ok((j, w)) = p else { break };
@@ -632,6 +632,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
         .unwrap_or(0)
         .saturating_sub(off(h.attrs));
     names(x.names(), x.len(), base + 0x14, o);
+    let mut budget = x.reader().len();
     for i in 0..x.len() {
         let Ok(s) = x.shape(i) else {
             o.err("J3D-006", base + 0x0C, format!("shape {i} past the chunk"));
@@ -845,6 +846,14 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                 );
             }
             let Some(desc) = &desc else { continue };
+            // Decoding stays proportional to the input however groups overlap.
+            match budget.checked_sub(g.prims.len()) {
+                Some(b) => budget = b,
+                None => {
+                    o.err("J3D-062", dat, format!("shape {i} group {k}: matrix groups overlap (more primitive bytes referenced than SHP1 holds)"));
+                    return;
+                }
+            }
             for p in DisplayList::new(g.prims, desc) {
                 let p = match p {
                     Ok(p) => p,

@@ -136,3 +136,24 @@ fn unknown_layout_falls_back_to_raw() {
     assert!(m.drw1().is_none());
     assert_eq!(m.write().unwrap(), b);
 }
+
+#[test]
+fn overlapping_groups_cannot_amplify() {
+    let mut b = build::grid_bmd(8, 40).write().unwrap();
+    let shp = chunk_offset(&b, b"SHP1");
+    let word = |b: &[u8], at: usize| u32::from_be_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+    let (prims, defs) = (word(&b, shp + 0x20), word(&b, shp + 0x28));
+    let total = word(&b, shp + 0x24) - prims;
+    // Every group claims the whole primitive region.
+    for k in 0..3 {
+        let at = shp + defs + 8 * k;
+        b[at..at + 4].copy_from_slice(&(total as u32).to_be_bytes());
+        b[at + 4..at + 8].copy_from_slice(&0u32.to_be_bytes());
+    }
+    let e = geometry(&parse(&b).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+    assert!(validate(&b).iter().any(|d| d.rule == "J3D-062"));
+    let m = Bmd::parse(&b).unwrap();
+    assert!(m.shp1().is_none(), "overlapping groups keep SHP1 raw");
+    assert_eq!(m.write().unwrap(), b);
+}
