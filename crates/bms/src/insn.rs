@@ -317,7 +317,7 @@ pub enum Instruction {
 }
 
 impl Instruction {
-    /// A plain command with table-driven arguments (panics never; `None` for > 5 values).
+    /// A plain command with table-driven arguments; `None` for more than [`MAX_ARGS`] values.
     pub fn cmd(opcode: u8, args: &[u32]) -> Option<Instruction> {
         Command::new(opcode, args).map(Instruction::Command)
     }

@@ -8,7 +8,7 @@
 //! offset, so they never collide with literal numbers. Values that match no label (offsets past the
 //! end or into the middle of an instruction) are written unchanged.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use gcio::{Context, Error, ErrorKind, Limits, Reader, Result, Writer};
 
@@ -172,29 +172,6 @@ impl Program {
             Content::Code(c) => c.as_slice(),
             _ => &[],
         })
-    }
-
-    /// Number of uses of each label id as an offset argument or table entry.
-    pub fn references(&self) -> BTreeMap<u32, usize> {
-        let mut refs = BTreeMap::new();
-        for b in &self.blocks {
-            match &b.content {
-                Content::Code(code) => {
-                    for c in code.iter().filter_map(Instruction::command) {
-                        if let Some((_, _, v)) = c.pointer() {
-                            *refs.entry(v).or_insert(0) += 1;
-                        }
-                    }
-                }
-                Content::Table(t) => {
-                    for &v in t {
-                        *refs.entry(v).or_insert(0) += 1;
-                    }
-                }
-                Content::Data(_) => {}
-            }
-        }
-        refs
     }
 }
 
