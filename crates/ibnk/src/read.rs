@@ -1,7 +1,7 @@
 //! View → owned model: the version-1 chunk walk with offset → [`Link`] resolution, and the
 //! version-0 object-graph walk (bounded by `gcio::Visited`) that lays objects out in file order.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use gcio::{Context, Error, Limits, Reader, Result, Visited};
 use zerocopy::byteorder::big_endian::U32;
@@ -415,7 +415,7 @@ fn slot_kind(r: Reader<'_>, off: usize) -> Result<Kind> {
 fn read0(v: &View<'_>, limits: &Limits) -> Result<Bank0> {
     let r = v.reader();
     let block = v.bank_block()?;
-    let mut found: BTreeMap<u32, Kind> = BTreeMap::new();
+    let mut found: Vec<(u32, Kind)> = Vec::new();
     let mut visited = Visited::new(*limits);
     // Breadth-first from the slots, so a program object keeps its slot kind.
     let mut work = std::collections::VecDeque::new();
@@ -435,23 +435,22 @@ fn read0(v: &View<'_>, limits: &Limits) -> Result<Bank0> {
         if !visited.visit(u64::from(off))? {
             continue;
         }
-        found.insert(off, kind);
+        found.push((off, kind));
         children0(r, off as usize, kind, &mut work).with_context(|| format!("{kind:?}"))?;
     }
-    let index: HashMap<u32, u32> = found
-        .keys()
-        .enumerate()
-        .map(|(i, &o)| (o, i as u32))
-        .collect();
+    // Objects in file order; a link's index is its target's position in this order.
+    found.sort_unstable_by_key(|&(off, _)| off);
     let link = |o: u32| match o {
         0 => Link::Empty,
-        _ => index.get(&o).map_or(Link::Raw(o), |&i| Link::Object(i)),
+        _ => found
+            .binary_search_by_key(&o, |&(off, _)| off)
+            .map_or(Link::Raw(o), |i| Link::Object(i as u32)),
     };
     let links = |t: &[U32]| t.iter().map(|o| link(o.get())).collect::<Vec<_>>();
     let pair = |[a, b]: &[U32; 2]| [link(a.get()), link(b.get())];
     let mut objects = Vec::with_capacity(found.len());
     let mut end = BANK0_END;
-    for (&off, &kind) in &found {
+    for &(off, kind) in &found {
         let at = off as usize;
         let ctx = || format!("{kind:?} at {at:#x}");
         if at < end {
