@@ -98,9 +98,9 @@ pub fn geometry(view: &BmdView<'_>) -> Result<Mesh> {
     let drw = view.drw1().transpose()?;
     let evp = view.evp1().transpose()?;
     let mut shapes = Vec::with_capacity(shp.len().min(0x10000));
-    // Output stays proportional to the input: all shapes together decode at most the SHP1 chunk's
-    // size in primitive bytes, however their groups overlap.
-    let mut budget = shp.reader().len();
+    // Output stays proportional to the input: all shapes together decode at most twice the SHP1
+    // chunk's size in primitive bytes, however their groups overlap.
+    let mut budget = 2 * shp.reader().len();
     for i in 0..shp.len() {
         shapes.push(
             shape(&shp, i, &arrays, drw.as_ref(), evp.as_ref(), &mut budget)
@@ -179,7 +179,8 @@ fn shape(
                 *slot = w;
             }
         }
-        *budget = budget.checked_sub(g.prims.len()).ok_or_else(|| {
+        // Each group costs its bytes plus its two 8-byte table entries, which the chunk also holds.
+        *budget = budget.checked_sub(g.prims.len() + 16).ok_or_else(|| {
             Error::new(
                 gcio::ErrorKind::Limit {
                     what: "decoded primitive bytes",

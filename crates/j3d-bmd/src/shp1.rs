@@ -444,6 +444,7 @@ impl Shp1 {
         let matrix_data = (0..nd).map(|i| v.matrix_data(i)).collect::<Result<_>>()?;
         let ng = lim.check_elements(v.group_def_count() as u64, v.r.abs(0x28))?;
         let mut groups = Vec::with_capacity(ng);
+        let owners = group_owners(&shapes, ng);
         let mut budget = v.r.len();
         for g in 0..ng {
             let (size, offset) = v.group_def(g)?;
@@ -460,10 +461,7 @@ impl Shp1 {
             let bytes =
                 v.r.sub(start, size as usize)
                     .with_context(|| format!("SHP1 > matrix group {g}"))?;
-            let owner = shapes.iter().position(|s| {
-                let f = usize::from(s.first_group);
-                (f..f + usize::from(s.group_count)).contains(&g)
-            });
+            let owner = owners.get(g).copied().flatten();
             let desc = owner.map(|i| v.shape_desc(i)).transpose().ok().flatten();
             groups.push(decode_group(
                 bytes,
@@ -560,17 +558,9 @@ impl Shp1 {
     /// Writes the chunk. Tables follow the header in offset order, each padded to 32; each group's
     /// primitives are followed by its tail; the definitions are recomputed from what was written.
     pub fn write(&self) -> Result<Vec<u8>> {
-        let descs: Vec<Option<VertexDesc>> = (0..self.groups.len())
-            .map(|g| {
-                self.shapes
-                    .iter()
-                    .position(|s| {
-                        (usize::from(s.first_group)
-                            ..usize::from(s.first_group) + usize::from(s.group_count))
-                            .contains(&g)
-                    })
-                    .and_then(|i| self.desc(i).ok())
-            })
+        let descs: Vec<Option<VertexDesc>> = group_owners(&self.shapes, self.groups.len())
+            .into_iter()
+            .map(|owner| owner.and_then(|i| self.desc(i).ok()))
             .collect();
         write_chunk(*b"SHP1", self.pad, |w: &mut Writer| {
             w.u16(u16_of(self.shapes.len(), "shape count")?)
@@ -656,6 +646,32 @@ impl Shp1 {
             Ok(())
         })
     }
+}
+
+/// The shape owning each of `n` matrix groups (the shape whose range holds it; ranges do not
+/// overlap in valid files, where they do the latest-starting range wins). O((shapes + n) log shapes),
+/// so hostile shape tables cannot make this quadratic.
+fn group_owners(shapes: &[Shape], n: usize) -> Vec<Option<usize>> {
+    let mut ranges: Vec<(usize, usize, usize)> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (usize::from(s.first_group), usize::from(s.group_count), i))
+        .collect();
+    ranges.sort_by_key(|&(first, _, i)| (first, std::cmp::Reverse(i)));
+    let mut out = vec![None; n];
+    let mut next = ranges.into_iter().peekable();
+    let mut current = None;
+    for (g, slot) in out.iter_mut().enumerate() {
+        while let Some(r) = next.next_if(|r| r.0 <= g) {
+            current = Some(r);
+        }
+        if let Some((first, count, i)) = current
+            && g < first + count
+        {
+            *slot = Some(i);
+        }
+    }
+    out
 }
 
 fn decode_group(bytes: Reader<'_>, desc: Option<&VertexDesc>, abs_start: usize) -> GroupPrims {

@@ -632,7 +632,8 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
         .unwrap_or(0)
         .saturating_sub(off(h.attrs));
     names(x.names(), x.len(), base + 0x14, o);
-    let mut budget = x.reader().len();
+    // Twice the chunk: room for weight segments shared between groups.
+    let mut budget = 2 * x.reader().len();
     for i in 0..x.len() {
         let Ok(s) = x.shape(i) else {
             o.err("J3D-006", base + 0x0C, format!("shape {i} past the chunk"));
@@ -766,6 +767,15 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
         for k in 0..gc {
             let gat = base + off(h.matrix_data) as u64 + 8 * (fd + k) as u64;
             let Ok(d) = x.matrix_data(fd + k) else { break };
+            // Each group costs its table entries and weight slots: shapes sharing groups cannot
+            // multiply the work.
+            match budget.checked_sub(16 + 2 * usize::from(d.count)) {
+                Some(b) => budget = b,
+                None => {
+                    o.err("J3D-052", gat, format!("shape {i} group {k}: shapes reference more matrix groups than SHP1 holds"));
+                    return;
+                }
+            }
             if d.count > 10 {
                 o.err(
                     "J3D-063",

@@ -157,3 +157,23 @@ fn overlapping_groups_cannot_amplify() {
     assert!(m.shp1().is_none(), "overlapping groups keep SHP1 raw");
     assert_eq!(m.write().unwrap(), b);
 }
+
+#[test]
+fn shapes_sharing_groups_cannot_multiply_work() {
+    let mut m = build::grid_bmd(8, 200);
+    let shp = m.shp1_mut().unwrap();
+    let first = shp.shapes[0];
+    shp.shapes = vec![first; 2000];
+    shp.remap = (0..2000).collect();
+    let b = m.write().unwrap();
+    let t = std::time::Instant::now();
+    let e = geometry(&parse(&b).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+    assert!(
+        validate(&b)
+            .iter()
+            .any(|d| d.rule == "J3D-052" || d.rule == "J3D-062")
+    );
+    assert_eq!(Bmd::parse(&b).unwrap().write().unwrap(), b);
+    assert!(t.elapsed().as_secs() < 20);
+}
