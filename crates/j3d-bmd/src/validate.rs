@@ -302,7 +302,8 @@ fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
 fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
     let base = x.reader().base();
     c.has_vtx1 = true;
-    let mut seen = Vec::new();
+    // A set: hostile format lists can be long.
+    let mut seen = std::collections::HashSet::new();
     let mut ended = false;
     for (i, f) in x.formats().enumerate() {
         let at = base + off(x.header().formats) as u64 + 16 * i as u64;
@@ -317,14 +318,13 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
             ended = true;
             break;
         }
-        if seen.contains(&f.attr) {
+        if !seen.insert(f.attr) {
             o.err(
                 "J3D-018",
                 at,
                 format!("second format for attribute {}", f.attr.0),
             );
         }
-        seen.push(f.attr);
         let Some(slot) = buffer_slot(f.attr) else {
             o.err(
                 "J3D-020",
