@@ -2,6 +2,8 @@
 //! playback are errors; conventions and EXT-sourced rules are warnings until real banks confirm
 //! them.
 
+use std::fmt::{self, Display};
+
 use gcio::{Diagnostic, Severity};
 
 use crate::model::*;
@@ -58,8 +60,17 @@ impl Out {
     }
 }
 
+/// A structure named in findings ("Inst 3"), formatted only when a finding is made.
+struct Name(&'static str, usize);
+
+impl Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.0, self.1)
+    }
+}
+
 /// Checks ascending high values ≤ 0x7F (IBNK-005) for key or velocity regions.
-fn ascending(out: &mut Out, what: &str, highs: impl IntoIterator<Item = u8>) {
+fn ascending(out: &mut Out, what: &dyn Display, highs: impl IntoIterator<Item = u8>) {
     let mut prev: Option<u8> = None;
     for (i, h) in highs.into_iter().enumerate() {
         if h > 0x7F {
@@ -104,7 +115,7 @@ pub fn validate_model(bank: &Bank) -> Vec<Diagnostic> {
     out.found
 }
 
-fn effects(out: &mut Out, owner: &str, links: &[Link], rands: usize, senses: usize) {
+fn effects(out: &mut Out, owner: &dyn Display, links: &[Link], rands: usize, senses: usize) {
     for l in links {
         let ok = match *l {
             Link::Rand(i) => (i as usize) < rands,
@@ -146,7 +157,7 @@ fn v1(b: &Bank1, out: &mut Out) {
     let env_starts = layout.env.as_deref().unwrap_or_default();
     for (i, e) in b.envelopes().iter().enumerate() {
         out.at(first(b"ENVT") + 8 + at_index(env_starts, i));
-        envelope(out, &format!("ENVT table {i}"), e);
+        envelope(out, &Name("ENVT table", i), e);
     }
     let envs = b.envelopes().len();
     let oscs = b.oscillators().len();
@@ -219,7 +230,7 @@ fn v1(b: &Bank1, out: &mut Out) {
     }
     for (n, inst) in b.insts().enumerate() {
         out.at(at_index(&layout.inst, n));
-        let owner = format!("Inst {n}");
+        let owner = Name("Inst", n);
         if inst.oscillators.len() > 2 {
             out.err(
                 "IBNK-010",
@@ -240,24 +251,24 @@ fn v1(b: &Bank1, out: &mut Out) {
         effects(out, &owner, &inst.effects, rands, senses);
         ascending(
             out,
-            &format!("{owner} key"),
+            &format_args!("{owner} key"),
             inst.keys.iter().map(|k| k.high_key),
         );
         for (k, key) in inst.keys.iter().enumerate() {
             ascending(
                 out,
-                &format!("{owner} key region {k} velocity"),
+                &format_args!("{owner} key region {k} velocity"),
                 key.velocities.iter().map(|v| v.velocity),
             );
         }
     }
     for (n, p) in b.pmaps().enumerate() {
         out.at(at_index(&layout.pmap, n));
-        let owner = format!("Pmap {n}");
+        let owner = Name("Pmap", n);
         effects(out, &owner, &p.effects, rands, senses);
         ascending(
             out,
-            &format!("{owner} velocity"),
+            &format_args!("{owner} velocity"),
             p.velocities.iter().map(|v| v.velocity),
         );
     }
@@ -333,7 +344,7 @@ fn v0(b: &Bank0, out: &mut Out) {
     let offsets = crate::write::layout0(b);
     for (n, placed) in b.objects.iter().enumerate() {
         out.at(offsets.get(n).copied().unwrap_or(0));
-        let owner = format!("object {n}");
+        let owner = Name("object", n);
         let must = |out: &mut Out, l: &Link, what: &str, want: fn(&Object) -> bool| {
             if *l != Link::Empty && !is(l, want) {
                 out.err("IBNK-011", format!("{owner}: {l:?} is not a {what}"));
@@ -363,7 +374,7 @@ fn v0(b: &Bank0, out: &mut Out) {
                         ),
                     }
                 }
-                ascending(out, &format!("{owner} key"), highs);
+                ascending(out, &format_args!("{owner} key"), highs);
             }
             Object::Keymap(k) => vmaps(b, out, &owner, &k.velocities),
             Object::Pmap(p) => {
@@ -390,7 +401,7 @@ fn v0(b: &Bank0, out: &mut Out) {
     }
 }
 
-fn vmaps(b: &Bank0, out: &mut Out, owner: &str, links: &[Link]) {
+fn vmaps(b: &Bank0, out: &mut Out, owner: &dyn Display, links: &[Link]) {
     let mut highs = Vec::new();
     for l in links {
         match b.object(l) {
@@ -401,11 +412,11 @@ fn vmaps(b: &Bank0, out: &mut Out, owner: &str, links: &[Link]) {
             ),
         }
     }
-    ascending(out, &format!("{owner} velocity"), highs);
+    ascending(out, &format_args!("{owner} velocity"), highs);
 }
 
 /// IBNK-009: a table ends with its only terminator (an earlier one would cut it short).
-fn envelope(out: &mut Out, owner: &str, e: &Envelope) {
+fn envelope(out: &mut Out, owner: &dyn Display, e: &Envelope) {
     let ends: Vec<usize> = (0..e.points.len())
         .filter(|&i| e.points.get(i).is_some_and(EnvPoint::ends_table))
         .collect();
