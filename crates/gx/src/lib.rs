@@ -23,4 +23,5 @@
 #![forbid(unsafe_code)]
 
 pub mod dl;
+pub mod tex;
 pub mod vtx;

@@ -1,0 +1,202 @@
+//! RGBA8 images: what textures decode to and encode from, mip generation, and PSNR.
+
+use super::pixel::Rgba;
+use gcio::{Error, ErrorKind, Limits, Result};
+
+/// Largest width or height accepted anywhere in `tex` (the 16-bit fields of BTI/TEX1 headers).
+/// GX hardware samples at most 1024 × 1024; larger values still decode, bounded by [`Limits`].
+pub const MAX_DIMENSION: u32 = 0xFFFF;
+
+/// An RGBA8 image, row-major, top row first: `width × height` pixels.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Image {
+    width: u32,
+    height: u32,
+    pixels: Vec<Rgba>,
+}
+
+pub(crate) fn check_dims(width: u32, height: u32, limits: &Limits) -> Result<usize> {
+    for (what, v) in [("texture width", width), ("texture height", height)] {
+        if v > MAX_DIMENSION {
+            return Err(Error::without_offset(ErrorKind::Limit {
+                what,
+                requested: u64::from(v),
+                max: u64::from(MAX_DIMENSION),
+            }));
+        }
+    }
+    let count = u64::from(width) * u64::from(height);
+    limits.check_alloc(count, 4, 0)?;
+    usize::try_from(count).map_err(|_| Error::without_offset(ErrorKind::Overflow("pixel count")))
+}
+
+impl Image {
+    /// An image from `width × height` pixels; errors if the count differs or a side exceeds
+    /// [`MAX_DIMENSION`].
+    pub fn new(width: u32, height: u32, pixels: Vec<Rgba>) -> Result<Image> {
+        let count = check_dims(width, height, &Limits::UNLIMITED)?;
+        if pixels.len() != count {
+            return Err(Error::without_offset(ErrorKind::Invalid(format!(
+                "{width}x{height} image needs {count} pixels, got {}",
+                pixels.len()
+            ))));
+        }
+        Ok(Image {
+            width,
+            height,
+            pixels,
+        })
+    }
+
+    /// An image from packed RGBA8 bytes (as PNG decoders produce them).
+    pub fn from_rgba8(width: u32, height: u32, bytes: &[u8]) -> Result<Image> {
+        if !bytes.len().is_multiple_of(4) {
+            return Err(Error::without_offset(ErrorKind::Invalid(format!(
+                "RGBA8 data of {} bytes is not whole pixels",
+                bytes.len()
+            ))));
+        }
+        let pixels = bytes
+            .chunks_exact(4)
+            .map(|c| [c.first(), c.get(1), c.get(2), c.get(3)].map(|b| b.copied().unwrap_or(0)))
+            .collect();
+        Image::new(width, height, pixels)
+    }
+
+    /// An image of one colour.
+    pub fn filled(width: u32, height: u32, pixel: Rgba) -> Result<Image> {
+        let count = check_dims(width, height, &Limits::default())?;
+        Image::new(width, height, vec![pixel; count])
+    }
+
+    /// An image whose pixel at `(x, y)` is `f(x, y)`.
+    pub fn from_fn(width: u32, height: u32, mut f: impl FnMut(u32, u32) -> Rgba) -> Result<Image> {
+        check_dims(width, height, &Limits::default())?;
+        let pixels = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .map(|(x, y)| f(x, y))
+            .collect();
+        Image::new(width, height, pixels)
+    }
+
+    pub(crate) fn from_parts(width: u32, height: u32, pixels: Vec<Rgba>) -> Image {
+        Image {
+            width,
+            height,
+            pixels,
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The pixels, row-major.
+    pub fn pixels(&self) -> &[Rgba] {
+        &self.pixels
+    }
+
+    /// The pixels as packed RGBA8 bytes (what PNG encoders take).
+    pub fn as_rgba8(&self) -> &[u8] {
+        self.pixels.as_flattened()
+    }
+
+    /// The pixels, consuming the image.
+    pub fn into_pixels(self) -> Vec<Rgba> {
+        self.pixels
+    }
+
+    /// The pixel at `(x, y)`, if inside.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<Rgba> {
+        if x >= self.width {
+            return None;
+        }
+        let i = u64::from(y) * u64::from(self.width) + u64::from(x);
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.pixels.get(i))
+            .copied()
+    }
+
+    /// The pixel at `(x, y)` clamped to the image (edge replication); transparent black if empty.
+    pub(crate) fn clamped(&self, x: u32, y: u32) -> Rgba {
+        self.pixel(
+            x.min(self.width.saturating_sub(1)),
+            y.min(self.height.saturating_sub(1)),
+        )
+        .unwrap_or([0; 4])
+    }
+
+    /// True if every pixel is opaque.
+    pub fn is_opaque(&self) -> bool {
+        self.pixels.iter().all(|p| p[3] == 0xFF)
+    }
+
+    /// True if every pixel is grey (`r == g == b`).
+    pub fn is_grey(&self) -> bool {
+        self.pixels.iter().all(|&[r, g, b, _]| r == g && g == b)
+    }
+
+    /// The next mip level: half the size (at least 1), each pixel the rounded mean of a 2 × 2 box
+    /// (edges replicated for odd sizes).
+    pub fn half(&self) -> Image {
+        let (w, h) = ((self.width / 2).max(1), (self.height / 2).max(1));
+        let pixels = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let quad = [(0, 0), (1, 0), (0, 1), (1, 1)]
+                    .map(|(dx, dy)| self.clamped(2 * x + dx, 2 * y + dy));
+                let mut out = [0u8; 4];
+                for (c, o) in out.iter_mut().enumerate() {
+                    let sum: u32 = quad
+                        .iter()
+                        .map(|p| u32::from(p.get(c).copied().unwrap_or(0)))
+                        .sum();
+                    *o = ((sum + 2) / 4) as u8;
+                }
+                out
+            })
+            .collect();
+        Image::from_parts(w, h, pixels)
+    }
+
+    /// This image followed by `count - 1` successively halved mip levels (`count` at least 1).
+    pub fn mip_chain(&self, count: u32) -> Vec<Image> {
+        let mut levels = vec![self.clone()];
+        for _ in 1..count.clamp(1, 17) {
+            if let Some(last) = levels.last() {
+                let next = last.half();
+                levels.push(next);
+            }
+        }
+        levels
+    }
+}
+
+/// Peak signal-to-noise ratio of `b` against `a` over all four channels, in dB (`f64::INFINITY`
+/// when identical). Errors if the sizes differ.
+pub fn psnr(a: &Image, b: &Image) -> Result<f64> {
+    if (a.width, a.height) != (b.width, b.height) {
+        return Err(Error::without_offset(ErrorKind::Invalid(format!(
+            "PSNR of a {}x{} and a {}x{} image",
+            a.width, a.height, b.width, b.height
+        ))));
+    }
+    let sq: u64 = a
+        .pixels
+        .iter()
+        .zip(&b.pixels)
+        .map(|(p, q)| u64::from(super::pixel::dist2(*p, *q)))
+        .sum();
+    if sq == 0 {
+        return Ok(f64::INFINITY);
+    }
+    let mse = sq as f64 / (a.pixels.len() as f64 * 4.0);
+    Ok(10.0 * (255.0 * 255.0 / mse).log10())
+}

@@ -1,0 +1,497 @@
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+//! Texture codec: golden blocks with hand-computed pixels, sizes, exact round trips, errors.
+
+use gx::tex::{
+    self, EncodeOptions, Image, Palette, PaletteFormat, Rgba, TexFormat, Texture, image_size,
+    level_size,
+};
+
+/// One hand-made texture: format, size, palette, stored bytes (given as `(offset, bytes)`
+/// patches over zeros), and pixels whose values were worked out by hand from the bit layouts.
+struct Golden {
+    format: TexFormat,
+    width: u32,
+    height: u32,
+    palette: Option<(PaletteFormat, Vec<u8>)>,
+    patches: Vec<(usize, Vec<u8>)>,
+    pixels: Vec<(u32, u32, Rgba)>,
+}
+
+impl Golden {
+    fn bytes(&self) -> Vec<u8> {
+        let mut b = vec![0u8; level_size(self.format, self.width, self.height).unwrap()];
+        for (off, p) in &self.patches {
+            b[*off..*off + p.len()].copy_from_slice(p);
+        }
+        b
+    }
+    fn palette(&self) -> Option<Palette<'_>> {
+        self.palette.as_ref().map(|(f, d)| Palette::new(*f, d))
+    }
+}
+
+fn g(
+    format: TexFormat,
+    width: u32,
+    height: u32,
+    patches: Vec<(usize, Vec<u8>)>,
+    pixels: Vec<(u32, u32, Rgba)>,
+) -> Golden {
+    Golden {
+        format,
+        width,
+        height,
+        palette: None,
+        patches,
+        pixels,
+    }
+}
+
+fn golden() -> Vec<Golden> {
+    let grey = |i: u8| [i, i, i, i];
+    let red = [255, 0, 0, 255];
+    let blue = [0, 0, 255, 255];
+    vec![
+        // I4: two pixels per byte, high nibble left; 8 pixels (4 bytes) per block row; blocks 8x8.
+        g(
+            TexFormat::I4,
+            16,
+            8,
+            vec![(0, vec![0x0F, 0, 0, 0x8A, 0x12]), (32, vec![0xF0])],
+            vec![
+                (0, 0, grey(0)),
+                (1, 0, grey(255)),
+                (6, 0, grey(0x88)),
+                (7, 0, grey(0xAA)),
+                (0, 1, grey(0x11)),
+                (1, 1, grey(0x22)),
+                (8, 0, grey(255)),
+                (9, 0, grey(0)),
+            ],
+        ),
+        // I8 8x4 blocks: the second block of a 16x8 image is x 8..16 of rows 0..4, the third rows 4..8.
+        g(
+            TexFormat::I8,
+            16,
+            8,
+            vec![
+                (0, (0..32).map(|i| i * 8).collect()),
+                (32, vec![7]),
+                (64, vec![9]),
+                (95, vec![0xEE]),
+            ],
+            vec![
+                (3, 2, grey(152)),
+                (7, 3, grey(248)),
+                (8, 0, grey(7)),
+                (0, 4, grey(9)),
+                (7, 7, grey(0xEE)),
+                (15, 7, grey(0)),
+            ],
+        ),
+        // IA4: high nibble alpha, low nibble intensity.
+        g(
+            TexFormat::IA4,
+            8,
+            4,
+            vec![(0, vec![0x3C, 0xF0])],
+            vec![(0, 0, [0xCC, 0xCC, 0xCC, 0x33]), (1, 0, [0, 0, 0, 0xFF])],
+        ),
+        // IA8: alpha byte, intensity byte.
+        g(
+            TexFormat::IA8,
+            4,
+            4,
+            vec![(0, vec![0x80, 0x40]), (30, vec![0x01, 0xFE])],
+            vec![
+                (0, 0, [0x40, 0x40, 0x40, 0x80]),
+                (3, 3, [0xFE, 0xFE, 0xFE, 1]),
+            ],
+        ),
+        // RGB565, big-endian; 5/6-bit channels expand by bit replication.
+        g(
+            TexFormat::RGB565,
+            4,
+            4,
+            vec![(0, vec![0xF8, 0x00, 0x07, 0xE0, 0x00, 0x1F, 0x84, 0x10])],
+            vec![
+                (0, 0, red),
+                (1, 0, [0, 255, 0, 255]),
+                (2, 0, blue),
+                (3, 0, [0x84, 0x82, 0x84, 255]),
+                (0, 1, [0, 0, 0, 255]),
+            ],
+        ),
+        // RGB5A3: top bit set = RGB555 opaque; clear = A3 RGB444.
+        g(
+            TexFormat::RGB5A3,
+            4,
+            4,
+            vec![(0, vec![0xFC, 0x00, 0x7F, 0x00, 0x3A, 0x5F, 0x00, 0x00])],
+            vec![
+                (0, 0, red),
+                (1, 0, red),
+                (2, 0, [0xAA, 0x55, 0xFF, 0x6D]),
+                (3, 0, [0, 0, 0, 0]),
+            ],
+        ),
+        // RGBA8: 16 AR pairs then 16 GB pairs per 4x4 block.
+        g(
+            TexFormat::RGBA8,
+            4,
+            4,
+            vec![
+                (0, vec![0x11, 0x22]),
+                (32, vec![0x33, 0x44]),
+                (10, vec![0xA0, 0xA1]),
+                (42, vec![0xA2, 0xA3]),
+            ],
+            vec![
+                (0, 0, [0x22, 0x33, 0x44, 0x11]),
+                (1, 1, [0xA1, 0xA2, 0xA3, 0xA0]),
+                (2, 0, [0, 0, 0, 0]),
+            ],
+        ),
+        // C4 with an RGB565 palette: index nibbles, high first.
+        Golden {
+            palette: Some((PaletteFormat::RGB565, vec![0xF8, 0x00, 0x00, 0x1F])),
+            ..g(
+                TexFormat::C4,
+                8,
+                8,
+                vec![(0, vec![0x01, 0x10])],
+                vec![(0, 0, red), (1, 0, blue), (2, 0, blue), (3, 0, red)],
+            )
+        },
+        // C8 with an IA8 palette.
+        Golden {
+            palette: Some((PaletteFormat::IA8, vec![0, 0, 0, 0, 0x80, 0x10])),
+            ..g(
+                TexFormat::C8,
+                8,
+                4,
+                vec![(0, vec![2, 1])],
+                vec![(0, 0, [0x10, 0x10, 0x10, 0x80]), (1, 0, [0, 0, 0, 0])],
+            )
+        },
+        // C14X2 with an RGB5A3 palette: the top two bits of each index are ignored.
+        Golden {
+            palette: Some((PaletteFormat::RGB5A3, vec![0x80, 0x00, 0xFC, 0x00])),
+            ..g(
+                TexFormat::C14X2,
+                4,
+                4,
+                vec![(0, vec![0xC0, 0x01, 0x40, 0x00])],
+                vec![(0, 0, red), (1, 0, [0, 0, 0, 255])],
+            )
+        },
+        // CMPR: sub-blocks TL, TR, BL, BR; big-endian RGB565 endpoints; 2-bit indices, MSB first.
+        g(
+            TexFormat::CMPR,
+            8,
+            8,
+            vec![
+                // TL: c0 > c1: four colours, the middle two are 5/8 + 3/8 blends.
+                (0, vec![0xF8, 0x00, 0x00, 0x1F, 0x1B]),
+                // TR: c0 <= c1: third colour is the average, index 3 the average with alpha 0.
+                (8, vec![0x00, 0x1F, 0xF8, 0x00, 0xE4]),
+                // BL: all zero: c0 == c1 == black, three-colour mode.
+                // BR: white/black, last row 01 00 00 00.
+                (24, vec![0xFF, 0xFF, 0x00, 0x00, 0, 0, 0, 0x40]),
+            ],
+            vec![
+                (0, 0, red),
+                (1, 0, blue),
+                (2, 0, [159, 0, 95, 255]),
+                (3, 0, [95, 0, 159, 255]),
+                (4, 0, [127, 0, 127, 0]),
+                (5, 0, [127, 0, 127, 255]),
+                (6, 0, red),
+                (7, 0, blue),
+                (0, 4, [0, 0, 0, 255]),
+                (4, 7, [0, 0, 0, 255]),
+                (5, 7, [255, 255, 255, 255]),
+            ],
+        ),
+    ]
+}
+
+#[test]
+fn golden_decode() {
+    for case in golden() {
+        let img = tex::decode(
+            case.format,
+            case.width,
+            case.height,
+            &case.bytes(),
+            case.palette(),
+        )
+        .unwrap();
+        for &(x, y, want) in &case.pixels {
+            assert_eq!(
+                img.pixel(x, y),
+                Some(want),
+                "{:?} at ({x}, {y})",
+                case.format.name()
+            );
+        }
+    }
+}
+
+/// Lossless formats: encode(decode(bytes)) == bytes; indexed ones at the index level; CMPR's
+/// encoder reproduces the golden pixels.
+#[test]
+fn golden_encode() {
+    for case in golden() {
+        let bytes = case.bytes();
+        let img =
+            tex::decode(case.format, case.width, case.height, &bytes, case.palette()).unwrap();
+        match case.format {
+            f if f.is_indexed() => {
+                let idx = tex::decode_indices(f, case.width, case.height, &bytes).unwrap();
+                assert_eq!(
+                    tex::encode_indices(f, case.width, case.height, &idx).unwrap(),
+                    bytes
+                );
+            }
+            TexFormat::CMPR => {
+                let again = tex::encode(TexFormat::CMPR, &img).unwrap();
+                let back = tex::decode(TexFormat::CMPR, 8, 8, &again, None).unwrap();
+                assert!(
+                    tex::psnr(&img, &back).unwrap() > 40.0,
+                    "{}",
+                    tex::psnr(&img, &back).unwrap()
+                );
+            }
+            TexFormat::RGB5A3 => {
+                // 0x7F00 (A3 alpha 7 = opaque red) aliases RGB555 red: the encoder writes 0xFC00.
+                let mut want = bytes.clone();
+                want[2..4].copy_from_slice(&[0xFC, 0x00]);
+                assert_eq!(tex::encode(TexFormat::RGB5A3, &img).unwrap(), want);
+            }
+            f => assert_eq!(tex::encode(f, &img).unwrap(), bytes, "{:?}", f.name()),
+        }
+    }
+}
+
+#[test]
+fn sizes() {
+    let table: &[(TexFormat, u32, u32, u32, usize)] = &[
+        (TexFormat::I4, 1, 1, 1, 32),
+        (TexFormat::I4, 16, 16, 1, 128),
+        (TexFormat::I8, 10, 6, 1, 4 * 32),
+        (TexFormat::RGBA8, 1, 1, 1, 64),
+        (TexFormat::RGBA8, 8, 8, 4, 4 * 64 + 64 + 64 + 64),
+        (TexFormat::CMPR, 64, 32, 3, 1024 + 256 + 64),
+        (TexFormat::C14X2, 4, 4, 2, 64),
+        (
+            TexFormat::RGB565,
+            32,
+            32,
+            6,
+            2048 + 512 + 128 + 32 + 32 + 32,
+        ),
+    ];
+    for &(f, w, h, mips, size) in table {
+        assert_eq!(
+            image_size(f, w, h, mips).unwrap(),
+            size,
+            "{:?} {w}x{h} {mips}",
+            f.name()
+        );
+    }
+    assert_eq!(
+        tex::level_offset(TexFormat::CMPR, 64, 32, 2).unwrap(),
+        1024 + 256
+    );
+    assert_eq!(TexFormat::CMPR.padded(9, 3).unwrap(), (16, 8));
+    assert_eq!(TexFormat::RGBA8.bits_per_pixel(), Some(32));
+    assert_eq!(TexFormat::I4.bits_per_pixel(), Some(4));
+    assert!(image_size(TexFormat(7), 4, 4, 1).is_err());
+    assert_eq!(TexFormat::from_name("rgba32"), Some(TexFormat::RGBA8));
+    assert_eq!(TexFormat::from_name("cmpr"), Some(TexFormat::CMPR));
+    assert_eq!(
+        PaletteFormat::from_name("rgb5a3"),
+        Some(PaletteFormat::RGB5A3)
+    );
+    assert_eq!(TexFormat(0xB).name(), None);
+}
+
+#[test]
+fn errors_not_panics() {
+    // Short data: offset-carrying out-of-bounds error at the texture's file offset.
+    let e = Texture::new(TexFormat::RGBA8, 8, 8, &[0; 100])
+        .at(0x40)
+        .decode()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "256 bytes at offset 0x40 past end (size 0xa4)"
+    );
+    // Unknown format.
+    assert!(tex::decode(TexFormat(0xF), 4, 4, &[0; 64], None).is_err());
+    // Missing palette, index past the palette.
+    assert!(tex::decode(TexFormat::C8, 8, 4, &[0; 32], None).is_err());
+    let pal = [0u8; 4];
+    let mut data = [0u8; 32];
+    data[5] = 2;
+    let e = Texture::new(TexFormat::C8, 8, 4, &data)
+        .with_palette(Palette::new(PaletteFormat::RGB565, &pal))
+        .at(0x100)
+        .decode()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "C8 mip level 0: palette index 2 past the palette's 2 entries at offset 0x100"
+    );
+    // Unknown palette format, odd-sized images, oversize, bad pixel count.
+    assert!(
+        tex::decode(
+            TexFormat::C4,
+            8,
+            8,
+            &[0; 32],
+            Some(Palette::new(PaletteFormat(9), &pal))
+        )
+        .is_err()
+    );
+    assert!(tex::decode(TexFormat::I8, 70000, 1, &[0; 32], None).is_err());
+    assert!(Image::new(2, 2, vec![[0; 4]; 3]).is_err());
+    assert!(tex::encode(TexFormat::C8, &Image::filled(4, 4, [0; 4]).unwrap()).is_err());
+    assert!(tex::encode_indices(TexFormat::I8, 1, 1, &[0]).is_err());
+    let levels = [
+        Image::filled(8, 8, [0; 4]).unwrap(),
+        Image::filled(3, 4, [0; 4]).unwrap(),
+    ];
+    assert!(tex::encode_mips(TexFormat::I8, &levels, &EncodeOptions::default()).is_err());
+    // Empty images are fine.
+    assert_eq!(
+        tex::decode(TexFormat::I8, 0, 5, &[], None)
+            .unwrap()
+            .pixels()
+            .len(),
+        0
+    );
+    assert!(
+        tex::encode(TexFormat::CMPR, &Image::filled(0, 0, [0; 4]).unwrap())
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn padding_replicates_edges_and_round_trips_when_decoded_padded() {
+    let img = Image::from_fn(5, 3, |x, y| [x as u8 * 50, y as u8 * 80, 7, 255]).unwrap();
+    let bytes = tex::encode(TexFormat::RGBA8, &img).unwrap();
+    let (pw, ph) = TexFormat::RGBA8.padded(5, 3).unwrap();
+    let padded = tex::decode(TexFormat::RGBA8, pw, ph, &bytes, None).unwrap();
+    assert_eq!(padded.pixel(7, 3), img.pixel(4, 2));
+    assert_eq!(tex::encode(TexFormat::RGBA8, &padded).unwrap(), bytes);
+    assert_eq!(
+        tex::decode(TexFormat::RGBA8, 5, 3, &bytes, None).unwrap(),
+        img
+    );
+}
+
+/// A synthetic photo-like test image: gradients, a hard diagonal edge, a ring, and noise.
+fn test_image(w: u32, h: u32) -> Image {
+    Image::from_fn(w, h, |x, y| {
+        let n = (x.wrapping_mul(2654435761) ^ y.wrapping_mul(40503)) >> 28;
+        let edge = if x + y < w { 40 } else { 200 };
+        let (dx, dy) = (x as i32 - w as i32 / 2, y as i32 - h as i32 / 2);
+        let ring = if (dx * dx + dy * dy - (w as i32 / 4).pow(2)).abs() < 4 * w as i32 {
+            255
+        } else {
+            0
+        };
+        [
+            (x * 255 / w) as u8,
+            edge as u8 + n as u8,
+            ring.max((y * 255 / h) as i32) as u8,
+            255,
+        ]
+    })
+    .unwrap()
+}
+
+#[test]
+fn cmpr_quality() {
+    let img = test_image(64, 64);
+    let enc = tex::encode(TexFormat::CMPR, &img).unwrap();
+    let back = tex::decode(TexFormat::CMPR, 64, 64, &enc, None).unwrap();
+    let p = tex::psnr(&img, &back).unwrap();
+    assert!(p > 33.0, "CMPR PSNR {p:.2} dB");
+    // Solid RGB565-representable colours are exact; transparency survives.
+    let solid = Image::from_fn(8, 8, |x, _| {
+        if x < 4 {
+            [0, 0, 0, 0]
+        } else {
+            [0xFF, 0x82, 0x84, 255]
+        }
+    })
+    .unwrap();
+    let enc = tex::encode(TexFormat::CMPR, &solid).unwrap();
+    let back = tex::decode(TexFormat::CMPR, 8, 8, &enc, None).unwrap();
+    assert_eq!(back.pixel(5, 5), solid.pixel(5, 5));
+    assert_eq!(back.pixel(0, 0).unwrap()[3], 0);
+}
+
+#[test]
+fn palette_quantisation() {
+    let img = test_image(64, 64);
+    for (f, min_psnr) in [
+        (TexFormat::C8, 30.0),
+        (TexFormat::C4, 20.0),
+        (TexFormat::C14X2, 38.0),
+    ] {
+        let opts = EncodeOptions {
+            palette_format: PaletteFormat::RGB565,
+            ..Default::default()
+        };
+        let enc = tex::encode_mips(f, std::slice::from_ref(&img), &opts).unwrap();
+        assert!(enc.palette_entries() <= f.max_palette_entries());
+        let back = tex::decode(
+            f,
+            64,
+            64,
+            &enc.data,
+            Some(Palette::new(PaletteFormat::RGB565, &enc.palette)),
+        )
+        .unwrap();
+        let p = tex::psnr(&img, &back).unwrap();
+        assert!(p > min_psnr, "{:?} PSNR {p:.2}", f.name());
+    }
+    // Capped palette size.
+    let opts = EncodeOptions {
+        max_palette_entries: Some(5),
+        ..Default::default()
+    };
+    let enc = tex::encode_mips(TexFormat::C8, &[img], &opts).unwrap();
+    assert_eq!(enc.palette_entries(), 5);
+}
+
+#[test]
+fn mips_share_one_palette_and_decode_per_level() {
+    let img = test_image(32, 16);
+    let chain = img.mip_chain(6);
+    assert_eq!(
+        chain
+            .iter()
+            .map(|l| (l.width(), l.height()))
+            .collect::<Vec<_>>(),
+        [(32, 16), (16, 8), (8, 4), (4, 2), (2, 1), (1, 1)]
+    );
+    for f in TexFormat::ALL {
+        let enc = tex::encode_mips(f, &chain, &EncodeOptions::default()).unwrap();
+        assert_eq!(enc.data.len(), image_size(f, 32, 16, 6).unwrap());
+        let mut t = Texture::new(f, 32, 16, &enc.data).with_mips(6);
+        if f.is_indexed() {
+            t = t.with_palette(Palette::new(PaletteFormat::RGB5A3, &enc.palette));
+        }
+        let levels = t.decode().unwrap();
+        assert_eq!(levels.len(), 6);
+        for (a, b) in chain.iter().zip(&levels) {
+            assert_eq!((a.width(), a.height()), (b.width(), b.height()));
+        }
+    }
+}
