@@ -175,6 +175,22 @@ pub(crate) fn layout1(b: &Bank1) -> (Vec<(usize, usize)>, Layout1) {
     (spans, l)
 }
 
+/// File offset of `program`'s entry in the program table (version 1 `LIST`, version 0 slots).
+pub(crate) fn program_entry(bank: &Bank, program: u32) -> Option<u64> {
+    let p = u64::from(program);
+    match &bank.body {
+        Body::V0(_) => Some(HEADER_SIZE as u64 + 4 + 4 * p),
+        Body::V1(b) => {
+            let (spans, _) = layout1(b);
+            b.chunks
+                .iter()
+                .zip(spans)
+                .find(|(c, _)| matches!(c.data, ChunkData::List(_)))
+                .map(|(_, (start, _))| start as u64 + 12 + 4 * p)
+        }
+    }
+}
+
 /// File offset of every version-0 object, as [`Bank::write`] lays them out.
 pub(crate) fn layout0(b: &Bank0) -> Vec<usize> {
     let mut pos = BANK0_END;

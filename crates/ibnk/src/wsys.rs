@@ -137,7 +137,7 @@ pub fn missing_waves(bank: &Bank, wsys: &[u8]) -> Result<Vec<Diagnostic>> {
             let list: Vec<String> = waves.iter().map(|w| format!("{w:#06x}")).collect();
             out.push(Diagnostic::error(
                 "IBNK-012",
-                None,
+                crate::write::program_entry(bank, p),
                 format!(
                     "program {p}: wave(s) {} missing from WSYS {}",
                     list.join(", "),

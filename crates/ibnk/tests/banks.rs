@@ -464,6 +464,15 @@ fn wsys_check_reports_programs_with_missing_waves() {
             ]
         );
         assert!(found.iter().all(|d| d.rule == "IBNK-012"));
+        // Each finding points at the program's table entry.
+        let written = bank.write().unwrap();
+        let v = ibnk::parse(&written).unwrap();
+        let entry = if bank.version() == 0 {
+            0x24 + 4 * 2
+        } else {
+            v.chunk(b"LIST").unwrap().unwrap().offset as u64 + 12 + 4 * 2
+        };
+        assert_eq!(found[0].offset, Some(entry));
     }
     assert!(ibnk::wsys::missing_waves(&build::demo().to_v1(0), b"WSYS").is_err());
 }
