@@ -133,7 +133,7 @@ fn emit(
 
 /// Nintendo-style look-ahead that reuses the look-ahead match (variants 1 and 2).
 fn lookahead_reuse(data: &[u8], cap: usize, sink: &mut dyn FnMut(Token) -> bool) {
-    let mut m = Matcher::new(data);
+    let mut m = Matcher::new(data, true);
     let mut pos = 0;
     let mut pending: Option<(usize, usize)> = None;
     while pos < data.len() {
@@ -142,7 +142,7 @@ fn lookahead_reuse(data: &[u8], cap: usize, sink: &mut dyn FnMut(Token) -> bool)
             None => {
                 let (len, dist) = m.longest(pos, cap);
                 if len >= 3 {
-                    let next = m.longest(pos + 1, cap);
+                    let next = m.longest_from(pos + 1, cap, len + 2);
                     if next.0 >= len + 2 {
                         pending = Some(next);
                         (0, 0)
@@ -163,7 +163,7 @@ fn lookahead_reuse(data: &[u8], cap: usize, sink: &mut dyn FnMut(Token) -> bool)
 
 /// Whitehole-style look-ahead: the next position's match is re-evaluated against the one after it.
 fn lookahead_reevaluate(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
-    let mut m = Matcher::new(data);
+    let mut m = Matcher::new(data, true);
     let mut pos = 0;
     // `None` = search at `pos`; `Some(c)` = candidate carried over from the previous look-ahead.
     let mut carried: Option<(usize, usize)> = Some((0, 0));
@@ -172,7 +172,10 @@ fn lookahead_reevaluate(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
             Some(c) => c,
             None => m.longest(pos, usize::MAX),
         };
-        let next = m.longest(pos + 1, usize::MAX);
+        // With a current match only a look-ahead at least two longer matters; without one, the
+        // look-ahead is carried to the next position and must be exact.
+        let min = if cur.0 >= 3 { cur.0 + 2 } else { 3 };
+        let next = m.longest_from(pos + 1, usize::MAX, min);
         let (len, dist) = if next.0 > cur.0 + 1 { (0, 0) } else { cur };
         match emit(sink, data, pos, len, dist) {
             Some(n) => pos += n,
@@ -188,7 +191,7 @@ fn lookahead_reevaluate(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
 fn fast(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
     const CHAIN: usize = 32;
     const NICE: usize = 64;
-    let mut m = Matcher::new(data);
+    let mut m = Matcher::new(data, false);
     let mut pos = 0;
     let mut pending: Option<(usize, usize)> = None;
     while pos < data.len() {
@@ -222,7 +225,7 @@ fn cost(len: usize) -> u32 {
 /// the same distance), then a backward shortest-path pass over bit costs.
 fn best(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
     let n = data.len();
-    let mut m = Matcher::new(data);
+    let mut m = Matcher::new(data, false);
     let mut found: Vec<(u16, u16)> = Vec::with_capacity(n);
     for pos in 0..n {
         let (len, dist) = m.quick(pos, usize::MAX, MAX_LEN);

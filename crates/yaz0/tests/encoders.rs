@@ -201,6 +201,90 @@ fn fuzz_seeds() {
     yaz0::fuzz_decode(&yaz0::encode(b"hello hello hello", NINTENDO));
 }
 
+/// The documented algorithms, brute force (O(n × window)): longest match in the 0x1000 window
+/// comparing at most `cap` bytes, earliest position on ties. The optimised encoders must agree.
+fn brute_longest(data: &[u8], pos: usize, cap: usize) -> (usize, usize) {
+    let max = cap.min(data.len().saturating_sub(pos));
+    let (mut best, mut at) = (0, 0);
+    for i in pos.saturating_sub(0x1000)..pos {
+        let l = (0..max)
+            .take_while(|&k| data[i + k] == data[pos + k])
+            .count();
+        if l > best {
+            best = l;
+            at = i;
+        }
+    }
+    if best < 3 { (0, 0) } else { (best, pos - at) }
+}
+
+fn brute_reuse(data: &[u8], cap: usize) -> Vec<Token> {
+    let (mut out, mut pos, mut pending) = (Vec::new(), 0, None);
+    while pos < data.len() {
+        let (len, dist) = match pending.take() {
+            Some(p) => p,
+            None => {
+                let cur = brute_longest(data, pos, cap);
+                let next = if cur.0 >= 3 {
+                    brute_longest(data, pos + 1, cap)
+                } else {
+                    (0, 0)
+                };
+                if cur.0 >= 3 && next.0 >= cur.0 + 2 {
+                    pending = Some(next);
+                    (0, 0)
+                } else {
+                    cur
+                }
+            }
+        };
+        let t = if len >= 3 {
+            m(dist as u16, len.min(0x111) as u16)
+        } else {
+            Token::Literal(data[pos])
+        };
+        pos += t.output_len();
+        out.push(t);
+    }
+    out
+}
+
+fn brute_whitehole(data: &[u8]) -> Vec<Token> {
+    let (mut out, mut pos, mut carried) = (Vec::new(), 0, Some((0, 0)));
+    while pos < data.len() {
+        let cur = carried
+            .take()
+            .unwrap_or_else(|| brute_longest(data, pos, usize::MAX));
+        let next = brute_longest(data, pos + 1, usize::MAX);
+        let (len, dist) = if next.0 > cur.0 + 1 { (0, 0) } else { cur };
+        let t = if len >= 3 {
+            m(dist as u16, len.min(0x111) as u16)
+        } else {
+            Token::Literal(data[pos])
+        };
+        pos += t.output_len();
+        out.push(t);
+        if len < 3 {
+            carried = Some(next);
+        }
+    }
+    out
+}
+
+proptest! {
+    // Few cases: the brute force is slow in debug builds; inputs reach past the 0x1000 window.
+    #![proptest_config(ProptestConfig::with_cases(10))]
+
+    #[test]
+    fn exact_encoders_match_the_brute_force_definition(
+        data in proptest::collection::vec(prop_oneof![Just(0u8), Just(1), Just(2), any::<u8>()], 0..4800)
+    ) {
+        prop_assert_eq!(NINTENDO.tokens(&data), brute_reuse(&data, 0x1000));
+        prop_assert_eq!(GCLIB.tokens(&data), brute_reuse(&data, 0x111));
+        prop_assert_eq!(WHITEHOLE.tokens(&data), brute_whitehole(&data));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
