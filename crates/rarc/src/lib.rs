@@ -6,7 +6,7 @@
 //!   [`Rarc::lookup`].
 //! - [`Archive`] is the owned model: tables in stored order plus every layout fact, so
 //!   [`Archive::write`] reproduces any parsed archive byte for byte; edits (`replace_data`,
-//!   `rename`, `add_file`, `remove_file`, `sync_file_ids`) change only what they touch.
+//!   `rename`, `add_file`, `remove_file`, `move_file`, `sync_file_ids`) change only what they touch.
 //! - [`pack`] builds a new archive in the retail SMG layout; [`tree`] turns an archive back into
 //!   the [`Dir`] tree it packs from.
 //! - [`validate`] reports `RARC-*` findings.

@@ -441,11 +441,86 @@ impl Archive {
         attr: Attr,
         data: Vec<u8>,
     ) -> Result<usize> {
-        let n = self.nodes.get(node).ok_or_else(|| {
-            Error::without_offset(gcio::ErrorKind::Invalid(format!(
-                "no directory node {node}"
-            )))
-        })?;
+        self.nodes
+            .get(node)
+            .ok_or_else(|| invalid(format!("no directory node {node}")))?;
+        let size = data.len() as u32;
+        let region = self.insert_region(attr.load_group(), data);
+        let entry = Entry {
+            id: self.next_id,
+            hash: name_hash(name),
+            attr,
+            name: name.to_vec(),
+            name_offset: u32::MAX,
+            target: Target::File { region, offset: 0 },
+            size,
+            reserved: 0,
+        };
+        self.next_id = self.next_id.wrapping_add(1);
+        let at = self.attach(node, entry)?;
+        self.after_edit();
+        Ok(at)
+    }
+
+    /// Removes a file entry (its data region goes when no other entry uses it).
+    pub fn remove_file(&mut self, entry: usize) -> Result<()> {
+        let e = self.detach(entry)?;
+        if let Target::File { region, .. } = e.target {
+            let used = self
+                .entries
+                .iter()
+                .any(|e| matches!(e.target, Target::File { region: r, .. } if r == region));
+            if !used {
+                self.regions.remove(region);
+                for e in &mut self.entries {
+                    if let Target::File { region: r, .. } = &mut e.target
+                        && *r > region
+                    {
+                        *r -= 1;
+                    }
+                }
+            }
+        }
+        self.after_edit();
+        Ok(())
+    }
+
+    /// Moves a file entry into directory node `node` (after its children, before "." and "..");
+    /// its ID, attributes and data stay. Returns the entry's new index.
+    pub fn move_file(&mut self, entry: usize, node: usize) -> Result<usize> {
+        self.nodes
+            .get(node)
+            .ok_or_else(|| invalid(format!("no directory node {node}")))?;
+        let e = self.detach(entry)?;
+        let at = self.attach(node, e)?;
+        self.after_edit();
+        Ok(at)
+    }
+
+    /// Takes a file entry out of the table, closing the gap in the node blocks.
+    fn detach(&mut self, entry: usize) -> Result<Entry> {
+        match self.entries.get(entry) {
+            Some(e) if !e.is_dir() => {}
+            _ => return Err(invalid(format!("entry {entry} is not a file"))),
+        }
+        let e = self.entries.remove(entry);
+        for n in &mut self.nodes {
+            let first = n.first_entry as usize;
+            if (first..first + usize::from(n.entry_count)).contains(&entry) {
+                n.entry_count -= 1;
+            } else if first > entry {
+                n.first_entry -= 1;
+            }
+        }
+        Ok(e)
+    }
+
+    /// Inserts `e` into node `node`'s block before its "." and ".." entries.
+    fn attach(&mut self, node: usize, e: Entry) -> Result<usize> {
+        let n = self
+            .nodes
+            .get(node)
+            .ok_or_else(|| invalid(format!("no directory node {node}")))?;
         let first = n.first_entry as usize;
         let count = usize::from(n.entry_count);
         let dots = (first..first + count)
@@ -455,22 +530,8 @@ impl Archive {
                     .is_some_and(|e| e.name == b"." || e.name == b"..")
             })
             .count();
-        let at = first + count - dots;
-        let size = data.len() as u32;
-        let region = self.insert_region(attr.load_group(), data);
-        self.entries.insert(
-            at,
-            Entry {
-                id: self.next_id,
-                hash: name_hash(name),
-                attr,
-                name: name.to_vec(),
-                name_offset: u32::MAX,
-                target: Target::File { region, offset: 0 },
-                size,
-                reserved: 0,
-            },
-        );
+        let at = (first + count - dots).min(self.entries.len());
+        self.entries.insert(at, e);
         for (i, n) in self.nodes.iter_mut().enumerate() {
             if i == node {
                 n.entry_count = n.entry_count.saturating_add(1);
@@ -478,53 +539,16 @@ impl Archive {
                 n.first_entry += 1;
             }
         }
-        self.next_id = self.next_id.wrapping_add(1);
-        if self.sync_ids != 0 {
-            self.sync_file_ids();
-        }
-        self.recompute_sizes();
         Ok(at)
     }
 
-    /// Removes a file entry (its data region goes when no other entry uses it).
-    pub fn remove_file(&mut self, entry: usize) -> Result<()> {
-        let Some(Entry {
-            target: Target::File { region, .. },
-            ..
-        }) = self.entries.get(entry).cloned()
-        else {
-            return Err(Error::without_offset(gcio::ErrorKind::Invalid(format!(
-                "entry {entry} is not a file"
-            ))));
-        };
-        self.entries.remove(entry);
-        for n in &mut self.nodes {
-            let first = n.first_entry as usize;
-            if (first..first + usize::from(n.entry_count)).contains(&entry) {
-                n.entry_count -= 1;
-            } else if first > entry {
-                n.first_entry -= 1;
-            }
-        }
-        let used = self
-            .entries
-            .iter()
-            .any(|e| matches!(e.target, Target::File { region: r, .. } if r == region));
-        if !used {
-            self.regions.remove(region);
-            for e in &mut self.entries {
-                if let Target::File { region: r, .. } = &mut e.target
-                    && *r > region
-                {
-                    *r -= 1;
-                }
-            }
-        }
+    /// Game rules after a structural edit: IDs follow positions when sync is on; sizes are
+    /// recomputed.
+    fn after_edit(&mut self) {
         if self.sync_ids != 0 {
             self.sync_file_ids();
         }
         self.recompute_sizes();
-        Ok(())
     }
 
     /// Turns sync on: every file's ID becomes its entry position, next-free-id the entry count
@@ -556,4 +580,8 @@ impl Archive {
             self.dvd_size = d;
         }
     }
+}
+
+fn invalid(msg: String) -> Error {
+    Error::without_offset(gcio::ErrorKind::Invalid(msg))
 }

@@ -11,7 +11,12 @@ pub fn validate(data: &[u8], limits: Limits) -> Vec<Diagnostic> {
     let v = match crate::parse_with(data, limits) {
         Ok(v) => v,
         Err(e) => {
-            out.push(Diagnostic::error("RARC-001", e.offset(), e.to_string()));
+            let msg = e.to_string();
+            let rule = ["RARC-002", "RARC-003"]
+                .into_iter()
+                .find(|r| msg.contains(r))
+                .unwrap_or("RARC-001");
+            out.push(Diagnostic::error(rule, e.offset(), msg));
             return out;
         }
     };

@@ -167,6 +167,21 @@ fn edits_keep_untouched_bytes() {
         .filter(|d| d.severity == gcio::Severity::Error)
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
+    // Move: the file changes folder, keeps its ID and bytes.
+    let id = a.entries[added].id;
+    let moved = a.move_file(added, 0).unwrap();
+    let out = a.write().unwrap();
+    let v = rarc::parse(&out).unwrap();
+    let e = v.lookup("extra.bin").unwrap().unwrap();
+    assert_eq!((e.index, e.id), (moved, id));
+    assert!(v.lookup("camera/extra.bin").unwrap().is_none());
+    assert_eq!(v.file_bytes(&e).unwrap(), &[7; 5]);
+    assert!(
+        rarc::validate(&out, gcio::Limits::default())
+            .iter()
+            .all(|d| d.severity != gcio::Severity::Error)
+    );
+    let added = moved;
     a.remove_file(added).unwrap();
     let out = a.write().unwrap();
     assert!(
@@ -197,6 +212,13 @@ fn hostile_inputs_are_errors_with_offsets() {
     bad[at..at + 4].copy_from_slice(&99u32.to_be_bytes());
     let err = rarc::parse(&bad).unwrap().walk().unwrap_err();
     assert_eq!(err.offset(), Some(at as u64));
+    // A data-header offset other than 0x20 cites RARC-002.
+    let mut off = good.clone();
+    off[8..12].copy_from_slice(&0x40u32.to_be_bytes());
+    assert_eq!(
+        rarc::validate(&off, gcio::Limits::default())[0].rule,
+        "RARC-002"
+    );
     // Huge counts are refused before anything is read.
     let mut huge = good.clone();
     huge[0x28..0x2C].copy_from_slice(&u32::MAX.to_be_bytes());
