@@ -182,6 +182,9 @@ pub struct XdOptions {
     pub trailing_padding: usize,
     /// Extra triangle-strip copies of the mesh (bench models).
     pub repeat_strips: usize,
+    /// Extra mesh-owner joints, each with its own DObj and PObj over the shared buffers (bench
+    /// models).
+    pub extra_meshes: usize,
 }
 
 /// A Colosseum/XD-style model: `scene_data` (one ModelSet, four lights) + `bound_box`; a skeleton
@@ -247,7 +250,11 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
         prims.push(strip);
     }
     let (dl_bytes, n_display) = display_list(&prims, &desc)?;
-    let dl = b.bytes(dl_bytes, 32);
+    let dl = b.bytes(dl_bytes.clone(), 32);
+    // Bench models: one display list per extra mesh, so every byte decoded is a byte of the file.
+    let extra_dls: Vec<Target> = (0..o.extra_meshes)
+        .map(|_| b.bytes(dl_bytes.clone(), 32))
+        .collect();
     // 8×8 I8 image (64 bytes), 32-aligned, never at offset 0.
     let pixels: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37)).collect();
     let pix = b.bytes(pixels, 32);
@@ -415,9 +422,31 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
     ja.inverse_bind = Some(ibm_a);
     ja.child = Some(j_b);
     set_joint(&mut b, j_a, &ja);
+    let mut next = Some(j_a);
+    for &extra_dl in &extra_dls {
+        let p = b.put(&PObj {
+            class_name: None,
+            next: None,
+            vtx_desc: Some(vtx),
+            flags: PObjFlags::ENVELOPE,
+            n_display,
+            display_list: Some(extra_dl),
+            link: Some(env_list),
+        });
+        let d = b.put(&DObj {
+            class_name: None,
+            next: None,
+            mobj: Some(mobj),
+            pobj: Some(p),
+        });
+        let mut j = joint(JointFlags::ENVELOPE_MODEL | JointFlags::OPA, [0.0; 3]);
+        j.data = Some(d);
+        j.next = next;
+        next = Some(b.put(&j));
+    }
     let mut jo = joint(owner_flags, [0.0; 3]);
     jo.data = Some(dobj);
-    jo.next = Some(j_a);
+    jo.next = next;
     jo.inverse_bind = ibm_owner;
     set_joint(&mut b, j_owner, &jo);
     let mut jr = joint(JointFlags::SKELETON_ROOT | JointFlags::ROOT_OPA, [0.0; 3]);

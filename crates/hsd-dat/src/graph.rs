@@ -4,6 +4,7 @@
 //! with the rest of the graph.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use gcio::{Context, Error, Result};
 use gx::dl::{DisplayList, VertexDesc};
@@ -129,6 +130,8 @@ pub struct Graph {
     pub nodes: Vec<Node>,
     /// Joints in depth-first pre-order, per tree.
     pub joints: Vec<JointRef>,
+    /// Index into `joints` by data offset.
+    pub joint_index: std::collections::HashMap<u32, usize>,
     /// Meshes.
     pub pobjs: Vec<PObjRef>,
     /// Image descs (data offsets).
@@ -148,9 +151,42 @@ impl Graph {
     }
 }
 
+/// A multiplicative hasher for the walk's (offset, kind) keys: file offsets are not attacker-
+/// chosen hash-flooding material that matters here (the walk is bounded by the node limit), and
+/// SipHash dominated the walk's profile.
+#[derive(Default, Clone, Copy)]
+struct OffsetHasher(u64);
+
+impl std::hash::Hasher for OffsetHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+type FastSet<K> = HashSet<K, std::hash::BuildHasherDefault<OffsetHasher>>;
+
 struct Walker<'a, 'b> {
     arc: &'b Archive<'a>,
-    seen: HashSet<(u32, Kind)>,
+    seen: FastSet<(u32, Kind)>,
+    vtx:
+        std::collections::HashMap<u32, Rc<VertexDesc>, std::hash::BuildHasherDefault<OffsetHasher>>,
     g: Graph,
 }
 
@@ -162,7 +198,8 @@ impl<'a> Archive<'a> {
     pub fn graph(&self) -> Graph {
         let mut w = Walker {
             arc: self,
-            seen: HashSet::new(),
+            seen: FastSet::default(),
+            vtx: Default::default(),
             g: Graph::default(),
         };
         for r in self.roots() {
@@ -506,6 +543,7 @@ impl Walker<'_, '_> {
                 .read_once(off, Kind::Joint)
                 .with_context(|| format!("joint at {off:#x}"))?;
             let index = self.g.joints.len();
+            self.g.joint_index.insert(off, index);
             let root = if parent.is_none() { index } else { root };
             self.g.joints.push(JointRef {
                 offset: off,
@@ -592,7 +630,9 @@ impl Walker<'_, '_> {
         self.string(p.class_name)?;
         match p.flags.kind() {
             PObjKind::Envelope => {
-                if let Some(l) = p.link {
+                if let Some(l) = p.link
+                    && !self.seen.contains(&(l, Kind::PointerArray))
+                {
                     for arr in self.ptr_array(l).context("envelope list")? {
                         self.envelopes(arr)?;
                     }
@@ -626,7 +666,10 @@ impl Walker<'_, '_> {
         Ok(n)
     }
 
-    fn vtx_list(&mut self, off: u32) -> Result<VertexDesc> {
+    fn vtx_list(&mut self, off: u32) -> Result<Rc<VertexDesc>> {
+        if let Some(d) = self.vtx.get(&off) {
+            return Ok(Rc::clone(d));
+        }
         let (desc, attrs) = self.arc.vertex_desc(off).context("vertex attribute list")?;
         self.mark(off, (attrs.len() + 1) * VtxDesc::<u32>::SIZE, Kind::VtxDesc)?;
         for (v, _) in attrs {
@@ -634,6 +677,8 @@ impl Walker<'_, '_> {
                 self.mark(a, 0, Kind::VertexArray)?;
             }
         }
+        let desc = Rc::new(desc);
+        self.vtx.insert(off, Rc::clone(&desc));
         Ok(desc)
     }
 

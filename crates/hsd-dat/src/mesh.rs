@@ -2,7 +2,6 @@
 //! vertex's skin, joint world matrices (`T·Rz·Ry·Rx·S`, the runtime's `HSD_MtxSRT` order), the
 //! runtime's envelope matrix with its weight-1.0 short-circuit, and OBJ export.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use gcio::{Context, Error, Result};
@@ -67,8 +66,8 @@ pub fn srt(rotation: [f32; 3], scale: [f32; 3], translation: [f32; 3]) -> Mtx {
 pub enum Skin {
     /// Drawn with one joint's matrix (the PObj's bound joint, or its owner when NULL).
     Rigid(usize),
-    /// Blended from (joint index, weight) pairs of the vertex's matrix-palette slot.
-    Envelope(Vec<(usize, f32)>),
+    /// Blended from the (joint index, weight) pairs of this slot of [`Mesh::palette`].
+    Envelope(usize),
     /// Shape animation (vertices blended by a ShapeSet; drawn with the owner's matrix).
     ShapeAnim(usize),
 }
@@ -143,12 +142,7 @@ impl Archive<'_> {
 
     /// Decodes a mesh.
     pub fn mesh(&self, g: &Graph, p: &PObjRef) -> Result<Mesh> {
-        let index: HashMap<u32, usize> = g
-            .joints
-            .iter()
-            .enumerate()
-            .map(|(i, j)| (j.offset, i))
-            .collect();
+        let index = &g.joint_index;
         let joint_index = |off: u32| {
             index.get(&off).copied().ok_or_else(|| {
                 Error::invalid(
@@ -245,7 +239,7 @@ impl Archive<'_> {
                 let skin = match kind {
                     PObjKind::Envelope => {
                         let slot = out.pnmtxidx.and_then(matrix_slot).unwrap_or(0) as usize;
-                        Skin::Envelope(mesh.palette.get(slot).cloned().unwrap_or_default())
+                        Skin::Envelope(slot)
                     }
                     PObjKind::ShapeAnim => Skin::ShapeAnim(p.joint),
                     _ => Skin::Rigid(rigid),
@@ -372,6 +366,11 @@ impl Mesh {
     /// Vertex positions in world space (rest pose), through each vertex's skin.
     pub fn world_positions(&self, g: &Graph, world: &[Mtx], ibm: &[Option<Mtx>]) -> Vec<[f32; 3]> {
         let coord = envelope_coord(g, world, self.joint);
+        let slots: Vec<Mtx> = self
+            .palette
+            .iter()
+            .map(|e| envelope_matrix(e, world, ibm, coord.as_ref()))
+            .collect();
         self.vertices
             .iter()
             .zip(&self.skins)
@@ -380,7 +379,7 @@ impl Mesh {
                     Skin::Rigid(j) | Skin::ShapeAnim(j) => {
                         world.get(*j).copied().unwrap_or(IDENTITY)
                     }
-                    Skin::Envelope(e) => envelope_matrix(e, world, ibm, coord.as_ref()),
+                    Skin::Envelope(s) => slots.get(*s).copied().unwrap_or(IDENTITY),
                 };
                 apply(&m, v.position)
             })

@@ -27,6 +27,9 @@ pub struct Archive<'a> {
     externs: &'a [SymbolEntry],
     symbols: Reader<'a>,
     sorted_slots: Vec<u32>,
+    /// One bit per 4-aligned data word, set when relocated: the hot query of every typed read,
+    /// built on first use so the archive layer alone does not pay for it.
+    reloc_bits: std::sync::OnceLock<Vec<u64>>,
     limits: Limits,
 }
 
@@ -98,6 +101,8 @@ impl<'a> Archive<'a> {
         if !sorted_slots.is_sorted() {
             sorted_slots.sort_unstable();
         }
+        // The bitmap needs one bit per data word: no larger than the data block itself.
+        limits.check_alloc(data_size.div_ceil(256) as u64, 8, 4)?;
         Ok(Archive {
             file,
             header,
@@ -107,6 +112,7 @@ impl<'a> Archive<'a> {
             externs,
             symbols,
             sorted_slots,
+            reloc_bits: std::sync::OnceLock::new(),
             limits,
         })
     }
@@ -201,7 +207,23 @@ impl<'a> Archive<'a> {
 
     /// Whether the word at data offset `slot` is listed in the relocation table.
     pub fn is_relocated(&self, slot: u32) -> bool {
-        self.sorted_slots.binary_search(&slot).is_ok()
+        let bits = self.reloc_bits.get_or_init(|| {
+            let mut bits = vec![0u64; (self.data.len().div_ceil(4)).div_ceil(64)];
+            for &s in &self.sorted_slots {
+                let w = s as usize / 4;
+                if s.is_multiple_of(4)
+                    && let Some(b) = bits.get_mut(w / 64)
+                {
+                    *b |= 1 << (w % 64);
+                }
+            }
+            bits
+        });
+        let w = slot as usize / 4;
+        match bits.get(w / 64) {
+            Some(b) if slot.is_multiple_of(4) => b & (1 << (w % 64)) != 0,
+            _ => self.sorted_slots.binary_search(&slot).is_ok(),
+        }
     }
 
     /// The pointer stored at data offset `slot`: `Some(target)` when the slot is relocated (a

@@ -40,13 +40,22 @@ impl Dat {
             Target::In(l) => resolve_loc(l),
             Target::End(d) => Ok(data_size.wrapping_add(d)),
         };
-        let mut data = Vec::with_capacity(data_size as usize);
+        // One output buffer: header (filled in last), data, tables, symbols.
+        let pointers: usize = self.blocks.iter().map(|b| b.pointers.len()).sum();
+        let estimate = HEADER_SIZE
+            + data_size as usize
+            + 4 * (self.relocations.len() + pointers)
+            + 8 * (self.roots.len() + self.externs.len())
+            + self.symbol_table.len()
+            + self.trailing.len();
+        let mut data = Vec::with_capacity(estimate);
+        data.resize(HEADER_SIZE, 0);
         for (b, &off) in self.blocks.iter().zip(&offsets) {
-            data.resize(off as usize, 0);
+            data.resize(HEADER_SIZE + off as usize, 0);
             data.extend_from_slice(&b.bytes);
         }
         let put = |data: &mut Vec<u8>, at: u32, v: u32| -> Result<()> {
-            let a = at as usize;
+            let a = HEADER_SIZE + at as usize;
             data.get_mut(a..a + 4)
                 .map(|w| w.copy_from_slice(&v.to_be_bytes()))
                 .ok_or_else(|| {
@@ -127,32 +136,37 @@ impl Dat {
             (t.into(), offs)
         };
         let tables = relocs.len() * 4 + (self.roots.len() + self.externs.len()) * 8;
-        let total = HEADER_SIZE + data.len() + tables + symbols.len();
+        let total = data.len() + tables + symbols.len();
         let file_size = match self.file_size {
             Some(v) => v,
             None => to_u32(total, "file size")?,
         };
-        let mut w = Writer::with_capacity(total + self.trailing.len());
-        w.u32(file_size)
+        let mut header = Writer::with_capacity(HEADER_SIZE);
+        header
+            .u32(file_size)
             .u32(data_size)
             .u32(to_u32(relocs.len(), "relocation count")?)
             .u32(to_u32(self.roots.len(), "root count")?)
             .u32(to_u32(self.externs.len(), "extern count")?)
             .bytes(&self.version)
-            .bytes(&self.header_pad)
-            .bytes(&data);
+            .bytes(&self.header_pad);
+        if let Some(h) = data.get_mut(..HEADER_SIZE) {
+            h.copy_from_slice(header.as_slice());
+        }
         for r in &relocs {
-            w.u32(*r);
+            data.extend_from_slice(&r.to_be_bytes());
         }
         let mut sym = sym_offsets.iter();
         for r in &self.roots {
-            w.u32(resolve(r.target)?)
-                .u32(sym.next().copied().unwrap_or(0));
+            data.extend_from_slice(&resolve(r.target)?.to_be_bytes());
+            data.extend_from_slice(&sym.next().copied().unwrap_or(0).to_be_bytes());
         }
         for h in &extern_heads {
-            w.u32(*h).u32(sym.next().copied().unwrap_or(0));
+            data.extend_from_slice(&h.to_be_bytes());
+            data.extend_from_slice(&sym.next().copied().unwrap_or(0).to_be_bytes());
         }
-        w.bytes(&symbols).bytes(&self.trailing);
-        Ok(w.into_vec())
+        data.extend_from_slice(&symbols);
+        data.extend_from_slice(&self.trailing);
+        Ok(data)
     }
 }
