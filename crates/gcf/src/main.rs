@@ -105,6 +105,30 @@ enum FailOn {
     Diff,
 }
 
+/// Writes to stdout. A closed pipe (`gcf info x | head`) ends the program quietly, as Unix tools do,
+/// instead of panicking like `println!`.
+fn emit(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("gcf: stdout: {e}");
+        }
+        std::process::exit(if e.kind() == std::io::ErrorKind::BrokenPipe {
+            0
+        } else {
+            1
+        });
+    }
+}
+
+macro_rules! out {
+    ($($t:tt)*) => { emit(format_args!($($t)*)) };
+}
+
+macro_rules! outln {
+    ($($t:tt)*) => { emit(format_args!("{}\n", format_args!($($t)*))) };
+}
+
 fn parse_kv(s: &str) -> Result<(String, String), String> {
     s.split_once('=')
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
@@ -131,7 +155,7 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
 
 fn print_json(v: &impl serde::Serialize) -> Result<(), String> {
     serde_json::to_string_pretty(v)
-        .map(|s| println!("{s}"))
+        .map(|s| outln!("{s}"))
         .map_err(|e| e.to_string())
 }
 
@@ -156,8 +180,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let d = identify(&data, &f.display().to_string());
                 if !json {
                     match &d.detail {
-                        Some(detail) => println!("{}\t{}\t{detail}", f.display(), d.format),
-                        None => println!("{}\t{}", f.display(), d.format),
+                        Some(detail) => outln!("{}\t{}\t{detail}", f.display(), d.format),
+                        None => outln!("{}\t{}", f.display(), d.format),
                     }
                 }
                 rows.push(serde_json::json!({"path": f.display().to_string(), "format": d.format, "detail": d.detail}));
@@ -178,8 +202,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     &serde_json::json!({"path": name, "format": det.format, "detail": det.detail, "info": info.json}),
                 )?;
             } else {
-                println!("{name}\t{}", det.format);
-                print!("{}", info.text);
+                outln!("{name}\t{}", det.format);
+                out!("{}", info.text);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -227,7 +251,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 print_json(&all)?;
             } else {
                 for e in &all {
-                    println!("{}\t{}\t{}", e.path, e.format, e.roundtrip);
+                    outln!("{}\t{}\t{}", e.path, e.format, e.roundtrip);
                 }
             }
             let ok = all.iter().all(|e| e.roundtrip == RoundTrip::Identical);
@@ -247,7 +271,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             if json {
                 print_json(&report)?;
             } else {
-                print!("{}", report.table());
+                out!("{}", report.table());
             }
             if let Some(h) = html {
                 std::fs::write(&h, gcf::report::html(&report))
@@ -278,7 +302,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     &serde_json::json!({"archive": name, "dir": dir.display().to_string(), "files": n}),
                 )?;
             } else {
-                println!("{name}: extracted {n} file(s) to {}", dir.display());
+                outln!("{name}: extracted {n} file(s) to {}", dir.display());
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -310,7 +334,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     &serde_json::json!({"archive": archive.display().to_string(), "bytes": bytes.len()}),
                 )?;
             } else {
-                println!("{}: {} bytes", archive.display(), bytes.len());
+                outln!("{}: {} bytes", archive.display(), bytes.len());
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -339,7 +363,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     &serde_json::json!({"input": input.display().to_string(), "output": output.display().to_string()}),
                 )?;
             } else {
-                println!("{} -> {}", input.display(), output.display());
+                outln!("{} -> {}", input.display(), output.display());
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -382,16 +406,16 @@ fn run_survey(path: &Path, threads: Option<usize>) -> Result<survey::Survey, Str
 
 fn print_check(e: &Examined) {
     if let Some(err) = &e.error {
-        println!("{}\terror\tPARSE\t-\t{err}", e.path);
+        outln!("{}\terror\tPARSE\t-\t{err}", e.path);
     }
     match &e.roundtrip {
         RoundTrip::Error { message } if e.error.is_none() => {
-            println!("{}\terror\tPARSE\t-\t{message}", e.path)
+            outln!("{}\terror\tPARSE\t-\t{message}", e.path)
         }
-        RoundTrip::Unknown => println!("{}\terror\tUNKNOWN\t-\tunknown format", e.path),
+        RoundTrip::Unknown => outln!("{}\terror\tUNKNOWN\t-\tunknown format", e.path),
         _ => {}
     }
     for d in &e.diagnostics {
-        println!("{}\t{d}", e.path);
+        outln!("{}\t{d}", e.path);
     }
 }
