@@ -41,6 +41,7 @@ pub mod bound_box;
 pub mod build;
 mod field;
 mod flags;
+pub mod fobj;
 mod fuzz;
 mod graph;
 pub mod image;

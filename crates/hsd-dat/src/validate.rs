@@ -455,6 +455,15 @@ impl Archive<'_> {
                         t = tobj.next;
                     }
                 }
+                Kind::FObj => {
+                    if let Err(e) = self.keys(n.offset) {
+                        d.push(Diagnostic::error(
+                            "HSD-024",
+                            e.offset(),
+                            format!("FObj at {:#x}: {e}", n.offset),
+                        ));
+                    }
+                }
                 Kind::Image => {
                     if let Ok(i) = self.read::<Image>(n.offset)
                         && let Some(p) = i.data
