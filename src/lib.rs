@@ -27,6 +27,9 @@ pub use gpl_facial;
 #[cfg(feature = "hsd-dat")]
 pub use hsd_dat;
 
+#[cfg(feature = "pkx")]
+pub use pkx;
+
 #[cfg(feature = "yaz0")]
 pub use yaz0;
 

@@ -5,11 +5,12 @@ use crate::Format;
 
 mod bcsv;
 mod bms;
-mod ibnk;
 mod gpl_facial;
 mod hsd_dat;
+mod ibnk;
 mod j3d_bmd;
 mod msbf;
+mod pkx;
 mod rarc;
 mod yaz0;
 
@@ -22,6 +23,9 @@ pub static FORMATS: &[&dyn Format] = &[
     &j3d_bmd::J3dBmd,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     &bcsv::Bcsv,
+    // No magic: PKX-001 header words (XD type id + 17 slots, or Colosseum DAT size twice + 16/17
+    // slots) and a layout that fits; before hsd-dat, whose DAT it wraps.
+    &pkx::PkxContainer,
     // No magic: header arithmetic (tables fit, file_size = length, relocations and roots in the data block).
     &hsd_dat::HsdDat,
     // No magic either: header pointers ordered, aligned and in range, sections parse; late.

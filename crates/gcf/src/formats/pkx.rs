@@ -1,0 +1,349 @@
+//! Pokémon Colosseum / XD model containers (`.pkx`). Detection is PKX-001 (the combined XD and
+//! Colosseum rule; files fitting neither are rejected). The embedded DAT is the one member, so
+//! `survey` descends PKX → DAT. `convert x.pkx x.json` writes the metadata (header only, with
+//! names); `convert x.json x.pkx --dat model.dat` builds a file around a DAT.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use gcio::{Diagnostic, Error, ErrorKind, Result};
+use pkx::{Game, ModelKind, Pkx};
+use serde_json::json;
+
+use crate::format::{Detection, Format, Info, Member, Options, extension, io_error};
+
+/// PKX model containers (`pkx-xd`, `pkx-colosseum`).
+pub struct PkxContainer;
+
+fn invalid(m: impl Into<String>) -> Error {
+    Error::without_offset(ErrorKind::Invalid(m.into()))
+}
+
+fn kind_option(opts: &Options) -> Result<Option<ModelKind>> {
+    match opts.get("kind").map(String::as_str) {
+        None => Ok(None),
+        Some("pokemon") => Ok(Some(ModelKind::Pokemon)),
+        Some("trainer") => Ok(Some(ModelKind::Trainer)),
+        Some(k) => Err(invalid(format!("kind={k}: expected pokemon or trainer"))),
+    }
+}
+
+impl Format for PkxContainer {
+    fn name(&self) -> &'static str {
+        "pkx"
+    }
+
+    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        pkx::detect(data).map(|g| Detection::new(g.format_name()))
+    }
+
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        let v = pkx::parse(data)?;
+        let p = Pkx::from_view(&v, &gcio::Limits::default())?;
+        let game = p.game();
+        let kind = p.kind();
+        let l = v.layout;
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "{} ({kind:?}): {} slots, DAT {:#x} bytes at {:#x}, GPT1 {:#x} bytes, {} trailing bytes",
+            game.format_name(),
+            p.entries.len(),
+            l.dat_len,
+            l.dat,
+            l.gpt1_len,
+            v.trailer().len()
+        );
+        if let pkx::Header::Xd(h) = &p.header {
+            let _ = writeln!(
+                text,
+                "species {}, flags {:#04x}, head bone {}",
+                h.species_id,
+                h.flags.bits(),
+                h.head_bone
+            );
+        }
+        let s = p.shiny();
+        let _ = writeln!(
+            text,
+            "particle orientation {}, shiny route {:?} brightness {:02x?}",
+            p.particle_orientation(),
+            s.route,
+            s.brightness
+        );
+        for t in p.triggers().iter().filter(|t| t.active) {
+            let name = pkx::names::TRIGGERS.get(t.index).copied().unwrap_or("?");
+            let _ = writeln!(text, "trigger {name}: anim {}", t.anim_index);
+        }
+        for (i, e) in p.entries.iter().enumerate() {
+            let subs: Vec<String> = e
+                .used()
+                .iter()
+                .map(|s| format!("{}:{}", s.motion_type, s.anim_index))
+                .collect();
+            let _ = writeln!(
+                text,
+                "  {i:2} {:<16} {} type {} subs [{}] frames {:?}",
+                kind.slot_name(game, i),
+                if e.is_active(game) {
+                    "active "
+                } else {
+                    "padding"
+                },
+                e.anim_type.0,
+                subs.join(" "),
+                e.timing.frames()
+            );
+        }
+        let mut meta = serde_json::to_value(pkx::json::Meta::from_pkx(&p))
+            .map_err(|e| invalid(e.to_string()))?;
+        if let Some(m) = meta.as_object_mut() {
+            m.insert(
+                "layout".into(),
+                json!({"dat_offset": l.dat, "dat_size": l.dat_len, "gpt1_offset": l.gpt1,
+                    "gpt1_size": l.gpt1_len, "entries_offset": l.entries,
+                    "trailer_size": v.trailer().len()}),
+            );
+        }
+        Ok(Info { text, json: meta })
+    }
+
+    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
+        Pkx::parse(data)?.write()
+    }
+
+    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
+        let p = Pkx::parse(data)?;
+        Ok(match kind_option(opts)? {
+            Some(k) => p.validate_as(k),
+            None => p.validate(),
+        })
+    }
+
+    fn members(&self, data: &[u8]) -> Result<Vec<Member>> {
+        let v = pkx::parse(data)?;
+        Ok(vec![Member {
+            name: "model.dat".into(),
+            data: v.dat().to_vec(),
+        }])
+    }
+
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
+        let out = match (extension(from).as_str(), extension(to).as_str()) {
+            (_, "json") if pkx::detect(input).is_some() => {
+                Pkx::parse(input).map(|p| pkx::json::to_string(&p).into_bytes())
+            }
+            ("json", "pkx") => {
+                let dat = opts
+                    .get("dat")
+                    .ok_or_else(|| invalid("building a .pkx from JSON needs --dat model.dat"))
+                    .and_then(|d| std::fs::read(d).map_err(|e| io_error(Path::new(d), e)));
+                dat.and_then(|dat| {
+                    let s = std::str::from_utf8(input)
+                        .map_err(|e| invalid(format!("JSON is not UTF-8: {e}")))?;
+                    pkx::json::from_str(s, dat)?.write()
+                })
+            }
+            _ => return None,
+        };
+        Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+    }
+
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(p) = Pkx::parse(data) else {
+            return Vec::new();
+        };
+        let game = p.game();
+        let g = match game {
+            Game::Xd => "xd",
+            Game::Colosseum => "colosseum",
+        };
+        let mut f = vec![
+            (format!("game {g}"), 1),
+            (format!("{g} kind {:?}", p.kind()), 1),
+            (format!("{g} slot count {}", p.entries.len()), 1),
+            (format!("{g} gpt1 present={}", !p.gpt1.is_empty()), 1),
+            (format!("{g} trailer bytes {}", p.trailer.len()), 1),
+        ];
+        for (i, e) in p.entries.iter().enumerate() {
+            let state = if e.is_active(game) {
+                "active"
+            } else {
+                "padding"
+            };
+            f.push((format!("{g} slot {i} {state}"), 1));
+            for s in e.used() {
+                let real = if s.is_active(game) { "real" } else { "padding" };
+                f.push((format!("{g} motion_type {} ({real})", s.motion_type), 1));
+            }
+            f.push((format!("{g} terminator {}", e.terminator), 1));
+            f.push((format!("{g} anim_type {}", e.anim_type.0), 1));
+            if e.is_active(game) && e.timing.first_is_zero() {
+                f.push((format!("{g} active slot with timing_1 0"), 1));
+            }
+            let minus = e.body_map.iter().filter(|&&b| b == -1).count() as u64;
+            f.push((format!("{g} body-map -1 entries"), minus));
+        }
+        for t in p.triggers() {
+            f.push((format!("{g} trigger {} active={}", t.index, t.active), 1));
+        }
+        f
+    }
+
+    fn samples(&self) -> Vec<(String, Vec<u8>)> {
+        pkx::build::samples().unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn sample(name: &str) -> Vec<u8> {
+        pkx::build::samples()
+            .unwrap()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .unwrap()
+            .1
+    }
+
+    #[test]
+    fn detects_both_games_and_rejects_near_misses() {
+        let xd = sample("xd-pokemon.pkx");
+        let colo = sample("colosseum-pokemon.pkx");
+        assert_eq!(PkxContainer.detect(&xd, "a").unwrap().format, "pkx-xd");
+        assert_eq!(
+            PkxContainer.detect(&colo, "a").unwrap().format,
+            "pkx-colosseum"
+        );
+        let mut bad = xd.clone();
+        bad[0x1B] = 0x0D; // type id
+        assert!(PkxContainer.detect(&bad, "a.pkx").is_none());
+        let mut bad = colo.clone();
+        bad[0x0B] = 18; // anim count
+        assert!(PkxContainer.detect(&bad, "a.pkx").is_none());
+        assert!(PkxContainer.detect(&xd[..0x100], "a.pkx").is_none());
+        assert!(PkxContainer.detect(b"", "a.pkx").is_none());
+    }
+
+    #[test]
+    fn never_claims_other_formats_samples_or_corpus() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for dir in [root.join("samples"), root.join("../shared/corpus")] {
+            let Ok(files) = crate::survey::files_under(&dir) else {
+                continue;
+            };
+            for f in files {
+                let Ok(data) = std::fs::read(&f) else {
+                    continue;
+                };
+                let path = f.to_string_lossy();
+                let mine = path.contains("samples/pkx/") || path.ends_with(".pkx");
+                assert_eq!(PkxContainer.detect(&data, &path).is_some(), mine, "{path}");
+            }
+        }
+    }
+
+    #[test]
+    fn info_check_roundtrip_members_facts() {
+        let b = sample("xd-pokemon.pkx");
+        let info = PkxContainer.info(&b).unwrap();
+        assert!(
+            info.text.contains("pkx-xd (Pokemon): 17 slots"),
+            "{}",
+            info.text
+        );
+        assert_eq!(info.json["species_id"], 359);
+        assert_eq!(PkxContainer.roundtrip(&b).unwrap(), b);
+        assert!(PkxContainer.check(&b, &Options::new()).unwrap().is_empty());
+        let broken = sample("broken/colosseum-timing-zero.pkx");
+        let rules: Vec<String> = PkxContainer
+            .check(&broken, &Options::new())
+            .unwrap()
+            .into_iter()
+            .map(|d| d.rule)
+            .collect();
+        assert_eq!(rules, vec!["PKX-007"]);
+        let trainer = sample("colosseum-trainer.pkx");
+        assert!(
+            PkxContainer
+                .check(&trainer, &Options::new())
+                .unwrap()
+                .is_empty()
+        );
+        let as_pokemon = Options::from([("kind".to_owned(), "pokemon".to_owned())]);
+        assert!(
+            PkxContainer
+                .check(&trainer, &as_pokemon)
+                .unwrap()
+                .iter()
+                .all(|d| d.rule == "PKX-008")
+        );
+        let m = PkxContainer.members(&b).unwrap();
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].name, "model.dat");
+        assert!(hsd_dat::sniff(&m[0].data));
+        let facts = PkxContainer.facts(&b);
+        assert!(facts.iter().any(|(k, _)| k == "xd motion_type 2 (real)"));
+        assert!(facts.iter().any(|(k, _)| k == "game xd"));
+    }
+
+    #[test]
+    fn survey_descends_into_the_dat() {
+        let b = sample("colosseum-pokemon.pkx");
+        let mut out = Vec::new();
+        crate::examine("x.pkx", &b, true, &Options::new(), &mut out);
+        let formats: Vec<&str> = out.iter().map(|e| e.format).collect();
+        assert_eq!(formats, vec!["pkx-colosseum", "hsd-dat"]);
+        assert_eq!(out[1].path, "x.pkx:model.dat");
+    }
+
+    #[test]
+    fn convert_json_and_back_with_a_dat() {
+        let dir = std::env::temp_dir().join(format!("gcf-pkx-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["xd-pokemon.pkx", "colosseum-pokemon.pkx", "xd-trainer.pkx"] {
+            let b = sample(name);
+            let json = dir.join("x.json");
+            PkxContainer
+                .convert(&b, Path::new(name), &json, &Options::new())
+                .unwrap()
+                .unwrap();
+            let dat = dir.join("model.dat");
+            std::fs::write(&dat, &PkxContainer.members(&b).unwrap()[0].data).unwrap();
+            let opts = Options::from([("dat".to_owned(), dat.display().to_string())]);
+            let text = std::fs::read(&json).unwrap();
+            let out = dir.join("y.pkx");
+            PkxContainer
+                .convert(&text, &json, &out, &opts)
+                .unwrap()
+                .unwrap();
+            assert_eq!(std::fs::read(&out).unwrap(), b, "{name}");
+            let json2 = dir.join("y.json");
+            PkxContainer
+                .convert(&std::fs::read(&out).unwrap(), &out, &json2, &Options::new())
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                std::fs::read(&json2).unwrap(),
+                text,
+                "{name}: json -> pkx -> json"
+            );
+            let no_dat = PkxContainer.convert(&text, &json, &out, &Options::new());
+            assert!(no_dat.unwrap().is_err());
+        }
+        assert!(
+            PkxContainer
+                .convert(
+                    b"{}",
+                    Path::new("a.json"),
+                    &dir.join("a.bin"),
+                    &Options::new()
+                )
+                .is_none()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
