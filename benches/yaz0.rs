@@ -27,6 +27,28 @@ fn peer_yaz0_encode(data: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Interleaved best-of-N timing of several codecs on one input, printed as MB/s and as a ratio to
+/// the first one: on a shared, loaded machine the ratio within one interleaved run is steadier
+/// than separate criterion means.
+fn ratios(label: &str, len: usize, runs: usize, fns: &[(&str, &dyn Fn() -> Vec<u8>)]) {
+    let mut best = vec![f64::MAX; fns.len()];
+    for _ in 0..runs {
+        for (b, (_, f)) in best.iter_mut().zip(fns) {
+            let t = std::time::Instant::now();
+            black_box(f());
+            *b = b.min(t.elapsed().as_secs_f64());
+        }
+    }
+    for ((name, _), b) in fns.iter().zip(&best) {
+        eprintln!(
+            "yaz0 ratio {label:12} {name:24} {:9.1} MB/s  {:5.2}x {}",
+            len as f64 / b / 1e6,
+            best[0] / b,
+            fns[0].0
+        );
+    }
+}
+
 fn decode(c: &mut Criterion) {
     let inputs = [
         ("real-1MiB", yaz0::build::real_looking(1 << 20)),
@@ -36,16 +58,36 @@ fn decode(c: &mut Criterion) {
     g.sample_size(10);
     for (name, data) in &inputs {
         // Real files are Nintendo-encoded; the 16 MiB input uses the fast encoder to save time.
-        let enc = if data.len() <= 1 << 20 { NINTENDO } else { Encoder::Fast };
+        let enc = if data.len() <= 1 << 20 {
+            NINTENDO
+        } else {
+            Encoder::Fast
+        };
         let stream = yaz0::encode(data, enc);
         g.throughput(Throughput::Bytes(data.len() as u64));
+        ratios(
+            name,
+            data.len(),
+            15,
+            &[
+                ("orthrus-ncompress", &|| {
+                    orthrus_ncompress::yaz0::Yaz0::decompress_from(&stream)
+                        .unwrap()
+                        .into_vec()
+                }),
+                ("gcformats", &|| yaz0::decode(&stream).unwrap()),
+                ("szs", &|| szs::decode(&stream).unwrap()),
+            ],
+        );
         let mut buf = vec![0u8; data.len()];
         g.bench_with_input(BenchmarkId::new("gcformats", name), &stream, |b, s| {
             b.iter(|| yaz0::decode_into(black_box(s), &mut buf).unwrap())
         });
-        g.bench_with_input(BenchmarkId::new("orthrus-ncompress", name), &stream, |b, s| {
-            b.iter(|| orthrus_ncompress::yaz0::Yaz0::decompress_from(black_box(s)).unwrap())
-        });
+        g.bench_with_input(
+            BenchmarkId::new("orthrus-ncompress", name),
+            &stream,
+            |b, s| b.iter(|| orthrus_ncompress::yaz0::Yaz0::decompress_from(black_box(s)).unwrap()),
+        );
         g.bench_with_input(BenchmarkId::new("szs", name), &stream, |b, s| {
             b.iter(|| szs::decode(black_box(s)).unwrap())
         });
@@ -66,7 +108,11 @@ fn encode(c: &mut Criterion) {
     // Exactness pins: our gclib variant is byte-identical to orthrus' and szs' Nintendo-style
     // encoders (compare capped at 0x111, trailing 0x00 after a full last group).
     let orthrus = orthrus_encode(&data);
-    assert_eq!(yaz0::encode(&data, GCLIB), orthrus, "gclib variant = orthrus MatchingOld");
+    assert_eq!(
+        yaz0::encode(&data, GCLIB),
+        orthrus,
+        "gclib variant = orthrus MatchingOld"
+    );
     let szs_mkw = szs::encode(&data, szs::EncodeAlgo::MKW_Rust).unwrap();
     assert_eq!(szs_mkw, orthrus, "szs MKW = orthrus MatchingOld");
     let mut sizes = vec![
@@ -76,10 +122,16 @@ fn encode(c: &mut Criterion) {
             "szs LibYaz0 (best)".to_owned(),
             szs::encode(&data, szs::EncodeAlgo::LibYaz0).unwrap().len(),
         ),
-        ("yaz0-0.3 lookahead q10".to_owned(), peer_yaz0_encode(&data).len()),
+        (
+            "yaz0-0.3 lookahead q10".to_owned(),
+            peer_yaz0_encode(&data).len(),
+        ),
     ];
     for e in Encoder::ALL {
-        sizes.push((format!("gcformats {}", e.name()), yaz0::encode(&data, e).len()));
+        sizes.push((
+            format!("gcformats {}", e.name()),
+            yaz0::encode(&data, e).len(),
+        ));
     }
     for (name, size) in &sizes {
         eprintln!(
@@ -87,6 +139,37 @@ fn encode(c: &mut Criterion) {
             *size as f64 * 100.0 / data.len() as f64
         );
     }
+    let d = &data;
+    let (n, gc, w, f, b) = (
+        move || yaz0::encode(d, NINTENDO),
+        move || yaz0::encode(d, GCLIB),
+        move || yaz0::encode(d, Encoder::Matching(Matching::Whitehole)),
+        move || yaz0::encode(d, Encoder::Fast),
+        move || yaz0::encode(d, Encoder::Best),
+    );
+    ratios(
+        "real-256KiB",
+        data.len(),
+        7,
+        &[
+            ("orthrus-ncompress", &|| orthrus_encode(&data)),
+            ("gcformats nintendo", &n),
+            ("gcformats gclib", &gc),
+            ("gcformats whitehole", &w),
+            ("gcformats fast", &f),
+        ],
+    );
+    ratios(
+        "real-256KiB",
+        data.len(),
+        2,
+        &[
+            ("szs libyaz0", &|| {
+                szs::encode(&data, szs::EncodeAlgo::LibYaz0).unwrap()
+            }),
+            ("gcformats best", &b),
+        ],
+    );
     let mut g = c.benchmark_group("yaz0_encode");
     g.sample_size(10);
     g.throughput(Throughput::Bytes(data.len() as u64));
@@ -113,7 +196,9 @@ fn stream_model(c: &mut Criterion) {
     let mut g = c.benchmark_group("yaz0_stream");
     g.sample_size(10);
     g.throughput(Throughput::Bytes(data.len() as u64));
-    g.bench_function("parse", |b| b.iter(|| yaz0::Stream::parse(black_box(&stream)).unwrap()));
+    g.bench_function("parse", |b| {
+        b.iter(|| yaz0::Stream::parse(black_box(&stream)).unwrap())
+    });
     let parsed = yaz0::Stream::parse(&stream).unwrap();
     g.bench_function("write", |b| b.iter(|| black_box(&parsed).write()));
     g.finish();
