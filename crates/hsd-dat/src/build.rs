@@ -258,6 +258,14 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
     // 8×8 I8 image (64 bytes), 32-aligned, never at offset 0.
     let pixels: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37)).collect();
     let pix = b.bytes(pixels, 32);
+    // A second, paletted texture: 8×8 C4 (32 bytes) over a 16-entry RGB5A3 palette, both
+    // 32-aligned payloads.
+    let c4: Vec<u8> = (0..32u8).map(|i| (i % 16) << 4 | (15 - i % 16)).collect();
+    let c4_pix = b.bytes(c4, 32);
+    let lut: Vec<u8> = (0..16u16)
+        .flat_map(|i| (0x8000 | (i * 0x0842)).to_be_bytes())
+        .collect();
+    let lut = b.bytes(lut, 32);
     // Materials.
     let pe = b.put(&PixelEngine {
         flags: PeFlags::COLOR_UPDATE | PeFlags::ALPHA_UPDATE | PeFlags::COMPARE | PeFlags::ZUPDATE,
@@ -282,9 +290,44 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
         min_lod: 0.0,
         max_lod: 0.0,
     });
-    let tobj = b.put(&TObj {
+    let c4_image = b.put(&Image {
+        data: Some(c4_pix),
+        width: 8,
+        height: 8,
+        format: 8,
+        mipmap: 0,
+        min_lod: 0.0,
+        max_lod: 0.0,
+    });
+    let palette = b.put(&Palette {
+        data: Some(lut),
+        format: 2,
+        tlut_name: 0,
+        n_entries: 16,
+    });
+    let tobj1 = b.put(&TObj {
         class_name: None,
         next: None,
+        id: 1,
+        src: 4,
+        rotate: [0.0; 3],
+        scale: [1.0; 3],
+        translate: [0.0; 3],
+        wrap_s: 1,
+        wrap_t: 1,
+        repeat_s: 1,
+        repeat_t: 1,
+        flags: TObjFlags::from_bits_retain(0x0004_0010),
+        blending: 1.0,
+        mag_filter: 1,
+        image: Some(c4_image),
+        palette: Some(palette),
+        lod: None,
+        tev: None,
+    });
+    let tobj = b.put(&TObj {
+        class_name: None,
+        next: Some(tobj1),
         id: 0,
         src: 4,
         rotate: [0.0; 3],
@@ -314,6 +357,7 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
         render_mode: RenderMode::CONSTANT
             | RenderMode::DIFFUSE
             | RenderMode::TEX0
+            | RenderMode::TEX1
             | RenderMode::ALPHA_MAT,
         tobj: Some(tobj),
         material: Some(material),

@@ -189,10 +189,7 @@ mod tests {
             (k[0].value, k[0].slope, k[0].wait),
             (Some(1.5), Some(0.25), Some(200))
         );
-        assert_eq!(
-            (k[1].op, k[1].slope, k[1].wait),
-            (Op::SLP, Some(1.0), None)
-        );
+        assert_eq!((k[1].op, k[1].slope, k[1].wait), (Op::SLP, Some(1.0), None));
         // Format 5 and a short stream are errors.
         assert!(decode(&Reader::new(&[0x01, 0, 0]), 0xA0, 0).is_err());
         assert!(decode(&Reader::new(&[0x12, 0, 0, 0, 0, 1]), 0, 0).is_err());

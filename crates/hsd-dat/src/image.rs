@@ -1,21 +1,88 @@
-//! Image sizes by GX texture format. Decoding pixels needs a GX texture codec, which the `gx`
-//! crate does not have yet (its `tex` module is planned); until then images are listed, sized and
-//! validated but not converted.
+//! Images and palettes: sizes by GX texture format and decoding through `gx::tex`.
+
+use gcio::{Context, Error, Result};
+use gx::tex::{Palette as GxPalette, PaletteFormat, TexFormat, Texture};
+
+use crate::graph::{Graph, Kind};
+use crate::types::{Image, Palette, TObj};
+use crate::view::Archive;
 
 /// Bytes of one level of a `width × height` image in GX format `format`, rounded up to whole
 /// blocks. `None` for an unknown format.
 pub fn image_size(format: u32, width: u16, height: u16) -> Option<usize> {
-    // (bits per pixel, block width, block height)
-    let (bpp, bw, bh) = match format {
-        0 | 8 | 0xE => (4, 8, 8),      // I4, C4, CMPR
-        1 | 2 | 9 => (8, 8, 4),        // I8, IA4, C8
-        3 | 4 | 5 | 0xA => (16, 4, 4), // IA8, RGB565, RGB5A3, C14X2
-        6 => (32, 4, 4),               // RGBA8
-        _ => return None,
-    };
-    let w = usize::from(width).div_ceil(bw) * bw;
-    let h = usize::from(height).div_ceil(bh) * bh;
-    Some(w * h * bpp / 8)
+    let f = TexFormat(u8::try_from(format).ok()?);
+    gx::tex::level_size(f, u32::from(width), u32::from(height)).ok()
+}
+
+/// An image desc and the palette it is drawn with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureRef {
+    /// Data offset of the [`Image`].
+    pub image: u32,
+    /// Data offset of the [`Palette`] (from the TObj), for indexed formats.
+    pub palette: Option<u32>,
+}
+
+impl Archive<'_> {
+    /// Every distinct (image, palette) pair the graph's TObjs use, then images reached only
+    /// otherwise (texture animations), without palette.
+    pub fn textures(&self, g: &Graph) -> Vec<TextureRef> {
+        let mut out: Vec<TextureRef> = Vec::new();
+        for n in g.nodes.iter().filter(|n| n.kind == Kind::TObj) {
+            if let Ok(t) = self.read::<TObj>(n.offset)
+                && let Some(image) = t.image
+            {
+                let r = TextureRef {
+                    image,
+                    palette: t.palette,
+                };
+                if !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+        }
+        for &image in &g.images {
+            if !out.iter().any(|r| r.image == image) {
+                out.push(TextureRef {
+                    image,
+                    palette: None,
+                });
+            }
+        }
+        out
+    }
+
+    /// Decodes the first level of a texture to RGBA8.
+    pub fn decode_texture(&self, t: &TextureRef) -> Result<gx::tex::Image> {
+        let img: Image = self.read(t.image)?;
+        let at = self.data().abs(t.image as usize);
+        let format = u8::try_from(img.format)
+            .map(TexFormat)
+            .map_err(|_| Error::invalid(at, format!("image format {}", img.format)))?;
+        let data = img
+            .data
+            .ok_or_else(|| Error::invalid(at, "image has no pixel data"))?;
+        let bytes = self.data().rest(data as usize).context("image data")?;
+        let mut tex = Texture::new(format, u32::from(img.width), u32::from(img.height), bytes)
+            .at(self.data().abs(data as usize))
+            .with_limits(self.limits());
+        if let Some(p) = t.palette {
+            let pal: Palette = self.read(p)?;
+            let lut = pal.data.ok_or_else(|| {
+                Error::invalid(self.data().abs(p as usize), "palette has no entries")
+            })?;
+            let fmt = u8::try_from(pal.format)
+                .map(PaletteFormat)
+                .unwrap_or(PaletteFormat(0xFF));
+            let entries = self
+                .data()
+                .bytes(lut as usize, usize::from(pal.n_entries) * 2)
+                .context("palette entries")?;
+            tex = tex.with_palette(GxPalette::new(fmt, entries));
+        }
+        tex.decode_level(0)
+            .with_context(|| format!("image at {:#x}", t.image))
+    }
 }
 
 #[cfg(test)]

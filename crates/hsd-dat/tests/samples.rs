@@ -94,7 +94,17 @@ fn xd_model_graph_and_mesh() {
     let g = a.graph();
     assert_eq!(g.joints.len(), 4);
     assert_eq!(g.pobjs.len(), 1);
-    assert_eq!(g.images.len(), 1);
+    assert_eq!(g.images.len(), 2);
+    assert_eq!(g.palettes.len(), 1);
+    let tex = a.textures(&g);
+    assert_eq!(tex.len(), 2);
+    let i8 = a.decode_texture(&tex[0]).unwrap();
+    assert_eq!((i8.width(), i8.height()), (8, 8));
+    assert_eq!(i8.pixel(1, 0), Some([37, 37, 37, 37]));
+    let c4 = a.decode_texture(&tex[1]).unwrap();
+    // Pixel (0, 0) is index 0 → RGB5A3 0x8000 (opaque black); (1, 0) is index 15 → 0xFBDE.
+    assert_eq!(c4.pixel(0, 0), Some([0, 0, 0, 255]));
+    assert_eq!(c4.pixel(1, 0).map(|p| p[3]), Some(255));
     assert_eq!(g.lights.len(), 4);
     let m = a.mesh(&g, &g.pobjs[0]).unwrap();
     assert_eq!(m.vertices.len(), 6);

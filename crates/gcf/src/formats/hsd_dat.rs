@@ -1,6 +1,6 @@
 //! HAL sysdolphin archives (`.dat`). No magic: detection is the header's arithmetic
-//! (`hsd_dat::sniff`). `convert x.dat dir/` writes every mesh as `dir/<name>.obj`; textures are
-//! not converted yet because `gx` has no texture codec.
+//! (`hsd_dat::sniff`). `convert x.dat dir/` writes every mesh into `dir/<name>.obj` and every
+//! texture (decoded through `gx::tex`, with its TObj's palette) as `dir/<name>_tex<i>.png`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -121,12 +121,18 @@ impl Format for HsdDat {
         }
         let stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
         let out = to.join(format!("{stem}.obj"));
-        let result = parse(input)
-            .and_then(|a| hsd_dat::mesh::to_obj(&a))
-            .and_then(|obj| {
-                std::fs::create_dir_all(to).map_err(|e| io_error(to, e))?;
-                std::fs::write(&out, obj).map_err(|e| io_error(&out, e))
-            });
+        let result = parse(input).and_then(|a| {
+            let obj = hsd_dat::mesh::to_obj(&a)?;
+            std::fs::create_dir_all(to).map_err(|e| io_error(to, e))?;
+            std::fs::write(&out, obj).map_err(|e| io_error(&out, e))?;
+            let g = a.graph();
+            for (i, t) in a.textures(&g).iter().enumerate() {
+                let img = a.decode_texture(t)?;
+                let path = to.join(format!("{stem}_tex{i}.png"));
+                write_png(&path, img.width(), img.height(), img.as_rgba8())?;
+            }
+            Ok(())
+        });
         Some(result)
     }
 
@@ -148,4 +154,16 @@ impl Format for HsdDat {
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         hsd_dat::build::samples().unwrap_or_default()
     }
+}
+
+/// Writes RGBA8 pixels as a PNG file.
+fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
+    let file = std::fs::File::create(path).map_err(|e| io_error(path, e))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let png_err = |e: png::EncodingError| io_error(path, std::io::Error::other(e));
+    let mut w = enc.write_header().map_err(png_err)?;
+    w.write_image_data(rgba).map_err(png_err)?;
+    w.finish().map_err(png_err)
 }
