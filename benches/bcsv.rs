@@ -29,6 +29,50 @@ fn read_every_cell(data: &[u8]) -> u64 {
     acc
 }
 
+/// CPU seconds used by this thread (utime + stime of /proc/thread-self/stat, 10 ms ticks). On the
+/// shared 2-core machine wall time also counts other jobs' time slices; CPU time does not.
+fn thread_cpu() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// MiB/s of `f` over `bytes`, by CPU time, repeating until 3 CPU seconds have passed.
+fn cpu_rate(bytes: usize, mut f: impl FnMut()) -> Option<f64> {
+    let start = thread_cpu()?;
+    let mut n = 0u32;
+    loop {
+        f();
+        n += 1;
+        let t = thread_cpu()? - start;
+        if t >= 3.0 {
+            return Some(bytes as f64 * f64::from(n) / t / f64::from(1 << 20));
+        }
+    }
+}
+
+/// `BCSV_CPU_TIME=1`: prints CPU-time throughputs of every operation (ours and lib-bcsv-jmap's).
+fn cpu_report(data: &[u8], model: &Table) {
+    let opts = lib_bcsv_jmap::IoOptions::default();
+    let theirs = lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), data, &opts).unwrap();
+    let ops: [(&str, Box<dyn Fn()>); 6] = [
+        ("view_read_every_cell", Box::new(|| drop(black_box(read_every_cell(black_box(data)))))),
+        ("model_parse", Box::new(|| drop(black_box(Table::parse(black_box(data)).unwrap())))),
+        ("model_write", Box::new(|| drop(black_box(model.write().unwrap())))),
+        ("to_csv", Box::new(|| drop(black_box(bcsv::to_csv(model))))),
+        ("lib_bcsv_jmap_parse", Box::new(|| {
+            drop(black_box(lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), data, &opts).unwrap()))
+        })),
+        ("lib_bcsv_jmap_write", Box::new(|| drop(black_box(lib_bcsv_jmap::to_buffer(&theirs, &opts).unwrap())))),
+    ];
+    for (name, op) in &ops {
+        if let Some(rate) = cpu_rate(data.len(), op) {
+            println!("cpu-time bcsv/{name}: {rate:.1} MiB/s");
+        }
+    }
+}
+
 fn table(c: &mut Criterion) {
     let model = bcsv::build::every_type(ROWS);
     let data = model.write().unwrap();
@@ -36,6 +80,9 @@ fn table(c: &mut Criterion) {
     // The same table for benches/bcsv_pyjmap.py.
     if let Ok(path) = std::env::var("BCSV_BENCH_DUMP") {
         std::fs::write(path, &data).unwrap();
+    }
+    if std::env::var_os("BCSV_CPU_TIME").is_some() {
+        cpu_report(&data, &model);
     }
     let mut g = c.benchmark_group("bcsv");
     g.throughput(Throughput::Bytes(data.len() as u64));

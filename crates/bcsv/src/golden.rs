@@ -246,15 +246,7 @@ mod tests {
             let view = crate::parse(&file).unwrap();
             let row = view.row(0).unwrap();
             let cell = row.cell(&c.field).unwrap();
-            let back = match cell {
-                crate::Cell::Long(v) => Value::Long(v),
-                crate::Cell::InlineString(b) => Value::InlineString(*b),
-                crate::Cell::Float(v) => Value::Float(v),
-                crate::Cell::Long2(v) => Value::Long2(v),
-                crate::Cell::Short(v) => Value::Short(v),
-                crate::Cell::Char(v) => Value::Char(v),
-                crate::Cell::StringOffset(s) => Value::StringOffset(s.to_vec()),
-            };
+            let back = Value::from(cell);
             assert!(back.same(&c.value), "{}", c.what);
         }
     }

@@ -35,6 +35,7 @@ mod json;
 mod model;
 pub mod names;
 pub mod schema;
+mod slot;
 mod text;
 mod types;
 mod validate;

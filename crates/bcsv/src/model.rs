@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use gcio::{Context, Endian, Error, Limits, Result};
 
 use crate::hash::{FieldKey, display_name, parse_name};
+use crate::slot::Slot;
 use crate::text::Encoding;
 use crate::types::{Field, FieldType, auto_layout};
 use crate::view::{Cell, View};
@@ -77,7 +78,18 @@ impl Value {
         })
     }
 
-    fn from_cell(cell: Cell<'_>) -> Value {
+    /// Equality that compares floats by bits (NaN payloads, -0.0).
+    pub fn same(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (a, b) => a == b,
+        }
+    }
+}
+
+impl From<Cell<'_>> for Value {
+    /// An owned copy of a view cell.
+    fn from(cell: Cell<'_>) -> Value {
         match cell {
             Cell::Long(v) => Value::Long(v),
             Cell::InlineString(b) => Value::InlineString(*b),
@@ -86,14 +98,6 @@ impl Value {
             Cell::Short(v) => Value::Short(v),
             Cell::Char(v) => Value::Char(v),
             Cell::StringOffset(s) => Value::StringOffset(s.to_vec()),
-        }
-    }
-
-    /// Equality that compares floats by bits (NaN payloads, -0.0).
-    pub fn same(&self, other: &Value) -> bool {
-        match (self, other) {
-            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
-            (a, b) => a == b,
         }
     }
 }
@@ -178,9 +182,16 @@ impl Table {
         let fields: Vec<Field> = view.fields().collect();
         let cells = (view.len() as u64).saturating_mul(fields.len().max(1) as u64);
         limits.check_elements(cells, 0).context("BCSV rows")?;
-        let size = view.entry_size();
+        // Without rows the entry size is unchecked by the file's length: allocate nothing for it.
+        let size = if view.is_empty() { 0 } else { view.entry_size() };
         let cover = coverage(&fields, size, view.endian());
-        let full = cover.iter().all(|&b| b == 0xFF);
+        // Only bytes some field does not fully own can hold residue bits.
+        let partial: Vec<(usize, u8)> = cover
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != 0xFF)
+            .map(|(i, &c)| (i, c))
+            .collect();
         let strings = fields
             .iter()
             .filter(|f| f.kind == FieldType::STRING_OFFSET)
@@ -188,26 +199,48 @@ impl Table {
         let mut pool = Canon::default();
         let mut string_offsets: Vec<u32> = Vec::new();
         let mut rows = Vec::with_capacity(view.len());
+        let slots: Vec<Slot> = fields.iter().map(Slot::new).collect();
+        let endian = view.endian();
         for row in view.rows() {
             let mut values = Vec::with_capacity(fields.len());
-            for f in &fields {
-                let cell = row.cell(f)?;
-                if let Cell::StringOffset(s) = cell {
-                    let off = row.raw(f).map_or(0, |raw| f.decode(raw));
-                    pool.see(s, off);
-                    string_offsets.push(off);
+            let bytes = row.bytes();
+            for (f, slot) in fields.iter().zip(&slots) {
+                // Fast path straight from the row; `row.cell` only to report what went wrong.
+                let inline = || bytes.get(slot.offset..slot.offset + 32)?.try_into().ok();
+                let value = match (f.kind, slot.get(bytes, endian)) {
+                    (FieldType::STRING, _) => inline().map(Value::InlineString),
+                    (FieldType::LONG, Some(v)) => Some(Value::Long(v as i32)),
+                    (FieldType::FLOAT, Some(v)) => Some(Value::Float(f32::from_bits(v))),
+                    (FieldType::LONG_2, Some(v)) => Some(Value::Long2(v)),
+                    (FieldType::SHORT, Some(v)) => Some(Value::Short(v as u16 as i16)),
+                    (FieldType::CHAR, Some(v)) => Some(Value::Char(v as u8 as i8)),
+                    (FieldType::STRING_OFFSET, Some(off)) => match view.string_at(off) {
+                        Ok(s) => {
+                            pool.see(s, off);
+                            string_offsets.push(off);
+                            Some(Value::StringOffset(s.to_vec()))
+                        }
+                        Err(_) => None,
+                    },
+                    _ => None,
+                };
+                match value {
+                    Some(v) => values.push(v),
+                    None => {
+                        return Err(row
+                            .cell(f)
+                            .err()
+                            .unwrap_or_else(|| Error::invalid(0, "unreadable cell")));
+                    }
                 }
-                values.push(Value::from_cell(cell));
             }
-            let residue = if full {
-                Vec::new()
+            let stray = partial
+                .iter()
+                .any(|&(i, c)| bytes.get(i).is_some_and(|b| b & !c != 0));
+            let residue = if stray {
+                bytes.iter().zip(&cover).map(|(b, c)| b & !c).collect()
             } else {
-                let bytes = row.bytes();
-                if bytes.iter().zip(&cover).any(|(b, c)| b & !c != 0) {
-                    bytes.iter().zip(&cover).map(|(b, c)| b & !c).collect()
-                } else {
-                    Vec::new()
-                }
+                Vec::new()
             };
             rows.push(Row {
                 values,

@@ -7,6 +7,7 @@ use gcio::{Endian, Error, Result};
 
 use crate::hash::display_name;
 use crate::model::{Table, Tail, Value};
+use crate::slot::Slot;
 use crate::types::FieldType;
 use crate::view::{FIELD_SIZE, HEADER_SIZE};
 
@@ -90,7 +91,7 @@ impl Table {
         }
         out.extend_from_slice(&self.header_gap);
 
-        let plans: Vec<Plan> = self.fields.iter().map(Plan::new).collect();
+        let plans: Vec<Slot> = self.fields.iter().map(Slot::new).collect();
         let stored = self.stored_pool.as_deref().unwrap_or_default();
         let mut pool = PoolWriter {
             bytes: stored.to_vec(),
@@ -154,84 +155,5 @@ impl Table {
             Tail::Raw(bytes) => out.extend_from_slice(bytes),
         }
         Ok(out)
-    }
-}
-
-/// Where and how one field's value goes into a row, computed once per table.
-struct Plan {
-    offset: usize,
-    size: usize,
-    /// Bits the value owns (BCSV-009: the rest of the word is kept).
-    mask: u32,
-    shift: u32,
-    /// The mask covers the whole width: no need to read the old word.
-    whole: bool,
-}
-
-impl Plan {
-    fn new(f: &crate::types::Field) -> Plan {
-        let mask = f.effective_mask();
-        Plan {
-            offset: usize::from(f.offset),
-            size: f.size(),
-            mask,
-            shift: u32::from(f.shift),
-            whole: mask == f.width_mask(),
-        }
-    }
-
-    /// Read-modify-write of the field's word: `(word & !mask) | ((value << shift) & mask)`.
-    #[inline]
-    fn put(&self, cells: &mut [u8], value: u32, endian: Endian) {
-        let v = value.checked_shl(self.shift).unwrap_or(0) & self.mask;
-        let big = endian == Endian::Big;
-        let Some(dst) = cells.get_mut(self.offset..self.offset + self.size) else {
-            return;
-        };
-        match dst {
-            [a, b, c, d] => {
-                let old = if big {
-                    u32::from_be_bytes([*a, *b, *c, *d])
-                } else {
-                    u32::from_le_bytes([*a, *b, *c, *d])
-                };
-                let new = if self.whole {
-                    v
-                } else {
-                    (old & !self.mask) | v
-                };
-                [*a, *b, *c, *d] = if big {
-                    new.to_be_bytes()
-                } else {
-                    new.to_le_bytes()
-                };
-            }
-            [a, b] => {
-                let old = u32::from(if big {
-                    u16::from_be_bytes([*a, *b])
-                } else {
-                    u16::from_le_bytes([*a, *b])
-                });
-                let new = if self.whole {
-                    v
-                } else {
-                    (old & !self.mask) | v
-                } as u16;
-                [*a, *b] = if big {
-                    new.to_be_bytes()
-                } else {
-                    new.to_le_bytes()
-                };
-            }
-            [a] => {
-                let new = if self.whole {
-                    v
-                } else {
-                    (u32::from(*a) & !self.mask) | v
-                };
-                *a = new as u8;
-            }
-            _ => {}
-        }
     }
 }

@@ -13,6 +13,11 @@ const SEEDS: &[&[u8]] = &[
     &[
         0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 4, 1, 2, 3, 4, 0, 0, 0, 0, 9, 9, 9, 9,
     ],
+    // No rows and an entry size of 0xFFFFFFF0: nothing may be allocated for the entry size.
+    &[
+        0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x1C, 0xFF, 0xFF, 0xFF, 0xF0, 0, 0x33, 0x7A, 0x8B, 0xFF, 0xFF,
+        0xFF, 0xFF, 0, 0, 0, 0,
+    ],
     // Empty file, short header.
     &[],
     &[0, 0, 0, 1],
