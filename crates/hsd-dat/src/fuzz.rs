@@ -2,8 +2,8 @@
 
 use crate::{Dat, parse};
 
-/// Parses `data` and runs everything on it: archive queries, the typed graph, meshes, the
-/// validator, the owned model and its write (which must read back to the same model). Never
+/// Parses `data` and runs everything on it: archive queries, the typed graph, meshes, textures,
+/// OBJ export, the validator (keyframe streams included), the owned model and its write (which must read back to the same model). Never
 /// panics; hostile graphs end through the limits.
 pub fn fuzz_hsd_dat(data: &[u8]) {
     let Ok(a) = parse(data) else { return };
@@ -14,6 +14,12 @@ pub fn fuzz_hsd_dat(data: &[u8]) {
         let _ = a.mesh(&g, p);
     }
     let _ = a.world_matrices(&g);
+    for t in a.textures(&g).iter().take(16) {
+        let _ = a.decode_texture(t);
+    }
+    if let Ok(obj) = crate::mesh::to_obj(&a) {
+        let _ = obj.len();
+    }
     let _ = a.validate();
     if let Ok(dat) = Dat::from_archive(&a)
         && let Ok(out) = dat.write()
