@@ -601,9 +601,7 @@ impl Walker<'_, '_> {
             let mut p = dobj.pobj;
             while let Some(po) = p {
                 let pobj: PObj = self.read_once(po, Kind::PObj)?;
-                let prims = self
-                    .pobj(po, &pobj)
-                    .with_context(|| format!("pobj at {po:#x}"));
+                let prims = self.pobj(&pobj).with_context(|| format!("pobj at {po:#x}"));
                 let primitives = match prims {
                     Ok(n) => n,
                     Err(e) => {
@@ -626,7 +624,7 @@ impl Walker<'_, '_> {
     }
 
     /// Reads a PObj's descriptor, display list and skin; returns the primitive count.
-    fn pobj(&mut self, _off: u32, p: &PObj) -> Result<u32> {
+    fn pobj(&mut self, p: &PObj) -> Result<u32> {
         self.string(p.class_name)?;
         match p.flags.kind() {
             PObjKind::Envelope => {

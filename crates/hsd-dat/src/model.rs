@@ -207,8 +207,7 @@ impl Dat {
             };
             chains.push((chain, end));
         }
-        // Boundaries: the archive's, minus splits inside a slot we rejected is not needed
-        // (rejected slots are plain bytes), so reuse them.
+        // Blocks follow the archive's boundaries (no boundary falls inside a relocated slot).
         let bounds = a.boundaries()?;
         let locate = |off: u32| -> Loc {
             let i = bounds.partition_point(|&b| b <= off).saturating_sub(1);

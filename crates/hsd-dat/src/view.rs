@@ -243,7 +243,7 @@ impl<'a> Archive<'a> {
         }
     }
 
-    /// Slots of the extern `index`'s chain, walked like the runtime (until 0xFFFFFFFF or an offset
+    /// Slots of the extern chain starting at `head`, walked like the runtime (until 0xFFFFFFFF or an offset
     /// that does not leave a whole word in the data block), bounded by the limits; a loop is an
     /// error (HSD-006).
     pub fn extern_chain(&self, head: u32) -> Result<Vec<u32>> {

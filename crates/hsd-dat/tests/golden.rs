@@ -18,19 +18,11 @@ fn check<T: Struct<u32> + PartialEq + std::fmt::Debug>(
     assert_eq!(T::decode(&r, &mut ptr).unwrap(), value, "{} read", T::NAME);
     let mut out = vec![0u8; T::SIZE];
     let mut seen = Vec::new();
-    value.encode(&mut out, &mut |f, p| {
-        if let Some(p) = p {
-            out_patch(&mut seen, f, p);
-        }
-    });
+    value.encode(&mut out, &mut |f, p| seen.extend(p.map(|p| (f, p))));
     for (f, p) in seen {
         out[f..f + 4].copy_from_slice(&p.to_be_bytes());
     }
     assert_eq!(out, bytes, "{} write", T::NAME);
-}
-
-fn out_patch(seen: &mut Vec<(usize, u32)>, f: usize, p: u32) {
-    seen.push((f, p));
 }
 
 fn bytes(f: impl FnOnce(&mut Writer)) -> Vec<u8> {
