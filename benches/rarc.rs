@@ -22,7 +22,10 @@ fn big_tree() -> Dir {
             Item::Dir(d)
         })
         .collect();
-    Dir { name: b"Stage".to_vec(), children }
+    Dir {
+        name: b"Stage".to_vec(),
+        children,
+    }
 }
 
 fn rarc_bench(c: &mut Criterion) {
@@ -31,13 +34,26 @@ fn rarc_bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("rarc");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function("parse_walk", |b| {
-        b.iter(|| rarc::parse(black_box(&bytes)).unwrap().walk().unwrap().1.len())
+        b.iter(|| {
+            rarc::parse(black_box(&bytes))
+                .unwrap()
+                .walk()
+                .unwrap()
+                .1
+                .len()
+        })
     });
-    g.bench_function("model_parse", |b| b.iter(|| Archive::parse(black_box(&bytes)).unwrap()));
+    g.bench_function("model_parse", |b| {
+        b.iter(|| Archive::parse(black_box(&bytes)).unwrap())
+    });
     let model = Archive::parse(&bytes).unwrap();
     g.bench_function("write", |b| b.iter(|| black_box(&model).write().unwrap()));
     g.bench_function("pack", |b| {
-        b.iter(|| rarc::pack(black_box(&tree), PackOptions::default()).write().unwrap())
+        b.iter(|| {
+            rarc::pack(black_box(&tree), PackOptions::default())
+                .write()
+                .unwrap()
+        })
     });
     g.finish();
 }
