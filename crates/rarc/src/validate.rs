@@ -22,6 +22,7 @@ pub fn validate(data: &[u8], limits: Limits) -> Vec<Diagnostic> {
     };
     header(&v, data.len(), &mut out);
     tree(&v, &mut out);
+    layout(&v, &mut out);
     if let Err(e) = v.walk() {
         out.push(Diagnostic::error("RARC-020", e.offset(), e.to_string()));
     }
@@ -294,5 +295,99 @@ fn tree(v: &Rarc<'_>, out: &mut Vec<Diagnostic>) {
                 "sync on, but file IDs or next-free-id are not entry positions",
             ));
         }
+    }
+}
+
+/// Conventions of game-written (retail) archives: data after the tables (RARC-004), string table
+/// starting with the root name then "." and ".." (RARC-024), BFS nodes / DFS entry blocks
+/// (RARC-025), identical payloads shared (RARC-026). Tool-written archives differ: info only.
+fn layout(v: &Rarc<'_>, out: &mut Vec<Diagnostic>) {
+    let strings_end = v.strings_at() + v.strings.len();
+    if v.data_at() < strings_end || v.strings_at() < v.entries_at() + v.entries.len() * 0x14 {
+        out.push(Diagnostic::error(
+            "RARC-004",
+            Some(0x0C),
+            "tables overlap: file data must follow the string table, which follows the entries",
+        ));
+    }
+    let root = v.node_name(0).unwrap_or_default();
+    let mut want = Vec::new();
+    for s in [root, b".", b".."] {
+        want.extend_from_slice(s);
+        want.push(0);
+    }
+    if !v.strings.starts_with(&want) {
+        out.push(Diagnostic::info(
+            "RARC-024",
+            Some(v.strings_at() as u64),
+            "string table does not start with the root name, \".\", \"..\" (tool-written layout)",
+        ));
+    }
+    // BFS node order: the subdirectory entries met block by block in node order must name nodes
+    // 1, 2, 3, … in turn; DFS blocks: each node's block starts where the previous one (in DFS
+    // order) ended.
+    let mut expect_node = 1u32;
+    let mut bfs = true;
+    for i in 0..v.nodes.len() {
+        for k in v.node_entries(i).unwrap_or(0..0) {
+            if let Ok(e) = v.entry(k)
+                && e.is_dir()
+                && !e.is_dot()
+            {
+                bfs &= e.data == expect_node;
+                expect_node += 1;
+            }
+        }
+    }
+    if !bfs {
+        out.push(Diagnostic::info(
+            "RARC-025",
+            Some(0x40),
+            "directory nodes are not in breadth-first order (tool-written layout)",
+        ));
+    }
+    if let Ok((dirs, _)) = v.walk() {
+        let mut next = 0u32;
+        let mut dfs = true;
+        for d in &dirs {
+            let first = v.nodes.get(d.node).map_or(0, |n| n.first_entry.get());
+            dfs &= first == next;
+            next = first
+                + v.nodes
+                    .get(d.node)
+                    .map_or(0, |n| u32::from(n.entry_count.get()));
+        }
+        if !dfs {
+            out.push(Diagnostic::info(
+                "RARC-025",
+                Some(v.entries_at() as u64),
+                "entry blocks are not in depth-first order of the tree",
+            ));
+        }
+    }
+    let mut seen: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
+    let mut unshared = 0usize;
+    for k in 0..v.entries.len() {
+        let Ok(e) = v.entry(k) else { continue };
+        if e.is_dir() || e.size == 0 {
+            continue;
+        }
+        let Ok(bytes) = v.file_bytes(&e) else {
+            continue;
+        };
+        match seen.get(bytes) {
+            Some(&off) if off != e.data => unshared += 1,
+            Some(_) => {}
+            None => {
+                seen.insert(bytes, e.data);
+            }
+        }
+    }
+    if unshared > 0 {
+        out.push(Diagnostic::info(
+            "RARC-026",
+            Some(v.data_at() as u64),
+            format!("{unshared} file(s) store a payload identical to an earlier one instead of sharing it"),
+        ));
     }
 }
