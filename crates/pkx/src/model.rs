@@ -444,22 +444,35 @@ impl Pkx {
             header,
             entries,
             gpt1,
-            dat,
+            dat: Vec::new(),
             pads: Pads::default(),
             trailer: Vec::new(),
         };
-        let dat = std::mem::take(&mut p.dat);
         p.set_dat(dat);
         p
     }
 
-    /// Replaces the embedded DAT; for XD the bytes after it become its padding to 32 (C-31).
+    /// Replaces the embedded DAT and lays the padding out again as exporters do: zeros, and
+    /// for XD the bytes after the DAT become its padding to 32 (C-31).
     pub fn set_dat(&mut self, dat: Vec<u8>) {
-        if self.game() == Game::Xd {
-            let end = self.dat_offset().saturating_add(dat.len());
-            self.trailer = vec![0; gcio::padding_for(end, 32)];
-        }
         self.dat = dat;
+        let after_gpt1 = vec![0; gcio::padding_for(self.gpt1.len(), 32)];
+        let before_end = match self.game() {
+            Game::Xd => raw::XD_PREAMBLE + self.entries.len() * raw::ENTRY,
+            Game::Colosseum => raw::COLO_HEADER + self.dat.len(),
+        };
+        self.pads = Pads {
+            before_gpt1: vec![0; gcio::padding_for(before_end, 32)],
+            after_gpt1,
+        };
+        self.trailer = match self.game() {
+            Game::Xd => {
+                let end = self.dat_offset().saturating_add(self.dat.len());
+                vec![0; gcio::padding_for(end, 32)]
+            }
+            // Between the entries and the shiny trailer: not tied to the DAT, kept.
+            Game::Colosseum => std::mem::take(&mut self.trailer),
+        };
     }
 
     /// The game whose layout this is.
@@ -579,7 +592,8 @@ impl Pkx {
     /// terminators and padding sub-animations rewritten by polarity, shiny moved, triggers mapped
     /// (XD blocks ↔ Colosseum refs). XD-only fields (species, flags, distortion, head bone, the
     /// talk trigger, part targets) have no Colosseum place; XD gets species 0, type 0x000C and
-    /// head bone = body-map slot 1 of entry 0. The DAT and GPT1 block are kept.
+    /// head bone = body-map slot 1 of entry 0, and padding slots up to its 17. The DAT and GPT1
+    /// block are kept.
     pub fn to_game(&self, game: Game) -> Pkx {
         let from = self.game();
         if from == game {
@@ -623,7 +637,7 @@ impl Pkx {
                 shiny: self.shiny(),
             }),
         };
-        let entries = self
+        let mut entries: Vec<AnimEntry> = self
             .entries
             .iter()
             .map(|e| {
@@ -649,6 +663,21 @@ impl Pkx {
                 out
             })
             .collect();
+        // XD files always have 17 slots (PKX-001): a 16-slot Colosseum model gains a padding
+        // slot carrying entry 0's body map.
+        if game == Game::Xd
+            && let Some(first) = entries.first().copied()
+        {
+            while entries.len() < 17 {
+                let mut pad = first;
+                pad.anim_type = AnimType::ACTION;
+                pad.sub_anim_count = 1;
+                pad.damage_flags = 0;
+                pad.timing = Timing::Seconds([0.0; 4]);
+                pad.sub_anims = [SubAnim::default(); 8];
+                entries.push(pad);
+            }
+        }
         Pkx::new(header, entries, self.gpt1.clone(), self.dat.clone())
     }
 }

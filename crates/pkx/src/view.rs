@@ -149,7 +149,8 @@ impl Layout {
 /// XD iff `u16@0x1A == 0x000C` and `u32@0x10 == 17`; anything else (or a file whose regions do not
 /// fit) is rejected. Peers test one of these alone and misfire (C-30): XD's `u32@0x20` part-anim
 /// bytes are often −1 in Colosseum too, and `u32@0 != u32@0x40` holds for any non-Colosseum file.
-/// A file matching both is settled by which layout fits and holds a DAT header; else rejected.
+/// Colosseum matches also need an HSD archive header at 0x40. A file matching both rules is
+/// settled by which layout holds a DAT (`hsd_dat::sniff`); else it is rejected.
 pub fn detect(data: &[u8]) -> Option<Game> {
     let r = Reader::new(data);
     let colo = matches!((r.u32(0), r.u32(0x40)), (Ok(a), Ok(b)) if a == b)
@@ -162,7 +163,14 @@ pub fn detect(data: &[u8]) -> Option<Game> {
     };
     match (xd, colo) {
         (true, false) => fits(Game::Xd).map(|_| Game::Xd),
-        (false, true) => fits(Game::Colosseum).map(|_| Game::Colosseum),
+        // The Colosseum words are the weaker signature (two equal words and a small count), so
+        // the region they point at must also read as an HSD archive header.
+        (false, true) => fits(Game::Colosseum)
+            .filter(|l| {
+                r.bytes(l.dat, l.dat_len)
+                    .is_ok_and(|d| hsd_dat::parse(d).is_ok())
+            })
+            .map(|_| Game::Colosseum),
         (true, true) => {
             let sniff =
                 |g| fits(g).is_some_and(|l| r.bytes(l.dat, l.dat_len).is_ok_and(hsd_dat::sniff));
