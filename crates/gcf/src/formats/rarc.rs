@@ -92,18 +92,25 @@ impl Format for Rarc {
         Ok(rarc::validate(data, Limits::default()))
     }
 
+    /// Every member, decompressed. The decompressed total is bounded by the allocation limit:
+    /// members may share one compressed payload, so per-member limits alone would not stop an
+    /// archive that expands the same stream thousands of times.
     fn members(&self, data: &[u8]) -> Result<Vec<Member>> {
+        let limits = Limits::default();
         let v = rarc::parse(data)?;
         let (_, files) = v.walk()?;
-        files
-            .into_iter()
-            .map(|f| {
-                Ok(Member {
-                    data: v.decompressed(&f.entry)?.into_owned(),
-                    name: f.path,
-                })
-            })
-            .collect()
+        let mut total = 0u64;
+        let mut out = Vec::with_capacity(files.len());
+        for f in files {
+            let bytes = v.decompressed(&f.entry)?.into_owned();
+            total += bytes.len() as u64;
+            limits.check_alloc(total, 1, u64::from(f.entry.data))?;
+            out.push(Member {
+                data: bytes,
+                name: f.path,
+            });
+        }
+        Ok(out)
     }
 
     fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
