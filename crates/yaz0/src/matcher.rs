@@ -29,6 +29,8 @@ struct Tier {
     oldest: Vec<u32>,
     /// Link to the next newer position of the same list, indexed by position modulo 0x1000.
     next: Vec<u32>,
+    /// The list each ring slot's position was put in (+1; 0 = none), so expiry needs no rehash.
+    bucket: Vec<u16>,
 }
 
 const RING: usize = MAX_DIST;
@@ -40,17 +42,22 @@ impl Tier {
             newest: vec![0; 1 << TIER_BITS],
             oldest: vec![0; 1 << TIER_BITS],
             next: vec![0; RING],
+            bucket: vec![0; RING],
         }
     }
 
     /// Adds `p`, first dropping `p - 0x1000`, which just left the window (it is the oldest entry of
     /// its list: everything older left before it).
     fn insert(&mut self, data: &[u8], p: usize) {
+        let slot = p % RING;
         if let Some(q) = p.checked_sub(RING)
-            && let Some(h) = tier_hash(data, q, self.width)
+            && let Some(h) = self
+                .bucket
+                .get(slot)
+                .and_then(|&b| usize::from(b).checked_sub(1))
             && self.oldest.get(h).copied() == Some(q as u32 + 1)
         {
-            let after = self.next.get(q % RING).copied().unwrap_or(0);
+            let after = self.next.get(slot).copied().unwrap_or(0);
             if let Some(o) = self.oldest.get_mut(h) {
                 *o = after;
             }
@@ -60,10 +67,14 @@ impl Tier {
                 *n = 0;
             }
         }
-        let Some(h) = tier_hash(data, p, self.width) else {
+        let h = tier_hash(data, p, self.width);
+        if let Some(b) = self.bucket.get_mut(slot) {
+            *b = h.map_or(0, |h| h as u16 + 1);
+        }
+        let Some(h) = h else {
             return;
         };
-        if let Some(l) = self.next.get_mut(p % RING) {
+        if let Some(l) = self.next.get_mut(slot) {
             *l = 0;
         }
         let Some(slot) = self.newest.get_mut(h) else {
