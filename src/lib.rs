@@ -39,5 +39,8 @@ pub use rarc;
 #[cfg(feature = "j3d-bmd")]
 pub use j3d_bmd;
 
+#[cfg(feature = "gx")]
+pub use gx;
+
 #[cfg(feature = "ibnk")]
 pub use ibnk;

@@ -393,25 +393,8 @@ fn padding_replicates_edges_and_round_trips_when_decoded_padded() {
     );
 }
 
-/// A synthetic photo-like test image: gradients, a hard diagonal edge, a ring, and noise.
 fn test_image(w: u32, h: u32) -> Image {
-    Image::from_fn(w, h, |x, y| {
-        let n = (x.wrapping_mul(2654435761) ^ y.wrapping_mul(40503)) >> 28;
-        let edge = if x + y < w { 40 } else { 200 };
-        let (dx, dy) = (x as i32 - w as i32 / 2, y as i32 - h as i32 / 2);
-        let ring = if (dx * dx + dy * dy - (w as i32 / 4).pow(2)).abs() < 4 * w as i32 {
-            255
-        } else {
-            0
-        };
-        [
-            (x * 255 / w) as u8,
-            edge as u8 + n as u8,
-            ring.max((y * 255 / h) as i32) as u8,
-            255,
-        ]
-    })
-    .unwrap()
+    Image::test_pattern(w, h, false).unwrap()
 }
 
 #[test]

@@ -79,6 +79,39 @@ impl Image {
         Image::new(width, height, pixels)
     }
 
+    /// A synthetic test image for tests, benches and samples: horizontal and vertical gradients,
+    /// a hard diagonal edge, a bright ring, light noise, and alpha falling off in the bottom-right
+    /// quarter when `alpha` is set. Deterministic.
+    pub fn test_pattern(width: u32, height: u32, alpha: bool) -> Result<Image> {
+        let (w, h) = (width.max(1), height.max(1));
+        Image::from_fn(width, height, |x, y| {
+            let noise = ((x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503)) >> 28) as u8;
+            let edge: u8 = if x * h + y * w < w * h { 40 } else { 200 };
+            let (dx, dy) = (
+                i64::from(x) - i64::from(w / 2),
+                i64::from(y) - i64::from(h / 2),
+            );
+            let r = i64::from(w.min(h) / 4);
+            let ring = (dx * dx + dy * dy - r * r).abs() < 4 * r.max(1);
+            let blue = if ring {
+                255
+            } else {
+                (u64::from(y) * 255 / u64::from(h)) as u8
+            };
+            let a = if alpha && x >= w / 2 && y >= h / 2 {
+                (255 - (u64::from(x - w / 2) * 255 / u64::from(w - w / 2).max(1))) as u8
+            } else {
+                255
+            };
+            [
+                (u64::from(x) * 255 / u64::from(w)) as u8,
+                edge + noise,
+                blue,
+                a,
+            ]
+        })
+    }
+
     pub(crate) fn from_parts(width: u32, height: u32, pixels: Vec<Rgba>) -> Image {
         Image {
             width,

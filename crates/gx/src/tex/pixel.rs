@@ -37,17 +37,36 @@ fn narrow(x: u8, bits: u32, expand: fn(u8) -> u8) -> u8 {
     best
 }
 
+/// Narrowing tables, one per channel width, built on first use.
+static NARROW: std::sync::LazyLock<[[u8; 256]; 4]> = std::sync::LazyLock::new(|| {
+    [
+        (3, expand3 as fn(u8) -> u8),
+        (4, expand4),
+        (5, expand5),
+        (6, expand6),
+    ]
+    .map(|(bits, e)| std::array::from_fn(|x| narrow(x as u8, bits, e)))
+});
+
+fn table(bits: usize, x: u8) -> u8 {
+    NARROW
+        .get(bits - 3)
+        .and_then(|t| t.get(usize::from(x)))
+        .copied()
+        .unwrap_or(0)
+}
+
 pub(crate) fn narrow3(x: u8) -> u8 {
-    narrow(x, 3, expand3)
+    table(3, x)
 }
 pub(crate) fn narrow4(x: u8) -> u8 {
-    narrow(x, 4, expand4)
+    table(4, x)
 }
 pub(crate) fn narrow5(x: u8) -> u8 {
-    narrow(x, 5, expand5)
+    table(5, x)
 }
 pub(crate) fn narrow6(x: u8) -> u8 {
-    narrow(x, 6, expand6)
+    table(6, x)
 }
 
 /// Intensity of a pixel for the I/IA formats: the pixel's grey value when `r == g == b` (so grey
