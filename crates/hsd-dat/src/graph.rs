@@ -198,7 +198,10 @@ impl<'a> Archive<'a> {
     pub fn graph(&self) -> Graph {
         let mut w = Walker {
             arc: self,
-            seen: FastSet::default(),
+            seen: FastSet::with_capacity_and_hasher(
+                self.relocations().len() + self.roots().len(),
+                Default::default(),
+            ),
             vtx: Default::default(),
             g: Graph::default(),
         };
@@ -906,11 +909,13 @@ impl Walker<'_, '_> {
 
     /// Fixed-size structs of different offsets must not overlap.
     fn overlaps(&mut self) {
-        let mut fixed: Vec<Node> = self
+        // (offset, size, index) of every fixed-size node, sorted by offset then size.
+        let mut fixed: Vec<(u32, u32, u32)> = self
             .g
             .nodes
             .iter()
-            .filter(|n| {
+            .zip(0u32..)
+            .filter(|(n, _)| {
                 n.size > 0
                     && !matches!(
                         n.kind,
@@ -922,12 +927,19 @@ impl Walker<'_, '_> {
                             | Kind::String
                     )
             })
-            .copied()
+            .map(|(n, i)| (n.offset, n.size, i))
             .collect();
-        fixed.sort_unstable_by_key(|n| (n.offset, n.size));
+        crate::sort::radix_sort_by(
+            &mut fixed,
+            |&(o, s, _)| (u64::from(o) << 32) | u64::from(s),
+            8,
+        );
         let mut end = 0u64;
         let mut prev: Option<Node> = None;
-        for n in fixed {
+        for (_, _, i) in fixed {
+            let Some(&n) = self.g.nodes.get(i as usize) else {
+                continue;
+            };
             if let Some(p) = prev
                 && u64::from(n.offset) < end
                 && n.offset != p.offset

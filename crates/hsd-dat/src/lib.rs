@@ -49,6 +49,7 @@ pub mod mesh;
 mod model;
 pub mod raw;
 mod roots;
+mod sort;
 mod typed;
 mod types;
 mod validate;

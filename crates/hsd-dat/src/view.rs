@@ -296,7 +296,7 @@ impl<'a> Archive<'a> {
                 b.extend(chain);
             }
         }
-        b.sort_unstable();
+        crate::sort::radix_sort_by(&mut b, |&x| u64::from(x), 4);
         b.dedup();
         // Drop boundaries strictly inside a relocated slot (both lists are sorted).
         let slots = &self.sorted_slots;
