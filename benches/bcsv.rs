@@ -57,14 +57,32 @@ fn cpu_report(data: &[u8], model: &Table) {
     let opts = lib_bcsv_jmap::IoOptions::default();
     let theirs = lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), data, &opts).unwrap();
     let ops: [(&str, Box<dyn Fn()>); 6] = [
-        ("view_read_every_cell", Box::new(|| drop(black_box(read_every_cell(black_box(data)))))),
-        ("model_parse", Box::new(|| drop(black_box(Table::parse(black_box(data)).unwrap())))),
-        ("model_write", Box::new(|| drop(black_box(model.write().unwrap())))),
+        (
+            "view_read_every_cell",
+            Box::new(|| drop(black_box(read_every_cell(black_box(data))))),
+        ),
+        (
+            "model_parse",
+            Box::new(|| drop(black_box(Table::parse(black_box(data)).unwrap()))),
+        ),
+        (
+            "model_write",
+            Box::new(|| drop(black_box(model.write().unwrap()))),
+        ),
         ("to_csv", Box::new(|| drop(black_box(bcsv::to_csv(model))))),
-        ("lib_bcsv_jmap_parse", Box::new(|| {
-            drop(black_box(lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), data, &opts).unwrap()))
-        })),
-        ("lib_bcsv_jmap_write", Box::new(|| drop(black_box(lib_bcsv_jmap::to_buffer(&theirs, &opts).unwrap())))),
+        (
+            "lib_bcsv_jmap_parse",
+            Box::new(|| {
+                drop(black_box(
+                    lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), data, &opts)
+                        .unwrap(),
+                ))
+            }),
+        ),
+        (
+            "lib_bcsv_jmap_write",
+            Box::new(|| drop(black_box(lib_bcsv_jmap::to_buffer(&theirs, &opts).unwrap()))),
+        ),
     ];
     for (name, op) in &ops {
         if let Some(rate) = cpu_rate(data.len(), op) {
@@ -86,13 +104,22 @@ fn table(c: &mut Criterion) {
     }
     let mut g = c.benchmark_group("bcsv");
     g.throughput(Throughput::Bytes(data.len() as u64));
-    g.bench_function("view_read_every_cell", |b| b.iter(|| read_every_cell(black_box(&data))));
-    g.bench_function("model_parse", |b| b.iter(|| Table::parse(black_box(&data)).unwrap()));
-    g.bench_function("model_write", |b| b.iter(|| black_box(&model).write().unwrap()));
+    g.bench_function("view_read_every_cell", |b| {
+        b.iter(|| read_every_cell(black_box(&data)))
+    });
+    g.bench_function("model_parse", |b| {
+        b.iter(|| Table::parse(black_box(&data)).unwrap())
+    });
+    g.bench_function("model_write", |b| {
+        b.iter(|| black_box(&model).write().unwrap())
+    });
     g.bench_function("to_csv", |b| b.iter(|| bcsv::to_csv(black_box(&model))));
     let opts = lib_bcsv_jmap::IoOptions::default();
     g.bench_function("lib_bcsv_jmap_parse", |b| {
-        b.iter(|| lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), black_box(&data), &opts).unwrap())
+        b.iter(|| {
+            lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), black_box(&data), &opts)
+                .unwrap()
+        })
     });
     let theirs = lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), &data, &opts).unwrap();
     g.bench_function("lib_bcsv_jmap_write", |b| {
@@ -104,7 +131,9 @@ fn table(c: &mut Criterion) {
 fn golden(c: &mut Criterion) {
     let files: Vec<Vec<u8>> = bcsv::golden::cases().iter().map(|g| g.file()).collect();
     let mut g = c.benchmark_group("bcsv_golden");
-    g.throughput(Throughput::Bytes(files.iter().map(|f| f.len() as u64).sum()));
+    g.throughput(Throughput::Bytes(
+        files.iter().map(|f| f.len() as u64).sum(),
+    ));
     g.bench_function("parse_write", |b| {
         b.iter(|| {
             files

@@ -42,8 +42,12 @@ fn dump(path: &str, data: &[u8], csv: bool) -> Result<(), String> {
                     .unwrap_or_else(|e| format!("<{e}>")),
                 Ok(Cell::Float(v)) => v.to_string(),
                 // Signed where the game reads signed (plain fields), else the unsigned bit field.
-                Ok(_) if f.is_plain() => row.get_i32(f.hash).map_or_else(|e| e.to_string(), |v| v.to_string()),
-                Ok(_) => row.get_u32(f.hash).map_or_else(|e| e.to_string(), |v| v.to_string()),
+                Ok(_) if f.is_plain() => row
+                    .get_i32(f.hash)
+                    .map_or_else(|e| e.to_string(), |v| v.to_string()),
+                Ok(_) => row
+                    .get_u32(f.hash)
+                    .map_or_else(|e| e.to_string(), |v| v.to_string()),
                 Err(e) => format!("<{e}>"),
             })
             .collect();

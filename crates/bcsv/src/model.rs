@@ -183,7 +183,11 @@ impl Table {
         let cells = (view.len() as u64).saturating_mul(fields.len().max(1) as u64);
         limits.check_elements(cells, 0).context("BCSV rows")?;
         // Without rows the entry size is unchecked by the file's length: allocate nothing for it.
-        let size = if view.is_empty() { 0 } else { view.entry_size() };
+        let size = if view.is_empty() {
+            0
+        } else {
+            view.entry_size()
+        };
         let cover = coverage(&fields, size, view.endian());
         // Only bytes some field does not fully own can hold residue bits.
         let partial: Vec<(usize, u8)> = cover
