@@ -577,7 +577,7 @@ impl Walker<'_, '_> {
             self.robj_list(r)?;
         }
         let Some(d) = j.data else { return Ok(()) };
-        if j.flags.contains(JointFlags::SPLINE) {
+        if j.data_kind() == JointData::Spline {
             if let Some(s) = self.read::<Spline>(d, Kind::Spline)? {
                 let n = usize::try_from(s.count).unwrap_or(0);
                 if let Some(p) = s.points {
@@ -586,7 +586,7 @@ impl Walker<'_, '_> {
             }
             return Ok(());
         }
-        if j.flags.contains(JointFlags::PTCL) {
+        if j.data_kind() == JointData::Particles {
             let mut next = Some(d);
             while let Some(p) = next {
                 let l: ParticleList = self.read_once(p, Kind::ParticleList)?;

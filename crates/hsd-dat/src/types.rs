@@ -836,3 +836,40 @@ desc! {
         0x04 aobj: Option<P>,
     }
 }
+
+/// What a joint's 0x10 union holds, chosen by its flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JointData {
+    /// A [`DObj`] list (the usual case).
+    DObj,
+    /// A [`Spline`] (`SPLINE`).
+    Spline,
+    /// A [`ParticleList`] (`PTCL`).
+    Particles,
+}
+
+impl<P> Joint<P> {
+    /// How to read [`Joint::data`]. SPLINE is tested before PTCL; a joint with both bits is
+    /// ambiguous (none is known) and reads as a spline.
+    pub fn data_kind(&self) -> JointData {
+        if self.flags.contains(JointFlags::SPLINE) {
+            JointData::Spline
+        } else if self.flags.contains(JointFlags::PTCL) {
+            JointData::Particles
+        } else {
+            JointData::DObj
+        }
+    }
+}
+
+impl<P> PObj<P> {
+    /// How to read [`PObj::link`] (rigid joint, ShapeSet or envelope list).
+    pub fn kind(&self) -> crate::flags::PObjKind {
+        self.flags.kind()
+    }
+
+    /// Display-list length in bytes (`n_display × 32`).
+    pub fn display_list_len(&self) -> usize {
+        usize::from(self.n_display) * 32
+    }
+}
