@@ -48,12 +48,14 @@ pub(crate) fn column_specs(table: &Table) -> Vec<String> {
         .collect()
 }
 
-/// Parses column headers back into fields (explicit offsets win, the rest follow the auto layout).
-/// Bare extra components (Nintendo's `Name:Type:Default` syntax) are ignored.
+/// Parses column headers back into fields (explicit offsets win, the rest follow the auto layout),
+/// each with its default: the bare third component of Nintendo's `Name:Type:Default` syntax, used
+/// for empty cells as pyjmap does.
 pub(crate) fn parse_columns<'s>(
     specs: impl Iterator<Item = &'s str>,
-) -> Result<Vec<Field>, String> {
+) -> Result<Vec<(Field, Option<String>)>, String> {
     let mut fields = Vec::new();
+    let mut defaults = Vec::new();
     let mut explicit = Vec::new();
     for spec in specs {
         let mut parts = spec.trim().split(':');
@@ -70,6 +72,7 @@ pub(crate) fn parse_columns<'s>(
             .ok_or_else(|| format!("column {spec:?}: unknown type {ty:?}"))?;
         let mut f = Field::new(parse_name(name), kind, 0);
         let mut offset = None;
+        let mut default = None;
         for p in parts {
             let num = |v: &str| -> Result<u64, String> {
                 let v = v.trim();
@@ -86,11 +89,13 @@ pub(crate) fn parse_columns<'s>(
                 Some(("offset", v)) => {
                     offset = Some(u16::try_from(num(v)?).map_err(|_| too_big())?)
                 }
-                _ => {}
+                Some(_) => {}
+                None => default = Some(p.to_owned()),
             }
         }
         fields.push(f);
         explicit.push(offset);
+        defaults.push(default);
     }
     auto_layout(&mut fields);
     for (f, o) in fields.iter_mut().zip(explicit) {
@@ -98,7 +103,7 @@ pub(crate) fn parse_columns<'s>(
             f.offset = o;
         }
     }
-    Ok(fields)
+    Ok(fields.into_iter().zip(defaults).collect())
 }
 
 /// Table properties that differ from what the columns imply, as `key=value` pairs.

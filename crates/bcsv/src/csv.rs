@@ -8,6 +8,7 @@ use gcio::{Error, Result};
 use crate::convert::{apply_meta, column_specs, meta, parse_columns, parse_value, value_text};
 use crate::model::{Row, Table};
 use crate::text::{from_hex, to_hex};
+use crate::types::FieldType;
 
 const META: &str = "#bcsv";
 const RESIDUE: &str = "#residue";
@@ -161,7 +162,10 @@ pub fn from_csv(text: &str) -> Result<Table> {
         .iter()
         .filter(|h| !h.starts_with('#'))
         .map(String::as_str);
-    let fields = parse_columns(specs).map_err(|m| err(hl, m))?;
+    let (fields, defaults): (Vec<_>, Vec<_>) = parse_columns(specs)
+        .map_err(|m| err(hl, m))?
+        .into_iter()
+        .unzip();
     let mut table = Table {
         entry_size: crate::convert::natural_entry_size(&fields),
         fields,
@@ -189,7 +193,7 @@ pub fn from_csv(text: &str) -> Result<Table> {
             ));
         }
         let mut row = Row::default();
-        let mut values = table.fields.iter();
+        let mut values = table.fields.iter().zip(&defaults);
         for (i, cell) in cells.iter().enumerate() {
             if Some(i) == residue_col {
                 row.residue =
@@ -200,7 +204,12 @@ pub fn from_csv(text: &str) -> Result<Table> {
                     .map(str::parse)
                     .collect::<std::result::Result<_, _>>()
                     .map_err(|_| err(line, "bad #string_offsets".to_owned()))?;
-            } else if let Some(f) = values.next() {
+            } else if let Some((f, default)) = values.next() {
+                let numeric = !matches!(f.kind, FieldType::STRING | FieldType::STRING_OFFSET);
+                let cell = match default {
+                    Some(d) if cell.is_empty() && numeric => d,
+                    _ => cell,
+                };
                 let v = parse_value(f, cell, table.encoding)
                     .map_err(|m| err(line, format!("column {}: {m}", i + 1)))?;
                 row.values.push(v);

@@ -88,19 +88,32 @@ impl FieldType {
         }
     }
 
-    /// Parses a header type name; accepts pyjmap's `UNSIGNED_LONG` as `LONG_2` and Nintendo's CSV
-    /// names (`Int`, `Float`, `String`, `StringOffset`, ...) case-insensitively.
+    /// Parses a header type name: this crate's names (`LONG`, `STRING`, `STRING_OFFSET`, ...), then
+    /// the names of Nintendo's leftover CSV headers as pyjmap reads and writes them (`Int`,
+    /// `UnsignedInt`, `Float`, `Short`, `Char`, `EmbeddedString`, and `String`, which there means the
+    /// pool string, type 6), then a few case-insensitive aliases (`UNSIGNED_LONG`, `STRING_PTR`, ...).
     pub fn from_name(s: &str) -> Option<FieldType> {
-        let up = s.to_ascii_uppercase().replace('_', "");
-        Some(match up.as_str() {
-            "LONG" | "INT" => Self::LONG,
-            "STRING" => Self::STRING,
-            "FLOAT" | "F32" => Self::FLOAT,
-            "LONG2" | "UNSIGNEDLONG" => Self::LONG_2,
-            "SHORT" => Self::SHORT,
-            "CHAR" | "BYTE" => Self::CHAR,
-            "STRINGOFFSET" | "STRINGPTR" => Self::STRING_OFFSET,
-            _ => return None,
+        if let Some(t) = Self::ALL.into_iter().find(|t| t.name() == s) {
+            return Some(t);
+        }
+        Some(match s {
+            "Int" => return Some(Self::LONG),
+            "UnsignedInt" => return Some(Self::LONG_2),
+            "Float" => return Some(Self::FLOAT),
+            "Short" => return Some(Self::SHORT),
+            "Char" => return Some(Self::CHAR),
+            "EmbeddedString" => return Some(Self::STRING),
+            "String" => return Some(Self::STRING_OFFSET),
+            _ => match s.to_ascii_uppercase().replace('_', "").as_str() {
+                "LONG" | "INT" => Self::LONG,
+                "FLOAT" | "F32" => Self::FLOAT,
+                "LONG2" | "UNSIGNEDLONG" | "UNSIGNEDINT" => Self::LONG_2,
+                "SHORT" => Self::SHORT,
+                "CHAR" | "BYTE" => Self::CHAR,
+                "EMBEDDEDSTRING" => Self::STRING,
+                "STRINGOFFSET" | "STRINGPTR" => Self::STRING_OFFSET,
+                _ => return None,
+            },
         })
     }
 }
