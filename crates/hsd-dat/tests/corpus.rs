@@ -52,3 +52,25 @@ fn homebrew_min_matches_expectation() {
     assert_eq!(dat.blocks.len(), 3);
     assert_eq!(dat.write().unwrap(), bytes);
 }
+
+/// The PKX samples embed `homebrew-min.dat` padded with zeros to 0x20 bytes: the archive view and
+/// the owned model take the padding as trailing bytes and keep it.
+#[test]
+fn archive_embedded_in_pkx() {
+    let (Some(xd), Some(dat)) = (
+        corpus("pkx/starsmmd-xd.pkx"),
+        corpus("hsd/homebrew-min.dat"),
+    ) else {
+        return;
+    };
+    let payload = &xd[0xE60..0xE60 + 96];
+    assert_eq!(&payload[..83], &dat[..]);
+    assert!(hsd_dat::sniff(payload));
+    let a = hsd_dat::parse(payload).unwrap();
+    assert_eq!(a.trailing().len(), 13);
+    assert!(a.validate().iter().any(|d| d.rule == "HSD-001"));
+    assert_eq!(
+        hsd_dat::Dat::parse(payload).unwrap().write().unwrap(),
+        payload
+    );
+}
