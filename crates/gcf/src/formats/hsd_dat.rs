@@ -114,24 +114,35 @@ impl Format for HsdDat {
         hsd_dat::validate_bytes(data)
     }
 
+    /// `x.dat dir/`: `dir/x.obj` and `dir/x_tex<i>.png` for every texture; `x.dat y.obj`: the OBJ
+    /// only. A texture that fails to decode does not stop the others; the first error is returned.
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
-        let to_dir = to.is_dir() || extension(to).is_empty();
-        if !to_dir || (extension(from) != "dat" && !hsd_dat::sniff(input)) {
+        let ext = extension(to);
+        let to_dir = to.is_dir() || ext.is_empty();
+        if !(to_dir || ext == "obj") || !hsd_dat::sniff(input) {
             return None;
         }
         let stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
-        let out = to.join(format!("{stem}.obj"));
         let result = parse(input).and_then(|a| {
             let obj = hsd_dat::mesh::to_obj(&a)?;
+            if !to_dir {
+                return std::fs::write(to, obj).map_err(|e| io_error(to, e));
+            }
             std::fs::create_dir_all(to).map_err(|e| io_error(to, e))?;
+            let out = to.join(format!("{stem}.obj"));
             std::fs::write(&out, obj).map_err(|e| io_error(&out, e))?;
             let g = a.graph();
+            let mut first_error = None;
             for (i, t) in a.textures(&g).iter().enumerate() {
-                let img = a.decode_texture(t)?;
                 let path = to.join(format!("{stem}_tex{i}.png"));
-                write_png(&path, img.width(), img.height(), img.as_rgba8())?;
+                let r = a
+                    .decode_texture(t)
+                    .and_then(|img| write_png(&path, img.width(), img.height(), img.as_rgba8()));
+                if let Err(e) = r {
+                    first_error.get_or_insert(e);
+                }
             }
-            Ok(())
+            first_error.map_or(Ok(()), Err)
         });
         Some(result)
     }
