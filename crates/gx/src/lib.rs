@@ -7,7 +7,8 @@
 //!   them given a vertex descriptor (direct/index8/index16 per attribute), PNMTXIDX handling, and
 //!   strip/fan expansion to triangles;
 //! - `tex`: texture formats (I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8, C14X2, CMPR) with
-//!   palettes, block tiling, mip levels, decode to RGBA8 and encode back.
+//!   palettes, block tiling, mip levels, decode to RGBA8 and encode back (exact for the lossless
+//!   formats; a fitting CMPR encoder; palettes by quantisation).
 //!
 //! ```
 //! use gx::dl::{DisplayList, Opcode, VertexDesc};

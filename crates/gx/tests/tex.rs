@@ -478,3 +478,24 @@ fn mips_share_one_palette_and_decode_per_level() {
         }
     }
 }
+
+#[test]
+fn suggested_formats() {
+    let f = |img: Image| tex::suggest_format(&img);
+    assert_eq!(
+        f(Image::from_fn(4, 4, |x, _| [x as u8; 4]).unwrap()),
+        TexFormat::I8
+    );
+    assert_eq!(
+        f(Image::from_fn(4, 4, |x, _| [x as u8, x as u8, x as u8, 255]).unwrap()),
+        TexFormat::IA8
+    );
+    assert_eq!(
+        f(Image::from_fn(4, 4, |x, _| [x as u8, 0, 0, 255 * (x as u8 % 2)]).unwrap()),
+        TexFormat::CMPR
+    );
+    assert_eq!(
+        f(Image::from_fn(4, 4, |x, _| [x as u8, 0, 0, 100]).unwrap()),
+        TexFormat::RGB5A3
+    );
+}

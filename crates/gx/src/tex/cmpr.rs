@@ -89,8 +89,9 @@ fn rgb_dist(a: Rgba, b: Rgba) -> u32 {
 }
 
 /// Scores endpoints in one mode (ordering them as the mode needs); `None` if the mode cannot
-/// hold them (four colours need distinct endpoints and no transparent pixel).
-fn eval(c0: u16, c1: u16, four: bool, px: &[Rgba; 16]) -> Option<Fit> {
+/// hold them (four colours need distinct endpoints and no transparent pixel) or the error
+/// reaches `limit` (the best so far: scoring stops early).
+fn eval(c0: u16, c1: u16, four: bool, px: &[Rgba; 16], limit: u32) -> Option<Fit> {
     let (c0, c1) = match (four, c0.cmp(&c1)) {
         (true, std::cmp::Ordering::Equal) => return None,
         (true, _) => (c0.max(c1), c0.min(c1)),
@@ -121,6 +122,9 @@ fn eval(c0: u16, c1: u16, four: bool, px: &[Rgba; 16]) -> Option<Fit> {
             .unwrap_or((0, 0));
         *i = best as u8;
         fit.err += e;
+        if fit.err >= limit {
+            return None;
+        }
     }
     Some(fit)
 }
@@ -138,18 +142,23 @@ fn rgb_f(p: Rgba) -> [f32; 3] {
 
 /// Endpoints at the extremes of the opaque pixels' projection on their principal axis.
 fn principal_endpoints(px: &[Rgba; 16]) -> (u16, u16) {
-    let opaque: Vec<[f32; 3]> = px
-        .iter()
-        .filter(|p| p[3] >= ALPHA_CUTOFF)
-        .map(|p| rgb_f(*p))
-        .collect();
+    let mut opaque = [[0f32; 3]; 16];
+    let mut count = 0;
+    for (slot, p) in opaque
+        .iter_mut()
+        .zip(px.iter().filter(|p| p[3] >= ALPHA_CUTOFF))
+    {
+        *slot = rgb_f(*p);
+        count += 1;
+    }
+    let opaque = opaque.get(..count).unwrap_or(&[]);
     let n = opaque.len().max(1) as f32;
     let mut mean = [0f32; 3];
-    for p in &opaque {
+    for p in opaque {
         mean.iter_mut().zip(p).for_each(|(m, v)| *m += v / n);
     }
     let mut cov = [[0f32; 3]; 3];
-    for p in &opaque {
+    for p in opaque {
         let d = [p[0] - mean[0], p[1] - mean[1], p[2] - mean[2]];
         for (row, di) in cov.iter_mut().zip(d) {
             row.iter_mut().zip(d).for_each(|(c, dj)| *c += di * dj);
@@ -225,6 +234,10 @@ fn nudge(c: u16, component: usize, delta: i32) -> Option<u16> {
     Some((c & !(mask << shift)) | ((v as u16) << shift))
 }
 
+fn limit(best: &Option<Fit>) -> u32 {
+    best.map_or(u32::MAX, |b| b.err)
+}
+
 fn better(best: &mut Option<Fit>, cand: Option<Fit>) -> bool {
     match (cand, best.as_ref()) {
         (Some(c), Some(b)) if c.err >= b.err => false,
@@ -236,15 +249,18 @@ fn better(best: &mut Option<Fit>, cand: Option<Fit>) -> bool {
     }
 }
 
-fn refine(start: (u16, u16), four: bool, px: &[Rgba; 16]) -> Option<Fit> {
-    let mut best = eval(start.0, start.1, four, px);
+/// Best fit in one mode from `start`; `None` when the start already scores `beat` or worse
+/// (the three-colour mode is only refined when it starts ahead of the four-colour result).
+fn refine(start: (u16, u16), four: bool, px: &[Rgba; 16], beat: u32) -> Option<Fit> {
+    let mut best = eval(start.0, start.1, four, px, beat);
     if best.is_none() && four {
         // Equal endpoints: split them by one green step to enter four-colour mode.
         for c1 in [nudge(start.1, 1, -1), nudge(start.1, 1, 1)]
             .into_iter()
             .flatten()
         {
-            better(&mut best, eval(start.0, c1, four, px));
+            let cand = eval(start.0, c1, four, px, limit(&best));
+            better(&mut best, cand);
         }
     }
     for _ in 0..2 {
@@ -252,8 +268,10 @@ fn refine(start: (u16, u16), four: bool, px: &[Rgba; 16]) -> Option<Fit> {
         if fit.err == 0 {
             return best;
         }
-        let improved = least_squares(&fit, four, px)
-            .is_some_and(|(c0, c1)| better(&mut best, eval(c0, c1, four, px)));
+        let improved = least_squares(&fit, four, px).is_some_and(|(c0, c1)| {
+            let cand = eval(c0, c1, four, px, limit(&best));
+            better(&mut best, cand)
+        });
         if !improved {
             break;
         }
@@ -274,7 +292,8 @@ fn refine(start: (u16, u16), four: bool, px: &[Rgba; 16]) -> Option<Fit> {
                         (Some(cur.c0), nudge(cur.c1, comp, delta))
                     };
                     if let (Some(c0), Some(c1)) = (c0, c1) {
-                        improved |= better(&mut best, eval(c0, c1, four, px));
+                        let cand = eval(c0, c1, four, px, limit(&best));
+                        improved |= better(&mut best, cand);
                     }
                 }
             }
@@ -297,9 +316,14 @@ fn encode_sub(px: &[Rgba; 16]) -> [u8; 8] {
         }
     } else {
         let start = principal_endpoints(px);
-        let mut best = refine(start, false, px);
-        if !transparent {
-            better(&mut best, refine(start, true, px));
+        let mut best = if transparent {
+            None
+        } else {
+            refine(start, true, px, u32::MAX)
+        };
+        if limit(&best) > 0 {
+            let three = refine(start, false, px, limit(&best));
+            better(&mut best, three);
         }
         best.unwrap_or(Fit {
             err: 0,

@@ -452,6 +452,24 @@ pub fn encode_mips(
     Ok(out)
 }
 
+/// A sensible format for storing `image` (e.g. converting a PNG with no format given): I8 when
+/// the image is grey with alpha equal to intensity (as I8 decodes), IA8 for other grey images
+/// (both exact), CMPR for colour images whose alpha is only 0 or 255, RGB5A3 otherwise.
+pub fn suggest_format(image: &Image) -> TexFormat {
+    let px = image.pixels();
+    if image.is_grey() {
+        if px.iter().all(|&[i, _, _, a]| i == a) {
+            TexFormat::I8
+        } else {
+            TexFormat::IA8
+        }
+    } else if px.iter().all(|p| p[3] == 0 || p[3] == 0xFF) {
+        TexFormat::CMPR
+    } else {
+        TexFormat::RGB5A3
+    }
+}
+
 /// Fuzz body: decodes `data` as a texture whose shape comes from its first 8 bytes (format,
 /// palette format, width, height, mips, palette length), then re-encodes what decoded. Never
 /// panics; work is bounded by the input size.
