@@ -200,12 +200,20 @@ pub fn level_size(format: TexFormat, width: u32, height: u32) -> Result<usize> {
 /// Bytes of a texture with `mips` levels (at least one counts): the levels follow one another.
 /// Each level is a whole number of 32-byte blocks, so levels stay 32-byte aligned.
 pub fn image_size(format: TexFormat, width: u32, height: u32, mips: u32) -> Result<usize> {
+    let overflow = || Error::without_offset(ErrorKind::Overflow("texture size"));
     let mut total = 0usize;
     for level in 0..mips.max(1) {
         let (w, h) = level_dims(width, height, level);
-        total = total
-            .checked_add(level_size(format, w, h)?)
-            .ok_or_else(|| Error::without_offset(ErrorKind::Overflow("texture size")))?;
+        let size = level_size(format, w, h)?;
+        if (w, h) == (1, 1) {
+            // Every further level is 1 × 1 too: O(log size) for any mip count.
+            let rest = usize::try_from(mips.max(1) - level).map_err(|_| overflow())?;
+            return size
+                .checked_mul(rest)
+                .and_then(|n| n.checked_add(total))
+                .ok_or_else(overflow);
+        }
+        total = total.checked_add(size).ok_or_else(overflow)?;
     }
     Ok(total)
 }
