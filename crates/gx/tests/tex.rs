@@ -499,3 +499,31 @@ fn suggested_formats() {
         TexFormat::RGB5A3
     );
 }
+
+#[test]
+fn images_from_png_layouts() {
+    let px = |img: Image| img.pixels().to_vec();
+    assert_eq!(
+        px(Image::from_channels(2, 1, 1, &[5, 6]).unwrap()),
+        [[5, 5, 5, 255], [6, 6, 6, 255]]
+    );
+    assert_eq!(
+        px(Image::from_channels(1, 1, 2, &[5, 9]).unwrap()),
+        [[5, 5, 5, 9]]
+    );
+    assert_eq!(
+        px(Image::from_channels(1, 1, 3, &[1, 2, 3]).unwrap()),
+        [[1, 2, 3, 255]]
+    );
+    assert_eq!(
+        px(Image::from_rgba8(1, 1, &[1, 2, 3, 4]).unwrap()),
+        [[1, 2, 3, 4]]
+    );
+    assert_eq!(
+        Image::from_rgba8(1, 1, &[1, 2, 3, 4]).unwrap().as_rgba8(),
+        [1, 2, 3, 4]
+    );
+    assert!(Image::from_channels(1, 1, 3, &[1, 2]).is_err());
+    assert!(Image::from_channels(1, 1, 5, &[0; 5]).is_err());
+    assert!(Image::from_channels(2, 1, 3, &[1, 2, 3]).is_err());
+}

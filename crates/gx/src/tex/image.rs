@@ -50,15 +50,27 @@ impl Image {
 
     /// An image from packed RGBA8 bytes (as PNG decoders produce them).
     pub fn from_rgba8(width: u32, height: u32, bytes: &[u8]) -> Result<Image> {
-        if !bytes.len().is_multiple_of(4) {
+        Image::from_channels(width, height, 4, bytes)
+    }
+
+    /// An image from packed 8-bit samples with `channels` per pixel, the layouts PNG decoders
+    /// produce: 1 = grey, 2 = grey + alpha, 3 = RGB, 4 = RGBA. Missing alpha is opaque.
+    pub fn from_channels(width: u32, height: u32, channels: usize, bytes: &[u8]) -> Result<Image> {
+        if !(1..=4).contains(&channels) || !bytes.len().is_multiple_of(channels) {
             return Err(Error::without_offset(ErrorKind::Invalid(format!(
-                "RGBA8 data of {} bytes is not whole pixels",
+                "{} bytes are not whole pixels of {channels} channels",
                 bytes.len()
             ))));
         }
         let pixels = bytes
-            .chunks_exact(4)
-            .map(|c| [c.first(), c.get(1), c.get(2), c.get(3)].map(|b| b.copied().unwrap_or(0)))
+            .chunks_exact(channels)
+            .map(|c| match *c {
+                [i] => [i, i, i, 0xFF],
+                [i, a] => [i, i, i, a],
+                [r, g, b] => [r, g, b, 0xFF],
+                [r, g, b, a] => [r, g, b, a],
+                _ => [0; 4],
+            })
             .collect();
         Image::new(width, height, pixels)
     }
