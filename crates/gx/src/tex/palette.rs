@@ -4,8 +4,8 @@
 //! they become the palette in first-use order (so an image the palette format can represent
 //! round-trips exactly). Otherwise median cut splits the weighted colours into boxes (largest
 //! `range × weight` first), each box's mean becomes an entry, and for palettes of at most 256
-//! entries a few k-means passes refine them. Work is bounded: at most 65,536 distinct codes,
-//! 4 k-means passes.
+//! entries a few k-means passes refine them (until no entry moves). Work is bounded: at most
+//! 65,536 distinct codes, 4 k-means passes.
 
 use super::format::PaletteFormat;
 use super::pixel::{
@@ -120,13 +120,19 @@ pub(crate) fn quantise<'a>(
                     }
                 }
             }
+            let mut moved = false;
             for (e, s) in entries.iter_mut().zip(&sums) {
                 if let [r, g, b, a, w] = *s
                     && w > 0
                 {
                     let avg = |v: u64| ((v + w / 2) / w) as u8;
-                    *e = to_code(format, [avg(r), avg(g), avg(b), avg(a)]);
+                    let next = to_code(format, [avg(r), avg(g), avg(b), avg(a)]);
+                    moved |= next != *e;
+                    *e = next;
                 }
+            }
+            if !moved {
+                break;
             }
         }
         for (c, e) in colors.iter().zip(nearest_all(&colors, &entries, format)) {
