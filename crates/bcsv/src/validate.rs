@@ -10,6 +10,9 @@ use crate::model::{Table, Tail};
 use crate::types::FieldType;
 use crate::view::{Cell, FIELD_SIZE, HEADER_SIZE, View, parse};
 
+/// Most BCSV-008 findings listed one by one.
+const MAX_OVERLAP_REPORTS: usize = 32;
+
 /// Validates a file: structure errors become one `BCSV-*` error diagnostic; otherwise every
 /// container rule and the matching schema's rules are checked.
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
@@ -53,37 +56,58 @@ fn validate_view(view: &View<'_>) -> Vec<Diagnostic> {
         ));
     }
     let fields: Vec<_> = view.fields().collect();
-    let mut by_offset: HashMap<u16, Vec<usize>> = HashMap::new();
+    // One pass: each field is compared with the union of the masks of earlier fields at its
+    // offset (linear, however many fields a hostile file stacks on one offset).
+    let mut owned: HashMap<u16, (u32, usize)> = HashMap::new();
+    let mut overlaps = 0usize;
     for (i, f) in fields.iter().enumerate() {
-        by_offset.entry(f.offset).or_default().push(i);
-    }
-    for (i, f) in fields.iter().enumerate() {
+        if f.kind == FieldType::STRING {
+            continue;
+        }
         let m = f.mask & f.width_mask();
-        for &j in by_offset
-            .get(&f.offset)
-            .into_iter()
-            .flatten()
-            .filter(|&&j| j > i)
-        {
-            let Some(g) = fields.get(j) else { continue };
-            if f.kind != FieldType::STRING && g.kind != FieldType::STRING && m & g.mask != 0 {
+        let (union, first) = owned.entry(f.offset).or_insert((0, i));
+        if m & *union != 0 {
+            overlaps += 1;
+            if overlaps <= MAX_OVERLAP_REPORTS {
+                let earlier = fields.get(*first).map_or(0, |g| g.hash);
                 out.push(Diagnostic::warning(
                     "BCSV-008",
-                    field_at(j),
+                    field_at(i),
                     format!(
-                        "{} and {} share offset {} with overlapping masks {:#x} / {:#x}",
+                        "{} (mask {:#x}) overlaps the masks of earlier fields at offset {} (first: {})",
                         display_name(f.hash),
-                        display_name(g.hash),
-                        f.offset,
                         f.mask,
-                        g.mask
+                        f.offset,
+                        display_name(earlier)
                     ),
                 ));
             }
         }
+        *union |= m;
+    }
+    if overlaps > MAX_OVERLAP_REPORTS {
+        out.push(Diagnostic::warning(
+            "BCSV-008",
+            None,
+            format!(
+                "{} more overlapping fields not listed",
+                overlaps - MAX_OVERLAP_REPORTS
+            ),
+        ));
     }
     let enc = view.encoding();
     let pool_base = view.header().pool_offset();
+    // Fields and rows share the file's bytes, so their product can grow with the square of its size:
+    // the same bound as the model's keeps checking time linear.
+    let cells = (view.len() as u64).saturating_mul(fields.len() as u64);
+    if let Err(e) = gcio::Limits::default().check_elements(cells, 0) {
+        out.push(Diagnostic::error(
+            "BCSV-002",
+            None,
+            format!("cells not checked: {e}"),
+        ));
+        return out;
+    }
     'rows: for row in view.rows() {
         for f in &fields {
             match row.cell(f) {

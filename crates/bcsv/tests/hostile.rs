@@ -103,6 +103,11 @@ fn cell_count_is_bounded() {
     d.resize(d.len() + (rows * 4) as usize, 0);
     let e = Table::parse(&d).unwrap_err().to_string();
     assert!(e.contains("limit"), "{e}");
+    let diags = bcsv::validate(&d);
+    assert!(
+        diags.iter().any(|d| d.message.contains("limit")),
+        "{diags:?}"
+    );
 }
 
 #[test]
