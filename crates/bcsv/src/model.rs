@@ -182,6 +182,11 @@ impl Table {
         let fields: Vec<Field> = view.fields().collect();
         let cells = (view.len() as u64).saturating_mul(fields.len().max(1) as u64);
         limits.check_elements(cells, 0).context("BCSV rows")?;
+        // The owned copy costs a Row per row and a Value per cell, whatever the entry size.
+        let per_row = (size_of::<Row>() + fields.len() * size_of::<Value>()) as u64;
+        limits
+            .check_alloc(view.len() as u64, per_row, 0)
+            .context("BCSV rows")?;
         // Without rows the entry size is unchecked by the file's length: allocate nothing for it.
         let size = if view.is_empty() {
             0
