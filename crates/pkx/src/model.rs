@@ -624,9 +624,8 @@ impl Pkx {
                     triggers
                         .get(i)
                         .filter(|t| t.active)
-                        .map_or(PartAnim::NONE, |t| {
-                            PartAnim::whole_model(t.anim_index as u8)
-                        })
+                        .and_then(|t| u8::try_from(t.anim_index).ok())
+                        .map_or(PartAnim::NONE, PartAnim::whole_model)
                 }),
                 flags: XdFlags::empty(),
                 unknown_69: 0,

@@ -90,11 +90,14 @@ impl Layout {
     pub fn compute(data: &[u8], game: Game, limits: &Limits) -> Result<Layout> {
         let r = Reader::new(data);
         let len = data.len();
-        let (dat_len, gpt1_len, count) = match game {
-            Game::Xd => (r.u32(0)?, r.u32(8)?, r.u32(0x10)?),
-            Game::Colosseum => (r.u32(0)?, r.u32(4)?, r.u32(8)?),
+        let (gpt1_at, count_at) = match game {
+            Game::Xd => (8, 0x10),
+            Game::Colosseum => (4, 8),
         };
-        let count = limits.check_elements(u64::from(count), r.abs(0x10))?;
+        let (dat_len, gpt1_len) = (r.u32(0)?, r.u32(gpt1_at)?);
+        let count = limits
+            .check_elements(u64::from(r.u32(count_at)?), r.abs(count_at))
+            .context("anim_section_count")?;
         let (dat_len, gpt1_len) = (dat_len as usize, gpt1_len as usize);
         let entries_len = count.checked_mul(ENTRY).ok_or_else(overflow)?;
         let l = match game {
