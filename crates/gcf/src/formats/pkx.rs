@@ -1,7 +1,8 @@
 //! Pokémon Colosseum / XD model containers (`.pkx`). Detection is PKX-001 (the combined XD and
 //! Colosseum rule; files fitting neither are rejected). The embedded DAT is the one member, so
 //! `survey` descends PKX → DAT. `convert x.pkx x.json` writes the metadata (header only, with
-//! names); `convert x.json x.pkx --dat model.dat` builds a file around a DAT.
+//! names); `convert x.json x.pkx --dat model.dat` builds a file around a DAT. `extract` writes
+//! `model.dat` + `metadata.json`, and `pack dir x.pkx` rebuilds the file from them.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -147,6 +148,38 @@ impl Format for PkxContainer {
             _ => return None,
         };
         Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+    }
+
+    /// `dir/model.dat` and `dir/metadata.json`: what `pack` (and `convert --dat`) rebuilds from.
+    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
+        pkx::detect(data)?;
+        let write = |name: &str, bytes: &[u8]| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).map_err(|e| io_error(&path, e))
+        };
+        Some(Pkx::parse(data).and_then(|p| {
+            std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+            write("model.dat", &p.dat)?;
+            write("metadata.json", pkx::json::to_string(&p).as_bytes())?;
+            Ok(2)
+        }))
+    }
+
+    /// A `.pkx` from `dir/metadata.json` and `dir/model.dat`.
+    fn pack(&self, dir: &Path, out: &Path, _opts: &Options) -> Option<Result<Vec<u8>>> {
+        if extension(out) != "pkx" {
+            return None;
+        }
+        let read = |name: &str| {
+            let path = dir.join(name);
+            std::fs::read(&path).map_err(|e| io_error(&path, e))
+        };
+        Some((|| {
+            let meta = read("metadata.json")?;
+            let s = std::str::from_utf8(&meta)
+                .map_err(|e| invalid(format!("metadata.json is not UTF-8: {e}")))?;
+            pkx::json::from_str(s, read("model.dat")?)?.write()
+        })())
     }
 
     fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
@@ -344,6 +377,23 @@ mod tests {
                 )
                 .is_none()
         );
+        let b = sample("colosseum-pokemon.pkx");
+        let x = dir.join("extracted");
+        assert_eq!(PkxContainer.extract(&b, &x).unwrap().unwrap(), 2);
+        let out = dir.join("z.pkx");
+        assert_eq!(
+            PkxContainer
+                .pack(&x, &out, &Options::new())
+                .unwrap()
+                .unwrap(),
+            b
+        );
+        assert!(
+            PkxContainer
+                .pack(&x, &dir.join("z.arc"), &Options::new())
+                .is_none()
+        );
+        assert!(PkxContainer.extract(b"not a pkx", &x).is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
