@@ -84,10 +84,28 @@ fn varint(r: &Reader<'_>, pos: &mut usize) -> Result<u32> {
     ))
 }
 
+/// Keys sharing one pack header (one opcode). Pack boundaries are kept so [`encode_packs`]
+/// reproduces a stream byte for byte even where a writer split a run of equal opcodes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pack {
+    /// Opcode of every key of the pack.
+    pub op: Op,
+    /// The keys (1 or more).
+    pub keys: Vec<Key>,
+}
+
 /// Decodes a stream of `length` bytes with the FObj's formats. The stream must end exactly at
 /// `length` (HSD-024); opcode NONE ends it early only when nothing follows.
 pub fn decode(stream: &Reader<'_>, frac_value: u8, frac_slope: u8) -> Result<Vec<Key>> {
-    let mut keys = Vec::new();
+    Ok(decode_packs(stream, frac_value, frac_slope)?
+        .into_iter()
+        .flat_map(|p| p.keys)
+        .collect())
+}
+
+/// Decodes a stream into its packs (see [`decode`]).
+pub fn decode_packs(stream: &Reader<'_>, frac_value: u8, frac_slope: u8) -> Result<Vec<Pack>> {
+    let mut packs = Vec::new();
     let mut pos = 0usize;
     while pos < stream.len() {
         let header_at = pos;
@@ -102,6 +120,7 @@ pub fn decode(stream: &Reader<'_>, frac_value: u8, frac_slope: u8) -> Result<Vec
                 format!("keyframe opcode {} (1..6 allowed)", op.0),
             ));
         }
+        let mut keys = Vec::new();
         for _ in 0..count {
             if pos >= stream.len() {
                 return Err(Error::invalid(
@@ -138,6 +157,7 @@ pub fn decode(stream: &Reader<'_>, frac_value: u8, frac_slope: u8) -> Result<Vec
             };
             keys.push(key);
         }
+        packs.push(Pack { op, keys });
     }
     if pos != stream.len() {
         return Err(Error::invalid(
@@ -148,7 +168,106 @@ pub fn decode(stream: &Reader<'_>, frac_value: u8, frac_slope: u8) -> Result<Vec
             ),
         ));
     }
-    Ok(keys)
+    Ok(packs)
+}
+
+/// Appends `v` as an unsigned LEB128 (the shortest form, as every writer seen emits).
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    loop {
+        let b = (v & 0x7F) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// Appends one number in `frac` format; integer formats need `v · 2^shift` to be an integer in
+/// range (what [`decode`] produced always is).
+fn put_number(out: &mut Vec<u8>, v: f32, frac: u8) -> Result<()> {
+    let raw = f64::from(v) * f64::from(frac & 0x1F).exp2();
+    let fits = |lo: f64, hi: f64| raw.fract() == 0.0 && (lo..=hi).contains(&raw);
+    let at = out.len() as u64;
+    let bad = || {
+        Error::invalid(
+            at,
+            format!("keyframe number {v} does not fit format {frac:#04x}"),
+        )
+    };
+    match frac >> 5 {
+        0 => out.extend_from_slice(&v.to_le_bytes()),
+        1 if fits(-32768.0, 32767.0) => out.extend_from_slice(&(raw as i16).to_le_bytes()),
+        2 if fits(0.0, 65535.0) => out.extend_from_slice(&(raw as u16).to_le_bytes()),
+        3 if fits(-128.0, 127.0) => out.extend_from_slice(&(raw as i8).to_le_bytes()),
+        4 if fits(0.0, 255.0) => out.push(raw as u8),
+        _ => return Err(bad()),
+    }
+    Ok(())
+}
+
+/// Encodes packs back into a stream: the inverse of [`decode_packs`], byte for byte for every
+/// stream whose varints are in shortest form. Each key needs the fields its pack's opcode reads.
+pub fn encode_packs(packs: &[Pack], frac_value: u8, frac_slope: u8) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for p in packs {
+        let at = out.len() as u64;
+        let count = u32::try_from(p.keys.len())
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .filter(|n| *n < 1 << 28)
+            .ok_or_else(|| Error::invalid(at, "keyframe pack of 0 or over 2^28 keys"))?;
+        if p.op == Op::NONE || p.op.0 > 6 {
+            return Err(Error::invalid(
+                at,
+                format!("keyframe opcode {} (1..6 allowed)", p.op.0),
+            ));
+        }
+        put_varint(&mut out, count << 4 | u32::from(p.op.0));
+        for k in &p.keys {
+            let at = out.len() as u64;
+            let missing = |what: &str| Error::invalid(at, format!("keyframe key without {what}"));
+            if p.op != Op::SLP {
+                put_number(
+                    &mut out,
+                    k.value.ok_or_else(|| missing("value"))?,
+                    frac_value,
+                )?;
+            }
+            if matches!(p.op, Op::SPL | Op::SLP) {
+                put_number(
+                    &mut out,
+                    k.slope.ok_or_else(|| missing("slope"))?,
+                    frac_slope,
+                )?;
+            }
+            if p.op != Op::SLP {
+                put_varint(&mut out, k.wait.ok_or_else(|| missing("wait"))?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Encodes keys, one pack per run of equal opcodes (each key's `op` picks its pack).
+pub fn encode(keys: &[Key], frac_value: u8, frac_slope: u8) -> Result<Vec<u8>> {
+    encode_packs(&packs(keys), frac_value, frac_slope)
+}
+
+/// Groups keys into packs, one per run of equal opcodes.
+pub fn packs(keys: &[Key]) -> Vec<Pack> {
+    let mut out: Vec<Pack> = Vec::new();
+    for k in keys {
+        match out.last_mut() {
+            Some(p) if p.op == k.op => p.keys.push(*k),
+            _ => out.push(Pack {
+                op: k.op,
+                keys: vec![*k],
+            }),
+        }
+    }
+    out
 }
 
 impl Archive<'_> {

@@ -37,6 +37,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod anim;
 pub mod bound_box;
 pub mod build;
 mod field;
@@ -61,7 +62,7 @@ pub use flags::{
     AObjFlags, JointFlags, LightFlags, PObjFlags, PObjKind, PeFlags, RObjFlags, RenderMode,
     TObjFlags,
 };
-pub use fuzz::fuzz_hsd_dat;
+pub use fuzz::{fuzz_fobj, fuzz_hsd_dat};
 pub use graph::{Graph, JointRef, Kind, Node, PObjRef};
 pub use model::{Block, Dat, Extern, Loc, Pointer, Root, Slot, Target};
 pub use roots::RootKind;
