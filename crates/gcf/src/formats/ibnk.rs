@@ -84,6 +84,23 @@ impl Format for Ibnk {
         Ok(Info { text, json })
     }
 
+    /// Survey facts: bank version, instruments vs drum sets.
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(bank) = ibnk::read(data) else {
+            return Vec::new();
+        };
+        let programs = bank.programs();
+        let drums = programs.iter().filter(|p| p.drums).count() as u64;
+        vec![
+            (format!("version {}", bank.version()), 1),
+            (
+                "instrument programs".to_owned(),
+                programs.len() as u64 - drums,
+            ),
+            ("drum-set programs".to_owned(), drums),
+        ]
+    }
+
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         ibnk::read(data)?.write()
     }

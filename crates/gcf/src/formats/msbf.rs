@@ -110,6 +110,26 @@ impl Format for Msbf {
         Ok(Info { text, json })
     }
 
+    /// Survey facts: byte order and how often each node type occurs.
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(m) = msbf::Msbf::parse(data) else {
+            return Vec::new();
+        };
+        let mut facts = vec![(format!("byte order {:?}", m.endian), 1)];
+        for s in &m.sections {
+            if let msbf::SectionKind::Flow(flow) = &s.kind {
+                for n in &flow.nodes {
+                    let kind = n.kind();
+                    let name = kind
+                        .name()
+                        .map_or_else(|| format!("{}", kind.0), str::to_owned);
+                    facts.push((format!("node {name}"), 1));
+                }
+            }
+        }
+        facts
+    }
+
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         msbf::Msbf::parse(data)?.write()
     }

@@ -84,6 +84,25 @@ impl Format for Rarc {
         Ok(Info { text, json })
     }
 
+    /// Survey facts: the sync-ID flag (SMG archives keep it off), member load attributes and
+    /// compression, and whether names are all lower-case (the SMG1 convention).
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(v) = rarc::parse(data) else {
+            return Vec::new();
+        };
+        let mut facts = vec![(format!("sync-id flag={}", v.info.sync_ids), 1)];
+        if let Ok((_, files)) = v.walk() {
+            let lower = files
+                .iter()
+                .all(|f| !f.path.bytes().any(|b| b.is_ascii_uppercase()));
+            facts.push((format!("names all lower-case={lower}"), 1));
+            for f in &files {
+                facts.push((format!("member attributes {:?}", f.entry.attr), 1));
+            }
+        }
+        facts
+    }
+
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         Archive::parse(data)?.write()
     }

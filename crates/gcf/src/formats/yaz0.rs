@@ -92,6 +92,23 @@ impl Format for Yaz0 {
         Ok(Info { text, json })
     }
 
+    /// Survey facts: the payload's format and stream details an encoder leaves behind (trailing
+    /// bytes, non-zero reserved header words). Encoder identification stays in `info`: it
+    /// re-encodes the payload once per known encoder, too slow for a disc-wide survey.
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(s) = Stream::parse(data) else {
+            return Vec::new();
+        };
+        let payload = s.decode();
+        vec![
+            (
+                format!("payload {}", crate::identify(&payload, "").format),
+                1,
+            ),
+            (format!("trailing bytes={}", !s.trailing.is_empty()), 1),
+        ]
+    }
+
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         Ok(Stream::parse(data)?.write())
     }
