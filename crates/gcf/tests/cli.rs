@@ -40,3 +40,37 @@ fn every_sample_round_trips_and_is_identified() {
         );
     }
 }
+
+/// Detection is unambiguous: across the samples and the shared corpus (when present), no file is
+/// claimed by two formats, and every sample is claimed by the format whose folder holds it. This
+/// is what keeps the headerless formats (bcsv, hsd-dat, gpl, bms) from stealing each other's files.
+#[test]
+fn every_file_is_claimed_by_at_most_one_format() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for dir in [root.join("samples"), root.join("../shared/corpus")] {
+        let Ok(files) = gcf::survey::files_under(&dir) else {
+            continue;
+        };
+        for f in files {
+            let data = std::fs::read(&f).unwrap();
+            let path = f.to_string_lossy();
+            let claims: Vec<&str> = gcf::formats::FORMATS
+                .iter()
+                .filter(|fmt| fmt.detect(&data, &path).is_some())
+                .map(|fmt| fmt.name())
+                .collect();
+            assert!(claims.len() <= 1, "{path} claimed by {claims:?}");
+            if let Ok(rel) = f.strip_prefix(root.join("samples")) {
+                let folder = rel
+                    .components()
+                    .next()
+                    .unwrap()
+                    .as_os_str()
+                    .to_string_lossy();
+                if rel.components().count() > 1 {
+                    assert_eq!(claims, [folder.as_ref()], "{path}");
+                }
+            }
+        }
+    }
+}

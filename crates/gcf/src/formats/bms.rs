@@ -186,27 +186,6 @@ mod tests {
     }
 
     #[test]
-    fn never_claims_other_formats_samples_or_corpus() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        for dir in [root.join("samples"), root.join("../shared/corpus")] {
-            let Ok(files) = crate::survey::files_under(&dir) else {
-                continue;
-            };
-            for f in files {
-                let Ok(data) = std::fs::read(&f) else {
-                    continue;
-                };
-                let path = f.to_string_lossy();
-                let mine = extension(&f) == "bms";
-                assert_eq!(Bms.detect(&data, &path).is_some(), mine, "{path}");
-                // Even renamed to .bms, structured files of other formats rarely walk cleanly;
-                // the extension is the gate, so only check it does not panic.
-                let _ = Bms.detect(&data, "renamed.bms");
-            }
-        }
-    }
-
-    #[test]
     fn samples_match_builders_and_round_trip() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/bms");
         for (name, bytes) in Bms.samples() {
