@@ -30,6 +30,67 @@ fn bench(c: &mut Criterion) {
     for name in ["large", "dense"] {
         group(c, name);
     }
+    curves(c);
+}
+
+/// Keyframe tracks: a 10,000-key stream (SPL keys with S16 values and slopes, an SLP every 16th
+/// key, LIN runs between), decoded, re-encoded, replayed into segments and sampled at every frame
+/// (3 frames per key, so 30,000 evaluations). Throughput in keys (frames for `sample_every_frame`).
+fn curves(c: &mut Criterion) {
+    use gcformats::hsd_dat::anim::Curve;
+    use gcformats::hsd_dat::fobj::{Key, Op, decode, decode_packs, encode_packs};
+    let n = 10_000u32;
+    let keys: Vec<Key> = (0..n)
+        .map(|i| {
+            let v = f32::from((i % 200) as i16 - 100) / 8.0;
+            match i % 16 {
+                15 => Key {
+                    op: Op::SLP,
+                    value: None,
+                    slope: Some(0.5),
+                    wait: None,
+                },
+                8..=11 => Key {
+                    op: Op::LIN,
+                    value: Some(v),
+                    slope: None,
+                    wait: Some(3),
+                },
+                _ => Key {
+                    op: Op::SPL,
+                    value: Some(v),
+                    slope: Some(-v / 4.0),
+                    wait: Some(3),
+                },
+            }
+        })
+        .collect();
+    let (fv, fs) = (0x23, 0x25); // S16 shift 3, S16 shift 5
+    let stream = gcformats::hsd_dat::fobj::encode(&keys, fv, fs).unwrap();
+    let r = gcio::Reader::new(&stream);
+    let curve = Curve::new(&keys);
+    let frames = curve.segments.last().map_or(0.0, |s| s.start + s.len) as u32;
+    let mut g = c.benchmark_group("hsd_dat_curves");
+    g.throughput(Throughput::Elements(u64::from(n)));
+    g.bench_function("decode", |b| {
+        b.iter(|| decode(black_box(&r), fv, fs).unwrap().len())
+    });
+    let packs = decode_packs(&r, fv, fs).unwrap();
+    g.bench_function("encode", |b| {
+        b.iter(|| encode_packs(black_box(&packs), fv, fs).unwrap().len())
+    });
+    g.bench_function("replay_to_segments", |b| {
+        b.iter(|| Curve::new(black_box(&keys)).segments.len())
+    });
+    g.throughput(Throughput::Elements(u64::from(frames)));
+    g.bench_function("sample_every_frame", |b| {
+        b.iter(|| {
+            (0..frames)
+                .map(|f| black_box(&curve).eval(f as f32))
+                .sum::<f32>()
+        })
+    });
+    g.finish();
 }
 
 fn group(c: &mut Criterion, name: &str) {
