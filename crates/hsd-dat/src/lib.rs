@@ -40,6 +40,8 @@
 pub mod anim;
 pub mod bound_box;
 pub mod build;
+pub mod compare;
+pub mod compile;
 mod field;
 mod flags;
 pub mod fobj;
