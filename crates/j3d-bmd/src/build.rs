@@ -1,7 +1,7 @@
 //! Builders for sample models that look like Nintendo's files: chunk order INF1, VTX1, EVP1, DRW1,
 //! JNT1, SHP1, MAT3, (MDL3), TEX1; the `SVR3` tag; padding with "This is padding data to align";
 //! DRW1 with rigid joints first and every envelope twice; primitives padded to 32 per matrix group.
-//! MAT3, MDL3 and TEX1 are minimal placeholders (materials are part 2).
+//! MAT3 holds [`materials`] deduplicated as Nintendo's tools do; MDL3 and TEX1 are placeholders.
 
 use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
 use gx::vtx::{Attr, AttrType, CompCount, CompType, Components, Value, VertexFormat};
@@ -11,6 +11,11 @@ use crate::evp1::{Envelope, Evp1, Mtx34};
 use crate::file::{Bmd, Chunk, MAGIC_BDL4, MAGIC_BMD3, RawChunk, SVR3_TAG};
 use crate::inf1::{Inf1, LoaderFlags, NodeKind, SceneNode};
 use crate::jnt1::{Jnt1, Joint};
+use crate::mat3::{
+    AlphaCompare, Blend, ColorChannel, Fog, IndMatrix, IndOrder, IndScale, IndTevStage,
+    IndirectEntry, Mat3, Material, NbtScale, SwapMode, SwapTable, TevOrder, TevStage, TexCoordGen,
+    TexMatrix, ZMode, cull,
+};
 use crate::nametab::NameTable;
 use crate::shp1::{GroupSpec, IndexAttr, ShapeMatrixType, ShapeSpec, Shp1};
 use crate::vtx1::{AttrFormat, Vtx1};
@@ -55,13 +60,6 @@ fn pad_chunk(magic: &[u8; 4], body: &[u8]) -> Chunk {
         s.copy_from_slice(&len);
     }
     Chunk::Raw(RawChunk { bytes: b })
-}
-
-/// Placeholder MAT3: one material, every table absent.
-fn mat3() -> Chunk {
-    let mut body = vec![0, 1, 0xFF, 0xFF];
-    body.extend_from_slice(&[0; 30 * 4]);
-    pad_chunk(b"MAT3", &body)
 }
 
 /// Placeholder TEX1: no textures.
@@ -112,7 +110,7 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
             .filter(|(_, (_, owner))| *owner == j)
             .map(|(i, _)| SceneNode {
                 kind: NodeKind::MATERIAL,
-                index: 0,
+                index: (i % MATERIAL_COUNT) as u16,
                 children: vec![SceneNode {
                     kind: NodeKind::SHAPE,
                     index: i as u16,
@@ -201,7 +199,7 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
         Chunk::Drw1(drw),
         Chunk::Jnt1(jnt),
         Chunk::Shp1(shp),
-        mat3(),
+        Chunk::Mat3(Mat3::from_materials(&materials()).unwrap_or_default()),
     ];
     if spec.bdl {
         chunks.push(mdl3());
@@ -673,4 +671,294 @@ pub fn samples() -> Vec<(String, Vec<u8>)> {
         (format!("broken/{n}.{ext}"), b)
     }));
     v
+}
+
+/// Number of materials [`materials`] returns.
+pub const MATERIAL_COUNT: usize = 3;
+
+fn tev_stage(color_in: [u8; 4], alpha_in: [u8; 4], reg: u8) -> TevStage {
+    TevStage {
+        mode: 0xFF,
+        color_in,
+        color_op: 0,
+        color_bias: 0,
+        color_scale: 0,
+        color_clamp: 1,
+        color_reg: reg,
+        alpha_in,
+        alpha_op: 0,
+        alpha_bias: 0,
+        alpha_scale: 0,
+        alpha_clamp: 1,
+        alpha_reg: reg,
+        pad: 0xFF,
+    }
+}
+
+fn tex_matrix(scale: f32, rotation: i16) -> TexMatrix {
+    let mut effect = [0.0; 16];
+    for i in 0..4 {
+        if let Some(x) = effect.get_mut(i * 5) {
+            *x = 1.0;
+        }
+    }
+    TexMatrix {
+        projection: 0,
+        info: 0x80,
+        pad: 0xFFFF,
+        center: [0.5, 0.5, 0.0],
+        scale: [scale, scale],
+        rotation,
+        pad2: 0xFFFF,
+        translation: [0.0, 0.0],
+        effect,
+    }
+}
+
+/// Sample materials in the style of retail files: an opaque one with two TEV stages and a konst
+/// colour, an alpha-tested one with fog, swap tables and a texture matrix, and a translucent one
+/// with four TEV stages and indirect texturing; colours, channels and stages are shared between
+/// them so deduplication has work to do. Texture numbers index [`textures`].
+pub fn materials() -> Vec<Material> {
+    let chan = ColorChannel {
+        enable: 0,
+        mat_src: 1,
+        light_mask: 0,
+        diffuse_fn: 0,
+        attn_fn: 2,
+        amb_src: 0,
+        pad: 0xFFFF,
+    };
+    let lit = ColorChannel {
+        enable: 1,
+        mat_src: 0,
+        light_mask: 1,
+        diffuse_fn: 2,
+        attn_fn: 1,
+        ..chan
+    };
+    let gen0 = TexCoordGen {
+        ty: 1,
+        src: 4,
+        matrix: 0x3C,
+        pad: 0xFF,
+    };
+    let gen1 = TexCoordGen {
+        src: 5,
+        matrix: 30,
+        ..gen0
+    };
+    let order = |tc: u8, map: u8, ch: u8| TevOrder {
+        tex_coord: tc,
+        tex_map: map,
+        channel: ch,
+        pad: 0xFF,
+    };
+    let swap = SwapMode {
+        ras_sel: 0,
+        tex_sel: 0,
+        pad: 0xFFFF,
+    };
+    let identity_swap = SwapTable {
+        r: 0,
+        g: 1,
+        b: 2,
+        a: 3,
+    };
+    let zmode = ZMode {
+        test: 1,
+        func: 3,
+        write: 1,
+        pad: 0xFF,
+    };
+    let opaque_alpha = AlphaCompare {
+        comp0: 7,
+        ref0: 0,
+        op: 0,
+        comp1: 7,
+        ref1: 0,
+        pad: [0xFF; 3],
+    };
+    let no_blend = Blend {
+        mode: 0,
+        src: 1,
+        dst: 0,
+        logic: 3,
+    };
+    let nbt = NbtScale {
+        enable: 0,
+        pad: [0xFF; 3],
+        scale: [1.0; 3],
+    };
+    let base = Material {
+        mode: 1,
+        cull: Some(cull::BACK),
+        chan_count: Some(1),
+        z_comp_loc: Some(1),
+        z_mode: Some(zmode),
+        dither: Some(1),
+        alpha_compare: Some(opaque_alpha),
+        blend: Some(no_blend),
+        nbt_scale: Some(nbt),
+        konst_color_sel: [0x0C; 16],
+        konst_alpha_sel: [0x1C; 16],
+        unknown: [0xFF; 0x18],
+        ..Material::default()
+    };
+    let mut mats = vec![];
+    // Opaque: texture × vertex colour, then × konst colour 0.
+    let mut m = Material {
+        name: b"body_mat".to_vec(),
+        tex_gen_count: Some(1),
+        tev_count: Some(2),
+        ..base.clone()
+    };
+    m.mat_colors[0] = Some([0xFF, 0xFF, 0xFF, 0xFF]);
+    m.amb_colors[0] = Some([0x32, 0x32, 0x32, 0x32]);
+    m.channels[0] = Some(chan);
+    m.channels[1] = Some(chan);
+    m.tex_gens[0] = Some(gen0);
+    m.textures[0] = Some(0);
+    m.konst_colors[0] = Some([0xFF, 0x80, 0x40, 0xFF]);
+    m.konst_color_sel[1] = 0x0C;
+    m.tev_orders[0] = Some(order(0, 0, 4));
+    m.tev_orders[1] = Some(order(0xFF, 0xFF, 0xFF));
+    m.tev_stages[0] = Some(tev_stage([0xF, 8, 10, 0xF], [7, 4, 5, 7], 0));
+    m.tev_stages[1] = Some(tev_stage([0xF, 0, 14, 0xF], [7, 0, 6, 7], 0));
+    m.tev_colors = [Some([0, 0, 0, 0xFF]); 4];
+    m.swap_modes[0] = Some(swap);
+    m.swap_modes[1] = Some(swap);
+    m.swap_tables = [Some(identity_swap); 4];
+    mats.push(m.clone());
+    // Alpha-tested leaves with fog, a scrolled and rotated texture and a green-channel swap.
+    let mut a = Material {
+        name: b"leaf_mat".to_vec(),
+        mode: 2,
+        cull: Some(cull::NONE),
+        tex_gen_count: Some(2),
+        tev_count: Some(3),
+        alpha_compare: Some(AlphaCompare {
+            comp0: 6,
+            ref0: 0x80,
+            op: 0,
+            comp1: 3,
+            ref1: 0xFF,
+            pad: [0xFF; 3],
+        }),
+        fog: Some(Fog {
+            ty: 2,
+            enable: 0,
+            center: 320,
+            start_z: 1000.0,
+            end_z: 20000.0,
+            near_z: 10.0,
+            far_z: 100000.0,
+            color: [0x80, 0x90, 0xC0, 0xFF],
+            adj: [
+                0x100, 0x102, 0x107, 0x10E, 0x118, 0x124, 0x133, 0x145, 0x15A, 0x172,
+            ],
+        }),
+        ..m.clone()
+    };
+    a.channels[0] = Some(lit);
+    a.lights[0] = Some([0xFF, 0xF0, 0xE0, 0xFF]);
+    a.tex_gens[1] = Some(gen1);
+    a.tex_mtx[0] = Some(tex_matrix(2.0, 0x2000));
+    a.textures[1] = Some(1);
+    a.konst_colors[1] = Some([0x20, 0xFF, 0x20, 0x80]);
+    a.konst_alpha_sel[2] = 0x1D;
+    a.tev_orders[2] = Some(order(1, 1, 0xFF));
+    a.tev_stages[2] = Some(tev_stage([0xF, 0, 8, 0xF], [7, 0, 4, 7], 0));
+    a.swap_modes[2] = Some(SwapMode { tex_sel: 1, ..swap });
+    a.swap_tables[1] = Some(SwapTable {
+        r: 1,
+        g: 1,
+        b: 1,
+        a: 3,
+    });
+    mats.push(a);
+    // Translucent water: four stages, indirect offsets from a C8 wave map.
+    let mut w = Material {
+        name: b"water_mat".to_vec(),
+        mode: 4,
+        tex_gen_count: Some(3),
+        tev_count: Some(4),
+        z_mode: Some(ZMode { write: 0, ..zmode }),
+        blend: Some(Blend {
+            mode: 1,
+            src: 4,
+            dst: 5,
+            logic: 3,
+        }),
+        ..m.clone()
+    };
+    w.tex_gens[1] = Some(gen1);
+    w.tex_gens[2] = Some(gen0);
+    w.tex_mtx[0] = Some(tex_matrix(2.0, 0x2000));
+    w.tex_mtx[1] = Some(tex_matrix(0.5, -0x1000));
+    w.textures[1] = Some(2);
+    w.textures[2] = Some(3);
+    w.konst_colors[2] = Some([0x40, 0x80, 0xFF, 0x90]);
+    w.konst_colors[3] = Some([0xFF, 0xFF, 0xFF, 0x40]);
+    w.tev_colors[1] = Some([-0x100, 0x80, 0x3FF, 0xFF]);
+    for s in 2..4 {
+        if let (Some(o), Some(t), Some(sw)) = (
+            w.tev_orders.get_mut(s),
+            w.tev_stages.get_mut(s),
+            w.swap_modes.get_mut(s),
+        ) {
+            *o = Some(order(s as u8 - 1, s as u8 - 1, 4));
+            *t = Some(tev_stage([0xF, 0, 8, 0xF], [7, 0, 4, 7], 1));
+            *sw = Some(swap);
+        }
+    }
+    let mut ind = IndirectEntry {
+        enable: 1,
+        stage_count: 1,
+        pad: 0xFFFF,
+        orders: [IndOrder {
+            tex_coord: 2,
+            tex_map: 3,
+            pad: 0xFFFF,
+        }; 4],
+        matrices: [IndMatrix {
+            matrix: [0.5, 0.0, 0.0, 0.0, 0.5, 0.0],
+            exponent: 1,
+            pad: [0xFF; 3],
+        }; 3],
+        scales: [IndScale {
+            s: 0,
+            t: 0,
+            pad: 0xFFFF,
+        }; 4],
+        stages: [IndTevStage {
+            pad: [0xFF; 3],
+            ..IndTevStage::default()
+        }; 16],
+    };
+    if let Some(st) = ind.stages.get_mut(2) {
+        *st = IndTevStage {
+            stage: 0,
+            format: 0,
+            bias: 3,
+            matrix: 1,
+            wrap_s: 0,
+            wrap_t: 0,
+            add_prev: 0,
+            utc_lod: 0,
+            alpha: 0,
+            pad: [0xFF; 3],
+        };
+    }
+    w.indirect = Some(ind);
+    mats.push(w);
+    let disabled = IndirectEntry {
+        stage_count: 0,
+        enable: 0,
+        ..ind
+    };
+    for m in mats.iter_mut().filter(|m| m.indirect.is_none()) {
+        m.indirect = Some(disabled);
+    }
+    mats
 }

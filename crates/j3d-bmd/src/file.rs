@@ -8,6 +8,7 @@ use crate::drw1::{Drw1, Drw1View};
 use crate::evp1::{Evp1, Evp1View};
 use crate::inf1::{Inf1, Inf1View};
 use crate::jnt1::{Jnt1, Jnt1View};
+use crate::mat3::{Mat3, Mat3View};
 use crate::shp1::{Shp1, Shp1View};
 use crate::vtx1::{Vtx1, Vtx1View};
 use crate::{Pad, raw};
@@ -159,6 +160,11 @@ impl<'a> BmdView<'a> {
     pub fn shp1(&self) -> Option<Result<Shp1View<'a>>> {
         self.chunk(b"SHP1").map(|c| Shp1View::parse(c.data))
     }
+
+    /// MAT3, when present.
+    pub fn mat3(&self) -> Option<Result<Mat3View<'a>>> {
+        self.chunk(b"MAT3").map(|c| Mat3View::parse(c.data))
+    }
 }
 
 /// A chunk kept as bytes (header included).
@@ -194,6 +200,8 @@ pub enum Chunk {
     Jnt1(Jnt1),
     /// Shapes.
     Shp1(Shp1),
+    /// Materials.
+    Mat3(Mat3),
     /// Anything else, or a typed chunk in a layout the writer does not reproduce.
     Raw(RawChunk),
 }
@@ -208,6 +216,7 @@ impl Chunk {
             Chunk::Drw1(_) => *b"DRW1",
             Chunk::Jnt1(_) => *b"JNT1",
             Chunk::Shp1(_) => *b"SHP1",
+            Chunk::Mat3(_) => *b"MAT3",
             Chunk::Raw(r) => r.magic(),
         }
     }
@@ -222,6 +231,7 @@ impl Chunk {
             Chunk::Drw1(c) => c.write(),
             Chunk::Jnt1(c) => c.write(),
             Chunk::Shp1(c) => c.write(),
+            Chunk::Mat3(c) => c.write(),
             Chunk::Raw(r) => {
                 let mut b = r.bytes.clone();
                 if let Some(size) = b.get_mut(4..8) {
@@ -318,6 +328,14 @@ impl Chunk {
                 }),
                 32,
             ),
+            b"MAT3" => (
+                Box::new(move |p, a| {
+                    Mat3View::parse(r)
+                        .and_then(|v| Mat3::from_view(&v, p, a))
+                        .map(Chunk::Mat3)
+                }),
+                4,
+            ),
             _ => return raw(),
         };
         let mut aligns = vec![default_align];
@@ -397,7 +415,8 @@ impl Bmd {
 
     accessors! {
         inf1 inf1_mut Inf1 Inf1, vtx1 vtx1_mut Vtx1 Vtx1, evp1 evp1_mut Evp1 Evp1,
-        drw1 drw1_mut Drw1 Drw1, jnt1 jnt1_mut Jnt1 Jnt1, shp1 shp1_mut Shp1 Shp1
+        drw1 drw1_mut Drw1 Drw1, jnt1 jnt1_mut Jnt1 Jnt1, shp1 shp1_mut Shp1 Shp1,
+        mat3 mat3_mut Mat3 Mat3
     }
 
     /// Recomputes INF1's informative counts from the typed chunks after an edit: the vertex count

@@ -5,9 +5,11 @@
 //! - [`parse`] gives a zero-copy [`BmdView`]: the header, the chunk list and typed views of INF1,
 //!   VTX1, EVP1, DRW1, JNT1 and SHP1 ([`Inf1View`], …), from which [`geometry`] decodes triangles
 //!   with attributes and resolved skinning, and [`skeleton`] the joint matrices.
-//! - [`Bmd`] is the owned model; each typed chunk has an owned form ([`Inf1`], [`Vtx1`], …) with a
-//!   writer that recomputes offsets, counts and padding. Chunks without a typed form here (MAT3,
-//!   MDL3, TEX1) stay [`RawChunk`]s, so every file round-trips from the start.
+//! - [`Bmd`] is the owned model; each typed chunk has an owned form ([`Inf1`], [`Vtx1`], …,
+//!   [`Mat3`]) with a writer that recomputes offsets, counts and padding. MAT3 keeps its value
+//!   tables verbatim and resolves them into [`Material`]s; [`Mat3::from_materials`] deduplicates
+//!   edited materials the way Nintendo's tools do. Chunks without a typed form (MAT2, MDL3, TEX1)
+//!   or in a layout the writers do not reproduce stay [`RawChunk`]s, so every file round-trips.
 //! - [`validate()`] reports the `J3D-*` rules of `reference/invariants.md`.
 //! - [`build`] makes Nintendo-looking sample models.
 //!
@@ -32,10 +34,12 @@ mod fuzz;
 mod geometry;
 pub mod inf1;
 pub mod jnt1;
+pub mod mat3;
 mod nametab;
 mod obj;
 mod pad;
 pub mod raw;
+mod record;
 pub mod shp1;
 mod validate;
 pub mod vtx1;
@@ -53,9 +57,11 @@ pub use geometry::{Mesh, MeshShape, MeshVertex, Skeleton, geometry, skeleton};
 pub use gx;
 pub use inf1::{Inf1, Inf1View, LoaderFlags, Node, NodeKind, SceneNode};
 pub use jnt1::{Jnt1, Jnt1View, Joint};
+pub use mat3::{Mat3, Mat3View, Material, MaterialEntry};
 pub use nametab::{NameEntry, NameTable, name_hash};
 pub use obj::to_obj;
 pub use pad::{NINTENDO_PAD, Pad, SUPERBMD_PAD};
+pub use record::Record;
 pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, Shp1View, Tail};
 pub use validate::{validate, validate_view};
 pub use vtx1::{AttrFormat, Buffer, Vtx1, Vtx1View};

@@ -95,7 +95,8 @@ fn other_padding_styles_and_alignments_stay_typed() {
                     Chunk::Drw1(x) => (x.pad, x.align) = (pad, align),
                     Chunk::Jnt1(x) => (x.pad, x.align) = (pad, align),
                     Chunk::Shp1(x) => (x.pad, x.align) = (pad, align),
-                    Chunk::Raw(_) => {}
+                    Chunk::Mat3(x) => (x.pad, x.align) = (pad, align),
+                    _ => {}
                 }
             }
             let b = m.write().unwrap();
@@ -106,7 +107,12 @@ fn other_padding_styles_and_alignments_stay_typed() {
                 .iter()
                 .filter(|c| matches!(c, Chunk::Raw(_)))
                 .count();
-            assert_eq!(raw, 2, "{pad:?} align {align}");
+            let built_raw = m
+                .chunks
+                .iter()
+                .filter(|c| matches!(c, Chunk::Raw(_)))
+                .count();
+            assert_eq!(raw, built_raw, "{pad:?} align {align}");
             // Shapes right after the 0x2C header with natural alignment (SuperBMD-like layout).
             if align == 1 {
                 let shp = chunk_offset(&b, b"SHP1");

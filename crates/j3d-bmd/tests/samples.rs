@@ -20,7 +20,7 @@ fn samples_round_trip_typed() {
         assert_eq!(m.write().unwrap(), bytes, "{name}");
         assert_eq!(
             typed(&m),
-            ["INF1", "VTX1", "EVP1", "DRW1", "JNT1", "SHP1"],
+            ["INF1", "VTX1", "EVP1", "DRW1", "JNT1", "SHP1", "MAT3"],
             "{name}"
         );
         assert_eq!(&bytes[0x10..0x14], b"SVR3");

@@ -1,0 +1,147 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    missing_docs
+)]
+//! MAT3: typed round trips, resolving and re-deduplicating materials, layouts of retail files.
+
+use gcio::Reader;
+use j3d_bmd::mat3::{Mat3, Mat3View, TexCoordGen, cull};
+use j3d_bmd::{Bmd, Chunk, Pad, build};
+
+fn sample_mat3() -> (Mat3, Vec<u8>) {
+    let m = Mat3::from_materials(&build::materials()).unwrap();
+    let b = m.write().unwrap();
+    (m, b)
+}
+
+fn reparse(b: &[u8]) -> Mat3 {
+    match Chunk::from_view(&j3d_bmd::ChunkView {
+        magic: *b"MAT3",
+        data: Reader::new(b),
+    }) {
+        Chunk::Mat3(m) => m,
+        other => panic!("not typed: {:?}", other.magic()),
+    }
+}
+
+#[test]
+fn built_mat3_round_trips_typed() {
+    let (m, b) = sample_mat3();
+    assert_eq!(b.len() % 32, 0);
+    let back = reparse(&b);
+    assert_eq!(back, m);
+    assert_eq!(back.write().unwrap(), b);
+    assert_eq!(back.materials(), build::materials());
+}
+
+#[test]
+fn nintendo_dedup_rules() {
+    let (m, b) = sample_mat3();
+    let t = &m.tables;
+    // Pre-seeded lists.
+    assert_eq!(
+        t.cull.as_deref(),
+        Some(&[cull::BACK, cull::FRONT, cull::NONE][..])
+    );
+    assert_eq!(t.z_comp_loc.as_deref(), Some(&[0, 1][..]));
+    assert_eq!(t.dither.as_deref(), Some(&[0, 1][..]));
+    // Shared values stored once, in first-use order.
+    let swaps = t.swap_tables.as_ref().unwrap();
+    assert_eq!(swaps.len(), 2);
+    assert_eq!((swaps[0].r, swaps[1].r), (0, 1));
+    let mats = build::materials();
+    assert_eq!(t.tex_mtx.as_ref().unwrap().len(), 2);
+    assert_eq!(m.entries.as_ref().unwrap().len(), mats.len());
+    // Empty post tables are absent (offset 0); empty light list points at the next table.
+    let v = Mat3View::parse(Reader::new(&b)).unwrap();
+    assert_eq!(v.offset(12), 0);
+    assert_eq!(v.offset(14), 0);
+    assert_eq!(v.len(), mats.len());
+    for id in 0..30 {
+        assert_eq!(v.offset(id) % 4, 0, "table {id}");
+    }
+}
+
+#[test]
+fn duplicate_materials_share_an_entry_and_edits_rededuplicate() {
+    let mut mats = build::materials();
+    let mut copy = mats[0].clone();
+    copy.name = b"body_copy".to_vec();
+    mats.push(copy);
+    let mut m = Mat3::from_materials(&mats).unwrap();
+    let remap = m.remap.clone().unwrap();
+    assert_eq!(remap[3], remap[0]);
+    assert_eq!(m.entries.as_ref().unwrap().len(), 3);
+    // Edit: the copy becomes front-culled with a new konst colour.
+    let mut edited = m.materials();
+    edited[3].cull = Some(cull::FRONT);
+    edited[3].konst_colors[0] = Some([1, 2, 3, 4]);
+    m.set_materials(&edited).unwrap();
+    assert_eq!(m.entries.as_ref().unwrap().len(), 4);
+    assert_eq!(m.materials(), edited);
+    assert_eq!(
+        m.tables.konst_colors.as_ref().unwrap().last(),
+        Some(&[1, 2, 3, 4])
+    );
+    // Removing the edit again collapses the tables back.
+    m.set_materials(&mats).unwrap();
+    assert_eq!(m, Mat3::from_materials(&mats).unwrap());
+    assert_eq!(reparse(&m.write().unwrap()), m);
+}
+
+#[test]
+fn retail_layouts_stay_exact() {
+    // Unreferenced default texgen, a repeated swap mode, an absent post table the entries still
+    // index, a zero-offset texture table, and SuperBMD padding.
+    let (mut m, _) = sample_mat3();
+    let identity = TexCoordGen {
+        ty: 1,
+        src: 4,
+        matrix: 0x3C,
+        pad: 0xFF,
+    };
+    m.tables.tex_gens.as_mut().unwrap().push(identity);
+    let sm = m.tables.swap_modes.as_ref().unwrap()[0];
+    m.tables.swap_modes.as_mut().unwrap().push(sm);
+    m.entries.as_mut().unwrap()[0].post_tex_mtx[0] = 0;
+    m.pad = Pad::SuperBmd;
+    let b = m.write().unwrap();
+    assert_eq!(reparse(&b), m);
+    // Tables written in a different order, with an empty indirect table at the name table.
+    let (mut m, _) = sample_mat3();
+    m.indirect = Some(vec![]);
+    m.order.retain(|&id| id != 3);
+    let at = m.order.iter().position(|&id| id == 2).unwrap();
+    m.order.insert(at, 3);
+    let b = m.write().unwrap();
+    let v = Mat3View::parse(Reader::new(&b)).unwrap();
+    assert_eq!(v.offset(3), v.offset(2));
+    assert_eq!(reparse(&b), m);
+}
+
+#[test]
+fn samples_have_typed_mat3() {
+    let bmd = build::skinned_bmd().write().unwrap();
+    let m = Bmd::parse(&bmd).unwrap();
+    let mat = m.mat3().expect("typed MAT3");
+    assert_eq!(mat.materials(), build::materials());
+    let v = j3d_bmd::parse(&bmd).unwrap();
+    let mv = v.mat3().unwrap().unwrap();
+    assert_eq!(mv.len(), 3);
+    assert_eq!(mv.entry(usize::from(mv.remap(2).unwrap())).unwrap().mode, 4);
+    assert_eq!(mv.names().unwrap().unwrap().name(1).unwrap(), "leaf_mat");
+}
+
+#[test]
+fn unaligned_tables() {
+    for align in [1u8, 2, 8, 16, 32] {
+        let (mut m, _) = sample_mat3();
+        m.align = align;
+        let b = m.write().unwrap();
+        let v = Mat3View::parse(Reader::new(&b)).unwrap();
+        let back = Mat3::from_view(&v, Pad::Nintendo, align).unwrap();
+        assert_eq!(back, m, "align {align}");
+    }
+}
