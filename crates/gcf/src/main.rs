@@ -83,6 +83,11 @@ enum Cmd {
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
     },
+    /// Compare two sysdolphin .dat archives: first line `BNB <percent>` (fuzzy 4-byte word match,
+    /// A the reference), then per compiler-phase region BNB and per struct kind NBN.
+    Compare { a: PathBuf, b: PathBuf },
+    /// Lay a sysdolphin .dat out afresh in HAL's compiler order (not the layout-preserving writer).
+    Rebuild { input: PathBuf, output: PathBuf },
     /// Convert between formats; the file names' extensions choose the conversion.
     Convert {
         input: PathBuf,
@@ -335,6 +340,37 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 )?;
             } else {
                 outln!("{}: {} bytes", archive.display(), bytes.len());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Compare { a, b } => {
+            let text = gcf::formats::hsd_dat::compare(&read(&a)?, &read(&b)?)
+                .map_err(|e| format!("{} vs {}: {e}", a.display(), b.display()))?;
+            if json {
+                let lines: Vec<&str> = text.lines().collect();
+                print_json(
+                    &serde_json::json!({"a": a.display().to_string(), "b": b.display().to_string(), "lines": lines}),
+                )?;
+            } else {
+                out!("{text}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Rebuild { input, output } => {
+            let bytes = gcf::formats::hsd_dat::rebuild(&read(&input)?)
+                .map_err(|e| format!("{}: {e}", input.display()))?;
+            std::fs::write(&output, &bytes).map_err(|e| format!("{}: {e}", output.display()))?;
+            if json {
+                print_json(
+                    &serde_json::json!({"input": input.display().to_string(), "output": output.display().to_string(), "bytes": bytes.len()}),
+                )?;
+            } else {
+                outln!(
+                    "{} -> {} ({} bytes)",
+                    input.display(),
+                    output.display(),
+                    bytes.len()
+                );
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -178,3 +178,40 @@ fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
     w.write_image_data(rgba).map_err(png_err)?;
     w.finish().map_err(png_err)
 }
+
+/// `gcf compare a.dat b.dat`: first line `BNB <percent>` (whole file, `a` the reference), then
+/// `region <phase> <bytes a> <bytes b> <BNB>` per compiler phase and `nbn <kind> <equal>/<total>`
+/// per struct kind, then `NBN <percent>`.
+pub fn compare(a: &[u8], b: &[u8]) -> Result<String> {
+    let c = hsd_dat::compare::compare(a, b)?;
+    let mut s = format!("BNB {:.2}\n", c.bnb);
+    for r in &c.regions {
+        let _ = writeln!(
+            s,
+            "region {:?} {} {} {:.2}",
+            r.phase, r.bytes.0, r.bytes.1, r.bnb
+        );
+    }
+    for (kind, equal, total) in &c.nbn {
+        let _ = writeln!(s, "nbn {kind} {equal}/{total}");
+    }
+    let _ = writeln!(s, "NBN {:.2}", c.nbn_percent());
+    Ok(s)
+}
+
+/// `gcf rebuild in.dat out.dat`: the owned model laid out afresh in compiler order
+/// ([`hsd_dat::compile::compile`]), refused when the model-level checks find errors.
+pub fn rebuild(data: &[u8]) -> Result<Vec<u8>> {
+    let built = hsd_dat::compile::compile(&Dat::parse(data)?)?;
+    let errors: Vec<String> = hsd_dat::compile::check(&built)?
+        .into_iter()
+        .filter(|d| d.severity == gcio::Severity::Error)
+        .map(|d| d.to_string())
+        .collect();
+    if !errors.is_empty() {
+        return Err(gcio::Error::without_offset(gcio::ErrorKind::Invalid(
+            format!("rebuilt archive fails the checks: {}", errors.join("; ")),
+        )));
+    }
+    built.write()
+}

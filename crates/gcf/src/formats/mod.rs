@@ -6,7 +6,7 @@ use crate::Format;
 mod bcsv;
 mod bms;
 mod gpl_facial;
-mod hsd_dat;
+pub mod hsd_dat;
 mod ibnk;
 mod j3d_bmd;
 mod msbf;
