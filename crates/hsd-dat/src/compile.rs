@@ -160,8 +160,33 @@ pub fn check(dat: &Dat) -> Result<Vec<Diagnostic>> {
 /// archive that re-parses to the same pointer graph (up to merged duplicates).
 pub fn compile(dat: &Dat) -> Result<Dat> {
     let phases = block_phases(dat)?;
-    let mut order: Vec<usize> = (0..dat.blocks.len()).collect();
-    order.sort_by_key(|&i| phases.get(i).map_or(Phase::Materials, |p| p.0));
+    let n = dat.blocks.len();
+    // Image pixels follow the address order of their Image structs; each palette LUT sits just
+    // before its Palette struct (reference §6.1): both keyed by their first referrer.
+    let mut referrer = vec![usize::MAX; n];
+    for (i, b) in dat.blocks.iter().enumerate() {
+        for q in &b.pointers {
+            if let Target::In(l) = q.target
+                && let Some(r) = referrer.get_mut(l.block)
+            {
+                *r = (*r).min(i);
+            }
+        }
+    }
+    let phase = |i: usize| phases.get(i).map_or(Phase::Materials, |p| p.0);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| {
+        let by_referrer = referrer.get(i).copied().filter(|&r| r != usize::MAX);
+        match (phase(i), by_referrer) {
+            (Phase::ImagePixels, Some(r)) => (Phase::ImagePixels, r, 0),
+            (Phase::Palettes, Some(r))
+                if dat.blocks.get(i).is_some_and(|b| b.pointers.is_empty()) =>
+            {
+                (Phase::Palettes, r, 0)
+            }
+            (p, _) => (p, i, 1),
+        }
+    });
     // Content dedup of pointer-free buffers and of envelope lists (bytes + pointer targets).
     let mut survivor: Vec<usize> = (0..dat.blocks.len()).collect();
     type ContentKey<'a> = (Phase, &'a [u8], Vec<(u32, Target)>);

@@ -25,6 +25,7 @@ fn samples_rebuild() {
         let again = Dat::parse(&out).unwrap();
         assert_eq!(again.write().unwrap(), out, "{name}");
         let cmp = compare(&bytes, &out).unwrap();
+        assert_eq!(cmp.nbn_percent(), 100.0, "{name}: {:?}", cmp.nbn);
         // Compiler order is a fixed point: rebuilding a compiled archive changes nothing.
         let twice = compile(&again).unwrap().write().unwrap();
         assert_eq!(bnb(&out, &twice), 100.0, "{name}");

@@ -114,6 +114,21 @@ proptest! {
         fuzz_hsd_dat(&bytes);
     }
 
+    /// A compiled layout of any graph writes, re-parses byte for byte, keeps the roots and every
+    /// pointer count, and is a fixed point of compiling.
+    #[test]
+    fn any_graph_compiles(dat in graph()) {
+        let parsed = Dat::parse(&dat.write().unwrap()).unwrap();
+        let c = hsd_dat::compile::compile(&parsed).unwrap();
+        let out = c.write().unwrap();
+        let again = Dat::parse(&out).unwrap();
+        prop_assert_eq!(&again.write().unwrap(), &out);
+        prop_assert_eq!(again.roots.len(), parsed.roots.len());
+        let ptrs = |d: &Dat| d.blocks.iter().map(|b| b.pointers.len()).sum::<usize>();
+        prop_assert_eq!(ptrs(&c), ptrs(&parsed));
+        prop_assert_eq!(hsd_dat::compile::compile(&again).unwrap().write().unwrap(), out);
+    }
+
     #[test]
     fn arbitrary_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..512)) {
         fuzz_hsd_dat(&data);
