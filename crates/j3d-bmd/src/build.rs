@@ -1,7 +1,8 @@
 //! Builders for sample models that look like Nintendo's files: chunk order INF1, VTX1, EVP1, DRW1,
 //! JNT1, SHP1, MAT3, (MDL3), TEX1; the `SVR3` tag; padding with "This is padding data to align";
 //! DRW1 with rigid joints first and every envelope twice; primitives padded to 32 per matrix group.
-//! MAT3 holds [`materials`] deduplicated as Nintendo's tools do; MDL3 and TEX1 are placeholders.
+//! MAT3 holds [`materials`] deduplicated as Nintendo's tools do, TEX1 holds [`textures`] in every
+//! GX format; MDL3 is a placeholder.
 
 use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
 use gx::vtx::{Attr, AttrType, CompCount, CompType, Components, Value, VertexFormat};
@@ -18,6 +19,7 @@ use crate::mat3::{
 };
 use crate::nametab::NameTable;
 use crate::shp1::{GroupSpec, IndexAttr, ShapeMatrixType, ShapeSpec, Shp1};
+use crate::tex1::{BtiHeader, Segment, Tex1, Texture, TextureSet};
 use crate::vtx1::{AttrFormat, Vtx1};
 use crate::{NINTENDO_PAD, Pad};
 
@@ -60,11 +62,6 @@ fn pad_chunk(magic: &[u8; 4], body: &[u8]) -> Chunk {
         s.copy_from_slice(&len);
     }
     Chunk::Raw(RawChunk { bytes: b })
-}
-
-/// Placeholder TEX1: no textures.
-fn tex1() -> Chunk {
-    pad_chunk(b"TEX1", &[0, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0])
 }
 
 /// Placeholder MDL3: no packets.
@@ -204,7 +201,7 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
     if spec.bdl {
         chunks.push(mdl3());
     }
-    chunks.push(tex1());
+    chunks.push(Chunk::Tex1(tex1()));
     Bmd {
         magic: if spec.bdl { *MAGIC_BDL4 } else { *MAGIC_BMD3 },
         tag: SVR3_TAG,
@@ -961,4 +958,95 @@ pub fn materials() -> Vec<Material> {
         m.indirect = Some(disabled);
     }
     mats
+}
+
+/// Deterministic image bytes (a diagonal gradient with some noise), valid for every GX format.
+fn pattern(len: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(2_654_435_761).max(1);
+    (0..len)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            ((i / 3) as u8).wrapping_add((x & 0x0F) as u8)
+        })
+        .collect()
+}
+
+/// A header for `format` at `size` with `mips` levels (LOD fields as Nintendo's tools set them).
+pub fn bti_header(format: u8, size: u16, mips: u8) -> BtiHeader {
+    BtiHeader {
+        format,
+        alpha: u8::from(matches!(format, 0x2 | 0x3 | 0x5 | 0x6)),
+        width: size,
+        height: size,
+        wrap_s: 1,
+        wrap_t: 1,
+        mipmap: u8::from(mips > 1),
+        min_filter: if mips > 1 { 5 } else { 1 },
+        mag_filter: 1,
+        max_lod: ((mips.max(1) - 1) * 8) as i8,
+        image_count: mips.max(1),
+        ..BtiHeader::default()
+    }
+}
+
+/// Sample textures: every GX format (the colour-indexed ones with IA8, RGB565 and RGB5A3
+/// palettes), mip chains, and a second header sharing the first one's image with other wrap
+/// modes. The first four are the ones [`materials`] use.
+pub fn textures() -> (TextureSet, NameTable) {
+    let mut set = TextureSet::default();
+    let mut names = Vec::new();
+    // (name, format, size, mips, palette format and entry count)
+    type Spec = (&'static str, u8, u16, u8, Option<(u8, u16)>);
+    let formats: [Spec; 11] = [
+        ("body_cmpr", 0xE, 32, 3, None),
+        ("leaf_rgb5a3", 0x5, 16, 2, None),
+        ("water_ia8", 0x3, 16, 1, None),
+        ("wave_c8", 0x9, 16, 1, Some((1, 256))),
+        ("mask_i4", 0x0, 16, 2, None),
+        ("spec_i8", 0x1, 16, 1, None),
+        ("glow_ia4", 0x2, 16, 1, None),
+        ("sky_rgb565", 0x4, 8, 1, None),
+        ("hud_rgba8", 0x6, 8, 2, None),
+        ("eye_c4", 0x8, 16, 1, Some((0, 16))),
+        ("skin_c14x2", 0xA, 8, 1, Some((2, 64))),
+    ];
+    for (i, (name, format, size, mips, pal)) in formats.into_iter().enumerate() {
+        let mut h = bti_header(format, size, mips);
+        if let Some((pf, n)) = pal {
+            (h.palette_enable, h.palette_format, h.palette_count) = (1, pf, n);
+        }
+        let image = pattern(h.image_size().unwrap_or(0), i as u32 + 1);
+        let palette = pal.map(|(_, n)| pattern(usize::from(n) * 2, 100 + i as u32));
+        set.push(h, &image, palette.as_deref());
+        names.push(name);
+    }
+    // Same image as the first texture, mirrored wrap: stored once (J3D-074).
+    let first = set.textures.first().cloned();
+    if let Some(t) = first {
+        set.textures.push(Texture {
+            header: BtiHeader {
+                wrap_s: 2,
+                wrap_t: 2,
+                ..t.header
+            },
+            ..t
+        });
+        names.push("body_cmpr_mirror");
+    }
+    (set, NameTable::new(names))
+}
+
+/// TEX1 with [`textures`] (headers, then image data, then the name table).
+pub fn tex1() -> Tex1 {
+    let (mut set, names) = textures();
+    set.segments.push(Segment::Names);
+    Tex1 {
+        marker: 0xFFFF,
+        set,
+        names: Some(names),
+        empty_offset: 0,
+        pad: Pad::Nintendo,
+    }
 }

@@ -10,6 +10,7 @@ use crate::inf1::{Inf1, Inf1View};
 use crate::jnt1::{Jnt1, Jnt1View};
 use crate::mat3::{Mat3, Mat3View};
 use crate::shp1::{Shp1, Shp1View};
+use crate::tex1::Tex1;
 use crate::vtx1::{Vtx1, Vtx1View};
 use crate::{Pad, raw};
 
@@ -202,6 +203,8 @@ pub enum Chunk {
     Shp1(Shp1),
     /// Materials.
     Mat3(Mat3),
+    /// Textures.
+    Tex1(Tex1),
     /// Anything else, or a typed chunk in a layout the writer does not reproduce.
     Raw(RawChunk),
 }
@@ -217,6 +220,7 @@ impl Chunk {
             Chunk::Jnt1(_) => *b"JNT1",
             Chunk::Shp1(_) => *b"SHP1",
             Chunk::Mat3(_) => *b"MAT3",
+            Chunk::Tex1(_) => *b"TEX1",
             Chunk::Raw(r) => r.magic(),
         }
     }
@@ -232,6 +236,7 @@ impl Chunk {
             Chunk::Jnt1(c) => c.write(),
             Chunk::Shp1(c) => c.write(),
             Chunk::Mat3(c) => c.write(),
+            Chunk::Tex1(c) => c.write(),
             Chunk::Raw(r) => {
                 let mut b = r.bytes.clone();
                 if let Some(size) = b.get_mut(4..8) {
@@ -336,6 +341,7 @@ impl Chunk {
                 }),
                 4,
             ),
+            b"TEX1" => (Box::new(move |p, _| Tex1::parse(r, p).map(Chunk::Tex1)), 1),
             _ => return raw(),
         };
         let mut aligns = vec![default_align];
@@ -352,7 +358,7 @@ impl Chunk {
                     return chunk;
                 }
             }
-            if &c.magic == b"INF1" {
+            if &c.magic == b"INF1" || &c.magic == b"TEX1" {
                 break;
             }
         }
@@ -416,7 +422,7 @@ impl Bmd {
     accessors! {
         inf1 inf1_mut Inf1 Inf1, vtx1 vtx1_mut Vtx1 Vtx1, evp1 evp1_mut Evp1 Evp1,
         drw1 drw1_mut Drw1 Drw1, jnt1 jnt1_mut Jnt1 Jnt1, shp1 shp1_mut Shp1 Shp1,
-        mat3 mat3_mut Mat3 Mat3
+        mat3 mat3_mut Mat3 Mat3, tex1 tex1_mut Tex1 Tex1
     }
 
     /// Recomputes INF1's informative counts from the typed chunks after an edit: the vertex count

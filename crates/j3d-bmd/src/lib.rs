@@ -41,6 +41,7 @@ mod pad;
 pub mod raw;
 mod record;
 pub mod shp1;
+pub mod tex1;
 mod validate;
 pub mod vtx1;
 
@@ -63,5 +64,6 @@ pub use obj::to_obj;
 pub use pad::{NINTENDO_PAD, Pad, SUPERBMD_PAD};
 pub use record::Record;
 pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, Shp1View, Tail};
+pub use tex1::{Bti, BtiHeader, Segment, Tex1, Texture, TextureSet};
 pub use validate::{validate, validate_view};
 pub use vtx1::{AttrFormat, Buffer, Vtx1, Vtx1View};

@@ -18,11 +18,13 @@ fn samples_round_trip_typed() {
     for (name, bytes) in build::samples() {
         let m = Bmd::parse(&bytes).unwrap();
         assert_eq!(m.write().unwrap(), bytes, "{name}");
-        assert_eq!(
-            typed(&m),
-            ["INF1", "VTX1", "EVP1", "DRW1", "JNT1", "SHP1", "MAT3"],
-            "{name}"
-        );
+        let all: Vec<String> = m
+            .chunks
+            .iter()
+            .map(|c| String::from_utf8_lossy(&c.magic()).into_owned())
+            .filter(|c| c != "MDL3")
+            .collect();
+        assert_eq!(typed(&m), all, "{name}");
         assert_eq!(&bytes[0x10..0x14], b"SVR3");
         j3d_bmd::fuzz_bmd(&bytes);
     }

@@ -1,0 +1,454 @@
+//! TEX1 and standalone `.bti` textures: 0x20-byte ResTIMG headers whose image and palette
+//! offsets are relative to each header, image data that several headers may share (J3D-074), and
+//! TEX1's name table. Data blocks are kept in file order as [`Segment`]s; each header points at
+//! its segments by index, so shared data stays shared and every byte round-trips.
+
+use gcio::{Context, Error, Limits, Reader, Result, Writer};
+
+use crate::chunk::{u16_of, u32_of, write_chunk};
+use crate::nametab::NameTable;
+use crate::record::{Record, read_vec, record};
+use crate::{CHUNK_ALIGN, Pad};
+
+record! {
+    /// A ResTIMG header (0x20). In a [`Texture`] whose image / palette is a segment, the offset
+    /// field is 0 and derived on writing.
+    pub struct BtiHeader {
+        /// GX texture format.
+        pub format: u8,
+        /// Alpha / transparency setting.
+        pub alpha: u8,
+        /// Width in pixels.
+        pub width: u16,
+        /// Height in pixels.
+        pub height: u16,
+        /// Wrap S: 0 clamp, 1 repeat, 2 mirror.
+        pub wrap_s: u8,
+        /// Wrap T.
+        pub wrap_t: u8,
+        /// Palette enable.
+        pub palette_enable: u8,
+        /// Palette format: 0 IA8, 1 RGB565, 2 RGB5A3.
+        pub palette_format: u8,
+        /// Palette entry count.
+        pub palette_count: u16,
+        /// Palette offset from this header.
+        pub palette_offset: u32,
+        /// Mipmaps on.
+        pub mipmap: u8,
+        /// Edge LOD.
+        pub edge_lod: u8,
+        /// Bias clamp.
+        pub bias_clamp: u8,
+        /// Maximum anisotropy.
+        pub max_aniso: u8,
+        /// Minification filter.
+        pub min_filter: u8,
+        /// Magnification filter.
+        pub mag_filter: u8,
+        /// Minimum LOD (× 1/8).
+        pub min_lod: i8,
+        /// Maximum LOD (× 1/8).
+        pub max_lod: i8,
+        /// Image count (mip levels).
+        pub image_count: u8,
+        /// Unknown byte, kept.
+        pub unknown: u8,
+        /// LOD bias (× 1/100).
+        pub lod_bias: i16,
+        /// Image offset from this header.
+        pub image_offset: u32,
+    }
+}
+
+/// Bytes one mip level of `format` takes at `width` × `height` (None for unknown formats).
+pub fn level_size(format: u8, width: usize, height: usize) -> Option<usize> {
+    let (bw, bh, bytes) = match format {
+        0x0 | 0x8 | 0xE => (8, 8, 32),
+        0x1 | 0x2 | 0x9 => (8, 4, 32),
+        0x3 | 0x4 | 0x5 | 0xA => (4, 4, 32),
+        0x6 => (4, 4, 64),
+        _ => return None,
+    };
+    Some(width.div_ceil(bw) * height.div_ceil(bh) * bytes)
+}
+
+impl BtiHeader {
+    /// Size of the image data with every mip level (`image_count`, at least one).
+    pub fn image_size(&self) -> Option<usize> {
+        let (w, h) = (usize::from(self.width), usize::from(self.height));
+        (0..u32::from(self.image_count.max(1)))
+            .map(|i| level_size(self.format, (w >> i).max(1), (h >> i).max(1)))
+            .sum()
+    }
+
+    /// Size of the palette (2 bytes per entry).
+    pub fn palette_size(&self) -> usize {
+        usize::from(self.palette_count) * 2
+    }
+}
+
+/// A texture: its header and the segments holding its image and palette.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Texture {
+    /// Header; the offsets are derived for the segments below.
+    pub header: BtiHeader,
+    /// Segment with the image data; `None` keeps the stored image offset.
+    pub image: Option<usize>,
+    /// Segment with the palette; `None` keeps the stored palette offset.
+    pub palette: Option<usize>,
+}
+
+/// Data after the headers, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    /// Image, palette or filler bytes.
+    Data(Vec<u8>),
+    /// TEX1's name table sits here.
+    Names,
+}
+
+/// Textures with their data: the shared core of [`Tex1`] and [`Bti`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TextureSet {
+    /// Textures in order.
+    pub textures: Vec<Texture>,
+    /// Data blocks in file order.
+    pub segments: Vec<Segment>,
+}
+
+impl TextureSet {
+    /// Reads `count` headers at `at` of `r` and the data they point at, up to `end`; `names`
+    /// is the name-table position (with its byte length) to slot into the segment order.
+    fn parse(
+        r: &Reader<'_>,
+        at: usize,
+        count: usize,
+        end: usize,
+        names: Option<(usize, usize)>,
+    ) -> Result<(Self, usize)> {
+        let headers: Vec<BtiHeader> = read_vec(r, at, count)?;
+        let data_start = at + count * BtiHeader::SIZE;
+        // Every referenced block: (start, exact length).
+        let mut blocks: Vec<(usize, usize)> = Vec::new();
+        let abs = |i: usize, off: u32| at + i * BtiHeader::SIZE + off as usize;
+        for (i, h) in headers.iter().enumerate() {
+            if h.image_offset != 0
+                && let Some(n) = h.image_size()
+            {
+                blocks.push((abs(i, h.image_offset), n));
+            }
+            if h.palette_count != 0 && h.palette_offset != 0 {
+                blocks.push((abs(i, h.palette_offset), h.palette_size()));
+            }
+        }
+        if let Some(n) = names {
+            blocks.push(n);
+        }
+        blocks.sort_unstable();
+        blocks.dedup_by_key(|b| b.0);
+        let mut segments = Vec::new();
+        let mut starts: Vec<(usize, usize)> = Vec::new();
+        let mut pos = data_start;
+        for (k, &(start, len)) in blocks.iter().enumerate() {
+            if start < pos {
+                return Err(Error::invalid(r.abs(start), "texture data overlaps"));
+            }
+            if start > pos {
+                segments.push(Segment::Data(r.bytes(pos, start - pos)?.to_vec()));
+            }
+            let next = blocks.get(k + 1).map_or(end, |b| b.0);
+            if Some(start) == names.map(|n| n.0) {
+                segments.push(Segment::Names);
+            } else {
+                let len = len.min(next.saturating_sub(start));
+                starts.push((start, segments.len()));
+                segments.push(Segment::Data(r.bytes(start, len)?.to_vec()));
+            }
+            pos = start + len;
+        }
+        let seg_of = |a: usize| starts.iter().find(|s| s.0 == a).map(|s| s.1);
+        let textures = headers
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut h)| {
+                let image = (h.image_offset != 0)
+                    .then(|| seg_of(abs(i, h.image_offset)))
+                    .flatten();
+                let palette = (h.palette_count != 0 && h.palette_offset != 0)
+                    .then(|| seg_of(abs(i, h.palette_offset)))
+                    .flatten();
+                // Offsets that segments stand for are derived on writing.
+                if image.is_some() {
+                    h.image_offset = 0;
+                }
+                if palette.is_some() {
+                    h.palette_offset = 0;
+                }
+                Texture {
+                    header: h,
+                    image,
+                    palette,
+                }
+            })
+            .collect();
+        Ok((TextureSet { textures, segments }, pos))
+    }
+
+    /// Writes headers at the writer's position, then the segments (`names` writes the name table
+    /// where a [`Segment::Names`] sits).
+    fn write(
+        &self,
+        w: &mut Writer,
+        mut names: impl FnMut(&mut Writer) -> Result<()>,
+    ) -> Result<()> {
+        let at = w.position();
+        let data = at + self.textures.len() * BtiHeader::SIZE;
+        let mut seg_pos = Vec::with_capacity(self.segments.len());
+        let mut pos = data;
+        for s in &self.segments {
+            seg_pos.push(pos);
+            pos += match s {
+                Segment::Data(d) => d.len(),
+                Segment::Names => {
+                    let mut t = Writer::new();
+                    names(&mut t)?;
+                    t.position()
+                }
+            };
+        }
+        let rel = |i: usize, seg: usize| -> Result<u32> {
+            let p = seg_pos
+                .get(seg)
+                .ok_or_else(|| Error::invalid(0, format!("texture segment {seg} missing")))?;
+            u32_of(p - (at + i * BtiHeader::SIZE), "texture offset")
+        };
+        for (i, t) in self.textures.iter().enumerate() {
+            let mut h = t.header;
+            if let Some(s) = t.image {
+                h.image_offset = rel(i, s)?;
+            }
+            if let Some(s) = t.palette {
+                h.palette_offset = rel(i, s)?;
+            }
+            h.write(w);
+        }
+        for s in &self.segments {
+            match s {
+                Segment::Data(d) => {
+                    w.bytes(d);
+                }
+                Segment::Names => names(w)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The image bytes of texture `i`.
+    pub fn image(&self, i: usize) -> Option<&[u8]> {
+        self.data(self.textures.get(i)?.image?)
+    }
+
+    /// The palette bytes of texture `i`.
+    pub fn palette(&self, i: usize) -> Option<&[u8]> {
+        self.data(self.textures.get(i)?.palette?)
+    }
+
+    fn data(&self, seg: usize) -> Option<&[u8]> {
+        match self.segments.get(seg)? {
+            Segment::Data(d) => Some(d),
+            Segment::Names => None,
+        }
+    }
+
+    /// Adds a texture, sharing an identical image or palette already stored.
+    pub fn push(&mut self, header: BtiHeader, image: &[u8], palette: Option<&[u8]>) {
+        let image = Some(self.intern(image));
+        let palette = palette.map(|p| self.intern(p));
+        self.textures.push(Texture {
+            header,
+            image,
+            palette,
+        });
+    }
+
+    fn intern(&mut self, d: &[u8]) -> usize {
+        match self
+            .segments
+            .iter()
+            .position(|s| matches!(s, Segment::Data(x) if x == d))
+        {
+            Some(i) => i,
+            None => {
+                self.segments.push(Segment::Data(d.to_vec()));
+                self.segments.len() - 1
+            }
+        }
+    }
+}
+
+/// Owned TEX1.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tex1 {
+    /// The u16 at 0x0A (0xFFFF).
+    pub marker: u16,
+    /// Textures and data (a [`Segment::Names`] places the name table).
+    pub set: TextureSet,
+    /// Texture names.
+    pub names: Option<NameTable>,
+    /// Header-table offset written when there are no textures (retail files: 0).
+    pub empty_offset: u32,
+    /// Padding style.
+    pub pad: Pad,
+}
+
+impl Tex1 {
+    /// Reads the chunk `r`.
+    pub fn parse(r: Reader<'_>, pad: Pad) -> Result<Self> {
+        r.expect_magic(0, b"TEX1").context("TEX1")?;
+        let count = usize::from(r.u16(8).context("TEX1")?);
+        let marker = r.u16(0x0A)?;
+        let at = r.u32(0x0C)? as usize;
+        let names_at = r.u32(0x10)? as usize;
+        Limits::default().check_elements(count as u64, r.abs(8))?;
+        let names = (names_at != 0)
+            .then(|| NameTable::parse(r, names_at))
+            .transpose()
+            .context("TEX1")?;
+        let names_len = names.as_ref().map(|n| {
+            let mut w = Writer::new();
+            let _ = n.write(&mut w);
+            w.position()
+        });
+        let (set, end) = if count == 0 && at == 0 {
+            (TextureSet::default(), 0x14)
+        } else {
+            TextureSet::parse(&r, at, count, r.len(), names_len.map(|l| (names_at, l)))
+                .context("TEX1")?
+        };
+        let mut m = Tex1 {
+            marker,
+            set,
+            names,
+            empty_offset: if count == 0 { at as u32 } else { 0 },
+            pad,
+        };
+        // Whatever follows the last block and is not this style's chunk padding stays as filler.
+        let rest = r.rest(end.max(0x14)).unwrap_or_default();
+        let expect = gcio::padding_for(end, CHUNK_ALIGN);
+        let is_pad = rest.len() == expect && pad.matches(rest);
+        if !(rest.is_empty() || is_pad) && count != 0 {
+            m.set.segments.push(Segment::Data(rest.to_vec()));
+        }
+        Ok(m)
+    }
+
+    /// Writes the chunk.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        write_chunk(*b"TEX1", self.pad, |w: &mut Writer| {
+            w.u16(u16_of(self.set.textures.len(), "TEX1 count")?)
+                .u16(self.marker);
+            let table = w.reserve_u32();
+            let names = w.reserve_u32();
+            let has_names_seg = self.set.segments.contains(&Segment::Names);
+            if self.set.textures.is_empty() && self.set.segments.is_empty() {
+                w.fix(table, u64::from(self.empty_offset))?;
+                if let Some(n) = &self.names {
+                    w.fix_here(names)?;
+                    n.write(w)?;
+                }
+                return Ok(());
+            }
+            self.pad.align(w, CHUNK_ALIGN);
+            w.fix_here(table)?;
+            self.set.write(w, |w| match &self.names {
+                Some(n) => n.write(w),
+                None => Ok(()),
+            })?;
+            if !has_names_seg && let Some(n) = &self.names {
+                w.fix_here(names)?;
+                n.write(w)?;
+            }
+            // The name table's offset is the position its segment was written at.
+            if has_names_seg {
+                let pos = self.names_position()?;
+                w.fix(names, pos as u64)?;
+            }
+            Ok(())
+        })
+        .context("TEX1")
+    }
+
+    fn names_position(&self) -> Result<usize> {
+        let mut pos = 0x20 + self.set.textures.len() * BtiHeader::SIZE;
+        for s in &self.set.segments {
+            match s {
+                Segment::Data(d) => pos += d.len(),
+                Segment::Names => return Ok(pos),
+            }
+        }
+        Err(Error::invalid(0, "no name-table segment"))
+    }
+}
+
+/// A standalone `.bti` file: one header at 0, data after it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Bti {
+    /// The texture (always one) and its data.
+    pub set: TextureSet,
+}
+
+impl Bti {
+    /// Parses a `.bti` file.
+    pub fn parse(data: &[u8]) -> Result<Self> {
+        let r = Reader::new(data);
+        let (mut set, end) = TextureSet::parse(&r, 0, 1, data.len(), None).context("BTI")?;
+        let rest = r.rest(end).unwrap_or_default();
+        if !rest.is_empty() {
+            set.segments.push(Segment::Data(rest.to_vec()));
+        }
+        Ok(Bti { set })
+    }
+
+    /// A texture from a header and its image (and palette) bytes.
+    pub fn new(header: BtiHeader, image: &[u8], palette: Option<&[u8]>) -> Self {
+        let mut set = TextureSet::default();
+        set.push(header, image, palette);
+        Bti { set }
+    }
+
+    /// The header.
+    pub fn header(&self) -> Option<&BtiHeader> {
+        self.set.textures.first().map(|t| &t.header)
+    }
+
+    /// Writes the file.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let mut w = Writer::new();
+        self.set.write(&mut w, |_| Ok(()))?;
+        Ok(w.into_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(BtiHeader::SIZE, 0x20);
+        assert_eq!(level_size(0xE, 16, 16), Some(128));
+        assert_eq!(level_size(0x6, 4, 4), Some(64));
+        assert_eq!(level_size(0x0, 1, 1), Some(32));
+        assert_eq!(level_size(7, 4, 4), None);
+        let h = BtiHeader {
+            format: 0x1,
+            width: 16,
+            height: 8,
+            image_count: 3,
+            ..BtiHeader::default()
+        };
+        // 16×8 → 4 blocks, 8×4 → 1, 4×2 → 1.
+        assert_eq!(h.image_size(), Some(6 * 32));
+    }
+}

@@ -1,0 +1,120 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    missing_docs
+)]
+//! TEX1 and BTI: typed round trips, shared image data, per-header offsets.
+
+use gcio::Reader;
+use j3d_bmd::{Bmd, Bti, BtiHeader, Chunk, ChunkView, Pad, Segment, Tex1, build};
+
+fn reparse(b: &[u8]) -> Tex1 {
+    match Chunk::from_view(&ChunkView {
+        magic: *b"TEX1",
+        data: Reader::new(b),
+    }) {
+        Chunk::Tex1(t) => t,
+        other => panic!("not typed: {:?}", other.magic()),
+    }
+}
+
+#[test]
+fn tex1_round_trips_with_shared_images() {
+    let t = build::tex1();
+    let b = t.write().unwrap();
+    assert_eq!(b.len() % 32, 0);
+    let back = reparse(&b);
+    assert_eq!(back.write().unwrap(), b);
+    assert_eq!(back, t);
+    let n = t.set.textures.len();
+    assert_eq!(n, 12);
+    // The mirrored copy shares the first image: its offset is the first one's minus 0x20 × 11.
+    let off = |i: usize| u32::from_be_bytes(b[0x20 + i * 0x20 + 0x1C..][..4].try_into().unwrap());
+    assert_eq!(off(0) as usize, off(11) as usize + 11 * 0x20);
+    assert_eq!(back.set.image(11), back.set.image(0));
+    // Every format present, with exact image sizes.
+    let mut formats: Vec<u8> = t.set.textures.iter().map(|t| t.header.format).collect();
+    formats.sort_unstable();
+    formats.dedup();
+    assert_eq!(formats, [0, 1, 2, 3, 4, 5, 6, 8, 9, 0xA, 0xE]);
+    for (i, tex) in back.set.textures.iter().enumerate() {
+        assert_eq!(
+            back.set.image(i).unwrap().len(),
+            tex.header.image_size().unwrap()
+        );
+        if tex.header.palette_count > 0 {
+            assert_eq!(
+                back.set.palette(i).unwrap().len(),
+                tex.header.palette_size()
+            );
+        }
+    }
+    // The name table offset points at the name table.
+    let names_at = u32::from_be_bytes(b[0x10..0x14].try_into().unwrap()) as usize;
+    assert_eq!(&b[names_at..names_at + 2], &12u16.to_be_bytes());
+}
+
+#[test]
+fn empty_tex1_and_other_pads() {
+    let t = Tex1 {
+        marker: 0xFFFF,
+        ..Tex1::default()
+    };
+    let b = t.write().unwrap();
+    assert_eq!(&b[0x0C..0x10], &[0; 4]);
+    assert_eq!(reparse(&b), t);
+    for pad in Pad::ALL {
+        let t = Tex1 {
+            pad,
+            ..build::tex1()
+        };
+        let b = t.write().unwrap();
+        assert_eq!(reparse(&b).write().unwrap(), b);
+    }
+}
+
+#[test]
+fn bti_round_trip_and_sharing() {
+    let (set, _) = build::textures();
+    for i in 0..set.textures.len() {
+        let h = set.textures[i].header;
+        let bti = Bti::new(h, set.image(i).unwrap(), set.palette(i));
+        let b = bti.write().unwrap();
+        assert_eq!(u32::from_be_bytes(b[0x1C..0x20].try_into().unwrap()), 0x20);
+        let back = Bti::parse(&b).unwrap();
+        assert_eq!(back.write().unwrap(), b);
+        assert_eq!(back.set.image(0), set.image(i));
+        assert_eq!(back.set.palette(0), set.palette(i));
+    }
+    // Trailing bytes after the data survive.
+    let mut b = Bti::new(build::bti_header(1, 8, 1), &[7; 64], None)
+        .write()
+        .unwrap();
+    b.extend_from_slice(b"tail");
+    assert_eq!(Bti::parse(&b).unwrap().write().unwrap(), b);
+    assert!(Bti::parse(&b[..0x10]).is_err());
+    let h = BtiHeader {
+        image_offset: 0x1000,
+        ..build::bti_header(1, 8, 1)
+    };
+    let mut w = gcio::Writer::new();
+    j3d_bmd::Record::write(&h, &mut w);
+    assert!(Bti::parse(w.as_slice()).is_err());
+}
+
+#[test]
+fn samples_have_every_chunk_typed_but_mdl3() {
+    for (name, bytes) in build::samples() {
+        let m = Bmd::parse(&bytes).unwrap();
+        let raw: Vec<_> = m
+            .chunks
+            .iter()
+            .filter(|c| matches!(c, Chunk::Raw(_)))
+            .map(|c| c.magic())
+            .collect();
+        assert!(raw.iter().all(|m| m == b"MDL3"), "{name}");
+        let t = m.tex1().unwrap();
+        assert!(t.set.segments.contains(&Segment::Names));
+    }
+}
