@@ -5,9 +5,13 @@
 
 use gcio::{Result, Visited};
 
-use crate::fobj::{Key, Op};
+use crate::flags::AObjFlags;
+use crate::fobj::{Key, Op, Pack, decode_packs, encode_packs};
 use crate::mesh::{IDENTITY, Mtx, mul, srt};
-use crate::types::{AObj, AnimJoint, FObj, Joint};
+use crate::types::{
+    AObj, AnimJoint, FObj, Joint, MatAnim, MatAnimJoint, ShapeAnim, ShapeAnimDObj, ShapeAnimJoint,
+    TexAnim,
+};
 use crate::view::Archive;
 
 /// One interpolated span between two keys, in track time.
@@ -204,6 +208,223 @@ impl Archive<'_> {
             if let Some(c) = jt.child {
                 stack.push((c, aj.and_then(|a| a.child), world, depth + 1));
             }
+        }
+        Ok(out)
+    }
+}
+
+/// One FObj with its stream decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// Data offset of the FObj.
+    pub offset: u32,
+    /// Track id (`HSD_A_J_*`, `HSD_A_M_*`, `HSD_A_T_*`, …).
+    pub track: u8,
+    /// Start frame (the track is read at `frame + start_frame`).
+    pub start_frame: f32,
+    /// Value format.
+    pub frac_value: u8,
+    /// Slope format.
+    pub frac_slope: u8,
+    /// The keys, in their packs.
+    pub packs: Vec<Pack>,
+}
+
+impl Track {
+    /// The keys in order.
+    pub fn keys(&self) -> Vec<Key> {
+        self.packs
+            .iter()
+            .flat_map(|p| p.keys.iter().copied())
+            .collect()
+    }
+
+    /// The curve to sample.
+    pub fn curve(&self) -> Curve {
+        Curve::new(&self.keys())
+    }
+
+    /// The stream bytes (byte-exact for a decoded stream).
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        encode_packs(&self.packs, self.frac_value, self.frac_slope)
+    }
+}
+
+/// An AObj with its tracks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Animation {
+    /// Data offset of the AObj.
+    pub offset: u32,
+    /// Flags (LOOP, …).
+    pub flags: AObjFlags,
+    /// Last frame.
+    pub end_frame: f32,
+    /// Tracks in FObj list order.
+    pub tracks: Vec<Track>,
+}
+
+/// One animation a tree node carries, with the texture animations hanging off it (MatAnim).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AnimSlot {
+    /// The animation (none when the slot has no AObj).
+    pub animation: Option<Animation>,
+    /// TexAnims: (GXTexMapID, animation, image count, palette count).
+    pub textures: Vec<(u32, Option<Animation>, u16, u16)>,
+}
+
+/// A node of an AnimJoint / MatAnimJoint / ShapeAnimJoint tree, mirroring the joint tree.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AnimNode {
+    /// Data offset of the node.
+    pub offset: u32,
+    /// AnimJoint: one slot; MatAnimJoint: one per MatAnim (parallel to the joint's DObjs);
+    /// ShapeAnimJoint: one per ShapeAnim of each ShapeAnimDObj.
+    pub slots: Vec<AnimSlot>,
+    /// Child nodes in `child`/`next` order.
+    pub children: Vec<AnimNode>,
+}
+
+/// Which animation tree a root is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeKind {
+    /// `AnimJoint`.
+    Joint,
+    /// `MatAnimJoint`.
+    Material,
+    /// `ShapeAnimJoint`.
+    Shape,
+}
+
+impl Archive<'_> {
+    /// The AObj at `off` with every track decoded.
+    pub fn animation(&self, off: u32) -> Result<Animation> {
+        let a: AObj = self.read(off)?;
+        let mut seen = Visited::new(self.limits());
+        let mut tracks = Vec::new();
+        let mut next = a.fobj;
+        while let Some(o) = next {
+            if !seen.visit(u64::from(o))? {
+                break;
+            }
+            let f: FObj = self.read(o)?;
+            let packs = match f.data {
+                Some(d) => decode_packs(
+                    &self.data().sub(d as usize, f.length as usize)?,
+                    f.frac_value,
+                    f.frac_slope,
+                )?,
+                None => Vec::new(),
+            };
+            tracks.push(Track {
+                offset: o,
+                track: f.track,
+                start_frame: f.start_frame,
+                frac_value: f.frac_value,
+                frac_slope: f.frac_slope,
+                packs,
+            });
+            next = f.next;
+        }
+        Ok(Animation {
+            offset: off,
+            flags: a.flags,
+            end_frame: a.end_frame,
+            tracks,
+        })
+    }
+
+    fn slot(&self, aobj: Option<u32>) -> Result<AnimSlot> {
+        Ok(AnimSlot {
+            animation: aobj.map(|o| self.animation(o)).transpose()?,
+            textures: Vec::new(),
+        })
+    }
+
+    /// The animation tree rooted at `root` (the root and its `next` siblings), decoded.
+    pub fn anim_tree(&self, root: u32, kind: TreeKind) -> Result<Vec<AnimNode>> {
+        let mut seen = Visited::new(self.limits());
+        self.anim_siblings(root, kind, 0, &mut seen)
+    }
+
+    fn anim_siblings(
+        &self,
+        first: u32,
+        kind: TreeKind,
+        depth: u32,
+        seen: &mut Visited,
+    ) -> Result<Vec<AnimNode>> {
+        self.limits()
+            .check_depth(depth, self.data().abs(first as usize))?;
+        let mut out = Vec::new();
+        let mut next = Some(first);
+        while let Some(o) = next {
+            if !seen.visit(u64::from(o))? {
+                break;
+            }
+            let (child, sib, slots) = match kind {
+                TreeKind::Joint => {
+                    let a: AnimJoint = self.read(o)?;
+                    (a.child, a.next, vec![self.slot(a.aobj)?])
+                }
+                TreeKind::Material => {
+                    let a: MatAnimJoint = self.read(o)?;
+                    let mut slots = Vec::new();
+                    let mut m = a.matanim;
+                    while let Some(mo) = m {
+                        if !seen.visit(u64::from(mo))? {
+                            break;
+                        }
+                        let ma: MatAnim = self.read(mo)?;
+                        let mut slot = self.slot(ma.aobj)?;
+                        let mut t = ma.texanim;
+                        while let Some(to) = t {
+                            if !seen.visit(u64::from(to))? {
+                                break;
+                            }
+                            let ta: TexAnim = self.read(to)?;
+                            let anim = ta.aobj.map(|x| self.animation(x)).transpose()?;
+                            slot.textures
+                                .push((ta.id, anim, ta.n_images, ta.n_palettes));
+                            t = ta.next;
+                        }
+                        slots.push(slot);
+                        m = ma.next;
+                    }
+                    (a.child, a.next, slots)
+                }
+                TreeKind::Shape => {
+                    let a: ShapeAnimJoint = self.read(o)?;
+                    let mut slots = Vec::new();
+                    let mut d = a.dobj;
+                    while let Some(dobj) = d {
+                        if !seen.visit(u64::from(dobj))? {
+                            break;
+                        }
+                        let sd: ShapeAnimDObj = self.read(dobj)?;
+                        let mut s = sd.shape_anim;
+                        while let Some(so) = s {
+                            if !seen.visit(u64::from(so))? {
+                                break;
+                            }
+                            let sa: ShapeAnim = self.read(so)?;
+                            slots.push(self.slot(sa.aobj)?);
+                            s = sa.next;
+                        }
+                        d = sd.next;
+                    }
+                    (a.child, a.next, slots)
+                }
+            };
+            let children = match child {
+                Some(c) => self.anim_siblings(c, kind, depth + 1, seen)?,
+                None => Vec::new(),
+            };
+            out.push(AnimNode {
+                offset: o,
+                slots,
+                children,
+            });
+            next = sib;
         }
         Ok(out)
     }

@@ -21,6 +21,25 @@ pub fn fuzz_hsd_dat(data: &[u8]) {
         let _ = obj.len();
     }
     let _ = a.validate();
+    for r in a.roots().take(8) {
+        use crate::anim::TreeKind;
+        let kind = match r.kind() {
+            crate::RootKind::AnimJoint => TreeKind::Joint,
+            crate::RootKind::MatAnimJoint => TreeKind::Material,
+            crate::RootKind::ShapeAnimJoint => TreeKind::Shape,
+            _ => continue,
+        };
+        let _ = a.anim_tree(r.offset, kind);
+    }
+    if let (Some(j), Some(n)) = (
+        g.joints.first(),
+        g.nodes.iter().find(|n| n.kind == crate::Kind::AnimJoint),
+    ) {
+        let _ = a.sample_anim_joint(j.offset, Some(n.offset), 1.5);
+    }
+    if let Ok(dat) = Dat::from_archive(&a) {
+        let _ = crate::compile::compile(&dat).and_then(|c| c.write());
+    }
     if let Ok(dat) = Dat::from_archive(&a)
         && let Ok(out) = dat.write()
         && let Ok(again) = Dat::parse(&out)

@@ -13,6 +13,13 @@
 //!   out edited ones again. [`Dat::read`] / [`Dat::write_struct`] edit typed structs in place.
 //! - [`Archive::validate`]: findings citing `HSD-*` rules; [`Archive::mesh`] and [`mesh`]:
 //!   triangles, skins, world matrices, OBJ.
+//! - Animation: [`fobj`] decodes keyframe streams to keys and packs and encodes them back byte
+//!   for byte; [`anim`] replays keys as the runtime does ([`anim::Curve`]: Hermite, linear,
+//!   constant, SLP tangents), decodes AnimJoint / MatAnimJoint / ShapeAnimJoint trees
+//!   ([`Archive::anim_tree`]) and samples an AnimJoint tree to joint matrices
+//!   ([`Archive::sample_anim_joint`]).
+//! - [`compile::compile`] lays a model out afresh in HAL's compiler order; [`compare`] measures
+//!   two archives against each other (BNB, per-phase regions, NBN).
 //!
 //! ```
 //! use hsd_dat::{Dat, Joint, JointFlags, Target, parse};

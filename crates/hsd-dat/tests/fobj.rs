@@ -155,3 +155,44 @@ fn xd_sample_streams_and_pose() {
     let rest = a.sample_anim_joint(j, None, 4.5).unwrap();
     assert_eq!(rest, a.world_matrices(&g)[..4].to_vec());
 }
+
+/// The XD sample's AnimJoint tree decodes to its owned form: the root carries one ROTY track
+/// whose packs re-encode to the stored stream; the tree mirrors the four joints.
+#[test]
+fn xd_sample_anim_tree() {
+    use hsd_dat::anim::TreeKind;
+    let bytes = hsd_dat::build::xd_model(Default::default())
+        .unwrap()
+        .write()
+        .unwrap();
+    let a = hsd_dat::parse(&bytes).unwrap();
+    let g = a.graph();
+    let roots: Vec<u32> = g
+        .nodes
+        .iter()
+        .filter(|n| n.kind == hsd_dat::Kind::AnimJoint)
+        .map(|n| n.offset)
+        .filter(|&o| {
+            let aj: hsd_dat::AnimJoint = a.read(o).unwrap();
+            aj.aobj.is_some()
+        })
+        .collect();
+    assert_eq!(roots.len(), 2);
+    let tree = a.anim_tree(roots[0], TreeKind::Joint).unwrap();
+    assert_eq!(tree.len(), 1);
+    let anim = tree[0].slots[0].animation.as_ref().unwrap();
+    assert_eq!(anim.end_frame, 9.0);
+    let t = &anim.tracks[0];
+    assert_eq!(t.track, 2);
+    let f: hsd_dat::FObj = a.read(t.offset).unwrap();
+    let stored = a
+        .data()
+        .bytes(f.data.unwrap() as usize, f.length as usize)
+        .unwrap();
+    assert_eq!(t.encode().unwrap(), stored);
+    assert!((t.curve().eval(4.5) - 0.75).abs() < 1e-6);
+    fn count(n: &[hsd_dat::anim::AnimNode]) -> usize {
+        n.iter().map(|x| 1 + count(&x.children)).sum()
+    }
+    assert_eq!(count(&tree), 4);
+}
