@@ -645,6 +645,27 @@ pub fn broken_variants() -> Vec<(&'static str, &'static str, Vec<u8>)> {
         "index_past_buffer",
         m.write().unwrap_or_default(),
     ));
+    // J3D-076: a material samples texture 99 of 12.
+    let mut m = skinned_bmd();
+    if let Some(t) = m
+        .mat3_mut()
+        .and_then(|m| m.tables.textures.as_mut())
+        .and_then(|t| t.first_mut())
+    {
+        *t = 99;
+    }
+    out.push((
+        "J3D-076",
+        "texture_number_past_tex1",
+        m.write().unwrap_or_default(),
+    ));
+    // J3D-079: a header's image offset points past TEX1.
+    let mut m = skinned_bmd();
+    if let Some(t) = m.tex1_mut().and_then(|t| t.set.textures.get_mut(4)) {
+        t.image = None;
+        t.header.image_offset = 0x10_0000;
+    }
+    out.push(("J3D-079", "image_past_tex1", m.write().unwrap_or_default()));
     out
 }
 

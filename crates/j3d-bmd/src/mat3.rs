@@ -607,6 +607,17 @@ macro_rules! links {
                 }
             }
 
+            /// Calls `bad(table, index, len)` for every index of `e` past its present table.
+            pub(crate) fn check_indices(&self, e: &MaterialEntry, mut bad: impl FnMut(&str, usize, usize)) {
+                $(
+                    if let Some(t) = &self.$field {
+                        for i in e.$field.indices().flatten().filter(|&i| i >= t.len()) {
+                            bad(TABLE_NAMES.get($id).copied().unwrap_or("?"), i, t.len());
+                        }
+                    }
+                )*
+            }
+
             fn present(&self, id: usize) -> bool {
                 match id {
                     $($id => self.$field.is_some(),)*

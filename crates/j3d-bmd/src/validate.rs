@@ -1,6 +1,5 @@
 //! Validator: the `J3D-*` rules of `reference/invariants.md` that concern the container, INF1,
-//! VTX1, EVP1, DRW1, JNT1 and SHP1 (MAT3/TEX1 rules belong to part 2). It reports what it can
-//! read and never fails.
+//! VTX1, EVP1, DRW1, JNT1, SHP1, MAT3 and TEX1. It reports what it can read and never fails.
 
 use gcio::{Diagnostic, Limits, Severity};
 use gx::dl::{DisplayList, matrix_slot};
@@ -12,8 +11,11 @@ use crate::evp1::Evp1View;
 use crate::file::{BmdView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3};
 use crate::inf1::{Inf1View, LoaderFlags, NodeKind, tree_of};
 use crate::jnt1::Jnt1View;
+use crate::mat3::{Mat3, Mat3View};
 use crate::nametab::{NameTable, name_hash};
+use crate::record::Record;
 use crate::shp1::{IndexAttr, ShapeMatrixType, Shp1View};
+use crate::tex1::BtiHeader;
 use crate::vtx1::{BUFFER_ATTRS, Vtx1View, buffer_slot};
 
 /// Validates file bytes (a file that does not parse yields one J3D-006 finding).
@@ -95,7 +97,141 @@ pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
     if let Some(x) = &shp {
         shp1(x, &mut o, &c);
     }
+    let textures = v.chunk(b"TEX1").map(|t| tex1(t.data, &mut o));
+    if let Some(m) = v.mat3() {
+        match m.and_then(|m| Mat3::from_view(&m, crate::Pad::Nintendo, 4).map(|x| (m, x))) {
+            Ok((m, x)) => mat3(&m, &x, textures, &mut o),
+            Err(e) => o.broken(e),
+        }
+    }
     o.0
+}
+
+/// Material indices resolve (J3D-080: indices into absent tables are not required to), texture
+/// numbers exist in TEX1 (J3D-076).
+fn mat3(v: &Mat3View<'_>, m: &Mat3, textures: Option<usize>, o: &mut Out) {
+    let at = v.reader().abs(0);
+    let entries = m.entries.as_ref().map_or(0, Vec::len);
+    for (i, &e) in m.remap.iter().flatten().enumerate() {
+        if usize::from(e) >= entries {
+            o.err(
+                "J3D-080",
+                at,
+                format!("material {i} uses entry {e} of {entries}"),
+            );
+        }
+    }
+    for (i, e) in m.entries.iter().flatten().enumerate() {
+        let mut bad = Vec::new();
+        m.tables.check_indices(e, |table, index, len| {
+            bad.push(format!("{table} index {index} of {len}"))
+        });
+        for b in bad {
+            o.err("J3D-080", at, format!("material entry {i}: {b}"));
+        }
+    }
+    if let (Some(n), Some(t)) = (textures, m.tables.textures.as_ref()) {
+        for (i, &tex) in t.iter().enumerate() {
+            if usize::from(tex) >= n {
+                o.err(
+                    "J3D-076",
+                    at + v.offset(15) as u64 + 2 * i as u64,
+                    format!("texture number {tex} of {n} TEX1 textures"),
+                );
+            }
+        }
+    }
+}
+
+/// TEX1 headers, names and data (J3D-007, J3D-073, J3D-075, J3D-079); returns the texture count.
+fn tex1(r: gcio::Reader<'_>, o: &mut Out) -> usize {
+    let at = r.abs(0);
+    let (Ok(count), Ok(marker), Ok(table), Ok(names)) = (r.u16(8), r.u16(10), r.u32(12), r.u32(16))
+    else {
+        o.err("J3D-006", at, "TEX1 header cut short");
+        return 0;
+    };
+    if marker != 0xFFFF {
+        o.warn("J3D-007", at + 10, format!("TEX1 marker {marker:#06x}"));
+    }
+    let count = usize::from(count);
+    let table = table as usize;
+    if count > 0 && r.bytes(table, count * BtiHeader::SIZE).is_err() {
+        o.err(
+            "J3D-073",
+            at + 12,
+            format!("{count} headers at {table:#x} run past the chunk"),
+        );
+        return count;
+    }
+    if names != 0 {
+        match NameTable::parse(r, names as usize) {
+            Ok(t) if t.entries.len() != count => o.err(
+                "J3D-075",
+                at + u64::from(names),
+                format!("{} names for {count} textures", t.entries.len()),
+            ),
+            Err(e) => o.broken(e),
+            _ => {}
+        }
+    }
+    for i in 0..count {
+        let hp = table + i * BtiHeader::SIZE;
+        let Ok(h) = BtiHeader::read(&r, hp) else {
+            continue;
+        };
+        let here = at + hp as u64;
+        let Some(size) = h.image_size() else {
+            o.err(
+                "J3D-079",
+                here,
+                format!("texture {i}: unknown format {:#x}", h.format),
+            );
+            continue;
+        };
+        if r.bytes(hp + h.image_offset as usize, size).is_err() {
+            o.err(
+                "J3D-079",
+                here + 0x1C,
+                format!(
+                    "texture {i}: {size} image bytes ({} levels) at +{:#x} leave TEX1",
+                    h.image_count.max(1),
+                    h.image_offset
+                ),
+            );
+        }
+        let max_palette = match h.format {
+            0x8 => Some(16),
+            0x9 => Some(256),
+            0xA => Some(16384),
+            _ => None,
+        };
+        if let Some(max) = max_palette {
+            if h.palette_count == 0 || h.palette_count > max {
+                o.err(
+                    "J3D-079",
+                    here + 0x0A,
+                    format!(
+                        "texture {i}: {} palette entries (1..={max} for this format)",
+                        h.palette_count
+                    ),
+                );
+            } else if r
+                .bytes(hp + h.palette_offset as usize, h.palette_size())
+                .is_err()
+            {
+                o.err(
+                    "J3D-079",
+                    here + 0x0C,
+                    format!(
+                        "texture {i}: palette at +{:#x} leaves TEX1",
+                        h.palette_offset
+                    ),
+                );
+            }
+        }
+    }
+    count
 }
 
 fn container(v: &BmdView<'_>, o: &mut Out) {

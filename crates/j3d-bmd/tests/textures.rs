@@ -105,7 +105,10 @@ fn bti_round_trip_and_sharing() {
 
 #[test]
 fn samples_have_every_chunk_typed_but_mdl3() {
-    for (name, bytes) in build::samples() {
+    for (name, bytes) in build::samples()
+        .into_iter()
+        .filter(|(n, _)| n != "broken/image_past_tex1.bmd")
+    {
         let m = Bmd::parse(&bytes).unwrap();
         let raw: Vec<_> = m
             .chunks
