@@ -896,7 +896,9 @@ impl Mat3 {
         present.sort_unstable_by_key(|&(o, id)| (o, id == 2, id));
         let bounds = |k: usize| -> (usize, usize, bool) {
             let (o, _) = present.get(k).copied().unwrap_or_default();
+            // Offsets past the chunk do not stretch a table beyond the data.
             let next = present.iter().skip(k + 1).map(|p| p.0).find(|&n| n > o);
+            let next = next.filter(|&n| n <= r.len());
             (o, next.unwrap_or(r.len()), next.is_none())
         };
         let mut m = Mat3 {

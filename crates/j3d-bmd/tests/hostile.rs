@@ -183,3 +183,32 @@ fn shapes_sharing_groups_cannot_multiply_work() {
     assert_eq!(Bmd::parse(&b).unwrap().write().unwrap(), b);
     assert!(t.elapsed().as_secs() < 20);
 }
+
+#[test]
+fn bti_and_mat3_fuzz_seeds_replay() {
+    let (set, _) = build::textures();
+    for i in 0..set.textures.len() {
+        let b = j3d_bmd::Bti::new(
+            set.textures[i].header,
+            set.image(i).unwrap(),
+            set.palette(i),
+        )
+        .write()
+        .unwrap();
+        for cut in [0, 0x10, 0x20, b.len() / 2, b.len()] {
+            j3d_bmd::fuzz_bti(&b[..cut]);
+        }
+    }
+    let mat = j3d_bmd::Mat3::from_materials(&build::materials())
+        .unwrap()
+        .write()
+        .unwrap();
+    for cut in [0, 8, 0x84, 0x100, mat.len() / 2, mat.len()] {
+        j3d_bmd::fuzz_mat3(&mat[..cut]);
+    }
+    for i in (0..mat.len()).step_by(7) {
+        let mut m = mat.clone();
+        m[i] ^= 0x41;
+        j3d_bmd::fuzz_mat3(&m);
+    }
+}
