@@ -6,15 +6,20 @@
 //! address order.
 //!
 //! Within a phase blocks keep their model order (a stable sort), so an archive already in
-//! compiler order comes back unchanged; the compiler's finer sub-orders inside a phase (per-MObj
-//! material order, reverse chains, the envelope interleave) are not re-derived.
+//! compiler order comes back unchanged, except for the sub-orders re-derived from the graph:
+//! image pixels in their Image structs' order, each palette LUT before its struct, and the
+//! bone-animation regrouping. The other sub-orders of the seed (per-MObj material order, reverse
+//! texture chains, material-animation bands, the scene tail's reverse light bands, the envelope
+//! interleave) are not re-derived.
 
 use std::collections::HashMap;
 
 use gcio::{Diagnostic, Result};
 
+use crate::anim::{AnimNode, TreeKind};
 use crate::graph::Kind;
 use crate::model::{Block, Dat, Loc, Target};
+use crate::types::{AnimJoint, FObj};
 
 /// A region of the compiled data section, in layout order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -148,6 +153,64 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
         .collect())
 }
 
+/// The bone-animation sub-order (reference §6.2 phase 6) as (group, position) per block: for each
+/// AnimJoint tree, each animated joint's keyframe buffers, then its FObjs, then its AObj (joints
+/// in pre-order), then the AnimJoint structs in pre-order, root first. A group is keyed by its
+/// lowest block index, so trees keep their model order.
+fn anim_joint_order(dat: &Dat) -> Result<HashMap<usize, (usize, usize)>> {
+    let bytes = dat.write()?;
+    let a = crate::parse(&bytes)?;
+    let g = a.graph();
+    let (offsets, _) = dat.layout()?;
+    let block_at = |off: u32| offsets.binary_search(&off).ok();
+    let nodes: Vec<u32> = g
+        .nodes
+        .iter()
+        .filter(|n| n.kind == Kind::AnimJoint)
+        .map(|n| n.offset)
+        .collect();
+    let mut inner = std::collections::HashSet::new();
+    for &o in &nodes {
+        if let Ok(x) = a.read::<AnimJoint>(o) {
+            inner.extend(x.child);
+            inner.extend(x.next);
+        }
+    }
+    let mut out = HashMap::new();
+    for &root in nodes.iter().filter(|o| !inner.contains(*o)) {
+        let Ok(tree) = a.anim_tree(root, TreeKind::Joint) else {
+            continue;
+        };
+        let (mut data, mut joints) = (Vec::new(), Vec::new());
+        let mut stack: Vec<&AnimNode> = tree.iter().rev().collect();
+        while let Some(n) = stack.pop() {
+            joints.push(n.offset);
+            for anim in n.slots.iter().filter_map(|s| s.animation.as_ref()) {
+                for t in &anim.tracks {
+                    if let Ok(Some(d)) = a.read::<FObj>(t.offset).map(|f| f.data) {
+                        data.push(d);
+                    }
+                }
+                data.extend(anim.tracks.iter().map(|t| t.offset));
+                data.push(anim.offset);
+            }
+            stack.extend(n.children.iter().rev());
+        }
+        let blocks: Vec<usize> = data
+            .iter()
+            .chain(&joints)
+            .filter_map(|&o| block_at(o))
+            .collect();
+        let Some(&group) = blocks.iter().min() else {
+            continue;
+        };
+        for (pos, b) in blocks.into_iter().enumerate() {
+            out.entry(b).or_insert((group, pos));
+        }
+    }
+    Ok(out)
+}
+
 /// Model-level checks before writing: the part-1 validator on the laid-out bytes, which covers
 /// what a fresh build can get wrong (palette slots per PObj HSD-008, envelope joints without an
 /// IBM HSD-010, mesh owners without render-pass flags HSD-018).
@@ -174,9 +237,13 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
         }
     }
     let phase = |i: usize| phases.get(i).map_or(Phase::Materials, |p| p.0);
+    let anim = anim_joint_order(dat)?;
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| {
         let by_referrer = referrer.get(i).copied().filter(|&r| r != usize::MAX);
+        if let (Phase::Animation, Some(&(group, pos))) = (phase(i), anim.get(&i)) {
+            return (Phase::Animation, group, pos);
+        }
         match (phase(i), by_referrer) {
             (Phase::ImagePixels, Some(r)) => (Phase::ImagePixels, r, 0),
             (Phase::Palettes, Some(r))

@@ -125,3 +125,60 @@ fn hand_built_compiler_order_is_reproduced() {
     assert_eq!(cmp.bnb, 100.0);
     assert_eq!(rebuilt, expected);
 }
+
+/// Bone animation regrouped as the compiler does: per tree, keyframes, FObj, AObj, then the
+/// AnimJoints in pre-order (the sample writes them post-order).
+#[test]
+fn bone_animation_order() {
+    use hsd_dat::anim::TreeKind;
+    let x = hsd_dat::build::xd_model(Default::default())
+        .unwrap()
+        .write()
+        .unwrap();
+    let out = compile(&Dat::parse(&x).unwrap()).unwrap().write().unwrap();
+    let a = hsd_dat::parse(&out).unwrap();
+    let g = a.graph();
+    let root = g
+        .nodes
+        .iter()
+        .filter(|n| n.kind == hsd_dat::Kind::AnimJoint)
+        .find(|n| {
+            a.read::<hsd_dat::AnimJoint>(n.offset)
+                .unwrap()
+                .aobj
+                .is_some()
+        })
+        .unwrap()
+        .offset;
+    let tree = a.anim_tree(root, TreeKind::Joint).unwrap();
+    let anim = tree[0].slots[0].animation.as_ref().unwrap();
+    let fobj: hsd_dat::FObj = a.read(anim.tracks[0].offset).unwrap();
+    let (owner, second) = (&tree[0].children[0], &tree[0].children[1]);
+    let order = [
+        fobj.data.unwrap(),
+        anim.tracks[0].offset,
+        anim.offset,
+        root,
+        owner.offset,
+        second.offset,
+        second.children[0].offset,
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:x?}");
+    // Post-order in the sample itself.
+    let b = hsd_dat::parse(&x).unwrap();
+    let gb = b.graph();
+    let rb = gb
+        .nodes
+        .iter()
+        .filter(|n| n.kind == hsd_dat::Kind::AnimJoint)
+        .find(|n| {
+            b.read::<hsd_dat::AnimJoint>(n.offset)
+                .unwrap()
+                .aobj
+                .is_some()
+        })
+        .unwrap()
+        .offset;
+    let tb = b.anim_tree(rb, TreeKind::Joint).unwrap();
+    assert!(tb[0].children[0].offset < rb);
+}
