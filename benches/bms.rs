@@ -39,7 +39,9 @@ fn big_song() -> Vec<u8> {
         for (k, p) in phrases.iter().enumerate() {
             b.place(*p);
             for j in 0..8u8 {
-                b.note(36 + (k as u8 + j) % 48, 1 + j % 7, 100).wait(12).voice_off(1 + j % 7);
+                b.note(36 + (k as u8 + j) % 48, 1 + j % 7, 100)
+                    .wait(12)
+                    .voice_off(1 + j % 7);
             }
             b.gate(60, 90, 24).cmd(ops::RET, &[]);
         }
@@ -76,10 +78,14 @@ fn benches(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("bms_bytes");
     g.throughput(Throughput::Bytes(song.len() as u64));
-    g.bench_function("discover", |b| b.iter(|| bms::parse(black_box(&song)).unwrap()));
+    g.bench_function("discover", |b| {
+        b.iter(|| bms::parse(black_box(&song)).unwrap())
+    });
     g.bench_function("write", |b| b.iter(|| black_box(&program).write().unwrap()));
     g.bench_function("to_text", |b| b.iter(|| bms::to_text(black_box(&program))));
-    g.bench_function("from_text", |b| b.iter(|| bms::from_text(black_box(&text)).unwrap()));
+    g.bench_function("from_text", |b| {
+        b.iter(|| bms::from_text(black_box(&text)).unwrap())
+    });
     g.bench_function("validate", |b| b.iter(|| bms::validate(black_box(&song))));
     g.bench_function("midi_export", |b| {
         b.iter(|| midi::export(black_box(&song), &midi::ExportOptions::default()).unwrap())

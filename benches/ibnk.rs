@@ -38,7 +38,9 @@ fn orchestra(c: &mut Criterion) {
         g.bench_function("parse_view", |b| {
             b.iter(|| ibnk::parse(black_box(&bytes)).unwrap().program_offset(100))
         });
-        g.bench_function("read", |b| b.iter(|| ibnk::read(black_box(&bytes)).unwrap()));
+        g.bench_function("read", |b| {
+            b.iter(|| ibnk::read(black_box(&bytes)).unwrap())
+        });
         g.bench_function("write", |b| b.iter(|| black_box(&bank).write().unwrap()));
         g.bench_function("validate", |b| b.iter(|| ibnk::validate(black_box(&bytes))));
         let programs: Vec<u32> = bank.programs().iter().map(|p| p.program).collect();

@@ -13,7 +13,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => bms::build::song()?.bytes,
     };
     let view = bms::parse(&data)?;
-    println!("{} bytes, {} instructions", data.len(), view.flow().instruction_count());
+    println!(
+        "{} bytes, {} instructions",
+        data.len(),
+        view.flow().instruction_count()
+    );
     for t in view.tracks() {
         let n = t.number.map_or("root".to_owned(), |n| n.to_string());
         println!("track {n}: entry {:#08x}", t.entry);
@@ -25,7 +29,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(program.write()?, data, "byte-exact round trip");
     print!("{}", bms::to_text(&program));
     if let Some(out) = args.next() {
-        std::fs::write(&out, bms::midi::export(&data, &bms::midi::ExportOptions::default())?)?;
+        std::fs::write(
+            &out,
+            bms::midi::export(&data, &bms::midi::ExportOptions::default())?,
+        )?;
         println!("wrote {out}");
     }
     Ok(())

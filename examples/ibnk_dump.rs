@@ -27,7 +27,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     for p in bank.programs() {
         let kind = if p.drums { "drums" } else { "instrument" };
-        println!("program {:>3}: {kind}, {} regions/keys", p.program, p.regions);
+        println!(
+            "program {:>3}: {kind}, {} regions/keys",
+            p.program, p.regions
+        );
         // What plays across the keyboard at a soft and a hard velocity.
         for key in (0..128u8).step_by(12) {
             for vel in [40u8, 127] {
@@ -49,7 +52,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if let Some(ws) = wsys {
         let missing = ibnk::wsys::missing_waves(&bank, &ws)?;
-        println!("WSYS check: {} program(s) with missing waves", missing.len());
+        println!(
+            "WSYS check: {} program(s) with missing waves",
+            missing.len()
+        );
         for d in missing {
             println!("{d}");
         }

@@ -245,9 +245,16 @@ fn json_names_body_parts_in_slot_order() {
 #[test]
 fn rotated_root_joint_fires_hsd_021_inside_the_pkx() {
     let mut p = build::xd_pokemon().unwrap();
-    let root = DatFacts::read(&hsd_dat::parse(&p.dat).unwrap()).unwrap().root_joint.unwrap() as usize;
+    let root = DatFacts::read(&hsd_dat::parse(&p.dat).unwrap())
+        .unwrap()
+        .root_joint
+        .unwrap() as usize;
     let at = 0x20 + root + 0x14; // DAT header, then Joint.rotation[0]
     p.dat[at..at + 4].copy_from_slice(&0.5f32.to_be_bytes());
     let d = p.validate();
-    assert_eq!(d.iter().map(|x| x.rule.as_str()).collect::<Vec<_>>(), vec!["HSD-021"], "{d:#?}");
+    assert_eq!(
+        d.iter().map(|x| x.rule.as_str()).collect::<Vec<_>>(),
+        vec!["HSD-021"],
+        "{d:#?}"
+    );
 }
