@@ -45,8 +45,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .and_then(|s| s.animation.as_ref())
             .map_or(0.0, |x| x.end_frame);
         println!("animation {i} at {root:#x}: {end} frames");
+        let pose = a.joint_animation(joint.offset, Some(root))?;
         for f in 0..=(end as u32) {
-            let m = a.sample_anim_joint(joint.offset, Some(root), f as f32)?;
+            let m = pose.sample(f as f32);
             if let Some(r) = m.first() {
                 println!(
                     "  frame {f:3}: x axis ({:+.4} {:+.4} {:+.4})",

@@ -170,16 +170,20 @@ impl Archive<'_> {
         Ok(out)
     }
 
-    /// World matrices of the joint tree at `joint` posed by the AnimJoint tree at `anim` (walked
-    /// in parallel: child with child, next with next) at `frame`, in joint pre-order (the order
-    /// of [`crate::Graph::joints`] for one root). Untracked channels keep the rest pose; a track
-    /// is read at `frame + start_frame`. Matrix-space evaluation, like
-    /// [`Archive::world_matrices`].
+    /// World matrices of the joint tree at `joint` posed by the AnimJoint tree at `anim` at
+    /// `frame` (see [`JointAnimation`]; build one with [`Archive::joint_animation`] to sample
+    /// many frames).
     pub fn sample_anim_joint(&self, joint: u32, anim: Option<u32>, frame: f32) -> Result<Vec<Mtx>> {
-        let mut out = Vec::new();
+        Ok(self.joint_animation(joint, anim)?.sample(frame))
+    }
+
+    /// Pairs the joint tree at `joint` with the AnimJoint tree at `anim` (walked in parallel:
+    /// child with child, next with next) and decodes every joint's curves once.
+    pub fn joint_animation(&self, joint: u32, anim: Option<u32>) -> Result<JointAnimation> {
+        let mut joints = Vec::new();
         let mut seen = Visited::new(self.limits());
-        // (joint, anim joint, parent world matrix, depth)
-        let mut stack = vec![(joint, anim, IDENTITY, 0u32)];
+        // (joint, anim joint, parent index, depth)
+        let mut stack = vec![(joint, anim, None, 0u32)];
         while let Some((j, a, parent, depth)) = stack.pop() {
             self.limits()
                 .check_depth(depth, self.data().abs(j as usize))?;
@@ -188,28 +192,76 @@ impl Archive<'_> {
             }
             let jt: Joint = self.read(j)?;
             let aj: Option<AnimJoint> = a.map(|a| self.read(a)).transpose()?;
-            let mut srt_v = [jt.rotation, jt.scale, jt.translation];
+            let mut channels = Vec::new();
             if let Some(aobj) = aj.and_then(|a| a.aobj) {
                 for (track, start, curve) in self.curves(aobj)? {
-                    if let Some((v, axis)) = joint_channel(track)
-                        && let Some(slot) = srt_v.get_mut(v).and_then(|x| x.get_mut(axis))
-                    {
-                        *slot = curve.eval(frame + start);
+                    if let Some((v, axis)) = joint_channel(track) {
+                        channels.push((v, axis, start, curve));
                     }
                 }
             }
-            let [r, s, t] = srt_v;
-            let world = mul(&parent, &srt(r, s, t));
-            out.push(world);
+            let index = joints.len();
+            joints.push(AnimatedJoint {
+                offset: j,
+                parent,
+                rest: [jt.rotation, jt.scale, jt.translation],
+                channels,
+            });
             // Next pushed first so the child subtree comes out before the siblings (pre-order).
             if let Some(n) = jt.next {
                 stack.push((n, aj.and_then(|a| a.next), parent, depth));
             }
             if let Some(c) = jt.child {
-                stack.push((c, aj.and_then(|a| a.child), world, depth + 1));
+                stack.push((c, aj.and_then(|a| a.child), Some(index), depth + 1));
             }
         }
-        Ok(out)
+        Ok(JointAnimation { joints })
+    }
+}
+
+/// One joint of a [`JointAnimation`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimatedJoint {
+    /// Data offset of the joint.
+    pub offset: u32,
+    /// Index of the parent in [`JointAnimation::joints`].
+    pub parent: Option<usize>,
+    /// Rest rotation, scale, translation.
+    pub rest: [[f32; 3]; 3],
+    /// Animated channels: (0 rotation / 1 scale / 2 translation, axis, start frame, curve).
+    pub channels: Vec<(usize, usize, f32, Curve)>,
+}
+
+/// A joint tree with its decoded animation, ready to sample.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JointAnimation {
+    /// Joints in pre-order (parents first).
+    pub joints: Vec<AnimatedJoint>,
+}
+
+impl JointAnimation {
+    /// World matrices at `frame`, in joint pre-order (the order of [`crate::Graph::joints`] for
+    /// one root). Untracked channels keep the rest pose; a track is read at
+    /// `frame + start_frame`; local = `T·Rz·Ry·Rx·S` in matrix space, like
+    /// [`Archive::world_matrices`].
+    pub fn sample(&self, frame: f32) -> Vec<Mtx> {
+        let mut out: Vec<Mtx> = Vec::with_capacity(self.joints.len());
+        for j in &self.joints {
+            let mut v = j.rest;
+            for (which, axis, start, curve) in &j.channels {
+                if let Some(slot) = v.get_mut(*which).and_then(|x| x.get_mut(*axis)) {
+                    *slot = curve.eval(frame + start);
+                }
+            }
+            let [r, s, t] = v;
+            let parent = j
+                .parent
+                .and_then(|p| out.get(p))
+                .copied()
+                .unwrap_or(IDENTITY);
+            out.push(mul(&parent, &srt(r, s, t)));
+        }
+        out
     }
 }
 
