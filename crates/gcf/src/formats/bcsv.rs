@@ -134,6 +134,24 @@ impl Format for Bcsv {
         Ok(Info { text, json })
     }
 
+    /// Survey facts: field hashes no dictionary name matches (`unknown hash [XXXXXXXX]`, to grow
+    /// the dictionary from real discs), packed (masked) fields, and the byte order.
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(v) = bcsv::parse(data) else {
+            return Vec::new();
+        };
+        let mut facts = vec![(format!("byte order {:?}", v.endian()), 1)];
+        for f in v.fields() {
+            if bcsv::names::lookup(f.hash).is_none() {
+                facts.push((format!("unknown hash [{:08X}]", f.hash), 1));
+            }
+            if !f.is_plain() {
+                facts.push(("packed field".to_owned(), 1));
+            }
+        }
+        facts
+    }
+
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         Table::parse(data)?.write()
     }
