@@ -8,9 +8,9 @@
 //! Within a phase blocks keep their model order (a stable sort), so an archive already in
 //! compiler order comes back unchanged, except for the sub-orders re-derived from the graph:
 //! image pixels in their Image structs' order, each palette LUT before its struct, and the
-//! bone-animation regrouping. The other sub-orders of the seed (per-MObj material order, reverse
-//! texture chains, material-animation bands, the scene tail's reverse light bands, the envelope
-//! interleave) are not re-derived.
+//! bone-animation regrouping, the scene tail's bands. The other sub-orders of the seed (per-MObj
+//! material order, reverse texture chains, material-animation bands, the envelope interleave)
+//! are not re-derived.
 
 use std::collections::HashMap;
 
@@ -19,7 +19,7 @@ use gcio::{Diagnostic, Result};
 use crate::anim::{AnimNode, TreeKind};
 use crate::graph::Kind;
 use crate::model::{Block, Dat, Loc, Target};
-use crate::types::{AnimJoint, FObj};
+use crate::types::{AnimJoint, Camera, CameraSet, FObj, Light, LightSet, SceneData};
 
 /// A region of the compiled data section, in layout order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -211,6 +211,73 @@ fn anim_joint_order(dat: &Dat) -> Result<HashMap<usize, (usize, usize)>> {
     Ok(out)
 }
 
+/// The scene tail's sub-order (seed 003, "Scene tail — cracked"): per `scene_data` root, the
+/// leaves first — each light's WObjs (position, interest), parameter struct and Light, in reverse
+/// LightSet order, then the camera's WObjs (eye, interest, up) and Camera — then the containers:
+/// ModelSets forward, the CameraSet, the LightSets in reverse order; SceneData last. Where the
+/// two pointer arrays go is not stated; they are put right before SceneData (models, then
+/// lights), where the compiler-order sample has them.
+fn scene_order(dat: &Dat) -> Result<HashMap<usize, (usize, usize)>> {
+    let bytes = dat.write()?;
+    let a = crate::parse(&bytes)?;
+    let (offsets, _) = dat.layout()?;
+    let max = a.limits().max_elements.min(1 << 16);
+    let array = |tbl: Option<u32>| -> Result<Vec<u32>> {
+        let mut v = Vec::new();
+        if let Some(t) = tbl {
+            for i in 0..max {
+                let at = u32::try_from(i).ok().and_then(|i| t.checked_add(4 * i));
+                match at.map(|at| a.pointer(at)).transpose()?.flatten() {
+                    Some(p) => v.push(p),
+                    None => break,
+                }
+            }
+        }
+        Ok(v)
+    };
+    let mut out = HashMap::new();
+    for root in a.roots().filter(|r| r.kind() == crate::RootKind::SceneData) {
+        let sd: SceneData = a.read(root.offset)?;
+        let models = array(sd.models)?;
+        let sets = array(sd.lights)?;
+        let mut list: Vec<u32> = Vec::new();
+        for &set in sets.iter().rev() {
+            if let Some(l) = a.read::<LightSet>(set)?.desc {
+                let light: Light = a.read(l)?;
+                list.extend(
+                    [light.position, light.interest, light.param]
+                        .into_iter()
+                        .flatten(),
+                );
+                list.push(l);
+            }
+        }
+        let camera = sd.camera.map(|c| a.read::<CameraSet>(c)).transpose()?;
+        if let Some(c) = camera.and_then(|c| c.desc) {
+            let cam: Camera = a.read(c)?;
+            list.extend([cam.eye, cam.interest, cam.up].into_iter().flatten());
+            list.push(c);
+        }
+        list.extend(&models);
+        list.extend(sd.camera);
+        list.extend(sets.iter().rev());
+        list.extend(sd.models);
+        list.extend(sd.lights);
+        list.push(root.offset);
+        let blocks: Vec<usize> = list
+            .iter()
+            .filter_map(|o| offsets.binary_search(o).ok())
+            .collect();
+        let Some(&group) = blocks.iter().min() else {
+            continue;
+        };
+        for (pos, b) in blocks.into_iter().enumerate() {
+            out.entry(b).or_insert((group, pos));
+        }
+    }
+    Ok(out)
+}
+
 /// Model-level checks before writing: the part-1 validator on the laid-out bytes, which covers
 /// what a fresh build can get wrong (palette slots per PObj HSD-008, envelope joints without an
 /// IBM HSD-010, mesh owners without render-pass flags HSD-018).
@@ -238,11 +305,15 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
     }
     let phase = |i: usize| phases.get(i).map_or(Phase::Materials, |p| p.0);
     let anim = anim_joint_order(dat)?;
+    let scene = scene_order(dat)?;
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| {
         let by_referrer = referrer.get(i).copied().filter(|&r| r != usize::MAX);
         if let (Phase::Animation, Some(&(group, pos))) = (phase(i), anim.get(&i)) {
             return (Phase::Animation, group, pos);
+        }
+        if let Some(&(group, pos)) = scene.get(&i) {
+            return (Phase::Scene, group, pos);
         }
         match (phase(i), by_referrer) {
             (Phase::ImagePixels, Some(r)) => (Phase::ImagePixels, r, 0),

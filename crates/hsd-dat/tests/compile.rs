@@ -182,3 +182,37 @@ fn bone_animation_order() {
     let tb = b.anim_tree(rb, TreeKind::Joint).unwrap();
     assert!(tb[0].children[0].offset < rb);
 }
+
+/// Scene tail in the seed's bands: light leaves in reverse LightSet order, then ModelSets, then
+/// LightSets reversed, SceneData last before the bound box.
+#[test]
+fn scene_tail_order() {
+    let x = hsd_dat::build::xd_model(Default::default())
+        .unwrap()
+        .write()
+        .unwrap();
+    let out = compile(&Dat::parse(&x).unwrap()).unwrap().write().unwrap();
+    let a = hsd_dat::parse(&out).unwrap();
+    let root = a
+        .roots()
+        .find(|r| r.kind() == hsd_dat::RootKind::SceneData)
+        .unwrap();
+    let sd: hsd_dat::SceneData = a.read(root.offset).unwrap();
+    let sets: Vec<u32> = (0..4)
+        .map(|i| a.pointer(sd.lights.unwrap() + 4 * i).unwrap().unwrap())
+        .collect();
+    let lights: Vec<u32> = sets
+        .iter()
+        .map(|&s| a.read::<hsd_dat::LightSet>(s).unwrap().desc.unwrap())
+        .collect();
+    let model = a.pointer(sd.models.unwrap()).unwrap().unwrap();
+    assert!(lights.windows(2).all(|w| w[0] > w[1]), "{lights:x?}");
+    assert!(lights[0] < model && model < sets[3]);
+    assert!(sets.windows(2).all(|w| w[0] > w[1]));
+    assert!(sets[0] < root.offset);
+    let bound = a
+        .roots()
+        .find(|r| r.kind() == hsd_dat::RootKind::BoundBox)
+        .unwrap();
+    assert!(root.offset < bound.offset);
+}
