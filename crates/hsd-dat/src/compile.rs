@@ -406,5 +406,15 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
             l.block = remap_block(l.block);
         }
     }
+    // Colosseum/XD pad the data section to 16 (Melee files are only 4-aligned): keep whichever
+    // convention the model's layout follows.
+    let (_, before) = dat.layout()?;
+    let (_, after) = out.layout()?;
+    if before % 16 == 0
+        && let Some(last) = out.blocks.last_mut()
+    {
+        let pad = after.checked_next_multiple_of(16).map_or(0, |n| n - after);
+        last.bytes.resize(last.bytes.len() + pad as usize, 0);
+    }
     Ok(out)
 }
