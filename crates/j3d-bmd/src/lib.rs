@@ -65,5 +65,5 @@ pub use pad::{NINTENDO_PAD, Pad, SUPERBMD_PAD};
 pub use record::Record;
 pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, Shp1View, Tail};
 pub use tex1::{Bti, BtiHeader, Segment, Tex1, Texture, TextureSet};
-pub use validate::{validate, validate_view};
+pub use validate::{validate, validate_bti, validate_view};
 pub use vtx1::{AttrFormat, Buffer, Vtx1, Vtx1View};

@@ -143,6 +143,73 @@ fn mat3(v: &Mat3View<'_>, m: &Mat3, textures: Option<usize>, o: &mut Out) {
     }
 }
 
+/// One texture header at `hp` of `r` (offsets relative to it): known format, image of the
+/// format's size for its mip count and palette of a valid size inside the data (J3D-079).
+fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Out) {
+    let at = r.abs(0);
+    let here = at + hp as u64;
+    let Ok(h) = BtiHeader::read(&r, hp) else {
+        o.err("J3D-079", here, format!("texture {i}: header cut short"));
+        return;
+    };
+    let Some(size) = h.image_size() else {
+        o.err(
+            "J3D-079",
+            here,
+            format!("texture {i}: unknown format {:#x}", h.format),
+        );
+        return;
+    };
+    if r.bytes(hp + h.image_offset as usize, size).is_err() {
+        o.err(
+            "J3D-079",
+            here + 0x1C,
+            format!(
+                "texture {i}: {size} image bytes ({} levels) at +{:#x} leave TEX1",
+                h.image_count.max(1),
+                h.image_offset
+            ),
+        );
+    }
+    let max_palette = match h.format {
+        0x8 => Some(16),
+        0x9 => Some(256),
+        0xA => Some(16384),
+        _ => None,
+    };
+    if let Some(max) = max_palette {
+        if h.palette_count == 0 || h.palette_count > max {
+            o.err(
+                "J3D-079",
+                here + 0x0A,
+                format!(
+                    "texture {i}: {} palette entries (1..={max} for this format)",
+                    h.palette_count
+                ),
+            );
+        } else if r
+            .bytes(hp + h.palette_offset as usize, h.palette_size())
+            .is_err()
+        {
+            o.err(
+                "J3D-079",
+                here + 0x0C,
+                format!(
+                    "texture {i}: palette at +{:#x} leaves TEX1",
+                    h.palette_offset
+                ),
+            );
+        }
+    }
+}
+
+/// Validates a standalone `.bti` file (its one header at 0).
+pub fn validate_bti(data: &[u8]) -> Vec<Diagnostic> {
+    let mut o = Out(Vec::new());
+    texture(gcio::Reader::new(data), 0, 0, &mut o);
+    o.0
+}
+
 /// TEX1 headers, names and data (J3D-007, J3D-073, J3D-075, J3D-079); returns the texture count.
 fn tex1(r: gcio::Reader<'_>, o: &mut Out) -> usize {
     let at = r.abs(0);
@@ -176,60 +243,7 @@ fn tex1(r: gcio::Reader<'_>, o: &mut Out) -> usize {
         }
     }
     for i in 0..count {
-        let hp = table + i * BtiHeader::SIZE;
-        let Ok(h) = BtiHeader::read(&r, hp) else {
-            continue;
-        };
-        let here = at + hp as u64;
-        let Some(size) = h.image_size() else {
-            o.err(
-                "J3D-079",
-                here,
-                format!("texture {i}: unknown format {:#x}", h.format),
-            );
-            continue;
-        };
-        if r.bytes(hp + h.image_offset as usize, size).is_err() {
-            o.err(
-                "J3D-079",
-                here + 0x1C,
-                format!(
-                    "texture {i}: {size} image bytes ({} levels) at +{:#x} leave TEX1",
-                    h.image_count.max(1),
-                    h.image_offset
-                ),
-            );
-        }
-        let max_palette = match h.format {
-            0x8 => Some(16),
-            0x9 => Some(256),
-            0xA => Some(16384),
-            _ => None,
-        };
-        if let Some(max) = max_palette {
-            if h.palette_count == 0 || h.palette_count > max {
-                o.err(
-                    "J3D-079",
-                    here + 0x0A,
-                    format!(
-                        "texture {i}: {} palette entries (1..={max} for this format)",
-                        h.palette_count
-                    ),
-                );
-            } else if r
-                .bytes(hp + h.palette_offset as usize, h.palette_size())
-                .is_err()
-            {
-                o.err(
-                    "J3D-079",
-                    here + 0x0C,
-                    format!(
-                        "texture {i}: palette at +{:#x} leaves TEX1",
-                        h.palette_offset
-                    ),
-                );
-            }
-        }
+        texture(r, table + i * BtiHeader::SIZE, i, o);
     }
     count
 }

@@ -1,5 +1,5 @@
 //! J3D models (BMD/BDL/BMT): detected by the `J3D2bmd`/`J3D2bdl`/`J3D2bmt` magic; `info` lists the
-//! chunks, joints, shapes and vertex counts, `check` runs the J3D-* validator, `roundtrip` writes the
+//! chunks, joints, shapes, vertex counts, materials and textures, `check` runs the J3D-* validator, `roundtrip` writes the
 //! owned model back, and `convert model.bdl model.obj` exports the geometry (one group per shape).
 
 use std::fmt::Write as _;
@@ -102,8 +102,44 @@ impl Format for J3dBmd {
         if let Err(e) = &mesh {
             let _ = writeln!(text, "geometry: {e}");
         }
+        let materials: Vec<String> = model
+            .mat3()
+            .map(|m| {
+                m.materials()
+                    .iter()
+                    .map(|x| String::from_utf8_lossy(&x.name).into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !materials.is_empty() {
+            let _ = writeln!(
+                text,
+                "materials: {} [{}]",
+                materials.len(),
+                materials.join(", ")
+            );
+        }
+        let textures: Vec<serde_json::Value> = model
+            .tex1()
+            .map(|t| {
+                t.set
+                    .textures
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        let name = t.names.as_ref().and_then(|n| n.name(i)).unwrap_or_default();
+                        serde_json::json!({"name": name, "format": x.header.format, "width": x.header.width, "height": x.header.height, "levels": x.header.image_count.max(1)})
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !textures.is_empty() {
+            let _ = writeln!(text, "textures: {}", textures.len());
+        }
         let json = serde_json::json!({
             "magic": String::from_utf8_lossy(&v.magic()),
+            "materials": materials,
+            "textures": textures,
             "chunks": chunks,
             "joints": joints,
             "vertex_attributes": attrs,

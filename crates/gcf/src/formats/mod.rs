@@ -5,6 +5,7 @@ use crate::Format;
 
 mod bcsv;
 mod bms;
+mod bti;
 mod gpl_facial;
 pub mod hsd_dat;
 mod ibnk;
@@ -21,6 +22,9 @@ pub static FORMATS: &[&dyn Format] = &[
     &ibnk::Ibnk,
     &msbf::Msbf,
     &j3d_bmd::J3dBmd,
+    // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
+    // formats so a texture is never taken for one of them.
+    &bti::Bti,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     &bcsv::Bcsv,
     // No magic: PKX-001 header words (XD type id + 17 slots, or Colosseum DAT size twice + 16/17
