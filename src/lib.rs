@@ -16,10 +16,10 @@ pub use gcio;
 #[cfg(feature = "bcsv")]
 pub use bcsv;
 
-#[cfg(feature = "msbf")]
-pub use msbf;
 #[cfg(feature = "bms")]
 pub use bms;
+#[cfg(feature = "msbf")]
+pub use msbf;
 
 #[cfg(feature = "gpl-facial")]
 pub use gpl_facial;
