@@ -78,7 +78,10 @@ impl BtiHeader {
     pub fn image_size(&self) -> Option<usize> {
         let (w, h) = (usize::from(self.width), usize::from(self.height));
         (0..u32::from(self.image_count.max(1)))
-            .map(|i| level_size(self.format, (w >> i).max(1), (h >> i).max(1)))
+            .map(|i| {
+                let shr = |x: usize| x.checked_shr(i).unwrap_or(0).max(1);
+                level_size(self.format, shr(w), shr(h))
+            })
             .sum()
     }
 
