@@ -199,6 +199,11 @@ fn bti_and_mat3_fuzz_seeds_replay() {
             j3d_bmd::fuzz_bti(&b[..cut]);
         }
     }
+    // Found by cargo-fuzz: a 255-level header overflowed the mip-size shift.
+    j3d_bmd::fuzz_bti(&[
+        0x0a, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 0,
+    ]);
     let mat = j3d_bmd::Mat3::from_materials(&build::materials())
         .unwrap()
         .write()
