@@ -1035,12 +1035,24 @@ pub fn textures() -> (TextureSet, NameTable) {
     ];
     for (i, (name, format, size, mips, pal)) in formats.into_iter().enumerate() {
         let mut h = bti_header(format, size, mips);
-        if let Some((pf, n)) = pal {
-            (h.palette_enable, h.palette_format, h.palette_count) = (1, pf, n);
+        let opts = gx::tex::EncodeOptions {
+            palette_format: gx::tex::PaletteFormat(pal.map_or(2, |p| p.0)),
+            max_palette_entries: pal.map(|p| usize::from(p.1)),
+        };
+        // A test pattern with alpha where the format keeps it, encoded through gx::tex.
+        let encoded = gx::tex::Image::test_pattern(u32::from(size), u32::from(size), h.alpha != 0)
+            .map(|img| img.mip_chain(u32::from(mips)))
+            .and_then(|levels| gx::tex::encode_mips(gx::tex::TexFormat(format), &levels, &opts))
+            .unwrap_or_else(|_| gx::tex::Encoded {
+                data: pattern(h.image_size().unwrap_or(0), i as u32 + 1),
+                palette: vec![],
+            });
+        if let Some((pf, _)) = pal {
+            (h.palette_enable, h.palette_format, h.palette_count) =
+                (1, pf, encoded.palette_entries() as u16);
         }
-        let image = pattern(h.image_size().unwrap_or(0), i as u32 + 1);
-        let palette = pal.map(|(_, n)| pattern(usize::from(n) * 2, 100 + i as u32));
-        set.push(h, &image, palette.as_deref());
+        let palette = pal.map(|_| encoded.palette.as_slice());
+        set.push(h, &encoded.data, palette);
         names.push(name);
     }
     // Same image as the first texture, mirrored wrap: stored once (J3D-074).

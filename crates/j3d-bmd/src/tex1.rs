@@ -275,6 +275,30 @@ impl TextureSet {
         });
     }
 
+    /// Every mip level of texture `i` decoded to RGBA8 through [`gx::tex`].
+    pub fn decode(&self, i: usize) -> Result<Vec<gx::tex::Image>> {
+        use gx::tex::{Palette, PaletteFormat, TexFormat};
+        let t = self
+            .textures
+            .get(i)
+            .ok_or_else(|| Error::invalid(0, format!("no texture {i}")))?;
+        let h = &t.header;
+        let data = self
+            .image(i)
+            .ok_or_else(|| Error::invalid(0, format!("texture {i} has no image data")))?;
+        let mut tex = gx::tex::Texture::new(
+            TexFormat(h.format),
+            u32::from(h.width),
+            u32::from(h.height),
+            data,
+        )
+        .with_mips(u32::from(h.image_count.max(1)));
+        if let Some(p) = self.palette(i) {
+            tex = tex.with_palette(Palette::new(PaletteFormat(h.palette_format), p));
+        }
+        tex.decode().with_context(|| format!("texture {i}"))
+    }
+
     fn intern(&mut self, d: &[u8]) -> usize {
         match self
             .segments
@@ -418,6 +442,42 @@ impl Bti {
         let mut set = TextureSet::default();
         set.push(header, image, palette);
         Bti { set }
+    }
+
+    /// Encodes `image` in `format` with `mips` levels (palettes quantised to RGB5A3 for the
+    /// indexed formats) through [`gx::tex`]; wrap repeat, linear filters, LOD range over the chain.
+    pub fn encode(image: &gx::tex::Image, format: gx::tex::TexFormat, mips: u8) -> Result<Self> {
+        let mips = mips.max(1);
+        let levels = image.mip_chain(u32::from(mips));
+        let enc = gx::tex::encode_mips(format, &levels, &gx::tex::EncodeOptions::default())?;
+        let dim = |v: u32| {
+            u16::try_from(v).map_err(|_| Error::invalid(0, format!("dimension {v} over 65535")))
+        };
+        let n = u8::try_from(levels.len()).unwrap_or(mips);
+        let header = BtiHeader {
+            format: format.0,
+            alpha: 1,
+            width: dim(image.width())?,
+            height: dim(image.height())?,
+            wrap_s: 1,
+            wrap_t: 1,
+            palette_enable: u8::from(!enc.palette.is_empty()),
+            palette_format: gx::tex::EncodeOptions::default().palette_format.0,
+            palette_count: u16_of(enc.palette_entries(), "palette entries")?,
+            mipmap: u8::from(n > 1),
+            min_filter: if n > 1 { 5 } else { 1 },
+            mag_filter: 1,
+            max_lod: (n.saturating_sub(1).min(15) * 8) as i8,
+            image_count: n,
+            ..BtiHeader::default()
+        };
+        let palette = (!enc.palette.is_empty()).then_some(enc.palette.as_slice());
+        Ok(Bti::new(header, &enc.data, palette))
+    }
+
+    /// Every mip level decoded to RGBA8.
+    pub fn decode(&self) -> Result<Vec<gx::tex::Image>> {
+        self.set.decode(0)
     }
 
     /// The header.

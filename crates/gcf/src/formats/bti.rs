@@ -1,13 +1,18 @@
 //! Standalone GX textures (`.bti`): no magic, so detected by the extension plus a header that
 //! makes sense (known format, non-zero size, image data inside the file). `info` prints the
-//! header, `check` runs the texture rules (J3D-079), `roundtrip` writes the parsed file back.
+//! header, `check` runs the texture rules (J3D-079), `roundtrip` writes the parsed file back;
+//! `convert x.bti x.png` decodes the first level through `gx::tex`, `convert x.png x.bti
+//! --format cmpr` encodes (format names as `gx::tex::TexFormat::from_name`, default CMPR).
 
 use std::fmt::Write as _;
 
 use gcio::{Diagnostic, Result};
 use j3d_bmd::Bti as BtiFile;
 
-use crate::format::{Detection, Format, Info, Options};
+use std::path::Path;
+
+use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use j3d_bmd::gx::tex::{Image, TexFormat};
 
 /// The BTI texture format.
 pub struct Bti;
@@ -93,6 +98,28 @@ impl Format for Bti {
         Ok(j3d_bmd::validate_bti(data))
     }
 
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
+        match (extension(from).as_str(), extension(to).as_str()) {
+            ("bti", "png") => Some(BtiFile::parse(input).and_then(|b| {
+                let levels = b.decode()?;
+                let img = levels
+                    .first()
+                    .ok_or_else(|| gcio::Error::invalid(0, "no image level"))?;
+                write_png(to, img)
+            })),
+            ("png", "bti") => Some((|| {
+                let name = opts.get("format").map_or("cmpr", String::as_str);
+                let format = TexFormat::from_name(name).ok_or_else(|| {
+                    gcio::Error::invalid(0, format!("unknown texture format {name:?}"))
+                })?;
+                let img = read_png(from, input)?;
+                let bytes = BtiFile::encode(&img, format, 1)?.write()?;
+                std::fs::write(to, bytes).map_err(|e| io_error(to, e))
+            })()),
+            _ => None,
+        }
+    }
+
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         let (set, names) = j3d_bmd::build::textures();
         (0..set.textures.len())
@@ -105,4 +132,32 @@ impl Format for Bti {
             })
             .collect()
     }
+}
+
+fn write_png(path: &Path, img: &Image) -> Result<()> {
+    let file = std::fs::File::create(path).map_err(|e| io_error(path, e))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.width(), img.height());
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let err = |e: png::EncodingError| io_error(path, std::io::Error::other(e));
+    enc.write_header()
+        .map_err(err)?
+        .write_image_data(img.as_rgba8())
+        .map_err(err)
+}
+
+fn read_png(path: &Path, data: &[u8]) -> Result<Image> {
+    let err = |e: png::DecodingError| io_error(path, std::io::Error::other(e));
+    let mut dec = png::Decoder::new(std::io::Cursor::new(data));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().map_err(err)?;
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader.next_frame(&mut buf).map_err(err)?;
+    let channels = info.color_type.samples();
+    Image::from_channels(
+        info.width,
+        info.height,
+        channels,
+        buf.get(..info.buffer_size()).unwrap_or_default(),
+    )
 }
