@@ -8,6 +8,7 @@ pub fn fuzz_bmd(data: &[u8]) {
     let _ = crate::geometry(&view);
     let _ = crate::skeleton(&view);
     let _ = crate::to_obj(&view);
+    let _ = crate::to_glb(&view);
     if let Ok(m) = crate::Bmd::from_view(&view)
         && let Ok(out) = m.write()
     {

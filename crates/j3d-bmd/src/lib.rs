@@ -32,6 +32,7 @@ pub mod evp1;
 mod file;
 mod fuzz;
 mod geometry;
+mod glb;
 pub mod inf1;
 pub mod jnt1;
 pub mod mat3;
@@ -54,6 +55,7 @@ pub use file::{
 };
 pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3};
 pub use geometry::{Mesh, MeshShape, MeshVertex, Skeleton, geometry, skeleton};
+pub use glb::to_glb;
 /// The GX vertex and display-list types this crate's API uses.
 pub use gx;
 pub use inf1::{Inf1, Inf1View, LoaderFlags, Node, NodeKind, SceneNode};

@@ -1,6 +1,7 @@
 //! J3D models (BMD/BDL/BMT): detected by the `J3D2bmd`/`J3D2bdl`/`J3D2bmt` magic; `info` lists the
 //! chunks, joints, shapes, vertex counts, materials and textures, `check` runs the J3D-* validator, `roundtrip` writes the
-//! owned model back, and `convert model.bdl model.obj` exports the geometry (one group per shape).
+//! owned model back, `convert model.bdl model.obj` exports the geometry (one group per shape) and
+//! `convert model.bdl model.glb` a glTF 2.0 binary (meshes, joints, skin, PNG base-colour textures).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -165,10 +166,12 @@ impl Format for J3dBmd {
         to: &Path,
         _opts: &Options,
     ) -> Option<Result<()>> {
-        if self.detect(input, "").is_none() || extension(to) != "obj" {
-            return None;
-        }
-        let out = parse(input).and_then(|v| j3d_bmd::to_obj(&v));
+        self.detect(input, "")?;
+        let out = match extension(to).as_str() {
+            "obj" => parse(input).and_then(|v| j3d_bmd::to_obj(&v).map(String::into_bytes)),
+            "glb" => parse(input).and_then(|v| j3d_bmd::to_glb(&v)),
+            _ => return None,
+        };
         Some(out.and_then(|s| std::fs::write(to, s).map_err(|e| io_error(to, e))))
     }
 
