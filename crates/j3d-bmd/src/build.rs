@@ -2,14 +2,15 @@
 //! JNT1, SHP1, MAT3, (MDL3), TEX1; the `SVR3` tag; padding with "This is padding data to align";
 //! DRW1 with rigid joints first and every envelope twice; primitives padded to 32 per matrix group.
 //! MAT3 holds [`materials`] deduplicated as Nintendo's tools do, TEX1 holds [`textures`] in every
-//! GX format; MDL3 is a placeholder.
+//! GX format; MDL3 is regenerated from both.
 
 use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
 use gx::vtx::{Attr, AttrType, CompCount, CompType, Components, Value, VertexFormat};
 
+use crate::Pad;
 use crate::drw1::Drw1;
 use crate::evp1::{Envelope, Evp1, Mtx34};
-use crate::file::{Bmd, Chunk, MAGIC_BDL4, MAGIC_BMD3, RawChunk, SVR3_TAG};
+use crate::file::{Bmd, Chunk, MAGIC_BDL4, MAGIC_BMD3, SVR3_TAG};
 use crate::inf1::{Inf1, LoaderFlags, NodeKind, SceneNode};
 use crate::jnt1::{Jnt1, Joint};
 use crate::mat3::{
@@ -21,7 +22,6 @@ use crate::nametab::NameTable;
 use crate::shp1::{GroupSpec, IndexAttr, ShapeMatrixType, ShapeSpec, Shp1};
 use crate::tex1::{BtiHeader, Segment, Tex1, Texture, TextureSet};
 use crate::vtx1::{AttrFormat, Vtx1};
-use crate::{NINTENDO_PAD, Pad};
 
 /// A joint to build: local translation, parent and name.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,29 +49,6 @@ pub struct ModelSpec {
     pub arrays: Vec<(VertexFormat, Vec<Value>)>,
     /// Shapes and the joint each hangs under in the hierarchy.
     pub shapes: Vec<(ShapeSpec, usize)>,
-}
-
-fn pad_chunk(magic: &[u8; 4], body: &[u8]) -> Chunk {
-    let mut b = magic.to_vec();
-    b.extend_from_slice(&[0; 4]);
-    b.extend_from_slice(body);
-    let n = gcio::padding_for(b.len(), 32);
-    b.extend(NINTENDO_PAD.iter().copied().cycle().take(n));
-    let len = (b.len() as u32).to_be_bytes();
-    if let Some(s) = b.get_mut(4..8) {
-        s.copy_from_slice(&len);
-    }
-    Chunk::Raw(RawChunk { bytes: b })
-}
-
-/// Placeholder MDL3: no packets.
-fn mdl3() -> Chunk {
-    pad_chunk(
-        b"MDL3",
-        &[
-            0, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        ],
-    )
 }
 
 fn translate(t: [f32; 3]) -> Mtx34 {
@@ -199,7 +176,10 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
         Chunk::Mat3(Mat3::from_materials(&materials()).unwrap_or_default()),
     ];
     if spec.bdl {
-        chunks.push(mdl3());
+        let (set, _) = textures();
+        chunks.push(Chunk::Mdl3(
+            crate::mdl3::Mdl3::from_materials(&materials(), &set).unwrap_or_default(),
+        ));
     }
     chunks.push(Chunk::Tex1(tex1()));
     Bmd {

@@ -9,6 +9,7 @@ use crate::evp1::{Evp1, Evp1View};
 use crate::inf1::{Inf1, Inf1View};
 use crate::jnt1::{Jnt1, Jnt1View};
 use crate::mat3::{Mat3, Mat3View};
+use crate::mdl3::Mdl3;
 use crate::shp1::{Shp1, Shp1View};
 use crate::tex1::Tex1;
 use crate::vtx1::{Vtx1, Vtx1View};
@@ -203,6 +204,8 @@ pub enum Chunk {
     Shp1(Shp1),
     /// Materials.
     Mat3(Mat3),
+    /// Precompiled material display lists.
+    Mdl3(Mdl3),
     /// Textures.
     Tex1(Tex1),
     /// Anything else, or a typed chunk in a layout the writer does not reproduce.
@@ -221,6 +224,7 @@ impl Chunk {
             Chunk::Shp1(_) => *b"SHP1",
             Chunk::Mat3(_) => *b"MAT3",
             Chunk::Tex1(_) => *b"TEX1",
+            Chunk::Mdl3(_) => *b"MDL3",
             Chunk::Raw(r) => r.magic(),
         }
     }
@@ -237,6 +241,7 @@ impl Chunk {
             Chunk::Shp1(c) => c.write(),
             Chunk::Mat3(c) => c.write(),
             Chunk::Tex1(c) => c.write(),
+            Chunk::Mdl3(c) => c.write(),
             Chunk::Raw(r) => {
                 let mut b = r.bytes.clone();
                 if let Some(size) = b.get_mut(4..8) {
@@ -342,6 +347,7 @@ impl Chunk {
                 4,
             ),
             b"TEX1" => (Box::new(move |p, _| Tex1::parse(r, p).map(Chunk::Tex1)), 1),
+            b"MDL3" => (Box::new(move |p, _| Mdl3::parse(r, p).map(Chunk::Mdl3)), 1),
             _ => return raw(),
         };
         let mut aligns = vec![default_align];
@@ -358,7 +364,7 @@ impl Chunk {
                     return chunk;
                 }
             }
-            if &c.magic == b"INF1" || &c.magic == b"TEX1" {
+            if matches!(&c.magic, b"INF1" | b"TEX1" | b"MDL3") {
                 break;
             }
         }
@@ -422,7 +428,7 @@ impl Bmd {
     accessors! {
         inf1 inf1_mut Inf1 Inf1, vtx1 vtx1_mut Vtx1 Vtx1, evp1 evp1_mut Evp1 Evp1,
         drw1 drw1_mut Drw1 Drw1, jnt1 jnt1_mut Jnt1 Jnt1, shp1 shp1_mut Shp1 Shp1,
-        mat3 mat3_mut Mat3 Mat3, tex1 tex1_mut Tex1 Tex1
+        mat3 mat3_mut Mat3 Mat3, tex1 tex1_mut Tex1 Tex1, mdl3 mdl3_mut Mdl3 Mdl3
     }
 
     /// Recomputes INF1's informative counts from the typed chunks after an edit: the vertex count

@@ -8,7 +8,7 @@
 //! - [`Bmd`] is the owned model; each typed chunk has an owned form ([`Inf1`], [`Vtx1`], …,
 //!   [`Mat3`]) with a writer that recomputes offsets, counts and padding. MAT3 keeps its value
 //!   tables verbatim and resolves them into [`Material`]s; [`Mat3::from_materials`] deduplicates
-//!   edited materials the way Nintendo's tools do. Chunks without a typed form (MAT2, MDL3, TEX1)
+//!   edited materials the way Nintendo's tools do. Chunks without a typed form (MAT2)
 //!   or in a layout the writers do not reproduce stay [`RawChunk`]s, so every file round-trips.
 //! - [`validate()`] reports the `J3D-*` rules of `reference/invariants.md`.
 //! - [`build`] makes Nintendo-looking sample models.
@@ -36,6 +36,7 @@ mod glb;
 pub mod inf1;
 pub mod jnt1;
 pub mod mat3;
+pub mod mdl3;
 mod nametab;
 mod obj;
 mod pad;
@@ -61,6 +62,7 @@ pub use gx;
 pub use inf1::{Inf1, Inf1View, LoaderFlags, Node, NodeKind, SceneNode};
 pub use jnt1::{Jnt1, Jnt1View, Joint};
 pub use mat3::{Mat3, Mat3View, Material, MaterialEntry};
+pub use mdl3::{Command, Mdl3, Packet};
 pub use nametab::{NameEntry, NameTable, name_hash};
 pub use obj::to_obj;
 pub use pad::{NINTENDO_PAD, Pad, SUPERBMD_PAD};

@@ -116,7 +116,7 @@ fn samples_have_every_chunk_typed_but_mdl3() {
             .filter(|c| matches!(c, Chunk::Raw(_)))
             .map(|c| c.magic())
             .collect();
-        assert!(raw.iter().all(|m| m == b"MDL3"), "{name}");
+        assert!(raw.is_empty(), "{name}: {raw:?}");
         let t = m.tex1().unwrap();
         assert!(t.set.segments.contains(&Segment::Names));
     }

@@ -1,0 +1,428 @@
+//! MDL3 (BDL only): one precompiled display-list packet per material, made of BP register writes
+//! (`61 rr vvvvvv`) and XF register loads (`10 nnnn aaaa` + values), plus per-material sub-packet
+//! locations, matrix words, pixel-engine bytes, indices and the name table. Layout per gclib:
+//! header, padding to 0x40, the packet table, the 32-byte-aligned packets, then the small tables
+//! each aligned to 4. [`Mdl3::from_materials`] regenerates packets from MAT3 + TEX1 values.
+
+use gcio::{Context, Error, Reader, Result, Writer};
+
+use crate::Pad;
+use crate::chunk::{u16_of, u32_of, write_chunk};
+use crate::mat3::Material;
+use crate::nametab::NameTable;
+use crate::tex1::TextureSet;
+
+/// One display-list command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// BP register write.
+    Bp {
+        /// Register.
+        reg: u8,
+        /// 24-bit value.
+        value: u32,
+    },
+    /// XF register load of consecutive words from `addr`.
+    Xf {
+        /// First XF address.
+        addr: u16,
+        /// Values.
+        values: Vec<u32>,
+    },
+    /// A NOP byte (0x00): ends the list, repeated as padding.
+    Nop,
+}
+
+impl Command {
+    /// The register's GX name, when known.
+    pub fn name(&self) -> Option<&'static str> {
+        match self {
+            Command::Bp { reg, .. } => bp_name(*reg),
+            Command::Xf { addr, .. } => xf_name(*addr),
+            Command::Nop => Some("NOP"),
+        }
+    }
+}
+
+/// Names of BP registers MDL3 packets write.
+pub fn bp_name(reg: u8) -> Option<&'static str> {
+    Some(match reg {
+        0x00 => "GEN_MODE",
+        0x06..=0x0E => "IND_MTX",
+        0x0F => "IND_IMASK",
+        0x10..=0x1F => "IND_CMD",
+        0x25 | 0x26 => "RAS1_SS",
+        0x27 => "RAS1_IREF",
+        0x28..=0x2F => "RAS1_TREF",
+        0x30..=0x3F => "SU_SSIZE/SU_TSIZE",
+        0x40 => "PE_ZMODE",
+        0x41 => "PE_CMODE0",
+        0x42 => "PE_CMODE1",
+        0x43 => "PE_CONTROL",
+        0x80..=0x83 | 0xA0..=0xA3 => "TX_SETMODE0",
+        0x84..=0x87 | 0xA4..=0xA7 => "TX_SETMODE1",
+        0x88..=0x8B | 0xA8..=0xAB => "TX_SETIMAGE0",
+        0x8C..=0x8F | 0xAC..=0xAF => "TX_SETIMAGE1",
+        0x90..=0x93 | 0xB0..=0xB3 => "TX_SETIMAGE2",
+        0x94..=0x97 | 0xB4..=0xB7 => "TX_SETIMAGE3",
+        0x98..=0x9B | 0xB8..=0xBB => "TX_SETTLUT",
+        0xC0..=0xDF if reg.is_multiple_of(2) => "TEV_COLOR_ENV",
+        0xC0..=0xDF => "TEV_ALPHA_ENV",
+        0xE0..=0xE7 if reg.is_multiple_of(2) => "TEV_REGISTERL",
+        0xE0..=0xE7 => "TEV_REGISTERH",
+        0xE8 => "TEV_FOG_RANGE",
+        0xE9..=0xED => "TEV_FOG_RANGE_ADJ",
+        0xEE..=0xF1 => "TEV_FOG_PARAM",
+        0xF2 => "TEV_FOG_COLOR",
+        0xF3 => "TEV_ALPHAFUNC",
+        0xF4 | 0xF5 => "TEV_Z_ENV",
+        0xF6..=0xFD => "TEV_KSEL",
+        0xFE => "BP_MASK",
+        _ => return None,
+    })
+}
+
+/// Names of XF registers MDL3 packets load.
+pub fn xf_name(addr: u16) -> Option<&'static str> {
+    Some(match addr {
+        0x0000..=0x00FF => "TEXMTX (matrix memory)",
+        0x0400..=0x045F => "NRMMTX (matrix memory)",
+        0x0500..=0x05FF => "POSTMTX (matrix memory)",
+        0x1009 => "NUMCHAN",
+        0x100A | 0x100B => "CHAN_AMBCOLOR",
+        0x100C | 0x100D => "CHAN_MATCOLOR",
+        0x100E..=0x1011 => "CHAN_CTRL",
+        0x103F => "NUMTEX",
+        0x1040..=0x1047 => "TEXMTXINFO",
+        0x1050..=0x1057 => "POSTMTXINFO",
+        _ => return None,
+    })
+}
+
+/// Decodes a packet's commands (a NOP ends the commands; the rest is padding).
+pub fn decode(r: &Reader<'_>) -> Result<(Vec<Command>, usize)> {
+    let mut out = Vec::new();
+    let mut p = 0;
+    while p < r.len() {
+        match r.u8(p)? {
+            0x61 => {
+                out.push(Command::Bp {
+                    reg: r.u8(p + 1)?,
+                    value: r.u24(p + 2)?,
+                });
+                p += 5;
+            }
+            0x10 => {
+                let n = usize::from(r.u16(p + 1)?) + 1;
+                let addr = r.u16(p + 3)?;
+                r.bytes(p + 5, 4 * n)?;
+                let values = (0..n)
+                    .map(|i| r.u32(p + 5 + 4 * i))
+                    .collect::<Result<_>>()?;
+                out.push(Command::Xf { addr, values });
+                p += 5 + 4 * n;
+            }
+            0x00 => break,
+            op => return Err(Error::invalid(r.abs(p), format!("MDL3 command {op:#04x}"))),
+        }
+    }
+    Ok((out, p))
+}
+
+/// Encodes commands.
+pub fn encode(cmds: &[Command], w: &mut Writer) -> Result<()> {
+    for c in cmds {
+        match c {
+            Command::Bp { reg, value } => {
+                w.u8(0x61).u8(*reg).u24(*value);
+            }
+            Command::Xf { addr, values } => {
+                let n = values
+                    .len()
+                    .checked_sub(1)
+                    .and_then(|n| u16::try_from(n).ok())
+                    .ok_or_else(|| Error::invalid(0, "XF load of 0 or > 65536 words"))?;
+                w.u8(0x10).u16(n).u16(*addr);
+                for v in values {
+                    w.u32(*v);
+                }
+            }
+            Command::Nop => {
+                w.u8(0);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One material's packet: commands and the bytes after them up to the packet's 32-byte end.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Packet {
+    /// BP/XF commands.
+    pub commands: Vec<Command>,
+    /// Padding after the commands (zeros in Nintendo's and gclib's files), kept verbatim.
+    pub tail: Vec<u8>,
+}
+
+/// Owned MDL3.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Mdl3 {
+    /// The u16 at 0x0A (0xFFFF).
+    pub marker: u16,
+    /// Packets, one per material.
+    pub packets: Vec<Packet>,
+    /// Sub-packet locations per material: channel colour, channel control, tex gen, texture, TEV,
+    /// pixel, then a word (−1).
+    pub subpackets: Vec<([u16; 6], u32)>,
+    /// Matrix words per material (8 bytes).
+    pub matrix: Vec<[u8; 8]>,
+    /// One byte per material (pixel-engine mode in some tools).
+    pub unknown: Vec<u8>,
+    /// u16 per material.
+    pub indices: Vec<u16>,
+    /// Material names.
+    pub names: Option<NameTable>,
+    /// Padding style.
+    pub pad: Pad,
+}
+
+fn table<T>(
+    r: &Reader<'_>,
+    at: usize,
+    n: usize,
+    size: usize,
+    f: impl Fn(usize) -> Result<T>,
+) -> Result<Vec<T>> {
+    r.bytes(at, n.saturating_mul(size))?;
+    (0..n).map(|i| f(at + i * size)).collect()
+}
+
+impl Mdl3 {
+    /// Reads the chunk `r`.
+    pub fn parse(r: Reader<'_>, pad: Pad) -> Result<Self> {
+        r.expect_magic(0, b"MDL3").context("MDL3")?;
+        let n = usize::from(r.u16(8)?);
+        let off = |k: usize| r.u32(0x0C + 4 * k).map(|v| v as usize);
+        let (pk, sp, mx, un, ix, nm) = (off(0)?, off(1)?, off(2)?, off(3)?, off(4)?, off(5)?);
+        let packets = table(&r, pk, n, 8, |e| {
+            let start = e + r.u32(e)? as usize;
+            let size = r.u32(e + 4)? as usize;
+            let p = r.sub(start, size)?;
+            let (commands, used) = decode(&p)?;
+            Ok(Packet {
+                commands,
+                tail: p.rest(used)?.to_vec(),
+            })
+        })
+        .context("MDL3 > packets")?;
+        let subpackets = table(&r, sp, n, 16, |e| {
+            let mut a = [0u16; 6];
+            for (k, x) in a.iter_mut().enumerate() {
+                *x = r.u16(e + 2 * k)?;
+            }
+            Ok((a, r.u32(e + 12)?))
+        })?;
+        let matrix = table(&r, mx, n, 8, |e| r.array::<8>(e))?;
+        let unknown = table(&r, un, n, 1, |e| r.u8(e))?;
+        let indices = table(&r, ix, n, 2, |e| r.u16(e))?;
+        let names = (nm != 0).then(|| NameTable::parse(r, nm)).transpose()?;
+        Ok(Mdl3 {
+            marker: r.u16(0x0A)?,
+            packets,
+            subpackets,
+            matrix,
+            unknown,
+            indices,
+            names,
+            pad,
+        })
+    }
+
+    /// Writes the chunk in gclib's layout.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let n = self.packets.len();
+        if [
+            self.subpackets.len(),
+            self.matrix.len(),
+            self.unknown.len(),
+            self.indices.len(),
+        ]
+        .iter()
+        .any(|&l| l != n)
+        {
+            return Err(Error::invalid(
+                0,
+                "MDL3 tables differ in length from the packets",
+            ));
+        }
+        write_chunk(*b"MDL3", self.pad, |w: &mut Writer| {
+            w.u16(u16_of(n, "MDL3 count")?).u16(self.marker);
+            let slots: Vec<gcio::Fixup> = (0..6).map(|_| w.reserve_u32()).collect();
+            let slot = |k: usize| {
+                slots
+                    .get(k)
+                    .copied()
+                    .ok_or_else(|| Error::invalid(0, "slot"))
+            };
+            self.pad.align(w, 0x20);
+            w.fix_here(slot(0)?)?;
+            let table = w.position();
+            let mut entries = Vec::with_capacity(n);
+            for _ in 0..n {
+                entries.push((w.reserve_u32(), w.reserve_u32()));
+            }
+            for (i, (p, (o, s))) in self.packets.iter().zip(entries).enumerate() {
+                let start = w.position();
+                encode(&p.commands, w)?;
+                w.bytes(&p.tail);
+                w.fix(o, (start - (table + 8 * i)) as u64)?;
+                w.fix(s, u64::from(u32_of(w.position() - start, "packet size")?))?;
+            }
+            self.pad.align(w, 4);
+            w.fix_here(slot(1)?)?;
+            for (a, x) in &self.subpackets {
+                for v in a {
+                    w.u16(*v);
+                }
+                w.u32(*x);
+            }
+            self.pad.align(w, 4);
+            w.fix_here(slot(2)?)?;
+            for m in &self.matrix {
+                w.bytes(m);
+            }
+            self.pad.align(w, 4);
+            w.fix_here(slot(3)?)?;
+            for u in &self.unknown {
+                w.u8(*u);
+            }
+            self.pad.align(w, 4);
+            w.fix_here(slot(4)?)?;
+            for i in &self.indices {
+                w.u16(*i);
+            }
+            self.pad.align(w, 4);
+            if let Some(t) = &self.names {
+                w.fix_here(slot(5)?)?;
+                t.write(w)?;
+                self.pad.align(w, 4);
+            }
+            Ok(())
+        })
+        .context("MDL3")
+    }
+
+    /// Regenerates packets from resolved materials and their textures: texture image/mode/size
+    /// registers, TEV colour registers (REGISTERL/H pairs), konst colours, alpha compare, z mode,
+    /// and the channel colours; sub-packet locations point at the TEV and pixel groups.
+    pub fn from_materials(materials: &[Material], textures: &TextureSet) -> Result<Self> {
+        let mut m = Mdl3 {
+            marker: 0xFFFF,
+            names: Some(NameTable::new(materials.iter().map(|m| m.name.as_slice()))),
+            pad: Pad::Nintendo,
+            ..Mdl3::default()
+        };
+        for (i, mat) in materials.iter().enumerate() {
+            let mut c = Vec::new();
+            // Textures: TX_SETIMAGE0 (size and format) and TX_SETMODE0 (wrap and filters).
+            for (slot, t) in mat.textures.iter().enumerate().take(8) {
+                let Some(h) = t
+                    .and_then(|t| textures.textures.get(usize::from(t)))
+                    .map(|t| t.header)
+                else {
+                    continue;
+                };
+                let s = slot as u8;
+                let base = if s < 4 { s } else { 0x20 + s - 4 };
+                let image = u32::from(h.width.saturating_sub(1)) & 0x3FF
+                    | (u32::from(h.height.saturating_sub(1)) & 0x3FF) << 10
+                    | u32::from(h.format & 0xF) << 20;
+                c.push(Command::Bp {
+                    reg: 0x88 + base,
+                    value: image,
+                });
+                let mode = u32::from(h.wrap_s & 3)
+                    | u32::from(h.wrap_t & 3) << 2
+                    | u32::from(h.mag_filter & 1) << 4
+                    | u32::from(h.min_filter & 7) << 5
+                    | (((f32::from(h.lod_bias) * 0.01 * 32.0) as i32 as u32) & 0xFF) << 9;
+                c.push(Command::Bp {
+                    reg: 0x80 + base,
+                    value: mode,
+                });
+            }
+            let tev_at = c.len() * 5;
+            for (k, col) in mat.tev_colors.iter().enumerate() {
+                if let Some([r, g, b, a]) = col {
+                    let k = k as u8;
+                    let c11 = |v: i16| (v as u32) & 0x7FF;
+                    c.push(Command::Bp {
+                        reg: 0xE0 + 2 * k,
+                        value: c11(*r) | c11(*a) << 12,
+                    });
+                    c.push(Command::Bp {
+                        reg: 0xE1 + 2 * k,
+                        value: c11(*b) | c11(*g) << 12,
+                    });
+                }
+            }
+            for (k, col) in mat.konst_colors.iter().enumerate() {
+                if let Some([r, g, b, a]) = col {
+                    let k = k as u8;
+                    let kc = 1 << 23;
+                    c.push(Command::Bp {
+                        reg: 0xE0 + 2 * k,
+                        value: u32::from(*r) | u32::from(*a) << 12 | kc,
+                    });
+                    c.push(Command::Bp {
+                        reg: 0xE1 + 2 * k,
+                        value: u32::from(*b) | u32::from(*g) << 12 | kc,
+                    });
+                }
+            }
+            let pixel_at = c.len() * 5;
+            if let Some(a) = mat.alpha_compare {
+                let v = u32::from(a.ref0)
+                    | u32::from(a.ref1) << 8
+                    | u32::from(a.comp0 & 7) << 16
+                    | u32::from(a.comp1 & 7) << 19
+                    | u32::from(a.op & 3) << 22;
+                c.push(Command::Bp {
+                    reg: 0xF3,
+                    value: v,
+                });
+            }
+            if let Some(z) = mat.z_mode {
+                let v = u32::from(z.test & 1)
+                    | u32::from(z.func & 7) << 1
+                    | u32::from(z.write & 1) << 4;
+                c.push(Command::Bp {
+                    reg: 0x40,
+                    value: v,
+                });
+            }
+            let xf_at = c.len() * 5;
+            let colors: Vec<u32> = mat
+                .amb_colors
+                .iter()
+                .chain(&mat.mat_colors)
+                .map(|c| c.map_or(0, u32::from_be_bytes))
+                .collect();
+            c.push(Command::Xf {
+                addr: 0x100A,
+                values: colors,
+            });
+            let mut w = Writer::new();
+            encode(&c, &mut w)?;
+            let tail = vec![0; gcio::padding_for(w.position(), 32)];
+            m.packets.push(Packet { commands: c, tail });
+            let at = |p: usize| u16::try_from(p).unwrap_or(u16::MAX);
+            m.subpackets
+                .push(([at(xf_at), 0, 0, 0, at(tev_at), at(pixel_at)], u32::MAX));
+            m.matrix.push([0; 8]);
+            m.unknown.push(mat.mode);
+            m.indices.push(u16::try_from(i).unwrap_or(u16::MAX));
+        }
+        Ok(m)
+    }
+}
