@@ -98,6 +98,19 @@ pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
         shp1(x, &mut o, &c);
     }
     let textures = v.chunk(b"TEX1").map(|t| tex1(t.data, &mut o));
+    // MDL3 holds one packet per material (J3D-004 covers the chunk; its contents must follow MAT3).
+    if let (Some(m), Some(mat)) = (v.chunk(b"MDL3"), v.chunk(b"MAT3")) {
+        let (pk, mt) = (m.data.u16(8), mat.data.u16(8));
+        if let (Ok(pk), Ok(mt)) = (pk, mt)
+            && pk != mt
+        {
+            o.err(
+                "J3D-004",
+                m.data.abs(8),
+                format!("MDL3 has {pk} packets for {mt} MAT3 materials"),
+            );
+        }
+    }
     if let Some(m) = v.mat3() {
         match m.and_then(|m| Mat3::from_view(&m, crate::Pad::Nintendo, 4).map(|x| (m, x))) {
             Ok((m, x)) => mat3(&m, &x, textures, &mut o),
