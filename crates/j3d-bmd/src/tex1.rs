@@ -61,28 +61,17 @@ record! {
     }
 }
 
-/// Bytes one mip level of `format` takes at `width` × `height` (None for unknown formats).
-pub fn level_size(format: u8, width: usize, height: usize) -> Option<usize> {
-    let (bw, bh, bytes) = match format {
-        0x0 | 0x8 | 0xE => (8, 8, 32),
-        0x1 | 0x2 | 0x9 => (8, 4, 32),
-        0x3 | 0x4 | 0x5 | 0xA => (4, 4, 32),
-        0x6 => (4, 4, 64),
-        _ => return None,
-    };
-    Some(width.div_ceil(bw) * height.div_ceil(bh) * bytes)
-}
-
 impl BtiHeader {
-    /// Size of the image data with every mip level (`image_count`, at least one).
+    /// Size of the image data with every mip level (`image_count`, at least one), from
+    /// [`gx::tex::image_size`]; `None` for unknown formats.
     pub fn image_size(&self) -> Option<usize> {
-        let (w, h) = (usize::from(self.width), usize::from(self.height));
-        (0..u32::from(self.image_count.max(1)))
-            .map(|i| {
-                let shr = |x: usize| x.checked_shr(i).unwrap_or(0).max(1);
-                level_size(self.format, shr(w), shr(h))
-            })
-            .sum()
+        gx::tex::image_size(
+            gx::tex::TexFormat(self.format),
+            u32::from(self.width),
+            u32::from(self.height),
+            u32::from(self.image_count.max(1)),
+        )
+        .ok()
     }
 
     /// Size of the palette (2 bytes per entry).
@@ -500,10 +489,18 @@ mod tests {
     #[test]
     fn sizes() {
         assert_eq!(BtiHeader::SIZE, 0x20);
-        assert_eq!(level_size(0xE, 16, 16), Some(128));
-        assert_eq!(level_size(0x6, 4, 4), Some(64));
-        assert_eq!(level_size(0x0, 1, 1), Some(32));
-        assert_eq!(level_size(7, 4, 4), None);
+        let h = |format, size, image_count| BtiHeader {
+            format,
+            width: size,
+            height: size,
+            image_count,
+            ..BtiHeader::default()
+        };
+        assert_eq!(h(0xE, 16, 1).image_size(), Some(128));
+        assert_eq!(h(0x6, 4, 1).image_size(), Some(64));
+        assert_eq!(h(0x0, 1, 1).image_size(), Some(32));
+        assert_eq!(h(7, 4, 1).image_size(), None);
+        assert!(h(0x1, 1024, 255).image_size().is_some());
         let h = BtiHeader {
             format: 0x1,
             width: 16,
