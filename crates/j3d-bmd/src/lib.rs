@@ -10,6 +10,9 @@
 //!   tables verbatim and resolves them into [`Material`]s; [`Mat3::from_materials`] deduplicates
 //!   edited materials the way Nintendo's tools do. Chunks without a typed form (MAT2)
 //!   or in a layout the writers do not reproduce stay [`RawChunk`]s, so every file round-trips.
+//! - [`Tex1`] / [`Bti`] keep texture headers and shared image data; [`TextureSet::decode`] and
+//!   [`Bti::encode`] go through `gx::tex`. [`Mdl3`] decodes packets into BP/XF commands and
+//!   regenerates them from materials. [`to_glb`] exports glTF 2.0, [`to_obj`] Wavefront OBJ.
 //! - [`validate()`] reports the `J3D-*` rules of `reference/invariants.md`.
 //! - [`build`] makes Nintendo-looking sample models.
 //!
@@ -22,6 +25,18 @@
 //! assert!(mesh.triangle_count() > 0);
 //! assert_eq!(Bmd::parse(&bytes).unwrap().write().unwrap(), bytes);
 //! assert!(j3d_bmd::validate(&bytes).iter().all(|d| d.severity != gcio::Severity::Error));
+//!
+//! // Materials: resolve, edit, re-deduplicate; textures decode through gx::tex; glTF export.
+//! let mut model = Bmd::parse(&bytes).unwrap();
+//! let mat3 = model.mat3_mut().unwrap();
+//! let mut materials = mat3.materials();
+//! materials[0].konst_colors[0] = Some([255, 0, 0, 255]);
+//! mat3.set_materials(&materials).unwrap();
+//! assert_eq!(model.mat3().unwrap().materials(), materials);
+//! let levels = model.tex1().unwrap().set.decode(0).unwrap();
+//! assert_eq!(levels[0].width(), 32);
+//! let glb = j3d_bmd::to_glb(&view).unwrap();
+//! assert_eq!(&glb[..4], b"glTF");
 //! ```
 #![forbid(unsafe_code)]
 

@@ -486,6 +486,63 @@ impl Bti {
 mod tests {
     use super::*;
 
+    /// (header, bytes): drives the read and write tests.
+    fn golden() -> Vec<(BtiHeader, [u8; 0x20])> {
+        vec![
+            (
+                BtiHeader {
+                    format: 0xE,
+                    alpha: 0,
+                    width: 64,
+                    height: 32,
+                    wrap_s: 1,
+                    wrap_t: 2,
+                    mipmap: 1,
+                    min_filter: 5,
+                    mag_filter: 1,
+                    max_lod: 16,
+                    image_count: 3,
+                    lod_bias: -50,
+                    image_offset: 0x20,
+                    ..BtiHeader::default()
+                },
+                [
+                    0x0E, 0, 0, 64, 0, 32, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 5, 1, 0, 16,
+                    3, 0, 0xFF, 0xCE, 0, 0, 0, 0x20,
+                ],
+            ),
+            (
+                BtiHeader {
+                    format: 0x9,
+                    alpha: 1,
+                    width: 16,
+                    height: 16,
+                    palette_enable: 1,
+                    palette_format: 2,
+                    palette_count: 256,
+                    palette_offset: 0x120,
+                    image_count: 1,
+                    image_offset: 0x20,
+                    ..BtiHeader::default()
+                },
+                [
+                    9, 1, 0, 16, 0, 16, 0, 0, 1, 2, 1, 0, 0, 0, 1, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+                    0, 0, 0, 0, 0, 0, 0x20,
+                ],
+            ),
+        ]
+    }
+
+    #[test]
+    fn golden_headers() {
+        for (h, bytes) in golden() {
+            assert_eq!(BtiHeader::read(&Reader::new(&bytes), 0).unwrap(), h);
+            let mut w = Writer::new();
+            h.write(&mut w);
+            assert_eq!(w.as_slice(), bytes);
+        }
+    }
+
     #[test]
     fn sizes() {
         assert_eq!(BtiHeader::SIZE, 0x20);
