@@ -11,6 +11,7 @@
 pub mod disc;
 mod format;
 pub mod formats;
+mod png;
 pub mod report;
 pub mod survey;
 

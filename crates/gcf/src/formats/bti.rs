@@ -12,7 +12,8 @@ use j3d_bmd::Bti as BtiFile;
 use std::path::Path;
 
 use crate::format::{Detection, Format, Info, Options, extension, io_error};
-use j3d_bmd::gx::tex::{Image, TexFormat};
+use crate::png::{read_png, write_png};
+use j3d_bmd::gx::tex::TexFormat;
 
 /// The BTI texture format.
 pub struct Bti;
@@ -132,32 +133,4 @@ impl Format for Bti {
             })
             .collect()
     }
-}
-
-fn write_png(path: &Path, img: &Image) -> Result<()> {
-    let file = std::fs::File::create(path).map_err(|e| io_error(path, e))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.width(), img.height());
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let err = |e: png::EncodingError| io_error(path, std::io::Error::other(e));
-    enc.write_header()
-        .map_err(err)?
-        .write_image_data(img.as_rgba8())
-        .map_err(err)
-}
-
-fn read_png(path: &Path, data: &[u8]) -> Result<Image> {
-    let err = |e: png::DecodingError| io_error(path, std::io::Error::other(e));
-    let mut dec = png::Decoder::new(std::io::Cursor::new(data));
-    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = dec.read_info().map_err(err)?;
-    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
-    let info = reader.next_frame(&mut buf).map_err(err)?;
-    let channels = info.color_type.samples();
-    Image::from_channels(
-        info.width,
-        info.height,
-        channels,
-        buf.get(..info.buffer_size()).unwrap_or_default(),
-    )
 }

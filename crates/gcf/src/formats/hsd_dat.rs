@@ -11,6 +11,7 @@ use hsd_dat::{Dat, Kind, parse};
 use serde_json::json;
 
 use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::png::write_png;
 
 /// Sysdolphin archives (`hsd-dat`).
 pub struct HsdDat;
@@ -135,9 +136,7 @@ impl Format for HsdDat {
             let mut first_error = None;
             for (i, t) in a.textures(&g).iter().enumerate() {
                 let path = to.join(format!("{stem}_tex{i}.png"));
-                let r = a
-                    .decode_texture(t)
-                    .and_then(|img| write_png(&path, img.width(), img.height(), img.as_rgba8()));
+                let r = a.decode_texture(t).and_then(|img| write_png(&path, &img));
                 if let Err(e) = r {
                     first_error.get_or_insert(e);
                 }
@@ -165,18 +164,6 @@ impl Format for HsdDat {
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         hsd_dat::build::samples().unwrap_or_default()
     }
-}
-
-/// Writes RGBA8 pixels as a PNG file.
-fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
-    let file = std::fs::File::create(path).map_err(|e| io_error(path, e))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    let png_err = |e: png::EncodingError| io_error(path, std::io::Error::other(e));
-    let mut w = enc.write_header().map_err(png_err)?;
-    w.write_image_data(rgba).map_err(png_err)?;
-    w.finish().map_err(png_err)
 }
 
 /// `gcf compare a.dat b.dat`: first line `BNB <percent>` (whole file, `a` the reference), then
