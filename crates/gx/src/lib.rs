@@ -6,6 +6,8 @@
 //! - `dl`: display lists — primitive opcodes (quads, triangles, strips, fans, lines, points), parsing
 //!   them given a vertex descriptor (direct/index8/index16 per attribute), PNMTXIDX handling, and
 //!   strip/fan expansion to triangles;
+//! - `mtx`: 3×4 affine matrices (product, point transform, inverse, `T·Rz·Ry·Rx·S` joint matrices)
+//!   shared by J3D skeletons and HSD joints;
 //! - `tex`: texture formats (I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8, C14X2, CMPR) with
 //!   palettes, block tiling, mip levels, decode to RGBA8 and encode back (exact for the lossless
 //!   formats; a fitting CMPR encoder; palettes by quantisation).
@@ -24,5 +26,6 @@
 #![forbid(unsafe_code)]
 
 pub mod dl;
+pub mod mtx;
 pub mod tex;
 pub mod vtx;

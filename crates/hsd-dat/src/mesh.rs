@@ -14,52 +14,11 @@ use crate::graph::{Graph, PObjRef};
 use crate::types::{Envelope, Joint, Matrix};
 use crate::view::Archive;
 
-/// A 3×4 row-major affine matrix.
-pub type Mtx = [[f32; 4]; 3];
-
-/// The identity.
-pub const IDENTITY: Mtx = [
-    [1.0, 0.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0, 0.0],
-    [0.0, 0.0, 1.0, 0.0],
-];
-
-fn at<const N: usize>(m: &[[f32; N]; 3], r: usize, c: usize) -> f32 {
-    m.get(r).and_then(|row| row.get(c)).copied().unwrap_or(0.0)
-}
-
-/// `a · b`.
-pub fn mul(a: &Mtx, b: &Mtx) -> Mtx {
-    std::array::from_fn(|r| {
-        std::array::from_fn(|c| {
-            let t = if c == 3 { at(a, r, 3) } else { 0.0 };
-            (0..3).map(|k| at(a, r, k) * at(b, k, c)).sum::<f32>() + t
-        })
-    })
-}
-
-/// `m · p`.
-pub fn apply(m: &Mtx, p: [f32; 3]) -> [f32; 3] {
-    let [x, y, z] = p;
-    m.map(|[a, b, c, t]| a * x + b * y + c * z + t)
-}
-
-/// The local matrix of a joint: `T · Rz · Ry · Rx · S` (X rotation applied first).
-pub fn srt(rotation: [f32; 3], scale: [f32; 3], translation: [f32; 3]) -> Mtx {
-    let [(sx, cx), (sy, cy), (sz, cz)] = rotation.map(f32::sin_cos);
-    // R = Rz · Ry · Rx
-    let r = [
-        [cy * cz, sx * sy * cz - cx * sz, cx * sy * cz + sx * sz],
-        [cy * sz, sx * sy * sz + cx * cz, cx * sy * sz - sx * cz],
-        [-sy, sx * cy, cx * cy],
-    ];
-    std::array::from_fn(|i| {
-        std::array::from_fn(|j| match j {
-            3 => translation.get(i).copied().unwrap_or(0.0),
-            _ => at(&r, i, j) * scale.get(j).copied().unwrap_or(1.0),
-        })
-    })
-}
+/// A 3×4 row-major affine matrix (shared with J3D through `gx::mtx`).
+pub use gx::mtx::Mtx34 as Mtx;
+/// Matrix helpers shared with J3D: identity, `a · b`, `m · p`, and the joint local matrix
+/// `T · Rz · Ry · Rx · S` (X rotation applied first), the runtime's order.
+pub use gx::mtx::{IDENTITY, apply, mul, srt};
 
 /// How one vertex is skinned.
 #[derive(Debug, Clone, PartialEq)]
@@ -336,31 +295,7 @@ pub fn envelope_coord(g: &Graph, world: &[Mtx], owner: usize) -> Option<Mtx> {
 }
 
 /// Inverse of an affine matrix (`None` when singular).
-pub fn invert(m: &Mtx) -> Option<Mtx> {
-    let [[a0, a1, a2, t0], [b0, b1, b2, t1], [c0, c1, c2, t2]] = *m;
-    let det = a0 * (b1 * c2 - b2 * c1) - a1 * (b0 * c2 - b2 * c0) + a2 * (b0 * c1 - b1 * c0);
-    if det.abs() < 1e-12 {
-        return None;
-    }
-    let r = [
-        [
-            (b1 * c2 - b2 * c1) / det,
-            (a2 * c1 - a1 * c2) / det,
-            (a1 * b2 - a2 * b1) / det,
-        ],
-        [
-            (b2 * c0 - b0 * c2) / det,
-            (a0 * c2 - a2 * c0) / det,
-            (a2 * b0 - a0 * b2) / det,
-        ],
-        [
-            (b0 * c1 - b1 * c0) / det,
-            (a1 * c0 - a0 * c1) / det,
-            (a0 * b1 - a1 * b0) / det,
-        ],
-    ];
-    Some(r.map(|[x, y, z]| [x, y, z, -(x * t0 + y * t1 + z * t2)]))
-}
+pub use gx::mtx::inverse as invert;
 
 impl Mesh {
     /// Vertex positions in world space (rest pose), through each vertex's skin.

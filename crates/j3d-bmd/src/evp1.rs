@@ -6,7 +6,7 @@ use crate::chunk::{header, here, off, u16_of, write_chunk};
 use crate::{Pad, raw};
 
 /// A 3×4 row-major matrix (3 rows of 4 floats).
-pub type Mtx34 = [[f32; 4]; 3];
+pub use gx::mtx::Mtx34;
 
 /// Zero-copy EVP1.
 #[derive(Debug, Clone, Copy)]

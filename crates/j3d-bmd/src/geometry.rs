@@ -288,30 +288,9 @@ pub struct Skeleton {
     pub world: Vec<Mtx34>,
 }
 
-/// Multiplies two 3×4 affine matrices.
-pub fn mul(a: &Mtx34, b: &Mtx34) -> Mtx34 {
-    let mut o = [[0.0; 4]; 3];
-    for (r, row) in o.iter_mut().enumerate() {
-        let ar = a.get(r).copied().unwrap_or_default();
-        for (c, v) in row.iter_mut().enumerate() {
-            let col = |k: usize| b.get(k).and_then(|x| x.get(c)).copied().unwrap_or(0.0);
-            *v =
-                ar[0] * col(0) + ar[1] * col(1) + ar[2] * col(2) + if c == 3 { ar[3] } else { 0.0 };
-        }
-    }
-    o
-}
-
-/// Applies a 3×4 matrix to a point.
-pub fn transform(m: &Mtx34, p: [f32; 3]) -> [f32; 3] {
-    m.map(|r| r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + r[3])
-}
-
-const IDENTITY: Mtx34 = [
-    [1.0, 0.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0, 0.0],
-    [0.0, 0.0, 1.0, 0.0],
-];
+use gx::mtx::IDENTITY;
+/// Multiplies two 3×4 affine matrices; applies one to a point (shared with HSD via `gx::mtx`).
+pub use gx::mtx::{apply as transform, mul};
 
 /// The skeleton of `view`: parents from the INF1 joint nodes, local matrices from JNT1, world
 /// matrices composed top-down in hierarchy order (parents precede children in the node list).

@@ -36,50 +36,7 @@ fn mat4(m: &Mtx34) -> [f32; 16] {
 
 /// Inverse of an affine 3×4 matrix (identity when singular).
 fn inverse(m: &Mtx34) -> Mtx34 {
-    let g = |r: usize, c: usize| m.get(r).and_then(|row| row.get(c)).copied().unwrap_or(0.0);
-    let (a, b, c, d, e, f, h, i, k) = (
-        g(0, 0),
-        g(0, 1),
-        g(0, 2),
-        g(1, 0),
-        g(1, 1),
-        g(1, 2),
-        g(2, 0),
-        g(2, 1),
-        g(2, 2),
-    );
-    let det = a * (e * k - f * i) - b * (d * k - f * h) + c * (d * i - e * h);
-    if det.abs() < 1e-12 {
-        return [
-            [1.0, 0.0, 0.0, 0.0],
-            [0.0, 1.0, 0.0, 0.0],
-            [0.0, 0.0, 1.0, 0.0],
-        ];
-    }
-    let r = [
-        [
-            (e * k - f * i) / det,
-            (c * i - b * k) / det,
-            (b * f - c * e) / det,
-        ],
-        [
-            (f * h - d * k) / det,
-            (a * k - c * h) / det,
-            (c * d - a * f) / det,
-        ],
-        [
-            (d * i - e * h) / det,
-            (b * h - a * i) / det,
-            (a * e - b * d) / det,
-        ],
-    ];
-    let t = [g(0, 3), g(1, 3), g(2, 3)];
-    let mut o = [[0.0; 4]; 3];
-    for (row, out) in r.iter().zip(o.iter_mut()) {
-        let [x, y, z] = *row;
-        *out = [x, y, z, -(x * t[0] + y * t[1] + z * t[2])];
-    }
-    o
+    gx::mtx::inverse(m).unwrap_or(gx::mtx::IDENTITY)
 }
 
 /// Binary buffer with aligned views and accessors.

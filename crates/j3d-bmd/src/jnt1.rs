@@ -94,23 +94,11 @@ impl Joint {
 
     /// Local matrix (row-major 3×4): scale, then rotation X, Y, Z, then translation (J3D order).
     pub fn local_matrix(&self) -> [[f32; 4]; 3] {
-        let [rx, ry, rz] = self.rotation.map(angle_to_radians);
-        let (sx, cx) = rx.sin_cos();
-        let (sy, cy) = ry.sin_cos();
-        let (sz, cz) = rz.sin_cos();
-        // R = Rz · Ry · Rx
-        let r = [
-            [cy * cz, sx * sy * cz - cx * sz, cx * sy * cz + sx * sz],
-            [cy * sz, sx * sy * sz + cx * cz, cx * sy * sz - sx * cz],
-            [-sy, sx * cy, cx * cy],
-        ];
-        let [s0, s1, s2] = self.scale;
-        let [t0, t1, t2] = self.translation;
-        let row = |i: usize, t: f32| {
-            let r = r.get(i).copied().unwrap_or_default();
-            [r[0] * s0, r[1] * s1, r[2] * s2, t]
-        };
-        [row(0, t0), row(1, t1), row(2, t2)]
+        gx::mtx::srt(
+            self.rotation.map(angle_to_radians),
+            self.scale,
+            self.translation,
+        )
     }
 }
 
