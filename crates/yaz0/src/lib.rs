@@ -23,6 +23,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod best;
 pub mod build;
 mod decode;
 mod encode;
