@@ -586,6 +586,17 @@ pub fn broken_variants() -> Vec<(&'static str, &'static str, Vec<u8>)> {
         "missing_primitive_padding",
         m.write().unwrap_or_default(),
     ));
+    // J3D-062: the first matrix group declares 32 bytes (of zeros) more than its padded primitives.
+    let mut m = skinned_bmd();
+    if let Some(g) = m.shp1_mut().and_then(|s| s.groups.first_mut()) {
+        let used: usize = g.prims.iter().map(|p| 3 + p.data.len()).sum();
+        g.tail = crate::Tail::Bytes(vec![0; crate::chunk::pad_len(used) + 32]);
+    }
+    out.push((
+        "J3D-062",
+        "group_size_past_padding",
+        m.write().unwrap_or_default(),
+    ));
     // J3D-063: a group loads 11 matrices.
     let mut m = skinned_bmd();
     if let Some(s) = m.shp1_mut() {

@@ -1027,7 +1027,9 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                     return;
                 }
             }
-            for p in DisplayList::new(g.prims, desc) {
+            let mut list = DisplayList::new(g.prims, desc);
+            let mut decoded = true;
+            for p in list.by_ref() {
                 let p = match p {
                     Ok(p) => p,
                     Err(e) => {
@@ -1036,6 +1038,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                             e.offset().unwrap_or(dat),
                             format!("shape {i} group {k}: {e}"),
                         );
+                        decoded = false;
                         break;
                     }
                 };
@@ -1105,6 +1108,15 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                     }
                 }
             }
+            if decoded {
+                group_extent(
+                    g.prims,
+                    list.position(),
+                    dat,
+                    &format!("shape {i} group {k}"),
+                    o,
+                );
+            }
         }
         if mt == ShapeMatrixType::MULTI && !has_pnmtx {
             let sev = if multi_matrix_group {
@@ -1119,5 +1131,34 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                 format!("multi-joint shape {i} has no POSITION_MATRIX indexer"),
             );
         }
+    }
+}
+
+/// J3D-062: a group size that is a multiple of 32 (J3D-061 reports the others) covers exactly the
+/// bytes its primitives use rounded up to 32, and that pad is zeros (GX NOPs, as Nintendo's tools
+/// and the writer's [`Tail::Align32`](crate::Tail::Align32) emit). `used` is where the display
+/// list ended; a primitive run ending on a 32-byte boundary has no pad.
+fn group_extent(prims: gcio::Reader<'_>, used: usize, dat: u64, what: &str, o: &mut Out) {
+    let size = prims.len();
+    if !size.is_multiple_of(32) {
+        return;
+    }
+    let expect = used + crate::chunk::pad_len(used);
+    if size != expect {
+        o.err(
+            "J3D-062",
+            dat,
+            format!("{what}: size {size:#x}, but its primitives use {used:#x} bytes ({expect:#x} with the pad)"),
+        );
+    } else if let Some(at) = prims
+        .data()
+        .get(used..)
+        .and_then(|pad| pad.iter().position(|&b| b != 0))
+    {
+        o.err(
+            "J3D-062",
+            prims.abs(used + at),
+            format!("{what}: the pad after the primitives is not zeros"),
+        );
     }
 }

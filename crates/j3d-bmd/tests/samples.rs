@@ -198,3 +198,42 @@ fn edits_recompute_derived_values() {
     let bytes = m.write().unwrap();
     assert_eq!(Bmd::parse(&bytes).unwrap().write().unwrap(), bytes);
 }
+
+/// Rules (non-info) that `bytes` fires.
+fn fired(bytes: &[u8]) -> Vec<(String, String)> {
+    validate(bytes)
+        .into_iter()
+        .filter(|d| d.severity != Severity::Info)
+        .map(|d| (d.rule, d.message))
+        .collect()
+}
+
+#[test]
+fn group_size_covers_exactly_the_padded_primitives() {
+    // 32 bytes too many (still a multiple of 32, so J3D-061 is silent).
+    let broken = build::broken_variants();
+    let (_, _, plus32) = broken
+        .iter()
+        .find(|(_, n, _)| *n == "group_size_past_padding")
+        .unwrap();
+    let d = fired(plus32);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].0, "J3D-062");
+    assert!(d[0].1.contains("shape 0 group 0"), "{d:#?}");
+    // The right size, but the pad after the NOP holds a non-zero byte.
+    let mut m = build::skinned_bmd();
+    let g = &mut m.shp1_mut().unwrap().groups[0];
+    let used: usize = g.prims.iter().map(|p| 3 + p.data.len()).sum();
+    let pad = (32 - used % 32) % 32;
+    assert!(
+        pad >= 2,
+        "sample group needs room for a NOP and a stray byte"
+    );
+    let mut tail = vec![0; pad];
+    tail[pad - 1] = 0xAB;
+    g.tail = j3d_bmd::Tail::Bytes(tail);
+    let d = fired(&m.write().unwrap());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].0, "J3D-062");
+    assert!(d[0].1.contains("not zeros"), "{d:#?}");
+}
