@@ -2,7 +2,8 @@
 //! JNT1, SHP1, MAT3, (MDL3), TEX1; the `SVR3` tag; padding with "This is padding data to align";
 //! DRW1 with rigid joints first and every envelope twice; primitives padded to 32 per matrix group.
 //! MAT3 holds [`materials`] deduplicated as Nintendo's tools do, TEX1 holds [`textures`] in every
-//! GX format; MDL3 is regenerated from both.
+//! GX format; MDL3 is regenerated from both. Joint bounds are fitted to the vertices each joint
+//! moves ([`Bmd::fit_joint_bounds`], J3D-046).
 
 use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
 use gx::vtx::{Attr, AttrType, CompCount, CompType, Components, Value, VertexFormat};
@@ -154,11 +155,7 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
     let joints = spec
         .joints
         .iter()
-        .map(|j| Joint {
-            radius: 100.0,
-            bbox: [-50.0, -50.0, -50.0, 50.0, 50.0, 50.0],
-            ..Joint::at(j.translation)
-        })
+        .map(|j| Joint::at(j.translation))
         .collect();
     let jnt = Jnt1::new(
         joints,
@@ -182,14 +179,18 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
         ));
     }
     chunks.push(Chunk::Tex1(tex1()));
-    Bmd {
+    let mut model = Bmd {
         magic: if spec.bdl { *MAGIC_BDL4 } else { *MAGIC_BMD3 },
         tag: SVR3_TAG,
         chunks,
         stale_size: None,
         stale_count: None,
         trailing: vec![],
-    }
+    };
+    // Joint bounds hold the vertices each joint moves (J3D-046); a spec whose geometry does not
+    // decode keeps zero bounds.
+    let _ = model.fit_joint_bounds();
+    model
 }
 
 fn f3(x: f32, y: f32, z: f32) -> Value {
@@ -595,6 +596,16 @@ pub fn broken_variants() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     out.push((
         "J3D-062",
         "group_size_past_padding",
+        m.write().unwrap_or_default(),
+    ));
+    // J3D-046: the spine joint's box stops 10 units short of its vertices in +X.
+    let mut m = skinned_bmd();
+    if let Some(j) = m.jnt1_mut().and_then(|j| j.joints.get_mut(1)) {
+        j.bbox[3] -= 10.0;
+    }
+    out.push((
+        "J3D-046",
+        "joint_bounds_too_small",
         m.write().unwrap_or_default(),
     ));
     // J3D-063: a group loads 11 matrices.

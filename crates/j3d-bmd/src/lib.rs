@@ -4,7 +4,8 @@
 //! Layers:
 //! - [`parse`] gives a zero-copy [`BmdView`]: the header, the chunk list and typed views of INF1,
 //!   VTX1, EVP1, DRW1, JNT1 and SHP1 ([`Inf1View`], …), from which [`geometry`] decodes triangles
-//!   with attributes and resolved skinning, and [`skeleton`] the joint matrices.
+//!   with attributes and resolved skinning, and [`skeleton`] the joint matrices; [`bounds`]
+//!   places each vertex in the space of the joints that move it (joint radius and AABB).
 //! - [`Bmd`] is the owned model; each typed chunk has an owned form ([`Inf1`], [`Vtx1`], …,
 //!   [`Mat3`]) with a writer that recomputes offsets, counts and padding. MAT3 keeps its value
 //!   tables verbatim and resolves them into [`Material`]s; [`Mat3::from_materials`] deduplicates
@@ -40,6 +41,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod bounds;
 pub mod build;
 mod chunk;
 pub mod drw1;
@@ -62,6 +64,7 @@ pub mod tex1;
 mod validate;
 pub mod vtx1;
 
+pub use bounds::{Bounds, JointVertex, fit_joint_bounds, joint_vertices};
 pub use chunk::CHUNK_ALIGN;
 pub use drw1::{Drw1, Drw1View, DrwEntry, DrwKind};
 pub use evp1::{Envelope, Evp1, Evp1View, Mtx34};

@@ -5,6 +5,7 @@ use gcio::{Diagnostic, Limits, Severity};
 use gx::dl::{DisplayList, matrix_slot};
 use gx::vtx::{Attr, AttrType, CompType};
 
+use crate::bounds::{Bounds, joint_vertices};
 use crate::chunk::off;
 use crate::drw1::{Drw1View, DrwKind};
 use crate::evp1::Evp1View;
@@ -96,6 +97,9 @@ pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
     }
     if let Some(x) = &shp {
         shp1(x, &mut o, &c);
+    }
+    if let Some(x) = &jnt {
+        joint_bounds(v, x, &mut o);
     }
     let textures = v.chunk(b"TEX1").map(|t| tex1(t.data, &mut o));
     // MDL3 holds one packet per material (J3D-004 covers the chunk; its contents must follow MAT3).
@@ -772,6 +776,52 @@ fn jnt1(x: &Jnt1View<'_>, o: &mut Out) {
         }
     }
     names(x.names(), x.len(), base + 0x14, o);
+}
+
+/// J3D-046: each joint's stored sphere and box hold every vertex it affects, in the joint's own
+/// space ([`crate::bounds`] says why that space). One warning per joint, naming its first
+/// offending vertex; a model whose geometry does not decode is left to the rules that say why.
+fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
+    let Ok(mesh) = crate::geometry(v) else { return };
+    let base = x.reader().base() + off(x.header().data) as u64;
+    let stored: Vec<Option<(Bounds, u64)>> = (0..x.len())
+        .map(|j| {
+            let e = x.remap(j).ok()?;
+            let d = x.data(usize::from(e)).ok()?;
+            let b = Bounds {
+                radius: d.radius,
+                bbox: d.bbox,
+            };
+            Some((b, base + 0x40 * u64::from(e) + 0x24))
+        })
+        .collect();
+    let names = x.names().and_then(Result::ok);
+    let mut reported = vec![false; stored.len()];
+    let _ = joint_vertices(v, &mesh, |jv| {
+        let j = usize::from(jv.joint);
+        if let (Some(Some((b, at))), Some(done)) = (stored.get(j), reported.get_mut(j))
+            && !*done
+            && !b.contains(jv.local)
+        {
+            *done = true;
+            let name = names
+                .as_ref()
+                .and_then(|t| t.entries.get(j))
+                .map(|e| format!(" ({})", String::from_utf8_lossy(&e.name)))
+                .unwrap_or_default();
+            let [x0, y0, z0, x1, y1, z1] = b.bbox;
+            let [px, py, pz] = jv.local;
+            o.warn(
+                "J3D-046",
+                *at,
+                format!(
+                    "joint {j}{name}: shape {} vertex {} at ({px}, {py}, {pz}) in joint space lies outside radius {} / box ({x0}, {y0}, {z0})–({x1}, {y1}, {z1})",
+                    jv.shape, jv.vertex, b.radius
+                ),
+            );
+        }
+        true
+    });
 }
 
 fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {

@@ -237,3 +237,67 @@ fn group_size_covers_exactly_the_padded_primitives() {
     assert_eq!(d[0].0, "J3D-062");
     assert!(d[0].1.contains("not zeros"), "{d:#?}");
 }
+
+#[test]
+fn joint_bounds_are_in_joint_space() {
+    // Joint 2 ("head") sits at world (0, 0, 40). It moves rigid vertices, stored in its own frame
+    // (z 20..60 as stored), and envelope-1 vertices, stored in bind space (z 20..60) and brought
+    // into its frame by its inverse bind matrix (z − 40). So its box reaches z = −20: in model
+    // space it would start at 20.
+    let bytes = build::skinned_bmd().write().unwrap();
+    let v = parse(&bytes).unwrap();
+    let fitted = j3d_bmd::fit_joint_bounds(&v).unwrap();
+    let head = fitted[2].unwrap();
+    assert_eq!(head.bbox[2], -20.0);
+    assert_eq!(head.bbox[5], 60.0);
+    assert_eq!((head.bbox[0], head.bbox[3]), (0.0, 80.0));
+    // The sphere is about the joint's origin: at least the farthest z, at most the box corner.
+    assert!(head.radius >= 60.0 && head.radius <= (80.0f32 * 80.0 + 60.0 * 60.0).sqrt());
+    // The builders store exactly these bounds.
+    let m = Bmd::parse(&bytes).unwrap();
+    let jnt = m.jnt1().unwrap();
+    for (j, b) in fitted.iter().enumerate() {
+        let b = b.unwrap();
+        let stored = jnt.joint(j).unwrap();
+        assert_eq!(
+            (stored.radius, stored.bbox),
+            (b.radius, b.bbox),
+            "joint {j}"
+        );
+    }
+    // Every (joint, vertex) pair lies inside its joint's bounds.
+    let mesh = geometry(&v).unwrap();
+    let mut pairs = 0;
+    j3d_bmd::joint_vertices(&v, &mesh, |jv| {
+        assert!(fitted[usize::from(jv.joint)].unwrap().contains(jv.local));
+        pairs += 1;
+        true
+    })
+    .unwrap();
+    assert!(pairs > mesh.vertex_count());
+}
+
+#[test]
+fn joint_bounds_too_small_warn_once_per_joint() {
+    let broken = build::broken_variants();
+    let (_, _, bytes) = broken
+        .iter()
+        .find(|(_, n, _)| *n == "joint_bounds_too_small")
+        .unwrap();
+    let d: Vec<_> = validate(bytes)
+        .into_iter()
+        .filter(|d| d.severity != Severity::Info)
+        .collect();
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].rule, "J3D-046");
+    assert_eq!(d[0].severity, Severity::Warning);
+    assert!(
+        d[0].message.starts_with("joint 1 (spine): shape 0 vertex "),
+        "{}",
+        d[0].message
+    );
+    // Fitting the bounds again makes the model clean.
+    let mut m = Bmd::parse(bytes).unwrap();
+    m.fit_joint_bounds().unwrap();
+    assert!(fired(&m.write().unwrap()).is_empty());
+}
