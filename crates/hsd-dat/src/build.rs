@@ -39,6 +39,20 @@ impl Builder {
         Target::In(loc)
     }
 
+    /// Appends a zeroed block for a `T` to be written later with [`Builder::set`] (for layouts
+    /// where a struct precedes what it points at).
+    pub fn slot<T: Struct<Target>>(&mut self) -> Target {
+        self.bytes(vec![0; T::SIZE.next_multiple_of(4)], 4)
+    }
+
+    /// Writes `v` into the block `at` (from [`Builder::slot`] or [`Builder::put`]).
+    pub fn set<T: Struct<Target>>(&mut self, at: Target, v: &T) {
+        if let Target::In(l) = at {
+            // The block was sized for a `T`.
+            let _ = self.dat.write_struct(l, v);
+        }
+    }
+
     /// Appends a NULL-terminated pointer array.
     pub fn ptr_array(&mut self, items: &[Target]) -> Target {
         let i = self
@@ -148,6 +162,18 @@ fn translate_inverse(t: [f32; 3]) -> Matrix {
             [0.0, 0.0, 1.0, -t[2]],
         ],
     }
+}
+
+/// Pads the data section to 16 bytes (the Colosseum/XD convention) by growing the last block.
+fn pad_data_to_16(dat: &mut Dat) -> Result<()> {
+    let (_, size) = dat.layout()?;
+    if let Some(last) = dat.blocks.last_mut() {
+        last.bytes.resize(
+            last.bytes.len() + (size as usize).next_multiple_of(16) - size as usize,
+            0,
+        );
+    }
+    Ok(())
 }
 
 fn encode_array(format: VertexFormat, values: &[[f32; 3]]) -> Vec<u8> {
@@ -607,15 +633,8 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
     let bound = b.bytes(bb.to_bytes(), 4);
     b.root("scene_data", scene);
     b.root("bound_box", bound);
-    // Data section padded to 16 (the Colosseum/XD convention).
     let mut dat = b.finish();
-    let (_, size) = dat.layout()?;
-    if let Some(last) = dat.blocks.last_mut() {
-        last.bytes.resize(
-            last.bytes.len() + (size as usize).next_multiple_of(16) - size as usize,
-            0,
-        );
-    }
+    pad_data_to_16(&mut dat)?;
     dat.trailing = vec![0; o.trailing_padding];
     Ok(dat)
 }
@@ -748,8 +767,11 @@ pub fn melee_joint() -> Result<Dat> {
     Ok(b.finish())
 }
 
-/// Every sample for `samples/` (file name, bytes): the three valid archives and the four broken
-/// variants under `broken/`.
+/// Every sample for `samples/` (file name, bytes). Compiler-order samples, written through
+/// [`crate::compile::compile`] so `compile(parse(x)) == x`: `xd-model.dat`, `xd-scene.dat` (every
+/// phase of the layout) and `melee-joint.dat`. Layout-preserving samples, which exercise what the
+/// compiler never writes: `mextk-minimal.dat` (unsorted relocation table, an untyped root) and the
+/// four broken variants under `broken/` (the builder's own order, one rule broken each).
 pub fn samples() -> Result<Vec<(String, Vec<u8>)>> {
     let broken = [
         (
@@ -781,16 +803,503 @@ pub fn samples() -> Result<Vec<(String, Vec<u8>)>> {
             },
         ),
     ];
+    let compiled = |d: Dat| crate::compile::compile(&d)?.write();
     let mut out = vec![
         ("mextk-minimal.dat".to_owned(), mextk_minimal().write()?),
         (
             "xd-model.dat".to_owned(),
-            xd_model(XdOptions::default())?.write()?,
+            compiled(xd_model(XdOptions::default())?)?,
         ),
-        ("melee-joint.dat".to_owned(), melee_joint()?.write()?),
+        ("xd-scene.dat".to_owned(), compiled(xd_scene()?)?),
+        ("melee-joint.dat".to_owned(), compiled(melee_joint()?)?),
     ];
     for (name, o) in broken {
         out.push((name.to_owned(), xd_model(o)?.write()?));
     }
     Ok(out)
+}
+
+/// A LIN keyframe stream `0 → value` over `frames` frames (f32 values), 4-byte padded, and its
+/// unpadded length.
+fn lin_keys(frames: u8, value: f32) -> (Vec<u8>, u32) {
+    let mut s = vec![0x12u8];
+    s.extend_from_slice(&0.0f32.to_le_bytes());
+    s.push(frames);
+    s.extend_from_slice(&value.to_le_bytes());
+    s.push(0);
+    let len = s.len() as u32;
+    s.resize(s.len().next_multiple_of(4), 0);
+    (s, len)
+}
+
+fn fobj(track: u8, next: Option<Target>, (keys, len): (Target, u32)) -> FObj<Target> {
+    FObj {
+        next,
+        length: len,
+        start_frame: 0.0,
+        track,
+        frac_value: 0,
+        frac_slope: 0,
+        pad: 0,
+        data: Some(keys),
+    }
+}
+
+fn aobj(end_frame: f32, fobj: Target) -> AObj<Target> {
+    AObj {
+        flags: AObjFlags::LOOP,
+        end_frame,
+        fobj: Some(fobj),
+        obj_id: crate::field::Word::Value(0),
+    }
+}
+
+fn image(data: Target, format: u32) -> Image<Target> {
+    Image {
+        data: Some(data),
+        width: 8,
+        height: 8,
+        format,
+        mipmap: 0,
+        min_lod: 0.0,
+        max_lod: 0.0,
+    }
+}
+
+fn tobj(id: u32, next: Option<Target>, image: Target, palette: Option<Target>) -> TObj<Target> {
+    TObj {
+        class_name: None,
+        next,
+        id,
+        src: 4,
+        rotate: [0.0; 3],
+        scale: [1.0; 3],
+        translate: [0.0; 3],
+        wrap_s: 1,
+        wrap_t: 1,
+        repeat_s: 1,
+        repeat_t: 1,
+        flags: TObjFlags::from_bits_retain(0x0004_0010),
+        blending: 1.0,
+        mag_filter: 1,
+        image: Some(image),
+        palette,
+        lod: None,
+        tev: None,
+    }
+}
+
+fn vtx(attr: u32, attr_type: u32, cnt: u32, ty: u32, frac: u8, stride: u16) -> VtxDesc<Target> {
+    VtxDesc {
+        attr,
+        attr_type,
+        comp_cnt: cnt,
+        comp_type: ty,
+        frac,
+        pad: 0,
+        stride,
+        array: None,
+    }
+}
+
+/// A triangle strip over the enveloped vertex format (PNMTXIDX, POS16, NRM8, TEX16), one vertex
+/// per (matrix slot × 3, position = uv index).
+fn env_strip(verts: &[(u32, u32)]) -> Result<(Vec<u8>, u16)> {
+    let mut desc = VertexDesc::new();
+    desc.push(Attr::PNMTXIDX, AttrType::DIRECT)?;
+    desc.push(Attr::POS, AttrType::INDEX16)?;
+    desc.push(Attr::NRM, AttrType::INDEX8)?;
+    desc.push(Attr::tex(0), AttrType::INDEX16)?;
+    let mut strip = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
+    for &(slot, v) in verts {
+        strip.push(&desc, &[slot, v, 0, v]);
+    }
+    display_list(&[strip], &desc)
+}
+
+/// A Colosseum/XD-style model that exercises every phase of the compiler's layout, for the
+/// compiler-order sample (`xd-scene.dat` is `compile(xd_scene())`): two mesh owners (owner 1: an
+/// enveloped DObj with two PObjs over a shared vertex descriptor and a two-texture MObj, the
+/// second texture paletted; owner 2: a rigid DObj with its own descriptor and a one-texture
+/// MObj), two deformers with IBMs, envelope lists with a content duplicate, one bone animation
+/// (tracks on the root and a deformer), one material animation (two MatAnims on owner 1: the
+/// first with a two-TexAnim chain, one of them with a palette table; the second with one
+/// TexAnim), image pixels shared between textures, two light sets (ambient, directional), a
+/// camera and a bound box. Written here in a convenient order (not the compiler's);
+/// `tests/compile.rs` lays the same model out by hand in the seed's order and checks that
+/// [`crate::compile::compile`] reproduces it.
+pub fn xd_scene() -> Result<Dat> {
+    let mut b = Builder::new();
+    // Joints first (envelopes point at them), filled in at the end.
+    let [root, owner1, ja, jb, owner2] = [(); 5].map(|_| b.slot::<Joint<Target>>());
+    // Pixels and palette.
+    let pix_a = b.bytes((0..64u8).map(|i| i.wrapping_mul(37)).collect(), 32);
+    let pix_b = b.bytes((0..64u8).map(|i| 255 - i).collect(), 32);
+    let pix_c = b.bytes(
+        (0..32u8).map(|i| (i % 16) << 4 | (15 - i % 16)).collect(),
+        32,
+    );
+    let lut = b.bytes(
+        (0..16u16)
+            .flat_map(|i| (0x8000 | (i * 0x0842)).to_be_bytes())
+            .collect(),
+        32,
+    );
+    let pal = b.put(&Palette {
+        data: Some(lut),
+        format: 2,
+        tlut_name: 0,
+        n_entries: 16,
+    });
+    // Vertex arrays and descriptors.
+    let pos_r = b.bytes(
+        [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_be_bytes())
+            .collect(),
+        32,
+    );
+    let pos_e = b.bytes(
+        [[-256i16, 0, 0], [256, 0, 0], [-256, 512, 0], [256, 512, 0]]
+            .iter()
+            .flatten()
+            .flat_map(|v| v.to_be_bytes())
+            .collect(),
+        32,
+    );
+    let nrm = b.bytes(vec![0, 0, 64], 32);
+    let uv = b.bytes(
+        [0i16, 0, 4096, 0, 0, 4096, 4096, 4096]
+            .iter()
+            .flat_map(|v| v.to_be_bytes())
+            .collect(),
+        32,
+    );
+    let v_env = b.vtx_list(&[
+        vtx(0, 1, 0, 0, 0, 0),
+        VtxDesc {
+            array: Some(pos_e),
+            ..vtx(9, 3, 1, 3, 8, 6)
+        },
+        VtxDesc {
+            array: Some(nrm),
+            ..vtx(10, 2, 0, 1, 6, 3)
+        },
+        VtxDesc {
+            array: Some(uv),
+            ..vtx(13, 3, 1, 3, 12, 4)
+        },
+    ]);
+    let v_rigid = b.vtx_list(&[
+        VtxDesc {
+            array: Some(pos_r),
+            ..vtx(9, 2, 1, 4, 0, 12)
+        },
+        VtxDesc {
+            array: Some(uv),
+            ..vtx(13, 3, 1, 3, 12, 4)
+        },
+    ]);
+    // Display lists.
+    let (dl1, n1) = env_strip(&[(0, 0), (0, 1), (3, 2), (3, 3)])?;
+    let (dl2, n2) = env_strip(&[(3, 0), (0, 1), (3, 2), (0, 3)])?;
+    let mut rigid = VertexDesc::new();
+    rigid.push(Attr::POS, AttrType::INDEX8)?;
+    rigid.push(Attr::tex(0), AttrType::INDEX16)?;
+    let mut tri = PrimitiveBuf::new(Opcode::TRIANGLES);
+    for i in 0..3 {
+        tri.push(&rigid, &[i, i]);
+    }
+    let (dl3, n3) = display_list(&[tri], &rigid)?;
+    let [dl1, dl2, dl3] = [dl1, dl2, dl3].map(|d| b.bytes(d, 32));
+    // Envelopes: P2's first list duplicates P1's.
+    let e_a = b.envelope(&[(ja, 1.0)]);
+    let e_b = b.envelope(&[(jb, 1.0)]);
+    let e_a2 = b.envelope(&[(ja, 1.0)]);
+    let e_ab = b.envelope(&[(ja, 0.5), (jb, 0.5)]);
+    let l1 = b.ptr_array(&[e_a, e_b]);
+    let l2 = b.ptr_array(&[e_a2, e_ab]);
+    // Materials.
+    let img1a = b.put(&image(pix_a, 1));
+    let img1b = b.put(&image(pix_c, 8));
+    let img2 = b.put(&image(pix_a, 1));
+    let t1b = b.put(&tobj(1, None, img1b, Some(pal)));
+    let t1a = b.put(&tobj(0, Some(t1b), img1a, None));
+    let t2 = b.put(&tobj(0, None, img2, None));
+    let pe = b.put(&PixelEngine {
+        flags: PeFlags::COLOR_UPDATE | PeFlags::ALPHA_UPDATE | PeFlags::ZUPDATE,
+        ref0: 0,
+        ref1: 0,
+        dst_alpha: 0xFF,
+        blend_type: 1,
+        src_factor: 4,
+        dst_factor: 5,
+        logic_op: 5,
+        z_comp: 3,
+        alpha_comp0: 7,
+        alpha_op: 0,
+        alpha_comp1: 7,
+    });
+    let mat = |b: &mut Builder, c: u8| {
+        b.put(&Material {
+            ambient: Rgba([c, c, c, 0xFF]),
+            diffuse: Rgba([0xFF; 4]),
+            specular: Rgba([0xFF; 4]),
+            alpha: 1.0,
+            shininess: 50.0,
+        })
+    };
+    let mat1 = mat(&mut b, 0x80);
+    let mat2 = mat(&mut b, 0x40);
+    let mobj1 = b.put(&MObj {
+        class_name: None,
+        render_mode: RenderMode::CONSTANT
+            | RenderMode::DIFFUSE
+            | RenderMode::TEX0
+            | RenderMode::TEX1
+            | RenderMode::ALPHA_MAT,
+        tobj: Some(t1a),
+        material: Some(mat1),
+        render_desc: None,
+        pe: Some(pe),
+    });
+    let mobj2 = b.put(&MObj {
+        class_name: None,
+        render_mode: RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::TEX0,
+        tobj: Some(t2),
+        material: Some(mat2),
+        render_desc: None,
+        pe: None,
+    });
+    // Geometry.
+    let pobj = |b: &mut Builder, next, vtx, flags, n_display, dl, link| {
+        b.put(&PObj {
+            class_name: None,
+            next,
+            vtx_desc: Some(vtx),
+            flags,
+            n_display,
+            display_list: Some(dl),
+            link,
+        })
+    };
+    let p2 = pobj(&mut b, None, v_env, PObjFlags::ENVELOPE, n2, dl2, Some(l2));
+    let p1 = pobj(
+        &mut b,
+        Some(p2),
+        v_env,
+        PObjFlags::ENVELOPE,
+        n1,
+        dl1,
+        Some(l1),
+    );
+    let p3 = pobj(&mut b, None, v_rigid, PObjFlags::CULLBACK, n3, dl3, None);
+    let dobj = |b: &mut Builder, mobj, pobj| {
+        b.put(&DObj {
+            class_name: None,
+            next: None,
+            mobj: Some(mobj),
+            pobj: Some(pobj),
+        })
+    };
+    let d1 = dobj(&mut b, mobj1, p1);
+    let d2 = dobj(&mut b, mobj2, p3);
+    // Skeleton: root → [owner1, A → B, owner2].
+    let ibm_a = b.put(&translate_inverse([0.0, 1.0, 0.0]));
+    let ibm_b = b.put(&translate_inverse([0.0, 2.0, 0.0]));
+    let mut j = joint(JointFlags::SKELETON_ROOT | JointFlags::ROOT_OPA, [0.0; 3]);
+    j.child = Some(owner1);
+    b.set(root, &j);
+    let mut j = joint(
+        JointFlags::ENVELOPE_MODEL | JointFlags::OPA | JointFlags::LIGHTING,
+        [0.0; 3],
+    );
+    j.data = Some(d1);
+    j.next = Some(ja);
+    b.set(owner1, &j);
+    let mut j = joint(JointFlags::SKELETON, [0.0, 1.0, 0.0]);
+    j.child = Some(jb);
+    j.next = Some(owner2);
+    j.inverse_bind = Some(ibm_a);
+    b.set(ja, &j);
+    let mut j = joint(JointFlags::SKELETON, [0.0, 1.0, 0.0]);
+    j.inverse_bind = Some(ibm_b);
+    b.set(jb, &j);
+    let mut j = joint(JointFlags::OPA | JointFlags::LIGHTING, [0.0, 0.0, 1.0]);
+    j.data = Some(d2);
+    b.set(owner2, &j);
+    // Bone animation: ROTY on the root, ROTX + TRAY on A.
+    let keys = |b: &mut Builder, value| {
+        let (k, len) = lin_keys(9, value);
+        (b.bytes(k, 4), len)
+    };
+    let k0 = keys(&mut b, 1.5);
+    let f0 = b.put(&fobj(2, None, k0));
+    let a0 = b.put(&aobj(9.0, f0));
+    let k2 = keys(&mut b, 0.25);
+    let k1 = keys(&mut b, -0.5);
+    let f2 = b.put(&fobj(6, None, k2));
+    let f1 = b.put(&fobj(1, Some(f2), k1));
+    let a1 = b.put(&aobj(9.0, f1));
+    let aj = |b: &mut Builder, child, next, aobj| {
+        b.put(&AnimJoint {
+            child,
+            next,
+            aobj,
+            robj_anim: None,
+            flags: 0,
+        })
+    };
+    let aj_o2 = aj(&mut b, None, None, None);
+    let aj_b = aj(&mut b, None, None, None);
+    let aj_a = aj(&mut b, Some(aj_b), Some(aj_o2), Some(a1));
+    let aj_o1 = aj(&mut b, None, Some(aj_a), None);
+    let aj_root = aj(&mut b, Some(aj_o1), None, Some(a0));
+    let anims = b.ptr_array(&[aj_root]);
+    // Material animation on owner 1: MA1 (alpha track, TexAnims 1a → 1b), MA2 (TexAnim 2).
+    let img_t2 = b.put(&image(pix_a, 1));
+    let img_t1a = b.put(&image(pix_b, 1));
+    let img_t1b = b.put(&image(pix_c, 8));
+    let it2 = b.ptr_array(&[img_t2]);
+    let it1a = b.ptr_array(&[img_t1a]);
+    let it1b = b.ptr_array(&[img_t1b]);
+    let pt1b = b.ptr_array(&[pal]);
+    let kt = keys(&mut b, 0.0);
+    let ft = b.put(&fobj(1, None, kt));
+    let at1a = b.put(&aobj(9.0, ft));
+    let texanim = |b: &mut Builder, next, id, aobj, images, palettes: Option<Target>| {
+        b.put(&TexAnim {
+            next,
+            id,
+            aobj,
+            image_table: Some(images),
+            palette_table: palettes,
+            n_images: 1,
+            n_palettes: u16::from(palettes.is_some()),
+        })
+    };
+    let ta1b = texanim(&mut b, None, 1, None, it1b, Some(pt1b));
+    let ta1a = texanim(&mut b, Some(ta1b), 0, Some(at1a), it1a, None);
+    let ta2 = texanim(&mut b, None, 0, None, it2, None);
+    let km = keys(&mut b, 0.5);
+    let fm = b.put(&fobj(10, None, km));
+    let am1 = b.put(&aobj(9.0, fm));
+    let ma2 = b.put(&MatAnim {
+        next: None,
+        aobj: None,
+        texanim: Some(ta2),
+        render_anim: None,
+    });
+    let ma1 = b.put(&MatAnim {
+        next: Some(ma2),
+        aobj: Some(am1),
+        texanim: Some(ta1a),
+        render_anim: None,
+    });
+    let maj = |b: &mut Builder, child, next, matanim| {
+        b.put(&MatAnimJoint {
+            child,
+            next,
+            matanim,
+        })
+    };
+    let maj_o2 = maj(&mut b, None, None, None);
+    let maj_b = maj(&mut b, None, None, None);
+    let maj_a = maj(&mut b, Some(maj_b), Some(maj_o2), None);
+    let maj_o1 = maj(&mut b, None, Some(maj_a), Some(ma1));
+    let maj_root = maj(&mut b, Some(maj_o1), None, None);
+    let matanims = b.ptr_array(&[maj_root]);
+    // Scene: ambient + directional light, a camera.
+    let model = b.put(&ModelSet {
+        joint: Some(root),
+        anims: Some(anims),
+        matanims: Some(matanims),
+        shapeanims: None,
+    });
+    let l0 = b.put(&Light {
+        class_name: None,
+        next: None,
+        flags: LightFlags::DIFFUSE,
+        attn_flags: 0,
+        color: Rgba([0x4C, 0x4C, 0x4C, 0xFF]),
+        position: None,
+        interest: None,
+        param: None,
+    });
+    let w1 = b.put(&WObj {
+        class_name: None,
+        position: [0.530, 0.660, 0.533],
+        robj: None,
+    });
+    let l1 = b.put(&Light {
+        class_name: None,
+        next: None,
+        flags: LightFlags::from_bits_retain(1) | LightFlags::DIFFUSE,
+        attn_flags: 0,
+        color: Rgba([204, 204, 204, 0xFF]),
+        position: Some(w1),
+        interest: None,
+        param: None,
+    });
+    let ls0 = b.put(&LightSet {
+        desc: Some(l0),
+        anims: None,
+    });
+    let ls1 = b.put(&LightSet {
+        desc: Some(l1),
+        anims: None,
+    });
+    let eye = b.put(&WObj {
+        class_name: None,
+        position: [0.0, 1.0, 10.0],
+        robj: None,
+    });
+    let interest = b.put(&WObj {
+        class_name: None,
+        position: [0.0, 1.0, 0.0],
+        robj: None,
+    });
+    let cam = b.put(&Camera {
+        class_name: None,
+        flags: 0,
+        projection: 1,
+        viewport: [0, 640, 0, 480],
+        scissor: [0, 640, 0, 480],
+        eye: Some(eye),
+        interest: Some(interest),
+        roll: 0.0,
+        up: None,
+        near: 0.1,
+        far: 1000.0,
+        projection_params: [45.0, 1.333, 0.0, 0.0],
+    });
+    let cam_set = b.put(&CameraSet {
+        desc: Some(cam),
+        anims: None,
+    });
+    let models = b.ptr_array(&[model]);
+    let lights = b.ptr_array(&[ls0, ls1]);
+    let scene = b.put(&SceneData {
+        models: Some(models),
+        camera: Some(cam_set),
+        lights: Some(lights),
+        fog: None,
+    });
+    let bb = BoundBox {
+        pad: 0,
+        sets: vec![vec![
+            Aabb {
+                min: [-1.0, 0.0, -0.1],
+                max: [1.0, 2.0, 1.0],
+            };
+            10
+        ]],
+    };
+    let bound = b.bytes(bb.to_bytes(), 4);
+    b.root("scene_data", scene);
+    b.root("bound_box", bound);
+    let mut dat = b.finish();
+    pad_data_to_16(&mut dat)?;
+    Ok(dat)
 }

@@ -105,11 +105,12 @@ fn regions_and_structs(bytes: &[u8]) -> Result<(Regions, Structs)> {
             .map(<[u8]>::to_vec)
             .unwrap_or_default();
         for at in (0..s.len()).step_by(4) {
+            // A relocated slot is a pointer whatever its value (0 is data offset 0); NULL is an
+            // unlisted word.
             if slots.contains(&(n.offset + at as u32))
                 && let Some(w) = s.get_mut(at..at + 4)
             {
-                let nonzero = w.iter().any(|&x| x != 0);
-                w.copy_from_slice(&[0, 0, 0, u8::from(nonzero)]);
+                w.copy_from_slice(&[0, 0, 0, 1]);
             }
         }
         structs.insert((n.kind, *k), s);

@@ -140,21 +140,33 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
     let bytes = dat.write()?;
     let a = crate::parse(&bytes)?;
     let g = a.graph();
-    let mut at: HashMap<u32, (Phase, u32)> = HashMap::with_capacity(g.nodes.len());
+    // The first typed node at each offset (a phase-less pointer array or string still gives
+    // its size).
+    let mut at: HashMap<u32, (Option<Phase>, u32)> = HashMap::with_capacity(g.nodes.len());
     for n in &g.nodes {
-        if let Some(p) = Phase::of(n.kind) {
-            at.entry(n.offset).or_insert((p, n.size));
+        let e = at.entry(n.offset).or_insert((None, n.size));
+        if e.0.is_none()
+            && let Some(p) = Phase::of(n.kind)
+        {
+            *e = (Some(p), n.size);
         }
     }
     let (offsets, _) = dat.layout()?;
-    let mut prev = Phase::Materials;
+    // Untyped and phase-less blocks take the previous block's phase (the first ones the phase
+    // of the first typed block).
+    let first = offsets
+        .iter()
+        .find_map(|o| at.get(o).and_then(|x| x.0))
+        .unwrap_or(Phase::Materials);
+    let mut prev = first;
     Ok(offsets
         .iter()
         .map(|o| match at.get(o) {
-            Some(&(p, size)) => {
+            Some(&(Some(p), size)) => {
                 prev = p;
                 (p, size)
             }
+            Some(&(None, size)) => (prev, size),
             None => (prev, 0),
         })
         .collect())
