@@ -22,6 +22,10 @@ pub enum Matching {
     /// match becomes the candidate for the next position and is compared again with the one after
     /// it; unbounded compare length.
     Whitehole,
+    /// oead's `yaz0.compress` at a zlib level (6..=9; oead raises lower levels to 6): zlib-ng's
+    /// deflate match finder with a 4 KiB window (see the `oead` module), and a 0xFF byte after a
+    /// final group whose flag byte is full. Pinned on the corpus's oead streams.
+    Oead(u8),
 }
 
 /// An encoder choice.
@@ -37,20 +41,29 @@ pub enum Encoder {
 
 impl Encoder {
     /// Every encoder, in the order `identify` tries the exact ones.
-    pub const ALL: [Encoder; 5] = [
+    pub const ALL: [Encoder; 9] = [
         Encoder::Matching(Matching::Nintendo),
         Encoder::Matching(Matching::Gclib),
         Encoder::Matching(Matching::Whitehole),
+        Encoder::Matching(Matching::Oead(6)),
+        Encoder::Matching(Matching::Oead(7)),
+        Encoder::Matching(Matching::Oead(8)),
+        Encoder::Matching(Matching::Oead(9)),
         Encoder::Fast,
         Encoder::Best,
     ];
 
-    /// The name used by `gcf` (`nintendo`, `gclib`, `whitehole`, `fast`, `best`).
+    /// The name used by `gcf` (`nintendo`, `gclib`, `whitehole`, `oead-6` … `oead-9`, `fast`,
+    /// `best`).
     pub fn name(self) -> &'static str {
         match self {
             Encoder::Matching(Matching::Nintendo) => "nintendo",
             Encoder::Matching(Matching::Gclib) => "gclib",
             Encoder::Matching(Matching::Whitehole) => "whitehole",
+            Encoder::Matching(Matching::Oead(..=6)) => "oead-6",
+            Encoder::Matching(Matching::Oead(7)) => "oead-7",
+            Encoder::Matching(Matching::Oead(8)) => "oead-8",
+            Encoder::Matching(Matching::Oead(_)) => "oead-9",
             Encoder::Fast => "fast",
             Encoder::Best => "best",
         }
@@ -61,10 +74,20 @@ impl Encoder {
         Encoder::ALL.into_iter().find(|e| e.name() == name)
     }
 
+    /// Whether this encoder can write the header's reserved words `reserved`: zeros, or for oead
+    /// its `data_alignment` parameter as a big-endian word at 0x08 (0x0C stays zero).
+    pub fn writes_reserved(self, reserved: [u8; 8]) -> bool {
+        match self {
+            Encoder::Matching(Matching::Oead(_)) => matches!(reserved, [_, _, _, _, 0, 0, 0, 0]),
+            _ => reserved == [0; 8],
+        }
+    }
+
     /// What this encoder appends after the last group.
     pub fn trailer(self) -> Trailer {
         match self {
             Encoder::Matching(Matching::Gclib) => Trailer::ZeroAfterFullGroup,
+            Encoder::Matching(Matching::Oead(_)) => Trailer::FfAfterFullGroup,
             _ => Trailer::None,
         }
     }
@@ -86,6 +109,7 @@ impl Encoder {
             Encoder::Matching(Matching::Nintendo) => lookahead_reuse(data, 0x1000, sink),
             Encoder::Matching(Matching::Gclib) => lookahead_reuse(data, MAX_LEN, sink),
             Encoder::Matching(Matching::Whitehole) => lookahead_reevaluate(data, sink),
+            Encoder::Matching(Matching::Oead(level)) => crate::oead::oead(data, level, sink),
             Encoder::Fast => fast(data, sink),
             Encoder::Best => crate::best::best(data, sink),
         }
@@ -100,6 +124,9 @@ pub enum Trailer {
     /// One 0x00 byte when the last flag byte's eight tokens are all used or there are no tokens
     /// (gclib).
     ZeroAfterFullGroup,
+    /// One 0xFF byte in the same case (oead: its group byte is written as 0xFF before the
+    /// group's tokens are known).
+    FfAfterFullGroup,
 }
 
 impl Trailer {
@@ -107,6 +134,7 @@ impl Trailer {
     pub fn bytes(self, token_count: usize) -> Vec<u8> {
         match self {
             Trailer::ZeroAfterFullGroup if token_count.is_multiple_of(8) => vec![0],
+            Trailer::FfAfterFullGroup if token_count.is_multiple_of(8) => vec![0xFF],
             _ => Vec::new(),
         }
     }

@@ -7,7 +7,8 @@
 //!   unused flag bits and the bytes after the last group: an unchanged stream writes back byte for
 //!   byte whatever encoder made it ([`yay0::Stream`] does the same for Yay0).
 //! - Encoders ([`Encoder`]): [`Matching`] variants that reproduce Nintendo's look-ahead encoder,
-//!   gclib's and Whitehole's exactly, a fast hash-chain encoder and an optimal-parse encoder.
+//!   gclib's, Whitehole's and oead's (levels 6–9, zlib-ng's match finder) exactly, a fast
+//!   hash-chain encoder and an optimal-parse encoder.
 //!   [`Stream::identify`] names the exact encoders that reproduce a stream.
 //!
 //! ```
@@ -29,6 +30,7 @@ mod decode;
 mod encode;
 mod fuzz;
 mod matcher;
+mod oead;
 mod stream;
 mod token;
 mod validate;

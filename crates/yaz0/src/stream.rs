@@ -149,13 +149,15 @@ impl Stream {
     /// The exact encoders (see [`Encoder::ALL`]) that reproduce this stream byte for byte from its
     /// decompressed bytes `data`.
     pub fn identify(&self, data: &[u8]) -> Vec<Encoder> {
-        if self.header.reserved != [0; 8] || self.unused_flag_bits != 0 {
+        if self.unused_flag_bits != 0 {
             return Vec::new();
         }
         Encoder::ALL
             .into_iter()
             .filter(|e| {
-                if e.trailer().bytes(self.tokens.len()) != self.trailing {
+                if !e.writes_reserved(self.header.reserved)
+                    || e.trailer().bytes(self.tokens.len()) != self.trailing
+                {
                     return false;
                 }
                 let mut i = 0usize;

@@ -98,25 +98,76 @@ fn corpus_encoder_identification() {
     let nintendo = Encoder::Matching(Matching::Nintendo);
     let gclib = Encoder::Matching(Matching::Gclib);
     let whitehole = Encoder::Matching(Matching::Whitehole);
-    let all = [nintendo, gclib, whitehole, Encoder::Fast, Encoder::Best];
+    let [o6, o7, o8, o9] = [6, 7, 8, 9].map(|l| Encoder::Matching(Matching::Oead(l)));
+    let all = [
+        nintendo,
+        gclib,
+        whitehole,
+        o6,
+        o7,
+        o8,
+        o9,
+        Encoder::Fast,
+        Encoder::Best,
+    ];
     // gclib's encoder is our Gclib variant on every gclib file; on these inputs the three
     // look-ahead variants make the same token decisions, only gclib's trailing 0x00 after a full
-    // last group tells them apart (tree, empty). oead (zlib-ng match finder) is not reproduced.
+    // last group tells them apart (tree, empty). oead's streams are reproduced by the levels its
+    // expectation lists (level 6 differs from 7–9 on every non-trivial input; 8 and 9 agree on
+    // these), except `oead-tree.szs` (level 7 only): see `oead_level_7_gap`.
     let cases: &[(&str, &[Encoder])] = &[
         ("gclib-floats64k.yaz0", &[nintendo, gclib, whitehole]),
-        ("gclib-random64k.yaz0", &all),
+        (
+            "gclib-random64k.yaz0",
+            &[
+                nintendo,
+                gclib,
+                whitehole,
+                o7,
+                o8,
+                o9,
+                Encoder::Fast,
+                Encoder::Best,
+            ],
+        ),
         ("gclib-tree.szs", &[gclib]),
         ("gclib-empty.yaz0", &[gclib]),
         ("gclib-byte1.yaz0", &all),
-        ("oead-floats64k.yaz0", &[]),
-        ("oead-l6-floats64k.yaz0", &[]),
+        ("oead-floats64k.yaz0", &[o7, o8, o9]),
+        ("oead-l6-floats64k.yaz0", &[o6]),
         ("oead-tree.szs", &[]),
-        ("oead-l6-tree.szs", &[]),
-        ("oead-l8-tree.szs", &[]),
-        ("oead-l6-random64k.yaz0", &[]),
-        ("oead-empty.yaz0", &[]),
+        ("oead-l6-tree.szs", &[o6]),
+        ("oead-l8-tree.szs", &[o8, o9]),
+        ("oead-l6-random64k.yaz0", &[o6]),
+        (
+            "oead-random64k.yaz0",
+            &[
+                nintendo,
+                gclib,
+                whitehole,
+                o7,
+                o8,
+                o9,
+                Encoder::Fast,
+                Encoder::Best,
+            ],
+        ),
+        ("oead-empty.yaz0", &[o6, o7, o8, o9]),
         ("oead-byte1.yaz0", &all),
-        ("text_file.yaz0", &all),
+        ("oead-align128-byte1.yaz0", &[o6, o7, o8, o9]),
+        (
+            "text_file.yaz0",
+            &[
+                nintendo,
+                gclib,
+                whitehole,
+                o7,
+                o8,
+                o9,
+                Encoder::Fast,
+                Encoder::Best,
+            ],
+        ),
     ];
     for (name, want) in cases {
         let data = std::fs::read(root.join("yaz0").join(name)).unwrap();
@@ -124,4 +175,17 @@ fn corpus_encoder_identification() {
         let got = s.identify(&s.decode());
         assert_eq!(&got[..], *want, "{name}");
     }
+}
+
+/// The one oead stream not reproduced: level 7 on the RARC payload agrees with oead for 600
+/// tokens, then oead writes a literal at 0x601 where the model takes the 3-byte match 994 back
+/// (levels 8 and 9 take that match too; see the oead module). Pinned so a fix is noticed.
+#[test]
+fn oead_level_7_gap() {
+    let Some(root) = corpus() else { return };
+    let data = std::fs::read(root.join("yaz0/oead-tree.szs")).unwrap();
+    let s = Stream::parse(&data).unwrap();
+    let ours = Encoder::Matching(Matching::Oead(7)).tokens(&s.decode());
+    let first = ours.iter().zip(&s.tokens).position(|(a, b)| a != b);
+    assert_eq!(first, Some(600));
 }

@@ -117,6 +117,59 @@ fn trailers_and_empty_inputs() {
     assert_eq!(yaz0::encode(b"01234567", NINTENDO).len(), 16 + 1 + 8);
 }
 
+/// oead at level 7 (zlib's lazy matching over 3-byte hash chains) on "abcabcabc": position 0 is
+/// zlib's empty-chain marker and never matches, so the repeat at 3 finds nothing; at 4 "bcabc"
+/// matches position 1 for 5 bytes (all that is left); the lazy step first emits 'a' for
+/// position 3, then keeps the match because position 5 only offers 4. Level 6 (4-byte hash,
+/// one match plus one look-ahead) makes the same decisions here.
+#[test]
+fn oead_position_zero_never_matches() {
+    let want = [lit(b"abca"), vec![m(3, 5)]].concat();
+    for level in [6, 7, 8, 9] {
+        assert_eq!(
+            Encoder::Matching(Matching::Oead(level)).tokens(b"abcabcabc"),
+            want,
+            "level {level}"
+        );
+    }
+}
+
+/// "-xyzQxyzR": at 5 "xyz" repeats position 1 for exactly 3 bytes. Levels 7–9 hash 3 bytes and
+/// take it (the lazy step emits 'Q' first, then the match since position 6 offers nothing);
+/// level 6 hashes 4 bytes ("xyzR" ≠ "xyzQ"), finds no candidate and writes literals only.
+#[test]
+fn oead_level_6_misses_three_byte_matches() {
+    let data = b"-xyzQxyzR";
+    let want = [lit(b"-xyzQ"), vec![m(4, 3)], lit(b"R")].concat();
+    for level in [7, 8, 9] {
+        assert_eq!(
+            Encoder::Matching(Matching::Oead(level)).tokens(data),
+            want,
+            "level {level}"
+        );
+    }
+    assert_eq!(Encoder::Matching(Matching::Oead(6)).tokens(data), lit(data));
+}
+
+/// oead writes each group byte as 0xFF before its tokens are known: an empty input or a full
+/// last group leaves one 0xFF byte at the end. Its `data_alignment` word at 0x08 is accepted by
+/// `identify`; other encoders need all-zero reserved words.
+#[test]
+fn oead_trailer_and_alignment_word() {
+    let o7 = Encoder::Matching(Matching::Oead(7));
+    assert_eq!(
+        yaz0::encode(b"", o7),
+        [&b"Yaz0"[..], &[0; 12], &[0xFF]].concat()
+    );
+    assert_eq!(yaz0::encode(b"01234567", o7).len(), 16 + 1 + 8 + 1);
+    assert_eq!(yaz0::encode(b"0123456", o7).len(), 16 + 1 + 7);
+    let mut s = Stream::encode(b"0123456", o7);
+    s.header.reserved = [0, 0, 0, 0x80, 0, 0, 0, 0];
+    let ids = s.identify(b"0123456");
+    assert!(ids.contains(&o7) && !ids.contains(&NINTENDO));
+    assert_eq!(Encoder::from_name("oead-7"), Some(o7));
+}
+
 #[test]
 fn best_is_never_larger_than_nintendo() {
     let text = b"the quick brown fox jumps over the lazy dog; the lazy dog sleeps; the fox runs. "
