@@ -608,6 +608,28 @@ pub fn broken_variants() -> Vec<(&'static str, &'static str, Vec<u8>)> {
         "joint_bounds_too_small",
         m.write().unwrap_or_default(),
     ));
+    // J3D-081: material 0's MDL3 packet loads a konst colour MAT3 does not hold.
+    let mut m = rigid_bdl();
+    if let Some(v) = m
+        .mdl3_mut()
+        .and_then(|d| d.packets.first_mut())
+        .and_then(|p| {
+            p.commands.iter_mut().find_map(|c| match c {
+                crate::Command::Bp {
+                    reg: 0xE0..=0xE7,
+                    value,
+                } if *value & 1 << 23 != 0 => Some(value),
+                _ => None,
+            })
+        })
+    {
+        *v ^= 1;
+    }
+    out.push((
+        "J3D-081",
+        "mdl3_konst_differs",
+        m.write().unwrap_or_default(),
+    ));
     // J3D-063: a group loads 11 matrices.
     let mut m = skinned_bmd();
     if let Some(s) = m.shp1_mut() {

@@ -2,7 +2,8 @@
 //! (`61 rr vvvvvv`) and XF register loads (`10 nnnn aaaa` + values), plus per-material sub-packet
 //! locations, matrix words, pixel-engine bytes, indices and the name table. Layout per gclib:
 //! header, padding to 0x40, the packet table, the 32-byte-aligned packets, then the small tables
-//! each aligned to 4. [`Mdl3::from_materials`] regenerates packets from MAT3 + TEX1 values.
+//! each aligned to 4. [`Mdl3::from_materials`] regenerates packets from MAT3 + TEX1 values;
+//! [`registers`] and [`first_mismatch`] compare packets by the register values they leave.
 
 use gcio::{Context, Error, Reader, Result, Writer};
 
@@ -97,6 +98,127 @@ pub fn xf_name(addr: u16) -> Option<&'static str> {
         0x1050..=0x1057 => "POSTMTXINFO",
         _ => return None,
     })
+}
+
+/// A register a packet sets. The TEV colour registers (BP 0xE0..0xE7) are one address for two
+/// registers: a write with bit 23 set loads the konst colour, without it the TEV colour, so each
+/// is its own register here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Register {
+    /// BP register.
+    Bp(u8),
+    /// Konst colour half written through BP 0xE0..0xE7 with bit 23 set.
+    Konst(u8),
+    /// One XF word address.
+    Xf(u16),
+}
+
+impl Register {
+    /// The register's GX name, when known.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Register::Bp(r) => bp_name(r),
+            Register::Konst(r) if r.is_multiple_of(2) => Some("TEV_KREGISTERL"),
+            Register::Konst(_) => Some("TEV_KREGISTERH"),
+            Register::Xf(a) => xf_name(a),
+        }
+    }
+
+    /// The bits of this register that [`Mdl3::from_materials`] derives from MAT3 + TEX1 (the
+    /// others, such as TX_SETMODE0's diagonal-LOD, anisotropy and LOD-clamp bits, come from
+    /// fields it does not model and are not compared).
+    pub fn derived_bits(self) -> u32 {
+        match self {
+            Register::Bp(0x80..=0x83 | 0xA0..=0xA3) => 0x0001_FEFF,
+            Register::Bp(0x40) => 0x1F,
+            Register::Bp(_) | Register::Konst(_) => 0x00FF_FFFF,
+            Register::Xf(_) => u32::MAX,
+        }
+    }
+}
+
+impl std::fmt::Display for Register {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = self.name().unwrap_or("register");
+        match self {
+            Register::Bp(r) | Register::Konst(r) => write!(f, "{name} (BP {r:#04x})"),
+            Register::Xf(a) => write!(f, "{name} (XF {a:#06x})"),
+        }
+    }
+}
+
+/// The values a command stream leaves in the registers it sets, in first-write order: later
+/// writes override earlier ones, a BP_MASK (0xFE) write limits the next BP write to its bits as
+/// on hardware. Each entry is (register, value, bits written).
+pub fn registers(cmds: &[Command]) -> Vec<(Register, u32, u32)> {
+    let mut out: Vec<(Register, u32, u32)> = Vec::new();
+    let mut at = std::collections::HashMap::new();
+    let mut mask = 0x00FF_FFFF;
+    let mut set = |reg: Register, value: u32, bits: u32| {
+        let i = *at.entry(reg).or_insert_with(|| {
+            out.push((reg, 0, 0));
+            out.len() - 1
+        });
+        if let Some((_, v, known)) = out.get_mut(i) {
+            *v = (*v & !bits) | (value & bits);
+            *known |= bits;
+        }
+    };
+    for c in cmds {
+        match c {
+            Command::Bp { reg: 0xFE, value } => mask = value & 0x00FF_FFFF,
+            Command::Bp { reg, value } => {
+                let r = match reg {
+                    0xE0..=0xE7 if value & 1 << 23 != 0 => Register::Konst(*reg),
+                    _ => Register::Bp(*reg),
+                };
+                set(r, *value, mask);
+                mask = 0x00FF_FFFF;
+            }
+            Command::Xf { addr, values } => {
+                for (a, v) in (*addr..=u16::MAX).zip(values) {
+                    set(Register::Xf(a), *v, u32::MAX);
+                }
+            }
+            Command::Nop => {}
+        }
+    }
+    out
+}
+
+/// A register whose stored value differs from the regenerated one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The register.
+    pub register: Register,
+    /// The regenerated value.
+    pub expected: u32,
+    /// The stored value (`None`: the stored packet does not set the register).
+    pub found: Option<u32>,
+}
+
+/// The first register (in `expected`'s write order) that `expected` sets and `stored` leaves with
+/// a different value. Decoded register values are compared, not bytes, so packets that set the
+/// same values in another order, repeat a write (Nintendo's SDK writes TEV_REGISTERH three
+/// times), or set registers the regenerator does not derive still match; only
+/// [`Register::derived_bits`] are compared.
+pub fn first_mismatch(stored: &[Command], expected: &[Command]) -> Option<Mismatch> {
+    let found: std::collections::HashMap<Register, (u32, u32)> = registers(stored)
+        .into_iter()
+        .map(|(r, v, k)| (r, (v, k)))
+        .collect();
+    registers(expected)
+        .into_iter()
+        .find_map(|(register, want, _)| {
+            let bits = register.derived_bits();
+            let got = found.get(&register).copied();
+            let same = got.is_some_and(|(v, known)| known & bits == bits && (v ^ want) & bits == 0);
+            (!same).then_some(Mismatch {
+                register,
+                expected: want,
+                found: got.map(|(v, _)| v),
+            })
+        })
 }
 
 /// Decodes a packet's commands (a NOP ends the commands; the rest is padding).

@@ -1,5 +1,6 @@
 //! Validator: the `J3D-*` rules of `reference/invariants.md` that concern the container, INF1,
-//! VTX1, EVP1, DRW1, JNT1, SHP1, MAT3 and TEX1. It reports what it can read and never fails.
+//! VTX1, EVP1, DRW1, JNT1 (with the joint bounds against the geometry), SHP1, MAT3, MDL3 (against
+//! MAT3 + TEX1) and TEX1. It reports what it can read and never fails.
 
 use gcio::{Diagnostic, Limits, Severity};
 use gx::dl::{DisplayList, matrix_slot};
@@ -13,10 +14,11 @@ use crate::file::{BmdView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3};
 use crate::inf1::{Inf1View, LoaderFlags, NodeKind, tree_of};
 use crate::jnt1::Jnt1View;
 use crate::mat3::{Mat3, Mat3View};
+use crate::mdl3::{Mdl3, first_mismatch};
 use crate::nametab::{NameTable, name_hash};
 use crate::record::Record;
 use crate::shp1::{IndexAttr, ShapeMatrixType, Shp1View};
-use crate::tex1::BtiHeader;
+use crate::tex1::{BtiHeader, Tex1};
 use crate::vtx1::{BUFFER_ATTRS, Vtx1View, buffer_slot};
 
 /// Validates file bytes (a file that does not parse yields one J3D-006 finding).
@@ -102,26 +104,89 @@ pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
         joint_bounds(v, x, &mut o);
     }
     let textures = v.chunk(b"TEX1").map(|t| tex1(t.data, &mut o));
-    // MDL3 holds one packet per material (J3D-004 covers the chunk; its contents must follow MAT3).
-    if let (Some(m), Some(mat)) = (v.chunk(b"MDL3"), v.chunk(b"MAT3")) {
-        let (pk, mt) = (m.data.u16(8), mat.data.u16(8));
-        if let (Ok(pk), Ok(mt)) = (pk, mt)
-            && pk != mt
-        {
-            o.err(
-                "J3D-004",
-                m.data.abs(8),
-                format!("MDL3 has {pk} packets for {mt} MAT3 materials"),
-            );
+    let mat = match v.mat3() {
+        Some(Ok(m)) => match Mat3::from_view(&m, crate::Pad::Nintendo, 4) {
+            Ok(x) => {
+                mat3(&m, &x, textures, &mut o);
+                Some(x)
+            }
+            Err(e) => {
+                o.broken(e);
+                None
+            }
+        },
+        Some(Err(e)) => {
+            o.broken(e);
+            None
         }
-    }
-    if let Some(m) = v.mat3() {
-        match m.and_then(|m| Mat3::from_view(&m, crate::Pad::Nintendo, 4).map(|x| (m, x))) {
-            Ok((m, x)) => mat3(&m, &x, textures, &mut o),
-            Err(e) => o.broken(e),
-        }
+        None => None,
+    };
+    if let Some(m) = v.chunk(b"MDL3") {
+        mdl3(v, m.data, mat.as_ref(), &mut o);
     }
     o.0
+}
+
+/// MDL3 consistent with MAT3 (J3D-081, `docs/RULES.md`): one packet per material, and each
+/// packet leaves the registers [`Mdl3::from_materials`] derives from its material and TEX1 with the
+/// same values ([`first_mismatch`] says what is compared and why decoded values, not bytes). On the
+/// BDL path the game sends these packets instead of building the state from MAT3, so a difference
+/// shows in game but not in tools that read MAT3. The count is an error; a value is a warning, as
+/// the regenerator derives only part of a material's state.
+fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Out) {
+    let Ok(count) = r.u16(8) else {
+        o.err("J3D-006", r.abs(0), "MDL3 header cut short");
+        return;
+    };
+    if let Some(mt) = v.chunk(b"MAT3").and_then(|c| c.data.u16(8).ok())
+        && count != mt
+    {
+        o.err(
+            "J3D-081",
+            r.abs(8),
+            format!("MDL3 has {count} packets for {mt} MAT3 materials"),
+        );
+    }
+    let Some(mat) = mat else { return };
+    let stored = match Mdl3::parse(r, crate::Pad::Nintendo) {
+        Ok(m) => m,
+        Err(e) => return o.broken(e),
+    };
+    let textures = v
+        .chunk(b"TEX1")
+        .and_then(|t| Tex1::parse(t.data, crate::Pad::Nintendo).ok())
+        .map(|t| t.set)
+        .unwrap_or_default();
+    let table = r.u32(0x0C).map_or(0, |t| t as usize);
+    for (i, p) in stored.packets.iter().enumerate() {
+        let Some(material) = mat.material(i) else {
+            continue;
+        };
+        let Some(miss) = Mdl3::from_materials(std::slice::from_ref(&material), &textures)
+            .ok()
+            .and_then(|m| m.packets.into_iter().next())
+            .and_then(|expected| first_mismatch(&p.commands, &expected.commands))
+        else {
+            continue;
+        };
+        let entry = table + 8 * i;
+        let at = r
+            .u32(entry)
+            .map_or(r.abs(entry), |x| r.abs(entry + x as usize));
+        let found = miss
+            .found
+            .map_or_else(|| "does not set it".to_string(), |f| format!("has {f:#x}"));
+        o.warn(
+            "J3D-081",
+            at,
+            format!(
+                "material {i} ({}): MDL3 packet {i} register {}: MAT3 + TEX1 give {:#x}, the packet {found}",
+                String::from_utf8_lossy(&material.name),
+                miss.register,
+                miss.expected
+            ),
+        );
+    }
 }
 
 /// Material indices resolve (J3D-080: indices into absent tables are not required to), texture

@@ -177,3 +177,135 @@ fn mdl3_typed_and_regenerated() {
     assert_eq!(again.packets[0], mdl.packets[0]);
     assert_ne!(again.packets[1], mdl.packets[1]);
 }
+
+/// Non-info findings of `bytes` as (rule, severity, message).
+fn findings(bytes: &[u8]) -> Vec<(String, gcio::Severity, String)> {
+    j3d_bmd::validate(bytes)
+        .into_iter()
+        .filter(|d| d.severity != gcio::Severity::Info)
+        .map(|d| (d.rule, d.severity, d.message))
+        .collect()
+}
+
+#[test]
+fn mdl3_consistency_compares_decoded_registers() {
+    use j3d_bmd::mdl3::Command;
+    let bdl = build::rigid_bdl();
+    assert!(findings(&bdl.write().unwrap()).is_empty());
+    // Same register values in another order, with TEV_REGISTERH repeated as Nintendo's SDK
+    // writes it and an extra register the regenerator does not derive: still consistent.
+    let mut m = bdl.clone();
+    let p = &mut m.mdl3_mut().unwrap().packets[0];
+    let n = p.commands.len();
+    p.commands[..n - 1].reverse();
+    let h = p
+        .commands
+        .iter()
+        .find(|c| matches!(c, Command::Bp { reg: 0xE1, .. }))
+        .unwrap()
+        .clone();
+    p.commands.insert(0, h.clone());
+    p.commands.push(h);
+    p.commands.push(Command::Bp {
+        reg: 0xC0,
+        value: 0x08F2F0,
+    });
+    p.tail.clear();
+    let mut w = gcio::Writer::new();
+    j3d_bmd::mdl3::encode(&p.commands, &mut w).unwrap();
+    p.tail = vec![0; (32 - w.position() % 32) % 32];
+    assert!(findings(&m.write().unwrap()).is_empty());
+    // A changed konst colour: exactly one J3D-081 warning naming material and register.
+    let broken = build::broken_variants();
+    let (_, _, bytes) = broken
+        .iter()
+        .find(|(_, n, _)| *n == "mdl3_konst_differs")
+        .unwrap();
+    let d = findings(bytes);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].0, "J3D-081");
+    assert_eq!(d[0].1, gcio::Severity::Warning);
+    assert!(d[0].2.starts_with("material 0 ("), "{}", d[0].2);
+    assert!(d[0].2.contains("TEV_KREGISTER"), "{}", d[0].2);
+    // A changed TEV colour register (no konst bit) is found the same way.
+    let mut m = bdl.clone();
+    let tev = m.mdl3_mut().unwrap().packets[0]
+        .commands
+        .iter_mut()
+        .find_map(|c| match c {
+            Command::Bp {
+                reg: 0xE0..=0xE7,
+                value,
+            } if *value & 1 << 23 == 0 => Some(value),
+            _ => None,
+        })
+        .expect("material 0 sets a TEV colour");
+    *tev ^= 0x10;
+    let d = findings(&m.write().unwrap());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert!(d[0].2.contains("TEV_REGISTER"), "{}", d[0].2);
+    // A packet that does not set a derived register at all.
+    let mut m = bdl.clone();
+    m.mdl3_mut().unwrap().packets[1]
+        .commands
+        .retain(|c| !matches!(c, Command::Bp { reg: 0x40, .. }));
+    let d = findings(&m.write().unwrap());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert!(d[0].2.contains("does not set it"), "{}", d[0].2);
+    // A packet count that differs from the material count is an error under the same rule.
+    let mut m = bdl;
+    let mdl = m.mdl3_mut().unwrap();
+    mdl.packets.pop();
+    mdl.subpackets.pop();
+    mdl.matrix.pop();
+    mdl.unknown.pop();
+    mdl.indices.pop();
+    let d = findings(&m.write().unwrap());
+    assert!(
+        d.iter()
+            .any(|x| x.0 == "J3D-081" && x.1 == gcio::Severity::Error),
+        "{d:#?}"
+    );
+    assert!(d.iter().all(|x| x.0 == "J3D-081"), "{d:#?}");
+}
+
+#[test]
+fn register_state_follows_bp_mask() {
+    use j3d_bmd::mdl3::{Command, Register, registers};
+    let cmds = [
+        Command::Bp {
+            reg: 0xF6,
+            value: 0x00_1234,
+        },
+        Command::Bp {
+            reg: 0xFE,
+            value: 0x00_00F0,
+        },
+        Command::Bp {
+            reg: 0xF6,
+            value: 0xFF_FFFF,
+        },
+        Command::Bp {
+            reg: 0xE0,
+            value: 1 << 23 | 5,
+        },
+        Command::Bp {
+            reg: 0xE0,
+            value: 7,
+        },
+        Command::Xf {
+            addr: 0x100A,
+            values: vec![1, 2],
+        },
+    ];
+    assert_eq!(
+        registers(&cmds),
+        vec![
+            (Register::Bp(0xF6), 0x00_12F4, 0xFF_FFFF),
+            (Register::Konst(0xE0), 1 << 23 | 5, 0xFF_FFFF),
+            (Register::Bp(0xE0), 7, 0xFF_FFFF),
+            (Register::Xf(0x100A), 1, u32::MAX),
+            (Register::Xf(0x100B), 2, u32::MAX),
+        ]
+    );
+}
