@@ -119,24 +119,28 @@ pub(crate) fn lz_copy(out: &mut [u8], op: usize, dist: usize, len: usize) {
     }
 }
 
+/// Stream bytes the fast path reads per group: the flag byte, at most 8 × 3 token bytes, and 8
+/// bytes of slack so a literal run is always one 8-byte copy.
+const GROUP_IN: usize = 1 + 8 * 3 + 8;
+/// Output bytes the fast path may touch per group: 8 maximal tokens plus a 16-byte chunk of slack.
+const GROUP_OUT: usize = 8 * 0x111 + 16;
+
 /// Decodes groups starting at `start` until `out` is full; returns the offset after the last token.
 ///
-/// While a whole group (at most 25 stream bytes, at most 8 × 0x111 output bytes) fits, a fast path
-/// decodes it from a local copy with fixed-size copies; the checked path handles the ends.
+/// While a whole group and its slack fit in the stream and in `out`, [`fast_group`] decodes it
+/// with fixed-size copies; the checked loop handles the ends.
 pub(crate) fn decode_groups(src: &[u8], start: usize, out: &mut [u8]) -> Result<usize> {
     let n = out.len();
     let mut ip = start;
     let mut op = 0usize;
     while op < n {
-        if let Some(g) = src.get(ip..ip + 25)
-            && op + 8 * 0x111 + 16 <= n
+        if op + GROUP_OUT <= n
+            && let Some(g) = src.get(ip..ip + GROUP_IN)
+            && let Ok(g) = <&[u8; GROUP_IN]>::try_from(g)
         {
-            let Ok(g) = <&[u8; 25]>::try_from(g) else {
-                break;
-            };
-            let used = fast_group(g, ip, op, out)?;
-            ip += used.0;
-            op = used.1;
+            let (used, end) = fast_group(g, ip, op, out)?;
+            ip += used;
+            op = end;
             continue;
         }
         let flags = *src.get(ip).ok_or_else(|| truncated(src, ip, 1))?;
@@ -163,75 +167,136 @@ pub(crate) fn decode_groups(src: &[u8], start: usize, out: &mut [u8]) -> Result<
     Ok(ip)
 }
 
-/// One full group from `g` (the 25 stream bytes at `ip`); the caller guarantees room for 8
-/// maximal tokens plus 16 bytes of slack in `out`. Returns (stream bytes used, new output position).
-#[inline(always)]
-fn fast_group(g: &[u8; 25], ip: usize, mut op: usize, out: &mut [u8]) -> Result<(usize, usize)> {
-    let [flags, rest @ ..] = g;
-    let flags = *flags;
-    if flags == 0xFF {
-        if let (Some(d), Some(s)) = (out.get_mut(op..op + 8), rest.get(..8)) {
-            d.copy_from_slice(s);
+/// Per flag byte: the number of back-references, then the length of each run of literals before
+/// each reference and after the last one. Looking runs up keeps the token positions of a group
+/// independent of one another, where counting bits would chain every step to the previous one.
+static RUNS: [[u8; 16]; 256] = runs_table();
+
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time: an index out of range fails the build"
+)]
+const fn runs_table() -> [[u8; 16]; 256] {
+    let mut t = [[0u8; 16]; 256];
+    let mut f = 0;
+    while f < 256 {
+        let (mut refs, mut run, mut bit) = (0usize, 0u8, 8);
+        while bit > 0 {
+            bit -= 1;
+            if f >> bit & 1 == 1 {
+                run += 1;
+            } else {
+                t[f][1 + refs] = run;
+                refs += 1;
+                run = 0;
+            }
         }
+        t[f][1 + refs] = run;
+        t[f][0] = refs as u8;
+        f += 1;
+    }
+    t
+}
+
+/// Copies a run of `k` (≤ 8) literals as one 8-byte chunk (the output has slack).
+#[inline(always)]
+fn literals(out: &mut [u8], op: usize, rest: &[u8], gi: usize) {
+    if let (Some(d), Some(s)) = (out.get_mut(op..op + 8), rest.get(gi..gi + 8)) {
+        d.copy_from_slice(s);
+    }
+}
+
+/// One full group from `g` (the stream bytes at `ip`); the caller guarantees `GROUP_OUT` bytes of
+/// room in `out` from `op`. Returns (stream bytes used, new output position).
+///
+/// A run of literals is one 8-byte copy and a reference with distance ≥ 16 and length ≤ 16 (most
+/// of them in game files) one 16-byte copy: the slack absorbs the over-copy and later tokens
+/// overwrite it. Everything rarer is out of line, so the loop keeps its state in registers.
+#[inline(always)]
+fn fast_group(
+    g: &[u8; GROUP_IN],
+    ip: usize,
+    mut op: usize,
+    out: &mut [u8],
+) -> Result<(usize, usize)> {
+    let [flags, rest @ ..] = g;
+    if *flags == 0xFF {
+        // Eight literals (incompressible data): no table lookup on the path to the next group.
+        literals(out, op, rest, 0);
         return Ok((9, op + 8));
     }
+    let [nref, runs @ ..] = RUNS.get(usize::from(*flags)).unwrap_or(&[0; 16]);
+    let nref = usize::from(*nref);
     let mut gi = 0usize;
-    let mut bits = u32::from(flags) << 24;
-    let mut left = 8u32;
-    while left > 0 {
-        let k = bits.leading_ones().min(left);
-        if k > 0 {
-            // A run of literals: one 8-byte copy (the output has slack), then advance by the run.
-            let k = k as usize;
-            match (out.get_mut(op..op + 8), rest.get(gi..gi + 8)) {
-                (Some(d), Some(s)) => d.copy_from_slice(s),
-                (Some(d), None) => {
-                    for (d, s) in d.iter_mut().zip(rest.get(gi..).unwrap_or_default()).take(k) {
-                        *d = *s;
-                    }
-                }
-                _ => {}
-            }
-            gi += k;
-            op += k;
-            bits <<= k;
-            left -= k as u32;
-            continue;
-        }
-        let at = ip + 1 + gi;
-        let b1 = usize::from(rest.get(gi).copied().unwrap_or(0));
-        let b2 = usize::from(rest.get(gi + 1).copied().unwrap_or(0));
+    for &k in runs.get(..nref).unwrap_or_default() {
+        literals(out, op, rest, gi);
+        gi += usize::from(k);
+        op += usize::from(k);
+        let (b1, b2, b3) = match rest.get(gi..gi + 3) {
+            Some(&[b1, b2, b3]) => (usize::from(b1), usize::from(b2), usize::from(b3)),
+            _ => (0, 0, 0),
+        };
         let dist = ((b1 & 0x0F) << 8 | b2) + 1;
+        if dist > op {
+            return Err(before_start(ip + 1 + gi, dist, op));
+        }
+        // A branch, not a select: the next token's position then need not wait for this load.
         let len = if b1 >> 4 == 0 {
             gi += 3;
-            usize::from(rest.get(gi - 1).copied().unwrap_or(0)) + 0x12
+            long_len(b3)
         } else {
             gi += 2;
             (b1 >> 4) + 2
         };
-        if dist > op {
-            return Err(bad_ref(
-                at,
-                format!(
-                    "back-reference {dist:#x} bytes back at output position {op:#x} reaches before the start"
-                ),
-            ));
-        }
         let from = op - dist;
         if dist >= 16 && len <= 16 {
-            out.copy_within(from..from + 16, op);
+            copy_chunk::<16>(out, from, op);
         } else if dist >= 8 && len <= 16 {
             // Two 8-byte steps: the second may read what the first wrote (LZ overlap).
-            out.copy_within(from..from + 8, op);
-            out.copy_within(from + 8..from + 16, op + 8);
+            copy_chunk::<8>(out, from, op);
+            copy_chunk::<8>(out, from + 8, op + 8);
         } else {
-            lz_copy(out, op, dist, len);
+            lz_copy_cold(out, op, dist, len);
         }
         op += len;
-        bits <<= 1;
-        left -= 1;
     }
-    Ok((gi + 1, op))
+    let k = usize::from(runs.get(nref).copied().unwrap_or(0));
+    literals(out, op, rest, gi);
+    Ok((gi + k + 1, op + k))
+}
+
+/// The length of a 3-byte reference; out of line so the choice between the forms stays a branch.
+#[cold]
+#[inline(never)]
+fn long_len(b3: usize) -> usize {
+    b3 + 0x12
+}
+
+/// Copies `N` bytes from `from` to `to`; the ranges must not overlap (`from + N <= to`).
+#[inline(always)]
+fn copy_chunk<const N: usize>(out: &mut [u8], from: usize, to: usize) {
+    if let Some((head, tail)) = out.split_at_mut_checked(to)
+        && let (Some(s), Some(d)) = (head.get(from..from + N), tail.get_mut(..N))
+    {
+        d.copy_from_slice(s);
+    }
+}
+
+/// [`lz_copy`] out of line for the fast path's rare cases (long or short-distance references).
+#[inline(never)]
+fn lz_copy_cold(out: &mut [u8], op: usize, dist: usize, len: usize) {
+    lz_copy(out, op, dist, len);
+}
+
+#[cold]
+#[inline(never)]
+fn before_start(at: usize, dist: usize, op: usize) -> Error {
+    bad_ref(
+        at,
+        format!(
+            "back-reference {dist:#x} bytes back at output position {op:#x} reaches before the start"
+        ),
+    )
 }
 
 /// Reads the back-reference at `ip`: (distance, length, bytes used).
