@@ -18,8 +18,20 @@
 //!   constant, SLP tangents), decodes AnimJoint / MatAnimJoint / ShapeAnimJoint trees
 //!   ([`Archive::anim_tree`]) and samples an AnimJoint tree to joint matrices
 //!   ([`Archive::sample_anim_joint`]).
-//! - [`compile::compile`] lays a model out afresh in HAL's compiler order; [`compare`] measures
-//!   two archives against each other (BNB, per-phase regions, NBN).
+//! - [`compile::compile`] lays a model out afresh in HAL's compiler order (derived from the
+//!   typed graph, so any block order of a model compiles to the same bytes); [`compare`]
+//!   measures two archives against each other (BNB, per-phase regions, NBN).
+//!
+//! Samples ([`build::samples`]): `xd-model.dat`, `xd-scene.dat` (every phase of the compiler's
+//! layout: several MObjs, a reversed multi-texture chain, deduplicated envelopes and pixels,
+//! bone and material/texture animation, palettes, lights and a camera) and `melee-joint.dat`
+//! are in compiler order — `compile(parse(x)) == x`, BNB 100 %, and `tests/compile.rs` lays
+//! `xd-scene` out by hand from the seed's rules and checks `compile` reproduces it from any block
+//! order. `mextk-minimal.dat` and `broken/*` exercise the layout-preserving writer (an unsorted
+//! relocation table; one rule broken each) and are not compiler output: their rebuilds score
+//! 100 % (mextk) and 61–62 % BNB (broken, refused by `gcf rebuild` where the checks fail). The
+//! hand-written corpus `homebrew-min.dat` puts SceneData first where the compiler puts it last
+//! (seed 003); its rebuild scores BNB 95.24 %, NBN 100 %.
 //!
 //! ```
 //! use hsd_dat::{Dat, Joint, JointFlags, Target, parse};
