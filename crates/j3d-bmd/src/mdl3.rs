@@ -326,10 +326,23 @@ impl Mdl3 {
         let n = usize::from(r.u16(8)?);
         let off = |k: usize| r.u32(0x0C + 4 * k).map(|v| v as usize);
         let (pk, sp, mx, un, ix, nm) = (off(0)?, off(1)?, off(2)?, off(3)?, off(4)?, off(5)?);
+        // Packets do not overlap in real files: decoding more bytes than the chunk holds means
+        // entries share data, which would multiply the work.
+        let budget = std::cell::Cell::new(r.len());
         let packets = table(&r, pk, n, 8, |e| {
             let start = e + r.u32(e)? as usize;
             let size = r.u32(e + 4)? as usize;
             let p = r.sub(start, size)?;
+            budget.set(budget.get().checked_sub(size).ok_or_else(|| {
+                Error::new(
+                    gcio::ErrorKind::Limit {
+                        what: "MDL3 packet bytes",
+                        requested: size as u64,
+                        max: budget.get() as u64,
+                    },
+                    r.abs(e),
+                )
+            })?);
             let (commands, used) = decode(&p)?;
             Ok(Packet {
                 commands,

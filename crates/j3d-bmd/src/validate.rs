@@ -862,7 +862,14 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
         .collect();
     let names = x.names().and_then(Result::ok);
     let mut reported = vec![false; stored.len()];
+    // Envelopes may list up to 255 joints for every vertex: a hostile file must not turn its
+    // size into that many times the work, so the pairs checked stay proportional to it.
+    let mut budget = 16 * v.reader().len();
     let _ = joint_vertices(v, &mesh, |jv| {
+        budget = budget.saturating_sub(1);
+        if budget == 0 {
+            return false;
+        }
         let j = usize::from(jv.joint);
         if let (Some(Some((b, at))), Some(done)) = (stored.get(j), reported.get_mut(j))
             && !*done
@@ -887,6 +894,14 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
         }
         true
     });
+    if budget == 0 {
+        o.push(
+            Severity::Info,
+            "J3D-046",
+            x.reader().base(),
+            "joint bounds checked for part of the vertices only (work limit)",
+        );
+    }
 }
 
 fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {

@@ -217,3 +217,33 @@ fn bti_and_mat3_fuzz_seeds_replay() {
         j3d_bmd::fuzz_mat3(&m);
     }
 }
+
+#[test]
+fn mdl3_packets_sharing_bytes_are_refused() {
+    // Every packet entry points at the same packet: decoding them all would multiply the work.
+    let mut m = j3d_bmd::build::rigid_bdl();
+    let bytes = m.write().unwrap();
+    let v = j3d_bmd::parse(&bytes).unwrap();
+    let mdl = v.chunk(b"MDL3").unwrap();
+    let start = mdl.offset() as usize;
+    let table = mdl.data.u32(0x0C).unwrap() as usize;
+    let n = mdl.data.u16(8).unwrap() as usize;
+    let first = mdl.data.u32(table).unwrap() as usize;
+    let size = mdl.data.u32(table + 4).unwrap();
+    let mut b = bytes.clone();
+    for i in 0..n {
+        let e = table + 8 * i;
+        // Offset relative to the entry, aimed at packet 0; every packet gets the whole chunk.
+        let target = table + first;
+        let rel = (target - e) as u32;
+        b[start + e..start + e + 4].copy_from_slice(&rel.to_be_bytes());
+        let whole = (mdl.data.len() - target) as u32;
+        b[start + e + 4..start + e + 8].copy_from_slice(&whole.max(size).to_be_bytes());
+    }
+    let chunk = j3d_bmd::parse(&b).unwrap().chunk(b"MDL3").unwrap();
+    assert!(j3d_bmd::Mdl3::parse(chunk.data, j3d_bmd::Pad::Nintendo).is_err());
+    // The model still parses (MDL3 stays raw) and the validator reports instead of looping.
+    m = Bmd::parse(&b).unwrap();
+    assert!(m.mdl3().is_none());
+    assert!(validate(&b).iter().any(|d| d.rule == "J3D-006"));
+}
