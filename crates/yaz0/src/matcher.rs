@@ -2,93 +2,84 @@
 //!
 //! The exact search ([`Matcher::longest`], used by the encoders that must reproduce a tool's
 //! choices) finds the longest match and, among equally long ones, the earliest (farthest)
-//! position, as Nintendo's and Whitehole's brute-force loops do. It keeps two hash lists over the
-//! window, keyed on the next 4 and 3 bytes, each linked oldest-first; a position leaves its list
-//! when the one 0x1000 bytes later enters, so the lists hold exactly the window (the links live
-//! in a 0x1000-entry ring) and searches must move forward:
-//! - every candidate matching 4 bytes or more is in the 4-byte list, so that list alone decides
-//!   when the longest match is ≥ 4;
-//! - otherwise the first 3-byte candidate that really matches is the answer.
+//! position, as Nintendo's and Whitehole's brute-force loops do. Searches must move forward.
+//! - Every candidate matching 4 bytes or more is in a hash list keyed on 4 bytes and linked
+//!   oldest-first; a position leaves its list when the one 0x1000 bytes later enters, so the
+//!   lists hold exactly the window (entries are 16-bit ring slots, the tables stay in cache).
+//!   That list alone decides when the longest match is ≥ 4: walks are farthest-first with a
+//!   strict `>` and stop at the maximum possible length; a candidate is first checked at the one
+//!   byte that would make it longer than the best so far.
+//! - Otherwise every 3-byte match is exactly 3 long and the answer is the oldest one: a plain
+//!   newest-first 3-byte chain (cheap to insert into, no expiry) is walked to the window's edge.
 //!
-//! Walks are farthest-first with a strict `>` and stop at the maximum possible length; a candidate
-//! is first checked at the one byte that would make it longer than the best so far. Runs of one
-//! byte are compared in O(1) through a run-length table. The quick search (fast and optimal
-//! encoders) walks a newest-first 3-byte chain with a bounded number of candidates.
+//! Runs of one byte are compared in O(1) through a run-length table. The quick search (fast and
+//! optimal encoders) walks a newest-first 3-byte chain with a bounded number of candidates.
 
 use crate::token::{MAX_DIST, MAX_LEN};
 
 const HASH_BITS: u32 = 15;
-/// Buckets of the window lists: about one per window position, so the tables stay in cache.
-const TIER_BITS: u32 = 15;
+/// Buckets of the window lists: two per window position, so the tables stay in L1/L2.
+const TIER_BITS: u32 = 13;
 
-/// Oldest-first hash lists keyed on `width` bytes over the current window.
-struct Tier {
-    width: usize,
-    /// Newest and oldest position per hash (+1; 0 = empty list).
-    newest: Vec<u32>,
-    oldest: Vec<u32>,
-    /// Link to the next newer position of the same list, indexed by position modulo 0x1000.
-    next: Vec<u32>,
-    /// The list each ring slot's position was put in (+1; 0 = none), so expiry needs no rehash.
-    bucket: Vec<u16>,
+/// Ring size: one slot per window position.
+const RING: usize = MAX_DIST;
+/// An empty list or link.
+const EMPTY: u16 = u16::MAX;
+
+/// Oldest-first hash lists keyed on `W` bytes over the current window. Entries are ring slots
+/// (position modulo 0x1000); every listed position is inside the window below the search
+/// position, which makes the slot enough to recover it.
+struct Tier<const W: usize> {
+    /// Oldest and newest slot per hash.
+    ends: Vec<[u16; 2]>,
+    /// Link to the next newer slot of the same list, per slot.
+    next: Vec<u16>,
 }
 
-const RING: usize = MAX_DIST;
-
-impl Tier {
-    fn new(width: usize) -> Tier {
+impl<const W: usize> Tier<W> {
+    fn new(exact: bool) -> Self {
+        let (buckets, ring) = if exact {
+            (1 << TIER_BITS, RING)
+        } else {
+            (0, 0)
+        };
         Tier {
-            width,
-            newest: vec![0; 1 << TIER_BITS],
-            oldest: vec![0; 1 << TIER_BITS],
-            next: vec![0; RING],
-            bucket: vec![0; RING],
+            ends: vec![[EMPTY; 2]; buckets],
+            next: vec![EMPTY; ring],
         }
     }
 
-    /// Adds `p`, first dropping `p - 0x1000`, which just left the window (it is the oldest entry of
-    /// its list: everything older left before it).
+    /// Adds `p`, first dropping `p - 0x1000`, which just left the window: it is the oldest entry
+    /// of its list (everything older left before it), and its bucket is found by rehashing it.
+    #[inline(always)]
     fn insert(&mut self, data: &[u8], p: usize) {
         let slot = p % RING;
         if let Some(q) = p.checked_sub(RING)
-            && let Some(h) = self
-                .bucket
-                .get(slot)
-                .and_then(|&b| usize::from(b).checked_sub(1))
-            && self.oldest.get(h).copied() == Some(q as u32 + 1)
+            && let Some(h) = tier_hash(data, q, W)
+            && let Some(ends) = self.ends.get_mut(h)
+            && ends[0] == slot as u16
         {
-            let after = self.next.get(slot).copied().unwrap_or(0);
-            if let Some(o) = self.oldest.get_mut(h) {
-                *o = after;
-            }
-            if after == 0
-                && let Some(n) = self.newest.get_mut(h)
-            {
-                *n = 0;
+            let after = self.next.get(slot).copied().unwrap_or(EMPTY);
+            ends[0] = after;
+            if after == EMPTY {
+                ends[1] = EMPTY;
             }
         }
-        let h = tier_hash(data, p, self.width);
-        if let Some(b) = self.bucket.get_mut(slot) {
-            *b = h.map_or(0, |h| h as u16 + 1);
-        }
-        let Some(h) = h else {
+        let Some(h) = tier_hash(data, p, W) else {
             return;
         };
         if let Some(l) = self.next.get_mut(slot) {
-            *l = 0;
+            *l = EMPTY;
         }
-        let Some(slot) = self.newest.get_mut(h) else {
+        let Some(ends) = self.ends.get_mut(h) else {
             return;
         };
-        let newest = *slot;
-        *slot = p as u32 + 1;
-        let link = if newest == 0 {
-            self.oldest.get_mut(h)
-        } else {
-            self.next.get_mut((newest as usize - 1) % RING)
-        };
-        if let Some(l) = link {
-            *l = p as u32 + 1;
+        let newest = ends[1];
+        ends[1] = slot as u16;
+        if newest == EMPTY {
+            ends[0] = slot as u16;
+        } else if let Some(l) = self.next.get_mut(usize::from(newest)) {
+            *l = slot as u16;
         }
     }
 }
@@ -148,7 +139,12 @@ pub(crate) fn common_len(data: &[u8], a: usize, b: usize, max: usize) -> usize {
 pub(crate) struct Matcher<'a> {
     data: &'a [u8],
     /// Exact search: lists keyed on 4 and 3 bytes (empty in quick mode).
-    tiers: Vec<Tier>,
+    exact: bool,
+    t4: Tier<4>,
+    /// Exact search, 3-byte matches: newest position per 3-byte hash (+1) and, per ring slot, the
+    /// next older one (no expiry: walks stop at the window's edge).
+    head3: Vec<u32>,
+    prev3: Vec<u32>,
     /// Quick search: newest position per 3-byte hash (+1) and links to older ones (empty in
     /// exact mode).
     head: Vec<u32>,
@@ -173,15 +169,17 @@ impl<'a> Matcher<'a> {
             last = Some(b);
             *r = count;
         }
-        let (tiers, head, prev) = if exact {
-            let t = [4, 3].map(Tier::new);
-            (t.into_iter().collect(), Vec::new(), Vec::new())
+        let (head, prev) = if exact {
+            (Vec::new(), Vec::new())
         } else {
-            (Vec::new(), vec![0; 1 << HASH_BITS], vec![0; data.len()])
+            (vec![0; 1 << HASH_BITS], vec![0; data.len()])
         };
         Matcher {
             data,
-            tiers,
+            exact,
+            t4: Tier::new(exact),
+            head3: vec![0; if exact { 1 << TIER_BITS } else { 0 }],
+            prev3: vec![0; if exact { RING } else { 0 }],
             head,
             prev,
             run,
@@ -192,14 +190,24 @@ impl<'a> Matcher<'a> {
     /// Adds every position below `upto` to the lists.
     #[inline(always)]
     fn insert_upto(&mut self, upto: usize) {
+        if self.exact {
+            while self.inserted < upto {
+                self.t4.insert(self.data, self.inserted);
+                let p = self.inserted;
+                if let Some(h) = tier_hash(self.data, p, 3)
+                    && let (Some(head), Some(prev)) =
+                        (self.head3.get_mut(h), self.prev3.get_mut(p % RING))
+                {
+                    *prev = *head;
+                    *head = p as u32 + 1;
+                }
+                self.inserted += 1;
+            }
+            return;
+        }
         while self.inserted < upto {
             let p = self.inserted;
-            for t in &mut self.tiers {
-                t.insert(self.data, p);
-            }
-            if let Some(h) = (!self.head.is_empty())
-                .then(|| hash(self.data, p, 3))
-                .flatten()
+            if let Some(h) = hash(self.data, p, 3)
                 && let (Some(slot), Some(prev)) = (self.head.get_mut(h), self.prev.get_mut(p))
             {
                 *prev = *slot;
@@ -244,44 +252,74 @@ impl<'a> Matcher<'a> {
         }
         self.insert_upto(pos);
         let rp = usize::from(self.run.get(pos).copied().unwrap_or(0));
-        let mut tiers = std::mem::take(&mut self.tiers);
+        // Anything of 4 bytes or more is settled by the 4-byte list.
+        if max >= 4
+            && let Some(found) = self.walk(&self.t4, pos, max, floor.max(4), rp)
+        {
+            return found;
+        }
+        if floor <= 3 {
+            return self.oldest3(pos);
+        }
+        (0, 0)
+    }
+
+    /// When no match of 4 bytes exists, every 3-byte match is exactly 3 long: the answer is the
+    /// oldest position in the window with the same 3 bytes.
+    #[inline(always)]
+    fn oldest3(&self, pos: usize) -> (usize, usize) {
+        let (Some(h), Some(key)) = (tier_hash(self.data, pos, 3), self.data.get(pos..pos + 3))
+        else {
+            return (0, 0);
+        };
+        let mut c = self.head3.get(h).copied().unwrap_or(0) as usize;
         let mut found = (0, 0);
-        for t in &mut tiers {
-            let width = t.width;
-            // Anything of 4 bytes or more was settled by the 4-byte list.
-            let tier_max = if width == 3 { max.min(3) } else { max };
-            let need = floor.max(width);
-            if tier_max < need {
-                continue;
-            }
-            let Some(h) = tier_hash(self.data, pos, width) else {
-                continue;
-            };
-            let mut c = t.oldest.get(h).copied().unwrap_or(0) as usize;
-            let (mut best, mut best_pos) = (need - 1, usize::MAX);
-            while c != 0 {
-                let cand = c - 1;
-                c = t.next.get(cand % RING).copied().unwrap_or(0) as usize;
-                // Only a candidate that also matches at index `best` can be strictly longer.
-                if self.data.get(cand + best) != self.data.get(pos + best) {
-                    continue;
-                }
-                let l = self.match_len(cand, pos, tier_max, rp);
-                if l > best {
-                    best = l;
-                    best_pos = cand;
-                    if l == tier_max {
-                        break;
-                    }
-                }
-            }
-            if best_pos != usize::MAX {
-                found = (best, pos - best_pos);
+        while c != 0 {
+            let cand = c - 1;
+            if pos - cand > MAX_DIST {
                 break;
             }
+            if self.data.get(cand..cand + 3) == Some(key) {
+                found = (3, pos - cand);
+            }
+            c = self.prev3.get(cand % RING).copied().unwrap_or(0) as usize;
         }
-        self.tiers = tiers;
         found
+    }
+
+    /// Walks `tier`'s list for `pos` oldest-first: the longest match of at least `need` and at
+    /// most `max` bytes, the earliest on ties, as `(len, dist)`.
+    #[inline(always)]
+    fn walk<const W: usize>(
+        &self,
+        tier: &Tier<W>,
+        pos: usize,
+        max: usize,
+        need: usize,
+        rp: usize,
+    ) -> Option<(usize, usize)> {
+        let h = tier_hash(self.data, pos, W)?;
+        let mut s = tier.ends.get(h)?[0];
+        let (mut best, mut best_pos) = (need - 1, usize::MAX);
+        // Listed positions are in pos - 0x1000 .. pos, so a slot names exactly one of them.
+        let last = pos.wrapping_sub(1);
+        while s != EMPTY {
+            let cand = last - (last.wrapping_sub(usize::from(s)) % RING);
+            s = tier.next.get(usize::from(s)).copied().unwrap_or(EMPTY);
+            // Only a candidate that also matches at index `best` can be strictly longer.
+            if self.data.get(cand + best) != self.data.get(pos + best) {
+                continue;
+            }
+            let l = self.match_len(cand, pos, max, rp);
+            if l > best {
+                best = l;
+                best_pos = cand;
+                if l == max {
+                    break;
+                }
+            }
+        }
+        (best_pos != usize::MAX).then(|| (best, pos - best_pos))
     }
 
     /// A quick match for `pos`: nearest-first, at most `chain` candidates, stops at `nice` bytes.
