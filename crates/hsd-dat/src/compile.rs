@@ -207,6 +207,8 @@ struct Emit<'a, 'b> {
     pixels: Vec<u32>,
     palettes: Vec<u32>,
     max: usize,
+    /// Every list and tree node walked so far.
+    walked: std::cell::RefCell<HashSet<u32>>,
 }
 
 impl Emit<'_, '_> {
@@ -218,16 +220,18 @@ impl Emit<'_, '_> {
         }
     }
 
-    /// A linked list (bounded, stops at a repeat or an unreadable link).
+    /// A linked list (bounded; stops at an unreadable link or a node any walk already met, so
+    /// a hostile file sharing one list between many owners costs no more than the list).
     fn chain<T: Struct<u32>>(
         &self,
         first: Option<u32>,
         next: fn(&T) -> Option<u32>,
     ) -> Vec<(u32, T)> {
+        let mut met = self.walked.borrow_mut();
         let mut out: Vec<(u32, T)> = Vec::new();
         let mut cur = first;
         while let Some(o) = cur {
-            if out.len() >= self.max || out.iter().any(|x| x.0 == o) {
+            if out.len() >= self.max || !met.insert(o) {
                 break;
             }
             let Ok(v) = self.a.read::<T>(o) else { break };
@@ -237,10 +241,10 @@ impl Emit<'_, '_> {
         out
     }
 
-    /// A child/next tree in pre-order (bounded, each node once).
+    /// A child/next tree in pre-order (bounded, each node once over all walks).
     fn tree<T: Struct<u32>>(&self, root: u32, links: fn(&T) -> [Option<u32>; 2]) -> Vec<(u32, T)> {
         let mut out = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = self.walked.borrow_mut();
         let mut stack = vec![root];
         while let Some(o) = stack.pop() {
             if out.len() >= self.max || !seen.insert(o) {
@@ -498,6 +502,7 @@ fn emit_order(a: &Archive<'_>) -> Vec<(Phase, u32)> {
         seen: HashSet::new(),
         pixels: Vec::new(),
         palettes: Vec::new(),
+        walked: Default::default(),
         max: usize::try_from(a.limits().max_elements.min(1 << 20)).unwrap_or(1 << 20),
     };
     let post = joint_post_order(&g);
@@ -507,22 +512,22 @@ fn emit_order(a: &Archive<'_>) -> Vec<(Phase, u32)> {
         .map(|j| (j.offset, j.joint))
         .collect();
     // Each joint's DObjs and their PObjs, in joint post-order.
-    let meshes: Vec<Vec<Mesh>> = joints
-        .iter()
-        .map(|(_, j)| {
-            if j.data_kind() != JointData::DObj {
-                return Vec::new();
+    let mut meshes: Vec<Vec<Mesh>> = Vec::with_capacity(joints.len());
+    for (_, j) in &joints {
+        let mut list = Vec::new();
+        if j.data_kind() == JointData::DObj {
+            for (o, d) in e.chain::<DObj>(j.data, |d| d.next) {
+                let pobjs = e.chain::<PObj>(d.pobj, |p| p.next);
+                list.push((o, d, pobjs));
             }
-            e.chain::<DObj>(j.data, |d| d.next)
-                .into_iter()
-                .map(|(o, d)| (o, d, e.chain::<PObj>(d.pobj, |p| p.next)))
-                .collect()
-        })
-        .collect();
+        }
+        meshes.push(list);
+    }
     let mut mobjs: Vec<u32> = Vec::new();
+    let mut seen = HashSet::new();
     for (_, d, _) in meshes.iter().flatten() {
         if let Some(m) = d.mobj
-            && !mobjs.contains(&m)
+            && seen.insert(m)
         {
             mobjs.push(m);
         }
