@@ -49,39 +49,44 @@ impl<const W: usize> Tier<W> {
         }
     }
 
-    /// Adds `p`, first dropping `p - 0x1000`, which just left the window: it is the oldest entry
-    /// of its list (everything older left before it), and its bucket is found by rehashing it.
+    /// Adds the position in ring slot `slot` to list `hp`, first dropping the position that just
+    /// left the window from the same slot: it is the oldest entry of its list `hq` (everything
+    /// older left before it). An emptied list keeps a stale newest slot; `ends[0]` says it is
+    /// empty.
     #[inline(always)]
-    fn insert(&mut self, data: &[u8], p: usize) {
-        let slot = p % RING;
-        if let Some(q) = p.checked_sub(RING)
-            && let Some(h) = tier_hash(data, q, W)
-            && let Some(ends) = self.ends.get_mut(h)
+    fn insert(&mut self, slot: usize, hq: Option<usize>, hp: Option<usize>) {
+        if let Some(ends) = hq.and_then(|h| self.ends.get_mut(h))
             && ends[0] == slot as u16
         {
-            let after = self.next.get(slot).copied().unwrap_or(EMPTY);
-            ends[0] = after;
-            if after == EMPTY {
-                ends[1] = EMPTY;
-            }
+            ends[0] = self.next.get(slot).copied().unwrap_or(EMPTY);
         }
-        let Some(h) = tier_hash(data, p, W) else {
+        let Some(ends) = hp.and_then(|h| self.ends.get_mut(h)) else {
             return;
         };
         if let Some(l) = self.next.get_mut(slot) {
             *l = EMPTY;
         }
-        let Some(ends) = self.ends.get_mut(h) else {
-            return;
-        };
         let newest = ends[1];
         ends[1] = slot as u16;
-        if newest == EMPTY {
+        if ends[0] == EMPTY {
             ends[0] = slot as u16;
         } else if let Some(l) = self.next.get_mut(usize::from(newest)) {
             *l = slot as u16;
         }
     }
+}
+
+/// The 4 bytes at `at` as a little-endian word.
+#[inline(always)]
+fn load4(data: &[u8], at: usize) -> Option<u32> {
+    let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
+    Some(u32::from_le_bytes(b))
+}
+
+/// The window lists' hash of a key of up to 4 bytes.
+#[inline(always)]
+fn key_hash(v: u32) -> usize {
+    (v.wrapping_mul(0x9E37_79B1) >> (32 - TIER_BITS)) as usize
 }
 
 #[inline(always)]
@@ -99,6 +104,20 @@ fn hash_bits(data: &[u8], pos: usize, width: usize, bits: u32) -> Option<usize> 
     Some((v.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize)
 }
 
+/// The window lists' hash of the 3 bytes at `pos`.
+#[inline(always)]
+fn key3_hash(data: &[u8], pos: usize) -> Option<usize> {
+    let v = match data.get(pos..pos + 4) {
+        // One load where 4 bytes remain: the low 3 bytes (little-endian) are the key.
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]) & 0x00FF_FFFF,
+        _ => match data.get(pos..pos + 3)? {
+            &[a, b, c] => u32::from_le_bytes([a, b, c, 0]),
+            _ => return None,
+        },
+    };
+    Some(key_hash(v))
+}
+
 #[inline(always)]
 fn hash(data: &[u8], pos: usize, width: usize) -> Option<usize> {
     hash_bits(data, pos, width, HASH_BITS)
@@ -107,6 +126,13 @@ fn hash(data: &[u8], pos: usize, width: usize) -> Option<usize> {
 #[inline(always)]
 fn tier_hash(data: &[u8], pos: usize, width: usize) -> Option<usize> {
     hash_bits(data, pos, width, TIER_BITS)
+}
+
+/// The 8 bytes at `at` as a little-endian word.
+#[inline(always)]
+fn load8(data: &[u8], at: usize) -> Option<u64> {
+    let b: [u8; 8] = data.get(at..at + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(b))
 }
 
 /// Length of the common prefix of `data[a..]` and `data[b..]`, at most `max` (a < b).
@@ -192,11 +218,21 @@ impl<'a> Matcher<'a> {
     fn insert_upto(&mut self, upto: usize) {
         if self.exact {
             while self.inserted < upto {
-                self.t4.insert(self.data, self.inserted);
                 let p = self.inserted;
-                if let Some(h) = tier_hash(self.data, p, 3)
+                let slot = p % RING;
+                let hq = p
+                    .checked_sub(RING)
+                    .and_then(|q| load4(self.data, q))
+                    .map(key_hash);
+                // One load gives both keys (the 3-byte key is the low 3 bytes).
+                let (h4, h3) = match load4(self.data, p) {
+                    Some(v) => (Some(key_hash(v)), Some(key_hash(v & 0x00FF_FFFF))),
+                    None => (None, key3_hash(self.data, p)),
+                };
+                self.t4.insert(slot, hq, h4);
+                if let Some(h) = h3
                     && let (Some(head), Some(prev)) =
-                        (self.head3.get_mut(h), self.prev3.get_mut(p % RING))
+                        (self.head3.get_mut(h), self.prev3.get_mut(slot))
                 {
                     *prev = *head;
                     *head = p as u32 + 1;
@@ -268,8 +304,7 @@ impl<'a> Matcher<'a> {
     /// oldest position in the window with the same 3 bytes.
     #[inline(always)]
     fn oldest3(&self, pos: usize) -> (usize, usize) {
-        let (Some(h), Some(key)) = (tier_hash(self.data, pos, 3), self.data.get(pos..pos + 3))
-        else {
+        let (Some(h), Some(key)) = (key3_hash(self.data, pos), self.data.get(pos..pos + 3)) else {
             return (0, 0);
         };
         let mut c = self.head3.get(h).copied().unwrap_or(0) as usize;
@@ -303,9 +338,22 @@ impl<'a> Matcher<'a> {
         let (mut best, mut best_pos) = (need - 1, usize::MAX);
         // Listed positions are in pos - 0x1000 .. pos, so a slot names exactly one of them.
         let last = pos.wrapping_sub(1);
+        // With 8 bytes to compare, one 8-byte XOR settles every candidate that differs within
+        // them (most do) and the best is kept without a branch.
+        let head = (max >= 8).then(|| load8(self.data, pos)).flatten();
         while s != EMPTY {
             let cand = last - (last.wrapping_sub(usize::from(s)) % RING);
             s = tier.next.get(usize::from(s)).copied().unwrap_or(EMPTY);
+            if let Some(head) = head
+                && let Some(c) = load8(self.data, cand)
+                && c != head
+            {
+                let l = ((c ^ head).trailing_zeros() / 8) as usize;
+                let better = l > best;
+                best = if better { l } else { best };
+                best_pos = if better { cand } else { best_pos };
+                continue;
+            }
             // Only a candidate that also matches at index `best` can be strictly longer.
             if self.data.get(cand + best) != self.data.get(pos + best) {
                 continue;
