@@ -18,7 +18,8 @@ use crate::view::Game;
 /// A Colosseum/XD battle model without meshes: `scene_data` with one ModelSet whose skeleton is
 /// a static wrapper joint 0, the animated root joint 1 and `bones - 2` children of joint 1 (so
 /// depth-first indices are 0, 1, 2, …), `anims` animations (AnimJoint trees mirroring the
-/// skeleton, one ROTY track on joint 1, `10 + 4·i` frames), and the matching `bound_box`.
+/// skeleton, one ROTY track on joint 1, `10 + 4·i` frames), and the matching `bound_box`, laid out
+/// in compiler order ([`hsd_dat::compile::compile`]).
 pub fn battle_dat(bones: usize, anims: usize) -> Result<Vec<u8>> {
     let bones = bones.max(2);
     let mut b = Builder::new();
@@ -88,7 +89,8 @@ pub fn battle_dat(bones: usize, anims: usize) -> Result<Vec<u8>> {
     let bound = b.bytes(BoundBox { pad: 0, sets }.to_bytes(), 4);
     b.root("scene_data", scene);
     b.root("bound_box", bound);
-    b.finish().write()
+    // Laid out in HAL's compiler order, so `gcf rebuild` reproduces the embedded DAT exactly.
+    hsd_dat::compile::compile(&b.finish())?.write()
 }
 
 fn joint(child: Option<Target>, next: Option<Target>, translation: [f32; 3]) -> Joint<Target> {
