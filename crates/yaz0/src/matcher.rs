@@ -26,52 +26,72 @@ const RING: usize = MAX_DIST;
 /// An empty list or link.
 const EMPTY: u16 = u16::MAX;
 
-/// Oldest-first hash lists keyed on `W` bytes over the current window. Entries are ring slots
-/// (position modulo 0x1000); every listed position is inside the window below the search
-/// position, which makes the slot enough to recover it.
-struct Tier<const W: usize> {
-    /// Oldest and newest slot per hash.
-    ends: Vec<[u16; 2]>,
-    /// Link to the next newer slot of the same list, per slot.
-    next: Vec<u16>,
+/// Buckets of the window lists.
+const BUCKETS: usize = 1 << TIER_BITS;
+
+/// A fixed-size table on the heap (fixed sizes let the compiler drop index checks).
+fn table<T: Copy, const N: usize>(fill: T) -> Box<[T; N]> {
+    vec![fill; N]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| Box::new([fill; N]))
 }
 
-impl<const W: usize> Tier<W> {
-    fn new(exact: bool) -> Self {
-        let (buckets, ring) = if exact {
-            (1 << TIER_BITS, RING)
-        } else {
-            (0, 0)
-        };
-        Tier {
-            ends: vec![[EMPTY; 2]; buckets],
-            next: vec![EMPTY; ring],
-        }
+/// The exact search's view of the window.
+///
+/// - Oldest-first hash lists keyed on 4 bytes. Entries are ring slots (position modulo 0x1000);
+///   every listed position is inside the window below the search position, which makes the slot
+///   enough to recover it.
+/// - Newest-first 3-byte chains: newest position per hash (+1) and, per ring slot, the next older
+///   one (no expiry: walks stop at the window's edge).
+struct Window {
+    /// Oldest and newest slot per 4-byte hash (`ends[0] == EMPTY`: empty list).
+    ends: Box<[[u16; 2]; BUCKETS]>,
+    /// Link to the next newer slot of the same 4-byte list, per slot.
+    next: Box<[u16; RING]>,
+    head3: Box<[u32; BUCKETS]>,
+    prev3: Box<[u32; RING]>,
+}
+
+impl Window {
+    fn new() -> Box<Window> {
+        Box::new(Window {
+            ends: table([EMPTY; 2]),
+            next: table(EMPTY),
+            head3: table(0),
+            prev3: table(0),
+        })
     }
 
-    /// Adds the position in ring slot `slot` to list `hp`, first dropping the position that just
-    /// left the window from the same slot: it is the oldest entry of its list `hq` (everything
-    /// older left before it). An emptied list keeps a stale newest slot; `ends[0]` says it is
-    /// empty.
+    /// Adds position `p` (hashes `h4`, `h3`) in ring slot `slot`, first dropping from its 4-byte
+    /// list `hq` the position that just left the window from the same slot: it is the oldest
+    /// entry of that list (everything older left before it). An emptied list keeps a stale
+    /// newest slot; `ends[0]` says it is empty.
     #[inline(always)]
-    fn insert(&mut self, slot: usize, hq: Option<usize>, hp: Option<usize>) {
-        if let Some(ends) = hq.and_then(|h| self.ends.get_mut(h))
+    fn insert(&mut self, p: usize, hq: Option<usize>, h4: Option<usize>, h3: Option<usize>) {
+        let slot = p % RING;
+        if let Some(ends) = hq.and_then(|h| self.ends.get_mut(h % BUCKETS))
             && ends[0] == slot as u16
         {
             ends[0] = self.next.get(slot).copied().unwrap_or(EMPTY);
         }
-        let Some(ends) = hp.and_then(|h| self.ends.get_mut(h)) else {
-            return;
-        };
-        if let Some(l) = self.next.get_mut(slot) {
-            *l = EMPTY;
+        if let Some(ends) = h4.and_then(|h| self.ends.get_mut(h % BUCKETS)) {
+            if let Some(l) = self.next.get_mut(slot) {
+                *l = EMPTY;
+            }
+            let newest = ends[1];
+            ends[1] = slot as u16;
+            if ends[0] == EMPTY {
+                ends[0] = slot as u16;
+            } else if let Some(l) = self.next.get_mut(usize::from(newest) % RING) {
+                *l = slot as u16;
+            }
         }
-        let newest = ends[1];
-        ends[1] = slot as u16;
-        if ends[0] == EMPTY {
-            ends[0] = slot as u16;
-        } else if let Some(l) = self.next.get_mut(usize::from(newest)) {
-            *l = slot as u16;
+        if let Some(head) = h3.and_then(|h| self.head3.get_mut(h % BUCKETS))
+            && let Some(prev) = self.prev3.get_mut(slot)
+        {
+            *prev = *head;
+            *head = p as u32 + 1;
         }
     }
 }
@@ -123,11 +143,6 @@ fn hash(data: &[u8], pos: usize, width: usize) -> Option<usize> {
     hash_bits(data, pos, width, HASH_BITS)
 }
 
-#[inline(always)]
-fn tier_hash(data: &[u8], pos: usize, width: usize) -> Option<usize> {
-    hash_bits(data, pos, width, TIER_BITS)
-}
-
 /// The 8 bytes at `at` as a little-endian word.
 #[inline(always)]
 fn load8(data: &[u8], at: usize) -> Option<u64> {
@@ -138,39 +153,36 @@ fn load8(data: &[u8], at: usize) -> Option<u64> {
 /// Length of the common prefix of `data[a..]` and `data[b..]`, at most `max` (a < b).
 #[inline(always)]
 pub(crate) fn common_len(data: &[u8], a: usize, b: usize, max: usize) -> usize {
+    let x = data.get(a..).unwrap_or_default();
+    let y = data.get(b..).unwrap_or_default();
+    let max = max.min(x.len()).min(y.len());
+    let (x, y) = (
+        x.get(..max).unwrap_or_default(),
+        y.get(..max).unwrap_or_default(),
+    );
     let mut n = 0;
-    while n + 8 <= max {
-        let (Some(x), Some(y)) = (data.get(a + n..a + n + 8), data.get(b + n..b + n + 8)) else {
+    for (cx, cy) in x.chunks_exact(8).zip(y.chunks_exact(8)) {
+        let (Ok(cx), Ok(cy)) = (<[u8; 8]>::try_from(cx), <[u8; 8]>::try_from(cy)) else {
             break;
         };
-        let (Ok(x), Ok(y)) = (<[u8; 8]>::try_from(x), <[u8; 8]>::try_from(y)) else {
-            break;
-        };
-        let diff = u64::from_le_bytes(x) ^ u64::from_le_bytes(y);
+        let diff = u64::from_le_bytes(cx) ^ u64::from_le_bytes(cy);
         if diff != 0 {
             return n + (diff.trailing_zeros() / 8) as usize;
         }
         n += 8;
     }
-    while n < max {
-        match (data.get(a + n), data.get(b + n)) {
-            (Some(x), Some(y)) if x == y => n += 1,
-            _ => break,
-        }
-    }
-    n
+    let tail = x.get(n..).unwrap_or_default().iter();
+    n + tail
+        .zip(y.get(n..).unwrap_or_default())
+        .take_while(|(p, q)| p == q)
+        .count()
 }
 
 /// Window search state over one input.
 pub(crate) struct Matcher<'a> {
     data: &'a [u8],
-    /// Exact search: lists keyed on 4 and 3 bytes (empty in quick mode).
-    exact: bool,
-    t4: Tier<4>,
-    /// Exact search, 3-byte matches: newest position per 3-byte hash (+1) and, per ring slot, the
-    /// next older one (no expiry: walks stop at the window's edge).
-    head3: Vec<u32>,
-    prev3: Vec<u32>,
+    /// Exact search: the window lists (`None` in quick mode).
+    win: Option<Box<Window>>,
     /// Quick search: newest position per 3-byte hash (+1) and links to older ones (empty in
     /// exact mode).
     head: Vec<u32>,
@@ -202,10 +214,7 @@ impl<'a> Matcher<'a> {
         };
         Matcher {
             data,
-            exact,
-            t4: Tier::new(exact),
-            head3: vec![0; if exact { 1 << TIER_BITS } else { 0 }],
-            prev3: vec![0; if exact { RING } else { 0 }],
+            win: exact.then(Window::new),
             head,
             prev,
             run,
@@ -216,10 +225,9 @@ impl<'a> Matcher<'a> {
     /// Adds every position below `upto` to the lists.
     #[inline(always)]
     fn insert_upto(&mut self, upto: usize) {
-        if self.exact {
+        if let Some(win) = &mut self.win {
             while self.inserted < upto {
                 let p = self.inserted;
-                let slot = p % RING;
                 let hq = p
                     .checked_sub(RING)
                     .and_then(|q| load4(self.data, q))
@@ -229,14 +237,7 @@ impl<'a> Matcher<'a> {
                     Some(v) => (Some(key_hash(v)), Some(key_hash(v & 0x00FF_FFFF))),
                     None => (None, key3_hash(self.data, p)),
                 };
-                self.t4.insert(slot, hq, h4);
-                if let Some(h) = h3
-                    && let (Some(head), Some(prev)) =
-                        (self.head3.get_mut(h), self.prev3.get_mut(slot))
-                {
-                    *prev = *head;
-                    *head = p as u32 + 1;
-                }
+                win.insert(p, hq, h4, h3);
                 self.inserted += 1;
             }
             return;
@@ -290,7 +291,7 @@ impl<'a> Matcher<'a> {
         let rp = usize::from(self.run.get(pos).copied().unwrap_or(0));
         // Anything of 4 bytes or more is settled by the 4-byte list.
         if max >= 4
-            && let Some(found) = self.walk(&self.t4, pos, max, floor.max(4), rp)
+            && let Some(found) = self.walk(pos, max, floor.max(4), rp)
         {
             return found;
         }
@@ -307,7 +308,10 @@ impl<'a> Matcher<'a> {
         let (Some(h), Some(key)) = (key3_hash(self.data, pos), self.data.get(pos..pos + 3)) else {
             return (0, 0);
         };
-        let mut c = self.head3.get(h).copied().unwrap_or(0) as usize;
+        let Some(win) = self.win.as_deref() else {
+            return (0, 0);
+        };
+        let mut c = win.head3.get(h % BUCKETS).copied().unwrap_or(0) as usize;
         let mut found = (0, 0);
         while c != 0 {
             let cand = c - 1;
@@ -317,24 +321,18 @@ impl<'a> Matcher<'a> {
             if self.data.get(cand..cand + 3) == Some(key) {
                 found = (3, pos - cand);
             }
-            c = self.prev3.get(cand % RING).copied().unwrap_or(0) as usize;
+            c = win.prev3.get(cand % RING).copied().unwrap_or(0) as usize;
         }
         found
     }
 
-    /// Walks `tier`'s list for `pos` oldest-first: the longest match of at least `need` and at
+    /// Walks the 4-byte list for `pos` oldest-first: the longest match of at least `need` and at
     /// most `max` bytes, the earliest on ties, as `(len, dist)`.
     #[inline(always)]
-    fn walk<const W: usize>(
-        &self,
-        tier: &Tier<W>,
-        pos: usize,
-        max: usize,
-        need: usize,
-        rp: usize,
-    ) -> Option<(usize, usize)> {
-        let h = tier_hash(self.data, pos, W)?;
-        let mut s = tier.ends.get(h)?[0];
+    fn walk(&self, pos: usize, max: usize, need: usize, rp: usize) -> Option<(usize, usize)> {
+        let win = self.win.as_deref()?;
+        let h = key_hash(load4(self.data, pos)?);
+        let mut s = win.ends.get(h % BUCKETS)?[0];
         let (mut best, mut best_pos) = (need - 1, usize::MAX);
         // Listed positions are in pos - 0x1000 .. pos, so a slot names exactly one of them.
         let last = pos.wrapping_sub(1);
@@ -343,7 +341,11 @@ impl<'a> Matcher<'a> {
         let head = (max >= 8).then(|| load8(self.data, pos)).flatten();
         while s != EMPTY {
             let cand = last - (last.wrapping_sub(usize::from(s)) % RING);
-            s = tier.next.get(usize::from(s)).copied().unwrap_or(EMPTY);
+            s = win
+                .next
+                .get(usize::from(s) % RING)
+                .copied()
+                .unwrap_or(EMPTY);
             if let Some(head) = head
                 && let Some(c) = load8(self.data, cand)
                 && c != head
