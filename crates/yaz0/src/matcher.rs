@@ -2,15 +2,17 @@
 //!
 //! The exact search ([`Matcher::longest`], used by the encoders that must reproduce a tool's
 //! choices) finds the longest match and, among equally long ones, the earliest (farthest)
-//! position, as Nintendo's and Whitehole's brute-force loops do. Searches must move forward.
-//! - Every candidate matching 4 bytes or more is in a hash list keyed on 4 bytes and linked
-//!   oldest-first; a position leaves its list when the one 0x1000 bytes later enters, so the
-//!   lists hold exactly the window (entries are 16-bit ring slots, the tables stay in cache).
-//!   That list alone decides when the longest match is ≥ 4: walks are farthest-first with a
-//!   strict `>` and stop at the maximum possible length; a candidate is first checked at the one
-//!   byte that would make it longer than the best so far.
-//! - Otherwise every 3-byte match is exactly 3 long and the answer is the oldest one: a plain
-//!   newest-first 3-byte chain (cheap to insert into, no expiry) is walked to the window's edge.
+//! position, as Nintendo's and Whitehole's brute-force loops do. It keeps two sets of hash lists
+//! over the window, keyed on the next 4 and the next 3 bytes, each linked oldest-first; a
+//! position leaves its lists when the one 0x1000 bytes later enters, so the lists hold exactly
+//! the window (entries are 16-bit ring slots in fixed-size tables that stay in cache) and
+//! searches must move forward:
+//! - every candidate matching 4 bytes or more is in the 4-byte list, so that list alone decides
+//!   when the longest match is ≥ 4: the walk is farthest-first with a strict `>` and stops at the
+//!   maximum possible length; one 8-byte XOR settles each candidate that differs within 8 bytes,
+//!   the others are first checked at the one byte that would make them longer than the best;
+//! - otherwise every 3-byte match is exactly 3 long, and the first true match in the 3-byte list
+//!   (the oldest) is the answer.
 //!
 //! Runs of one byte are compared in O(1) through a run-length table. The quick search (fast and
 //! optimal encoders) walks a newest-first 3-byte chain with a bounded number of candidates.
@@ -37,45 +39,36 @@ fn table<T: Copy, const N: usize>(fill: T) -> Box<[T; N]> {
         .unwrap_or_else(|_| Box::new([fill; N]))
 }
 
-/// The exact search's view of the window.
-///
-/// - Oldest-first hash lists keyed on 4 bytes. Entries are ring slots (position modulo 0x1000);
-///   every listed position is inside the window below the search position, which makes the slot
-///   enough to recover it.
-/// - Newest-first 3-byte chains: newest position per hash (+1) and, per ring slot, the next older
-///   one (no expiry: walks stop at the window's edge).
-struct Window {
-    /// Oldest and newest slot per 4-byte hash (`ends[0] == EMPTY`: empty list).
+/// Oldest-first hash lists over the window. Entries are ring slots (position modulo 0x1000);
+/// every listed position is inside the window below the search position, which makes the slot
+/// enough to recover it.
+struct Lists {
+    /// Oldest and newest slot per hash (`ends[0] == EMPTY`: empty list).
     ends: Box<[[u16; 2]; BUCKETS]>,
-    /// Link to the next newer slot of the same 4-byte list, per slot.
+    /// Link to the next newer slot of the same list, per slot.
     next: Box<[u16; RING]>,
-    head3: Box<[u32; BUCKETS]>,
-    prev3: Box<[u32; RING]>,
 }
 
-impl Window {
-    fn new() -> Box<Window> {
-        Box::new(Window {
+impl Lists {
+    fn new() -> Lists {
+        Lists {
             ends: table([EMPTY; 2]),
             next: table(EMPTY),
-            head3: table(0),
-            prev3: table(0),
-        })
+        }
     }
 
-    /// Adds position `p` (hashes `h4`, `h3`) in ring slot `slot`, first dropping from its 4-byte
-    /// list `hq` the position that just left the window from the same slot: it is the oldest
-    /// entry of that list (everything older left before it). An emptied list keeps a stale
-    /// newest slot; `ends[0]` says it is empty.
+    /// Adds the position in ring slot `slot` to list `hp`, first dropping from list `hq` the
+    /// position that just left the window from the same slot: it is the oldest entry of that
+    /// list (everything older left before it). An emptied list keeps a stale newest slot;
+    /// `ends[0]` says it is empty.
     #[inline(always)]
-    fn insert(&mut self, p: usize, hq: Option<usize>, h4: Option<usize>, h3: Option<usize>) {
-        let slot = p % RING;
+    fn insert(&mut self, slot: usize, hq: Option<usize>, hp: Option<usize>) {
         if let Some(ends) = hq.and_then(|h| self.ends.get_mut(h % BUCKETS))
             && ends[0] == slot as u16
         {
             ends[0] = self.next.get(slot).copied().unwrap_or(EMPTY);
         }
-        if let Some(ends) = h4.and_then(|h| self.ends.get_mut(h % BUCKETS)) {
+        if let Some(ends) = hp.and_then(|h| self.ends.get_mut(h % BUCKETS)) {
             if let Some(l) = self.next.get_mut(slot) {
                 *l = EMPTY;
             }
@@ -87,12 +80,36 @@ impl Window {
                 *l = slot as u16;
             }
         }
-        if let Some(head) = h3.and_then(|h| self.head3.get_mut(h % BUCKETS))
-            && let Some(prev) = self.prev3.get_mut(slot)
-        {
-            *prev = *head;
-            *head = p as u32 + 1;
-        }
+    }
+
+    /// The oldest slot of list `h`.
+    #[inline(always)]
+    fn oldest(&self, h: usize) -> u16 {
+        self.ends.get(h % BUCKETS).map_or(EMPTY, |e| e[0])
+    }
+
+    /// The slot after `s` in its list.
+    #[inline(always)]
+    fn next(&self, s: u16) -> u16 {
+        self.next
+            .get(usize::from(s) % RING)
+            .copied()
+            .unwrap_or(EMPTY)
+    }
+}
+
+/// The exact search's view of the window: lists keyed on the next 4 bytes and on the next 3.
+struct Window {
+    l4: Lists,
+    l3: Lists,
+}
+
+impl Window {
+    fn new() -> Box<Window> {
+        Box::new(Window {
+            l4: Lists::new(),
+            l3: Lists::new(),
+        })
     }
 }
 
@@ -228,16 +245,19 @@ impl<'a> Matcher<'a> {
         if let Some(win) = &mut self.win {
             while self.inserted < upto {
                 let p = self.inserted;
-                let hq = p
+                let slot = p % RING;
+                // One load gives both keys (the 3-byte key is the low 3 bytes).
+                let keys = |v: u32| (Some(key_hash(v)), Some(key_hash(v & 0x00FF_FFFF)));
+                let (q4, q3) = p
                     .checked_sub(RING)
                     .and_then(|q| load4(self.data, q))
-                    .map(key_hash);
-                // One load gives both keys (the 3-byte key is the low 3 bytes).
+                    .map_or((None, None), keys);
                 let (h4, h3) = match load4(self.data, p) {
-                    Some(v) => (Some(key_hash(v)), Some(key_hash(v & 0x00FF_FFFF))),
+                    Some(v) => keys(v),
                     None => (None, key3_hash(self.data, p)),
                 };
-                win.insert(p, hq, h4, h3);
+                win.l4.insert(slot, q4, h4);
+                win.l3.insert(slot, q3, h3);
                 self.inserted += 1;
             }
             return;
@@ -302,28 +322,26 @@ impl<'a> Matcher<'a> {
     }
 
     /// When no match of 4 bytes exists, every 3-byte match is exactly 3 long: the answer is the
-    /// oldest position in the window with the same 3 bytes.
+    /// oldest position in the window with the same 3 bytes, the first true match of its list.
     #[inline(always)]
     fn oldest3(&self, pos: usize) -> (usize, usize) {
-        let (Some(h), Some(key)) = (key3_hash(self.data, pos), self.data.get(pos..pos + 3)) else {
+        let (Some(win), Some(h), Some(key)) = (
+            self.win.as_deref(),
+            key3_hash(self.data, pos),
+            self.data.get(pos..pos + 3),
+        ) else {
             return (0, 0);
         };
-        let Some(win) = self.win.as_deref() else {
-            return (0, 0);
-        };
-        let mut c = win.head3.get(h % BUCKETS).copied().unwrap_or(0) as usize;
-        let mut found = (0, 0);
-        while c != 0 {
-            let cand = c - 1;
-            if pos - cand > MAX_DIST {
-                break;
-            }
+        let last = pos.wrapping_sub(1);
+        let mut s = win.l3.oldest(h);
+        while s != EMPTY {
+            let cand = last - (last.wrapping_sub(usize::from(s)) % RING);
             if self.data.get(cand..cand + 3) == Some(key) {
-                found = (3, pos - cand);
+                return (3, pos - cand);
             }
-            c = win.prev3.get(cand % RING).copied().unwrap_or(0) as usize;
+            s = win.l3.next(s);
         }
-        found
+        (0, 0)
     }
 
     /// Walks the 4-byte list for `pos` oldest-first: the longest match of at least `need` and at
@@ -332,7 +350,7 @@ impl<'a> Matcher<'a> {
     fn walk(&self, pos: usize, max: usize, need: usize, rp: usize) -> Option<(usize, usize)> {
         let win = self.win.as_deref()?;
         let h = key_hash(load4(self.data, pos)?);
-        let mut s = win.ends.get(h % BUCKETS)?[0];
+        let mut s = win.l4.oldest(h);
         let (mut best, mut best_pos) = (need - 1, usize::MAX);
         // Listed positions are in pos - 0x1000 .. pos, so a slot names exactly one of them.
         let last = pos.wrapping_sub(1);
@@ -341,11 +359,7 @@ impl<'a> Matcher<'a> {
         let head = (max >= 8).then(|| load8(self.data, pos)).flatten();
         while s != EMPTY {
             let cand = last - (last.wrapping_sub(usize::from(s)) % RING);
-            s = win
-                .next
-                .get(usize::from(s) % RING)
-                .copied()
-                .unwrap_or(EMPTY);
+            s = win.l4.next(s);
             if let Some(head) = head
                 && let Some(c) = load8(self.data, cand)
                 && c != head
