@@ -351,7 +351,12 @@ impl<'a> Matcher<'a> {
         let win = self.win.as_deref()?;
         let h = key_hash(load4(self.data, pos)?);
         let mut s = win.l4.oldest(h);
-        let (mut best, mut best_pos) = (need - 1, usize::MAX);
+        // The best so far as one word, length above distance: a longer match is a larger word,
+        // and so is an equally long one farther back, but candidates come oldest-first, so only
+        // a strictly longer one replaces the best. Nothing found yet: length `need - 1` with a
+        // distance no candidate has.
+        const NONE: u64 = u32::MAX as u64;
+        let mut best = ((need - 1) as u64) << 32 | NONE;
         // Listed positions are in pos - 0x1000 .. pos, so a slot names exactly one of them.
         let last = pos.wrapping_sub(1);
         // With 8 bytes to compare, one 8-byte XOR settles every candidate that differs within
@@ -360,30 +365,29 @@ impl<'a> Matcher<'a> {
         while s != EMPTY {
             let cand = last - (last.wrapping_sub(usize::from(s)) % RING);
             s = win.l4.next(s);
+            let dist = (pos - cand) as u64;
             if let Some(head) = head
                 && let Some(c) = load8(self.data, cand)
                 && c != head
             {
-                let l = ((c ^ head).trailing_zeros() / 8) as usize;
-                let better = l > best;
-                best = if better { l } else { best };
-                best_pos = if better { cand } else { best_pos };
+                let l = u64::from((c ^ head).trailing_zeros() / 8);
+                best = best.max(l << 32 | dist);
                 continue;
             }
             // Only a candidate that also matches at index `best` can be strictly longer.
-            if self.data.get(cand + best) != self.data.get(pos + best) {
+            let len = (best >> 32) as usize;
+            if self.data.get(cand + len) != self.data.get(pos + len) {
                 continue;
             }
             let l = self.match_len(cand, pos, max, rp);
-            if l > best {
-                best = l;
-                best_pos = cand;
+            if l > len {
+                best = (l as u64) << 32 | dist;
                 if l == max {
                     break;
                 }
             }
         }
-        (best_pos != usize::MAX).then(|| (best, pos - best_pos))
+        (best & NONE != NONE).then(|| ((best >> 32) as usize, (best & NONE) as usize))
     }
 
     /// A quick match for `pos`: nearest-first, at most `chain` candidates, stops at `nice` bytes.
