@@ -387,7 +387,7 @@ impl<'a> Matcher<'a> {
                 }
             }
         }
-        (best & NONE != NONE).then(|| ((best >> 32) as usize, (best & NONE) as usize))
+        (best & NONE != NONE).then_some(((best >> 32) as usize, (best & NONE) as usize))
     }
 
     /// A quick match for `pos`: nearest-first, at most `chain` candidates, stops at `nice` bytes.
