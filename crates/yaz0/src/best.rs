@@ -1,4 +1,11 @@
 //! The optimal-parse encoder ([`crate::Encoder::Best`]): shortest path over bit costs.
+//!
+//! A token costs 1 flag bit plus 8 (literal), 16 (match of 3..=17 bytes) or 24 bits (18..=0x111);
+//! with the flag bytes that is the stream size to within the last partial flag byte, and a parse
+//! with fewer bits never takes more bytes. Every match length at every position is considered:
+//! the exact longest match per position (the window search the exact encoders use) supplies all
+//! shorter lengths at the same distance, and any distance costs the same. So no Yaz0 parse of the
+//! input is smaller; ties keep the literal, then the shortest length (deterministic).
 
 use crate::encode::emit;
 use crate::matcher::Matcher;
@@ -18,10 +25,10 @@ fn cost(len: usize) -> u32 {
 /// the same distance), then a backward shortest-path pass over bit costs.
 pub(crate) fn best(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
     let n = data.len();
-    let mut m = Matcher::new(data, false);
+    let mut m = Matcher::new(data, true);
     let mut found: Vec<(u16, u16)> = Vec::with_capacity(n);
     for pos in 0..n {
-        let (len, dist) = m.quick(pos, usize::MAX, MAX_LEN);
+        let (len, dist) = m.longest(pos, MAX_LEN);
         found.push((len as u16, dist as u16));
     }
     // total[i] = cheapest bits to encode data[i..]; choice[i] = length taken at i (1 = literal).
