@@ -30,7 +30,15 @@ fn peer_yaz0_encode(data: &[u8]) -> Vec<u8> {
 /// Interleaved best-of-N timing of several codecs on one input, printed as MB/s and as a ratio to
 /// the first one: on a shared, loaded machine the ratio within one interleaved run is steadier
 /// than separate criterion means.
+///
+/// `YAZ0_RATIO_RUNS=n` multiplies every run count by `n` (steadier figures on a busy machine).
 fn ratios(label: &str, len: usize, runs: usize, fns: &[(&str, &dyn Fn() -> Vec<u8>)]) {
+    let scale = std::env::var("YAZ0_RATIO_RUNS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+    let runs = runs * scale;
     let mut best = vec![f64::MAX; fns.len()];
     for _ in 0..runs {
         for (b, (_, f)) in best.iter_mut().zip(fns) {
@@ -41,7 +49,7 @@ fn ratios(label: &str, len: usize, runs: usize, fns: &[(&str, &dyn Fn() -> Vec<u
     }
     for ((name, _), b) in fns.iter().zip(&best) {
         eprintln!(
-            "yaz0 ratio {label:12} {name:24} {:9.1} MB/s  {:5.2}x {}",
+            "yaz0 ratio {label:17} {name:24} {:9.1} MB/s  {:5.2}x {}",
             len as f64 / b / 1e6,
             best[0] / b,
             fns[0].0
@@ -68,7 +76,7 @@ fn decode(c: &mut Criterion) {
         ratios(
             name,
             data.len(),
-            15,
+            30,
             &[
                 ("orthrus-ncompress", &|| {
                     orthrus_ncompress::yaz0::Yaz0::decompress_from(&stream)
@@ -77,6 +85,23 @@ fn decode(c: &mut Criterion) {
                 }),
                 ("gcformats", &|| yaz0::decode(&stream).unwrap()),
                 ("szs", &|| szs::decode(&stream).unwrap()),
+            ],
+        );
+        // The same without the allocation: both decoders write into a buffer the caller owns.
+        let out = std::cell::RefCell::new(vec![0u8; data.len()]);
+        ratios(
+            &format!("{name} into"),
+            data.len(),
+            30,
+            &[
+                ("orthrus-ncompress", &|| {
+                    orthrus_ncompress::yaz0::Yaz0::decompress(&stream, &mut out.borrow_mut());
+                    Vec::new()
+                }),
+                ("gcformats decode_into", &|| {
+                    yaz0::decode_into(&stream, &mut out.borrow_mut()).unwrap();
+                    Vec::new()
+                }),
             ],
         );
         let mut buf = vec![0u8; data.len()];
@@ -150,7 +175,7 @@ fn encode(c: &mut Criterion) {
     ratios(
         "real-256KiB",
         data.len(),
-        7,
+        15,
         &[
             ("orthrus-ncompress", &|| orthrus_encode(&data)),
             ("gcformats nintendo", &n),
