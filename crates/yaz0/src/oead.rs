@@ -5,9 +5,10 @@
 //! What the model has to follow, because each of these changes which token comes out:
 //! - the window: `w_size` 0x1000, so distances stop at `MAX_DIST` = 0x1000 − 262 (zlib keeps
 //!   `MAX_MATCH + MIN_MATCH + 1` bytes of look-ahead); matches stop at zlib's 258 bytes;
-//! - the hash chains: one 15-bit CRC-32C hash per position (of 3 bytes from level 7, of 4 bytes
-//!   at level 6, so level 6 practically never finds a 3-byte match), newest first, with a
-//!   0x1000-entry link ring; position 0 is the empty-chain marker and never matches;
+//! - the hash chains: one 15-bit hash per position (zlib's classic 3-byte hash from level 7,
+//!   whose collisions decide what a bounded walk reaches; zlib-ng's 4-byte hash at level 6, so
+//!   level 6 practically never finds a 3-byte match), newest first, with a 0x1000-entry link
+//!   ring; position 0 is the empty-chain marker and never matches;
 //! - the chain walk: candidates are pre-checked on two bytes at the start and two bytes ending at
 //!   the length to beat, the walk gives up after `max_chain` candidates (a quarter of them when
 //!   the match to beat is already `good_length` long) and stops at the first candidate reaching
@@ -57,29 +58,6 @@ fn config(level: u8) -> Config {
     }
 }
 
-/// CRC-32C lookup table (reflected polynomial 0x82F63B78), as the SSE4.2 `crc32` instruction.
-// Built at compile time, where `get_mut` is not available; `i < 256` by the loop bound.
-#[allow(clippy::indexing_slicing)]
-const CRC32C: [u32; 256] = {
-    let mut t = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                (c >> 1) ^ 0x82F6_3B78
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        t[i] = c;
-        i += 1;
-    }
-    t
-};
-
 struct Deflate<'a> {
     data: &'a [u8],
     cfg: Config,
@@ -107,16 +85,19 @@ impl<'a> Deflate<'a> {
         self.data.get(i).copied().unwrap_or(0)
     }
 
+    /// The chain key of position `p`. Levels 7–9: zlib's classic 3-byte hash (5-bit shifts, so
+    /// the first byte's top two bits fall out: `c0 00 00` shares the chain of `00 00 00`, which
+    /// at level 7's 256-candidate limit hides such matches behind zero runs). Level 6: zlib-ng's
+    /// 4-byte multiplicative hash. Bytes past the end read as 0.
     #[inline(always)]
     fn hash(&self, p: usize) -> usize {
-        let width = if self.hash4 { 4 } else { 3 };
-        let mut crc = 0u32;
-        for k in 0..4 {
-            let b = if k < width { self.byte(p + k) } else { 0 };
-            let idx = ((crc ^ u32::from(b)) & 0xFF) as usize;
-            crc = CRC32C.get(idx).copied().unwrap_or(0) ^ (crc >> 8);
-        }
-        (crc & HASH_MASK) as usize
+        let [a, b, c, d] = [0, 1, 2, 3].map(|k| u32::from(self.byte(p + k)));
+        let h = if self.hash4 {
+            3483 * a + 23081 * b + 6954 * c + 20947 * d
+        } else {
+            (a << 10) ^ (b << 5) ^ c
+        };
+        (h & HASH_MASK) as usize
     }
 
     /// Adds `p` to its chain and returns the previous head (0 = none). A position that already

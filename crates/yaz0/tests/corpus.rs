@@ -112,9 +112,8 @@ fn corpus_encoder_identification() {
     ];
     // gclib's encoder is our Gclib variant on every gclib file; on these inputs the three
     // look-ahead variants make the same token decisions, only gclib's trailing 0x00 after a full
-    // last group tells them apart (tree, empty). oead's streams are reproduced by the levels its
-    // expectation lists (level 6 differs from 7–9 on every non-trivial input; 8 and 9 agree on
-    // these), except `oead-tree.szs` (level 7 only): see `oead_level_7_gap`.
+    // last group tells them apart (tree, empty). oead's streams are reproduced by exactly the
+    // levels their expectations list (checked below too; 8 and 9 agree on these inputs).
     let cases: &[(&str, &[Encoder])] = &[
         ("gclib-floats64k.yaz0", &[nintendo, gclib, whitehole]),
         (
@@ -135,7 +134,7 @@ fn corpus_encoder_identification() {
         ("gclib-byte1.yaz0", &all),
         ("oead-floats64k.yaz0", &[o7, o8, o9]),
         ("oead-l6-floats64k.yaz0", &[o6]),
-        ("oead-tree.szs", &[]),
+        ("oead-tree.szs", &[o7]),
         ("oead-l6-tree.szs", &[o6]),
         ("oead-l8-tree.szs", &[o8, o9]),
         ("oead-l6-random64k.yaz0", &[o6]),
@@ -177,15 +176,32 @@ fn corpus_encoder_identification() {
     }
 }
 
-/// The one oead stream not reproduced: level 7 on the RARC payload agrees with oead for 600
-/// tokens, then oead writes a literal at 0x601 where the model takes the 3-byte match 994 back
-/// (levels 8 and 9 take that match too; see the oead module). Pinned so a fix is noticed.
+/// Every oead stream is reproduced by each level in its expectation's `encoder_settings.level`
+/// (oead raises levels below 6 to 6), with its `data_alignment` word.
 #[test]
-fn oead_level_7_gap() {
+fn oead_streams_match_their_expected_levels() {
     let Some(root) = corpus() else { return };
-    let data = std::fs::read(root.join("yaz0/oead-tree.szs")).unwrap();
-    let s = Stream::parse(&data).unwrap();
-    let ours = Encoder::Matching(Matching::Oead(7)).tokens(&s.decode());
-    let first = ours.iter().zip(&s.tokens).position(|(a, b)| a != b);
-    assert_eq!(first, Some(600));
+    let mut seen = 0;
+    for entry in std::fs::read_dir(root.join("yaz0")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if !name.starts_with("oead-") {
+            continue;
+        }
+        let expect =
+            std::fs::read_to_string(root.join(format!("expect/yaz0/{name}.json"))).unwrap();
+        let list = &expect[expect.find("\"level\"").unwrap()..];
+        let list = &list[list.find('[').unwrap() + 1..list.find(']').unwrap()];
+        let levels: Vec<u8> = list.split(',').map(|l| l.trim().parse().unwrap()).collect();
+        let s = Stream::parse(&std::fs::read(&path).unwrap()).unwrap();
+        let got = s.identify(&s.decode());
+        for l in levels {
+            assert!(
+                got.contains(&Encoder::Matching(Matching::Oead(l.max(6)))),
+                "{name}: level {l}"
+            );
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 10);
 }

@@ -151,6 +151,28 @@ fn oead_level_6_misses_three_byte_matches() {
     assert_eq!(Encoder::Matching(Matching::Oead(6)).tokens(data), lit(data));
 }
 
+/// zlib's classic hash drops the first byte's top two bits, so "c0 00 00" shares the chain of
+/// "00 00 00". Input: 55 c0 00 00 11, 300 zeros, 22 c0 00 00 33. Both levels take the zero run
+/// as 00 then matches 1 back of 258 and 41 bytes (a match of `max_lazy` or more is not
+/// re-examined). At 306 "c0 00 00" repeats position 1, but its chain first holds the run's 298
+/// zero positions: level 7 gives up after 256 candidates (literals), level 8 walks 1024 and
+/// takes the 3-byte match 305 back.
+#[test]
+fn oead_level_7_chain_limit_behind_zero_runs() {
+    let data = [
+        &[0x55, 0xC0, 0, 0, 0x11][..],
+        &[0; 300],
+        &[0x22, 0xC0, 0, 0, 0x33],
+    ]
+    .concat();
+    let head = [lit(&[0x55, 0xC0, 0, 0, 0x11, 0]), vec![m(1, 258), m(1, 41)]].concat();
+    let l7 = [head.clone(), lit(&[0x22, 0xC0, 0, 0, 0x33])].concat();
+    let l8 = [head, lit(&[0x22]), vec![m(305, 3)], lit(&[0x33])].concat();
+    assert_eq!(Encoder::Matching(Matching::Oead(7)).tokens(&data), l7);
+    assert_eq!(Encoder::Matching(Matching::Oead(8)).tokens(&data), l8);
+    assert_eq!(Encoder::Matching(Matching::Oead(9)).tokens(&data), l8);
+}
+
 /// oead writes each group byte as 0xFF before its tokens are known: an empty input or a full
 /// last group leaves one 0xFF byte at the end. Its `data_alignment` word at 0x08 is accepted by
 /// `identify`; other encoders need all-zero reserved words.
