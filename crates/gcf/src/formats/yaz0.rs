@@ -23,8 +23,10 @@ pub(crate) fn encoder(opts: &Options) -> Result<Encoder> {
     match opts.get("yaz0").map(String::as_str) {
         None | Some("") | Some("true") => Ok(Encoder::Matching(Matching::Nintendo)),
         Some(name) => Encoder::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Encoder::ALL.iter().map(|e| e.name()).collect();
             Error::without_offset(gcio::ErrorKind::Invalid(format!(
-                "unknown Yaz0 encoder {name:?} (nintendo, gclib, whitehole, fast, best)"
+                "unknown Yaz0 encoder {name:?} ({})",
+                names.join(", ")
             )))
         }),
     }
