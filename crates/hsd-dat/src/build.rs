@@ -1,15 +1,19 @@
 //! Builders: an allocator of typed structs into a [`Dat`] (children first, like the Sysdolphin
-//! compiler's post-order), and the sample archives used by tests, benches and `samples/`.
+//! compiler's post-order), and the sample archives used by tests, benches and `samples/`; their
+//! struct values come from [`parts`].
 
-use gcio::{Result, Writer};
+pub mod parts;
+
+use gcio::Result;
 use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
 use gx::vtx::{Attr, AttrType, CompCount, CompType, VertexFormat};
 
 use crate::bound_box::{Aabb, BoundBox};
 use crate::field::{Rgba, Struct};
-use crate::flags::{AObjFlags, JointFlags, LightFlags, PObjFlags, PeFlags, RenderMode, TObjFlags};
+use crate::flags::{JointFlags, PObjFlags, PeFlags, RenderMode};
 use crate::model::{Block, Dat, Loc, Slot, Target};
 use crate::types::*;
+use parts::*;
 
 /// Appends structs and buffers to a [`Dat`], one block each.
 #[derive(Debug, Clone, Default)]
@@ -53,17 +57,28 @@ impl Builder {
         }
     }
 
-    /// Appends a NULL-terminated pointer array.
-    pub fn ptr_array(&mut self, items: &[Target]) -> Target {
-        let i = self
-            .dat
-            .push_block(Block::new(vec![0; 4 * (items.len() + 1)], 4));
-        if let Some(b) = self.dat.blocks.get_mut(i) {
+    /// Appends a zeroed NULL-terminated array for `n` pointers, to be filled with
+    /// [`Builder::set_ptr_array`] (for layouts where the array precedes its items).
+    pub fn ptr_array_slot(&mut self, n: usize) -> Target {
+        self.bytes(vec![0; 4 * (n + 1)], 4)
+    }
+
+    /// Points the array `at` (from [`Builder::ptr_array_slot`]) at `items`.
+    pub fn set_ptr_array(&mut self, at: Target, items: &[Target]) {
+        if let Target::In(l) = at
+            && let Some(b) = self.dat.blocks.get_mut(l.block)
+        {
             for (k, t) in items.iter().enumerate() {
-                b.set_pointer(4 * k as u32, Some(*t));
+                b.set_pointer(l.offset + 4 * k as u32, Some(*t));
             }
         }
-        Target::block(i)
+    }
+
+    /// Appends a NULL-terminated pointer array.
+    pub fn ptr_array(&mut self, items: &[Target]) -> Target {
+        let at = self.ptr_array_slot(items.len());
+        self.set_ptr_array(at, items);
+        at
     }
 
     /// Appends a NUL-terminated string (4-aligned block).
@@ -100,30 +115,57 @@ impl Builder {
         Target::block(i)
     }
 
+    /// Appends a zeroed envelope array for `n` weights (ends with a NULL joint), to be filled
+    /// with [`Builder::set_envelope`] (for layouts where envelopes precede their joints).
+    pub fn envelope_slot(&mut self, n: usize) -> Target {
+        self.bytes(vec![0; 8 * (n + 1)], 4)
+    }
+
+    /// Writes `weights` into the envelope array `at` (from [`Builder::envelope_slot`]).
+    pub fn set_envelope(&mut self, at: Target, weights: &[(Target, f32)]) {
+        if let Target::In(l) = at {
+            for (k, &(j, weight)) in weights.iter().enumerate() {
+                let loc = Loc {
+                    block: l.block,
+                    offset: l.offset + 8 * k as u32,
+                };
+                let e = Envelope {
+                    joint: Some(j),
+                    weight,
+                };
+                // The array was sized for the weights.
+                let _ = self.dat.write_struct(loc, &e);
+            }
+        }
+    }
+
     /// Appends an envelope array (ends with a NULL joint).
     pub fn envelope(&mut self, weights: &[(Target, f32)]) -> Target {
-        let i = self
-            .dat
-            .push_block(Block::new(vec![0; 8 * (weights.len() + 1)], 4));
-        for (k, &(j, w)) in weights.iter().enumerate() {
-            let e = Envelope {
-                joint: Some(j),
-                weight: w,
-            };
-            let _ = self.dat.write_struct(
-                Loc {
-                    block: i,
-                    offset: 8 * k as u32,
-                },
-                &e,
-            );
-        }
-        Target::block(i)
+        let at = self.envelope_slot(weights.len());
+        self.set_envelope(at, weights);
+        at
+    }
+
+    /// Appends a keyframe stream (4-aligned) made by [`parts::lin_keys`], returning it with its
+    /// unpadded length as [`parts::fobj`] takes them.
+    pub fn keys(&mut self, (stream, len): (Vec<u8>, u32)) -> (Target, u32) {
+        (self.bytes(stream, 4), len)
     }
 
     /// The archive.
     pub fn finish(self) -> Dat {
         self.dat
+    }
+
+    /// Ends a Colosseum/XD model: appends `bound_box` as the last block, adds the `scene_data`
+    /// and `bound_box` roots and pads the data section to 16 ([`pad_data_to_16`]).
+    pub fn finish_xd(mut self, scene: Target, bound_box: &BoundBox) -> Result<Dat> {
+        let bound = self.bytes(bound_box.to_bytes(), 4);
+        self.root("scene_data", scene);
+        self.root("bound_box", bound);
+        let mut dat = self.finish();
+        pad_data_to_16(&mut dat)?;
+        Ok(dat)
     }
 }
 
@@ -139,33 +181,8 @@ pub const TERMINATOR: VtxDesc<Target> = VtxDesc {
     array: None,
 };
 
-fn joint(flags: JointFlags, translation: [f32; 3]) -> Joint<Target> {
-    Joint {
-        class_name: None,
-        flags,
-        child: None,
-        next: None,
-        data: None,
-        rotation: [0.0; 3],
-        scale: [1.0; 3],
-        translation,
-        inverse_bind: None,
-        robj: None,
-    }
-}
-
-fn translate_inverse(t: [f32; 3]) -> Matrix {
-    Matrix {
-        m: [
-            [1.0, 0.0, 0.0, -t[0]],
-            [0.0, 1.0, 0.0, -t[1]],
-            [0.0, 0.0, 1.0, -t[2]],
-        ],
-    }
-}
-
 /// Pads the data section to 16 bytes (the Colosseum/XD convention) by growing the last block.
-fn pad_data_to_16(dat: &mut Dat) -> Result<()> {
+pub fn pad_data_to_16(dat: &mut Dat) -> Result<()> {
     let (_, size) = dat.layout()?;
     if let Some(last) = dat.blocks.last_mut() {
         last.bytes.resize(
@@ -182,17 +199,6 @@ fn encode_array(format: VertexFormat, values: &[[f32; 3]]) -> Vec<u8> {
         let _ = format.encode(v, &mut out);
     }
     out
-}
-
-/// A display list padded to 32 bytes, and its `n_display`.
-fn display_list(prims: &[PrimitiveBuf], desc: &VertexDesc) -> Result<(Vec<u8>, u16)> {
-    let mut w = Writer::new();
-    for p in prims {
-        p.write(&mut w, desc)?;
-    }
-    w.align(32, 0);
-    let n = (w.position() / 32) as u16;
-    Ok((w.into_vec(), n))
 }
 
 /// Knobs of [`xd_model`]: the valid model and its broken variants.
@@ -282,114 +288,27 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
         .map(|_| b.bytes(dl_bytes.clone(), 32))
         .collect();
     // 8×8 I8 image (64 bytes), 32-aligned, never at offset 0.
-    let pixels: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37)).collect();
-    let pix = b.bytes(pixels, 32);
+    let pix = b.bytes(i8_pixels(), 32);
     // A second, paletted texture: 8×8 C4 (32 bytes) over a 16-entry RGB5A3 palette, both
     // 32-aligned payloads.
-    let c4: Vec<u8> = (0..32u8).map(|i| (i % 16) << 4 | (15 - i % 16)).collect();
-    let c4_pix = b.bytes(c4, 32);
-    let lut: Vec<u8> = (0..16u16)
-        .flat_map(|i| (0x8000 | (i * 0x0842)).to_be_bytes())
-        .collect();
-    let lut = b.bytes(lut, 32);
+    let c4_pix = b.bytes(c4_pixels(), 32);
+    let lut = b.bytes(rgb5a3_lut(), 32);
     // Materials.
-    let pe = b.put(&PixelEngine {
-        flags: PeFlags::COLOR_UPDATE | PeFlags::ALPHA_UPDATE | PeFlags::COMPARE | PeFlags::ZUPDATE,
-        ref0: 0,
-        ref1: 0,
-        dst_alpha: 0xFF,
-        blend_type: 1,
-        src_factor: 4,
-        dst_factor: 5,
-        logic_op: 5,
-        z_comp: 3,
-        alpha_comp0: 7,
-        alpha_op: 0,
-        alpha_comp1: 7,
-    });
-    let image = b.put(&Image {
-        data: Some(pix),
-        width: 8,
-        height: 8,
-        format: 1,
-        mipmap: 0,
-        min_lod: 0.0,
-        max_lod: 0.0,
-    });
-    let c4_image = b.put(&Image {
-        data: Some(c4_pix),
-        width: 8,
-        height: 8,
-        format: 8,
-        mipmap: 0,
-        min_lod: 0.0,
-        max_lod: 0.0,
-    });
-    let palette = b.put(&Palette {
-        data: Some(lut),
-        format: 2,
-        tlut_name: 0,
-        n_entries: 16,
-    });
-    let tobj1 = b.put(&TObj {
-        class_name: None,
-        next: None,
-        id: 1,
-        src: 4,
-        rotate: [0.0; 3],
-        scale: [1.0; 3],
-        translate: [0.0; 3],
-        wrap_s: 1,
-        wrap_t: 1,
-        repeat_s: 1,
-        repeat_t: 1,
-        flags: TObjFlags::from_bits_retain(0x0004_0010),
-        blending: 1.0,
-        mag_filter: 1,
-        image: Some(c4_image),
-        palette: Some(palette),
-        lod: None,
-        tev: None,
-    });
-    let tobj = b.put(&TObj {
-        class_name: None,
-        next: Some(tobj1),
-        id: 0,
-        src: 4,
-        rotate: [0.0; 3],
-        scale: [1.0; 3],
-        translate: [0.0; 3],
-        wrap_s: 1,
-        wrap_t: 1,
-        repeat_s: 1,
-        repeat_t: 1,
-        flags: TObjFlags::from_bits_retain(0x0004_0010),
-        blending: 1.0,
-        mag_filter: 1,
-        image: Some(image),
-        palette: None,
-        lod: None,
-        tev: None,
-    });
-    let material = b.put(&Material {
-        ambient: Rgba([0x80, 0x80, 0x80, 0xFF]),
-        diffuse: Rgba([0xFF; 4]),
-        specular: Rgba([0xFF; 4]),
-        alpha: 1.0,
-        shininess: 50.0,
-    });
-    let mobj = b.put(&MObj {
-        class_name: None,
-        render_mode: RenderMode::CONSTANT
-            | RenderMode::DIFFUSE
-            | RenderMode::TEX0
-            | RenderMode::TEX1
-            | RenderMode::ALPHA_MAT,
-        tobj: Some(tobj),
-        material: Some(material),
-        render_desc: None,
-        pe: Some(pe),
-    });
+    let pe = b.put(&pixel_engine(
+        PeFlags::COLOR_UPDATE | PeFlags::ALPHA_UPDATE | PeFlags::COMPARE | PeFlags::ZUPDATE,
+    ));
+    let img = b.put(&image(pix, 1));
+    let c4_img = b.put(&image(c4_pix, 8));
+    let pal = b.put(&palette(lut));
+    let tobj1 = b.put(&tobj(1, None, c4_img, Some(pal)));
+    let tobj0 = b.put(&tobj(0, Some(tobj1), img, None));
+    let mat = b.put(&material(0x80));
+    let render_mode = RenderMode::CONSTANT
+        | RenderMode::DIFFUSE
+        | RenderMode::TEX0
+        | RenderMode::TEX1
+        | RenderMode::ALPHA_MAT;
+    let mo = b.put(&mobj(render_mode, Some(tobj0), mat, Some(pe)));
     // Skeleton blocks are reserved first so envelopes can point at them; filled in below.
     let reserve = |b: &mut Builder| b.put(&joint(JointFlags::empty(), [0.0; 3]));
     let bone_b_t = [0.0, 2.0, 0.0];
@@ -405,216 +324,90 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
     let j_root = reserve(&mut b);
     // Envelopes.
     let first = if o.weight_mesh_owner { j_owner } else { j_a };
-    let mut palette = vec![
+    let mut env_slots = vec![
         b.envelope(&[(first, 1.0)]),
         b.envelope(&[(j_a, 0.5), (j_b, 0.5)]),
         b.envelope(&[(j_b, 1.0)]),
     ];
     for _ in 0..o.extra_palette_slots {
         let e = b.envelope(&[(j_b, 1.0)]);
-        palette.push(e);
+        env_slots.push(e);
     }
-    let env_list = b.ptr_array(&palette);
+    let env_list = b.ptr_array(&env_slots);
     // Vertex descriptors.
-    let vtx = b.vtx_list(&[
-        VtxDesc {
-            attr: 0,
-            attr_type: 1,
-            comp_cnt: 0,
-            comp_type: 0,
-            frac: 0,
-            pad: 0,
-            stride: 0,
-            array: None,
-        },
-        VtxDesc {
-            attr: 9,
-            attr_type: 3,
-            comp_cnt: 1,
-            comp_type: 3,
-            frac: 8,
-            pad: 0,
-            stride: 6,
-            array: Some(pos),
-        },
-        VtxDesc {
-            attr: 10,
-            attr_type: 2,
-            comp_cnt: 0,
-            comp_type: 1,
-            frac: 6,
-            pad: 0,
-            stride: 3,
-            array: Some(nrm),
-        },
-        VtxDesc {
-            attr: 13,
-            attr_type: 3,
-            comp_cnt: 1,
-            comp_type: 3,
-            frac: 12,
-            pad: 0,
-            stride: 4,
-            array: Some(uv),
-        },
-    ]);
+    let vtx_list = b.vtx_list(&env_vtx(pos, nrm, uv));
     // Geometry.
-    let pobj = b.put(&PObj {
-        class_name: None,
-        next: None,
-        vtx_desc: Some(vtx),
-        flags: PObjFlags::ENVELOPE,
+    let po = b.put(&pobj(
+        None,
+        vtx_list,
+        PObjFlags::ENVELOPE,
         n_display,
-        display_list: Some(dl),
-        link: Some(env_list),
-    });
-    let dobj = b.put(&DObj {
-        class_name: None,
-        next: None,
-        mobj: Some(mobj),
-        pobj: Some(pobj),
-    });
+        dl,
+        Some(env_list),
+    ));
+    let d = b.put(&dobj(mo, po));
     // Skeleton: root (identity) → [owner (mesh), A (deformer) → B (deformer)].
     let owner_flags = if o.weight_mesh_owner {
         JointFlags::ENVELOPE_MODEL | JointFlags::SKELETON | JointFlags::OPA | JointFlags::LIGHTING
     } else {
         JointFlags::ENVELOPE_MODEL | JointFlags::OPA | JointFlags::LIGHTING
     };
-    let set_joint = |b: &mut Builder, t: Target, j: &Joint<Target>| {
-        if let Target::In(l) = t {
-            let _ = b.dat.write_struct(l, j);
-        }
-    };
     let mut jb = joint(JointFlags::SKELETON, [0.0, 1.0, 0.0]);
     jb.inverse_bind = Some(ibm_b);
-    set_joint(&mut b, j_b, &jb);
+    b.set(j_b, &jb);
     let mut ja = joint(JointFlags::SKELETON, bone_a_t);
     ja.inverse_bind = Some(ibm_a);
     ja.child = Some(j_b);
-    set_joint(&mut b, j_a, &ja);
+    b.set(j_a, &ja);
     let mut next = Some(j_a);
     for &extra_dl in &extra_dls {
-        let p = b.put(&PObj {
-            class_name: None,
-            next: None,
-            vtx_desc: Some(vtx),
-            flags: PObjFlags::ENVELOPE,
+        let p = b.put(&pobj(
+            None,
+            vtx_list,
+            PObjFlags::ENVELOPE,
             n_display,
-            display_list: Some(extra_dl),
-            link: Some(env_list),
-        });
-        let d = b.put(&DObj {
-            class_name: None,
-            next: None,
-            mobj: Some(mobj),
-            pobj: Some(p),
-        });
+            extra_dl,
+            Some(env_list),
+        ));
+        let d = b.put(&dobj(mo, p));
         let mut j = joint(JointFlags::ENVELOPE_MODEL | JointFlags::OPA, [0.0; 3]);
         j.data = Some(d);
         j.next = next;
         next = Some(b.put(&j));
     }
     let mut jo = joint(owner_flags, [0.0; 3]);
-    jo.data = Some(dobj);
+    jo.data = Some(d);
     jo.next = next;
     jo.inverse_bind = ibm_owner;
-    set_joint(&mut b, j_owner, &jo);
+    b.set(j_owner, &jo);
     let mut jr = joint(JointFlags::SKELETON_ROOT | JointFlags::ROOT_OPA, [0.0; 3]);
     jr.child = Some(j_owner);
-    set_joint(&mut b, j_root, &jr);
+    b.set(j_root, &jr);
     // Bone animation: two sequences, each an AnimJoint tree mirroring the skeleton with one
     // ROTY track on the root (LIN keys 0 → 1.5 over end_frame frames).
     let mut anims = Vec::new();
     for end_frame in [9.0f32, 4.0] {
-        let mut stream = vec![0x12u8]; // op LIN, 2 keys
-        stream.extend_from_slice(&0.0f32.to_le_bytes());
-        stream.push(end_frame as u8);
-        stream.extend_from_slice(&1.5f32.to_le_bytes());
-        stream.push(0);
-        let len = stream.len() as u32;
-        stream.resize(stream.len().next_multiple_of(4), 0);
-        let keys = b.bytes(stream, 4);
-        let fobj = b.put(&FObj {
-            next: None,
-            length: len,
-            start_frame: 0.0,
-            track: 2,
-            frac_value: 0,
-            frac_slope: 0,
-            pad: 0,
-            data: Some(keys),
-        });
-        let aobj = b.put(&AObj {
-            flags: AObjFlags::LOOP,
-            end_frame,
-            fobj: Some(fobj),
-            obj_id: crate::field::Word::Value(0),
-        });
-        let aj = |child: Option<Target>, next: Option<Target>, aobj: Option<Target>| AnimJoint {
-            child,
-            next,
-            aobj,
-            robj_anim: None,
-            flags: 0,
-        };
-        let a_b = b.put(&aj(None, None, None));
-        let a_a = b.put(&aj(Some(a_b), None, None));
-        let a_owner = b.put(&aj(None, Some(a_a), None));
-        let a_root = b.put(&aj(Some(a_owner), None, Some(aobj)));
+        let keys = b.keys(lin_keys(end_frame as u8, 1.5));
+        let f = b.put(&fobj(2, None, keys));
+        let a = b.put(&aobj(end_frame, f));
+        let a_b = b.put(&anim_joint(None, None, None));
+        let a_a = b.put(&anim_joint(Some(a_b), None, None));
+        let a_owner = b.put(&anim_joint(None, Some(a_a), None));
+        let a_root = b.put(&anim_joint(Some(a_owner), None, Some(a)));
         anims.push(a_root);
     }
     let anim_list = b.ptr_array(&anims);
     // Scene: light leaves, then containers, then the roots.
-    let mut light_sets = Vec::new();
-    let rig: [(u16, u8, [f32; 3]); 4] = [
-        (0, 0x4C, [0.0; 3]),
-        (1, 204, [0.530, 0.660, 0.533]),
-        (1, 102, [-0.352, 0.520, -0.778]),
-        (1, 76, [-0.712, -0.540, 0.450]),
-    ];
-    for (ty, c, dir) in rig {
-        let position = (ty == 1).then(|| {
-            b.put(&WObj {
-                class_name: None,
-                position: dir,
-                robj: None,
-            })
-        });
-        let light = b.put(&Light {
-            class_name: None,
-            next: None,
-            flags: LightFlags::from_bits_retain(ty) | LightFlags::DIFFUSE,
-            attn_flags: 0,
-            color: Rgba([c, c, c, 0xFF]),
-            position,
-            interest: None,
-            param: None,
-        });
-        light_sets.push(light);
+    let mut lights = Vec::new();
+    for (ty, grey, dir) in LIGHT_RIG {
+        let position = (ty == 1).then(|| b.put(&wobj(dir)));
+        lights.push(b.put(&light(ty, grey, position)));
     }
-    let sets: Vec<Target> = light_sets
-        .into_iter()
-        .map(|l| {
-            b.put(&LightSet {
-                desc: Some(l),
-                anims: None,
-            })
-        })
-        .collect();
-    let model = b.put(&ModelSet {
-        joint: Some(j_root),
-        anims: Some(anim_list),
-        matanims: None,
-        shapeanims: None,
-    });
+    let sets: Vec<Target> = lights.into_iter().map(|l| b.put(&light_set(l))).collect();
+    let model = b.put(&model_set(j_root, Some(anim_list), None));
     let models = b.ptr_array(&[model]);
     let lights = b.ptr_array(&sets);
-    let scene = b.put(&SceneData {
-        models: Some(models),
-        camera: None,
-        lights: Some(lights),
-        fog: None,
-    });
+    let scene = b.put(&scene_data(models, None, Some(lights)));
     let bb = BoundBox {
         pad: 0,
         sets: [10usize, 5]
@@ -630,11 +423,7 @@ pub fn xd_model(o: XdOptions) -> Result<Dat> {
             })
             .collect(),
     };
-    let bound = b.bytes(bb.to_bytes(), 4);
-    b.root("scene_data", scene);
-    b.root("bound_box", bound);
-    let mut dat = b.finish();
-    pad_data_to_16(&mut dat)?;
+    let mut dat = b.finish_xd(scene, &bb)?;
     dat.trailing = vec![0; o.trailing_padding];
     Ok(dat)
 }
@@ -705,60 +494,34 @@ pub fn melee_joint() -> Result<Dat> {
     }
     let (dl_bytes, n_display) = display_list(&[q], &desc)?;
     let dl = b.bytes(dl_bytes, 32);
-    let material = b.put(&Material {
+    let mat = b.put(&Material {
         ambient: Rgba([0x40; 4]),
         diffuse: Rgba([0xC0, 0x20, 0x20, 0xFF]),
         specular: Rgba([0xFF; 4]),
         alpha: 1.0,
         shininess: 20.0,
     });
-    let mobj = b.put(&MObj {
-        class_name: None,
-        render_mode: RenderMode::VERTEX | RenderMode::DIFFUSE,
-        tobj: None,
-        material: Some(material),
-        render_desc: None,
-        pe: None,
-    });
-    let vtx = b.vtx_list(&[
-        VtxDesc {
-            attr: 9,
-            attr_type: 2,
-            comp_cnt: 1,
-            comp_type: 4,
-            frac: 0,
-            pad: 0,
-            stride: 12,
-            array: Some(pos),
-        },
-        VtxDesc {
-            attr: 11,
-            attr_type: 1,
-            comp_cnt: 1,
-            comp_type: 5,
-            frac: 0,
-            pad: 0,
-            stride: 4,
-            array: None,
-        },
+    let mo = b.put(&mobj(
+        RenderMode::VERTEX | RenderMode::DIFFUSE,
+        None,
+        mat,
+        None,
+    ));
+    let vtx_list = b.vtx_list(&[
+        vtx(9, 2, 1, 4, 0, 12, Some(pos)),
+        vtx(11, 1, 1, 5, 0, 4, None),
     ]);
-    let pobj = b.put(&PObj {
-        class_name: None,
-        next: None,
-        vtx_desc: Some(vtx),
-        flags: PObjFlags::CULLBACK,
+    let po = b.put(&pobj(
+        None,
+        vtx_list,
+        PObjFlags::CULLBACK,
         n_display,
-        display_list: Some(dl),
-        link: None,
-    });
-    let dobj = b.put(&DObj {
-        class_name: None,
-        next: None,
-        mobj: Some(mobj),
-        pobj: Some(pobj),
-    });
+        dl,
+        None,
+    ));
+    let d = b.put(&dobj(mo, po));
     let mut child = joint(JointFlags::OPA, [0.0, 1.0, 0.0]);
-    child.data = Some(dobj);
+    child.data = Some(d);
     let child = b.put(&child);
     let mut root = joint(JointFlags::ROOT_OPA, [0.0; 3]);
     root.child = Some(child);
@@ -819,104 +582,6 @@ pub fn samples() -> Result<Vec<(String, Vec<u8>)>> {
     Ok(out)
 }
 
-/// A LIN keyframe stream `0 → value` over `frames` frames (f32 values), 4-byte padded, and its
-/// unpadded length.
-fn lin_keys(frames: u8, value: f32) -> (Vec<u8>, u32) {
-    let mut s = vec![0x12u8];
-    s.extend_from_slice(&0.0f32.to_le_bytes());
-    s.push(frames);
-    s.extend_from_slice(&value.to_le_bytes());
-    s.push(0);
-    let len = s.len() as u32;
-    s.resize(s.len().next_multiple_of(4), 0);
-    (s, len)
-}
-
-fn fobj(track: u8, next: Option<Target>, (keys, len): (Target, u32)) -> FObj<Target> {
-    FObj {
-        next,
-        length: len,
-        start_frame: 0.0,
-        track,
-        frac_value: 0,
-        frac_slope: 0,
-        pad: 0,
-        data: Some(keys),
-    }
-}
-
-fn aobj(end_frame: f32, fobj: Target) -> AObj<Target> {
-    AObj {
-        flags: AObjFlags::LOOP,
-        end_frame,
-        fobj: Some(fobj),
-        obj_id: crate::field::Word::Value(0),
-    }
-}
-
-fn image(data: Target, format: u32) -> Image<Target> {
-    Image {
-        data: Some(data),
-        width: 8,
-        height: 8,
-        format,
-        mipmap: 0,
-        min_lod: 0.0,
-        max_lod: 0.0,
-    }
-}
-
-fn tobj(id: u32, next: Option<Target>, image: Target, palette: Option<Target>) -> TObj<Target> {
-    TObj {
-        class_name: None,
-        next,
-        id,
-        src: 4,
-        rotate: [0.0; 3],
-        scale: [1.0; 3],
-        translate: [0.0; 3],
-        wrap_s: 1,
-        wrap_t: 1,
-        repeat_s: 1,
-        repeat_t: 1,
-        flags: TObjFlags::from_bits_retain(0x0004_0010),
-        blending: 1.0,
-        mag_filter: 1,
-        image: Some(image),
-        palette,
-        lod: None,
-        tev: None,
-    }
-}
-
-fn vtx(attr: u32, attr_type: u32, cnt: u32, ty: u32, frac: u8, stride: u16) -> VtxDesc<Target> {
-    VtxDesc {
-        attr,
-        attr_type,
-        comp_cnt: cnt,
-        comp_type: ty,
-        frac,
-        pad: 0,
-        stride,
-        array: None,
-    }
-}
-
-/// A triangle strip over the enveloped vertex format (PNMTXIDX, POS16, NRM8, TEX16), one vertex
-/// per (matrix slot × 3, position = uv index).
-fn env_strip(verts: &[(u32, u32)]) -> Result<(Vec<u8>, u16)> {
-    let mut desc = VertexDesc::new();
-    desc.push(Attr::PNMTXIDX, AttrType::DIRECT)?;
-    desc.push(Attr::POS, AttrType::INDEX16)?;
-    desc.push(Attr::NRM, AttrType::INDEX8)?;
-    desc.push(Attr::tex(0), AttrType::INDEX16)?;
-    let mut strip = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
-    for &(slot, v) in verts {
-        strip.push(&desc, &[slot, v, 0, v]);
-    }
-    display_list(&[strip], &desc)
-}
-
 /// A Colosseum/XD-style model that exercises every phase of the compiler's layout, for the
 /// compiler-order sample (`xd-scene.dat` is `compile(xd_scene())`): two mesh owners (owner 1: an
 /// enveloped DObj with two PObjs over a shared vertex descriptor and a two-texture MObj, the
@@ -930,89 +595,26 @@ fn env_strip(verts: &[(u32, u32)]) -> Result<(Vec<u8>, u16)> {
 /// [`crate::compile::compile`] reproduces it.
 pub fn xd_scene() -> Result<Dat> {
     let mut b = Builder::new();
+    let s = scene_buffers()?;
     // Joints first (envelopes point at them), filled in at the end.
-    let [root, owner1, ja, jb, owner2] = [(); 5].map(|_| b.slot::<Joint<Target>>());
+    let joints = [(); 5].map(|_| b.slot::<Joint<Target>>());
+    let [_, _, ja, jb, _] = joints;
     // Pixels and palette.
-    let pix_a = b.bytes((0..64u8).map(|i| i.wrapping_mul(37)).collect(), 32);
-    let pix_b = b.bytes((0..64u8).map(|i| 255 - i).collect(), 32);
-    let pix_c = b.bytes(
-        (0..32u8).map(|i| (i % 16) << 4 | (15 - i % 16)).collect(),
-        32,
-    );
-    let lut = b.bytes(
-        (0..16u16)
-            .flat_map(|i| (0x8000 | (i * 0x0842)).to_be_bytes())
-            .collect(),
-        32,
-    );
-    let pal = b.put(&Palette {
-        data: Some(lut),
-        format: 2,
-        tlut_name: 0,
-        n_entries: 16,
-    });
+    let pix_a = b.bytes(s.pix_a, 32);
+    let pix_b = b.bytes(s.pix_b, 32);
+    let pix_c = b.bytes(s.pix_c, 32);
+    let lut = b.bytes(s.lut, 32);
+    let pal = b.put(&palette(lut));
     // Vertex arrays and descriptors.
-    let pos_r = b.bytes(
-        [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
-            .iter()
-            .flatten()
-            .flat_map(|v| v.to_be_bytes())
-            .collect(),
-        32,
-    );
-    let pos_e = b.bytes(
-        [[-256i16, 0, 0], [256, 0, 0], [-256, 512, 0], [256, 512, 0]]
-            .iter()
-            .flatten()
-            .flat_map(|v| v.to_be_bytes())
-            .collect(),
-        32,
-    );
-    let nrm = b.bytes(vec![0, 0, 64], 32);
-    let uv = b.bytes(
-        [0i16, 0, 4096, 0, 0, 4096, 4096, 4096]
-            .iter()
-            .flat_map(|v| v.to_be_bytes())
-            .collect(),
-        32,
-    );
-    let v_env = b.vtx_list(&[
-        vtx(0, 1, 0, 0, 0, 0),
-        VtxDesc {
-            array: Some(pos_e),
-            ..vtx(9, 3, 1, 3, 8, 6)
-        },
-        VtxDesc {
-            array: Some(nrm),
-            ..vtx(10, 2, 0, 1, 6, 3)
-        },
-        VtxDesc {
-            array: Some(uv),
-            ..vtx(13, 3, 1, 3, 12, 4)
-        },
-    ]);
-    let v_rigid = b.vtx_list(&[
-        VtxDesc {
-            array: Some(pos_r),
-            ..vtx(9, 2, 1, 4, 0, 12)
-        },
-        VtxDesc {
-            array: Some(uv),
-            ..vtx(13, 3, 1, 3, 12, 4)
-        },
-    ]);
+    let pos_r = b.bytes(s.pos_rigid, 32);
+    let pos_e = b.bytes(s.pos_env, 32);
+    let nrm = b.bytes(s.nrm, 32);
+    let uv = b.bytes(s.uv, 32);
+    let v_env = b.vtx_list(&env_vtx(pos_e, nrm, uv));
+    let v_rigid = b.vtx_list(&rigid_vtx(pos_r, uv));
     // Display lists.
-    let (dl1, n1) = env_strip(&[(0, 0), (0, 1), (3, 2), (3, 3)])?;
-    let (dl2, n2) = env_strip(&[(3, 0), (0, 1), (3, 2), (0, 3)])?;
-    let mut rigid = VertexDesc::new();
-    rigid.push(Attr::POS, AttrType::INDEX8)?;
-    rigid.push(Attr::tex(0), AttrType::INDEX16)?;
-    let mut tri = PrimitiveBuf::new(Opcode::TRIANGLES);
-    for i in 0..3 {
-        tri.push(&rigid, &[i, i]);
-    }
-    let (dl3, n3) = display_list(&[tri], &rigid)?;
-    let [dl1, dl2, dl3] = [dl1, dl2, dl3].map(|d| b.bytes(d, 32));
+    let [(dl1, n1), (dl2, n2), (dl3, n3)] =
+        [s.dl_env1, s.dl_env2, s.dl_rigid].map(|(dl, n)| (b.bytes(dl, 32), n));
     // Envelopes: P2's first list duplicates P1's.
     let e_a = b.envelope(&[(ja, 1.0)]);
     let e_b = b.envelope(&[(jb, 1.0)]);
@@ -1027,135 +629,45 @@ pub fn xd_scene() -> Result<Dat> {
     let t1b = b.put(&tobj(1, None, img1b, Some(pal)));
     let t1a = b.put(&tobj(0, Some(t1b), img1a, None));
     let t2 = b.put(&tobj(0, None, img2, None));
-    let pe = b.put(&PixelEngine {
-        flags: PeFlags::COLOR_UPDATE | PeFlags::ALPHA_UPDATE | PeFlags::ZUPDATE,
-        ref0: 0,
-        ref1: 0,
-        dst_alpha: 0xFF,
-        blend_type: 1,
-        src_factor: 4,
-        dst_factor: 5,
-        logic_op: 5,
-        z_comp: 3,
-        alpha_comp0: 7,
-        alpha_op: 0,
-        alpha_comp1: 7,
-    });
-    let mat = |b: &mut Builder, c: u8| {
-        b.put(&Material {
-            ambient: Rgba([c, c, c, 0xFF]),
-            diffuse: Rgba([0xFF; 4]),
-            specular: Rgba([0xFF; 4]),
-            alpha: 1.0,
-            shininess: 50.0,
-        })
-    };
-    let mat1 = mat(&mut b, 0x80);
-    let mat2 = mat(&mut b, 0x40);
-    let mobj1 = b.put(&MObj {
-        class_name: None,
-        render_mode: RenderMode::CONSTANT
-            | RenderMode::DIFFUSE
-            | RenderMode::TEX0
-            | RenderMode::TEX1
-            | RenderMode::ALPHA_MAT,
-        tobj: Some(t1a),
-        material: Some(mat1),
-        render_desc: None,
-        pe: Some(pe),
-    });
-    let mobj2 = b.put(&MObj {
-        class_name: None,
-        render_mode: RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::TEX0,
-        tobj: Some(t2),
-        material: Some(mat2),
-        render_desc: None,
-        pe: None,
-    });
+    let pe = b.put(&pixel_engine(SCENE_PE));
+    let mat1 = b.put(&material(0x80));
+    let mat2 = b.put(&material(0x40));
+    let [m1, m2] = scene_mobjs(t1a, mat1, pe, t2, mat2);
+    let mobj1 = b.put(&m1);
+    let mobj2 = b.put(&m2);
     // Geometry.
-    let pobj = |b: &mut Builder, next, vtx, flags, n_display, dl, link| {
-        b.put(&PObj {
-            class_name: None,
-            next,
-            vtx_desc: Some(vtx),
-            flags,
-            n_display,
-            display_list: Some(dl),
-            link,
-        })
-    };
-    let p2 = pobj(&mut b, None, v_env, PObjFlags::ENVELOPE, n2, dl2, Some(l2));
-    let p1 = pobj(
-        &mut b,
+    let p2 = b.put(&pobj(None, v_env, PObjFlags::ENVELOPE, n2, dl2, Some(l2)));
+    let p1 = b.put(&pobj(
         Some(p2),
         v_env,
         PObjFlags::ENVELOPE,
         n1,
         dl1,
         Some(l1),
-    );
-    let p3 = pobj(&mut b, None, v_rigid, PObjFlags::CULLBACK, n3, dl3, None);
-    let dobj = |b: &mut Builder, mobj, pobj| {
-        b.put(&DObj {
-            class_name: None,
-            next: None,
-            mobj: Some(mobj),
-            pobj: Some(pobj),
-        })
-    };
-    let d1 = dobj(&mut b, mobj1, p1);
-    let d2 = dobj(&mut b, mobj2, p3);
+    ));
+    let p3 = b.put(&pobj(None, v_rigid, PObjFlags::CULLBACK, n3, dl3, None));
+    let d1 = b.put(&dobj(mobj1, p1));
+    let d2 = b.put(&dobj(mobj2, p3));
     // Skeleton: root → [owner1, A → B, owner2].
-    let ibm_a = b.put(&translate_inverse([0.0, 1.0, 0.0]));
+    let ibm_a = b.put(&translate_inverse(SCENE_BONE));
     let ibm_b = b.put(&translate_inverse([0.0, 2.0, 0.0]));
-    let mut j = joint(JointFlags::SKELETON_ROOT | JointFlags::ROOT_OPA, [0.0; 3]);
-    j.child = Some(owner1);
-    b.set(root, &j);
-    let mut j = joint(
-        JointFlags::ENVELOPE_MODEL | JointFlags::OPA | JointFlags::LIGHTING,
-        [0.0; 3],
-    );
-    j.data = Some(d1);
-    j.next = Some(ja);
-    b.set(owner1, &j);
-    let mut j = joint(JointFlags::SKELETON, [0.0, 1.0, 0.0]);
-    j.child = Some(jb);
-    j.next = Some(owner2);
-    j.inverse_bind = Some(ibm_a);
-    b.set(ja, &j);
-    let mut j = joint(JointFlags::SKELETON, [0.0, 1.0, 0.0]);
-    j.inverse_bind = Some(ibm_b);
-    b.set(jb, &j);
-    let mut j = joint(JointFlags::OPA | JointFlags::LIGHTING, [0.0, 0.0, 1.0]);
-    j.data = Some(d2);
-    b.set(owner2, &j);
+    for (at, j) in scene_skeleton(joints, [d1, d2], [ibm_a, ibm_b]) {
+        b.set(at, &j);
+    }
     // Bone animation: ROTY on the root, ROTX + TRAY on A.
-    let keys = |b: &mut Builder, value| {
-        let (k, len) = lin_keys(9, value);
-        (b.bytes(k, 4), len)
-    };
-    let k0 = keys(&mut b, 1.5);
+    let k0 = b.keys(lin_keys(SCENE_FRAMES, 1.5));
     let f0 = b.put(&fobj(2, None, k0));
-    let a0 = b.put(&aobj(9.0, f0));
-    let k2 = keys(&mut b, 0.25);
-    let k1 = keys(&mut b, -0.5);
+    let a0 = b.put(&aobj(SCENE_FRAMES.into(), f0));
+    let k2 = b.keys(lin_keys(SCENE_FRAMES, 0.25));
+    let k1 = b.keys(lin_keys(SCENE_FRAMES, -0.5));
     let f2 = b.put(&fobj(6, None, k2));
     let f1 = b.put(&fobj(1, Some(f2), k1));
-    let a1 = b.put(&aobj(9.0, f1));
-    let aj = |b: &mut Builder, child, next, aobj| {
-        b.put(&AnimJoint {
-            child,
-            next,
-            aobj,
-            robj_anim: None,
-            flags: 0,
-        })
-    };
-    let aj_o2 = aj(&mut b, None, None, None);
-    let aj_b = aj(&mut b, None, None, None);
-    let aj_a = aj(&mut b, Some(aj_b), Some(aj_o2), Some(a1));
-    let aj_o1 = aj(&mut b, None, Some(aj_a), None);
-    let aj_root = aj(&mut b, Some(aj_o1), None, Some(a0));
+    let a1 = b.put(&aobj(SCENE_FRAMES.into(), f1));
+    // The AnimJoints children first: owner 2, B, A, owner 1, root.
+    let [aj_o2, aj_b, aj_a, aj_o1, aj_root] = [(); 5].map(|_| b.slot::<AnimJoint<Target>>());
+    for (at, aj) in scene_anim_joints([aj_root, aj_o1, aj_a, aj_b, aj_o2], a0, a1) {
+        b.set(at, &aj);
+    }
     let anims = b.ptr_array(&[aj_root]);
     // Material animation on owner 1: MA1 (alpha track, TexAnims 1a → 1b), MA2 (TexAnim 2).
     let img_t2 = b.put(&image(pix_a, 1));
@@ -1165,141 +677,37 @@ pub fn xd_scene() -> Result<Dat> {
     let it1a = b.ptr_array(&[img_t1a]);
     let it1b = b.ptr_array(&[img_t1b]);
     let pt1b = b.ptr_array(&[pal]);
-    let kt = keys(&mut b, 0.0);
+    let kt = b.keys(lin_keys(SCENE_FRAMES, 0.0));
     let ft = b.put(&fobj(1, None, kt));
-    let at1a = b.put(&aobj(9.0, ft));
-    let texanim = |b: &mut Builder, next, id, aobj, images, palettes: Option<Target>| {
-        b.put(&TexAnim {
-            next,
-            id,
-            aobj,
-            image_table: Some(images),
-            palette_table: palettes,
-            n_images: 1,
-            n_palettes: u16::from(palettes.is_some()),
-        })
-    };
-    let ta1b = texanim(&mut b, None, 1, None, it1b, Some(pt1b));
-    let ta1a = texanim(&mut b, Some(ta1b), 0, Some(at1a), it1a, None);
-    let ta2 = texanim(&mut b, None, 0, None, it2, None);
-    let km = keys(&mut b, 0.5);
+    let at1a = b.put(&aobj(SCENE_FRAMES.into(), ft));
+    let ta1b = b.put(&tex_anim(None, 1, None, it1b, Some(pt1b)));
+    let ta1a = b.put(&tex_anim(Some(ta1b), 0, Some(at1a), it1a, None));
+    let ta2 = b.put(&tex_anim(None, 0, None, it2, None));
+    let km = b.keys(lin_keys(SCENE_FRAMES, 0.5));
     let fm = b.put(&fobj(10, None, km));
-    let am1 = b.put(&aobj(9.0, fm));
-    let ma2 = b.put(&MatAnim {
-        next: None,
-        aobj: None,
-        texanim: Some(ta2),
-        render_anim: None,
-    });
-    let ma1 = b.put(&MatAnim {
-        next: Some(ma2),
-        aobj: Some(am1),
-        texanim: Some(ta1a),
-        render_anim: None,
-    });
-    let maj = |b: &mut Builder, child, next, matanim| {
-        b.put(&MatAnimJoint {
-            child,
-            next,
-            matanim,
-        })
-    };
-    let maj_o2 = maj(&mut b, None, None, None);
-    let maj_b = maj(&mut b, None, None, None);
-    let maj_a = maj(&mut b, Some(maj_b), Some(maj_o2), None);
-    let maj_o1 = maj(&mut b, None, Some(maj_a), Some(ma1));
-    let maj_root = maj(&mut b, Some(maj_o1), None, None);
+    let am1 = b.put(&aobj(SCENE_FRAMES.into(), fm));
+    let ma2 = b.put(&mat_anim(None, None, Some(ta2)));
+    let ma1 = b.put(&mat_anim(Some(ma2), Some(am1), Some(ta1a)));
+    let [maj_o2, maj_b, maj_a, maj_o1, maj_root] =
+        [(); 5].map(|_| b.slot::<MatAnimJoint<Target>>());
+    for (at, maj) in scene_mat_anim_joints([maj_root, maj_o1, maj_a, maj_b, maj_o2], ma1) {
+        b.set(at, &maj);
+    }
     let matanims = b.ptr_array(&[maj_root]);
-    // Scene: ambient + directional light, a camera.
-    let model = b.put(&ModelSet {
-        joint: Some(root),
-        anims: Some(anims),
-        matanims: Some(matanims),
-        shapeanims: None,
-    });
-    let l0 = b.put(&Light {
-        class_name: None,
-        next: None,
-        flags: LightFlags::DIFFUSE,
-        attn_flags: 0,
-        color: Rgba([0x4C, 0x4C, 0x4C, 0xFF]),
-        position: None,
-        interest: None,
-        param: None,
-    });
-    let w1 = b.put(&WObj {
-        class_name: None,
-        position: [0.530, 0.660, 0.533],
-        robj: None,
-    });
-    let l1 = b.put(&Light {
-        class_name: None,
-        next: None,
-        flags: LightFlags::from_bits_retain(1) | LightFlags::DIFFUSE,
-        attn_flags: 0,
-        color: Rgba([204, 204, 204, 0xFF]),
-        position: Some(w1),
-        interest: None,
-        param: None,
-    });
-    let ls0 = b.put(&LightSet {
-        desc: Some(l0),
-        anims: None,
-    });
-    let ls1 = b.put(&LightSet {
-        desc: Some(l1),
-        anims: None,
-    });
-    let eye = b.put(&WObj {
-        class_name: None,
-        position: [0.0, 1.0, 10.0],
-        robj: None,
-    });
-    let interest = b.put(&WObj {
-        class_name: None,
-        position: [0.0, 1.0, 0.0],
-        robj: None,
-    });
-    let cam = b.put(&Camera {
-        class_name: None,
-        flags: 0,
-        projection: 1,
-        viewport: [0, 640, 0, 480],
-        scissor: [0, 640, 0, 480],
-        eye: Some(eye),
-        interest: Some(interest),
-        roll: 0.0,
-        up: None,
-        near: 0.1,
-        far: 1000.0,
-        projection_params: [45.0, 1.333, 0.0, 0.0],
-    });
-    let cam_set = b.put(&CameraSet {
-        desc: Some(cam),
-        anims: None,
-    });
+    // Scene: ambient + directional light (the first two of the rig), a camera.
+    let [root, ..] = joints;
+    let model = b.put(&model_set(root, Some(anims), Some(matanims)));
+    let [(ty0, grey0, _), (ty1, grey1, dir1), ..] = LIGHT_RIG;
+    let l0 = b.put(&light(ty0, grey0, None));
+    let w1 = b.put(&wobj(dir1));
+    let l1 = b.put(&light(ty1, grey1, Some(w1)));
+    let ls0 = b.put(&light_set(l0));
+    let ls1 = b.put(&light_set(l1));
+    let [eye, interest] = camera_points().map(|w| b.put(&w));
+    let cam = b.put(&camera(eye, interest));
+    let cam_set = b.put(&camera_set(cam));
     let models = b.ptr_array(&[model]);
     let lights = b.ptr_array(&[ls0, ls1]);
-    let scene = b.put(&SceneData {
-        models: Some(models),
-        camera: Some(cam_set),
-        lights: Some(lights),
-        fog: None,
-    });
-    let bb = BoundBox {
-        pad: 0,
-        sets: vec![vec![
-            Aabb {
-                min: [-1.0, 0.0, -0.1],
-                max: [1.0, 2.0, 1.0],
-            };
-            10
-        ]],
-    };
-    let bound = b.bytes(bb.to_bytes(), 4);
-    b.root("scene_data", scene);
-    b.root("bound_box", bound);
-    let mut dat = b.finish();
-    pad_data_to_16(&mut dat)?;
-    Ok(dat)
+    let scene = b.put(&scene_data(models, Some(cam_set), Some(lights)));
+    b.finish_xd(scene, &scene_bound_box())
 }

@@ -5,9 +5,8 @@
 use gcio::Result;
 use hsd_dat::bound_box::{Aabb, BoundBox};
 use hsd_dat::build::Builder;
-use hsd_dat::{
-    AObj, AObjFlags, AnimJoint, FObj, Joint, JointFlags, ModelSet, SceneData, Target, Word,
-};
+use hsd_dat::build::parts::{anim_joint, aobj, fobj, joint, lin_keys, model_set, scene_data};
+use hsd_dat::{Joint, JointFlags, Target};
 
 use crate::model::{
     AnimEntry, AnimType, ColosseumHeader, Header, PartAnim, Pkx, Shiny, SubAnim, Timing, XdFlags,
@@ -25,44 +24,23 @@ pub fn battle_dat(bones: usize, anims: usize) -> Result<Vec<u8>> {
     let mut b = Builder::new();
     let mut next = None;
     for k in (2..bones).rev() {
-        next = Some(b.put(&joint(None, next, [0.0, 0.1 * k as f32, 0.0])));
+        next = Some(b.put(&bone(None, next, [0.0, 0.1 * k as f32, 0.0])));
     }
-    let j1 = b.put(&joint(next, None, [0.0, 1.0, 0.0]));
-    let j0 = b.put(&joint(Some(j1), None, [0.0; 3]));
+    let j1 = b.put(&bone(next, None, [0.0, 1.0, 0.0]));
+    let j0 = b.put(&bone(Some(j1), None, [0.0; 3]));
     let mut list = Vec::new();
     let mut sets = Vec::new();
     for i in 0..anims {
         let end = (10 + (4 * i) % 100) as u8;
-        // FObj key stream: LIN op with two keys (f32 values, little endian), waits in frames.
-        let mut keys = vec![0x12u8];
-        keys.extend_from_slice(&0.0f32.to_le_bytes());
-        keys.push(end);
-        keys.extend_from_slice(&(0.1 * i as f32).to_le_bytes());
-        keys.push(0);
-        let length = keys.len() as u32;
-        keys.resize(keys.len().next_multiple_of(4), 0);
-        let data = b.bytes(keys, 4);
-        let fobj = b.put(&FObj {
-            next: None,
-            length,
-            start_frame: 0.0,
-            track: 2,
-            frac_value: 0,
-            frac_slope: 0,
-            pad: 0,
-            data: Some(data),
-        });
-        let aobj = b.put(&AObj {
-            flags: AObjFlags::LOOP,
-            end_frame: f32::from(end),
-            fobj: Some(fobj),
-            obj_id: Word::Value(0),
-        });
+        // One LIN track 0 → 0.1·i (f32 keys, little endian), waits in frames.
+        let keys = b.keys(lin_keys(end, 0.1 * i as f32));
+        let track = b.put(&fobj(2, None, keys));
+        let anim = b.put(&aobj(f32::from(end), track));
         let mut next = None;
         for _ in 2..bones {
             next = Some(b.put(&anim_joint(None, next, None)));
         }
-        let a1 = b.put(&anim_joint(next, None, Some(aobj)));
+        let a1 = b.put(&anim_joint(next, None, Some(anim)));
         list.push(b.put(&anim_joint(Some(a1), None, None)));
         sets.push(vec![
             Aabb {
@@ -73,19 +51,9 @@ pub fn battle_dat(bones: usize, anims: usize) -> Result<Vec<u8>> {
         ]);
     }
     let anim_list = b.ptr_array(&list);
-    let model = b.put(&ModelSet {
-        joint: Some(j0),
-        anims: Some(anim_list),
-        matanims: None,
-        shapeanims: None,
-    });
+    let model = b.put(&model_set(j0, Some(anim_list), None));
     let models = b.ptr_array(&[model]);
-    let scene = b.put(&SceneData {
-        models: Some(models),
-        camera: None,
-        lights: None,
-        fog: None,
-    });
+    let scene = b.put(&scene_data(models, None, None));
     let bound = b.bytes(BoundBox { pad: 0, sets }.to_bytes(), 4);
     b.root("scene_data", scene);
     b.root("bound_box", bound);
@@ -93,32 +61,12 @@ pub fn battle_dat(bones: usize, anims: usize) -> Result<Vec<u8>> {
     hsd_dat::compile::compile(&b.finish())?.write()
 }
 
-fn joint(child: Option<Target>, next: Option<Target>, translation: [f32; 3]) -> Joint<Target> {
+/// A static bone (no flags) linked to `child` and `next`.
+fn bone(child: Option<Target>, next: Option<Target>, translation: [f32; 3]) -> Joint<Target> {
     Joint {
-        class_name: None,
-        flags: JointFlags::empty(),
         child,
         next,
-        data: None,
-        rotation: [0.0; 3],
-        scale: [1.0; 3],
-        translation,
-        inverse_bind: None,
-        robj: None,
-    }
-}
-
-fn anim_joint(
-    child: Option<Target>,
-    next: Option<Target>,
-    aobj: Option<Target>,
-) -> AnimJoint<Target> {
-    AnimJoint {
-        child,
-        next,
-        aobj,
-        robj_anim: None,
-        flags: 0,
+        ..joint(JointFlags::empty(), translation)
     }
 }
 
