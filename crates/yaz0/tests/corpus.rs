@@ -110,25 +110,16 @@ fn corpus_encoder_identification() {
         Encoder::Fast,
         Encoder::Best,
     ];
+    // Random and text payloads: every encoder emits the same tokens but oead-6, whose 4-byte hash
+    // misses 3-byte matches.
+    let all_but_o6: Vec<Encoder> = all.into_iter().filter(|&e| e != o6).collect();
     // gclib's encoder is our Gclib variant on every gclib file; on these inputs the three
     // look-ahead variants make the same token decisions, only gclib's trailing 0x00 after a full
     // last group tells them apart (tree, empty). oead's streams are reproduced by exactly the
     // levels their expectations list (checked below too; 8 and 9 agree on these inputs).
     let cases: &[(&str, &[Encoder])] = &[
         ("gclib-floats64k.yaz0", &[nintendo, gclib, whitehole]),
-        (
-            "gclib-random64k.yaz0",
-            &[
-                nintendo,
-                gclib,
-                whitehole,
-                o7,
-                o8,
-                o9,
-                Encoder::Fast,
-                Encoder::Best,
-            ],
-        ),
+        ("gclib-random64k.yaz0", &all_but_o6),
         ("gclib-tree.szs", &[gclib]),
         ("gclib-empty.yaz0", &[gclib]),
         ("gclib-byte1.yaz0", &all),
@@ -138,35 +129,11 @@ fn corpus_encoder_identification() {
         ("oead-l6-tree.szs", &[o6]),
         ("oead-l8-tree.szs", &[o8, o9]),
         ("oead-l6-random64k.yaz0", &[o6]),
-        (
-            "oead-random64k.yaz0",
-            &[
-                nintendo,
-                gclib,
-                whitehole,
-                o7,
-                o8,
-                o9,
-                Encoder::Fast,
-                Encoder::Best,
-            ],
-        ),
+        ("oead-random64k.yaz0", &all_but_o6),
         ("oead-empty.yaz0", &[o6, o7, o8, o9]),
         ("oead-byte1.yaz0", &all),
         ("oead-align128-byte1.yaz0", &[o6, o7, o8, o9]),
-        (
-            "text_file.yaz0",
-            &[
-                nintendo,
-                gclib,
-                whitehole,
-                o7,
-                o8,
-                o9,
-                Encoder::Fast,
-                Encoder::Best,
-            ],
-        ),
+        ("text_file.yaz0", &all_but_o6),
     ];
     for (name, want) in cases {
         let data = std::fs::read(root.join("yaz0").join(name)).unwrap();
