@@ -8,13 +8,16 @@
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
 //! made where the seed is silent), so `compile` is canonical: any block order of the same model
 //! compiles to the same bytes, and an archive already in compiler order comes back unchanged.
+//! The graph is typed with every block followed by zero padding rather than by its neighbour
+//! (`typing_layout`), so a struct that runs past its block cannot make the order depend on the
+//! input's layout: compiling a compiled archive returns it unchanged.
 //! Blocks the graph does not type (unknown structs) keep their model order after the placed
 //! blocks of their phase. The one sub-order of the seed that is not reproduced is the internal
 //! order of the deduplicated envelope lists, which the seed itself leaves unknown.
 
 use std::collections::{HashMap, HashSet};
 
-use gcio::{Diagnostic, Result};
+use gcio::{Diagnostic, Limits, Result};
 
 use crate::field::Struct;
 use crate::flags::PObjKind;
@@ -134,11 +137,47 @@ impl Phase {
     }
 }
 
+/// Zero bytes laid after every block of the layout the graph is typed on (see `typing_layout`):
+/// more than the longest fixed-size struct the walk reads (TObj, 0x5C bytes). The walk's
+/// variable-length reads stop at the first zero word (pointer arrays, envelope lists, strings)
+/// or the first zero entry (a vertex-descriptor entry of type NONE is refused), so no read
+/// reaches past this padding.
+const TYPING_PAD: usize = 256;
+
+/// The bytes the typed graph is read from, and each block's data offset in them: `dat` laid out
+/// with `TYPING_PAD` zero bytes after every block.
+///
+/// Typing each block as if only padding followed it makes the order a function of the blocks
+/// alone. In a malformed graph a struct can run past the end of its block (a Joint read at an
+/// 8-byte block); typed on the plain layout, its fields past the end would be read from
+/// whichever block the layout happens to put next — and compiling changes exactly that, so
+/// the next compile would type (and order) the same blocks differently. With the padding such
+/// a field reads zero (no pointer), as it would after alignment padding; a block's own bytes,
+/// which compiling keeps (up to trailing zeros), decide everything. Well-formed archives, whose
+/// structs lie inside their blocks, type the same either way.
+fn typing_layout(dat: &Dat) -> Result<(Vec<u8>, Vec<u32>)> {
+    Limits::default().check_alloc(dat.blocks.len() as u64, TYPING_PAD as u64, 0)?;
+    let mut padded = Dat {
+        trailing: Vec::new(),
+        file_size: None,
+        ..dat.clone()
+    };
+    for b in &mut padded.blocks {
+        b.bytes.resize(b.bytes.len() + TYPING_PAD, 0);
+    }
+    let (offsets, _) = padded.layout()?;
+    Ok((padded.write()?, offsets))
+}
+
 /// The phase of every block of `dat` (blocks no typed node starts in inherit the previous
 /// block's phase), and the byte size the typed node gives (0 when unknown).
 pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
-    let bytes = dat.write()?;
-    let a = crate::parse(&bytes)?;
+    let (bytes, offsets) = typing_layout(dat)?;
+    Ok(phases_of(&crate::parse(&bytes)?, &offsets))
+}
+
+/// [`block_phases`] from the typed archive and the blocks' offsets in it.
+fn phases_of(a: &Archive<'_>, offsets: &[u32]) -> Vec<(Phase, u32)> {
     let g = a.graph();
     // The first typed node at each offset (a phase-less pointer array or string still gives
     // its size).
@@ -151,7 +190,6 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
             *e = (Some(p), n.size);
         }
     }
-    let (offsets, _) = dat.layout()?;
     // Untyped and phase-less blocks take the previous block's phase (the first ones the phase
     // of the first typed block).
     let first = offsets
@@ -159,7 +197,7 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
         .find_map(|o| at.get(o).and_then(|x| x.0))
         .unwrap_or(Phase::Materials);
     let mut prev = first;
-    Ok(offsets
+    offsets
         .iter()
         .map(|o| match at.get(o) {
             Some(&(Some(p), size)) => {
@@ -169,7 +207,7 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
             Some(&(None, size)) => (prev, size),
             None => (prev, 0),
         })
-        .collect())
+        .collect()
 }
 
 /// The compiler's order of every struct and buffer it can place, as (phase, data offset), built
@@ -665,10 +703,10 @@ pub fn check(dat: &Dat) -> Result<Vec<Diagnostic>> {
 /// Lays `dat` out afresh in compiler order (see the module doc). The result writes a valid
 /// archive that re-parses to the same pointer graph (up to merged duplicates).
 pub fn compile(dat: &Dat) -> Result<Dat> {
-    let inferred = block_phases(dat)?;
-    let bytes = dat.write()?;
-    let emitted = emit_order(&crate::parse(&bytes)?);
-    let (offsets, _) = dat.layout()?;
+    let (typing, offsets) = typing_layout(dat)?;
+    let typed = crate::parse(&typing)?;
+    let inferred = phases_of(&typed, &offsets);
+    let emitted = emit_order(&typed);
     // Every block's phase and sort key: blocks the graph places come in emit order; the rest
     // (unknown structs) keep their model order after them within their inferred phase.
     let n = dat.blocks.len();
@@ -742,10 +780,13 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
         };
         let mut bytes = b.bytes.clone();
         // Drop the old layout's trailing padding (zeros past the struct); alignment recreates it.
+        // A pointer slot past the struct is data, not padding, even when the offset it holds
+        // is 0 (a pointer to the data start).
         let end = (size as usize).next_multiple_of(4);
         if size > 0
             && end < bytes.len()
             && bytes.get(end..).is_some_and(|t| t.iter().all(|&x| x == 0))
+            && b.pointers.iter().all(|q| q.at as usize + 4 <= end)
         {
             bytes.truncate(end);
         }
