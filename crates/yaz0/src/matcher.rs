@@ -17,6 +17,8 @@
 //! Runs of one byte are compared in O(1) through a run-length table. The quick search (fast and
 //! optimal encoders) walks a newest-first 3-byte chain with a bounded number of candidates.
 
+use std::cell::Cell;
+
 use crate::token::{MAX_DIST, MAX_LEN};
 
 const HASH_BITS: u32 = 15;
@@ -207,6 +209,11 @@ pub(crate) struct Matcher<'a> {
     /// `run[i]`: how many bytes from `i` equal `data[i]` (saturating at `u16::MAX`).
     run: Vec<u16>,
     inserted: usize,
+    /// The last long comparison, as `(dist, from, end)`: `data[from..end]` equals the bytes
+    /// `dist` earlier and `end` is where they first differ (or the input ends). A comparison at
+    /// the same distance starting in `from..end` reads its length off it, so unbounded compares
+    /// (Whitehole) over periodic data cost O(1) per search instead of O(remaining input).
+    memo: Cell<(usize, usize, usize)>,
 }
 
 impl<'a> Matcher<'a> {
@@ -236,6 +243,7 @@ impl<'a> Matcher<'a> {
             prev,
             run,
             inserted: 0,
+            memo: Cell::new((0, 0, 0)),
         }
     }
 
@@ -279,7 +287,7 @@ impl<'a> Matcher<'a> {
     #[inline(always)]
     fn match_len(&self, c: usize, pos: usize, max: usize, rp: usize) -> usize {
         if rp < 16 {
-            return common_len(self.data, c, pos, max);
+            return self.compare(c, pos, max);
         }
         let rc = usize::from(self.run.get(c).copied().unwrap_or(0));
         if rc != rp && rc < usize::from(u16::MAX) && rp < usize::from(u16::MAX) {
@@ -289,7 +297,25 @@ impl<'a> Matcher<'a> {
             }
             return 0;
         }
-        common_len(self.data, c, pos, max)
+        self.compare(c, pos, max)
+    }
+
+    /// [`common_len`] through the memo of the last long comparison.
+    #[inline(always)]
+    fn compare(&self, c: usize, pos: usize, max: usize) -> usize {
+        /// Shorter comparisons are cheaper than keeping the memo.
+        const LONG: usize = MAX_LEN;
+        let dist = pos - c;
+        let (d, from, end) = self.memo.get();
+        if d == dist && (from..end).contains(&pos) {
+            return (end - pos).min(max);
+        }
+        let l = common_len(self.data, c, pos, max);
+        // Only a comparison that stopped at a difference or at the input's end knows `end`.
+        if l >= LONG && (l < max || pos + l == self.data.len()) {
+            self.memo.set((dist, pos, pos + l));
+        }
+        l
     }
 
     /// Longest match for `pos` within the window, comparing at most `cap` bytes (and never past the

@@ -386,3 +386,27 @@ proptest! {
         yaz0::fuzz_decode(&data);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Periodic data with a few changed bytes: matches run far past 0x111, so the matcher's
+    /// memo of long comparisons (and Whitehole's unbounded compare) is exercised.
+    #[test]
+    fn exact_encoders_match_the_brute_force_on_periodic_data(
+        pattern in proptest::collection::vec(any::<u8>(), 1..12),
+        len in 0usize..6000,
+        changes in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+    ) {
+        let mut data: Vec<u8> = pattern.iter().copied().cycle().take(len).collect();
+        for (at, v) in changes {
+            if !data.is_empty() {
+                let i = at.index(data.len());
+                data[i] = v;
+            }
+        }
+        prop_assert_eq!(NINTENDO.tokens(&data), brute_reuse(&data, 0x1000));
+        prop_assert_eq!(GCLIB.tokens(&data), brute_reuse(&data, 0x111));
+        prop_assert_eq!(WHITEHOLE.tokens(&data), brute_whitehole(&data));
+    }
+}
