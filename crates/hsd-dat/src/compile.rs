@@ -8,9 +8,12 @@
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
 //! made where the seed is silent), so `compile` is canonical: any block order of the same model
 //! compiles to the same bytes, and an archive already in compiler order comes back unchanged.
-//! The graph is typed with every block followed by zero padding rather than by its neighbour
-//! (`typing_layout`), so a struct that runs past its block cannot make the order depend on the
-//! input's layout: compiling a compiled archive returns it unchanged.
+//! Nothing the layout decides feeds back into the order, so compiling a compiled archive returns
+//! it unchanged, malformed graphs included: the graph is typed with every block followed by zero
+//! padding rather than by its neighbour (`typing_layout`), a relocated word a struct reads as a
+//! number (a flag or count holding a pointer: its value is an address) reads as zero, blocks
+//! without a phase inherit the phase their predecessor ends up in, and a leading block nothing
+//! points at stays first.
 //! Blocks the graph does not type (unknown structs) keep their model order after the placed
 //! blocks of their phase. The one sub-order of the seed that is not reproduced is the internal
 //! order of the deduplicated envelope lists, which the seed itself leaves unknown.
@@ -173,11 +176,21 @@ fn typing_layout(dat: &Dat) -> Result<(Vec<u8>, Vec<u32>)> {
 /// block's phase), and the byte size the typed node gives (0 when unknown).
 pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
     let (bytes, offsets) = typing_layout(dat)?;
-    Ok(phases_of(&crate::parse(&bytes)?, &offsets))
+    let own = phases_of(
+        &crate::parse(&bytes)?.reading_relocated_scalars_as_zero(),
+        &offsets,
+    );
+    let phases = inherit(own.iter().map(|x| x.0));
+    Ok(phases
+        .into_iter()
+        .zip(own)
+        .map(|(p, (_, s))| (p, s))
+        .collect())
 }
 
-/// [`block_phases`] from the typed archive and the blocks' offsets in it.
-fn phases_of(a: &Archive<'_>, offsets: &[u32]) -> Vec<(Phase, u32)> {
+/// Each block's own phase (`None` for untyped and phase-less blocks) and the byte size its
+/// typed node gives (0 when unknown), from the typed archive and the blocks' offsets in it.
+fn phases_of(a: &Archive<'_>, offsets: &[u32]) -> Vec<(Option<Phase>, u32)> {
     let g = a.graph();
     // The first typed node at each offset (a phase-less pointer array or string still gives
     // its size).
@@ -190,22 +203,21 @@ fn phases_of(a: &Archive<'_>, offsets: &[u32]) -> Vec<(Phase, u32)> {
             *e = (Some(p), n.size);
         }
     }
-    // Untyped and phase-less blocks take the previous block's phase (the first ones the phase
-    // of the first typed block).
-    let first = offsets
-        .iter()
-        .find_map(|o| at.get(o).and_then(|x| x.0))
-        .unwrap_or(Phase::Materials);
-    let mut prev = first;
     offsets
         .iter()
-        .map(|o| match at.get(o) {
-            Some(&(Some(p), size)) => {
-                prev = p;
-                (p, size)
-            }
-            Some(&(None, size)) => (prev, size),
-            None => (prev, 0),
+        .map(|o| at.get(o).copied().unwrap_or((None, 0)))
+        .collect()
+}
+
+/// Blocks without a phase of their own take the previous block's (the first ones the first
+/// block's that has one; Materials when none has).
+fn inherit(own: impl IntoIterator<Item = Option<Phase>> + Clone) -> Vec<Phase> {
+    let first = own.clone().into_iter().flatten().next();
+    let mut prev = first.unwrap_or(Phase::Materials);
+    own.into_iter()
+        .map(|p| {
+            prev = p.unwrap_or(prev);
+            prev
         })
         .collect()
 }
@@ -692,6 +704,18 @@ fn emit_order(a: &Archive<'_>) -> Vec<(Phase, u32)> {
     e.list
 }
 
+/// Whether a pointer, a root or an extern slot of `dat` is at `loc` (what makes a parse start a
+/// block there).
+fn starts_at(dat: &Dat, loc: Loc) -> bool {
+    let at = Target::In(loc);
+    dat.blocks
+        .iter()
+        .flat_map(|b| &b.pointers)
+        .any(|p| p.target == at)
+        || dat.roots.iter().any(|r| r.target == at)
+        || dat.externs.iter().any(|e| e.chain.contains(&loc))
+}
+
 /// Model-level checks before writing: the part-1 validator on the laid-out bytes, which covers
 /// what a fresh build can get wrong (palette slots per PObj HSD-008, envelope joints without an
 /// IBM HSD-010, mesh owners without render-pass flags HSD-018).
@@ -703,30 +727,49 @@ pub fn check(dat: &Dat) -> Result<Vec<Diagnostic>> {
 /// Lays `dat` out afresh in compiler order (see the module doc). The result writes a valid
 /// archive that re-parses to the same pointer graph (up to merged duplicates).
 pub fn compile(dat: &Dat) -> Result<Dat> {
+    // Compile the blocks a parse of the written model has, which is what the next compile of
+    // the output starts from: a block nothing points at (no pointer, root or extern slot) is no
+    // block of its own once written — the parse joins it to the block before it.
+    let dat = &Dat::parse(&dat.write()?)?;
     let (typing, offsets) = typing_layout(dat)?;
-    let typed = crate::parse(&typing)?;
+    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
     let inferred = phases_of(&typed, &offsets);
     let emitted = emit_order(&typed);
-    // Every block's phase and sort key: blocks the graph places come in emit order; the rest
-    // (unknown structs) keep their model order after them within their inferred phase.
+    // After that join only the first block can be one nothing points at (the data start is
+    // always a boundary). It stays first, the one place where it is still a block of its own
+    // when the output is parsed again, and is never merged away as a duplicate (nothing would
+    // be redirected to the survivor).
+    let lead = !starts_at(dat, Loc::start(0));
+    // Every block's phase: the one it is emitted in, else its typed node's, else (unknown
+    // structs, strings, pointer arrays) the previous block's. Inheriting from the phases the
+    // blocks end up in, not from their typed nodes, keeps it stable: compiled, an inheriting
+    // block sits right after the last block of the phase it took, so it takes it again.
     let n = dat.blocks.len();
-    let mut key: Vec<(Phase, usize, usize)> = inferred
-        .iter()
-        .enumerate()
-        .map(|(i, &(p, _))| (p, 1, i))
-        .collect();
-    for (pos, &(p, off)) in emitted.iter().enumerate() {
+    let mut own: Vec<Option<Phase>> = inferred.iter().map(|x| x.0).collect();
+    let mut pos: Vec<usize> = vec![usize::MAX; n];
+    for (at, &(p, off)) in emitted.iter().enumerate() {
         if let Ok(i) = offsets.binary_search(&off)
-            && let Some(k) = key.get_mut(i)
-            && k.1 == 1
+            && let (Some(o), Some(x)) = (own.get_mut(i), pos.get_mut(i))
+            && *x == usize::MAX
         {
-            *k = (p, 0, pos);
+            (*o, *x) = (Some(p), at);
         }
     }
-    let phases: Vec<(Phase, u32)> = key
-        .iter()
+    let phases: Vec<(Phase, u32)> = inherit(own)
+        .into_iter()
         .zip(&inferred)
-        .map(|(k, &(_, size))| (k.0, size))
+        .map(|(p, &(_, size))| (p, size))
+        .collect();
+    // Every block's sort key: the lead block, then per phase the blocks the graph places in
+    // emit order and the rest (unknown structs) in model order.
+    let key: Vec<(bool, Phase, usize, usize)> = phases
+        .iter()
+        .zip(&pos)
+        .enumerate()
+        .map(|(i, (&(p, _), &at))| match at {
+            usize::MAX => (!(lead && i == 0), p, 1, i),
+            at => (!(lead && i == 0), p, 0, at),
+        })
         .collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| key.get(i).copied());
@@ -739,6 +782,7 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
             continue;
         };
         let dedup = match p {
+            _ if lead && i == 0 => false,
             Phase::VertexBuffers | Phase::ImagePixels | Phase::Palettes => b.pointers.is_empty(),
             Phase::Envelopes => true,
             _ => false,

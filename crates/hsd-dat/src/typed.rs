@@ -19,7 +19,39 @@ impl<'a> Archive<'a> {
                 Ok(None)
             }
         };
-        T::decode(&r, &mut ptr).context(T::NAME)
+        if !self.relocated_scalars_read_zero() {
+            return T::decode(&r, &mut ptr).context(T::NAME);
+        }
+        // Zero the bytes of every relocated word the struct reads other than as a pointer field
+        // (see `Archive::reading_relocated_scalars_as_zero`).
+        let mut fields = Vec::new();
+        T::decode(&r, &mut |f| {
+            fields.push(f);
+            Ok(Some(0))
+        })
+        .context(T::NAME)?;
+        let end = off as usize + T::SIZE;
+        let mut bytes: Option<Vec<u8>> = None;
+        for w in (off as usize & !3..end).step_by(4) {
+            let pointer_field = w
+                .checked_sub(off as usize)
+                .is_some_and(|f| fields.contains(&f));
+            if !pointer_field && self.is_relocated(w as u32) {
+                let b = match &mut bytes {
+                    Some(b) => b,
+                    None => bytes.insert(r.bytes(0, T::SIZE)?.to_vec()),
+                };
+                let lo = w.saturating_sub(off as usize);
+                let hi = (w + 4 - off as usize).min(T::SIZE);
+                if let Some(x) = b.get_mut(lo..hi) {
+                    x.fill(0);
+                }
+            }
+        }
+        match bytes {
+            Some(b) => T::decode(&gcio::Reader::new(&b), &mut ptr).context(T::NAME),
+            None => T::decode(&r, &mut ptr).context(T::NAME),
+        }
     }
 }
 

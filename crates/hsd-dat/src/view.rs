@@ -31,6 +31,8 @@ pub struct Archive<'a> {
     /// built on first use so the archive layer alone does not pay for it.
     reloc_bits: std::sync::OnceLock<Vec<u64>>,
     limits: Limits,
+    /// See [`Archive::reading_relocated_scalars_as_zero`].
+    scalar_relocs_zero: bool,
 }
 
 /// A root or extern entry with its name.
@@ -113,6 +115,7 @@ impl<'a> Archive<'a> {
             symbols,
             sorted_slots,
             reloc_bits: std::sync::OnceLock::new(),
+            scalar_relocs_zero: false,
             limits,
         })
     }
@@ -203,6 +206,20 @@ impl<'a> Archive<'a> {
     /// The first root called `name`.
     pub fn root(&self, name: &str) -> Option<Symbol<'a>> {
         self.roots().find(|r| r.name == name.as_bytes())
+    }
+
+    /// Makes typed reads ([`Archive::read`]) see zero in every relocated word a struct reads
+    /// other than as a pointer field (a flag, count or size that holds a pointer). Such a value
+    /// is an address, which only the layout decides; `compile` types the graph this way, so the
+    /// order it computes does not depend on the layout it is replacing.
+    pub(crate) fn reading_relocated_scalars_as_zero(mut self) -> Self {
+        self.scalar_relocs_zero = true;
+        self
+    }
+
+    /// See [`Archive::reading_relocated_scalars_as_zero`].
+    pub(crate) fn relocated_scalars_read_zero(&self) -> bool {
+        self.scalar_relocs_zero
     }
 
     /// Whether the word at data offset `slot` is listed in the relocation table.
