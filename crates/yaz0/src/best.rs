@@ -120,7 +120,7 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
 
 /// Optimal parse: for every position the longest match (any shorter prefix of it is available at
 /// the same distance), then a backward shortest-path pass over bit costs.
-pub(crate) fn best(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
+pub(crate) fn best(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
     let n = data.len();
     let found = longest_matches(data);
     // total[i] = cheapest bits to encode data[i..]; choice[i] = length taken at i (1 = literal).

@@ -104,7 +104,7 @@ impl Encoder {
 
     /// Feeds the tokens to `sink` until it returns `false` (so identification stops at the first
     /// token that differs from a stream).
-    pub(crate) fn run(self, data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
+    pub(crate) fn run(self, data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
         match self {
             Encoder::Matching(Matching::Nintendo) => lookahead_reuse(data, 0x1000, sink),
             Encoder::Matching(Matching::Gclib) => lookahead_reuse(data, MAX_LEN, sink),
@@ -142,7 +142,7 @@ impl Trailer {
 
 #[inline(always)]
 pub(crate) fn emit(
-    sink: &mut dyn FnMut(Token) -> bool,
+    sink: &mut impl FnMut(Token) -> bool,
     data: &[u8],
     pos: usize,
     len: usize,
@@ -160,7 +160,7 @@ pub(crate) fn emit(
 }
 
 /// Nintendo-style look-ahead that reuses the look-ahead match (variants 1 and 2).
-fn lookahead_reuse(data: &[u8], cap: usize, sink: &mut dyn FnMut(Token) -> bool) {
+fn lookahead_reuse(data: &[u8], cap: usize, sink: &mut impl FnMut(Token) -> bool) {
     let mut m = Matcher::new(data, true);
     let mut pos = 0;
     let mut pending: Option<(usize, usize)> = None;
@@ -190,7 +190,7 @@ fn lookahead_reuse(data: &[u8], cap: usize, sink: &mut dyn FnMut(Token) -> bool)
 }
 
 /// Whitehole-style look-ahead: the next position's match is re-evaluated against the one after it.
-fn lookahead_reevaluate(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
+fn lookahead_reevaluate(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
     let mut m = Matcher::new(data, true);
     let mut pos = 0;
     // `None` = search at `pos`; `Some(c)` = candidate carried over from the previous look-ahead.
@@ -216,7 +216,7 @@ fn lookahead_reevaluate(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
 }
 
 /// Greedy hash-chain search with one step of lazy matching and short chains.
-fn fast(data: &[u8], sink: &mut dyn FnMut(Token) -> bool) {
+fn fast(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
     const CHAIN: usize = 32;
     const NICE: usize = 64;
     let mut m = Matcher::new(data, false);

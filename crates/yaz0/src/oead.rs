@@ -170,7 +170,7 @@ impl<'a> Deflate<'a> {
     }
 
     /// Levels 7–9: zlib's lazy evaluation.
-    fn slow(&mut self, sink: &mut dyn FnMut(Token) -> bool) {
+    fn slow(&mut self, sink: &mut impl FnMut(Token) -> bool) {
         let n = self.data.len();
         let mut pos = 0usize;
         let (mut match_len, mut match_start) = (2usize, 0usize);
@@ -256,7 +256,7 @@ impl<'a> Deflate<'a> {
     /// Level 6: zlib-ng's medium strategy over its sliding 8 KiB buffer (`base` = absolute
     /// position of the buffer start; the buffer slides by 0x1000 when the position passes
     /// 0x1000 + `MAX_DIST` into it and the look-ahead runs short).
-    fn medium(&mut self, sink: &mut dyn FnMut(Token) -> bool) {
+    fn medium(&mut self, sink: &mut impl FnMut(Token) -> bool) {
         let n = self.data.len();
         let mut base = 0usize;
         let mut pos = 0usize;
@@ -351,7 +351,7 @@ struct Span {
 }
 
 /// Runs oead's compressor at `level` (6..=9), feeding tokens to `sink` until it returns `false`.
-pub(crate) fn oead(data: &[u8], level: u8, sink: &mut dyn FnMut(Token) -> bool) {
+pub(crate) fn oead(data: &[u8], level: u8, sink: &mut impl FnMut(Token) -> bool) {
     let mut d = Deflate::new(data, level);
     if level <= 6 {
         d.medium(sink);
