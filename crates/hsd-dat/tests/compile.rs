@@ -128,19 +128,7 @@ fn bone_animation_order() {
         .unwrap();
     let out = compile(&Dat::parse(&x).unwrap()).unwrap().write().unwrap();
     let a = hsd_dat::parse(&out).unwrap();
-    let g = a.graph();
-    let root = g
-        .nodes
-        .iter()
-        .filter(|n| n.kind == hsd_dat::Kind::AnimJoint)
-        .find(|n| {
-            a.read::<hsd_dat::AnimJoint>(n.offset)
-                .unwrap()
-                .aobj
-                .is_some()
-        })
-        .unwrap()
-        .offset;
+    let root = animated_anim_joint(&a);
     let tree = a.anim_tree(root, TreeKind::Joint).unwrap();
     let anim = tree[0].slots[0].animation.as_ref().unwrap();
     let fobj: hsd_dat::FObj = a.read(anim.tracks[0].offset).unwrap();
@@ -157,21 +145,25 @@ fn bone_animation_order() {
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:x?}");
     // Post-order in the sample itself.
     let b = hsd_dat::parse(&x).unwrap();
-    let gb = b.graph();
-    let rb = gb
+    let rb = animated_anim_joint(&b);
+    let tb = b.anim_tree(rb, TreeKind::Joint).unwrap();
+    assert!(tb[0].children[0].offset < rb);
+}
+
+/// The first AnimJoint with an animation: the root of the sample's animated tree.
+fn animated_anim_joint(a: &hsd_dat::Archive) -> u32 {
+    a.graph()
         .nodes
         .iter()
         .filter(|n| n.kind == hsd_dat::Kind::AnimJoint)
         .find(|n| {
-            b.read::<hsd_dat::AnimJoint>(n.offset)
+            a.read::<hsd_dat::AnimJoint>(n.offset)
                 .unwrap()
                 .aobj
                 .is_some()
         })
         .unwrap()
-        .offset;
-    let tb = b.anim_tree(rb, TreeKind::Joint).unwrap();
-    assert!(tb[0].children[0].offset < rb);
+        .offset
 }
 
 /// Scene tail in the seed's bands: light leaves in reverse LightSet order, then ModelSets, then

@@ -76,27 +76,16 @@ proptest! {
 
 #[test]
 fn unrepresentable_numbers_are_errors() {
-    let k = Key {
-        op: Op::LIN,
-        value: Some(0.3),
+    let key = |op, value| Key {
+        op,
+        value: Some(value),
         slope: None,
         wait: Some(1),
     };
-    assert!(encode(&[k], 0x28, 0).is_err());
-    let k = Key {
-        op: Op::LIN,
-        value: Some(300.0),
-        slope: None,
-        wait: Some(1),
-    };
-    assert!(encode(&[k], 0x80, 0).is_err());
-    let k = Key {
-        op: Op::SPL,
-        value: Some(1.0),
-        slope: None,
-        wait: Some(1),
-    };
-    assert!(encode(&[k], 0, 0).is_err());
+    // 0.3 is not a multiple of 2^-8 (s16, shift 8); 300 does not fit u8; SPL needs a slope.
+    assert!(encode(&[key(Op::LIN, 0.3)], 0x28, 0).is_err());
+    assert!(encode(&[key(Op::LIN, 300.0)], 0x80, 0).is_err());
+    assert!(encode(&[key(Op::SPL, 1.0)], 0, 0).is_err());
     assert!(
         encode_packs(
             &[Pack {

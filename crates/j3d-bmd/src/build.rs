@@ -574,6 +574,14 @@ pub fn grid_bmd(cols: usize, rows: usize) -> Bmd {
     })
 }
 
+/// The bytes of the broken variant called `name` (see [`broken_variants`]).
+pub fn broken_variant(name: &str) -> Option<Vec<u8>> {
+    broken_variants()
+        .into_iter()
+        .find(|(_, n, _)| *n == name)
+        .map(|(_, _, bytes)| bytes)
+}
+
 /// Broken variants for validator tests, each violating exactly one rule: (rule id, name, bytes).
 pub fn broken_variants() -> Vec<(&'static str, &'static str, Vec<u8>)> {
     let mut out = Vec::new();

@@ -216,11 +216,7 @@ fn mdl3_consistency_compares_decoded_registers() {
     p.tail = vec![0; (32 - w.position() % 32) % 32];
     assert!(findings(&m.write().unwrap()).is_empty());
     // A changed konst colour: exactly one J3D-081 warning naming material and register.
-    let broken = build::broken_variants();
-    let (_, _, bytes) = broken
-        .iter()
-        .find(|(_, n, _)| *n == "mdl3_konst_differs")
-        .unwrap();
+    let bytes = &build::broken_variant("mdl3_konst_differs").unwrap();
     let d = findings(bytes);
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!(d[0].0, "J3D-081");

@@ -211,11 +211,7 @@ fn fired(bytes: &[u8]) -> Vec<(String, String)> {
 #[test]
 fn group_size_covers_exactly_the_padded_primitives() {
     // 32 bytes too many (still a multiple of 32, so J3D-061 is silent).
-    let broken = build::broken_variants();
-    let (_, _, plus32) = broken
-        .iter()
-        .find(|(_, n, _)| *n == "group_size_past_padding")
-        .unwrap();
+    let plus32 = &build::broken_variant("group_size_past_padding").unwrap();
     let d = fired(plus32);
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!(d[0].0, "J3D-062");
@@ -279,11 +275,7 @@ fn joint_bounds_are_in_joint_space() {
 
 #[test]
 fn joint_bounds_too_small_warn_once_per_joint() {
-    let broken = build::broken_variants();
-    let (_, _, bytes) = broken
-        .iter()
-        .find(|(_, n, _)| *n == "joint_bounds_too_small")
-        .unwrap();
+    let bytes = &build::broken_variant("joint_bounds_too_small").unwrap();
     let d: Vec<_> = validate(bytes)
         .into_iter()
         .filter(|d| d.severity != Severity::Info)

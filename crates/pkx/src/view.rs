@@ -100,22 +100,11 @@ impl Layout {
             .context("anim_section_count")?;
         let (dat_len, gpt1_len) = (dat_len as usize, gpt1_len as usize);
         let entries_len = count.checked_mul(ENTRY).ok_or_else(overflow)?;
-        let l = match game {
+        let (entries, gpt1, dat, shiny) = match game {
             Game::Xd => {
                 let entries = XD_PREAMBLE;
                 let gpt1 = align32(add(entries, entries_len)?)?;
-                let dat = add(gpt1, align32(gpt1_len)?)?;
-                Layout {
-                    game,
-                    count,
-                    entries,
-                    gpt1,
-                    gpt1_len,
-                    dat,
-                    dat_len,
-                    shiny: len,
-                    len,
-                }
+                (entries, gpt1, add(gpt1, align32(gpt1_len)?)?, len)
             }
             Game::Colosseum => {
                 let dat = COLO_HEADER;
@@ -124,18 +113,19 @@ impl Layout {
                 let shiny = len
                     .checked_sub(COLO_SHINY)
                     .ok_or_else(|| r.oob(len, COLO_SHINY))?;
-                Layout {
-                    game,
-                    count,
-                    entries,
-                    gpt1,
-                    gpt1_len,
-                    dat,
-                    dat_len,
-                    shiny,
-                    len,
-                }
+                (entries, gpt1, dat, shiny)
             }
+        };
+        let l = Layout {
+            game,
+            count,
+            entries,
+            gpt1,
+            gpt1_len,
+            dat,
+            dat_len,
+            shiny,
+            len,
         };
         let need = match game {
             Game::Xd => add(l.dat, dat_len)?,

@@ -293,6 +293,18 @@ fn brute_longest(data: &[u8], pos: usize, cap: usize) -> (usize, usize) {
     if best < 3 { (0, 0) } else { (best, pos - at) }
 }
 
+/// Appends the token for a decision at `pos` (a match of `len` ≥ 3, clamped to 0x111, else a
+/// literal); returns the bytes it covers.
+fn push(out: &mut Vec<Token>, data: &[u8], pos: usize, len: usize, dist: usize) -> usize {
+    let t = if len >= 3 {
+        m(dist as u16, len.min(0x111) as u16)
+    } else {
+        Token::Literal(data[pos])
+    };
+    out.push(t);
+    t.output_len()
+}
+
 fn brute_reuse(data: &[u8], cap: usize) -> Vec<Token> {
     let (mut out, mut pos, mut pending) = (Vec::new(), 0, None);
     while pos < data.len() {
@@ -313,13 +325,7 @@ fn brute_reuse(data: &[u8], cap: usize) -> Vec<Token> {
                 }
             }
         };
-        let t = if len >= 3 {
-            m(dist as u16, len.min(0x111) as u16)
-        } else {
-            Token::Literal(data[pos])
-        };
-        pos += t.output_len();
-        out.push(t);
+        pos += push(&mut out, data, pos, len, dist);
     }
     out
 }
@@ -332,13 +338,7 @@ fn brute_whitehole(data: &[u8]) -> Vec<Token> {
             .unwrap_or_else(|| brute_longest(data, pos, usize::MAX));
         let next = brute_longest(data, pos + 1, usize::MAX);
         let (len, dist) = if next.0 > cur.0 + 1 { (0, 0) } else { cur };
-        let t = if len >= 3 {
-            m(dist as u16, len.min(0x111) as u16)
-        } else {
-            Token::Literal(data[pos])
-        };
-        pos += t.output_len();
-        out.push(t);
+        pos += push(&mut out, data, pos, len, dist);
         if len < 3 {
             carried = Some(next);
         }

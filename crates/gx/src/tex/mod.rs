@@ -343,25 +343,13 @@ pub fn encode(format: TexFormat, image: &Image) -> Result<Vec<u8>> {
     }
     let mut out = vec![0u8; level_size(format, image.width(), image.height())?];
     let at = |x, y| image.clamped(x, y);
-    if format == TexFormat::CMPR {
-        blocks::tile(
-            format,
-            image.width(),
-            image.height(),
-            at,
-            &mut out,
-            cmpr::encode_block,
-        )?;
+    let direct = |px: &_, o: &mut [u8]| blocks::encode_direct(format, px, o);
+    let encode: &dyn Fn(&_, &mut [u8]) = if format == TexFormat::CMPR {
+        &cmpr::encode_block
     } else {
-        blocks::tile(
-            format,
-            image.width(),
-            image.height(),
-            at,
-            &mut out,
-            |px, o| blocks::encode_direct(format, px, o),
-        )?;
-    }
+        &direct
+    };
+    blocks::tile(format, image.width(), image.height(), at, &mut out, encode)?;
     Ok(out)
 }
 
