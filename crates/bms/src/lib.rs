@@ -52,6 +52,7 @@ pub mod midi;
 mod model;
 pub mod opcode;
 mod text;
+mod ticks;
 mod validate;
 mod view;
 

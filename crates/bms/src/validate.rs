@@ -14,6 +14,7 @@ pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
         Err(e) => return vec![Diagnostic::error("BMS-001", e.offset(), e.to_string())],
     };
     let mut out = view.flow().findings().to_vec();
+    crate::ticks::check(&view, &mut out);
     if data.is_empty() {
         out.push(Diagnostic::error(
             "BMS-001",

@@ -29,8 +29,9 @@ fn mid_instruction_targets_and_overlaps() {
 
 #[test]
 fn self_jump_and_self_call_end() {
+    // A jump to itself ends the walk; the game would spin in it (BMS-016, tests/ticks.rs).
     let jump = [0xC7, 0x00, 0x00, 0x00];
-    assert!(validate(&jump).is_empty(), "a loop back is a valid ending");
+    assert_eq!(rules(&jump), ["BMS-016"]);
     let song = render(&jump, &ExportOptions::default()).unwrap();
     assert_eq!(song.tracks.len(), 1);
     let call = [0xC3, 0x00, 0x00, 0x00, 0xFF];
