@@ -1,6 +1,7 @@
 //! GX texture codec throughput per format in MB/s of RGBA8 (decode and encode of the opaque
 //! 256 × 256 `Image::test_pattern`: gradients, a hard edge, a ring, noise), with each format's
-//! PSNR printed (CMPR: encoder quality), plus CMPR encoding of the pattern with alpha.
+//! PSNR printed (CMPR: encoder quality), plus CMPR encoding of the pattern with alpha. Each
+//! decode is timed beside gctex's (Dolphin's decoder) on the same bytes.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -29,6 +30,23 @@ fn codec(c: &mut Criterion) {
         );
         g.bench_function(format!("decode {name}"), |b| {
             b.iter(|| tex::decode(f, SIZE, SIZE, black_box(&enc.data), palette).unwrap())
+        });
+        // The same bytes through gctex (Dolphin's decoder; GPL, bench/test oracle only).
+        let peer = gctex::TextureFormat::from_u32(u32::from(f.0)).unwrap();
+        let tlut_format = u32::from(opts.palette_format.0);
+        let mut out = vec![0u8; (SIZE * SIZE * 4) as usize];
+        g.bench_function(format!("decode {name} (gctex)"), |b| {
+            b.iter(|| {
+                gctex::decode_into(
+                    &mut out,
+                    black_box(&enc.data),
+                    SIZE,
+                    SIZE,
+                    peer,
+                    &enc.palette,
+                    tlut_format,
+                )
+            })
         });
         g.bench_function(format!("encode {name}"), |b| {
             b.iter(|| tex::encode_mips(f, std::slice::from_ref(black_box(&img)), &opts).unwrap())

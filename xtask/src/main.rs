@@ -2,7 +2,7 @@
 //!
 //! | task | what it does |
 //! |---|---|
-//! | `ci` | fmt check, clippy `-D warnings`, tests, samples up to date, round trip of `samples/`, fuzz smoke (if cargo-fuzz is installed), benches compile |
+//! | `ci` | fmt check, clippy `-D warnings`, tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), samples up to date, round trip of `samples/`, fuzz smoke (cargo-fuzz required), every bench run once in test mode |
 //! | `survey [DIR]` | the `gcf survey` table over DIR (default `samples/`) |
 //! | `roundtrip [DIR]` | round-trips every file under DIR and its members; fails on any difference |
 //! | `fuzz-smoke [SECONDS]` | runs every fuzz target for SECONDS (default 10) on stable |
@@ -47,9 +47,15 @@ fn workspace_root() -> PathBuf {
 }
 
 fn run(program: &str, args: &[&str], dir: Option<&Path>) -> Result {
+    run_env(program, args, dir, &[])
+}
+
+/// [`run`] with extra environment variables.
+fn run_env(program: &str, args: &[&str], dir: Option<&Path>, env: &[(&str, &Path)]) -> Result {
     eprintln!("xtask: $ {program} {}", args.join(" "));
     let mut cmd = Command::new(program);
     cmd.args(args);
+    cmd.envs(env.iter().copied());
     if let Some(d) = dir {
         cmd.current_dir(d);
     }
@@ -93,19 +99,66 @@ fn ci() -> Result {
             None,
         )
     })?;
+    let corpus_log = Path::new("target/corpus-checks.tsv");
+    // A stale record would hide this run's skips.
+    let _ = std::fs::remove_file(corpus_log);
     step("test", || {
-        run(&cargo, &["test", "--workspace", "--all-features"], None)
+        run_env(
+            &cargo,
+            &["test", "--workspace", "--all-features"],
+            None,
+            &[("GCF_CORPUS_LOG", corpus_log)],
+        )
     })?;
+    step("corpus checks ran", || corpus_checks(corpus_log))?;
     step("samples up to date", || gen_samples(true))?;
     step("roundtrip samples", || roundtrip(Path::new("samples")))?;
     step("fuzz smoke", || fuzz_smoke(5))?;
-    step("benches compile", || {
+    // Criterion's test mode runs every bench once, so the equality asserts inside them (peer
+    // outputs, round trips on real files) execute; timings are not taken.
+    step("benches run once", || {
         run(
             &cargo,
-            &["bench", "--workspace", "--all-features", "--no-run"],
+            &["bench", "--workspace", "--all-features", "--", "--test"],
             None,
         )
     })
+}
+
+/// Prints which corpus-dependent checks ran and which skipped (the record `gcio::corpus` keeps
+/// under `GCF_CORPUS_LOG`); a skip is a failure when the shared corpus exists.
+fn corpus_checks(log: &Path) -> Result {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let mut rows: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for line in text.lines() {
+        let mut f = line.splitn(3, '\t');
+        let (what, sub, who) = (f.next(), f.next(), f.next());
+        if let (Some(what), Some(sub), Some(who)) = (what, sub, who) {
+            *rows
+                .entry((what.to_owned(), format!("{who} (shared/corpus/{sub})")))
+                .or_default() += 1;
+        }
+    }
+    for ((what, who), n) in &rows {
+        println!("{what:8} {who} ×{n}");
+    }
+    let present = std::env::current_dir()
+        .map_err(|e| e.to_string())?
+        .ancestors()
+        .any(|a| a.join("shared/corpus").is_dir());
+    let skipped = rows.keys().filter(|(w, _)| w == "skipped").count();
+    if !present {
+        println!("shared/corpus is absent: corpus checks skipped ({skipped})");
+        Ok(())
+    } else if rows.is_empty() {
+        Err(format!("no corpus check reported to {}", log.display()))
+    } else if skipped > 0 {
+        Err(format!(
+            "shared/corpus exists but {skipped} corpus check(s) skipped"
+        ))
+    } else {
+        Ok(())
+    }
 }
 
 fn cargo() -> String {
@@ -151,10 +204,7 @@ fn fuzz_smoke(seconds: u64) -> Result {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_fuzz {
-        eprintln!(
-            "xtask: cargo-fuzz not installed; skipping fuzz smoke (cargo install --locked cargo-fuzz)"
-        );
-        return Ok(());
+        return Err("cargo-fuzz is not installed (cargo install --locked cargo-fuzz)".into());
     }
     let mut targets: Vec<String> = std::fs::read_dir("fuzz/fuzz_targets")
         .map_err(|e| format!("fuzz/fuzz_targets: {e}"))?

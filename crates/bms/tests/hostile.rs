@@ -129,8 +129,8 @@ fn fuzz_seeds_replay() {
 /// Skips when the corpus is absent.
 #[test]
 fn corpus_files_as_hostile_input() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    let mut stack = vec![root];
+    let root = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "", "bms hostile corpus");
+    let mut stack: Vec<_> = root.into_iter().collect();
     let mut seen = 0;
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {

@@ -25,6 +25,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod corpus;
 mod diag;
 mod error;
 mod limits;

@@ -158,6 +158,17 @@ pub struct Block {
 }
 
 impl Block {
+    /// The parts this model keeps as bytes although it has a typed model for them: a facial
+    /// section that does not parse. (GPL, ACT, TEX and SKN sections are bytes by design; the mesh
+    /// view reads them.) Empty for every block whose facial section went through the typed model.
+    pub fn raw_parts(&self) -> Vec<String> {
+        self.sections
+            .iter()
+            .filter(|s| s.slots.contains(&slot::FACIAL) && matches!(s.body, Body::Raw(_)))
+            .map(|_| "facial section (does not parse)".to_owned())
+            .collect()
+    }
+
     /// Parses a block. The facial section is parsed into a [`FacialSection`] when it can be;
     /// otherwise its bytes are kept as they are ([`Block::facial`] is then `None`).
     pub fn parse(data: &[u8]) -> Result<Self> {

@@ -22,11 +22,13 @@ fn generated_blocks_round_trip_and_validate_clean() {
     for (name, bytes) in build::samples() {
         let v = BlockView::parse(&bytes).unwrap();
         assert!(v.validate().is_empty(), "{name}: {:?}", v.validate());
-        assert_eq!(
-            Block::parse(&bytes).unwrap().write().unwrap(),
-            bytes,
-            "{name}"
+        let block = Block::parse(&bytes).unwrap();
+        assert!(
+            block.raw_parts().is_empty(),
+            "{name}: {:?}",
+            block.raw_parts()
         );
+        assert_eq!(block.write().unwrap(), bytes, "{name}");
         for i in 1..8 {
             assert!(v.word(i).is_multiple_of(32), "{name}: section {i} aligned");
         }
@@ -195,6 +197,7 @@ fn pointer_past_the_section_fires_gpl_014_only() {
         // The broken section is kept as bytes: the block still round-trips and can be detached.
         let mut m = Block::parse(&b).unwrap();
         assert!(m.facial().is_none());
+        assert_eq!(m.raw_parts(), ["facial section (does not parse)"]);
         assert_eq!(m.write().unwrap(), b);
         m.detach_facial().unwrap();
         let out = m.write().unwrap();

@@ -218,6 +218,7 @@ fn pooled_normals_one_delta_per_entry() {
 fn detach_zeroes_ptr7_and_keeps_bytes() {
     let bytes = tiny_block(&tiny_bytes());
     let mut b = Block::parse(&bytes).unwrap();
+    assert!(b.raw_parts().is_empty(), "the facial section is typed");
     assert_eq!(b.write().unwrap(), bytes);
     b.detach_facial().unwrap();
     let out = b.write().unwrap();

@@ -34,6 +34,25 @@ fn is_eight(v: &i64) -> bool {
 }
 
 impl Bank {
+    /// The parts this model keeps as stored bytes rather than typed values: chunks of an unknown
+    /// id (version 1). Empty when every byte went through the typed model, which is what the
+    /// round-trip checks require of the known banks.
+    pub fn raw_parts(&self) -> Vec<String> {
+        match &self.body {
+            Body::V0(_) => Vec::new(),
+            Body::V1(b) => b
+                .chunks
+                .iter()
+                .filter_map(|c| match &c.data {
+                    ChunkData::Unknown { id, .. } => {
+                        Some(format!("chunk {}", String::from_utf8_lossy(id)))
+                    }
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+
     /// The header's version word (0 or 1).
     pub fn version(&self) -> u32 {
         match self.body {

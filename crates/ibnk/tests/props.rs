@@ -275,8 +275,8 @@ fn hostile_counts_and_cycles_fail_cleanly() {
 
 #[test]
 fn corpus_banks_round_trip_when_present() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    let dir = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "", "ibnk corpus");
+    let Some(entries) = dir.and_then(|d| std::fs::read_dir(d).ok()) else {
         return;
     };
     let mut stack: Vec<_> = entries.flatten().map(|e| e.path()).collect();
@@ -287,6 +287,21 @@ fn corpus_banks_round_trip_when_present() {
             let data = std::fs::read(&p).unwrap();
             let bank = ibnk::read(&data).unwrap();
             assert_eq!(bank.write().unwrap(), data, "{}", p.display());
+            assert!(bank.raw_parts().is_empty(), "{}", p.display());
         }
+    }
+}
+
+/// The sample banks go through the typed model entirely: no chunk is kept as bytes.
+#[test]
+fn samples_have_no_raw_parts() {
+    for (name, data) in ibnk::build::samples() {
+        let bank = ibnk::read(&data).unwrap();
+        assert!(
+            bank.raw_parts().is_empty(),
+            "{name}: {:?}",
+            bank.raw_parts()
+        );
+        assert_eq!(bank.write().unwrap(), data, "{name}");
     }
 }

@@ -397,6 +397,20 @@ impl LabelTable {
 }
 
 impl Msbf {
+    /// The parts this model keeps as stored bytes rather than typed values: sections other than
+    /// FLW2 and FEN1 (REF1 and unknown ones). Empty for a flow file of the two known sections.
+    pub fn raw_parts(&self) -> Vec<String> {
+        self.sections
+            .iter()
+            .filter_map(|s| match &s.kind {
+                SectionKind::Other { magic, .. } => {
+                    Some(format!("section {}", String::from_utf8_lossy(magic)))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// An empty SMG2 file: big endian, version 3, an empty FLW2 and a 59-bucket FEN1.
     pub fn new() -> Self {
         Msbf {

@@ -8,8 +8,8 @@ use msbf::{Msbf, Node, build};
 use serde_json::Value;
 
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    p.join("msbf").is_dir().then_some(p)
+    gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "msbf", "msbf corpus")
+        .and_then(|p| p.parent().map(PathBuf::from))
 }
 
 fn samples() -> Vec<(String, Vec<u8>, Value)> {
@@ -33,6 +33,11 @@ fn corpus_round_trips_and_matches_expectations() {
     for (name, data, exp) in samples() {
         let m = Msbf::parse(&data).unwrap();
         assert_eq!(m.write().unwrap(), data, "{name}");
+        assert_eq!(
+            m.raw_parts(),
+            Vec::<String>::new(),
+            "{name}: every section typed"
+        );
         assert_eq!(
             Msbf::from_json(&m.to_json()).unwrap().write().unwrap(),
             data,

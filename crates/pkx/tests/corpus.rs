@@ -8,8 +8,7 @@ use pkx::{Game, Header, ModelKind, Pkx, Timing};
 use serde_json::Value;
 
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    p.is_dir().then_some(p)
+    gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "", "pkx corpus")
 }
 
 fn u(v: &Value) -> i64 {

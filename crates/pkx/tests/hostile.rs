@@ -10,9 +10,8 @@ fn seeds() -> Vec<Vec<u8>> {
         .into_iter()
         .map(|(_, b)| b)
         .collect();
-    let corpus =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/pkx");
-    if let Ok(dir) = std::fs::read_dir(corpus) {
+    let corpus = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "pkx", "pkx hostile seeds");
+    if let Some(dir) = corpus.and_then(|c| std::fs::read_dir(c).ok()) {
         for f in dir.flatten() {
             out.push(std::fs::read(f.path()).unwrap());
         }
