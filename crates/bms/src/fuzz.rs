@@ -46,3 +46,39 @@ pub fn fuzz_bms(data: &[u8]) {
         let _ = song.to_smf();
     }
 }
+
+/// Assembler text → BMS, the path of `gcf convert x.txt x.bms`: a sample's disassembly with the
+/// edits the input chooses ([`gcio::mutate_text`]); whatever assembles must write a sequence whose
+/// disassembly writes back the same bytes. Never panics, hangs or allocates without bound.
+pub fn fuzz_bms_text(data: &[u8]) {
+    static TEMPLATES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let templates = TEMPLATES.get_or_init(|| {
+        crate::build::samples()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|s| {
+                Some(to_text(
+                    &crate::view::parse(&s.bytes).ok()?.to_program().ok()?,
+                ))
+            })
+            .collect()
+    });
+    let (Some(&pick), Some(edits)) = (data.first(), data.get(1..)) else {
+        return;
+    };
+    let Some(template) = templates.get(usize::from(pick) % templates.len().max(1)) else {
+        return;
+    };
+    let Ok(program) = from_text(&gcio::mutate_text(template, edits)) else {
+        return;
+    };
+    let Ok(bytes) = program.write() else { return };
+    let back = parse_with(&bytes, &Limits::default()).and_then(|v| v.to_program());
+    assert!(back.is_ok(), "a written sequence disassembles: {back:?}");
+    let Ok(back) = back else { return };
+    assert_eq!(
+        back.write().ok(),
+        Some(bytes),
+        "written sequence round-trips"
+    );
+}

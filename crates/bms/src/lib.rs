@@ -57,7 +57,7 @@ mod validate;
 mod view;
 
 pub use flow::{Flow, Track};
-pub use fuzz::fuzz_bms;
+pub use fuzz::{fuzz_bms, fuzz_bms_text};
 pub use insn::{Args, Body, Command, Instruction, Printf, RegPrefix, Vlq};
 pub use model::{Block, Content, FRESH_LABEL, Program};
 pub use text::{from_text, label_name, note_name, to_text};

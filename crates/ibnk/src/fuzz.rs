@@ -27,3 +27,30 @@ pub fn fuzz_ibnk(data: &[u8]) {
         }
     }
 }
+
+/// JSON → IBNK, the path of `gcf convert x.json x.bnk`: a sample bank's JSON with the edits the
+/// input chooses ([`gcio::mutate_text`]); whatever converts must write a bank that reads back and
+/// writes the same bytes. Never panics, hangs or allocates without bound.
+pub fn fuzz_ibnk_json(data: &[u8]) {
+    static TEMPLATES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let templates = TEMPLATES.get_or_init(|| {
+        crate::build::samples()
+            .iter()
+            .filter_map(|(_, b)| serde_json::to_string(&crate::read(b).ok()?).ok())
+            .collect()
+    });
+    let (Some(&pick), Some(edits)) = (data.first(), data.get(1..)) else {
+        return;
+    };
+    let Some(template) = templates.get(usize::from(pick) % templates.len().max(1)) else {
+        return;
+    };
+    let Ok(bank) = serde_json::from_str::<crate::Bank>(&gcio::mutate_text(template, edits)) else {
+        return;
+    };
+    let Ok(bytes) = bank.write() else { return };
+    let back = crate::read(&bytes);
+    assert!(back.is_ok(), "a written bank reads: {back:?}");
+    let Ok(back) = back else { return };
+    assert_eq!(back.write().ok(), Some(bytes), "written bank round-trips");
+}

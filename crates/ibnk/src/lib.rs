@@ -41,7 +41,7 @@ mod write;
 pub mod wsys;
 
 pub use float::F32;
-pub use fuzz::fuzz_ibnk;
+pub use fuzz::{fuzz_ibnk, fuzz_ibnk_json};
 pub use model::{Bank, Body, Link};
 pub use play::{Note, ProgramSummary, Silence};
 pub use read::{read, read_with};

@@ -30,3 +30,30 @@ pub fn fuzz_msbf(data: &[u8]) {
         let _ = f.walk(0, &gcio::Limits::default());
     }
 }
+
+/// JSON → MSBF, the path of `gcf convert x.json x.msbf`: a sample's JSON with the edits the input
+/// chooses ([`gcio::mutate_text`]); whatever converts must write a file that parses and writes
+/// back to the same bytes. Never panics, hangs or allocates without bound.
+pub fn fuzz_msbf_json(data: &[u8]) {
+    static TEMPLATES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let templates = TEMPLATES.get_or_init(|| {
+        crate::build::samples()
+            .iter()
+            .filter_map(|(_, b)| Msbf::parse(b).ok().map(|m| m.to_json()))
+            .collect()
+    });
+    let (Some(&pick), Some(edits)) = (data.first(), data.get(1..)) else {
+        return;
+    };
+    let Some(template) = templates.get(usize::from(pick) % templates.len().max(1)) else {
+        return;
+    };
+    let Ok(m) = Msbf::from_json(&gcio::mutate_text(template, edits)) else {
+        return;
+    };
+    let Ok(bytes) = m.write() else { return };
+    let back = Msbf::parse(&bytes);
+    assert!(back.is_ok(), "a written MSBF parses: {back:?}");
+    let Ok(back) = back else { return };
+    assert_eq!(back.write().ok(), Some(bytes), "written MSBF round-trips");
+}

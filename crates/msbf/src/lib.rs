@@ -45,7 +45,7 @@ pub mod view;
 mod write;
 
 pub use dot::describe;
-pub use fuzz::fuzz_msbf;
+pub use fuzz::{fuzz_msbf, fuzz_msbf_json};
 pub use graph::{Edge, EdgeKind, Entry};
 pub use model::{
     CONDITION_ARG1, END, Flow, Frame, Label, LabelTable, MESSAGE_ARG1, Msbf, Node, SMG2_BUCKETS,

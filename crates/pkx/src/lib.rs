@@ -42,7 +42,7 @@ mod view;
 mod write;
 
 pub use dat::DatFacts;
-pub use fuzz::fuzz_pkx;
+pub use fuzz::{fuzz_pkx, fuzz_pkx_json};
 pub use model::{
     AnimEntry, AnimType, ColosseumHeader, Header, Pads, PartAnim, Pkx, Shiny, SubAnim, Timing,
     Trigger, XdFlags, XdHeader,
