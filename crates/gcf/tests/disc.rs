@@ -8,24 +8,45 @@
 /// with one 0x20-byte text section, the FST (root + one file node per file, names after the nodes), then the files
 /// at 32-byte aligned offsets.
 fn build_gcm(files: &[(String, Vec<u8>)]) -> Vec<u8> {
+    build_gcm_with(files, &[])
+}
+
+/// [`build_gcm`] plus file nodes that declare a range of their own without data of their own:
+/// (name, offset from the first file's data, length).
+fn build_gcm_with(files: &[(String, Vec<u8>)], extra: &[(String, u32, u32)]) -> Vec<u8> {
     const DOL: usize = 0x2460;
     const FST: usize = 0x2580;
     let mut names = Vec::new();
-    let mut nodes = vec![0u8; 12 * (files.len() + 1)];
+    let count = files.len() + extra.len();
+    let mut nodes = vec![0u8; 12 * (count + 1)];
     nodes[0] = 1;
-    nodes[8..12].copy_from_slice(&(files.len() as u32 + 1).to_be_bytes());
-    let fst_size = nodes.len() + files.iter().map(|(n, _)| n.len() + 1).sum::<usize>();
+    nodes[8..12].copy_from_slice(&(count as u32 + 1).to_be_bytes());
+    let fst_size = nodes.len()
+        + files.iter().map(|(n, _)| n.len() + 1).sum::<usize>()
+        + extra.iter().map(|(n, _, _)| n.len() + 1).sum::<usize>();
     let user = (FST + fst_size).next_multiple_of(0x8000);
     let mut data = Vec::new();
-    for (i, (name, bytes)) in files.iter().enumerate() {
+    let mut node_at = |i: usize, name: &str, offset: usize, len: u32, names: &mut Vec<u8>| {
         let node = &mut nodes[12 * (i + 1)..12 * (i + 2)];
         node[..4].copy_from_slice(&(names.len() as u32).to_be_bytes());
-        node[4..8].copy_from_slice(&((user + data.len()) as u32).to_be_bytes());
-        node[8..12].copy_from_slice(&(bytes.len() as u32).to_be_bytes());
+        node[4..8].copy_from_slice(&(offset as u32).to_be_bytes());
+        node[8..12].copy_from_slice(&len.to_be_bytes());
         names.extend_from_slice(name.as_bytes());
         names.push(0);
+    };
+    for (i, (name, bytes)) in files.iter().enumerate() {
+        node_at(i, name, user + data.len(), bytes.len() as u32, &mut names);
         data.extend_from_slice(bytes);
         data.resize(data.len().next_multiple_of(32), 0);
+    }
+    for (i, (name, offset, len)) in extra.iter().enumerate() {
+        node_at(
+            files.len() + i,
+            name,
+            user + *offset as usize,
+            *len,
+            &mut names,
+        );
     }
     let mut img = vec![0u8; user];
     img[..6].copy_from_slice(b"GCFT01");
@@ -91,4 +112,31 @@ fn a_malformed_image_is_reported_not_fatal() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(report.unreadable.len(), 1, "{}", report.table());
     assert!(report.has_errors());
+}
+
+/// A hostile FST: 2,000 entries over the same bytes are surveyed once, and an entry declaring
+/// 3.75 GiB is reported without being read (the image is a few KiB).
+#[test]
+fn aliased_and_oversized_entries_are_bounded() {
+    let table = gcf::samples()
+        .into_iter()
+        .find(|(n, _)| n.ends_with(".bcsv"))
+        .unwrap();
+    let files = vec![("table.bcsv".to_owned(), table.1.clone())];
+    let mut extra: Vec<(String, u32, u32)> = (0..2000)
+        .map(|i| (format!("alias{i}.bcsv"), 0, table.1.len() as u32))
+        .collect();
+    extra.push(("huge.bin".to_owned(), 0x20, 0xF000_0000));
+    let dir = std::env::temp_dir().join(format!("gcf-alias-disc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let iso = dir.join("alias.iso");
+    std::fs::write(&iso, build_gcm_with(&files, &extra)).unwrap();
+    let t = std::time::Instant::now();
+    let report = gcf::survey::survey(&iso, &gcf::survey::SurveyOptions::default()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+    let bcsv = report.formats.get("bcsv").map_or(0, |s| s.files);
+    assert_eq!(bcsv, 1, "aliases are surveyed once: {}", report.table());
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(json.contains("larger than the survey reads"), "{json}");
 }
