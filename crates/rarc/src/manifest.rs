@@ -1113,6 +1113,12 @@ mod tests {
             assert_ne!(p, MANIFEST);
         }
         assert_eq!(u.renamed.len(), 6, "{:?}", u.renamed);
+        let rules: Vec<_> = crate::validate(&bytes, Limits::default())
+            .into_iter()
+            .filter(|d| d.rule == "RARC-029")
+            .collect();
+        // Not UTF-8 is a fine name for the game (Shift-JIS): renamed on disk, not a finding.
+        assert_eq!(rules.len(), 5, "{rules:?}");
         assert_eq!(
             pack(&u.manifest, files(&u), &u.dirs).unwrap().archive,
             bytes
