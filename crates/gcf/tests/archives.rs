@@ -306,3 +306,66 @@ fn csv_edit_of_one_table_changes_only_that_member_real() {
         }
     }
 }
+
+/// `replace` through every kind of nesting: a Yaz0 file holding a RARC whose member is a
+/// Yaz0-compressed RARC (stored with the compression flags) holding the target. Every layer keeps
+/// its encoder, and the sibling members keep their bytes.
+#[test]
+fn replace_reaches_into_nested_compressed_archives() {
+    let file = |name: &str, data: Vec<u8>, attr: Option<rarc::Attr>| rarc::Item::File {
+        name: name.as_bytes().to_vec(),
+        attr,
+        data,
+        id: None,
+    };
+    let gclib = yaz0::Encoder::Matching(yaz0::Matching::Gclib);
+    let nintendo = yaz0::Encoder::Matching(yaz0::Matching::Nintendo);
+    let inner = rarc::Dir {
+        name: b"Inner".to_vec(),
+        children: vec![
+            file("target.bin", vec![1; 40], None),
+            file("keep.bin", vec![2; 40], None),
+        ],
+    };
+    let inner = rarc::pack(&inner, rarc::PackOptions::default())
+        .write()
+        .unwrap();
+    let outer = rarc::Dir {
+        name: b"Outer".to_vec(),
+        children: vec![
+            file("inner.arc", yaz0::encode(&inner, gclib), None),
+            file("other.bin", vec![3; 70], None),
+        ],
+    };
+    let outer = rarc::pack(&outer, rarc::PackOptions::default())
+        .write()
+        .unwrap();
+    let szs = yaz0::encode(&outer, nintendo);
+    let out = gcf::archive::replace(&szs, "inner.arc:target.bin", vec![9; 50]).unwrap();
+    assert_eq!(
+        gcf::archive::member(&out, "inner.arc:target.bin").unwrap(),
+        vec![9; 50]
+    );
+    assert_eq!(
+        gcf::archive::member(&out, "inner.arc:keep.bin").unwrap(),
+        vec![2; 40]
+    );
+    assert_eq!(
+        gcf::archive::member(&out, "other.bin").unwrap(),
+        vec![3; 70]
+    );
+    let layer = |b: &[u8]| rarc::layer::Layer::peel(b).unwrap().unwrap().0.encoder;
+    assert_eq!(layer(&out), Some(nintendo));
+    let stored = {
+        let (_, a) = rarc::layer::peel_all(&out, 4).unwrap();
+        let v = rarc::parse(&a).unwrap();
+        let e = v.lookup("inner.arc").unwrap().unwrap();
+        v.file_bytes(&e).unwrap().to_vec()
+    };
+    let decoded = yaz0::decode(&stored).unwrap();
+    assert_eq!(yaz0::encode(&decoded, gclib), stored);
+    // Putting the original back gives the original file.
+    let back = gcf::archive::replace(&out, "inner.arc:target.bin", vec![1; 40]).unwrap();
+    assert_eq!(back, szs);
+    assert!(gcf::archive::replace(&szs, "inner.arc:nope", vec![]).is_err());
+}
