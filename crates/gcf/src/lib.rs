@@ -7,10 +7,12 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod archive;
 #[cfg(feature = "disc")]
 pub mod disc;
 mod format;
 pub mod formats;
+pub mod output;
 mod png;
 pub mod report;
 pub mod survey;
@@ -60,6 +62,15 @@ pub enum RoundTrip {
     },
     /// No format recognised the file.
     Unknown,
+    /// An archive member no format recognises: opaque bytes, kept as they are (not an error).
+    Kept,
+}
+
+impl RoundTrip {
+    /// Identical, or an opaque member kept as is: what `roundtrip` exits 0 on.
+    pub fn is_ok(&self) -> bool {
+        matches!(self, RoundTrip::Identical | RoundTrip::Kept)
+    }
 }
 
 impl std::fmt::Display for RoundTrip {
@@ -70,6 +81,7 @@ impl std::fmt::Display for RoundTrip {
             RoundTrip::Differs { offset } => write!(f, "differs at {offset:#x}"),
             RoundTrip::Error { message } => write!(f, "error: {message}"),
             RoundTrip::Unknown => f.write_str("error: unknown format"),
+            RoundTrip::Kept => f.write_str("kept"),
         }
     }
 }
@@ -118,8 +130,10 @@ pub struct Examined {
 /// How deep `examine` descends into containers (archive in a Yaz0 stream in an archive …).
 pub const MAX_NESTING: u32 = 8;
 
-/// Identifies, round-trips and validates `data`; with `deep`, does the same for every member of a
-/// container, appending one [`Examined`] per file to `out` (the container first).
+/// Identifies, round-trips and validates `data`, appending one [`Examined`] per file to `out` (the
+/// container first). Compression layers (Yaz0, Yay0) are always seen through to their payload;
+/// with `deep`, so is every member of an archive. A member of no known format is opaque bytes:
+/// [`RoundTrip::Kept`], not an error.
 pub fn examine(path: &str, data: &[u8], deep: bool, opts: &Options, out: &mut Vec<Examined>) {
     examine_at(path, data, deep, opts, out, 0);
 }
@@ -139,7 +153,11 @@ fn examine_at(
             format: UNKNOWN,
             detail: None,
             bytes: data.len() as u64,
-            roundtrip: RoundTrip::Unknown,
+            roundtrip: if depth > 0 {
+                RoundTrip::Kept
+            } else {
+                RoundTrip::Unknown
+            },
             diagnostics: Vec::new(),
             error: None,
             facts: Vec::new(),
@@ -152,7 +170,8 @@ fn examine_at(
         Ok(d) => (d, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
-    let members = if deep && depth < MAX_NESTING {
+    let layer = matches!(format.name(), "yaz0" | "yay0");
+    let members = if (deep || layer) && depth < MAX_NESTING {
         format.members(data).unwrap_or_else(|e| {
             error.get_or_insert_with(|| e.to_string());
             Vec::new()

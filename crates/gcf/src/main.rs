@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use gcf::{
-    Examined, Options, RoundTrip, detect_format, examine, formats::FORMATS, identify, survey,
+    Examined, Options, RoundTrip, detect_format, examine, formats::FORMATS, identify, output,
+    survey,
 };
 use gcio::Severity;
 
@@ -15,24 +16,51 @@ use gcio::Severity;
 #[command(
     name = "gcf",
     version,
-    about = "Read, check, round-trip and convert GameCube/Wii game files"
+    about = "Read, check, round-trip and convert GameCube/Wii game files",
+    after_help = "A FILE of `-` is standard input; an output file of `-` is standard output.\n\
+                  Outputs are written to a temporary file and renamed; existing outputs and\n\
+                  non-empty folders are refused unless --force. Errors are JSON under --json."
 )]
 struct Cli {
-    /// Print JSON instead of text.
+    /// Print JSON instead of text (errors too).
     #[arg(long, global = true)]
     json: bool,
+    /// Replace an existing output file, or write into a non-empty folder.
+    #[arg(long, global = true)]
+    force: bool,
     #[command(subcommand)]
     cmd: Cmd,
 }
 
+/// What `gcf convert` can do (also printed by `convert --help` and the "no conversion" error).
+const CONVERSIONS: &str = "\
+Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):
+  .szs/.yaz0/.carc -> any other name      decompress a Yaz0 stream (Galaxy .arc: use extract)
+  any file -> .szs/.yaz0/.carc            Yaz0-compress (-o yaz0=nintendo|gclib|whitehole|oead-6..9|fast|best)
+  .bcsv/.bcam/.tbl/.banmt/.pa -> .csv|.json    JMap table to text; back: .csv|.json -> table extension
+  .bms -> .txt|.mid|.midi                 disassemble / render (-o loops=N); back: .txt -> .bms
+  .bti -> .png                            decode; back: .png -> .bti (--format cmpr|rgb5a3|...)
+  .bmd/.bdl -> .obj|.glb                  model export
+  .dat (sysdolphin) -> .obj | FOLDER      mesh (+ textures as PNG into a folder)
+  .pkx -> .json; .json -> .pkx (--dat D)  Pokémon model container metadata
+  .gpl -> .json                           facial animation data
+  .bnk/.ibnk -> .json; .json -> .bnk      instrument bank
+  .msbf -> .json|.dot|.gv; .json -> .msbf flow chart
+Input may be compressed (Yaz0/Yay0): the payload is converted.";
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Print PATH<TAB>FORMAT[<TAB>DETAIL] for each file.
-    Identify { files: Vec<PathBuf> },
-    /// Summarise a file's structure.
+    Identify {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Summarise a file's structure (through compression, to the archive inside).
     Info { file: PathBuf },
-    /// Validate: PATH<TAB>SEVERITY<TAB>RULE<TAB>0xOFFSET<TAB>MESSAGE; exit 1 on any error.
+    /// Validate: PATH<TAB>SEVERITY<TAB>RULE<TAB>0xOFFSET<TAB>MESSAGE; exit 1 on any error. An
+    /// archive's members (and a compressed file's payload) are validated too, as ARCHIVE:MEMBER.
     Check {
+        #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Wave system to check an instrument bank against.
         #[arg(long)]
@@ -41,8 +69,10 @@ enum Cmd {
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
     },
-    /// Parse and rewrite: PATH<TAB>FORMAT<TAB>identical|differs at 0xOFF|error: MSG; exit 1 unless all identical.
+    /// Parse and rewrite: PATH<TAB>FORMAT<TAB>identical|differs at 0xOFF|error: MSG|kept; exit 1
+    /// unless every file is identical (members of unknown formats are `kept`, opaque bytes).
     Roundtrip {
+        #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also round-trip archive members.
         #[arg(long)]
@@ -64,24 +94,42 @@ enum Cmd {
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,
     },
-    /// Write an archive's members (decompressed) under DIR.
+    /// Write an archive's members (decompressed) and a manifest (.gcf-rarc.txt) into DIR; the
+    /// archive may be compressed (Galaxy's .arc files are Yaz0).
     Extract { archive: PathBuf, dir: PathBuf },
-    /// Build an archive from DIR; the output name picks the format (`.arc`, `.szs`).
+    /// Build an archive from DIR. A folder from `extract` packs back byte for byte (edits change
+    /// only the edited members; files added are included; the original's Yaz0 encoder is reused).
+    /// Otherwise the output name picks the format (.arc/.rarc: RARC, .szs: Yaz0 RARC, .pkx).
     Pack {
         dir: PathBuf,
         archive: PathBuf,
-        /// Yaz0-compress with this encoder (nintendo, fast, best).
+        /// Yaz0-compress with this encoder (nintendo, gclib, whitehole, oead-6..9, fast, best)
+        /// whatever the output name; `none`: no compression.
         #[arg(long)]
         yaz0: Option<String>,
-        /// Lower-case names (SMG1 convention).
+        /// Lower-case names (SMG1 convention; folders without a manifest).
         #[arg(long)]
         lowercase: bool,
-        /// Turn file-ID synchronisation on.
+        /// Turn file-ID synchronisation on (folders without a manifest).
         #[arg(long)]
         sync_ids: bool,
+        /// Pack what symbolic links point to (refused by default).
+        #[arg(long)]
+        follow_symlinks: bool,
         /// Extra option KEY=VALUE.
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
+    },
+    /// Replace one member of an archive with FILE, keeping every other byte and the original
+    /// encoders. MEMBER is a path inside the archive (`jmp/Placement/ObjInfo`); `:` goes into an
+    /// archive stored as a member (`inner.arc:dir/file`).
+    Replace {
+        archive: PathBuf,
+        member: String,
+        file: PathBuf,
+        /// Write the result here instead of replacing ARCHIVE in place.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Compare two sysdolphin .dat archives: first line `BNB <percent>` (fuzzy 4-byte word match,
     /// A the reference), then per compiler-phase region BNB and per struct kind NBN.
@@ -89,6 +137,7 @@ enum Cmd {
     /// Lay a sysdolphin .dat out afresh in HAL's compiler order (not the layout-preserving writer).
     Rebuild { input: PathBuf, output: PathBuf },
     /// Convert between formats; the file names' extensions choose the conversion.
+    #[command(after_help = CONVERSIONS)]
     Convert {
         input: PathBuf,
         output: PathBuf,
@@ -155,7 +204,7 @@ fn path_opt(p: Option<PathBuf>) -> Option<String> {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+    output::read_input(path)
 }
 
 fn print_json(v: &impl serde::Serialize) -> Result<(), String> {
@@ -164,10 +213,42 @@ fn print_json(v: &impl serde::Serialize) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+fn code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// A message for the user that is not the command's output (always stderr).
+fn notice(json: bool, msg: &str) {
+    if json {
+        eprintln!("{}", serde_json::json!({ "notice": msg }));
+    } else {
+        eprintln!("gcf: {msg}");
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let json = std::env::args_os().any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) if !json || !e.use_stderr() => e.exit(),
+        Err(e) => {
+            outln!(
+                "{}",
+                serde_json::json!({"error": e.to_string().trim(), "kind": "usage"})
+            );
+            return ExitCode::from(2);
+        }
+    };
     match run(cli) {
         Ok(code) => code,
+        Err(msg) if json => {
+            outln!("{}", serde_json::json!({ "error": msg }));
+            ExitCode::FAILURE
+        }
         Err(msg) => {
             eprintln!("gcf: {msg}");
             ExitCode::FAILURE
@@ -175,13 +256,82 @@ fn main() -> ExitCode {
     }
 }
 
+/// Reports one input that could not be handled and lets the batch go on: stderr in text mode, a
+/// `{"path", "error"}` row under `--json`.
+fn file_error(json: bool, rows: &mut Vec<serde_json::Value>, path: &Path, msg: String) {
+    if json {
+        rows.push(serde_json::json!({"path": path.display().to_string(), "error": msg}));
+    } else {
+        eprintln!("gcf: {msg}");
+    }
+}
+
+/// `info` through compression layers: the stream, then what it holds.
+fn info_chain(data: &[u8], name: &str, depth: u32) -> Result<serde_json::Value, String> {
+    let (format, det) =
+        detect_format(data, name).ok_or_else(|| format!("{name}: unknown format"))?;
+    let info = format.info(data).map_err(|e| format!("{name}: {e}"))?;
+    let mut v = serde_json::json!({"path": name, "format": det.format, "detail": det.detail, "info": info.json, "text": info.text});
+    if matches!(format.name(), "yaz0" | "yay0") && depth < gcf::MAX_NESTING {
+        let payload = format
+            .members(data)
+            .map_err(|e| format!("{name}: {e}"))?
+            .into_iter()
+            .next()
+            .map(|m| m.data)
+            .unwrap_or_default();
+        if detect_format(&payload, "").is_some() {
+            let inner = info_chain(&payload, &format!("{name}:payload"), depth + 1)?;
+            if let Some(o) = v.as_object_mut() {
+                o.insert("payload".to_owned(), inner);
+            }
+        }
+    }
+    Ok(v)
+}
+
+fn print_info_text(v: &serde_json::Value) {
+    outln!(
+        "{}\t{}",
+        v["path"].as_str().unwrap_or_default(),
+        v["format"].as_str().unwrap_or_default()
+    );
+    out!("{}", v["text"].as_str().unwrap_or_default());
+    if v.get("payload").is_some() {
+        outln!("");
+        print_info_text(&v["payload"]);
+    }
+}
+
+fn strip_text(v: &mut serde_json::Value) {
+    if let Some(o) = v.as_object_mut() {
+        o.remove("text");
+        if let Some(p) = o.get_mut("payload") {
+            strip_text(p);
+        }
+    }
+}
+
 fn run(cli: Cli) -> Result<ExitCode, String> {
     let json = cli.json;
+    let policy = |inputs: Vec<PathBuf>| output::Policy {
+        force: cli.force,
+        inputs,
+        ..Default::default()
+    };
     match cli.cmd {
         Cmd::Identify { files } => {
             let mut rows = Vec::new();
+            let mut failed = false;
             for f in &files {
-                let data = read(f)?;
+                let data = match read(f) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        failed = true;
+                        file_error(json, &mut rows, f, e);
+                        continue;
+                    }
+                };
                 let d = identify(&data, &f.display().to_string());
                 if !json {
                     match &d.detail {
@@ -194,77 +344,84 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             if json {
                 print_json(&rows)?;
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(code(failed))
         }
         Cmd::Info { file } => {
             let data = read(&file)?;
-            let name = file.display().to_string();
-            let (format, det) =
-                detect_format(&data, &name).ok_or_else(|| format!("{name}: unknown format"))?;
-            let info = format.info(&data).map_err(|e| format!("{name}: {e}"))?;
+            let mut v = info_chain(&data, &file.display().to_string(), 0)?;
             if json {
-                print_json(
-                    &serde_json::json!({"path": name, "format": det.format, "detail": det.detail, "info": info.json}),
-                )?;
+                strip_text(&mut v);
+                print_json(&v)?;
             } else {
-                outln!("{name}\t{}", det.format);
-                out!("{}", info.text);
+                print_info_text(&v);
             }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Check { files, wsys, opt } => {
             let opts = options(opt, &[("wsys", path_opt(wsys))]);
             let mut failed = false;
-            let mut all = Vec::new();
+            let mut rows = Vec::new();
             for f in &files {
-                let data = read(f)?;
+                let data = match read(f) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        failed = true;
+                        file_error(json, &mut rows, f, e);
+                        continue;
+                    }
+                };
                 let name = f.display().to_string();
                 let mut found = Vec::new();
-                examine(&name, &data, false, &opts, &mut found);
+                examine(&name, &data, true, &opts, &mut found);
                 for e in &found {
                     failed |= e.error.is_some()
                         || matches!(e.roundtrip, RoundTrip::Error { .. } | RoundTrip::Unknown);
                     failed |= e.diagnostics.iter().any(|d| d.severity == Severity::Error);
-                    if !json {
+                    if json {
+                        rows.push(serde_json::to_value(e).map_err(|e| e.to_string())?);
+                    } else {
                         print_check(e);
                     }
                 }
-                all.extend(found);
             }
             if json {
-                print_json(&all)?;
+                print_json(&rows)?;
             }
-            Ok(if failed {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            })
+            Ok(code(failed))
         }
         Cmd::Roundtrip { files, deep } => {
-            let mut all = Vec::new();
+            let mut rows = Vec::new();
+            let mut failed = false;
             for f in &files {
-                let data = read(f)?;
+                let data = match read(f) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        failed = true;
+                        file_error(json, &mut rows, f, e);
+                        continue;
+                    }
+                };
+                let mut found = Vec::new();
                 examine(
                     &f.display().to_string(),
                     &data,
                     deep,
                     &Options::new(),
-                    &mut all,
+                    &mut found,
                 );
-            }
-            if json {
-                print_json(&all)?;
-            } else {
-                for e in &all {
-                    outln!("{}\t{}\t{}", e.path, e.format, e.roundtrip);
+                for e in &found {
+                    failed |= !e.roundtrip.is_ok();
+                    if json {
+                        rows.push(serde_json::to_value(e).map_err(|e| e.to_string())?);
+                    } else {
+                        outln!("{}\t{}\t{}", e.path, e.format, e.roundtrip);
+                    }
                 }
             }
-            let ok = all.iter().all(|e| e.roundtrip == RoundTrip::Identical);
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
+            if json {
+                print_json(&rows)?;
+            }
+            Ok(code(failed))
         }
         Cmd::Survey {
             path,
@@ -279,35 +436,41 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 out!("{}", report.table());
             }
             if let Some(h) = html {
-                std::fs::write(&h, gcf::report::html(&report))
-                    .map_err(|e| format!("{}: {e}", h.display()))?;
+                policy(vec![path.clone()]).write_file(&h, gcf::report::html(&report).as_bytes())?;
             }
             let failed = match fail_on {
                 Some(FailOn::Error) => report.has_errors(),
                 Some(FailOn::Diff) => !report.all_identical() || report.has_errors(),
                 None => false,
             };
-            Ok(if failed {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            })
+            if report.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            Ok(code(failed))
         }
         Cmd::Extract { archive, dir } => {
             let data = read(&archive)?;
             let name = archive.display().to_string();
-            let (format, _) =
-                detect_format(&data, &name).ok_or_else(|| format!("{name}: unknown format"))?;
-            let n = format
-                .extract(&data, &dir)
-                .ok_or_else(|| format!("{name}: {} is not an archive", format.name()))?
-                .map_err(|e| format!("{name}: {e}"))?;
+            let x = policy(vec![archive.clone()])
+                .write_folder(&dir, |tmp| gcf::archive::extract_into(&data, &name, tmp))?;
+            for n in &x.notices {
+                notice(json, n);
+            }
             if json {
                 print_json(
-                    &serde_json::json!({"archive": name, "dir": dir.display().to_string(), "files": n}),
+                    &serde_json::json!({"archive": name, "dir": dir.display().to_string(), "files": x.files, "compression": x.layers, "notices": x.notices}),
                 )?;
             } else {
-                outln!("{name}: extracted {n} file(s) to {}", dir.display());
+                outln!(
+                    "{name}: extracted {} file(s) to {}{}",
+                    x.files,
+                    dir.display(),
+                    if x.layers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (inside {})", x.layers.join(", ").replace('\t', " "))
+                    }
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -317,6 +480,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             yaz0,
             lowercase,
             sync_ids,
+            follow_symlinks,
             opt,
         } => {
             let flag = |b: bool| b.then(|| "true".to_owned());
@@ -328,18 +492,58 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     ("sync-ids", flag(sync_ids)),
                 ],
             );
-            let bytes = FORMATS
-                .iter()
-                .find_map(|f| f.pack(&dir, &archive, &opts))
-                .ok_or_else(|| format!("{}: no format packs this kind of file", archive.display()))?
-                .map_err(|e| format!("{}: {e}", dir.display()))?;
-            std::fs::write(&archive, &bytes).map_err(|e| format!("{}: {e}", archive.display()))?;
-            if json {
+            let mut pol = policy(vec![dir.clone()]);
+            pol.follow_symlinks = follow_symlinks;
+            pol.check_output(&archive, false)?;
+            let packed = gcf::archive::pack(&dir, &archive, &opts, &pol)?;
+            for n in &packed.notices {
+                notice(json, n);
+            }
+            pol.write_file(&archive, &packed.bytes)?;
+            let to_stdout = output::is_std(&archive);
+            if json && !to_stdout {
                 print_json(
-                    &serde_json::json!({"archive": archive.display().to_string(), "bytes": bytes.len()}),
+                    &serde_json::json!({"archive": archive.display().to_string(), "bytes": packed.bytes.len(), "notices": packed.notices}),
                 )?;
-            } else {
-                outln!("{}: {} bytes", archive.display(), bytes.len());
+            } else if !to_stdout {
+                outln!("{}: {} bytes", archive.display(), packed.bytes.len());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Replace {
+            archive,
+            member,
+            file,
+            out,
+        } => {
+            let data = read(&archive)?;
+            let new = read(&file)?;
+            let bytes = gcf::archive::replace(&data, &member, new)
+                .map_err(|e| format!("{}: {e}", archive.display()))?;
+            // In place is what `replace` is for: no --force needed, still temp + rename.
+            let (target, pol) = match &out {
+                Some(o) => (o.clone(), policy(vec![archive.clone(), file.clone()])),
+                None => (
+                    archive.clone(),
+                    output::Policy {
+                        force: true,
+                        ..Default::default()
+                    },
+                ),
+            };
+            pol.write_file(&target, &bytes)?;
+            if !output::is_std(&target) {
+                if json {
+                    print_json(
+                        &serde_json::json!({"archive": target.display().to_string(), "member": member, "bytes": bytes.len()}),
+                    )?;
+                } else {
+                    outln!(
+                        "{}: replaced {member} ({} bytes)",
+                        target.display(),
+                        bytes.len()
+                    );
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -359,7 +563,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Cmd::Rebuild { input, output } => {
             let bytes = gcf::formats::hsd_dat::rebuild(&read(&input)?)
                 .map_err(|e| format!("{}: {e}", input.display()))?;
-            std::fs::write(&output, &bytes).map_err(|e| format!("{}: {e}", output.display()))?;
+            policy(vec![input.clone()]).write_file(&output, &bytes)?;
+            if output::is_std(&output) {
+                return Ok(ExitCode::SUCCESS);
+            }
             if json {
                 print_json(
                     &serde_json::json!({"input": input.display().to_string(), "output": output.display().to_string(), "bytes": bytes.len()}),
@@ -382,18 +589,42 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             opt,
         } => {
             let opts = options(opt, &[("format", format), ("dat", path_opt(dat))]);
+            if output::is_std(&output) {
+                return Err(
+                    "convert writes a file or folder chosen by its extension; `-` works as the input only"
+                        .to_owned(),
+                );
+            }
             let data = read(&input)?;
-            FORMATS
-                .iter()
-                .find_map(|f| f.convert(&data, &input, &output, &opts))
-                .ok_or_else(|| {
-                    format!(
-                        "no conversion from {} to {}",
-                        input.display(),
-                        output.display()
-                    )
-                })?
-                .map_err(|e| format!("{}: {e}", input.display()))?;
+            let pol = policy(vec![input.clone()]);
+            pol.check_output(&output, true)?;
+            // A compressed input's payload first (a Yaz0 table converts to CSV), then the file
+            // itself (a Yaz0 stream decompresses to any other name).
+            let mut candidates = Vec::new();
+            if let Ok((layers, inner)) = rarc::layer::peel_all(&data, 4)
+                && !layers.is_empty()
+            {
+                candidates.push(inner);
+            }
+            candidates.push(data);
+            let handles = |tmp: &Path| {
+                candidates.iter().find_map(|d| {
+                    FORMATS
+                        .iter()
+                        .find_map(|f| f.convert(d, &input, tmp, &opts))
+                })
+            };
+            pol.with_temp(&output, |tmp| {
+                handles(tmp)
+                    .ok_or_else(|| {
+                        format!(
+                            "no conversion from {} to {}\n{CONVERSIONS}",
+                            input.display(),
+                            output.display()
+                        )
+                    })?
+                    .map_err(|e| format!("{}: {e}", input.display()))
+            })?;
             if json {
                 print_json(
                     &serde_json::json!({"input": input.display().to_string(), "output": output.display().to_string()}),

@@ -114,7 +114,7 @@ impl Survey {
                 *s.errors.entry(message.clone()).or_default() += 1;
                 s.failures.insert(e.path.clone(), e.roundtrip.to_string());
             }
-            RoundTrip::Unknown => {}
+            RoundTrip::Unknown | RoundTrip::Kept => {}
         }
         if let Some(err) = &e.error {
             *s.errors.entry(err.clone()).or_default() += 1;

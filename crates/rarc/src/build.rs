@@ -219,7 +219,7 @@ pub fn pack(root: &Dir, opts: PackOptions) -> Archive {
     }
 }
 
-fn dir_entry(name: Vec<u8>, node: u32) -> Entry {
+pub(crate) fn dir_entry(name: Vec<u8>, node: u32) -> Entry {
     Entry {
         id: 0xFFFF,
         hash: name_hash(&name),

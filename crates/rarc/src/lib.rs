@@ -9,6 +9,8 @@
 //!   `rename`, `add_file`, `remove_file`, `move_file`, `sync_file_ids`) change only what they touch.
 //! - [`pack`] builds a new archive in the retail SMG layout; [`tree`] turns an archive back into
 //!   the [`Dir`] tree it packs from.
+//! - [`manifest`] takes an archive apart into files plus a readable manifest and packs it back
+//!   byte for byte (compression [`layer`]s included).
 //! - [`validate`] reports `RARC-*` findings.
 //!
 //! ```
@@ -29,6 +31,8 @@
 mod attr;
 mod build;
 mod fuzz;
+pub mod layer;
+pub mod manifest;
 mod model;
 pub mod raw;
 mod validate;

@@ -462,6 +462,32 @@ impl Archive {
         Ok(at)
     }
 
+    /// Adds an empty directory named `name` to directory node `parent` (its entry after the
+    /// parent's other children, before "." and ".."; its node and its "." / ".." block at the end
+    /// of their tables). Returns the new node's index.
+    pub fn add_dir(&mut self, parent: usize, name: &[u8]) -> Result<usize> {
+        self.nodes
+            .get(parent)
+            .ok_or_else(|| invalid(format!("no directory node {parent}")))?;
+        let node = self.nodes.len();
+        let first = self.entries.len() as u32;
+        self.entries
+            .push(crate::build::dir_entry(b".".to_vec(), node as u32));
+        self.entries
+            .push(crate::build::dir_entry(b"..".to_vec(), parent as u32));
+        self.nodes.push(Node {
+            ty: node_type(name),
+            name: name.to_vec(),
+            name_offset: u32::MAX,
+            hash: name_hash(name),
+            first_entry: first,
+            entry_count: 2,
+        });
+        self.attach(parent, crate::build::dir_entry(name.to_vec(), node as u32))?;
+        self.after_edit();
+        Ok(node)
+    }
+
     /// Removes a file entry (its data region goes when no other entry uses it).
     pub fn remove_file(&mut self, entry: usize) -> Result<()> {
         let e = self.detach(entry)?;

@@ -253,12 +253,13 @@ fn tree(v: &Rarc<'_>, out: &mut Vec<Diagnostic>) {
         };
         let mut dot = None;
         let mut dotdot = None;
+        let mut seen: Vec<Vec<u8>> = Vec::new();
         for k in range {
             if let Ok(e) = v.entry(k) {
                 match e.name {
-                    b"." => dot = Some(e.data),
-                    b".." => dotdot = Some(e.data),
-                    _ => {}
+                    b"." if e.is_dir() && dot.is_none() => dot = Some(e.data),
+                    b".." if e.is_dir() && dotdot.is_none() => dotdot = Some(e.data),
+                    name => names(i, k, name, &mut seen, v, out),
                 }
             }
         }
@@ -295,6 +296,47 @@ fn tree(v: &Rarc<'_>, out: &mut Vec<Diagnostic>) {
                 "sync on, but file IDs or next-free-id are not entry positions",
             ));
         }
+    }
+}
+
+/// RARC-029: a name the game (and a folder on disk) can tell apart: not empty, not "." or ".."
+/// (other than the directory's own two entries), no path separator, unique in its directory
+/// ignoring case (the game's lookup ignores it), not the extract manifest's name.
+fn names(
+    node: usize,
+    entry: usize,
+    name: &[u8],
+    seen: &mut Vec<Vec<u8>>,
+    v: &Rarc<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let at = Some((v.entries_at() + entry * 0x14) as u64);
+    let shown = String::from_utf8_lossy(name);
+    let why = if name.is_empty() {
+        Some("is empty".to_owned())
+    } else if name == b"." || name == b".." {
+        Some("is a second \".\" or \"..\" (hides members when extracted)".to_owned())
+    } else if name.iter().any(|&b| b == b'/' || b == b'\\' || b < 0x20) {
+        Some("contains a path separator or control byte".to_owned())
+    } else if node == 0 && name.eq_ignore_ascii_case(crate::manifest::MANIFEST.as_bytes()) {
+        Some("is the extract manifest's name".to_owned())
+    } else if seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+        Some(
+            "repeats another name in its directory (ignoring case, as the game's lookup does)"
+                .to_owned(),
+        )
+    } else {
+        None
+    };
+    seen.push(name.to_vec());
+    if let Some(why) = why {
+        out.push(Diagnostic::warning(
+            "RARC-029",
+            at,
+            format!(
+                "node {node}, entry {entry}: name {shown:?} {why}; extracted under a safe name"
+            ),
+        ));
     }
 }
 

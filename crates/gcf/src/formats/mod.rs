@@ -18,6 +18,7 @@ mod yaz0;
 /// Every format `gcf` knows, in detection order.
 pub static FORMATS: &[&dyn Format] = &[
     &yaz0::Yaz0,
+    &yaz0::Yay0,
     &rarc::Rarc,
     &ibnk::Ibnk,
     &msbf::Msbf,

@@ -1,5 +1,7 @@
-//! `yaz0`: Yaz0 streams (`.szs`). Detection names the decompressed payload's format; the payload is
-//! the stream's one member, so `roundtrip --deep` and `survey` descend into the archive inside.
+//! `yaz0` and `yay0`: compressed streams (`.szs`; Galaxy's `.arc` files are Yaz0 too). Detection
+//! names the decompressed payload's format; the payload is the stream's one member, so
+//! `roundtrip`, `check` and `survey` descend into the archive inside, and `extract` goes through
+//! to it. A damaged stream is still identified as one, with the offset where decoding failed.
 
 use std::path::Path;
 
@@ -14,6 +16,29 @@ pub struct Yaz0;
 /// Name of the single member (the decompressed payload).
 const PAYLOAD: &str = "payload";
 
+/// Most output one stream byte can give: a 3-byte back-reference copies 0x111 bytes, and the
+/// flag byte costs 1/8 per token.
+const MAX_RATIO: u64 = 0x111 * 8 / (3 * 8 + 1) + 1;
+
+/// Whether a header could start a stream of this length: a 16-byte header and a declared size
+/// the remaining bytes could expand to. Text that merely starts with "Yaz0" fails this (its
+/// "size" is four letters), while a damaged or truncated stream still passes.
+fn plausible(data: &[u8]) -> bool {
+    let Ok(h) = yaz0::Header::parse(data) else {
+        return false;
+    };
+    let body = (data.len().saturating_sub(yaz0::HEADER_LEN)) as u64;
+    data.len() >= yaz0::HEADER_LEN && u64::from(h.size) <= body.saturating_mul(MAX_RATIO)
+}
+
+/// The payload's format, or `damaged: ERROR` (with the offset) when the stream does not decode.
+fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
+    match decoded {
+        Ok(inner) => crate::identify(&inner, path).format.to_owned(),
+        Err(e) => format!("damaged: {e}"),
+    }
+}
+
 fn is_compressed_ext(path: &Path) -> bool {
     matches!(extension(path).as_str(), "szs" | "yaz0" | "carc")
 }
@@ -21,14 +46,8 @@ fn is_compressed_ext(path: &Path) -> bool {
 /// The encoder chosen by `-o yaz0=NAME` / `--yaz0 NAME` (default: Nintendo's).
 pub(crate) fn encoder(opts: &Options) -> Result<Encoder> {
     match opts.get("yaz0").map(String::as_str) {
-        None | Some("") | Some("true") => Ok(Encoder::Matching(Matching::Nintendo)),
-        Some(name) => Encoder::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = Encoder::ALL.iter().map(|e| e.name()).collect();
-            Error::without_offset(gcio::ErrorKind::Invalid(format!(
-                "unknown Yaz0 encoder {name:?} ({})",
-                names.join(", ")
-            )))
-        }),
+        None | Some("") | Some("true") => Ok(rarc::layer::DEFAULT_ENCODER),
+        Some(name) => rarc::layer::encoder_named(name),
     }
 }
 
@@ -38,14 +57,12 @@ impl Format for Yaz0 {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        if !yaz0::is_yaz0(data) || data.len() < yaz0::HEADER_LEN {
+        if !yaz0::is_yaz0(data) || !plausible(data) {
             return None;
         }
-        // Only streams that decode: text that happens to start with "Yaz0" is not one.
-        let inner = yaz0::decode(data).ok()?;
         Some(Detection {
             format: "yaz0",
-            detail: Some(crate::identify(&inner, path).format.to_owned()),
+            detail: Some(payload_detail(yaz0::decode(data), path)),
         })
     }
 
@@ -126,6 +143,11 @@ impl Format for Yaz0 {
         }])
     }
 
+    /// The archive inside (see [`crate::archive::extract_into`]).
+    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
+        Some(extract(data, dir))
+    }
+
     /// `x.szs → x.arc` (or any other name) decompresses; `x.arc → x.szs` compresses with
     /// `-o yaz0=ENCODER` (default `nintendo`).
     fn convert(&self, input: &[u8], _from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
@@ -151,5 +173,104 @@ impl Format for Yaz0 {
             )]
         })
         .unwrap_or_default()
+    }
+}
+
+fn extract(data: &[u8], dir: &Path) -> Result<usize> {
+    crate::archive::extract_into(data, "stream", dir)
+        .map(|x| x.files)
+        .map_err(|e| Error::without_offset(gcio::ErrorKind::Invalid(e)))
+}
+
+/// The Yay0 format (SZP): the older three-stream variant of Yaz0.
+pub struct Yay0;
+
+impl Format for Yay0 {
+    fn name(&self) -> &'static str {
+        "yay0"
+    }
+
+    /// The magic and a header whose stream offsets fall inside the file.
+    fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
+        if !yaz0::yay0::is_yay0(data) || data.len() < 16 {
+            return None;
+        }
+        let word = |at: usize| {
+            data.get(at..at + 4)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u32::from_be_bytes) as usize
+        };
+        if word(8) > data.len() || word(12) > data.len() || word(8) < 16 {
+            return None;
+        }
+        Some(Detection {
+            format: "yay0",
+            detail: Some(payload_detail(yaz0::yay0::decode(data), path)),
+        })
+    }
+
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        let (layer, payload) = rarc::layer::Layer::peel(data)
+            .unwrap_or_else(|| Err(Error::invalid(0, "not a Yay0 stream")))?;
+        let inner = crate::identify(&payload, "").format;
+        let encoder = layer.encoder.map_or("unknown", |e| e.name());
+        Ok(Info {
+            text: format!(
+                "decompressed size: {} bytes\ninner format: {inner}\nencoder: {encoder}\n",
+                payload.len()
+            ),
+            json: serde_json::json!({
+                "uncompressed_size": payload.len(),
+                "inner_format": inner,
+                "encoder": encoder,
+            }),
+        })
+    }
+
+    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
+        Ok(yaz0::yay0::Stream::parse(data)?.write())
+    }
+
+    /// Decoding is the check: a stream that does not decode is an error with its offset.
+    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
+        yaz0::yay0::decode(data).map(|_| Vec::new())
+    }
+
+    fn members(&self, data: &[u8]) -> Result<Vec<Member>> {
+        Ok(vec![Member {
+            name: PAYLOAD.to_owned(),
+            data: yaz0::yay0::decode(data)?,
+        }])
+    }
+
+    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
+        Some(extract(data, dir))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn damaged_streams_are_yaz0_with_an_offset() {
+        let good = yaz0::encode(&[7u8; 300], Encoder::Matching(Matching::Nintendo));
+        let mut bad = good.clone();
+        bad.truncate(good.len() - 1);
+        let d = Yaz0.detect(&bad, "x.szs").unwrap();
+        let detail = d.detail.unwrap();
+        assert!(
+            detail.starts_with("damaged:") && detail.contains("0x"),
+            "{detail}"
+        );
+        assert!(Yaz0.detect(b"Yaz0 member inside a RARC.", "x").is_none());
+        let e = Yaz0.roundtrip(&bad).unwrap_err().to_string();
+        assert!(e.contains("0x"), "{e}");
+        let yay0 =
+            yaz0::yay0::Stream::encode(&[1u8; 100], Encoder::Matching(Matching::Nintendo)).write();
+        let d = Yay0.detect(&yay0, "x.szp").unwrap();
+        assert_eq!(d.detail.as_deref(), Some("unknown"));
+        assert_eq!(Yay0.roundtrip(&yay0).unwrap(), yay0);
     }
 }

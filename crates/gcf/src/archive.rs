@@ -1,0 +1,257 @@
+//! Containers compose: `extract`, `pack` and `replace` see through Yaz0/Yay0 layers to the archive
+//! inside (and through archives nested in archive members), and put every layer back with the
+//! encoder the original used. The layout facts live in the `rarc` crate's manifest; this module
+//! only moves bytes between it and folders ([`crate::output`]).
+
+use std::path::Path;
+
+use rarc::layer::{Kind, Layer, encoder_named, peel_all, wrap_all};
+use rarc::manifest::{self, MANIFEST, MAX_LAYERS};
+
+use crate::output::{Folder, Policy};
+use crate::{Options, extension};
+
+/// What `extract` did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Extracted {
+    /// Files written (members; the manifest not counted).
+    pub files: usize,
+    /// Compression layers around the archive (`yaz0 nintendo`, …), outermost first.
+    pub layers: Vec<String>,
+    /// Members written under another name, as `original -> path`.
+    pub notices: Vec<String>,
+}
+
+/// Writes the members of `data` (an archive, possibly compressed) and the manifest into `dir`,
+/// which must be empty or new (the output policy hands over a fresh folder). Non-RARC containers
+/// use their format's `extract`.
+pub fn extract_into(data: &[u8], name: &str, dir: &Path) -> Result<Extracted, String> {
+    let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| format!("{name}: {e}"))?;
+    if !rarc::is_rarc(&inner) {
+        let (format, _) =
+            crate::detect_format(&inner, name).ok_or_else(|| format!("{name}: unknown format"))?;
+        let n = format
+            .extract(&inner, dir)
+            .ok_or_else(|| {
+                let what = if layers.is_empty() {
+                    format.name().to_owned()
+                } else {
+                    format!("a compressed {}", format.name())
+                };
+                format!("{name}: {what} is not an archive (formats with members: rarc, pkx; `gcf convert` decompresses a Yaz0 file)")
+            })?
+            .map_err(|e| format!("{name}: {e}"))?;
+        return Ok(Extracted {
+            files: n,
+            layers: layers.iter().map(Layer::describe).collect(),
+            notices: Vec::new(),
+        });
+    }
+    let u = manifest::unpack(data).map_err(|e| format!("{name}: {e}"))?;
+    let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+    for d in &u.dirs {
+        let p = dir.join(d);
+        std::fs::create_dir(&p).map_err(|e| io(&p, e))?;
+    }
+    let create = |p: &Path, bytes: &[u8]| {
+        use std::io::Write;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(p)
+            .and_then(|mut f| f.write_all(bytes))
+            .map_err(|e| io(p, e))
+    };
+    for (path, bytes) in &u.files {
+        create(&dir.join(path), bytes)?;
+    }
+    create(&dir.join(MANIFEST), u.manifest.as_bytes())?;
+    Ok(Extracted {
+        files: u.files.len(),
+        layers: u.layers.iter().map(Layer::describe).collect(),
+        notices: u
+            .renamed
+            .iter()
+            .map(|(orig, path)| format!("member {orig:?} written as {path}"))
+            .collect(),
+    })
+}
+
+/// What `pack` built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Packed {
+    /// The output bytes.
+    pub bytes: Vec<u8>,
+    /// Added files, replaced encoders.
+    pub notices: Vec<String>,
+}
+
+/// The compression layers for a packed archive: `--yaz0 ENCODER` (or `none`) wins, then the
+/// manifest's (the original's), then the output name (`.szs`, `.yaz0`, `.carc`: Yaz0).
+fn layers_for(out: &Path, from_manifest: Vec<Layer>, opts: &Options) -> Result<Vec<Layer>, String> {
+    match opts.get("yaz0").map(String::as_str) {
+        Some("none") => return Ok(Vec::new()),
+        Some(name) if !name.is_empty() && name != "true" => {
+            let enc = encoder_named(name).map_err(|e| e.to_string())?;
+            let mut l = from_manifest;
+            match l.first_mut() {
+                Some(first) if first.kind == Kind::Yaz0 => {
+                    first.encoder = Some(enc);
+                }
+                _ => l.insert(0, Layer::new(Kind::Yaz0, enc)),
+            }
+            return Ok(l);
+        }
+        Some(_) if from_manifest.is_empty() => {
+            return Ok(vec![Layer::new(Kind::Yaz0, rarc::layer::DEFAULT_ENCODER)]);
+        }
+        _ => {}
+    }
+    if from_manifest.is_empty() && matches!(extension(out).as_str(), "szs" | "yaz0" | "carc") {
+        return Ok(vec![Layer::new(Kind::Yaz0, rarc::layer::DEFAULT_ENCODER)]);
+    }
+    Ok(from_manifest)
+}
+
+/// True when `out` asks for a RARC (by name) or `dir` was extracted from one.
+pub fn packs_rarc(dir: &Path, out: &Path) -> bool {
+    dir.join(MANIFEST).is_file()
+        || crate::output::is_std(out)
+        || matches!(
+            extension(out).as_str(),
+            "arc" | "rarc" | "szs" | "yaz0" | "carc"
+        )
+}
+
+/// Builds a RARC from a folder read into memory: with its manifest exactly as extracted (plus
+/// edits), without one as a new retail-layout archive named after the folder.
+pub fn pack_rarc(
+    dir: &Path,
+    mut folder: Folder,
+    out: &Path,
+    opts: &Options,
+) -> Result<Packed, String> {
+    let flag = |k: &str| opts.get(k).is_some_and(|v| v != "false" && v != "0");
+    let e = |e: gcio::Error| format!("{}: {e}", dir.display());
+    let manifest_text = folder.files.remove(MANIFEST);
+    let (archive, from_manifest, notices) = match manifest_text {
+        Some(text) => {
+            let text = String::from_utf8(text)
+                .map_err(|_| format!("{}: {MANIFEST} is not UTF-8", dir.display()))?;
+            let p = manifest::pack(&text, folder.files, &folder.dirs).map_err(e)?;
+            (p.archive, p.layers, p.notices)
+        }
+        None => {
+            let root = std::fs::canonicalize(dir)
+                .ok()
+                .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| "root".to_owned());
+            let popts = rarc::PackOptions {
+                lowercase: flag("lowercase"),
+                sync_ids: flag("sync-ids"),
+            };
+            let a = manifest::pack_folder(root.as_bytes(), &folder.files, &folder.dirs, popts)
+                .map_err(e)?;
+            (a.write().map_err(e)?, Vec::new(), Vec::new())
+        }
+    };
+    let layers = layers_for(out, from_manifest, opts)?;
+    let mut notices = notices;
+    for l in &layers {
+        if l.encoder.is_none() {
+            notices.push(format!(
+                "original {} encoder unknown: compressed with nintendo (same archive inside)",
+                l.kind.name()
+            ));
+        }
+    }
+    Ok(Packed {
+        bytes: wrap_all(&layers, archive),
+        notices,
+    })
+}
+
+/// Reads `dir` under `policy` and packs it for `out`.
+pub fn pack(dir: &Path, out: &Path, opts: &Options, policy: &Policy) -> Result<Packed, String> {
+    let folder = policy.read_folder(dir, "")?;
+    if packs_rarc(dir, out) {
+        return pack_rarc(dir, folder, out, opts);
+    }
+    drop(folder);
+    let bytes = crate::formats::FORMATS
+        .iter()
+        .find_map(|f| f.pack(dir, out, opts))
+        .ok_or_else(|| {
+            format!(
+                "{}: no format packs this kind of file (.arc, .szs, .rarc: RARC; .pkx: PKX)",
+                out.display()
+            )
+        })?
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(Packed {
+        bytes,
+        notices: Vec::new(),
+    })
+}
+
+/// Replaces member `path` of the archive `data` with `new`: `:` separates nesting levels
+/// (`stage.arc` member `jmp/inner.arc:dir/file`), compression layers are seen through at every
+/// level and put back with their original encoders, and a member stored compressed is
+/// compressed again the way it was. Every other byte stays.
+pub fn replace(data: &[u8], path: &str, new: Vec<u8>) -> Result<Vec<u8>, String> {
+    replace_at(data, path, new, 0)
+}
+
+fn replace_at(data: &[u8], path: &str, new: Vec<u8>, depth: u32) -> Result<Vec<u8>, String> {
+    if depth > crate::MAX_NESTING {
+        return Err("archives nested too deep".to_owned());
+    }
+    let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| e.to_string())?;
+    if !rarc::is_rarc(&inner) {
+        return Err(format!(
+            "not an archive ({})",
+            crate::identify(&inner, "").format
+        ));
+    }
+    let mut a = rarc::Archive::parse(&inner).map_err(|e| e.to_string())?;
+    let (here, rest) = match path.split_once(':') {
+        Some((h, r)) => (h, Some(r)),
+        None => (path, None),
+    };
+    let entry = a
+        .find(here)
+        .filter(|&i| a.entries.get(i).is_some_and(|e| !e.is_dir()))
+        .ok_or_else(|| format!("no member {here:?}"))?;
+    let old = a.file_data(entry).unwrap_or_default().to_vec();
+    let stored = match rest {
+        Some(r) => replace_at(&old, r, new, depth + 1).map_err(|e| format!("{here}: {e}"))?,
+        None => match Layer::peel(&old) {
+            // A compressed member gets its new bytes compressed the same way, unless they
+            // already are.
+            Some(Ok((l, _))) if Kind::of(&new).is_none() => l.wrap(&new),
+            _ => new,
+        },
+    };
+    a.replace_data(entry, stored).map_err(|e| e.to_string())?;
+    a.file_size = None;
+    let bytes = a.write().map_err(|e| e.to_string())?;
+    Ok(wrap_all(&layers, bytes))
+}
+
+/// The bytes of member `path` (`:` between nesting levels), decompressed.
+pub fn member(data: &[u8], path: &str) -> Result<Vec<u8>, String> {
+    let (_, inner) = peel_all(data, MAX_LAYERS).map_err(|e| e.to_string())?;
+    let a = rarc::Archive::parse(&inner).map_err(|e| e.to_string())?;
+    let (here, rest) = match path.split_once(':') {
+        Some((h, r)) => (h, Some(r)),
+        None => (path, None),
+    };
+    let entry = a.find(here).ok_or_else(|| format!("no member {here:?}"))?;
+    let bytes = a.file_data(entry).unwrap_or_default();
+    match rest {
+        Some(r) => member(bytes, r),
+        None => Ok(peel_all(bytes, MAX_LAYERS)
+            .map(|x| x.1)
+            .unwrap_or_else(|_| bytes.to_vec())),
+    }
+}

@@ -1,0 +1,245 @@
+//! Compression layers around an archive (a Galaxy `.arc` is a Yaz0 stream holding a RARC) and
+//! around compressed members: peeled to reach the bytes inside, then put back with the encoder the
+//! original used, so an unchanged archive re-compresses byte for byte.
+
+use gcio::{Error, ErrorKind, Result};
+use yaz0::{Encoder, Matching};
+
+/// The stream format of a layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `Yaz0` (SZS): the usual one.
+    Yaz0,
+    /// `Yay0` (SZP): three-stream variant, older games.
+    Yay0,
+}
+
+impl Kind {
+    /// `yaz0` or `yay0`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Yaz0 => "yaz0",
+            Kind::Yay0 => "yay0",
+        }
+    }
+
+    /// The kind named `name`.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        [Kind::Yaz0, Kind::Yay0]
+            .into_iter()
+            .find(|k| k.name() == name)
+    }
+
+    /// The kind whose magic starts `data`.
+    pub fn of(data: &[u8]) -> Option<Kind> {
+        if yaz0::is_yaz0(data) {
+            Some(Kind::Yaz0)
+        } else if yaz0::yay0::is_yay0(data) {
+            Some(Kind::Yay0)
+        } else {
+            None
+        }
+    }
+}
+
+/// One compression layer: what is needed to compress a payload again the way the original was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Layer {
+    /// Stream format.
+    pub kind: Kind,
+    /// The encoder that reproduces the original stream exactly; `None` when no known encoder
+    /// does (the stream is then rebuilt with Nintendo's, decoding to the same bytes).
+    pub encoder: Option<Encoder>,
+    /// Yaz0 header bytes 0x08..0x10 (zero except in some Wii U streams).
+    pub reserved: [u8; 8],
+}
+
+/// The encoder used when the original one is unknown or a new layer is asked for.
+pub const DEFAULT_ENCODER: Encoder = Encoder::Matching(Matching::Nintendo);
+
+impl Layer {
+    /// A new layer of `kind` with `encoder`.
+    pub fn new(kind: Kind, encoder: Encoder) -> Layer {
+        Layer {
+            kind,
+            encoder: Some(encoder),
+            reserved: [0; 8],
+        }
+    }
+
+    /// Peels one layer: `None` when `data` is not compressed, else the layer (with the encoder
+    /// that reproduces it, found by re-encoding) and the payload. A stream that does not decode is
+    /// an error with the offset where decoding failed.
+    pub fn peel(data: &[u8]) -> Option<Result<(Layer, Vec<u8>)>> {
+        let kind = Kind::of(data)?;
+        Some(match kind {
+            Kind::Yaz0 => yaz0::Stream::parse(data).map(|s| {
+                let payload = s.decode();
+                let layer = Layer {
+                    kind,
+                    encoder: s.identify(&payload).first().copied(),
+                    reserved: s.header.reserved,
+                };
+                (layer, payload)
+            }),
+            Kind::Yay0 => yaz0::yay0::Stream::parse(data).map(|s| {
+                let payload = s.decode();
+                // Yay0 has no identification of its own: re-encode with each exact encoder.
+                let encoder = Encoder::ALL
+                    .into_iter()
+                    .filter(|e| matches!(e, Encoder::Matching(_)))
+                    .find(|&e| yaz0::yay0::Stream::encode(&payload, e).write() == data);
+                let layer = Layer {
+                    kind,
+                    encoder,
+                    reserved: [0; 8],
+                };
+                (layer, payload)
+            }),
+        })
+    }
+
+    /// Compresses `payload` as this layer (the original encoder, or Nintendo's when unknown).
+    pub fn wrap(&self, payload: &[u8]) -> Vec<u8> {
+        let encoder = self.encoder.unwrap_or(DEFAULT_ENCODER);
+        match self.kind {
+            Kind::Yaz0 => {
+                let mut s = yaz0::Stream::encode(payload, encoder);
+                s.header.reserved = self.reserved;
+                s.write()
+            }
+            Kind::Yay0 => yaz0::yay0::Stream::encode(payload, encoder).write(),
+        }
+    }
+
+    /// `yaz0 nintendo`, `yay0 unknown`, … with `reserved=HEX` when the header words are not zero.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "{}\t{}",
+            self.kind.name(),
+            self.encoder.map_or("unknown", |e| e.name())
+        );
+        if self.reserved != [0; 8] {
+            s.push_str(&format!("\treserved={}", hex(&self.reserved)));
+        }
+        s
+    }
+
+    /// Reads [`Layer::describe`]'s columns back.
+    pub fn parse(cols: &[&str]) -> Result<Layer> {
+        let (kind, rest) = cols
+            .split_first()
+            .ok_or_else(|| invalid("compression: missing kind".into()))?;
+        let kind = Kind::from_name(kind)
+            .ok_or_else(|| invalid(format!("compression: unknown kind {kind:?} (yaz0, yay0)")))?;
+        let mut layer = Layer {
+            kind,
+            encoder: Some(DEFAULT_ENCODER),
+            reserved: [0; 8],
+        };
+        for c in rest {
+            if let Some(h) = c.strip_prefix("reserved=") {
+                let b = unhex(h)?;
+                layer.reserved = b
+                    .try_into()
+                    .map_err(|_| invalid(format!("compression: reserved={h}: need 8 bytes")))?;
+            } else if *c == "unknown" {
+                layer.encoder = None;
+            } else {
+                layer.encoder = Some(encoder_named(c)?);
+            }
+        }
+        Ok(layer)
+    }
+}
+
+/// The encoder called `name` (see [`Encoder::name`]); the error lists the names.
+pub fn encoder_named(name: &str) -> Result<Encoder> {
+    Encoder::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Encoder::ALL.iter().map(|e| e.name()).collect();
+        invalid(format!(
+            "unknown Yaz0 encoder {name:?} ({})",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Peels every layer (at most `max`): the layers, outermost first, and the innermost payload.
+pub fn peel_all(data: &[u8], max: usize) -> Result<(Vec<Layer>, Vec<u8>)> {
+    let mut layers = Vec::new();
+    let mut cur = data.to_vec();
+    while let Some(r) = Layer::peel(&cur) {
+        if layers.len() >= max {
+            return Err(invalid(format!(
+                "more than {max} nested compression layers"
+            )));
+        }
+        let (l, p) = r?;
+        layers.push(l);
+        cur = p;
+    }
+    Ok((layers, cur))
+}
+
+/// Wraps `payload` in `layers` (outermost first, as [`peel_all`] returns them).
+pub fn wrap_all(layers: &[Layer], payload: Vec<u8>) -> Vec<u8> {
+    layers.iter().rev().fold(payload, |inner, l| l.wrap(&inner))
+}
+
+pub(crate) fn invalid(msg: String) -> Error {
+    Error::without_offset(ErrorKind::Invalid(msg))
+}
+
+pub(crate) fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+pub(crate) fn unhex(s: &str) -> Result<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return Err(invalid(format!("odd-length hex {s:?}")));
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| {
+            s.get(i..i + 2)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| invalid(format!("bad hex {s:?}")))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn layers_peel_and_wrap_back_exactly() {
+        let payload: Vec<u8> =
+            b"RARC and some repeated text, repeated text, repeated text".repeat(20);
+        for enc in [
+            Encoder::Matching(Matching::Nintendo),
+            Encoder::Matching(Matching::Gclib),
+            Encoder::Matching(Matching::Oead(9)),
+        ] {
+            let mut s = yaz0::Stream::encode(&payload, enc);
+            if matches!(enc, Encoder::Matching(Matching::Oead(_))) {
+                s.header.reserved = [0, 0, 0, 0x20, 0, 0, 0, 0];
+            }
+            let bytes = s.write();
+            let twice = Layer::new(Kind::Yay0, DEFAULT_ENCODER).wrap(&bytes);
+            let (layers, inner) = peel_all(&twice, 4).unwrap();
+            assert_eq!(inner, payload);
+            assert_eq!(layers.len(), 2);
+            assert_eq!(layers.first().unwrap().kind, Kind::Yay0);
+            assert_eq!(wrap_all(&layers, inner), twice);
+            let l = layers.get(1).unwrap();
+            let cols: Vec<String> = l.describe().split('\t').map(str::to_owned).collect();
+            let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
+            assert_eq!(Layer::parse(&cols).unwrap(), *l);
+        }
+        assert!(peel_all(b"plain", 4).unwrap().0.is_empty());
+        let damaged = [b"Yaz0".as_slice(), &[0, 0, 1, 0], &[0; 8], &[0x00, 0x10]].concat();
+        assert!(Layer::peel(&damaged).unwrap().is_err());
+    }
+}
