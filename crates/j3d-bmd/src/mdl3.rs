@@ -407,6 +407,8 @@ impl Mdl3 {
                 entries.push((w.reserve_u32(), w.reserve_u32()));
             }
             for (i, (p, (o, s))) in self.packets.iter().zip(entries).enumerate() {
+                // GX display lists start on 32 bytes: the gap after the packet table is padding.
+                self.pad.align(w, 32);
                 let start = w.position();
                 encode(&p.commands, w)?;
                 w.bytes(&p.tail);
@@ -437,10 +439,10 @@ impl Mdl3 {
                 w.u16(*i);
             }
             self.pad.align(w, 4);
+            // The chunk's padding to 32 follows the names as one run.
             if let Some(t) = &self.names {
                 w.fix_here(slot(5)?)?;
                 t.write(w)?;
-                self.pad.align(w, 4);
             }
             Ok(())
         })
