@@ -95,3 +95,39 @@ fn report_findings() {
         }
     }
 }
+
+#[test]
+#[ignore = "debug: MDL3 packet registers against the regenerated ones"]
+fn debug_mdl3() {
+    let f = std::env::var("J3D_FILE").unwrap();
+    let data = std::fs::read(f).unwrap();
+    let m = Bmd::parse(&data).unwrap();
+    let mats = m.mat3().unwrap().materials();
+    let tex = &m.tex1().unwrap().set;
+    let regen = j3d_bmd::Mdl3::from_materials(&mats, tex).unwrap();
+    for (i, (p, q)) in m
+        .mdl3()
+        .unwrap()
+        .packets
+        .iter()
+        .zip(&regen.packets)
+        .enumerate()
+    {
+        println!(
+            "material {i}: tev_colors {:?} konst {:?}",
+            mats[i].tev_colors, mats[i].konst_colors
+        );
+        for (r, v, _) in j3d_bmd::mdl3::registers(&p.commands) {
+            if let j3d_bmd::mdl3::Register::Bp(0xE0..=0xE7) | j3d_bmd::mdl3::Register::Konst(_) = r
+            {
+                println!("  stored {r} = {v:#x}");
+            }
+        }
+        for (r, v, _) in j3d_bmd::mdl3::registers(&q.commands) {
+            if let j3d_bmd::mdl3::Register::Bp(0xE0..=0xE7) | j3d_bmd::mdl3::Register::Konst(_) = r
+            {
+                println!("  regen  {r} = {v:#x}");
+            }
+        }
+    }
+}
