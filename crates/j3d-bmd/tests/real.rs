@@ -36,6 +36,15 @@ fn real_models_are_typed_valid_and_round_trip() {
     }
 }
 
+/// Moving one vertex, changing one texture's wrap mode or one material colour in a real model
+/// and writing it back changes exactly those bytes.
+#[test]
+fn edits_on_real_models_change_only_their_bytes() {
+    for (name, data) in common::real_models() {
+        common::check_edits(&name, &data);
+    }
+}
+
 #[test]
 #[ignore = "measurement: prints every raw chunk of the real models and why"]
 fn report_raw_chunks() {
