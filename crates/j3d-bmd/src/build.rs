@@ -149,7 +149,7 @@ pub fn assemble(spec: &ModelSpec) -> Bmd {
             world.iter().map(|w| translate(w.map(|x| -x))).collect()
         },
         pad: Pad::Nintendo,
-        align: 1,
+        aligns: Evp1::uniform_aligns(1),
     };
     let drw = Drw1::nintendo(&spec.rigid, spec.envelopes.len() as u16);
     let joints = spec

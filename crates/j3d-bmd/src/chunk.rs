@@ -56,3 +56,23 @@ pub(crate) fn here(w: &mut Writer, slot: gcio::Fixup) -> Result<()> {
 pub(crate) fn pad_len(pos: usize) -> usize {
     gcio::padding_for(pos, 32)
 }
+
+/// Alignments a table may be padded to, smallest first.
+const TABLE_ALIGNS: [u8; 6] = [1, 2, 4, 8, 16, 32];
+
+/// The alignment whose padding takes a table ending at `end` to the next table at `start`:
+/// `preferred` (the writer's default) when it does, else the smallest one at least the table's
+/// `natural` alignment, else the smallest below it (Nintendo's tools sometimes pack a u16 table at
+/// an odd offset); `None` when no alignment does (tables out of order, or a wider gap). Several
+/// alignments can explain one gap and any of them rewrites it; preferring the default keeps
+/// models built with it equal after a round trip.
+pub(crate) fn gap_align(end: usize, start: usize, preferred: u8, natural: u8) -> Option<u8> {
+    let fits = |a: &u8| end.checked_add(gcio::padding_for(end, usize::from(*a))) == Some(start);
+    let (above, below): (Vec<u8>, Vec<u8>) = TABLE_ALIGNS.into_iter().partition(|a| *a >= natural);
+    [preferred]
+        .iter()
+        .chain(&above)
+        .chain(&below)
+        .find(|a| fits(a))
+        .copied()
+}

@@ -2,7 +2,7 @@
 
 use gcio::{Context, Limits, Reader, Result, Writer};
 
-use crate::chunk::{header, here, off, u16_of, write_chunk};
+use crate::chunk::{gap_align, header, here, off, u16_of, write_chunk};
 use crate::{Pad, raw};
 
 /// A 3×4 row-major matrix (3 rows of 4 floats).
@@ -148,8 +148,9 @@ pub struct Evp1 {
     pub ibms: Vec<Mtx34>,
     /// Padding style.
     pub pad: Pad,
-    /// Alignment before each table beyond its natural one (1 = natural only). Detected on parsing.
-    pub align: u8,
+    /// Alignment each table starts on: sizes, joints, weights, matrices. Detected on parsing
+    /// (Nintendo's tools pack the joint indices right after the sizes, even at an odd offset).
+    pub aligns: [u8; 4],
 }
 
 impl Evp1 {
@@ -172,11 +173,40 @@ impl Evp1 {
             envelopes,
             ibms,
             pad: Pad::default(),
-            align: 1,
-        })
+            aligns: Self::uniform_aligns(1),
+        }
+        .with_detected_aligns(v))
     }
 
-    /// Writes the chunk: header, sizes, joints (2-aligned), weights and matrices (4-aligned).
+    /// The alignments of the parsed chunk: each table's start against the previous one's end.
+    fn with_detected_aligns(mut self, v: &Evp1View<'_>) -> Self {
+        let h = &v.h;
+        let pairs: usize = self.envelopes.iter().map(|e| e.pairs.len()).sum();
+        let tables = [
+            (off(h.sizes), self.envelopes.len()),
+            (off(h.joints), 2 * pairs),
+            (off(h.weights), 4 * pairs),
+            (off(h.ibms), 0),
+        ];
+        if tables.iter().all(|t| t.0 == 0) {
+            return self;
+        }
+        let mut end = size_of::<raw::Evp1Header>();
+        let natural = [1, 2, 4, 4];
+        for ((a, natural), (start, len)) in self.aligns.iter_mut().zip(natural).zip(tables) {
+            *a = gap_align(end, start, natural, natural).unwrap_or(32);
+            end = start + len;
+        }
+        self
+    }
+
+    /// The alignments a writer padding every table to at least `align` (beyond its natural
+    /// alignment) uses.
+    pub fn uniform_aligns(align: u8) -> [u8; 4] {
+        [align, align.max(2), align.max(4), align.max(4)]
+    }
+
+    /// Writes the chunk: header, sizes, joints, weights and matrices, each on its alignment.
     /// An empty chunk keeps all offsets 0.
     pub fn write(&self) -> Result<Vec<u8>> {
         write_chunk(*b"EVP1", self.pad, |w: &mut Writer| {
@@ -192,23 +222,24 @@ impl Evp1 {
                 return Ok(());
             }
             let [s, j, wt, m] = slots;
-            self.pad.align(w, usize::from(self.align));
+            let [a_sizes, a_joints, a_weights, a_ibms] = self.aligns.map(usize::from);
+            self.pad.align(w, a_sizes);
             here(w, s)?;
             for e in &self.envelopes {
                 w.u8(u8::try_from(e.pairs.len())
                     .map_err(|_| gcio::Error::invalid(0, "envelope with more than 255 joints"))?);
             }
-            self.pad.align(w, usize::from(self.align).max(2));
+            self.pad.align(w, a_joints);
             here(w, j)?;
             for (joint, _) in self.envelopes.iter().flat_map(|e| &e.pairs) {
                 w.u16(*joint);
             }
-            self.pad.align(w, usize::from(self.align).max(4));
+            self.pad.align(w, a_weights);
             here(w, wt)?;
             for (_, weight) in self.envelopes.iter().flat_map(|e| &e.pairs) {
                 w.f32(*weight);
             }
-            self.pad.align(w, usize::from(self.align).max(4));
+            self.pad.align(w, a_ibms);
             here(w, m)?;
             for v in self.ibms.iter().flatten().flatten() {
                 w.f32(*v);
@@ -238,7 +269,7 @@ mod tests {
                 2
             ],
             pad: Pad::Nintendo,
-            align: 1,
+            aligns: Evp1::uniform_aligns(1),
         };
         let b = m.write().unwrap();
         // sizes @0x1C, joints @0x1E, weights @0x24, matrices @0x2C; 0x2C + 0x60 = 0x8C → 0xA0.

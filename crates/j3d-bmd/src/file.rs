@@ -258,117 +258,106 @@ impl Chunk {
     /// Parses a chunk into its typed model when the writer reproduces it exactly with one of the
     /// padding styles and table alignments (Nintendo's first), else keeps it raw.
     pub fn from_view(c: &ChunkView<'_>) -> Chunk {
-        let raw = || {
-            Chunk::Raw(RawChunk {
+        match Self::typed(c) {
+            Ok(chunk) => chunk,
+            Err(_) => Chunk::Raw(RawChunk {
                 bytes: c.data.data().to_vec(),
-            })
-        };
+            }),
+        }
+    }
+
+    /// Why [`Chunk::from_view`] keeps `c` raw (`None` when it is typed): the chunk has no typed
+    /// form, its typed parser failed, or the closest rewrite differs at a chunk offset.
+    pub fn raw_reason(c: &ChunkView<'_>) -> Option<String> {
+        Self::typed(c).err()
+    }
+
+    /// The typed chunk whose rewrite reproduces `c`, or why there is none.
+    fn typed(c: &ChunkView<'_>) -> std::result::Result<Chunk, String> {
         let r = c.data;
-        type Typed<'a> = Box<dyn Fn(Pad, u8) -> Result<Chunk> + 'a>;
-        let (typed, default_align): (Typed<'_>, u8) = match &c.magic {
-            b"INF1" => (
-                Box::new(move |p, _| {
-                    Inf1View::parse(r)
-                        .and_then(|v| Inf1::from_view(&v))
-                        .map(|m| Chunk::Inf1(Inf1 { pad: p, ..m }))
-                }),
-                1,
-            ),
-            b"VTX1" => (
-                Box::new(move |p, a| {
-                    Vtx1View::parse(r)
-                        .and_then(|v| Vtx1::from_view(&v, p, a))
-                        .map(Chunk::Vtx1)
-                }),
-                32,
-            ),
-            b"EVP1" => (
-                Box::new(move |p, a| {
-                    Evp1View::parse(r)
-                        .and_then(|v| Evp1::from_view(&v))
-                        .map(|m| {
-                            Chunk::Evp1(Evp1 {
-                                pad: p,
-                                align: a,
-                                ..m
-                            })
-                        })
-                }),
-                1,
-            ),
-            b"DRW1" => (
-                Box::new(move |p, a| {
-                    Drw1View::parse(r)
-                        .and_then(|v| Drw1::from_view(&v))
-                        .map(|m| {
-                            Chunk::Drw1(Drw1 {
-                                pad: p,
-                                align: a,
-                                ..m
-                            })
-                        })
-                }),
-                1,
-            ),
-            b"JNT1" => (
-                Box::new(move |p, a| {
-                    Jnt1View::parse(r)
-                        .and_then(|v| Jnt1::from_view(&v))
-                        .map(|m| {
-                            Chunk::Jnt1(Jnt1 {
-                                pad: p,
-                                align: a,
-                                ..m
-                            })
-                        })
-                }),
-                1,
-            ),
-            b"SHP1" => (
-                Box::new(move |p, a| {
-                    Shp1View::parse(r)
-                        .and_then(|v| Shp1::from_view(&v))
-                        .map(|m| {
-                            Chunk::Shp1(Shp1 {
-                                pad: p,
-                                align: a,
-                                ..m
-                            })
-                        })
-                }),
-                32,
-            ),
-            b"MAT3" => (
-                Box::new(move |p, a| {
-                    Mat3View::parse(r)
-                        .and_then(|v| Mat3::from_view(&v, p, a))
-                        .map(Chunk::Mat3)
-                }),
-                4,
-            ),
-            b"TEX1" => (Box::new(move |p, _| Tex1::parse(r, p).map(Chunk::Tex1)), 1),
-            b"MDL3" => (Box::new(move |p, _| Mdl3::parse(r, p).map(Chunk::Mdl3)), 1),
-            _ => return raw(),
+        let (default_align, fixed_align) = match &c.magic {
+            // SHP1 and EVP1 detect one alignment per table; INF1, TEX1 and MDL3 have fixed ones.
+            b"INF1" | b"TEX1" | b"MDL3" | b"SHP1" | b"EVP1" => (1, true),
+            b"VTX1" => (32, false),
+            b"MAT3" => (4, false),
+            b"DRW1" | b"JNT1" => (1, false),
+            _ => return Err("no typed form".into()),
         };
         let mut aligns = vec![default_align];
-        aligns.extend(
-            [1u8, 4, 8, 16, 32]
-                .into_iter()
-                .filter(|a| *a != default_align),
-        );
+        if !fixed_align {
+            aligns.extend(
+                [1u8, 4, 8, 16, 32]
+                    .into_iter()
+                    .filter(|a| *a != default_align),
+            );
+        }
+        // The closest miss: (matching prefix, message).
+        let mut best: Option<(usize, String)> = None;
         for a in aligns {
             for p in Pad::ALL {
-                if let Ok(chunk) = typed(p, a)
-                    && chunk.write().ok().as_deref() == Some(r.data())
-                {
-                    return chunk;
+                let attempt = Self::typed_with(c, p, a).and_then(|chunk| {
+                    let bytes = chunk.write()?;
+                    Ok((chunk, bytes))
+                });
+                let (prefix, msg) = match attempt {
+                    Ok((chunk, bytes)) if bytes == r.data() => return Ok(chunk),
+                    Ok((_, bytes)) => {
+                        let at = bytes
+                            .iter()
+                            .zip(r.data())
+                            .position(|(x, y)| x != y)
+                            .unwrap_or(bytes.len().min(r.len()));
+                        let msg = format!(
+                            "rewrite ({p:?} padding, tables aligned to {a}) differs at chunk \
+                             offset {at:#x} (file {:#x}); {} bytes written, {} stored",
+                            c.offset() + at as u64,
+                            bytes.len(),
+                            r.len()
+                        );
+                        (at + 1, msg)
+                    }
+                    Err(e) => (0, format!("typed parse failed: {e}")),
+                };
+                if best.as_ref().is_none_or(|(b, _)| prefix > *b) {
+                    best = Some((prefix, msg));
                 }
             }
-            if matches!(&c.magic, b"INF1" | b"TEX1" | b"MDL3") {
-                break;
-            }
         }
-        raw()
+        Err(best.map(|(_, m)| m).unwrap_or_default())
+    }
+
+    /// Parses `c` as its typed chunk with one padding style and table alignment.
+    fn typed_with(c: &ChunkView<'_>, p: Pad, a: u8) -> Result<Chunk> {
+        let r = c.data;
+        Ok(match &c.magic {
+            b"INF1" => Chunk::Inf1(Inf1 {
+                pad: p,
+                ..Inf1::from_view(&Inf1View::parse(r)?)?
+            }),
+            b"VTX1" => Chunk::Vtx1(Vtx1::from_view(&Vtx1View::parse(r)?, p, a)?),
+            b"EVP1" => Chunk::Evp1(Evp1 {
+                pad: p,
+                ..Evp1::from_view(&Evp1View::parse(r)?)?
+            }),
+            b"DRW1" => Chunk::Drw1(Drw1 {
+                pad: p,
+                align: a,
+                ..Drw1::from_view(&Drw1View::parse(r)?)?
+            }),
+            b"JNT1" => Chunk::Jnt1(Jnt1 {
+                pad: p,
+                align: a,
+                ..Jnt1::from_view(&Jnt1View::parse(r)?)?
+            }),
+            b"SHP1" => Chunk::Shp1(Shp1 {
+                pad: p,
+                ..Shp1::from_view(&Shp1View::parse(r)?)?
+            }),
+            b"MAT3" => Chunk::Mat3(Mat3::from_view(&Mat3View::parse(r)?, p, a)?),
+            b"TEX1" => Chunk::Tex1(Tex1::parse(r, p)?),
+            b"MDL3" => Chunk::Mdl3(Mdl3::parse(r, p)?),
+            _ => return Err(Error::invalid(c.offset(), "no typed form")),
+        })
     }
 }
 

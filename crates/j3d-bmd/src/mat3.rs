@@ -7,7 +7,7 @@
 
 use gcio::{Context, Error, Reader, Result, Writer};
 
-use crate::chunk::{u16_of, write_chunk};
+use crate::chunk::{gap_align, u16_of, write_chunk};
 use crate::nametab::NameTable;
 use crate::record::{Record, read_vec, record};
 use crate::{CHUNK_ALIGN, Pad};
@@ -751,6 +751,9 @@ pub struct Mat3 {
     pub pad: Pad,
     /// Table alignment (4 in Nintendo's files).
     pub align: u8,
+    /// Alignment after the name table when it differs from `align` (SuperBMD pads the names to 8).
+    /// Detected on parsing: the name table is the one table whose length is stored.
+    pub name_align: Option<u8>,
 }
 
 impl Mat3 {
@@ -863,6 +866,7 @@ impl Mat3 {
             order: vec![],
             pad: Pad::Nintendo,
             align: 4,
+            name_align: None,
         };
         m.order = (0..TABLE_COUNT as u8)
             .filter(|&id| m.has_table(usize::from(id)))
@@ -872,10 +876,11 @@ impl Mat3 {
 
     /// Replaces the materials, re-deduplicating every table (layout and padding style kept).
     pub fn set_materials(&mut self, materials: &[Material]) -> Result<()> {
-        let (pad, align) = (self.pad, self.align);
+        let (pad, align, name_align) = (self.pad, self.align, self.name_align);
         *self = Mat3 {
             pad,
             align,
+            name_align,
             ..Mat3::from_materials(materials)?
         };
         Ok(())
@@ -951,7 +956,13 @@ impl Mat3 {
                     m.entries = Some(e);
                 }
                 1 => {}
-                2 => m.names = Some(NameTable::parse(r, o).with_context(ctx)?),
+                2 => {
+                    let names = NameTable::parse(r, o).with_context(ctx)?;
+                    let name_end = o + names.byte_len();
+                    let found = gap_align(name_end, end, align, align).filter(|a| *a != align);
+                    m.name_align = found.filter(|_| !last);
+                    m.names = Some(names);
+                }
                 3 => {
                     let n = if is_empty {
                         0
@@ -1017,7 +1028,11 @@ impl Mat3 {
                     3 => self.indirect.iter().flatten().for_each(|e| e.write(w)),
                     _ => self.tables.write(id, w),
                 }
-                self.pad.align(w, usize::from(self.align));
+                let align = match id {
+                    2 => self.name_align.unwrap_or(self.align),
+                    _ => self.align,
+                };
+                self.pad.align(w, usize::from(align));
             }
             let missing = (0..TABLE_COUNT)
                 .zip(seen)

@@ -277,6 +277,22 @@ pub fn encode(cmds: &[Command], w: &mut Writer) -> Result<()> {
     Ok(())
 }
 
+/// TX_SETMODE0's minification field (bits 5-7) for a TEX1 filter (GXTexFilter: near, linear,
+/// near/near-mip, linear/near-mip, near/linear-mip, linear/linear-mip): the hardware splits it
+/// into a mip mode (bits 5-6: none, point, linear) and the filter (bit 7: linear), so the enum is
+/// not stored as is. Unknown values keep their low three bits.
+fn min_filter_bits(filter: u8) -> u32 {
+    match filter {
+        0 => 0,
+        1 => 4,
+        2 => 1,
+        3 => 5,
+        4 => 2,
+        5 => 6,
+        f => u32::from(f & 7),
+    }
+}
+
 /// One material's packet: commands and the bytes after them up to the packet's 32-byte end.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Packet {
@@ -407,6 +423,8 @@ impl Mdl3 {
                 entries.push((w.reserve_u32(), w.reserve_u32()));
             }
             for (i, (p, (o, s))) in self.packets.iter().zip(entries).enumerate() {
+                // GX display lists start on 32 bytes: the gap after the packet table is padding.
+                self.pad.align(w, 32);
                 let start = w.position();
                 encode(&p.commands, w)?;
                 w.bytes(&p.tail);
@@ -437,10 +455,10 @@ impl Mdl3 {
                 w.u16(*i);
             }
             self.pad.align(w, 4);
+            // The chunk's padding to 32 follows the names as one run.
             if let Some(t) = &self.names {
                 w.fix_here(slot(5)?)?;
                 t.write(w)?;
-                self.pad.align(w, 4);
             }
             Ok(())
         })
@@ -479,7 +497,7 @@ impl Mdl3 {
                 let mode = u32::from(h.wrap_s & 3)
                     | u32::from(h.wrap_t & 3) << 2
                     | u32::from(h.mag_filter & 1) << 4
-                    | u32::from(h.min_filter & 7) << 5
+                    | min_filter_bits(h.min_filter) << 5
                     | (((f32::from(h.lod_bias) * 0.01 * 32.0) as i32 as u32) & 0xFF) << 9;
                 c.push(Command::Bp {
                     reg: 0x80 + base,
@@ -487,9 +505,11 @@ impl Mdl3 {
                 });
             }
             let tev_at = c.len() * 5;
-            for (k, col) in mat.tev_colors.iter().enumerate() {
+            // MAT3's TEV colours 0..2 are GX_TEVREG0..2, hardware registers 1..3 (BP 0xE2..); the
+            // fourth is GX_TEVPREV, which the game's packets never load (retail BDLs agree).
+            for (k, col) in mat.tev_colors.iter().enumerate().take(3) {
                 if let Some([r, g, b, a]) = col {
-                    let k = k as u8;
+                    let k = k as u8 + 1;
                     let c11 = |v: i16| (v as u32) & 0x7FF;
                     c.push(Command::Bp {
                         reg: 0xE0 + 2 * k,

@@ -71,6 +71,11 @@ impl NameTable {
             .map(|e| String::from_utf8_lossy(&e.name).into_owned())
     }
 
+    /// Bytes [`write`](Self::write) emits: header, entries and the NUL-terminated names.
+    pub fn byte_len(&self) -> usize {
+        4 + self.entries.iter().map(|e| 5 + e.name.len()).sum::<usize>()
+    }
+
     /// Writes the table at the writer's position.
     pub fn write(&self, w: &mut Writer) -> Result<()> {
         let count = u16::try_from(self.entries.len())

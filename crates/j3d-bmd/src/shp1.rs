@@ -5,7 +5,7 @@ use gcio::{Context, Error, Limits, Reader, Result, Writer};
 use gx::dl::{DisplayList, PrimitiveBuf, VertexDesc};
 use gx::vtx::{Attr, AttrType};
 
-use crate::chunk::{header, here, off, u16_of, u32_of, write_chunk};
+use crate::chunk::{gap_align, header, here, off, u16_of, u32_of, write_chunk};
 use crate::nametab::NameTable;
 use crate::{Pad, raw};
 
@@ -345,9 +345,10 @@ pub struct Shp1 {
     pub matrix_data: Vec<MatrixData>,
     /// Padding style.
     pub pad: Pad,
-    /// Alignment before every table beyond its natural one (1 = natural only; 32 = Nintendo-style
-    /// 32-byte tables, the builders' default). Detected on parsing.
-    pub align: u8,
+    /// Alignment each table starts on, in writing order: shapes, remap, names, attribute lists,
+    /// weights, primitives, matrix data, group definitions. Detected on parsing (retail files pack
+    /// the shapes right after the header but start the attribute lists and primitives on 32).
+    pub aligns: [u8; 8],
 }
 
 /// A shape to add with [`Shp1::push_shape`].
@@ -388,7 +389,7 @@ impl Default for Shp1 {
             groups: Vec::new(),
             matrix_data: Vec::new(),
             pad: Pad::Nintendo,
-            align: 32,
+            aligns: [32; 8],
         }
     }
 }
@@ -479,8 +480,65 @@ impl Shp1 {
             groups,
             matrix_data,
             pad: Pad::default(),
-            align: 32,
-        })
+            aligns: [32; 8],
+        }
+        .with_detected_aligns(v))
+    }
+
+    /// The table alignments of the parsed chunk: each table's start against where the previous
+    /// one ended (32 where no alignment explains the gap, so the rewrite differs and the chunk
+    /// stays raw).
+    fn with_detected_aligns(mut self, v: &Shp1View<'_>) -> Self {
+        let h = &v.h;
+        let groups_end = off(h.prims)
+            + (0..self.groups.len())
+                .filter_map(|g| v.group_def(g).ok())
+                .map(|(size, _)| size as usize)
+                .sum::<usize>();
+        let names = self.names.as_ref().map(|n| (off(h.names), n.byte_len()));
+        // (start, length) of each table in writing order; absent names are skipped.
+        let tables = [
+            Some((off(h.shapes), 0x28 * self.shapes.len())),
+            Some((off(h.remap), 2 * self.remap.len())),
+            names,
+            Some((off(h.attrs), 8 * self.attrs.len())),
+            Some((off(h.weights), 2 * self.weights.len())),
+            Some((off(h.prims), groups_end - off(h.prims))),
+            Some((off(h.matrix_data), 8 * self.matrix_data.len())),
+            Some((off(h.groups), 0)),
+        ];
+        let mut end = size_of::<raw::Shp1Header>();
+        for (k, t) in tables.into_iter().enumerate() {
+            let Some((start, len)) = t else {
+                // No name table: its padding is still written; find the step (if any) that splits
+                // the gap before the attribute lists into two runs of one padding style.
+                let next = off(h.attrs);
+                let gap = v.r.data().get(end..next).unwrap_or_default();
+                let step = [32u8, 4, 8, 16, 1, 2].into_iter().find(|&a| {
+                    let cut = gcio::padding_for(end, usize::from(a));
+                    let (x, y) = gap.split_at_checked(cut).unwrap_or_default();
+                    cut <= gap.len() && Pad::ALL.iter().any(|p| p.matches(x) && p.matches(y))
+                });
+                if let Some(a) = self.aligns.get_mut(k) {
+                    *a = step.unwrap_or(32);
+                }
+                end += gcio::padding_for(end, usize::from(step.unwrap_or(32)));
+                continue;
+            };
+            if let Some(a) = self.aligns.get_mut(k) {
+                let natural = [4, 2, 4, 4, 2, 32, 4, 4].get(k).copied().unwrap_or(1);
+                *a = gap_align(end, start, 32, natural).unwrap_or(32);
+            }
+            end = start + len;
+        }
+        self
+    }
+
+    /// The alignments a writer that pads every table to at least `align` (beyond each table's
+    /// natural alignment) uses; primitives always start on 32.
+    pub fn uniform_aligns(align: u8) -> [u8; 8] {
+        let n = |natural: u8| align.max(natural);
+        [n(4), n(2), n(4), n(4), n(2), 32, n(4), n(4)]
     }
 
     /// The attribute list starting at byte offset `rel` (without the terminator).
@@ -566,14 +624,23 @@ impl Shp1 {
             w.u16(u16_of(self.shapes.len(), "shape count")?)
                 .u16(self.marker);
             let slots: Vec<_> = (0..8).map(|_| w.reserve_u32()).collect();
-            let inner = usize::from(self.align);
+            let [
+                a_shapes,
+                a_remap,
+                a_names,
+                a_attrs,
+                a_weights,
+                a_prims,
+                a_data,
+                a_defs,
+            ] = self.aligns.map(usize::from);
             let slot = |k: usize| {
                 slots
                     .get(k)
                     .copied()
                     .ok_or_else(|| Error::invalid(0, "slot"))
             };
-            self.pad.align(w, inner.max(4));
+            self.pad.align(w, a_shapes);
             here(w, slot(0)?)?;
             for s in &self.shapes {
                 w.u8(s.matrix_type.0)
@@ -588,27 +655,28 @@ impl Shp1 {
                     w.f32(*v);
                 });
             }
-            self.pad.align(w, inner.max(2));
+            self.pad.align(w, a_remap);
             here(w, slot(1)?)?;
             for r in &self.remap {
                 w.u16(*r);
             }
+            // Nintendo's tools pad to the name table's position even when they write none.
+            self.pad.align(w, a_names);
             if let Some(names) = &self.names {
-                self.pad.align(w, inner.max(4));
                 here(w, slot(2)?)?;
                 names.write(w)?;
             }
-            self.pad.align(w, inner.max(4));
+            self.pad.align(w, a_attrs);
             here(w, slot(3)?)?;
             for a in &self.attrs {
                 w.u32(a.attr.0).u32(a.ty.0);
             }
-            self.pad.align(w, inner.max(2));
+            self.pad.align(w, a_weights);
             here(w, slot(4)?)?;
             for v in &self.weights {
                 w.u16(*v);
             }
-            self.pad.align(w, 32);
+            self.pad.align(w, a_prims);
             here(w, slot(5)?)?;
             let prim_start = w.position();
             let mut defs = Vec::with_capacity(self.groups.len());
@@ -632,12 +700,12 @@ impl Shp1 {
                 }
                 defs.push((w.position() - start, start - prim_start));
             }
-            self.pad.align(w, inner.max(4));
+            self.pad.align(w, a_data);
             here(w, slot(6)?)?;
             for d in &self.matrix_data {
                 w.u16(d.drw).u16(d.count).u32(d.start);
             }
-            self.pad.align(w, inner.max(4));
+            self.pad.align(w, a_defs);
             here(w, slot(7)?)?;
             for (size, offset) in defs {
                 w.u32(u32_of(size, "group size")?)
@@ -772,7 +840,9 @@ mod tests {
         );
         assert_eq!(b.len(), 0x180);
         let v = Shp1View::parse(Reader::new(&b)).unwrap();
-        assert_eq!(Shp1::from_view(&v).unwrap(), m);
+        let back = Shp1::from_view(&v).unwrap();
+        assert_eq!(back, m);
+        assert_eq!(back.write().unwrap(), b);
         assert_eq!(v.matrix_data_count(), 2);
         assert_eq!(v.group_def_count(), 2);
         assert_eq!(v.weight_count(), 4);

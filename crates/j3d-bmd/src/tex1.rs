@@ -137,6 +137,9 @@ impl TextureSet {
         if let Some(n) = names {
             blocks.push(n);
         }
+        // A block starting past the data has no bytes to keep: its header keeps the stored offset
+        // (J3D-079 reports it), so the chunk still round-trips typed.
+        blocks.retain(|b| b.0 < end);
         blocks.sort_unstable();
         blocks.dedup_by_key(|b| b.0);
         let mut segments = Vec::new();
@@ -412,25 +415,54 @@ impl Tex1 {
 pub struct Bti {
     /// The texture (always one) and its data.
     pub set: TextureSet,
+    /// The header stores image offset 0 while the image follows the 32-byte header (a variant
+    /// some tools write; the game's loader reads the data there). Written back as 0.
+    pub image_offset_zero: bool,
 }
 
+/// Where a BTI header stores its image offset.
+const BTI_IMAGE_OFFSET_AT: usize = 0x1C;
+
 impl Bti {
-    /// Parses a `.bti` file.
+    /// Parses a `.bti` file (an image offset of 0 reads the image right after the header).
     pub fn parse(data: &[u8]) -> Result<Self> {
         let r = Reader::new(data);
+        let h: BtiHeader = read_vec(&r, 0, 1)
+            .context("BTI")?
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        let zero = h.image_offset == 0 && h.image_size().is_some_and(|n| n > 0);
+        let patched;
+        let r = if zero {
+            let mut d = data.to_vec();
+            if let Some(o) = d.get_mut(BTI_IMAGE_OFFSET_AT..BTI_IMAGE_OFFSET_AT + 4) {
+                o.copy_from_slice(&(BtiHeader::SIZE as u32).to_be_bytes());
+            }
+            patched = d;
+            Reader::new(&patched)
+        } else {
+            r
+        };
         let (mut set, end) = TextureSet::parse(&r, 0, 1, data.len(), None).context("BTI")?;
         let rest = r.rest(end).unwrap_or_default();
         if !rest.is_empty() {
             set.segments.push(Segment::Data(rest.to_vec()));
         }
-        Ok(Bti { set })
+        Ok(Bti {
+            image_offset_zero: zero && set.textures.first().is_some_and(|t| t.image.is_some()),
+            set,
+        })
     }
 
     /// A texture from a header and its image (and palette) bytes.
     pub fn new(header: BtiHeader, image: &[u8], palette: Option<&[u8]>) -> Self {
         let mut set = TextureSet::default();
         set.push(header, image, palette);
-        Bti { set }
+        Bti {
+            set,
+            image_offset_zero: false,
+        }
     }
 
     /// Encodes `image` in `format` with `mips` levels (palettes quantised to RGB5A3 for the
@@ -478,7 +510,13 @@ impl Bti {
     pub fn write(&self) -> Result<Vec<u8>> {
         let mut w = Writer::new();
         self.set.write(&mut w, |_| Ok(()))?;
-        Ok(w.into_vec())
+        let mut out = w.into_vec();
+        if self.image_offset_zero
+            && let Some(o) = out.get_mut(BTI_IMAGE_OFFSET_AT..BTI_IMAGE_OFFSET_AT + 4)
+        {
+            o.copy_from_slice(&[0; 4]);
+        }
+        Ok(out)
     }
 }
 

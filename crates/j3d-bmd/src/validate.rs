@@ -105,16 +105,19 @@ pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
     }
     let textures = v.chunk(b"TEX1").map(|t| tex1(t.data, &mut o));
     let mat = match v.mat3() {
-        Some(Ok(m)) => match Mat3::from_view(&m, crate::Pad::Nintendo, 4) {
-            Ok(x) => {
-                mat3(&m, &x, textures, &mut o);
-                Some(x)
+        // The typed chunk knows the padding style and alignment, so padding never reads as values.
+        Some(Ok(m)) => {
+            match typed_mat3(v).map_or_else(|| Mat3::from_view(&m, crate::Pad::Nintendo, 4), Ok) {
+                Ok(x) => {
+                    mat3(&m, &x, textures, &mut o);
+                    Some(x)
+                }
+                Err(e) => {
+                    o.broken(e);
+                    None
+                }
             }
-            Err(e) => {
-                o.broken(e);
-                None
-            }
-        },
+        }
         Some(Err(e)) => {
             o.broken(e);
             None
@@ -125,6 +128,14 @@ pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
         mdl3(v, m.data, mat.as_ref(), &mut o);
     }
     o.0
+}
+
+/// MAT3 as the owned model reads it (padding style and alignment detected), when it is typed.
+fn typed_mat3(v: &BmdView<'_>) -> Option<Mat3> {
+    match crate::Chunk::from_view(&v.chunk(b"MAT3")?) {
+        crate::Chunk::Mat3(m) => Some(m),
+        _ => None,
+    }
 }
 
 /// MDL3 consistent with MAT3 (J3D-081, `docs/RULES.md`): one packet per material, and each
@@ -212,9 +223,18 @@ fn mat3(v: &Mat3View<'_>, m: &Mat3, textures: Option<usize>, o: &mut Out) {
             o.err("J3D-080", at, format!("material entry {i}: {b}"));
         }
     }
+    // Only slots a material uses: the game never reads the others.
+    let used: std::collections::BTreeSet<usize> = m
+        .entries
+        .iter()
+        .flatten()
+        .flat_map(|e| e.textures)
+        .filter(|&k| k != u16::MAX)
+        .map(usize::from)
+        .collect();
     if let (Some(n), Some(t)) = (textures, m.tables.textures.as_ref()) {
         for (i, &tex) in t.iter().enumerate() {
-            if usize::from(tex) >= n {
+            if used.contains(&i) && usize::from(tex) >= n {
                 o.err(
                     "J3D-076",
                     at + v.offset(15) as u64 + 2 * i as u64,
@@ -844,10 +864,23 @@ fn jnt1(x: &Jnt1View<'_>, o: &mut Out) {
 }
 
 /// J3D-046: each joint's stored sphere and box hold every vertex it affects, in the joint's own
-/// space ([`crate::bounds`] says why that space). One warning per joint, naming its first
-/// offending vertex; a model whose geometry does not decode is left to the rules that say why.
+/// space ([`crate::bounds`] says why that space). Two variants retail files show are named, not
+/// warned about: bounds left all zero (the exporter did not compute them; most joints of the
+/// retail Pikmin 2, Sunshine and Galaxy 2 models) and bounds that hold the joint's vertices in
+/// model (bind) space instead (a Galaxy 2 root joint storing its shape's box). One warning per
+/// joint that fits neither, naming its first offending vertex; a model whose geometry does not
+/// decode is left to the rules that say why.
 fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
+    /// What the vertices of one joint showed.
+    #[derive(Default, Clone)]
+    struct Seen {
+        /// The first vertex outside the bounds in joint space (message).
+        outside: Option<String>,
+        /// Whether a vertex lies outside them in model space too.
+        outside_model: bool,
+    }
     let Ok(mesh) = crate::geometry(v) else { return };
+    let world = crate::skeleton(v).map(|s| s.world).unwrap_or_default();
     let base = x.reader().base() + off(x.header().data) as u64;
     let stored: Vec<Option<(Bounds, u64)>> = (0..x.len())
         .map(|j| {
@@ -860,8 +893,10 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
             Some((b, base + 0x40 * u64::from(e) + 0x24))
         })
         .collect();
+    let unset = |b: &Bounds| b.radius == 0.0 && b.bbox.iter().all(|&c| c == 0.0);
     let names = x.names().and_then(Result::ok);
-    let mut reported = vec![false; stored.len()];
+    let mut seen = vec![Seen::default(); stored.len()];
+    let mut zero = std::collections::BTreeSet::new();
     // Envelopes may list up to 255 joints for every vertex: a hostile file must not turn its
     // size into that many times the work, so the pairs checked stay proportional to it.
     let mut budget = 16 * v.reader().len();
@@ -871,29 +906,66 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
             return false;
         }
         let j = usize::from(jv.joint);
-        if let (Some(Some((b, at))), Some(done)) = (stored.get(j), reported.get_mut(j))
-            && !*done
-            && !b.contains(jv.local)
-        {
-            *done = true;
-            let name = names
-                .as_ref()
-                .and_then(|t| t.entries.get(j))
-                .map(|e| format!(" ({})", String::from_utf8_lossy(&e.name)))
-                .unwrap_or_default();
+        let (Some(Some((b, _))), Some(s)) = (stored.get(j), seen.get_mut(j)) else {
+            return true;
+        };
+        if unset(b) {
+            zero.insert(j);
+            return true;
+        }
+        if s.outside_model || b.contains(jv.local) {
+            return true;
+        }
+        let model = world.get(j).map(|m| gx::mtx::apply(m, jv.local));
+        s.outside_model |= !model.is_some_and(|p| b.contains(p));
+        if s.outside.is_none() {
             let [x0, y0, z0, x1, y1, z1] = b.bbox;
             let [px, py, pz] = jv.local;
-            o.warn(
-                "J3D-046",
-                *at,
-                format!(
-                    "joint {j}{name}: shape {} vertex {} at ({px}, {py}, {pz}) in joint space lies outside radius {} / box ({x0}, {y0}, {z0})–({x1}, {y1}, {z1})",
-                    jv.shape, jv.vertex, b.radius
-                ),
-            );
+            s.outside = Some(format!(
+                "shape {} vertex {} at ({px}, {py}, {pz}) in joint space lies outside radius {} / box ({x0}, {y0}, {z0})–({x1}, {y1}, {z1})",
+                jv.shape, jv.vertex, b.radius
+            ));
         }
         true
     });
+    let name = |j: usize| {
+        names
+            .as_ref()
+            .and_then(|t| t.entries.get(j))
+            .map(|e| format!(" ({})", String::from_utf8_lossy(&e.name)))
+            .unwrap_or_default()
+    };
+    for (j, (s, b)) in seen.iter().zip(&stored).enumerate() {
+        let (Some(msg), Some((_, at))) = (&s.outside, b) else {
+            continue;
+        };
+        if s.outside_model {
+            o.warn("J3D-046", *at, format!("joint {j}{}: {msg}", name(j)));
+        } else {
+            o.push(
+                Severity::Info,
+                "J3D-046",
+                *at,
+                format!(
+                    "joint {j}{}: bounds hold its vertices in model space, not joint space (variant)",
+                    name(j)
+                ),
+            );
+        }
+    }
+    if !zero.is_empty() {
+        let list: Vec<String> = zero.iter().map(|&j| format!("{j}{}", name(j))).collect();
+        o.push(
+            Severity::Info,
+            "J3D-046",
+            base,
+            format!(
+                "{} joint(s) with vertices store all-zero bounds (not computed by the exporter; variant): {}",
+                zero.len(),
+                list.join(", ")
+            ),
+        );
+    }
     if budget == 0 {
         o.push(
             Severity::Info,
@@ -1033,12 +1105,15 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                     format!("shape {i} attribute {} index type {}", a.attr.0, t.0),
                 ),
             }
+            // Retail Pikmin 2 models use them; only Galaxy cannot draw them, and a file does not
+            // say which game it is for.
             if (1..=8).contains(&a.attr.0) {
-                o.warn(
+                o.push(
+                    Severity::Info,
                     "J3D-059",
                     at + 4,
                     format!(
-                        "shape {i} uses TEX{}MTXIDX (breaks SMG models)",
+                        "shape {i} uses TEX{}MTXIDX (fine in other J3D games, breaks Super Mario Galaxy models)",
                         a.attr.0 - 1
                     ),
                 );
@@ -1248,18 +1323,26 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                 );
             }
         }
+        // Without PNMTXIDX every vertex uses matrix slot 0: a group with one matrix draws exactly
+        // as a single-joint shape would (SuperBMD writes such shapes; mods ship them), a group
+        // with more cannot reach the others.
         if mt == ShapeMatrixType::MULTI && !has_pnmtx {
-            let sev = if multi_matrix_group {
-                Severity::Error
+            if multi_matrix_group {
+                o.err(
+                    "J3D-056",
+                    at,
+                    format!("multi-joint shape {i} has no POSITION_MATRIX indexer"),
+                );
             } else {
-                Severity::Warning
-            };
-            o.push(
-                sev,
-                "J3D-056",
-                at,
-                format!("multi-joint shape {i} has no POSITION_MATRIX indexer"),
-            );
+                o.push(
+                    Severity::Info,
+                    "J3D-056",
+                    at,
+                    format!(
+                        "multi-joint shape {i} without POSITION_MATRIX indexer, one matrix per group (SuperBMD variant; draws as a single-joint shape)"
+                    ),
+                );
+            }
         }
     }
 }

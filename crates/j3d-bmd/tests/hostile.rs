@@ -91,10 +91,10 @@ fn other_padding_styles_and_alignments_stay_typed() {
                 match c {
                     Chunk::Inf1(x) => x.pad = pad,
                     Chunk::Vtx1(x) => (x.pad, x.align) = (pad, align),
-                    Chunk::Evp1(x) => (x.pad, x.align) = (pad, align),
+                    Chunk::Evp1(x) => (x.pad, x.aligns) = (pad, Evp1::uniform_aligns(align)),
                     Chunk::Drw1(x) => (x.pad, x.align) = (pad, align),
                     Chunk::Jnt1(x) => (x.pad, x.align) = (pad, align),
-                    Chunk::Shp1(x) => (x.pad, x.align) = (pad, align),
+                    Chunk::Shp1(x) => (x.pad, x.aligns) = (pad, Shp1::uniform_aligns(align)),
                     Chunk::Mat3(x) => (x.pad, x.align) = (pad, align),
                     _ => {}
                 }
@@ -112,7 +112,13 @@ fn other_padding_styles_and_alignments_stay_typed() {
                 .iter()
                 .filter(|c| matches!(c, Chunk::Raw(_)))
                 .count();
-            assert_eq!(raw, built_raw, "{pad:?} align {align}");
+            let why: Vec<_> = parse(&b)
+                .unwrap()
+                .chunks()
+                .iter()
+                .filter_map(|c| Chunk::raw_reason(c).map(|r| format!("{}: {r}", c.name())))
+                .collect();
+            assert_eq!(raw, built_raw, "{pad:?} align {align}: {why:?}");
             // Shapes right after the 0x2C header with natural alignment (SuperBMD-like layout).
             if align == 1 {
                 let shp = chunk_offset(&b, b"SHP1");

@@ -54,7 +54,7 @@ fn evp1() -> impl Strategy<Value = Evp1> {
             envelopes: e.into_iter().map(|pairs| Envelope { pairs }).collect(),
             ibms,
             pad: Pad::Nintendo,
-            align: 1,
+            aligns: Evp1::uniform_aligns(1),
         })
 }
 

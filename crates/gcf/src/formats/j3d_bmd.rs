@@ -43,17 +43,25 @@ impl Format for J3dBmd {
             data.len()
         );
         let mut chunks = Vec::new();
+        let typed_count = model
+            .chunks
+            .iter()
+            .filter(|c| !matches!(c, Chunk::Raw(_)))
+            .count();
+        let _ = writeln!(text, "typed chunks: {typed_count} / {}", model.chunks.len());
         for (c, m) in v.chunks().iter().zip(&model.chunks) {
             let typed = !matches!(m, Chunk::Raw(_));
+            let why = (!typed).then(|| Chunk::raw_reason(c)).flatten();
             let _ = writeln!(
                 text,
                 "  {} at {:#x}, {:#x} bytes{}",
                 c.name(),
                 c.offset(),
                 c.data.len(),
-                if typed { "" } else { " (raw)" }
+                why.as_ref()
+                    .map_or_else(String::new, |w| format!(" (raw: {w})"))
             );
-            chunks.push(serde_json::json!({"magic": c.name(), "offset": c.offset(), "size": c.data.len(), "typed": typed}));
+            chunks.push(serde_json::json!({"magic": c.name(), "offset": c.offset(), "size": c.data.len(), "typed": typed, "raw_reason": why}));
         }
         let mut joints = Vec::new();
         if let Some(Ok(j)) = v.jnt1() {
@@ -151,8 +159,41 @@ impl Format for J3dBmd {
         Ok(Info { text, json })
     }
 
+    /// A chunk kept raw is copied, not rewritten, so such a file does not count as identical: the
+    /// round trip fails naming the chunk and why the typed writer did not reproduce it.
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Bmd::parse(data)?.write()
+        let v = parse(data)?;
+        if let Some((c, why)) = v
+            .chunks()
+            .iter()
+            .find_map(|c| Chunk::raw_reason(c).map(|why| (c, why)))
+        {
+            return Err(gcio::Error::invalid(
+                c.offset(),
+                format!("{} kept raw (not rewritten): {why}", c.name()),
+            ));
+        }
+        Bmd::from_view(&v)?.write()
+    }
+
+    /// Chunk coverage: `chunks` and `chunks typed` (their ratio is the typed share), and one
+    /// `raw chunk MAGIC` per chunk the owned model keeps as bytes.
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(v) = parse(data) else {
+            return Vec::new();
+        };
+        let mut typed = 0;
+        let mut facts = Vec::new();
+        for c in v.chunks() {
+            if Chunk::raw_reason(c).is_some() {
+                facts.push((format!("raw chunk {}", c.name()), 1));
+            } else {
+                typed += 1;
+            }
+        }
+        facts.push(("chunks".to_owned(), v.chunks().len() as u64));
+        facts.push(("chunks typed".to_owned(), typed));
+        facts
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
