@@ -336,3 +336,57 @@ fn rebuilt_skinned_body_validates_clean_and_drops_kind_zero() {
     let b = spec.build().unwrap();
     assert_eq!(rules(&b), Vec::<String>::new());
 }
+
+/// Findings of another rule than `rule` with severity error (none allowed in a broken variant).
+fn other_errors(bytes: &[u8], rule: &str) -> Vec<gcio::Diagnostic> {
+    BlockView::parse(bytes)
+        .unwrap()
+        .validate()
+        .into_iter()
+        .filter(|d| d.severity == gcio::Severity::Error && d.rule != rule)
+        .collect()
+}
+
+#[test]
+fn skin_rules() {
+    // GPL-017: posNrmShift (SKN + 6) with a non-zero high nibble.
+    let mut b = build::luigi_block();
+    let skn = BlockView::parse(&b).unwrap().word(slot::SKN) as usize;
+    b[skn + 6] |= 0x10;
+    assert_eq!(rules(&b), vec!["GPL-017"]);
+    // GPL-018: an SK2 range starting off an 8-slot boundary (destination not 32-aligned; the
+    // source follows it on the mirror, so GPL-016 holds).
+    let mut spec = luigi();
+    spec.skin.as_mut().unwrap().sk2[0].first += 1;
+    let b = spec.build().unwrap();
+    assert_eq!(rules(&b), vec!["GPL-018"]);
+}
+
+#[test]
+fn variants_checked_by_contains_have_no_other_error() {
+    // GPL-009: the last run one entry short (earlier entries keep their mesh indices, so pose 0
+    // still matches the mesh where it is compared: no GPL-011).
+    let b = patch(birdo(), |_, v| {
+        let r = v.object(0).unwrap().record(0).unwrap();
+        let runs = v.runs(&r).unwrap();
+        let last = runs.iter().take_while(|x| x.len.get() != 0).count() - 1;
+        let len = runs[last].len.get() - 1;
+        vec![(r.run_ptr() + 4 * last + 2, len.to_be_bytes().to_vec())]
+    });
+    assert!(rules(&b).contains(&"GPL-009".to_string()));
+    assert!(
+        other_errors(&b, "GPL-009").is_empty(),
+        "{:?}",
+        other_errors(&b, "GPL-009")
+    );
+    // GPL-003: ptr8 before the leading sections (ptr7 there would also misread the facial
+    // section and fire its rules).
+    let mut b = build::birdo_block();
+    b[0x1C..0x20].copy_from_slice(&0x20u32.to_be_bytes());
+    assert!(rules(&b).contains(&"GPL-003".to_string()));
+    assert!(
+        other_errors(&b, "GPL-003").is_empty(),
+        "{:?}",
+        other_errors(&b, "GPL-003")
+    );
+}

@@ -43,6 +43,9 @@ fn valid_samples_round_trip_and_validate_clean() {
 
 #[test]
 fn each_broken_variant_fires_exactly_its_rule() {
+    // The crash rules the broken samples cover (named here so the rules catalogue test sees them).
+    let covered: Vec<&str> = BREAKS.iter().map(|b| b.1).collect();
+    assert_eq!(covered, ["PKX-007", "PKX-008", "PKX-006", "PKX-005"]);
     let samples = build::samples().unwrap();
     for game in ["xd", "colosseum"] {
         for (_, rule, name) in BREAKS {

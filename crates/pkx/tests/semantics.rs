@@ -258,3 +258,16 @@ fn rotated_root_joint_fires_hsd_021_inside_the_pkx() {
         "{d:#?}"
     );
 }
+
+#[test]
+fn unreadable_embedded_dat_fires_hsd_002_alone() {
+    let mut p = build::xd_pokemon().unwrap();
+    p.set_dat(vec![0xFF; 0x20]);
+    let d = p.validate();
+    assert!(d.iter().any(|x| x.rule == "HSD-002"), "{d:#?}");
+    assert!(
+        d.iter()
+            .all(|x| x.rule == "HSD-002" || x.severity != gcio::Severity::Error),
+        "{d:#?}"
+    );
+}
