@@ -37,7 +37,9 @@ pub fn fuzz_pkx(data: &[u8]) {
 /// JSON metadata + DAT → PKX, the path of `gcf convert x.json x.pkx --dat model.dat` and of
 /// `gcf pack`: a sample's metadata JSON with the edits the input chooses
 /// ([`gcio::mutate_text`]) around the sample's own DAT; whatever converts must write a file that
-/// parses and writes back the same bytes. Never panics, hangs or allocates without bound.
+/// parses as its game and writes back the same bytes. (It need not be *detected*: PKX-001 reads
+/// the game from header values the metadata sets, such as XD's entry count.) Never panics, hangs
+/// or allocates without bound.
 pub fn fuzz_pkx_json(data: &[u8]) {
     static TEMPLATES: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
     let templates = TEMPLATES.get_or_init(|| {
@@ -58,7 +60,8 @@ pub fn fuzz_pkx_json(data: &[u8]) {
         return;
     };
     let Ok(bytes) = p.write() else { return };
-    let back = Pkx::parse(&bytes);
+    let back = crate::View::parse_as(&bytes, p.game(), &gcio::Limits::default())
+        .and_then(|v| Pkx::from_view(&v, &gcio::Limits::default()));
     assert!(
         back.is_ok(),
         "a written PKX parses: {:?}",
