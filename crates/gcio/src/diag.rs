@@ -26,7 +26,7 @@ impl fmt::Display for Severity {
     }
 }
 
-/// One validator finding, citing a rule id from `reference/invariants.md` (e.g. `RARC-003`).
+/// One validator finding, citing a rule id catalogued in `docs/rules/` (e.g. `RARC-003`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     /// How bad it is.

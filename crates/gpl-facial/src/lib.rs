@@ -7,7 +7,7 @@
 //! - [`Block`] / [`FacialSection`]: owned models; writing repacks the section with the seed's
 //!   packing rule and recomputes the block's section pointers, so an unchanged block is
 //!   byte-identical.
-//! - [`BlockView::validate`]: rules `GPL-001`…`GPL-018` of `reference/invariants.md`.
+//! - [`BlockView::validate`]: rules `GPL-001`…`GPL-018` (catalogue: `docs/rules/gpl.md`).
 //! - Edits ([`edit`]): apply a base-mesh edit, replace a pose delta, unpatch, rebuild for a
 //!   rigid or skinned submesh, neutralize, detach.
 //! - [`build`]: realistic synthetic blocks for tests, benches and `samples/`.

@@ -1,6 +1,6 @@
-//! The validator: each finding cites a rule id from `reference/invariants.md` (`MSBF-*`).
+//! The validator: each finding cites a rule id catalogued in `docs/rules/msbf.md` (`MSBF-*`).
 //!
-//! Two rules are not in invariants.md yet and are proposed there under the next free ids:
+//! Two rules are ours (the reference has no id for them; see `docs/RULES.md`):
 //! [`UNREACHABLE`] (MSBF-019) and [`SPIN`] (MSBF-020).
 
 use gcio::{Diagnostic, Endian, Severity};

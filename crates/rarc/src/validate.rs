@@ -5,7 +5,7 @@ use gcio::{Diagnostic, Limits};
 use crate::attr::{Attr, name_hash, node_type};
 use crate::view::{NODES_AT, Rarc};
 
-/// Checks an archive against the `RARC-*` rules of `reference/invariants.md`.
+/// Checks an archive against the `RARC-*` rules (`docs/rules/rarc.md`).
 pub fn validate(data: &[u8], limits: Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let v = match crate::parse_with(data, limits) {
