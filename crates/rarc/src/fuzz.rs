@@ -1,4 +1,5 @@
-//! Fuzz body: parse → model → write → parse must agree, and nothing panics.
+//! Fuzz body: parse → model → write → parse must agree, the extract manifest must rebuild the
+//! archive exactly, and nothing panics.
 
 use gcio::Limits;
 
@@ -27,6 +28,15 @@ pub fn fuzz_parse(data: &[u8]) {
         assert_eq!(out, data, "model must write back the input");
         let again = crate::Archive::parse(&out).map(|m| m == model);
         assert!(matches!(again, Ok(true)));
+        // Whatever the model keeps, the manifest keeps: unpack + pack is the identity.
+        if let Ok(u) = crate::manifest::unpack(data) {
+            let files = u.files.into_iter().collect();
+            let packed = crate::manifest::pack(&u.manifest, files, &u.dirs);
+            assert!(
+                packed.is_ok_and(|p| p.bytes() == data),
+                "manifest must rebuild the input"
+            );
+        }
         if let Ok(t) = crate::tree(&model) {
             let packed = crate::pack(&t, crate::PackOptions::default());
             let bytes = packed.write().unwrap_or_default();
