@@ -21,6 +21,9 @@ struct Cli {
     /// Print JSON instead of text.
     #[arg(long, global = true)]
     json: bool,
+    /// Extra BCSV field names, one per line (`#` comments; `HASH<TAB>NAME` lines are checked).
+    #[arg(long, global = true, value_name = "FILE")]
+    names: Vec<PathBuf>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -177,6 +180,10 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     let json = cli.json;
+    for f in &cli.names {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        bcsv::names::add_list(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+    }
     match cli.cmd {
         Cmd::Identify { files } => {
             let mut rows = Vec::new();
