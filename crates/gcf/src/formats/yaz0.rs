@@ -11,6 +11,10 @@ use crate::{Detection, Format, Info, Member, Options, extension, io_error};
 /// The Yaz0 format.
 pub struct Yaz0;
 
+/// Payload bytes `identify` decodes to name the format inside (every real game file's payload
+/// fits, so their detail is the whole payload's).
+const DETECT_PREFIX: usize = 16 << 20;
+
 /// Name of the single member (the decompressed payload).
 const PAYLOAD: &str = "payload";
 
@@ -41,8 +45,9 @@ impl Format for Yaz0 {
         if !yaz0::is_yaz0(data) || data.len() < yaz0::HEADER_LEN {
             return None;
         }
-        // Only streams that decode: text that happens to start with "Yaz0" is not one.
-        let inner = yaz0::decode(data).ok()?;
+        // Only streams that decode: text that happens to start with "Yaz0" is not one. Naming
+        // the payload needs its first bytes only, so a bomb is never expanded whole.
+        let inner = yaz0::decode_prefix(data, DETECT_PREFIX).ok()?;
         Some(Detection {
             format: "yaz0",
             detail: Some(crate::identify(&inner, path).format.to_owned()),
