@@ -38,7 +38,7 @@ impl From<&str> for FieldKey {
 /// The printable name of `hash`: the dictionary name, or `[XXXXXXXX]` (uppercase hex) when unknown.
 pub fn display_name(hash: u32) -> String {
     match names::lookup(hash) {
-        Some(n) => n.to_owned(),
+        Some(n) => n.into_owned(),
         None => format!("[{hash:08X}]"),
     }
 }

@@ -55,6 +55,9 @@ impl Encoding {
                 .map(Cow::Borrowed)
                 .map_err(|e| e.valid_up_to()),
             Encoding::ShiftJis => {
+                if let Some(s) = sjis_lossless(bytes) {
+                    return Ok(s);
+                }
                 let mut i = 0;
                 while i < bytes.len() {
                     match sjis_char(bytes, i) {
@@ -81,21 +84,10 @@ impl Encoding {
                     }
                 }
             }
-            Encoding::ShiftJis => {
-                let mut i = 0;
-                while let Some(&b) = bytes.get(i) {
-                    match sjis_char(bytes, i) {
-                        Some((s, n)) => {
-                            push_escaped(&mut out, &s);
-                            i += n;
-                        }
-                        None => {
-                            let _ = write!(out, "\\x{b:02X}");
-                            i += 1;
-                        }
-                    }
-                }
-            }
+            Encoding::ShiftJis => match sjis_lossless(bytes) {
+                Some(s) => push_escaped(&mut out, &s),
+                None => sjis_per_char(&mut out, bytes),
+            },
         }
         out
     }
@@ -161,6 +153,38 @@ fn push_escaped(out: &mut String, s: &str) {
             '\\' => out.push_str("\\\\"),
             '\0' => out.push_str("\\x00"),
             c => out.push(c),
+        }
+    }
+}
+
+/// The whole string decoded in one pass when it re-encodes to the same bytes (the common case:
+/// Shift-JIS is stateless, so the whole string round-trips exactly when every character does);
+/// `None` sends the caller to the per-character path, which finds the byte that does not.
+fn sjis_lossless(bytes: &[u8]) -> Option<Cow<'_, str>> {
+    let s = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes)?;
+    // encoding_rs maps a lone 0x80 to U+0080 and back; the game's tables treat it as no
+    // character, as the per-character path does.
+    if s.contains('\u{80}') {
+        return None;
+    }
+    let (back, _, bad) = SHIFT_JIS.encode(&s);
+    (!bad && back.as_ref() == bytes).then_some(s)
+}
+
+/// The escaped text character by character: a byte that does not start a lossless character is
+/// written as `\xHH`.
+fn sjis_per_char(out: &mut String, bytes: &[u8]) {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match sjis_char(bytes, i) {
+            Some((s, n)) => {
+                push_escaped(out, &s);
+                i += n;
+            }
+            None => {
+                let _ = write!(out, "\\x{b:02X}");
+                i += 1;
+            }
         }
     }
 }
@@ -236,6 +260,27 @@ mod tests {
         let t = e.to_text(&bytes);
         assert_eq!(t, "ギャラ\\xFFx");
         assert_eq!(e.from_text(&t).unwrap(), bytes);
+    }
+
+    proptest::proptest! {
+        /// The one-pass decode accepts a string only when the per-character path would render
+        /// it the same way (no byte escaped), and `decode` agrees with it.
+        #[test]
+        fn one_pass_agrees_with_per_character(bytes in proptest::collection::vec(
+            proptest::prop_oneof![0x20u8..0x7F, 0x81u8..0xA0, 0xA1u8..0xE0, 0xE0u8..0xFD, proptest::arbitrary::any::<u8>()],
+            0..24,
+        )) {
+            let mut slow = String::new();
+            sjis_per_char(&mut slow, &bytes);
+            if let Some(s) = sjis_lossless(&bytes) {
+                let mut fast = String::new();
+                push_escaped(&mut fast, &s);
+                proptest::prop_assert_eq!(&fast, &slow);
+            } else {
+                proptest::prop_assert!(slow.contains("\\x") || bytes.is_empty());
+            }
+            proptest::prop_assert_eq!(Encoding::ShiftJis.to_text(&bytes), slow);
+        }
     }
 
     #[test]

@@ -28,6 +28,9 @@ struct Cli {
     /// Replace an existing output file, or write into a non-empty folder.
     #[arg(long, global = true)]
     force: bool,
+    /// Extra BCSV field names, one per line (`#` comments; `HASH<TAB>NAME` lines are checked).
+    #[arg(long, global = true, value_name = "FILE")]
+    names: Vec<PathBuf>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -314,6 +317,10 @@ fn strip_text(v: &mut serde_json::Value) {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     let json = cli.json;
+    for f in &cli.names {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        bcsv::names::add_list(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+    }
     let policy = |inputs: Vec<PathBuf>| output::Policy {
         force: cli.force,
         inputs,

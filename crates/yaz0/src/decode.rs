@@ -64,6 +64,41 @@ pub fn decode_with(data: &[u8], limits: &Limits) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The first `max` decoded bytes (all of them when the declared size is smaller), for naming the
+/// payload's format without expanding it whole: work and memory stay within `max` whatever the
+/// declared size. The tokens read are checked as in [`decode`]; the rest of the stream is not
+/// read.
+pub fn decode_prefix(data: &[u8], max: usize) -> Result<Vec<u8>> {
+    let h = Header::parse(data)?;
+    let n = h.size as usize;
+    let want = n.min(max);
+    let mut out: Vec<u8> = Vec::with_capacity(want);
+    let mut ip = HEADER_LEN;
+    while out.len() < want {
+        let flags = *data.get(ip).ok_or_else(|| truncated(data, ip, 1))?;
+        ip += 1;
+        for bit in (0..8u32).rev() {
+            let op = out.len();
+            if op >= want {
+                break;
+            }
+            if flags >> bit & 1 == 1 {
+                out.push(*data.get(ip).ok_or_else(|| truncated(data, ip, 1))?);
+                ip += 1;
+            } else {
+                let (dist, len, used) = read_ref(data, ip)?;
+                check_ref(ip, op, n, dist, len)?;
+                for k in 0..len.min(want - op) {
+                    let b = out.get(op + k - dist).copied().unwrap_or(0);
+                    out.push(b);
+                }
+                ip += used;
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Decodes into a buffer the caller owns; `out` must hold at least the declared size. Returns the
 /// number of bytes written (the declared size).
 pub fn decode_into(data: &[u8], out: &mut [u8]) -> Result<usize> {

@@ -26,6 +26,16 @@ pub enum Matching {
     /// deflate match finder with a 4 KiB window (see the `oead` module), and a 0xFF byte after a
     /// final group whose flag byte is full. Pinned on the corpus's oead streams.
     Oead(u8),
+    /// aboood40091's libyaz0 at level 9 (`szs`'s `LibYaz0` algorithm; SARC-Tool and other
+    /// Python tools): the re-evaluating look-ahead of [`Matching::Whitehole`], but the look-ahead
+    /// wins when it is merely one byte longer, and compares stop at 0x111 bytes.
+    LibYaz0,
+    /// EveryFileExplorer's `YAZ0.Compress` (Hack.io's `Encode_Fast`, and tools built on either)
+    /// with a window of this many bytes (EFE: 0x400; Hack.io's "strength"): greedy, the
+    /// **nearest** of the longest matches, compares stop at 0x111 bytes, and zero bytes pad the
+    /// file to a multiple of 4. `identify` tries 0x400, 0x4C0 (a Galaxy layout archive of the
+    /// SMG2 Project Template; level 3 of libyaz0's `0x10E0 * level / 9 - 0xE0`) and 0x1000.
+    Efe(u16),
 }
 
 /// An encoder choice.
@@ -41,7 +51,7 @@ pub enum Encoder {
 
 impl Encoder {
     /// Every encoder, in the order `identify` tries the exact ones.
-    pub const ALL: [Encoder; 9] = [
+    pub const ALL: [Encoder; 13] = [
         Encoder::Matching(Matching::Nintendo),
         Encoder::Matching(Matching::Gclib),
         Encoder::Matching(Matching::Whitehole),
@@ -49,12 +59,17 @@ impl Encoder {
         Encoder::Matching(Matching::Oead(7)),
         Encoder::Matching(Matching::Oead(8)),
         Encoder::Matching(Matching::Oead(9)),
+        Encoder::Matching(Matching::LibYaz0),
+        Encoder::Matching(Matching::Efe(0x400)),
+        Encoder::Matching(Matching::Efe(0x4C0)),
+        Encoder::Matching(Matching::Efe(0x1000)),
         Encoder::Fast,
         Encoder::Best,
     ];
 
-    /// The name used by `gcf` (`nintendo`, `gclib`, `whitehole`, `oead-6` … `oead-9`, `fast`,
-    /// `best`).
+    /// The name used by `gcf` (`nintendo`, `gclib`, `whitehole`, `oead-6` … `oead-9`,
+    /// `libyaz0`, `efe` (window 0x400), `efe-0x4c0`, `efe-0x1000`, `fast`, `best`; an EFE window
+    /// outside these is `efe-custom`, which [`Encoder::from_name`] does not accept).
     pub fn name(self) -> &'static str {
         match self {
             Encoder::Matching(Matching::Nintendo) => "nintendo",
@@ -64,6 +79,11 @@ impl Encoder {
             Encoder::Matching(Matching::Oead(7)) => "oead-7",
             Encoder::Matching(Matching::Oead(8)) => "oead-8",
             Encoder::Matching(Matching::Oead(_)) => "oead-9",
+            Encoder::Matching(Matching::LibYaz0) => "libyaz0",
+            Encoder::Matching(Matching::Efe(0x400)) => "efe",
+            Encoder::Matching(Matching::Efe(0x4C0)) => "efe-0x4c0",
+            Encoder::Matching(Matching::Efe(0x1000)) => "efe-0x1000",
+            Encoder::Matching(Matching::Efe(_)) => "efe-custom",
             Encoder::Fast => "fast",
             Encoder::Best => "best",
         }
@@ -83,11 +103,24 @@ impl Encoder {
         }
     }
 
+    /// Bytes of working memory per input byte (the matcher's run table, the quick chain's links,
+    /// the optimal parse's tables; oead's tables have a fixed size), so identification can keep
+    /// within [`gcio::Limits`].
+    pub(crate) fn work_per_byte(self) -> u64 {
+        match self {
+            Encoder::Matching(Matching::Oead(_)) => 0,
+            Encoder::Matching(Matching::Efe(_)) | Encoder::Fast => 6,
+            Encoder::Best => 16,
+            Encoder::Matching(_) => 2,
+        }
+    }
+
     /// What this encoder appends after the last group.
     pub fn trailer(self) -> Trailer {
         match self {
             Encoder::Matching(Matching::Gclib) => Trailer::ZeroAfterFullGroup,
             Encoder::Matching(Matching::Oead(_)) => Trailer::FfAfterFullGroup,
+            Encoder::Matching(Matching::Efe(_)) => Trailer::ZeroPadTo4,
             _ => Trailer::None,
         }
     }
@@ -108,7 +141,13 @@ impl Encoder {
         match self {
             Encoder::Matching(Matching::Nintendo) => lookahead_reuse(data, 0x1000, sink),
             Encoder::Matching(Matching::Gclib) => lookahead_reuse(data, MAX_LEN, sink),
-            Encoder::Matching(Matching::Whitehole) => lookahead_reevaluate(data, sink),
+            Encoder::Matching(Matching::Whitehole) => {
+                lookahead_reevaluate(data, usize::MAX, 2, sink)
+            }
+            Encoder::Matching(Matching::LibYaz0) => lookahead_reevaluate(data, MAX_LEN, 1, sink),
+            Encoder::Matching(Matching::Efe(window)) => {
+                nearest_greedy(data, usize::from(window), sink)
+            }
             Encoder::Matching(Matching::Oead(level)) => crate::oead::oead(data, level, sink),
             Encoder::Fast => fast(data, sink),
             Encoder::Best => crate::best::best(data, sink),
@@ -127,14 +166,18 @@ pub enum Trailer {
     /// One 0xFF byte in the same case (oead: its group byte is written as 0xFF before the
     /// group's tokens are known).
     FfAfterFullGroup,
+    /// Zero bytes up to the next multiple of 4 of the file's length (EveryFileExplorer).
+    ZeroPadTo4,
 }
 
 impl Trailer {
-    /// The trailing bytes for a stream of `token_count` tokens.
-    pub fn bytes(self, token_count: usize) -> Vec<u8> {
+    /// The trailing bytes for a stream of `token_count` tokens whose last token ends at file
+    /// offset `end` (header included).
+    pub fn bytes(self, token_count: usize, end: usize) -> Vec<u8> {
         match self {
             Trailer::ZeroAfterFullGroup if token_count.is_multiple_of(8) => vec![0],
             Trailer::FfAfterFullGroup if token_count.is_multiple_of(8) => vec![0xFF],
+            Trailer::ZeroPadTo4 => vec![0; end.next_multiple_of(4) - end],
             _ => Vec::new(),
         }
     }
@@ -189,8 +232,15 @@ fn lookahead_reuse(data: &[u8], cap: usize, sink: &mut impl FnMut(Token) -> bool
     }
 }
 
-/// Whitehole-style look-ahead: the next position's match is re-evaluated against the one after it.
-fn lookahead_reevaluate(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
+/// Re-evaluating look-ahead (Whitehole with `margin` 2 and unbounded compares, libyaz0 with
+/// `margin` 1 and compares capped at 0x111): a literal is emitted when the next position's match
+/// is at least `margin` bytes longer, and that match is re-evaluated against the one after it.
+fn lookahead_reevaluate(
+    data: &[u8],
+    cap: usize,
+    margin: usize,
+    sink: &mut impl FnMut(Token) -> bool,
+) {
     let mut m = Matcher::new(data, true);
     let mut pos = 0;
     // `None` = search at `pos`; `Some(c)` = candidate carried over from the previous look-ahead.
@@ -198,19 +248,37 @@ fn lookahead_reevaluate(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
     while pos < data.len() {
         let cur = match carried.take() {
             Some(c) => c,
-            None => m.longest(pos, usize::MAX),
+            None => m.longest(pos, cap),
         };
-        // With a current match only a look-ahead at least two longer matters; without one, the
-        // look-ahead is carried to the next position and must be exact.
-        let min = if cur.0 >= 3 { cur.0 + 2 } else { 3 };
-        let next = m.longest_from(pos + 1, usize::MAX, min);
-        let (len, dist) = if next.0 > cur.0 + 1 { (0, 0) } else { cur };
+        // With a current match only a look-ahead at least `margin` longer matters; without one,
+        // the look-ahead is carried to the next position and must be exact.
+        let min = if cur.0 >= 3 { cur.0 + margin } else { 3 };
+        let next = m.longest_from(pos + 1, cap, min);
+        let (len, dist) = if next.0 >= cur.0 + margin {
+            (0, 0)
+        } else {
+            cur
+        };
         match emit(sink, data, pos, len, dist) {
             Some(n) => pos += n,
             None => return,
         }
         if len < 3 {
             carried = Some(next);
+        }
+    }
+}
+
+/// Greedy, the nearest of the longest matches within `window` bytes (EveryFileExplorer's loop
+/// walks back from the previous byte and keeps a candidate only when it is strictly longer).
+fn nearest_greedy(data: &[u8], window: usize, sink: &mut impl FnMut(Token) -> bool) {
+    let mut m = Matcher::new(data, false);
+    let mut pos = 0;
+    while pos < data.len() {
+        let (len, dist) = m.nearest(pos, window);
+        match emit(sink, data, pos, len, dist) {
+            Some(n) => pos += n,
+            None => return,
         }
     }
 }

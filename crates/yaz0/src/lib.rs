@@ -2,14 +2,17 @@
 //!
 //! - Decoding: [`decode`] / [`decode_with`] (size bounded by [`gcio::Limits`]) and
 //!   [`decode_into`] for a caller-owned buffer; truncated streams, back-references before the start
-//!   and streams producing more than the declared size are errors with stream offsets.
+//!   and streams producing more than the declared size are errors with stream offsets;
+//!   [`decode_prefix`] expands only the first bytes (to name what is inside).
 //! - The stream model [`Stream`] keeps every token decision, the header's reserved words, the
 //!   unused flag bits and the bytes after the last group: an unchanged stream writes back byte for
 //!   byte whatever encoder made it ([`yay0::Stream`] does the same for Yay0).
 //! - Encoders ([`Encoder`]): [`Matching`] variants that reproduce Nintendo's look-ahead encoder,
-//!   gclib's, Whitehole's and oead's (levels 6–9, zlib-ng's match finder) exactly, a fast
-//!   hash-chain encoder and an optimal-parse encoder.
-//!   [`Stream::identify`] names the exact encoders that reproduce a stream.
+//!   gclib's, Whitehole's, oead's (levels 6–9, zlib-ng's match finder), libyaz0's and
+//!   EveryFileExplorer's (and Hack.io's, with its window sizes) exactly, a fast hash-chain
+//!   encoder and an optimal-parse encoder.
+//!   [`Stream::identify`] names the exact encoders that reproduce a stream, each stopping at
+//!   its first differing token and within [`gcio::Limits`].
 //!
 //! ```
 //! use yaz0::{Encoder, Matching, Stream};
@@ -36,7 +39,9 @@ mod token;
 mod validate;
 pub mod yay0;
 
-pub use decode::{HEADER_LEN, Header, MAGIC, decode, decode_into, decode_with, is_yaz0};
+pub use decode::{
+    HEADER_LEN, Header, MAGIC, decode, decode_into, decode_prefix, decode_with, is_yaz0,
+};
 pub use encode::{Encoder, Matching, Trailer};
 pub use fuzz::fuzz_decode;
 pub use stream::{Stats, Stream};

@@ -416,8 +416,27 @@ impl<'a> Matcher<'a> {
         (best & NONE != NONE).then_some(((best >> 32) as usize, (best & NONE) as usize))
     }
 
+    /// The longest match for `pos` within `window` bytes, the nearest on ties: the quick chain
+    /// walked to the window's end (exact, since the chain holds every earlier position).
+    pub(crate) fn nearest(&mut self, pos: usize, window: usize) -> (usize, usize) {
+        self.chain_walk(pos, usize::MAX, MAX_LEN, window.min(MAX_DIST))
+    }
+
     /// A quick match for `pos`: nearest-first, at most `chain` candidates, stops at `nice` bytes.
     pub(crate) fn quick(&mut self, pos: usize, chain: usize, nice: usize) -> (usize, usize) {
+        self.chain_walk(pos, chain, nice, MAX_DIST)
+    }
+
+    /// Walks the 3-byte chain for `pos` nearest-first over at most `chain` candidates within
+    /// `window` bytes; a candidate replaces the best only when strictly longer; stops at `nice`.
+    #[inline(always)]
+    fn chain_walk(
+        &mut self,
+        pos: usize,
+        chain: usize,
+        nice: usize,
+        window: usize,
+    ) -> (usize, usize) {
         let max = MAX_LEN.min(self.data.len().saturating_sub(pos));
         if max < 3 {
             return (0, 0);
@@ -433,7 +452,7 @@ impl<'a> Matcher<'a> {
         while c != 0 && left > 0 {
             let cand = c - 1;
             let dist = pos - cand;
-            if dist > MAX_DIST {
+            if dist > window {
                 break;
             }
             // Cheap reject: the byte that would extend the best match must agree.

@@ -87,15 +87,19 @@ impl Stream {
     /// Encodes `data` with `encoder`, including the encoder's trailing bytes.
     pub fn encode(data: &[u8], encoder: Encoder) -> Stream {
         let tokens = encoder.tokens(data);
-        Stream {
+        let mut s = Stream {
             header: Header {
                 size: data.len() as u32,
                 reserved: [0; 8],
             },
-            trailing: encoder.trailer().bytes(tokens.len()),
             tokens,
             unused_flag_bits: 0,
-        }
+            trailing: Vec::new(),
+        };
+        s.trailing = encoder
+            .trailer()
+            .bytes(s.tokens.len(), s.stats().end_offset);
+        s
     }
 
     /// The decompressed bytes.
@@ -146,30 +150,47 @@ impl Stream {
         }
     }
 
-    /// The exact encoders (see [`Encoder::ALL`]) that reproduce this stream byte for byte from its
-    /// decompressed bytes `data`.
+    /// The encoders (see [`Encoder::ALL`]) that reproduce this stream byte for byte from its
+    /// decompressed bytes `data`, with the default [`Limits`].
     pub fn identify(&self, data: &[u8]) -> Vec<Encoder> {
-        if self.unused_flag_bits != 0 {
+        self.identify_with(data, &Limits::default())
+    }
+
+    /// [`Stream::identify`] within `limits`. Every candidate stops at its first token that differs
+    /// from the stream, so naming a stream costs about one encode (by the encoder that made it)
+    /// plus short prefixes of the others. [`Encoder::Best`] decides nothing before it has seen the
+    /// whole input, so it runs only when no other encoder matched; an encoder whose working
+    /// memory for `data` would pass `limits` is skipped.
+    pub fn identify_with(&self, data: &[u8], limits: &Limits) -> Vec<Encoder> {
+        if self.unused_flag_bits != 0 || data.len() != self.header.size as usize {
             return Vec::new();
         }
-        Encoder::ALL
-            .into_iter()
-            .filter(|e| {
-                if !e.writes_reserved(self.header.reserved)
-                    || e.trailer().bytes(self.tokens.len()) != self.trailing
-                {
-                    return false;
-                }
-                let mut i = 0usize;
-                let mut same = true;
-                e.run(data, &mut |t| {
-                    same = self.tokens.get(i) == Some(&t);
-                    i += 1;
-                    same
-                });
-                same && i == self.tokens.len()
-            })
-            .collect()
+        let end = self.stats().end_offset;
+        let reproduces = |e: Encoder| {
+            if !e.writes_reserved(self.header.reserved)
+                || e.trailer().bytes(self.tokens.len(), end) != self.trailing
+                || limits
+                    .check_alloc(data.len() as u64, e.work_per_byte(), 0)
+                    .is_err()
+            {
+                return false;
+            }
+            let mut i = 0usize;
+            let mut same = true;
+            e.run(data, &mut |t| {
+                same = self.tokens.get(i) == Some(&t);
+                i += 1;
+                same
+            });
+            same && i == self.tokens.len()
+        };
+        let (best, others): (Vec<Encoder>, Vec<Encoder>) =
+            Encoder::ALL.into_iter().partition(|e| *e == Encoder::Best);
+        let found: Vec<Encoder> = others.into_iter().filter(|e| reproduces(*e)).collect();
+        if !found.is_empty() {
+            return found;
+        }
+        best.into_iter().filter(|e| reproduces(*e)).collect()
     }
 }
 

@@ -100,6 +100,10 @@ proptest! {
         let mut buf = vec![0xEE; want.len() + 7];
         prop_assert_eq!(yaz0::decode_into(&bytes, &mut buf).unwrap(), want.len());
         prop_assert_eq!(&buf[..want.len()], &want[..]);
+        for max in [0, 1, want.len() / 3, want.len(), want.len() + 5] {
+            let n = max.min(want.len());
+            prop_assert_eq!(yaz0::decode_prefix(&bytes, max).unwrap(), want[..n].to_vec());
+        }
     }
 
     /// Damaged streams: a changed byte, a cut, or a different declared size is decoded or rejected
@@ -128,6 +132,23 @@ proptest! {
             prop_assert_eq!(yaz0::decode(&b).ok(), reference(&b));
         }
     }
+}
+
+/// A prefix of a bomb: 1 GiB declared, of which only the tokens for the first bytes are even
+/// present; the prefix decodes in bounded work and memory, a full decode is refused.
+#[test]
+fn prefix_of_a_bomb() {
+    let mut bytes = [&b"Yaz0"[..], &(1u32 << 30).to_be_bytes(), &[0; 8]].concat();
+    bytes.extend_from_slice(&[0x80, 0x00]); // literal 0, then seven references
+    for _ in 0..7 {
+        bytes.extend_from_slice(&[0x00, 0x00, 0xFF]); // distance 1, 0x111 bytes
+    }
+    let p = yaz0::decode_prefix(&bytes, 0x400).unwrap();
+    assert_eq!(p, vec![0; 0x400]);
+    assert!(yaz0::decode(&bytes).is_err());
+    // A reference that the prefix needs but that reaches before the start is still an error.
+    let bad = [&b"Yaz0"[..], &[0, 0, 0, 8], &[0; 8], &[0x00, 0x00, 0x04]].concat();
+    assert!(yaz0::decode_prefix(&bad, 4).is_err());
 }
 
 /// Every kind of back-reference the fast path special-cases, each inside a long stream so the

@@ -13,6 +13,10 @@ use crate::{Detection, Format, Info, Member, Options, extension, io_error};
 /// The Yaz0 format.
 pub struct Yaz0;
 
+/// Payload bytes `identify` decodes to name the format inside (every real game file's payload
+/// fits, so their detail is the whole payload's).
+const DETECT_PREFIX: usize = 16 << 20;
+
 /// Name of the single member (the decompressed payload).
 const PAYLOAD: &str = "payload";
 
@@ -60,9 +64,13 @@ impl Format for Yaz0 {
         if !yaz0::is_yaz0(data) || !plausible(data) {
             return None;
         }
+        // Naming the payload needs its first bytes only, so a bomb is never expanded whole.
         Some(Detection {
             format: "yaz0",
-            detail: Some(payload_detail(yaz0::decode(data), path)),
+            detail: Some(payload_detail(
+                yaz0::decode_prefix(data, DETECT_PREFIX),
+                path,
+            )),
         })
     }
 
