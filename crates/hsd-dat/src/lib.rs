@@ -88,5 +88,5 @@ pub use graph::{Graph, JointRef, Kind, Node, PObjRef};
 pub use model::{Block, Dat, Extern, Loc, Pointer, Root, Slot, Target};
 pub use roots::RootKind;
 pub use types::*;
-pub use validate::{MAX_PALETTE, POBJ_CRASH, POBJ_WARN, validate_bytes};
+pub use validate::{MAX_PALETTE, POBJ_CRASH, POBJ_WARN, ROTATION_EPSILON, validate_bytes};
 pub use view::{Archive, Extent, Symbol, parse, sniff};

@@ -431,10 +431,20 @@ fn hand_laid_scene_is_reproduced() {
         .chain((1..n).step_by(2))
         .chain([n])
         .collect();
+    // The order is chosen, not detected: a shuffled layout may look like Melee's.
+    let rebuild_xd = |d: &Dat| {
+        hsd_dat::compile::compile_as(
+            &Dat::parse(&d.write().unwrap()).unwrap(),
+            Some(hsd_dat::compile::Order::ColosseumXd),
+        )
+        .unwrap()
+        .write()
+        .unwrap()
+    };
     for perm in [reversed, interleaved] {
         let shuffled = permuted(&hand, &perm);
         let other = shuffled.write().unwrap();
-        let out = rebuild(&shuffled);
+        let out = rebuild_xd(&shuffled);
         eprintln!(
             "xd-scene shuffled: BNB {:.2} % before, {:.2} % after",
             bnb(&expected, &other),
