@@ -5,9 +5,16 @@
 //! data, palettes and envelope lists content-deduplicated and the relocation table rebuilt in
 //! address order.
 //!
+//! That is Colosseum/XD's compiler ([`Order::ColosseumXd`]); Melee's and Chibi-Robo's
+//! ([`Order::Melee`], module `melee`) lays each root out as a band of its own, keeps display
+//! lists with their PObjs, writes the skeleton in pre-order and merges nothing. [`compile`] uses
+//! the order the model's layout follows ([`Order::detect`]); [`compile_as`] chooses.
+//!
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
-//! made where the seed is silent), so `compile` is canonical: any block order of the same model
-//! compiles to the same bytes, and an archive already in compiler order comes back unchanged.
+//! made where the seed is silent), so `compile_as` with a chosen order is canonical: any block
+//! order of the same model compiles to the same bytes, and an archive already in compiler order
+//! comes back unchanged (`compile` too, as a compiled archive detects the order it was laid out
+//! in).
 //! Nothing the layout decides feeds back into the order, so compiling a compiled archive returns
 //! it unchanged, malformed graphs included: the graph is typed with every block followed by zero
 //! padding rather than by its neighbour (`typing_layout`), a relocated word a struct reads as a
