@@ -31,6 +31,41 @@ fn bench(c: &mut Criterion) {
         group(c, name);
     }
     curves(c);
+    compile_real(c);
+}
+
+/// `compile` (parse, type, order, lay out, write) on each retail file of
+/// `../shared/corpus/real/hsd` when present, with the BNB of the result printed once per file.
+fn compile_real(c: &mut Criterion) {
+    use gcformats::hsd_dat::compile::compile;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real/hsd");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    files.sort();
+    let mut g = c.benchmark_group("hsd_dat_compile_real");
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let out = compile(&Dat::parse(&bytes).unwrap())
+            .unwrap()
+            .write()
+            .unwrap();
+        let bnb = gcformats::hsd_dat::compare::bnb(&bytes, &out);
+        eprintln!("{name}: {} bytes, BNB {bnb:.2} %", bytes.len());
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                compile(&Dat::parse(black_box(&bytes)).unwrap())
+                    .unwrap()
+                    .write()
+                    .unwrap()
+                    .len()
+            })
+        });
+    }
+    g.finish();
 }
 
 /// Keyframe tracks: a 10,000-key stream (SPL keys with S16 values and slopes, an SLP every 16th

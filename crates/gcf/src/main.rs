@@ -138,7 +138,15 @@ enum Cmd {
     /// A the reference), then per compiler-phase region BNB and per struct kind NBN.
     Compare { a: PathBuf, b: PathBuf },
     /// Lay a sysdolphin .dat out afresh in HAL's compiler order (not the layout-preserving writer).
-    Rebuild { input: PathBuf, output: PathBuf },
+    /// Findings on the result go to stderr (check's format); they never stop the rebuild.
+    Rebuild {
+        input: PathBuf,
+        output: PathBuf,
+        /// Compiler order: `xd` (Colosseum/XD) or `melee` (Melee, Chibi-Robo); default: the
+        /// one the input's layout follows.
+        #[arg(long, value_parser = gcf::formats::hsd_dat::parse_order)]
+        order: Option<hsd_dat::compile::Order>,
+    },
     /// Convert between formats; the file names' extensions choose the conversion.
     #[command(after_help = CONVERSIONS)]
     Convert {
@@ -567,9 +575,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Rebuild { input, output } => {
-            let bytes = gcf::formats::hsd_dat::rebuild(&read(&input)?)
+        Cmd::Rebuild {
+            input,
+            output,
+            order,
+        } => {
+            let (bytes, findings) = gcf::formats::hsd_dat::rebuild(&read(&input)?, order)
                 .map_err(|e| format!("{}: {e}", input.display()))?;
+            for d in &findings {
+                eprintln!("{}\t{d}", output.display());
+            }
             policy(vec![input.clone()]).write_file(&output, &bytes)?;
             if output::is_std(&output) {
                 return Ok(ExitCode::SUCCESS);

@@ -5,9 +5,16 @@
 //! data, palettes and envelope lists content-deduplicated and the relocation table rebuilt in
 //! address order.
 //!
+//! That is Colosseum/XD's compiler ([`Order::ColosseumXd`]); Melee's and Chibi-Robo's
+//! ([`Order::Melee`], module `melee`) lays each root out as a band of its own, keeps display
+//! lists with their PObjs, writes the skeleton in pre-order and merges nothing. [`compile`] uses
+//! the order the model's layout follows ([`Order::detect`]); [`compile_as`] chooses.
+//!
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
-//! made where the seed is silent), so `compile` is canonical: any block order of the same model
-//! compiles to the same bytes, and an archive already in compiler order comes back unchanged.
+//! made where the seed is silent), so `compile_as` with a chosen order is canonical: any block
+//! order of the same model compiles to the same bytes, and an archive already in compiler order
+//! comes back unchanged (`compile` too, as a compiled archive detects the order it was laid out
+//! in).
 //! Nothing the layout decides feeds back into the order, so compiling a compiled archive returns
 //! it unchanged, malformed graphs included: the graph is typed with every block followed by zero
 //! padding rather than by its neighbour (`typing_layout`), a relocated word a struct reads as a
@@ -33,6 +40,52 @@ use crate::types::{
     Spline, TObj, TexAnim,
 };
 use crate::view::Archive;
+
+mod melee;
+
+/// Which of HAL's compilers `compile` reproduces: the orders differ (docs/HSD-ORDER.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Pokémon Colosseum/XD (seed 003): one band per phase over the whole file, display lists a
+    /// phase of their own, the skeleton in post-order, pixels and palettes deduplicated.
+    ColosseumXd,
+    /// Super Smash Bros. Melee and Chibi-Robo: one band per root, display lists with their
+    /// PObjs, the skeleton in pre-order, each TObj's pixels then palette, no content dedup.
+    Melee,
+}
+
+impl Order {
+    /// The order an archive's layout follows: Melee when the first DObj with both a material
+    /// and a display list has its MObj before the display list (Colosseum/XD writes every
+    /// display list before the materials) or, without such a DObj, when a root joint precedes
+    /// its first child (Colosseum/XD writes children first); Colosseum/XD otherwise, the seed's
+    /// order, also for files too small to tell. Both signals survive compiling in the detected
+    /// order, so compiling a compiled archive detects the same order again.
+    pub fn detect(a: &Archive<'_>) -> Order {
+        let g = a.graph();
+        for p in &g.pobjs {
+            if let (Some(m), Some(dl)) = (p.mobj, p.pobj.display_list) {
+                return if m < dl {
+                    Order::Melee
+                } else {
+                    Order::ColosseumXd
+                };
+            }
+        }
+        for (i, j) in g.joints.iter().enumerate() {
+            if j.parent.is_none()
+                && let Some(c) = g.joints.iter().skip(i + 1).find(|c| c.parent == Some(i))
+            {
+                return if j.offset < c.offset {
+                    Order::Melee
+                } else {
+                    Order::ColosseumXd
+                };
+            }
+        }
+        Order::ColosseumXd
+    }
+}
 
 /// A region of the compiled data section, in layout order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -180,7 +233,7 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
         &crate::parse(&bytes)?.reading_relocated_scalars_as_zero(),
         &offsets,
     );
-    let phases = inherit(own.iter().map(|x| x.0));
+    let phases = inherit(own.iter().map(|x| x.0), Phase::Materials);
     Ok(phases
         .into_iter()
         .zip(own)
@@ -211,9 +264,9 @@ fn phases_of(a: &Archive<'_>, offsets: &[u32]) -> Vec<(Option<Phase>, u32)> {
 
 /// Blocks without a phase of their own take the previous block's (the first ones the first
 /// block's that has one; Materials when none has).
-fn inherit(own: impl IntoIterator<Item = Option<Phase>> + Clone) -> Vec<Phase> {
+fn inherit<T: Copy>(own: impl IntoIterator<Item = Option<T>> + Clone, none: T) -> Vec<T> {
     let first = own.clone().into_iter().flatten().next();
-    let mut prev = first.unwrap_or(Phase::Materials);
+    let mut prev = first.unwrap_or(none);
     own.into_iter()
         .map(|p| {
             prev = p.unwrap_or(prev);
@@ -252,7 +305,10 @@ fn inherit(own: impl IntoIterator<Item = Option<Phase>> + Clone) -> Vec<Phase> {
 /// - the scene tail's bands (see `scene`), then the bound box.
 struct Emit<'a, 'b> {
     a: &'b Archive<'a>,
-    list: Vec<(Phase, u32)>,
+    /// (section, phase, data offset) in emit order; the section is the root being laid out in
+    /// Melee order (each root's structs and pixels form a band of their own), 0 in XD order.
+    list: Vec<(usize, Phase, u32)>,
+    section: usize,
     seen: HashSet<u32>,
     pixels: Vec<u32>,
     palettes: Vec<u32>,
@@ -266,7 +322,7 @@ impl Emit<'_, '_> {
         if let Some(o) = off
             && self.seen.insert(o)
         {
-            self.list.push((phase, o));
+            self.list.push((self.section, phase, o));
         }
     }
 
@@ -547,11 +603,12 @@ type Mesh = (u32, DObj, Vec<(u32, PObj)>);
 type JointMatAnims = (Vec<(u32, MatAnim)>, Vec<(u32, TexAnim)>);
 
 /// See [`Emit`].
-fn emit_order(a: &Archive<'_>) -> Vec<(Phase, u32)> {
+fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
     let g = a.graph();
     let mut e = Emit {
         a,
         list: Vec::new(),
+        section: 0,
         seen: HashSet::new(),
         pixels: Vec::new(),
         palettes: Vec::new(),
@@ -673,8 +730,8 @@ fn emit_order(a: &Archive<'_>) -> Vec<(Phase, u32)> {
     let descs: Vec<u32> = e
         .list
         .iter()
-        .filter(|x| x.0 == Phase::VertexDescriptors)
-        .map(|x| x.1)
+        .filter(|x| x.1 == Phase::VertexDescriptors)
+        .map(|x| x.2)
         .collect();
     for d in descs {
         if let Ok((_, attrs)) = a.vertex_desc(d) {
@@ -730,6 +787,12 @@ pub fn check(dat: &Dat) -> Result<Vec<Diagnostic>> {
 /// Lays `dat` out afresh in compiler order (see the module doc). The result writes a valid
 /// archive that re-parses to the same pointer graph (up to merged duplicates).
 pub fn compile(dat: &Dat) -> Result<Dat> {
+    compile_as(dat, None)
+}
+
+/// [`compile`] in a chosen compiler's order; `None` detects it from the model's layout
+/// ([`Order::detect`]).
+pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
     // Compile the blocks a parse of the written model has, which is what the next compile of
     // the output starts from: a block nothing points at (no pointer, root or extern slot) is no
     // block of its own once written — the parse joins it to the block before it.
@@ -737,7 +800,13 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
     let (typing, offsets) = typing_layout(dat)?;
     let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
     let inferred = phases_of(&typed, &offsets);
-    let emitted = emit_order(&typed);
+    let order_kind = order.unwrap_or_else(|| Order::detect(&typed));
+    let xd = order_kind == Order::ColosseumXd;
+    let emitted = if xd {
+        emit_order(&typed)
+    } else {
+        melee::emit_order(&typed)
+    };
     // After that join only the first block can be one nothing points at (the data start is
     // always a boundary). It stays first, the one place where it is still a block of its own
     // when the output is parsed again, and is never merged away as a duplicate (nothing would
@@ -750,28 +819,32 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
     let n = dat.blocks.len();
     let mut own: Vec<Option<Phase>> = inferred.iter().map(|x| x.0).collect();
     let mut pos: Vec<usize> = vec![usize::MAX; n];
-    for (at, &(p, off)) in emitted.iter().enumerate() {
+    let mut section: Vec<Option<usize>> = vec![None; n];
+    for (at, &(sec, p, off)) in emitted.iter().enumerate() {
         if let Ok(i) = offsets.binary_search(&off)
-            && let (Some(o), Some(x)) = (own.get_mut(i), pos.get_mut(i))
+            && let (Some(o), Some(x), Some(s)) =
+                (own.get_mut(i), pos.get_mut(i), section.get_mut(i))
             && *x == usize::MAX
         {
-            (*o, *x) = (Some(p), at);
+            (*o, *x, *s) = (Some(p), at, Some(sec));
         }
     }
-    let phases: Vec<(Phase, u32)> = inherit(own)
+    let section = inherit(section, 0);
+    let phases: Vec<(Phase, u32)> = inherit(own, Phase::Materials)
         .into_iter()
         .zip(&inferred)
         .map(|(p, &(_, size))| (p, size))
         .collect();
     // Every block's sort key: the lead block, then per phase the blocks the graph places in
     // emit order and the rest (unknown structs) in model order.
-    let key: Vec<(bool, Phase, usize, usize)> = phases
+    let key: Vec<(bool, usize, Phase, usize, usize)> = phases
         .iter()
         .zip(&pos)
+        .zip(&section)
         .enumerate()
-        .map(|(i, (&(p, _), &at))| match at {
-            usize::MAX => (!(lead && i == 0), p, 1, i),
-            at => (!(lead && i == 0), p, 0, at),
+        .map(|(i, ((&(p, _), &at), &sec))| match at {
+            usize::MAX => (!(lead && i == 0), sec, p, 1, i),
+            at => (!(lead && i == 0), sec, p, 0, at),
         })
         .collect();
     let mut order: Vec<usize> = (0..n).collect();
@@ -785,7 +858,7 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
             continue;
         };
         let dedup = match p {
-            _ if lead && i == 0 => false,
+            _ if lead && i == 0 || !xd => false,
             Phase::VertexBuffers | Phase::ImagePixels | Phase::Palettes => b.pointers.is_empty(),
             Phase::Envelopes => true,
             _ => false,
@@ -837,7 +910,14 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
         {
             bytes.truncate(end);
         }
-        // GX payloads are 32-aligned; a palette struct (it has a pointer) only 4-aligned.
+        // GX payloads are 32-aligned; a palette struct (it has a pointer) only 4-aligned. In
+        // Melee order a display list sits in the geometry band and a palette in the pixel band:
+        // the typed node's own phase decides.
+        let p = match inferred.get(i) {
+            Some(&(Some(natural), _)) if !xd => natural,
+            _ if !xd => Phase::Materials,
+            _ => p,
+        };
         let align = match p {
             Phase::Palettes if !b.pointers.is_empty() => 4,
             p => p.align(),

@@ -180,6 +180,13 @@ impl std::hash::Hasher for OffsetHasher {
     }
 }
 
+/// Bytes a perspective camera desc uses: `HSD_CameraDescPerspective` (projection 1) ends after
+/// fovy and aspect at 0x38, the frustum and ortho descs after four planes at 0x40 (doldecomp/melee
+/// `cobj.h`). Chibi-Robo's compiler puts the next struct (a ModelSet) right after a 0x38-byte
+/// perspective camera; Colosseum/XD writers allocate the whole 0x40 union, so the node keeps 0x40
+/// and only the overlap check uses the shorter size.
+const PERSPECTIVE_CAMERA_SIZE: u32 = 0x38;
+
 type FastSet<K> = HashSet<K, std::hash::BuildHasherDefault<OffsetHasher>>;
 
 struct Walker<'a, 'b> {
@@ -412,19 +419,27 @@ impl Walker<'_, '_> {
         if let Some(j) = m.joint {
             self.joint_tree(j).context("joint tree")?;
         }
+        // An animation tree listed by several model sets (or twice in one list) is shared, as
+        // HAL's tools write it, not a cycle: walk it once.
         if let Some(a) = m.anims {
             for x in self.ptr_array(a)? {
-                self.anim_joint(x, 0).context("anim joint")?;
+                if !self.seen.contains(&(x, Kind::AnimJoint)) {
+                    self.anim_joint(x, 0).context("anim joint")?;
+                }
             }
         }
         if let Some(a) = m.matanims {
             for x in self.ptr_array(a)? {
-                self.matanim_joint(x, 0).context("matanim joint")?;
+                if !self.seen.contains(&(x, Kind::MatAnimJoint)) {
+                    self.matanim_joint(x, 0).context("matanim joint")?;
+                }
             }
         }
         if let Some(a) = m.shapeanims {
             for x in self.ptr_array(a)? {
-                self.shapeanim_joint(x, 0).context("shapeanim joint")?;
+                if !self.seen.contains(&(x, Kind::ShapeAnimJoint)) {
+                    self.shapeanim_joint(x, 0).context("shapeanim joint")?;
+                }
             }
         }
         Ok(())
@@ -791,7 +806,8 @@ impl Walker<'_, '_> {
         let Some(a) = self.read::<AObj>(off, Kind::AObj)? else {
             return Ok(());
         };
-        let mut next = a.fobj;
+        // A track list another AObj already owns is shared, not a cycle.
+        let mut next = a.fobj.filter(|f| !self.seen.contains(&(*f, Kind::FObj)));
         while let Some(f) = next {
             let fobj: FObj = self.read_once(f, Kind::FObj)?;
             if let Some(d) = fobj.data {
@@ -927,7 +943,19 @@ impl Walker<'_, '_> {
                             | Kind::String
                     )
             })
-            .map(|(n, i)| (n.offset, n.size, i))
+            .map(|(n, i)| {
+                let perspective = n.kind == Kind::Camera
+                    && self
+                        .arc
+                        .read::<Camera>(n.offset)
+                        .is_ok_and(|c| c.projection == 1);
+                let size = if perspective {
+                    PERSPECTIVE_CAMERA_SIZE
+                } else {
+                    n.size
+                };
+                (n.offset, size, i)
+            })
             .collect();
         crate::sort::radix_sort_by(
             &mut fixed,
@@ -936,10 +964,11 @@ impl Walker<'_, '_> {
         );
         let mut end = 0u64;
         let mut prev: Option<Node> = None;
-        for (_, _, i) in fixed {
+        for (_, size, i) in fixed {
             let Some(&n) = self.g.nodes.get(i as usize) else {
                 continue;
             };
+            let n = Node { size, ..n };
             if let Some(p) = prev
                 && u64::from(n.offset) < end
                 && n.offset != p.offset

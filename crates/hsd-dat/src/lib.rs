@@ -19,8 +19,10 @@
 //!   ([`Archive::anim_tree`]) and samples an AnimJoint tree to joint matrices
 //!   ([`Archive::sample_anim_joint`]).
 //! - [`compile::compile`] lays a model out afresh in HAL's compiler order (derived from the
-//!   typed graph, so any block order of a model compiles to the same bytes); [`compare`]
-//!   measures two archives against each other (BNB, per-phase regions, NBN).
+//!   typed graph, so any block order of a model compiles to the same bytes in a chosen
+//!   [`compile::Order`]): Colosseum/XD's (seed 003) or Melee/Chibi-Robo's (read off retail files,
+//!   `docs/HSD-ORDER.md`), detected from the layout unless chosen ([`compile::compile_as`]);
+//!   [`compare`] measures two archives against each other (BNB, per-phase regions, NBN).
 //!
 //! Samples ([`build::samples`]): `xd-model.dat`, `xd-scene.dat` (every phase of the compiler's
 //! layout: several MObjs, a reversed multi-texture chain, deduplicated envelopes and pixels,
@@ -29,7 +31,7 @@
 //! `xd-scene` out by hand from the seed's rules and checks `compile` reproduces it from any block
 //! order. `mextk-minimal.dat` and `broken/*` exercise the layout-preserving writer (an unsorted
 //! relocation table; one rule broken each) and are not compiler output: their rebuilds score
-//! 100 % (mextk) and 61–62 % BNB (broken, refused by `gcf rebuild` where the checks fail). The
+//! 100 % (mextk) and 61–62 % BNB (broken; `gcf rebuild` lays them out and prints the failing checks). The
 //! hand-written corpus `homebrew-min.dat` puts SceneData first where the compiler puts it last
 //! (seed 003); its rebuild scores BNB 95.24 %, NBN 100 %.
 //!
@@ -88,5 +90,5 @@ pub use graph::{Graph, JointRef, Kind, Node, PObjRef};
 pub use model::{Block, Dat, Extern, Loc, Pointer, Root, Slot, Target};
 pub use roots::RootKind;
 pub use types::*;
-pub use validate::{MAX_PALETTE, POBJ_CRASH, POBJ_WARN, validate_bytes};
+pub use validate::{MAX_PALETTE, POBJ_CRASH, POBJ_WARN, ROTATION_EPSILON, validate_bytes};
 pub use view::{Archive, Extent, Symbol, parse, sniff};

@@ -9,7 +9,7 @@ use gx::dl::{DisplayList, matrix_slot};
 use gx::vtx::Attr;
 
 use crate::bound_box::BoundBox;
-use crate::flags::{JointFlags, PObjKind, RenderMode};
+use crate::flags::{JointFlags, PObjKind, RenderMode, TObjFlags};
 use crate::graph::{Graph, Kind, PObjRef};
 use crate::roots::RootKind;
 use crate::types::{AObj, AnimJoint, Image, MObj, Palette, TObj};
@@ -21,6 +21,15 @@ pub const MAX_PALETTE: usize = 10;
 pub const POBJ_CRASH: usize = 240;
 /// PObj count that draws a warning.
 pub const POBJ_WARN: usize = 200;
+
+/// TObj coordinate kinds whose texgen ignores `src` (flags & 0xF).
+const COORD_REFLECTION: u32 = 1;
+const COORD_HILIGHT: u32 = 2;
+const COORD_SHADOW: u32 = 3;
+
+/// Largest root-joint rotation (radians) still read as identity (HSD-021): exporters leave float
+/// noise such as 1e-22 (a retail Chibi-Robo model), far below anything visible.
+pub const ROTATION_EPSILON: f32 = 1e-6;
 
 /// Validates a file; a file that does not parse yields its parse error.
 pub fn validate_bytes(bytes: &[u8]) -> Result<Vec<Diagnostic>> {
@@ -179,7 +188,7 @@ impl Archive<'_> {
                         "root joint lacks SKELETON_ROOT although the tree has SKELETON joints",
                     ));
                 }
-                if jr.joint.rotation != [0.0; 3] {
+                if jr.joint.rotation.iter().any(|r| r.abs() > ROTATION_EPSILON) {
                     d.push(Diagnostic::error("HSD-021", at, format!("root joint rotation {:?} is not identity (the game turns the whole model)", jr.joint.rotation)));
                 }
             }
@@ -405,7 +414,16 @@ impl Archive<'_> {
         }
     }
 
+    /// Whether the file has the Colosseum/XD model layout (roots `scene_data` and `bound_box`, no
+    /// externs: HSD-007).
+    pub fn is_xd_layout(&self) -> bool {
+        self.root("scene_data").is_some()
+            && self.root("bound_box").is_some()
+            && self.externs().len() == 0
+    }
+
     fn material_rules(&self, g: &Graph, d: &mut Vec<Diagnostic>) {
+        let xd = self.is_xd_layout();
         // TObj sources must name a TEX attribute of the meshes drawn with the material.
         let mut texs_by_mobj: HashMap<u32, HashSet<u32>> = HashMap::new();
         for p in &g.pobjs {
@@ -429,11 +447,14 @@ impl Archive<'_> {
                         continue;
                     };
                     if m.render_mode.contains(RenderMode::XLU) {
-                        d.push(Diagnostic::warning(
-                            "HSD-019",
-                            at,
-                            "translucent (XLU) material: renders invisible in Colosseum/XD",
-                        ));
+                        // Only Colosseum/XD's renderer drops the translucent pass; Melee and
+                        // Chibi-Robo draw it (retail XLU materials), so elsewhere it is a note.
+                        let msg = "translucent (XLU) material: renders invisible in Colosseum/XD";
+                        d.push(if xd {
+                            Diagnostic::warning("HSD-019", at, msg)
+                        } else {
+                            Diagnostic::info("HSD-019", at, msg)
+                        });
                     }
                     let mut t = m.tobj;
                     let mut guard = 0;
@@ -444,8 +465,13 @@ impl Archive<'_> {
                         let Ok(tobj) = self.read::<TObj>(to) else {
                             break;
                         };
+                        // The runtime reads `src` only for UV-style coordinates; reflection
+                        // and highlight maps generate from NRM, shadow maps from POS
+                        // (HSD_TObj setupTextureCoordGen), whatever `src` holds.
+                        let coord = tobj.flags.bits() & TObjFlags::COORD.bits();
                         let uv = tobj.src.wrapping_sub(4);
                         if let Some(texs) = texs_by_mobj.get(&n.offset)
+                            && !matches!(coord, COORD_REFLECTION | COORD_HILIGHT | COORD_SHADOW)
                             && tobj.src >= 4
                             && uv < 8
                             && !texs.contains(&uv)

@@ -431,10 +431,20 @@ fn hand_laid_scene_is_reproduced() {
         .chain((1..n).step_by(2))
         .chain([n])
         .collect();
+    // The order is chosen, not detected: a shuffled layout may look like Melee's.
+    let rebuild_xd = |d: &Dat| {
+        hsd_dat::compile::compile_as(
+            &Dat::parse(&d.write().unwrap()).unwrap(),
+            Some(hsd_dat::compile::Order::ColosseumXd),
+        )
+        .unwrap()
+        .write()
+        .unwrap()
+    };
     for perm in [reversed, interleaved] {
         let shuffled = permuted(&hand, &perm);
         let other = shuffled.write().unwrap();
-        let out = rebuild(&shuffled);
+        let out = rebuild_xd(&shuffled);
         eprintln!(
             "xd-scene shuffled: BNB {:.2} % before, {:.2} % after",
             bnb(&expected, &other),
@@ -463,4 +473,158 @@ fn hand_laid_scene_is_reproduced() {
         .find(|s| s.0 == "xd-scene.dat")
         .unwrap();
     assert!(sample.1 == expected);
+}
+
+/// The Melee compiler's order (docs/HSD-ORDER.md), laid out by hand as a golden block order and
+/// reproduced by `compile_as(.., Melee)` from other block orders: vertex buffers by attribute
+/// (the backward walk's descriptors), materials in the backward walk (per joint in pre-order,
+/// DObjs last to first, TObj chains deepest first), envelopes, vertex descriptors, geometry
+/// forward with each PObj's display list and envelope list before it, the skeleton in pre-order
+/// with the IBM before its joint, then pixels forward with a TObj's palette after its pixels.
+/// Two equal envelopes stay two (no content dedup in Melee order).
+#[test]
+fn melee_order_is_reproduced() {
+    use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
+    use gx::vtx::{Attr, AttrType};
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::*;
+    use hsd_dat::compile::{Order, compile_as};
+    use hsd_dat::*;
+    let idx = |t: Target| match t {
+        Target::In(l) => l.block,
+        _ => unreachable!(),
+    };
+    let mut b = Builder::new();
+    let pos = b.bytes(vec![1; 64], 32);
+    let nrm_a = b.bytes(vec![2; 32], 32);
+    let nrm_b = b.bytes(vec![3; 32], 32);
+    let uv = b.bytes(vec![4; 32], 32);
+    let d1 = b.vtx_list(&[
+        vtx(9, 3, 1, 3, 8, 6, Some(pos)),
+        vtx(10, 2, 0, 1, 6, 3, Some(nrm_a)),
+        vtx(13, 3, 1, 3, 12, 4, Some(uv)),
+    ]);
+    let d2 = b.vtx_list(&env_vtx(pos, nrm_b, uv));
+    let mut desc1 = VertexDesc::new();
+    desc1.push(Attr::POS, AttrType::INDEX16).unwrap();
+    desc1.push(Attr::NRM, AttrType::INDEX8).unwrap();
+    desc1.push(Attr::tex(0), AttrType::INDEX16).unwrap();
+    let mut strip = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
+    for i in 0..3 {
+        strip.push(&desc1, &[i, 0, i]);
+    }
+    let (dl1, n1) = display_list(&[strip], &desc1).unwrap();
+    let dl_a = b.bytes(dl1.clone(), 32);
+    let dl_c = b.bytes(dl1, 32);
+    let (dl2, n2) = env_strip(&[(0, 0), (3, 1), (0, 2)]).unwrap();
+    let dl_b = b.bytes(dl2, 32);
+    let pix_a = b.bytes(c4_pixels(), 32);
+    let lut_a = b.bytes(rgb5a3_lut(), 32);
+    let pix_b1 = b.bytes(i8_pixels(), 32);
+    let pix_b2 = b.bytes(vec![9; 64], 32);
+    let img_a = b.put(&image(pix_a, 8));
+    let img_b1 = b.put(&image(pix_b1, 1));
+    let img_b2 = b.put(&image(pix_b2, 1));
+    let pal_a = b.put(&palette(lut_a));
+    let t_a = b.put(&tobj(0, None, img_a, Some(pal_a)));
+    let t_b2 = b.put(&tobj(1, None, img_b2, None));
+    let t_b1 = b.put(&tobj(0, Some(t_b2), img_b1, None));
+    let (mat_a, mat_b, mat_c) = (
+        b.put(&material(1)),
+        b.put(&material(2)),
+        b.put(&material(3)),
+    );
+    let tex = RenderMode::DIFFUSE | RenderMode::TEX0;
+    let m_a = b.put(&mobj(tex, Some(t_a), mat_a, None));
+    let m_b = b.put(&mobj(tex, Some(t_b1), mat_b, None));
+    let m_c = b.put(&mobj(RenderMode::DIFFUSE, None, mat_c, None));
+    let j1 = b.slot::<Joint<Target>>();
+    let j0 = b.slot::<Joint<Target>>();
+    let ibm1 = b.put(&translate_inverse([0.0, 1.0, 0.0]));
+    let e1 = b.envelope(&[(j1, 1.0)]);
+    let e2 = b.envelope(&[(j1, 1.0)]);
+    let envs = b.ptr_array(&[e1, e2]);
+    let p_a = b.put(&pobj(None, d1, PObjFlags::empty(), n1, dl_a, None));
+    let p_b = b.put(&pobj(None, d2, PObjFlags::ENVELOPE, n2, dl_b, Some(envs)));
+    let p_c = b.put(&pobj(None, d1, PObjFlags::empty(), n1, dl_c, None));
+    let d_b = b.put(&dobj(m_b, p_b));
+    let d_a = b.put(&DObj {
+        next: Some(d_b),
+        ..dobj(m_a, p_a)
+    });
+    let d_c = b.put(&dobj(m_c, p_c));
+    let mut child = joint(JointFlags::SKELETON | JointFlags::OPA, [0.0, 1.0, 0.0]);
+    child.data = Some(d_c);
+    child.inverse_bind = Some(ibm1);
+    b.set(j1, &child);
+    let mut root = joint(
+        JointFlags::SKELETON_ROOT | JointFlags::ROOT_OPA | JointFlags::OPA,
+        [0.0; 3],
+    );
+    (root.child, root.data) = (Some(j1), Some(d_a));
+    b.set(j0, &root);
+    b.root("melee_joint", j0);
+    let built = b.finish();
+    // The golden order.
+    let golden: Vec<usize> = [
+        pos, nrm_b, nrm_a, uv, // vertex buffers: POS, NRM (D2 then D1), TEX0
+        img_b2, t_b2, img_b1, t_b1, mat_b, m_b, // DObj B (last of the root joint)
+        img_a, t_a, mat_a, m_a, // DObj A
+        mat_c, m_c, // the child joint's DObj
+        e1, e2, // envelopes
+        d2, d1, // vertex descriptors, backward walk
+        dl_a, p_a, d_a, dl_b, envs, p_b, d_b, dl_c, p_c, d_c, // geometry, forward
+        j0, ibm1, j1, // skeleton, pre-order
+        pix_a, lut_a, pal_a, pix_b1, pix_b2, // pixels, forward; the palette after its pixels
+    ]
+    .into_iter()
+    .map(idx)
+    .collect();
+    assert_eq!(golden.len(), built.blocks.len());
+    let expected = permuted(&built, &golden).write().unwrap();
+    let a = hsd_dat::parse(&expected).unwrap();
+    assert!(a.graph().errors.is_empty(), "{:?}", a.graph().errors);
+    assert!(
+        a.validate()
+            .iter()
+            .all(|d| d.severity != gcio::Severity::Error),
+        "{:?}",
+        a.validate()
+    );
+    assert_eq!(Order::detect(&a), Order::Melee);
+    let melee = |bytes: &[u8], order| {
+        compile_as(&Dat::parse(bytes).unwrap(), order)
+            .unwrap()
+            .write()
+            .unwrap()
+    };
+    assert!(
+        melee(&expected, None) == expected,
+        "compile(golden) == golden"
+    );
+    let n = golden.len() - 1;
+    let reversed: Vec<usize> = golden[..n]
+        .iter()
+        .rev()
+        .copied()
+        .chain([golden[n]])
+        .collect();
+    for input in [
+        built.write().unwrap(),
+        permuted(&built, &reversed).write().unwrap(),
+    ] {
+        let out = melee(&input, Some(Order::Melee));
+        assert!(
+            out == expected,
+            "differs at {:?}",
+            gcio::first_difference(&out, &expected)
+        );
+    }
+    // The Colosseum/XD order lays the same model out differently, and detects as such.
+    let xd = melee(&expected, Some(Order::ColosseumXd));
+    assert_ne!(xd, expected);
+    assert_eq!(
+        Order::detect(&hsd_dat::parse(&xd).unwrap()),
+        Order::ColosseumXd
+    );
 }

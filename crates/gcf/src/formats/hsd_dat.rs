@@ -186,21 +186,27 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<String> {
     Ok(s)
 }
 
-/// `gcf rebuild in.dat out.dat`: the owned model laid out afresh in compiler order
-/// ([`hsd_dat::compile::compile`]), refused when the model-level checks find errors.
-pub fn rebuild(data: &[u8]) -> Result<Vec<u8>> {
-    let built = hsd_dat::compile::compile(&Dat::parse(data)?)?;
-    let errors: Vec<String> = hsd_dat::compile::check(&built)?
-        .into_iter()
-        .filter(|d| d.severity == gcio::Severity::Error)
-        .map(|d| d.to_string())
-        .collect();
-    if !errors.is_empty() {
-        return Err(gcio::Error::without_offset(gcio::ErrorKind::Invalid(
-            format!("rebuilt archive fails the checks: {}", errors.join("; ")),
-        )));
+/// `gcf rebuild in.dat out.dat [--order xd|melee]`: the owned model laid out afresh in a HAL
+/// compiler's order ([`hsd_dat::compile::compile_as`]; without `order` the one the input's layout
+/// follows), with the validator's findings on the result. Findings never stop the rebuild: any
+/// archive that parses is laid out (a file the game loads is ground truth, and the findings say
+/// what a game might refuse).
+pub fn rebuild(
+    data: &[u8],
+    order: Option<hsd_dat::compile::Order>,
+) -> Result<(Vec<u8>, Vec<gcio::Diagnostic>)> {
+    let built = hsd_dat::compile::compile_as(&Dat::parse(data)?, order)?;
+    let findings = hsd_dat::compile::check(&built)?;
+    Ok((built.write()?, findings))
+}
+
+/// The `--order` names of [`rebuild`].
+pub fn parse_order(name: &str) -> std::result::Result<hsd_dat::compile::Order, String> {
+    match name {
+        "xd" | "colosseum" => Ok(hsd_dat::compile::Order::ColosseumXd),
+        "melee" => Ok(hsd_dat::compile::Order::Melee),
+        other => Err(format!("unknown order {other:?} (xd, melee)")),
     }
-    built.write()
 }
 
 #[cfg(test)]
@@ -216,11 +222,26 @@ mod tests {
         let same = super::compare(&x, &x).unwrap();
         assert_eq!(same.lines().next(), Some("BNB 100.00"));
         assert!(same.ends_with("NBN 100.00\n"));
-        let r = super::rebuild(&x).unwrap();
+        let (r, findings) = super::rebuild(&x, None).unwrap();
+        assert!(findings.iter().all(|d| d.severity != gcio::Severity::Error));
         let c = super::compare(&x, &r).unwrap();
         assert!(c.starts_with("BNB "));
         assert!(c.ends_with("NBN 100.00\n"));
-        assert_eq!(super::rebuild(&r).unwrap(), r);
-        assert!(super::rebuild(b"not an archive").is_err());
+        assert_eq!(super::rebuild(&r, None).unwrap().0, r);
+        assert!(super::rebuild(b"not an archive", None).is_err());
+        // A model whose checks fail is still laid out, its findings returned.
+        let broken = hsd_dat::build::samples().unwrap();
+        let (_, bad) = broken
+            .iter()
+            .find(|(n, _)| n == "broken/palette-11-slots.dat")
+            .unwrap();
+        let (_, findings) = super::rebuild(bad, None).unwrap();
+        assert!(findings.iter().any(|d| d.severity == gcio::Severity::Error));
+        // Either order can be chosen.
+        for o in ["xd", "melee"] {
+            let (m, _) = super::rebuild(&x, Some(super::parse_order(o).unwrap())).unwrap();
+            assert_eq!(hsd_dat::Dat::parse(&m).unwrap().write().unwrap(), m);
+        }
+        assert!(super::parse_order("n64").is_err());
     }
 }

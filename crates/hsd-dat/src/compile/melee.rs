@@ -1,0 +1,291 @@
+//! The layout of Melee's (and Chibi-Robo's) HAL compiler, derived from the retail files of
+//! `shared/corpus/real/hsd` (docs/HSD-ORDER.md has the evidence). It differs from Colosseum/XD's
+//! (seed 003) in three ways:
+//!
+//! - each root is laid out as a band of its own, in root-table order (a fighter's model, then its
+//!   material-animation tree with that tree's own pixels and palettes);
+//! - display lists are not a phase: the geometry phase writes, per PObj, its display list, its
+//!   envelope pointer array and the PObj, then the DObj;
+//! - the skeleton is in pre-order (each joint after its inverse bind matrix), and image pixels
+//!   follow their TObj with the TObj's palette (LUT, then struct) right after them.
+//!
+//! Within a model band the phases are: vertex buffers (by attribute — positions, normals, …
+//! — each in the backward walk's descriptor order), materials (per joint in pre-order, its DObjs from last to first, each
+//! MObj as in Colosseum/XD), envelope arrays and vertex descriptors (the same backward walk),
+//! geometry (per joint in pre-order, DObjs and PObjs forward), skeleton, then pixels (forward mesh
+//! order, each TObj chain forward). Nothing is content-deduplicated: Melee stores identical pixel
+//! data twice where its source did (HSD-028), so the blocks the model shares stay shared and no
+//! others are merged.
+
+use std::collections::HashSet;
+
+use crate::flags::PObjKind;
+use crate::graph::Graph;
+use crate::roots::RootKind;
+use crate::types::{
+    DObj, Joint, JointData, MObj, MatAnim, MatAnimJoint, ModelSet, PObj, Palette, ParticleList,
+    RObj, SceneData, Spline, TObj, TexAnim,
+};
+use crate::view::Archive;
+
+use super::{Emit, Phase};
+
+/// A DObj (offset, struct) with its PObj chain, forward.
+type Mesh = (u32, DObj, Vec<(u32, PObj)>);
+/// One joint's meshes, forward.
+type JointMeshes = Vec<Mesh>;
+
+impl Emit<'_, '_> {
+    /// A model band: the joint tree at `root` in the Melee compiler's phases.
+    fn melee_model(&mut self, g: &Graph, root: u32) {
+        let Some(&top) = g.joint_index.get(&root) else {
+            return;
+        };
+        // Pre-order of the tree (the graph lists joints in pre-order, tree by tree).
+        let joints: Vec<(u32, Joint)> = g
+            .joints
+            .iter()
+            .filter(|j| j.root == top)
+            .map(|j| (j.offset, j.joint))
+            .collect();
+        let meshes: Vec<JointMeshes> = joints
+            .iter()
+            .map(|(_, j)| {
+                if j.data_kind() != JointData::DObj {
+                    return Vec::new();
+                }
+                self.chain::<DObj>(j.data, |d| d.next)
+                    .into_iter()
+                    .map(|(o, d)| (o, d, self.chain::<PObj>(d.pobj, |p| p.next)))
+                    .collect()
+            })
+            .collect();
+        // The backward walk: per joint, DObjs last to first, PObjs last to first.
+        let backward: Vec<&Mesh> = meshes.iter().flat_map(|m| m.iter().rev()).collect();
+        // Vertex buffers by attribute (all positions, then normals, colours, texture
+        // coordinates), each attribute's arrays in the backward walk's descriptor order.
+        let mut arrays: Vec<(u32, u32)> = Vec::new();
+        for (_, _, ps) in &backward {
+            for (_, p) in ps.iter().rev() {
+                if let Some(Ok((_, attrs))) = p.vtx_desc.map(|v| self.a.vertex_desc(v)) {
+                    arrays.extend(
+                        attrs
+                            .iter()
+                            .filter_map(|(v, _)| v.array.map(|a| (v.attr, a))),
+                    );
+                }
+            }
+        }
+        // GX attribute ids, except that NBT (25) files with the normals (TyBancho: POS, NRM,
+        // NBT, TEX0).
+        arrays.sort_by_key(|&(attr, _)| if attr == 25 { 21 } else { 2 * attr });
+        for (_, a) in arrays {
+            self.push(Phase::VertexBuffers, Some(a));
+        }
+        for (_, d, _) in &backward {
+            if let Some(m) = d.mobj {
+                self.mobj(m);
+            }
+        }
+        for (_, _, ps) in &backward {
+            for (_, p) in ps.iter().rev() {
+                if p.flags.kind() == PObjKind::Envelope {
+                    for arr in self.array(p.link) {
+                        self.push(Phase::Envelopes, Some(arr));
+                    }
+                }
+            }
+        }
+        for (_, _, ps) in &backward {
+            for (_, p) in ps.iter().rev() {
+                self.push(Phase::VertexDescriptors, p.vtx_desc);
+            }
+        }
+        for (o, d, ps) in meshes.iter().flatten() {
+            let phase = Phase::Geometry;
+            for (po, p) in ps {
+                self.push(phase, p.display_list);
+                self.push(phase, p.link);
+                self.push(phase, p.class_name);
+                self.push(phase, Some(*po));
+            }
+            self.push(phase, d.class_name);
+            self.push(phase, Some(*o));
+        }
+        for (o, j) in &joints {
+            let p = Phase::Skeleton;
+            self.push(p, j.class_name);
+            for (r, robj) in self.chain::<RObj>(j.robj, |r| r.next) {
+                if let crate::field::Word::Ptr(h) = robj.value
+                    && robj.flags.robj_type() == 4
+                {
+                    self.push(p, Some(h));
+                }
+                self.push(p, Some(r));
+            }
+            match j.data_kind() {
+                JointData::Spline => {
+                    if let Some(Ok(s)) = j.data.map(|d| self.a.read::<Spline>(d)) {
+                        self.push(p, s.points);
+                    }
+                    self.push(p, j.data);
+                }
+                JointData::Particles => {
+                    for (l, _) in self.chain::<ParticleList>(j.data, |l| l.next) {
+                        self.push(p, Some(l));
+                    }
+                }
+                JointData::DObj => {}
+            }
+            self.push(p, j.inverse_bind);
+            self.push(p, Some(*o));
+        }
+        // Pixels: forward mesh order, each TObj chain forward, a TObj's palette after its pixels.
+        for (_, d, _) in meshes.iter().flatten() {
+            let Some(Ok(m)) = d.mobj.map(|m| self.a.read::<MObj>(m)) else {
+                continue;
+            };
+            let mut met = HashSet::new();
+            let mut next = m.tobj;
+            while let Some(t) = next {
+                if !met.insert(t) || met.len() > self.max {
+                    break;
+                }
+                let Ok(tobj) = self.a.read::<TObj>(t) else {
+                    break;
+                };
+                if let Some(Ok(i)) = tobj.image.map(|i| self.a.read::<crate::types::Image>(i)) {
+                    self.push(Phase::ImagePixels, i.data);
+                }
+                self.melee_palette(tobj.palette);
+                next = tobj.next;
+            }
+        }
+    }
+
+    /// A palette's LUT then its struct, in the pixel band.
+    fn melee_palette(&mut self, p: Option<u32>) {
+        if let Some(Ok(pal)) = p.map(|p| self.a.read::<Palette>(p)) {
+            self.push(Phase::ImagePixels, pal.data);
+            self.push(Phase::ImagePixels, p);
+        }
+    }
+
+    /// A material-animation band: the texture animations' keyframes (MatAnims last to first,
+    /// each `texanim` chain forward), the MatAnims' own tracks, then per texture animation its
+    /// Image structs, image and palette tables and the TexAnim; the MatAnims forward; the
+    /// MatAnimJoints in pre-order; then the pixels and palettes the tables name (MatAnims
+    /// forward, pixels in table order, then palettes in table order).
+    fn melee_matanim(&mut self, root: u32) {
+        let nodes = self.tree::<MatAnimJoint>(root, |j| [j.child, j.next]);
+        let per: Vec<Vec<(u32, MatAnim)>> = nodes
+            .iter()
+            .map(|(_, j)| self.chain::<MatAnim>(j.matanim, |m| m.next))
+            .collect();
+        let texanims: Vec<Vec<(u32, TexAnim)>> = per
+            .iter()
+            .flatten()
+            .map(|(_, m)| self.chain::<TexAnim>(m.texanim, |t| t.next))
+            .collect();
+        let backward: Vec<&(u32, TexAnim)> = texanims.iter().rev().flatten().collect();
+        let p = Phase::Animation;
+        for (_, t) in &backward {
+            self.aobj(t.aobj);
+        }
+        for (_, m) in per.iter().flat_map(|m| m.iter().rev()) {
+            self.aobj(m.aobj);
+            self.push(p, m.render_anim);
+        }
+        for (o, t) in &backward {
+            for img in self.table(t.image_table, t.n_images) {
+                self.push(p, Some(img));
+            }
+            self.push(p, t.image_table);
+            self.push(p, t.palette_table);
+            self.push(p, Some(*o));
+        }
+        for (o, _) in per.iter().flatten() {
+            self.push(p, Some(*o));
+        }
+        for (o, _) in &nodes {
+            self.push(p, Some(*o));
+        }
+        for (_, t) in texanims.iter().flatten() {
+            for img in self.table(t.image_table, t.n_images) {
+                if let Ok(i) = self.a.read::<crate::types::Image>(img) {
+                    self.push(Phase::ImagePixels, i.data);
+                }
+            }
+            for pal in self.table(t.palette_table, t.n_palettes) {
+                self.melee_palette(Some(pal));
+            }
+        }
+    }
+
+    /// The non-NULL entries of a table of `n` pointers.
+    fn table(&self, at: Option<u32>, n: u16) -> Vec<u32> {
+        let Some(t) = at else { return Vec::new() };
+        (0..u32::from(n))
+            .filter_map(|i| self.a.pointer(t.wrapping_add(4 * i)).ok().flatten())
+            .collect()
+    }
+}
+
+/// The Melee compiler's order: each root in root-table order as a section of its own.
+pub(super) fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
+    let g = a.graph();
+    let mut e = Emit {
+        a,
+        list: Vec::new(),
+        section: 0,
+        seen: HashSet::new(),
+        pixels: Vec::new(),
+        palettes: Vec::new(),
+        walked: Default::default(),
+        max: usize::try_from(a.limits().max_elements.min(1 << 20)).unwrap_or(1 << 20),
+    };
+    for (section, r) in a.roots().enumerate() {
+        e.section = section;
+        match r.kind() {
+            RootKind::Joint => e.melee_model(&g, r.offset),
+            RootKind::MatAnimJoint => e.melee_matanim(r.offset),
+            RootKind::AnimJoint => e.anim_joint_tree(r.offset),
+            RootKind::TexAnim => e.texanims(r.offset),
+            RootKind::ModelSet => e.melee_model_set(&g, r.offset),
+            RootKind::SceneData => {
+                if let Ok(sd) = a.read::<SceneData>(r.offset) {
+                    for m in e.array(sd.models) {
+                        e.melee_model_set(&g, m);
+                    }
+                }
+                e.scene(r.offset);
+            }
+            RootKind::BoundBox => e.push(Phase::BoundBox, Some(r.offset)),
+            _ => {}
+        }
+        // Pixels the Colosseum/XD helpers queued are placed by the Melee walks themselves.
+        e.pixels.clear();
+        e.palettes.clear();
+    }
+    e.list
+}
+
+impl Emit<'_, '_> {
+    /// A model set: its joint tree's band, then its animation trees.
+    fn melee_model_set(&mut self, g: &Graph, off: u32) {
+        let Ok(m) = self.a.read::<ModelSet>(off) else {
+            return;
+        };
+        if let Some(j) = m.joint {
+            self.melee_model(g, j);
+        }
+        for t in self.array(m.anims) {
+            self.anim_joint_tree(t);
+        }
+        self.push(Phase::Animation, m.anims);
+        for t in self.array(m.matanims) {
+            self.melee_matanim(t);
+        }
+        self.push(Phase::Animation, m.matanims);
+    }
+}

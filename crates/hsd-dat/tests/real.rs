@@ -1,0 +1,105 @@
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+//! Retail sysdolphin files in `../shared/corpus/real/hsd` (skipped when absent): the validator
+//! finds no error on files the game loads, `compile` lays each out again in the order of the
+//! compiler that wrote it (BNB against the original), and the rebuilt file is a fixed point that
+//! round-trips byte for byte. `cargo test -p hsd-dat --test real -- --nocapture` prints the
+//! figures.
+
+use std::path::PathBuf;
+
+use hsd_dat::Dat;
+use hsd_dat::compile::{Order, compile};
+
+/// Files whose compiler order `compile` does not fully reproduce yet, with the BNB it reaches
+/// (docs/HSD-ORDER.md "Not reproduced": TyDaisy's pixel blocks follow no walk that also fits the
+/// other files). Every other model file must reach `MIN_BNB`.
+const KNOWN: [(&str, f64); 1] = [("TyDaisy-TyDaisy.dat", 68.0)];
+
+/// The bar for a rebuilt model.
+const MIN_BNB: f64 = 99.5;
+
+fn real_files() -> Vec<(String, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/hsd");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(String, Vec<u8>)> = entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "dat"))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn retail_files_have_no_errors() {
+    for (name, bytes) in real_files() {
+        let errors: Vec<String> = hsd_dat::validate_bytes(&bytes)
+            .unwrap()
+            .into_iter()
+            .filter(|d| d.severity == gcio::Severity::Error)
+            .map(|d| d.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
+}
+
+#[test]
+fn retail_files_rebuild_in_their_compilers_order() {
+    for (name, bytes) in real_files() {
+        let a = hsd_dat::parse(&bytes).unwrap();
+        let order = Order::detect(&a);
+        let out = compile(&Dat::parse(&bytes).unwrap())
+            .unwrap()
+            .write()
+            .unwrap();
+        let c = hsd_dat::compare::compare(&bytes, &out).unwrap();
+        eprintln!(
+            "{name}: {order:?}, BNB {:.2} % NBN {:.2} % ({} -> {} bytes)",
+            c.bnb,
+            c.nbn_percent(),
+            bytes.len(),
+            out.len()
+        );
+        for r in &c.regions {
+            eprintln!("  {:?} {:?} {:.2}", r.phase, r.bytes, r.bnb);
+        }
+        let floor = KNOWN.iter().find(|k| k.0 == name).map_or(MIN_BNB, |k| k.1);
+        assert!(c.bnb >= floor, "{name}: BNB {:.2} < {floor}", c.bnb);
+        assert_eq!(c.nbn_percent(), 100.0, "{name}: {:?}", c.nbn);
+        // The rebuilt file: no errors, round-trips identically, detects the same order and is a
+        // fixed point of `compile`.
+        let again = Dat::parse(&out).unwrap();
+        assert_eq!(again.write().unwrap(), out, "{name}");
+        let b = hsd_dat::parse(&out).unwrap();
+        assert_eq!(Order::detect(&b), order, "{name}");
+        assert!(
+            b.validate()
+                .iter()
+                .all(|d| d.severity != gcio::Severity::Error),
+            "{name}"
+        );
+        assert!(compile(&again).unwrap().write().unwrap() == out, "{name}");
+    }
+}
+
+/// The Melee files detect as Melee; the m-ex data file has no meshes or joints to tell by and
+/// takes the default.
+#[test]
+fn retail_orders_are_detected() {
+    for (name, bytes) in real_files() {
+        let order = Order::detect(&hsd_dat::parse(&bytes).unwrap());
+        let expect = if name.starts_with("m-ex") {
+            Order::ColosseumXd
+        } else {
+            Order::Melee
+        };
+        assert_eq!(order, expect, "{name}");
+    }
+}
