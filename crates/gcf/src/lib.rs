@@ -9,9 +9,9 @@
 
 #[cfg(feature = "disc")]
 pub mod disc;
+mod export;
 mod format;
 pub mod formats;
-mod png;
 pub mod report;
 pub mod survey;
 

@@ -245,9 +245,29 @@ impl Scene {
         let skinned = self.skinned();
         let joints = self.nodes.len();
         let drawn: Vec<&Mesh> = self.drawn().collect();
+        let mut materials: Vec<Material> = self.materials.clone();
+        // A textured material on a mesh without texture coordinates (a GX texgen from normals
+        // or positions) is drawn untextured: glTF needs TEXCOORD_0 for a base-colour texture.
+        let mut untextured: HashMap<usize, usize> = HashMap::new();
         let mut meshes = Vec::new();
         for m in &drawn {
-            meshes.push(mesh_json(m, &mut bin, skinned, joints)?);
+            let mut material = m.material.filter(|&i| i < materials.len());
+            if let Some(i) = material
+                && m.uvs.len() != m.positions.len()
+                && materials.get(i).is_some_and(|x| x.texture.is_some())
+            {
+                material = Some(*untextured.entry(i).or_insert_with(|| {
+                    let mut plain = materials
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| Material::new("", None));
+                    plain.name.push_str(" (untextured)");
+                    plain.texture = None;
+                    materials.push(plain);
+                    materials.len() - 1
+                }));
+            }
+            meshes.push(mesh_json(m, material, &mut bin, skinned, joints)?);
         }
         let mut nodes: Vec<Value> = self.nodes.iter().map(node_json).collect();
         for (i, n) in self.nodes.iter().enumerate() {
@@ -273,10 +293,7 @@ impl Scene {
             nodes.push(json!({"name": "skeleton", "children": roots}));
             roots = vec![nodes.len() - 1];
         }
-        let mut doc = json!({
-            "asset": {"version": "2.0", "generator": self.generator},
-            "scene": 0,
-        });
+        let mut doc = json!({"asset": {"version": "2.0", "generator": self.generator}});
         if skinned {
             let ibm: Vec<f32> = self
                 .nodes
@@ -298,8 +315,7 @@ impl Scene {
             nodes.push(n);
             roots.push(nodes.len() - 1);
         }
-        let mut materials = Vec::new();
-        for m in &self.materials {
+        let materials: Vec<Value> = materials.iter().map(|m| {
             let mut pbr =
                 json!({"baseColorFactor": m.color, "metallicFactor": 0.0, "roughnessFactor": 1.0});
             if let Some(t) = m.texture.filter(|&t| t < self.images.len()) {
@@ -309,15 +325,18 @@ impl Scene {
             if m.double_sided {
                 set(&mut mat, "doubleSided", json!(true));
             }
-            materials.push(mat);
-        }
+            mat
+        }).collect();
         let mut images = Vec::new();
         for img in &self.images {
             let view = bin.view(&crate::png::encode(img)?, None)?;
             images.push(json!({"bufferView": view, "mimeType": "image/png"}));
         }
         bin.pad();
-        set(&mut doc, "scenes", json!([{"nodes": roots}]));
+        if !roots.is_empty() {
+            set(&mut doc, "scene", json!(0));
+            set(&mut doc, "scenes", json!([{"nodes": roots}]));
+        }
         for (key, list) in [
             ("nodes", nodes),
             ("meshes", meshes),
@@ -345,7 +364,7 @@ impl Scene {
         glb(&doc, &bin.data)
     }
 
-    /// The scene as OBJ text: one object per drawn mesh with positions, normals, texture
+    /// The scene as OBJ text: one group per drawn mesh with positions, normals, texture
     /// coordinates (V flipped: OBJ's origin is bottom-left) and, when `mtllib` names the material
     /// library written by [`Scene::to_mtl`], `mtllib` and `usemtl` lines.
     pub fn to_obj(&self, mtllib: Option<&str>) -> String {
@@ -364,7 +383,7 @@ impl Scene {
         let names = self.material_names();
         let mut base = 1usize;
         for m in self.drawn() {
-            let _ = writeln!(s, "o {}", obj_name(&m.name));
+            let _ = writeln!(s, "g {}", obj_name(&m.name));
             for p in &m.positions {
                 let _ = writeln!(s, "v {} {} {}", p[0], p[1], p[2]);
             }
@@ -554,7 +573,13 @@ fn node_json(n: &Node) -> Value {
     o
 }
 
-fn mesh_json(m: &Mesh, bin: &mut Bin, skinned: bool, joints: usize) -> Result<Value> {
+fn mesh_json(
+    m: &Mesh,
+    material: Option<usize>,
+    bin: &mut Bin,
+    skinned: bool,
+    joints: usize,
+) -> Result<Value> {
     let n = m.positions.len();
     let flat = |v: &[[f32; 3]]| v.iter().flatten().copied().collect::<Vec<f32>>();
     let mut attrs =
@@ -605,7 +630,7 @@ fn mesh_json(m: &Mesh, bin: &mut Bin, skinned: bool, joints: usize) -> Result<Va
     let view = bin.view(&idx, Some(ELEMENT_ARRAY))?;
     let indices = bin.accessor(json!({"bufferView": view, "componentType": 5125, "count": m.triangles.len() * 3, "type": "SCALAR"}));
     let mut prim = json!({"attributes": attrs, "indices": indices, "mode": 4});
-    if let Some(mat) = m.material {
+    if let Some(mat) = material {
         set(&mut prim, "material", json!(mat));
     }
     Ok(json!({"name": m.name, "primitives": [prim]}))
@@ -792,6 +817,10 @@ mod tests {
             m.material = mat;
             s.meshes.push(m);
         }
+        let mut no_uv = s.meshes[0].clone();
+        no_uv.name = "no uv".into();
+        no_uv.uvs.clear();
+        s.meshes.push(no_uv);
         s.meshes.push(Mesh::new("empty"));
         s
     }
@@ -801,14 +830,25 @@ mod tests {
         let s = two_joint_scene();
         let glb = s.to_glb().unwrap();
         let g = gltf::Gltf::from_slice(&glb).unwrap();
-        assert_eq!(g.meshes().count(), 3);
+        assert_eq!(g.meshes().count(), 4);
         assert_eq!(g.images().count(), 2);
         assert_eq!(g.textures().count(), 2);
-        assert_eq!(g.materials().count(), 2);
+        // The textured material on the mesh without UVs gets an untextured twin.
+        assert_eq!(g.materials().count(), 3);
+        let twin = g
+            .meshes()
+            .nth(3)
+            .unwrap()
+            .primitives()
+            .next()
+            .unwrap()
+            .material();
+        assert_eq!(twin.index(), Some(2));
+        assert!(twin.pbr_metallic_roughness().base_color_texture().is_none());
         let skin = g.skins().next().unwrap();
         assert_eq!(skin.joints().count(), 3);
         // Two root joints get one common parent.
-        assert_eq!(g.nodes().count(), 3 + 1 + 3);
+        assert_eq!(g.nodes().count(), 3 + 1 + 4);
         let b = g.nodes().nth(1).unwrap();
         let (t, _, _) = b.transform().decomposed();
         assert!((t[1] - 2.0).abs() < 1e-6);
@@ -825,6 +865,9 @@ mod tests {
         }
         let w = s.world_matrices();
         assert_eq!(w[1], mul(&w[0], &s.nodes[1].local));
+        // An empty scene is just the asset.
+        let empty = gltf::Gltf::from_slice(&Scene::new("x").to_glb().unwrap()).unwrap();
+        assert_eq!(empty.scenes().count(), 0);
     }
 
     #[test]
@@ -836,7 +879,7 @@ mod tests {
         assert!(obj.contains("usemtl with_texture_1\n"));
         assert!(obj.contains("f 4/4/4 5/5/5 6/6/6\n"));
         assert!(obj.contains("vt 0 0\n"), "V flipped");
-        assert!(!obj.contains("o empty"));
+        assert!(!obj.contains("g empty"));
         let mtl = s.to_mtl(|i| format!("x_{i}.png"));
         assert!(mtl.contains("newmtl with_texture\nKd 1 1 1\nd 1\nmap_Kd x_0.png\n"));
         assert!(mtl.contains("newmtl with_texture_1\n"));
