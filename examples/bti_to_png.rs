@@ -35,12 +35,6 @@ fn main() {
         img.height(),
         std::path::Path::new(&out).display()
     );
-    let file = std::io::BufWriter::new(std::fs::File::create(&out).expect("create output"));
-    let mut enc = png::Encoder::new(file, img.width(), img.height());
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.write_header()
-        .unwrap()
-        .write_image_data(img.as_rgba8())
-        .unwrap();
+    let png = gcformats::j3d_bmd::gx::png::encode(img).expect("encode PNG");
+    std::fs::write(&out, png).expect("write output");
 }

@@ -10,10 +10,10 @@
 pub mod archive;
 #[cfg(feature = "disc")]
 pub mod disc;
+mod export;
 mod format;
 pub mod formats;
 pub mod output;
-mod png;
 pub mod report;
 pub mod survey;
 

@@ -17,7 +17,7 @@ pub fn fuzz_hsd_dat(data: &[u8]) {
     for t in a.textures(&g).iter().take(16) {
         let _ = a.decode_texture(t);
     }
-    if let Ok(obj) = crate::mesh::to_obj(&a) {
+    if let Ok(obj) = crate::export::to_obj(&a) {
         let _ = obj.len();
     }
     let _ = a.validate();

@@ -4,7 +4,7 @@ use gcio::{Context, Error, Result};
 use gx::tex::{Palette as GxPalette, PaletteFormat, TexFormat, Texture};
 
 use crate::graph::{Graph, Kind};
-use crate::types::{Image, Palette, TObj};
+use crate::types::{Image, Palette, TObj, TexAnim};
 use crate::view::Archive;
 
 /// Bytes of one level of a `width × height` image in GX format `format`, rounded up to whole
@@ -15,7 +15,7 @@ pub fn image_size(format: u32, width: u16, height: u16) -> Option<usize> {
 }
 
 /// An image desc and the palette it is drawn with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TextureRef {
     /// Data offset of the [`Image`].
     pub image: u32,
@@ -24,20 +24,41 @@ pub struct TextureRef {
 }
 
 impl Archive<'_> {
-    /// Every distinct (image, palette) pair the graph's TObjs use, then images reached only
-    /// otherwise (texture animations), without palette.
+    /// Every distinct (image, palette) pair the graph's TObjs use, then those of texture
+    /// animations (image `i` of a TexAnim with its palette `i`, or its last palette when it has
+    /// fewer: the frames of an animated C8 texture, such as Melee's eyes, share or swap palettes
+    /// alongside the images), then images reached only otherwise, without palette.
     pub fn textures(&self, g: &Graph) -> Vec<TextureRef> {
         let mut out: Vec<TextureRef> = Vec::new();
+        let mut add = |r: TextureRef| {
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        };
         for n in g.nodes.iter().filter(|n| n.kind == Kind::TObj) {
             if let Ok(t) = self.read::<TObj>(n.offset)
                 && let Some(image) = t.image
             {
-                let r = TextureRef {
+                add(TextureRef {
                     image,
                     palette: t.palette,
-                };
-                if !out.contains(&r) {
-                    out.push(r);
+                });
+            }
+        }
+        for n in g.nodes.iter().filter(|n| n.kind == Kind::TexAnim) {
+            let Ok(t) = self.read::<TexAnim>(n.offset) else {
+                continue;
+            };
+            let entry = |table: Option<u32>, i: u16| {
+                table.and_then(|tbl| self.pointer(tbl.wrapping_add(4 * u32::from(i))).ok()?)
+            };
+            for i in 0..t.n_images {
+                if let Some(image) = entry(t.image_table, i) {
+                    let p = i.min(t.n_palettes.saturating_sub(1));
+                    let palette = (t.n_palettes > 0)
+                        .then(|| entry(t.palette_table, p))
+                        .flatten();
+                    add(TextureRef { image, palette });
                 }
             }
         }

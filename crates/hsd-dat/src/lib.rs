@@ -12,7 +12,8 @@
 //!   archive back byte for byte (relocation order, struct order, padding, symbol layout) and lays
 //!   out edited ones again. [`Dat::read`] / [`Dat::write_struct`] edit typed structs in place.
 //! - [`Archive::validate`]: findings citing `HSD-*` rules; [`Archive::mesh`] and [`mesh`]:
-//!   triangles, skins, world matrices, OBJ.
+//!   triangles, skins, world matrices; [`export`]: the models as a `gx::scene` written as glTF
+//!   2.0 binary or OBJ + MTL with PNG textures.
 //! - Animation: [`fobj`] decodes keyframe streams to keys and packs and encodes them back byte
 //!   for byte; [`anim`] replays keys as the runtime does ([`anim::Curve`]: Hermite, linear,
 //!   constant, SLP tangents), decodes AnimJoint / MatAnimJoint / ShapeAnimJoint trees
@@ -63,6 +64,7 @@ pub mod bound_box;
 pub mod build;
 pub mod compare;
 pub mod compile;
+pub mod export;
 mod field;
 mod flags;
 pub mod fobj;

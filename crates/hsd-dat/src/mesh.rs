@@ -1,8 +1,7 @@
 //! Meshes: a PObj's display list decoded through `gx` into triangles with attributes and each
 //! vertex's skin, joint world matrices (`T·Rz·Ry·Rx·S`, the runtime's `HSD_MtxSRT` order), the
-//! runtime's envelope matrix with its weight-1.0 short-circuit, and OBJ export.
-
-use std::fmt::Write as _;
+//! runtime's envelope matrix with its weight-1.0 short-circuit (OBJ and glTF export are in
+//! [`crate::export`]).
 
 use gcio::{Context, Error, Result};
 use gx::dl::{DisplayList, matrix_slot};
@@ -320,30 +319,4 @@ impl Mesh {
             })
             .collect()
     }
-}
-
-/// Every mesh of the archive as one Wavefront OBJ (one object per PObj, world-space rest pose).
-pub fn to_obj(a: &Archive<'_>) -> Result<String> {
-    let g = a.graph();
-    let world = a.world_matrices(&g);
-    let ibm = a.inverse_binds(&g);
-    let mut out = String::from("# hsd-dat OBJ export\n");
-    let mut base = 1usize;
-    for p in &g.pobjs {
-        let m = a.mesh(&g, p)?;
-        let _ = writeln!(out, "o pobj_{:x}", p.offset);
-        for v in m.world_positions(&g, &world, &ibm) {
-            let _ = writeln!(out, "v {} {} {}", v[0], v[1], v[2]);
-        }
-        for v in &m.vertices {
-            let [u, t] = v.uv.unwrap_or([0.0; 2]);
-            let _ = writeln!(out, "vt {u} {}", 1.0 - t);
-        }
-        for t in &m.triangles {
-            let [x, y, z] = t.map(|i| i as usize + base);
-            let _ = writeln!(out, "f {x}/{x} {y}/{y} {z}/{z}");
-        }
-        base += m.vertices.len();
-    }
-    Ok(out)
 }

@@ -120,6 +120,6 @@ fn xd_model_graph_and_mesh() {
     assert_eq!(p[0], [-1.0, 1.0, 0.0]);
     // Slot 1 blends A and B (each world · IBM = identity at rest): unchanged.
     assert_eq!(p[2], [-1.0, 1.0, 0.0]);
-    let obj = hsd_dat::mesh::to_obj(&a).unwrap();
-    assert!(obj.contains("f 1/1 2/2 3/3"));
+    let obj = hsd_dat::export::to_obj(&a).unwrap();
+    assert!(obj.contains("f 1/1/1 2/2/2 3/3/3"), "{obj}");
 }

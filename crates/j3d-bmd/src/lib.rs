@@ -13,7 +13,8 @@
 //!   or in a layout the writers do not reproduce stay [`RawChunk`]s, so every file round-trips.
 //! - [`Tex1`] / [`Bti`] keep texture headers and shared image data; [`TextureSet::decode`] and
 //!   [`Bti::encode`] go through `gx::tex`. [`Mdl3`] decodes packets into BP/XF commands and
-//!   regenerates them from materials. [`to_glb`] exports glTF 2.0, [`to_obj`] Wavefront OBJ.
+//!   regenerates them from materials. [`to_scene`] builds the shared export scene
+//!   (`gx::scene`), which [`to_glb`] writes as glTF 2.0 and [`to_obj`] as Wavefront OBJ.
 //! - [`validate()`] reports the `J3D-*` rules of `reference/invariants.md`.
 //! - [`build`] makes Nintendo-looking sample models.
 //!
@@ -49,16 +50,15 @@ pub mod evp1;
 mod file;
 mod fuzz;
 mod geometry;
-mod glb;
 pub mod inf1;
 pub mod jnt1;
 pub mod mat3;
 pub mod mdl3;
 mod nametab;
-mod obj;
 mod pad;
 pub mod raw;
 mod record;
+mod scene;
 pub mod shp1;
 pub mod tex1;
 mod validate;
@@ -74,7 +74,6 @@ pub use file::{
 };
 pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3};
 pub use geometry::{Mesh, MeshShape, MeshVertex, Skeleton, geometry, skeleton};
-pub use glb::to_glb;
 /// The GX vertex and display-list types this crate's API uses.
 pub use gx;
 pub use inf1::{Inf1, Inf1View, LoaderFlags, Node, NodeKind, SceneNode};
@@ -82,9 +81,9 @@ pub use jnt1::{Jnt1, Jnt1View, Joint};
 pub use mat3::{Mat3, Mat3View, Material, MaterialEntry};
 pub use mdl3::{Command, Mdl3, Packet};
 pub use nametab::{NameEntry, NameTable, name_hash};
-pub use obj::to_obj;
 pub use pad::{NINTENDO_PAD, Pad, SUPERBMD_PAD};
 pub use record::Record;
+pub use scene::{to_glb, to_obj, to_scene};
 pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, Shp1View, Tail};
 pub use tex1::{Bti, BtiHeader, Segment, Tex1, Texture, TextureSet};
 pub use validate::{validate, validate_bti, validate_view};

@@ -21,7 +21,13 @@ fn samples_export_to_gltf() {
         assert_eq!(skin.joints().count(), joints, "{name}");
         assert!(skin.inverse_bind_matrices().is_some());
         // Every material has a texture; the sample materials use TEX1 textures 0..=3 (0 twice).
-        assert_eq!(g.materials().count(), 3, "{name}");
+        // A textured material on a shape without UVs gets an untextured glTF twin (rigid.bdl).
+        assert_eq!(
+            j3d_bmd::to_scene(&view).unwrap().materials.len(),
+            3,
+            "{name}"
+        );
+        assert!(g.materials().count() >= 3, "{name}");
         assert!(g.textures().count() >= 1, "{name}");
         assert_eq!(g.images().count(), g.textures().count());
         let blob = g.blob.as_ref().unwrap();
@@ -39,4 +45,52 @@ fn samples_export_to_gltf() {
             assert!(p.indices().unwrap().count() % 3 == 0);
         }
     }
+}
+
+/// The real models of `../shared/corpus/real/j3d` (skipped when absent): one glTF mesh per shape,
+/// one skin joint per JNT1 joint, one material per MAT3 material, and one PNG per distinct image
+/// (never more than TEX1 holds).
+#[test]
+fn real_models_export_to_gltf() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/j3d");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: {} absent", dir.display());
+        return;
+    };
+    let mut seen = 0;
+    for e in entries.flatten() {
+        let data = std::fs::read(e.path()).unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let view = parse(&data).unwrap();
+        let glb = to_glb(&view).unwrap();
+        let g = gltf::Gltf::from_slice(&glb).unwrap();
+        let mesh = j3d_bmd::geometry(&view).unwrap();
+        let drawn = mesh
+            .shapes
+            .iter()
+            .filter(|s| !s.triangles.is_empty())
+            .count();
+        assert_eq!(g.meshes().count(), drawn, "{name}");
+        assert_eq!(drawn, view.shp1().unwrap().unwrap().len(), "{name}");
+        let joints = view.jnt1().unwrap().unwrap().len();
+        assert_eq!(g.skins().next().unwrap().joints().count(), joints, "{name}");
+        let materials = view.mat3().unwrap().unwrap().len();
+        assert_eq!(
+            j3d_bmd::to_scene(&view).unwrap().materials.len(),
+            materials,
+            "{name}"
+        );
+        assert!(g.materials().count() >= materials, "{name}");
+        let tex1 = view.chunk(b"TEX1").unwrap();
+        let textures = usize::from(tex1.data.u16(8).unwrap());
+        assert!(g.textures().count() <= textures, "{name}");
+        assert!(g.textures().count() > 0, "{name}");
+        assert_eq!(g.images().count(), g.textures().count(), "{name}");
+        // The OBJ carries the same meshes.
+        let obj = j3d_bmd::to_scene(&view).unwrap().to_obj(Some("m.mtl"));
+        assert_eq!(obj.lines().filter(|l| l.starts_with("g ")).count(), drawn);
+        seen += 1;
+    }
+    eprintln!("{seen} real J3D models exported");
 }

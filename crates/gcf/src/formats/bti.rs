@@ -11,8 +11,8 @@ use j3d_bmd::Bti as BtiFile;
 
 use std::path::Path;
 
+use crate::export::{read_png, write_png};
 use crate::format::{Detection, Format, Info, Options, extension, io_error};
-use crate::png::{read_png, write_png};
 use j3d_bmd::gx::tex::TexFormat;
 
 /// The BTI texture format.

@@ -1,6 +1,7 @@
 //! HAL sysdolphin archives (`.dat`). No magic: detection is the header's arithmetic
-//! (`hsd_dat::sniff`). `convert x.dat dir/` writes every mesh into `dir/<name>.obj` and every
-//! texture (decoded through `gx::tex`, with its TObj's palette) as `dir/<name>_tex<i>.png`.
+//! (`hsd_dat::sniff`). `convert x.dat x.glb` exports the models as glTF 2.0 (meshes, joints,
+//! skin, textures decoded through `gx::tex` with their palettes); `convert x.dat dir/` (or
+//! `y.obj`) as OBJ with a material library and one PNG per distinct image.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -10,8 +11,8 @@ use gcio::{Diagnostic, Result};
 use hsd_dat::{Dat, Kind, parse};
 use serde_json::json;
 
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
-use crate::png::write_png;
+use crate::export::write_scene;
+use crate::format::{Detection, Format, Info, Options, extension};
 
 /// Sysdolphin archives (`hsd-dat`).
 pub struct HsdDat;
@@ -115,35 +116,22 @@ impl Format for HsdDat {
         hsd_dat::validate_bytes(data)
     }
 
-    /// `x.dat dir/`: `dir/x.obj` and `dir/x_tex<i>.png` for every texture; `x.dat y.obj`: the OBJ
-    /// only. A texture that fails to decode does not stop the others; the first error is returned.
+    /// `x.dat x.glb`: glTF 2.0 binary; `x.dat y.obj`: `y.obj`, `y.mtl` and `y_img<i>.png` per
+    /// distinct image; `x.dat dir/`: the same as `dir/x.*` ([`hsd_dat::export`]). A mesh or
+    /// texture that fails to decode does not stop the rest: the files are written without it and
+    /// the first such problem is returned.
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let ext = extension(to);
         let to_dir = to.is_dir() || ext.is_empty();
-        if !(to_dir || ext == "obj") || !hsd_dat::sniff(input) {
+        if !(to_dir || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
             return None;
         }
         let stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
-        let result = parse(input).and_then(|a| {
-            let obj = hsd_dat::mesh::to_obj(&a)?;
-            if !to_dir {
-                return std::fs::write(to, obj).map_err(|e| io_error(to, e));
-            }
-            std::fs::create_dir_all(to).map_err(|e| io_error(to, e))?;
-            let out = to.join(format!("{stem}.obj"));
-            std::fs::write(&out, obj).map_err(|e| io_error(&out, e))?;
-            let g = a.graph();
-            let mut first_error = None;
-            for (i, t) in a.textures(&g).iter().enumerate() {
-                let path = to.join(format!("{stem}_tex{i}.png"));
-                let r = a.decode_texture(t).and_then(|img| write_png(&path, &img));
-                if let Err(e) = r {
-                    first_error.get_or_insert(e);
-                }
-            }
-            first_error.map_or(Ok(()), Err)
-        });
-        Some(result)
+        Some(parse(input).and_then(|a| {
+            let e = hsd_dat::export::to_scene(&a);
+            write_scene(&e.scene, to, stem)?;
+            e.problems.into_iter().next().map_or(Ok(()), Err)
+        }))
     }
 
     fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {

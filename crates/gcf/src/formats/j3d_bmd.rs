@@ -1,7 +1,8 @@
 //! J3D models (BMD/BDL/BMT): detected by the `J3D2bmd`/`J3D2bdl`/`J3D2bmt` magic; `info` lists the
 //! chunks, joints, shapes, vertex counts, materials and textures, `check` runs the J3D-* validator, `roundtrip` writes the
-//! owned model back, `convert model.bdl model.obj` exports the geometry (one group per shape) and
-//! `convert model.bdl model.glb` a glTF 2.0 binary (meshes, joints, skin, PNG base-colour textures).
+//! owned model back, `convert model.bdl model.obj` exports the geometry (one group per shape) with
+//! a material library and PNG textures, `convert model.bdl model.glb` a glTF 2.0 binary (meshes,
+//! joints, skin, PNG base-colour textures).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -9,7 +10,8 @@ use std::path::Path;
 use gcio::{Diagnostic, Result};
 use j3d_bmd::{Bmd, Chunk, parse};
 
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::export::write_scene;
+use crate::format::{Detection, Format, Info, Options, extension};
 
 /// The J3D model format.
 pub struct J3dBmd;
@@ -200,20 +202,19 @@ impl Format for J3dBmd {
         Ok(j3d_bmd::validate(data))
     }
 
-    fn convert(
-        &self,
-        input: &[u8],
-        _from: &Path,
-        to: &Path,
-        _opts: &Options,
-    ) -> Option<Result<()>> {
+    /// `model.bdl model.glb`: glTF 2.0 binary; `model.bdl y.obj`: `y.obj`, `y.mtl` and
+    /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]).
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         self.detect(input, "")?;
-        let out = match extension(to).as_str() {
-            "obj" => parse(input).and_then(|v| j3d_bmd::to_obj(&v).map(String::into_bytes)),
-            "glb" => parse(input).and_then(|v| j3d_bmd::to_glb(&v)),
-            _ => return None,
-        };
-        Some(out.and_then(|s| std::fs::write(to, s).map_err(|e| io_error(to, e))))
+        if !matches!(extension(to).as_str(), "obj" | "glb") {
+            return None;
+        }
+        let stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
+        Some(
+            parse(input)
+                .and_then(|v| j3d_bmd::to_scene(&v))
+                .and_then(|scene| write_scene(&scene, to, stem)),
+        )
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

@@ -1,0 +1,141 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    missing_docs
+)]
+//! The Khronos glTF validator (npm package `gltf-validator`, run by node) reports 0 errors on the
+//! `.glb` exports of the J3D and sysdolphin samples, code-built scenes, and every real model of
+//! `../shared/corpus/real/{hsd,j3d}`. The package is installed once into
+//! `target/gltf-validator`; without node/npm or the registry the test is skipped.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PACKAGE: &str = "gltf-validator@2.0.0-dev.3.10";
+
+const SCRIPT: &str = r#"
+const v = require('gltf-validator');
+const fs = require('fs');
+(async () => {
+  for (const f of process.argv.slice(2)) {
+    const r = await v.validateBytes(new Uint8Array(fs.readFileSync(f)), {maxIssues: 0});
+    const errors = r.issues.messages.filter(m => m.severity === 0).map(m => m.code + ' ' + m.pointer);
+    console.log(JSON.stringify({file: f, errors: r.issues.numErrors, first: errors.slice(0, 5)}));
+  }
+})().catch(e => { console.error(e); process.exit(1); });
+"#;
+
+/// The folder holding `node_modules/gltf-validator`, installing it when absent; `None` (skip)
+/// when node or npm is missing or the install fails.
+fn validator() -> Option<PathBuf> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    let dir = target.join("gltf-validator");
+    let node_ok = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !node_ok {
+        eprintln!("skipped: node not found");
+        return None;
+    }
+    if !dir.join("node_modules/gltf-validator").is_dir() {
+        std::fs::create_dir_all(&dir).ok()?;
+        let ok = Command::new("npm")
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--fetch-retries=0",
+                "--prefix",
+            ])
+            .arg(&dir)
+            .arg(PACKAGE)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok || !dir.join("node_modules/gltf-validator").is_dir() {
+            eprintln!("skipped: could not install {PACKAGE}");
+            return None;
+        }
+    }
+    std::fs::write(dir.join("validate.js"), SCRIPT).ok()?;
+    Some(dir)
+}
+
+/// Every export to validate: (name, glb).
+fn exports() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let hsd = |name: &str, bytes: &[u8]| {
+        let a = hsd_dat::parse(bytes).unwrap();
+        let e = hsd_dat::export::to_scene(&a);
+        assert!(e.problems.is_empty(), "{name}: {:?}", e.problems);
+        (format!("{name}.glb"), e.scene.to_glb().unwrap())
+    };
+    let j3d = |name: &str, bytes: &[u8]| {
+        let glb = j3d_bmd::to_glb(&j3d_bmd::parse(bytes).unwrap()).unwrap();
+        (format!("{name}.glb"), glb)
+    };
+    for (name, bytes) in hsd_dat::build::samples().unwrap() {
+        out.push(hsd(&name, &bytes));
+    }
+    out.push(hsd(
+        "xd-scene",
+        &hsd_dat::build::xd_scene().unwrap().write().unwrap(),
+    ));
+    for (name, bytes) in j3d_bmd::build::samples() {
+        if !name.starts_with("broken/") && !name.ends_with(".bmt") {
+            out.push(j3d(&name, &bytes));
+        }
+    }
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real");
+    for (sub, is_hsd) in [("hsd", true), ("j3d", false)] {
+        let Ok(entries) = std::fs::read_dir(real.join(sub)) else {
+            eprintln!("real {sub} files absent: not validated");
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = format!("real-{}", e.file_name().to_string_lossy());
+            let bytes = std::fs::read(e.path()).unwrap();
+            out.push(if is_hsd {
+                hsd(&name, &bytes)
+            } else {
+                j3d(&name, &bytes)
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn exports_pass_the_khronos_validator() {
+    let Some(dir) = validator() else { return };
+    let work = dir.join("files");
+    std::fs::create_dir_all(&work).unwrap();
+    let mut files = Vec::new();
+    for (name, glb) in exports() {
+        let path = work.join(name.replace('/', "_"));
+        std::fs::write(&path, glb).unwrap();
+        files.push(path);
+    }
+    let out = Command::new("node")
+        .arg(dir.join("validate.js"))
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut checked = 0;
+    for line in text.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(r["errors"], 0, "{r}");
+        checked += 1;
+    }
+    assert_eq!(checked, files.len());
+    eprintln!("{checked} exports validated with 0 errors");
+}

@@ -1,0 +1,889 @@
+//! A format-neutral model scene and its writers: glTF 2.0 binary (`.glb`) and Wavefront OBJ with a
+//! `.mtl` material library. J3D and sysdolphin exporters each build a [`Scene`] (meshes in the rest
+//! pose, the joint hierarchy, skin weights, materials, decoded images) and share everything after
+//! that, so both formats export the same way.
+//!
+//! Conventions: positions and normals are in model space (the rest pose the formats' skinning
+//! gives); texture coordinates keep GX's top-left origin, which is glTF's too (OBJ flips V);
+//! every node is a joint, and a skinned scene has one skin over all of them whose inverse bind
+//! matrices are each joint's [`Node::inverse_bind`].
+//!
+//! ```
+//! use gx::scene::{Mesh, Node, Scene};
+//!
+//! let mut scene = Scene::new("example");
+//! scene.nodes.push(Node::new("root", None, gx::mtx::IDENTITY));
+//! let mut mesh = Mesh::new("triangle");
+//! mesh.positions = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+//! mesh.triangles = vec![[0, 1, 2]];
+//! mesh.skin = vec![gx::scene::skin_weights(&[(0, 1.0)]); 3];
+//! scene.meshes.push(mesh);
+//! let glb = scene.to_glb().unwrap();
+//! assert_eq!(&glb[..4], b"glTF");
+//! assert!(scene.to_obj(Some("example.mtl")).contains("mtllib example.mtl"));
+//! ```
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use gcio::{Error, ErrorKind, Result};
+use serde_json::{Value, json};
+
+use crate::mtx::{IDENTITY, Mtx34, inverse};
+use crate::tex::Image;
+
+/// A joint: its local transform relative to its parent and its inverse bind matrix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// Name (joint name, or one made from an index or offset).
+    pub name: String,
+    /// Index of the parent in [`Scene::nodes`]; `None` for a root.
+    pub parent: Option<usize>,
+    /// Local matrix (written as translation, rotation and scale).
+    pub local: Mtx34,
+    /// Model space → joint space in the rest pose: what skinned vertices are multiplied by before
+    /// the joint's world matrix.
+    pub inverse_bind: Mtx34,
+}
+
+impl Node {
+    /// A node whose inverse bind matrix is the identity (set it with [`Scene::bind_to_rest_pose`]
+    /// or directly).
+    pub fn new(name: impl Into<String>, parent: Option<usize>, local: Mtx34) -> Node {
+        Node {
+            name: name.into(),
+            parent,
+            local,
+            inverse_bind: IDENTITY,
+        }
+    }
+}
+
+/// One mesh: a triangle list whose per-vertex attribute lists are empty when absent, else as
+/// long as `positions`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Mesh {
+    /// Name.
+    pub name: String,
+    /// Positions in model space.
+    pub positions: Vec<[f32; 3]>,
+    /// Unit normals in model space.
+    pub normals: Vec<[f32; 3]>,
+    /// First texture coordinate set (origin top-left).
+    pub uvs: Vec<[f32; 2]>,
+    /// First vertex colour, RGBA8.
+    pub colors: Vec<[u8; 4]>,
+    /// Up to four (node index, weight) pairs per vertex, weights summing to 1 (see
+    /// [`skin_weights`]).
+    pub skin: Vec<[(u16, f32); 4]>,
+    /// Triangles as indices into the vertex lists.
+    pub triangles: Vec<[u32; 3]>,
+    /// Index into [`Scene::materials`].
+    pub material: Option<usize>,
+}
+
+impl Mesh {
+    /// An empty mesh.
+    pub fn new(name: impl Into<String>) -> Mesh {
+        Mesh {
+            name: name.into(),
+            ..Mesh::default()
+        }
+    }
+}
+
+/// A material: a base colour and optionally a texture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Material {
+    /// Name.
+    pub name: String,
+    /// Base colour (linear RGBA factors, multiplied with the texture).
+    pub color: [f32; 4],
+    /// Index into [`Scene::images`].
+    pub texture: Option<usize>,
+    /// Drawn without back-face culling.
+    pub double_sided: bool,
+}
+
+impl Material {
+    /// A white, single-sided material.
+    pub fn new(name: impl Into<String>, texture: Option<usize>) -> Material {
+        Material {
+            name: name.into(),
+            color: [1.0; 4],
+            texture,
+            double_sided: false,
+        }
+    }
+}
+
+/// A model ready to be written: joints, meshes, materials and distinct images.
+#[derive(Debug, Clone, Default)]
+pub struct Scene {
+    /// Written as glTF `asset.generator` and the OBJ's first comment.
+    pub generator: String,
+    /// Joints; parents may come before or after their children.
+    pub nodes: Vec<Node>,
+    /// Meshes (those without triangles are left out of the output).
+    pub meshes: Vec<Mesh>,
+    /// Materials.
+    pub materials: Vec<Material>,
+    images: Vec<Image>,
+    by_content: HashMap<u64, Vec<usize>>,
+}
+
+/// A vertex's skin from any number of (node, weight) pairs, the way glTF wants it: pairs of the
+/// same node merged, negative weights dropped, the four largest kept and renormalised to sum to 1
+/// (a vertex without weight goes to its first node, or node 0). Unused slots have weight 0.
+pub fn skin_weights(pairs: &[(u16, f32)]) -> [(u16, f32); 4] {
+    let mut merged: Vec<(u16, f32)> = Vec::with_capacity(pairs.len());
+    for &(j, w) in pairs {
+        let w = if w.is_finite() { w.max(0.0) } else { 0.0 };
+        match merged.iter_mut().find(|p| p.0 == j) {
+            Some(p) => p.1 += w,
+            None => merged.push((j, w)),
+        }
+    }
+    merged.sort_by(|a, b| b.1.total_cmp(&a.1));
+    merged.truncate(4);
+    let sum: f32 = merged.iter().map(|p| p.1).sum();
+    let mut out = [(0, 0.0); 4];
+    for (o, (j, w)) in out.iter_mut().zip(&merged) {
+        *o = (*j, if sum > 0.0 { w / sum } else { 0.0 });
+    }
+    if sum <= 0.0 {
+        out[0] = (pairs.first().map_or(0, |p| p.0), 1.0);
+    }
+    out
+}
+
+impl Scene {
+    /// An empty scene.
+    pub fn new(generator: impl Into<String>) -> Scene {
+        Scene {
+            generator: generator.into(),
+            ..Scene::default()
+        }
+    }
+
+    /// Adds an image unless the same pixels are already there; returns its index either way, so
+    /// textures shared under several names or descriptors are written once.
+    pub fn add_image(&mut self, img: Image) -> usize {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (img.width(), img.height(), img.as_rgba8()).hash(&mut h);
+        let bucket = self.by_content.entry(h.finish()).or_default();
+        if let Some(&i) = bucket.iter().find(|&&i| self.images.get(i) == Some(&img)) {
+            return i;
+        }
+        bucket.push(self.images.len());
+        self.images.push(img);
+        self.images.len() - 1
+    }
+
+    /// The distinct images, in the order they were added.
+    pub fn images(&self) -> &[Image] {
+        &self.images
+    }
+
+    /// World matrices of the nodes (a node whose parent chain loops or dangles is placed by the
+    /// part of the chain that resolves).
+    pub fn world_matrices(&self) -> Vec<Mtx34> {
+        let mut world: Vec<Option<Mtx34>> = vec![None; self.nodes.len()];
+        for i in 0..self.nodes.len() {
+            let mut chain = vec![i];
+            let mut at = self.nodes.get(i).and_then(|n| n.parent);
+            while let Some(p) = at {
+                if chain.len() > self.nodes.len() || world.get(p).is_none_or(Option::is_some) {
+                    break;
+                }
+                chain.push(p);
+                at = self.nodes.get(p).and_then(|n| n.parent);
+            }
+            for &n in chain.iter().rev() {
+                let node = match self.nodes.get(n) {
+                    Some(node) => node,
+                    None => continue,
+                };
+                let parent = node
+                    .parent
+                    .and_then(|p| world.get(p).copied().flatten())
+                    .unwrap_or(IDENTITY);
+                if let Some(w) = world.get_mut(n) {
+                    *w = Some(crate::mtx::mul(&parent, &node.local));
+                }
+            }
+        }
+        world.into_iter().map(|w| w.unwrap_or(IDENTITY)).collect()
+    }
+
+    /// Sets every node's inverse bind matrix to the inverse of its rest-pose world matrix, for
+    /// meshes whose positions are given in the rest pose (identity where singular).
+    pub fn bind_to_rest_pose(&mut self) {
+        let world = self.world_matrices();
+        for (n, w) in self.nodes.iter_mut().zip(world) {
+            n.inverse_bind = inverse(&w).unwrap_or(IDENTITY);
+        }
+    }
+
+    fn skinned(&self) -> bool {
+        !self.nodes.is_empty() && self.meshes.iter().any(|m| !m.skin.is_empty())
+    }
+
+    fn drawn(&self) -> impl Iterator<Item = &Mesh> {
+        self.meshes
+            .iter()
+            .filter(|m| !m.triangles.is_empty() && !m.positions.is_empty())
+    }
+
+    /// The scene as a glTF 2.0 binary: one glTF mesh per drawn mesh (one primitive with
+    /// POSITION, NORMAL, TEXCOORD_0, COLOR_0, JOINTS_0/WEIGHTS_0 as present), nodes for the
+    /// joints (translation, rotation, scale), one skin over all joints, PNG images embedded in
+    /// the binary chunk, one texture per image.
+    pub fn to_glb(&self) -> Result<Vec<u8>> {
+        let mut bin = Bin::default();
+        let skinned = self.skinned();
+        let joints = self.nodes.len();
+        let drawn: Vec<&Mesh> = self.drawn().collect();
+        let mut materials: Vec<Material> = self.materials.clone();
+        // A textured material on a mesh without texture coordinates (a GX texgen from normals
+        // or positions) is drawn untextured: glTF needs TEXCOORD_0 for a base-colour texture.
+        let mut untextured: HashMap<usize, usize> = HashMap::new();
+        let mut meshes = Vec::new();
+        for m in &drawn {
+            let mut material = m.material.filter(|&i| i < materials.len());
+            if let Some(i) = material
+                && m.uvs.len() != m.positions.len()
+                && materials.get(i).is_some_and(|x| x.texture.is_some())
+            {
+                material = Some(*untextured.entry(i).or_insert_with(|| {
+                    let mut plain = materials
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| Material::new("", None));
+                    plain.name.push_str(" (untextured)");
+                    plain.texture = None;
+                    materials.push(plain);
+                    materials.len() - 1
+                }));
+            }
+            meshes.push(mesh_json(m, material, &mut bin, skinned, joints)?);
+        }
+        let mut nodes: Vec<Value> = self.nodes.iter().map(node_json).collect();
+        for (i, n) in self.nodes.iter().enumerate() {
+            if let Some(p) = n.parent.filter(|&p| p < joints && p != i)
+                && let Some(o) = nodes.get_mut(p).and_then(Value::as_object_mut)
+            {
+                let kids = o.entry("children").or_insert_with(|| json!([]));
+                if let Some(k) = kids.as_array_mut() {
+                    k.push(json!(i));
+                }
+            }
+        }
+        // One common root for the skeleton (glTF requires the joints of a skin to share one).
+        let mut roots: Vec<usize> = (0..joints)
+            .filter(|&i| {
+                self.nodes
+                    .get(i)
+                    .and_then(|n| n.parent)
+                    .is_none_or(|p| p >= joints || p == i)
+            })
+            .collect();
+        if roots.len() > 1 {
+            nodes.push(json!({"name": "skeleton", "children": roots}));
+            roots = vec![nodes.len() - 1];
+        }
+        let mut doc = json!({"asset": {"version": "2.0", "generator": self.generator}});
+        if skinned {
+            let ibm: Vec<f32> = self
+                .nodes
+                .iter()
+                .flat_map(|n| column_major(&n.inverse_bind))
+                .collect();
+            let a = bin.floats(&ibm, "MAT4", 16, false, None)?;
+            set(
+                &mut doc,
+                "skins",
+                json!([{"joints": (0..joints).collect::<Vec<_>>(), "inverseBindMatrices": a}]),
+            );
+        }
+        for (i, m) in drawn.iter().enumerate() {
+            let mut n = json!({"name": m.name, "mesh": i});
+            if skinned {
+                set(&mut n, "skin", json!(0));
+            }
+            nodes.push(n);
+            roots.push(nodes.len() - 1);
+        }
+        let materials: Vec<Value> = materials.iter().map(|m| {
+            let mut pbr =
+                json!({"baseColorFactor": m.color, "metallicFactor": 0.0, "roughnessFactor": 1.0});
+            if let Some(t) = m.texture.filter(|&t| t < self.images.len()) {
+                set(&mut pbr, "baseColorTexture", json!({"index": t}));
+            }
+            let mut mat = json!({"name": m.name, "pbrMetallicRoughness": pbr});
+            if m.double_sided {
+                set(&mut mat, "doubleSided", json!(true));
+            }
+            mat
+        }).collect();
+        let mut images = Vec::new();
+        for img in &self.images {
+            let view = bin.view(&crate::png::encode(img)?, None)?;
+            images.push(json!({"bufferView": view, "mimeType": "image/png"}));
+        }
+        bin.pad();
+        if !roots.is_empty() {
+            set(&mut doc, "scene", json!(0));
+            set(&mut doc, "scenes", json!([{"nodes": roots}]));
+        }
+        for (key, list) in [
+            ("nodes", nodes),
+            ("meshes", meshes),
+            ("materials", materials),
+        ] {
+            if !list.is_empty() {
+                set(&mut doc, key, json!(list));
+            }
+        }
+        if !images.is_empty() {
+            let textures: Vec<Value> = (0..images.len())
+                .map(|i| json!({"sampler": 0, "source": i}))
+                .collect();
+            set(&mut doc, "images", json!(images));
+            set(&mut doc, "textures", json!(textures));
+            set(&mut doc, "samplers", json!([{}]));
+        }
+        if !bin.accessors.is_empty() {
+            set(&mut doc, "accessors", json!(bin.accessors));
+        }
+        if !bin.data.is_empty() {
+            set(&mut doc, "bufferViews", json!(bin.views));
+            set(&mut doc, "buffers", json!([{"byteLength": bin.data.len()}]));
+        }
+        glb(&doc, &bin.data)
+    }
+
+    /// The scene as OBJ text: one group per drawn mesh with positions, normals, texture
+    /// coordinates (V flipped: OBJ's origin is bottom-left) and, when `mtllib` names the material
+    /// library written by [`Scene::to_mtl`], `mtllib` and `usemtl` lines.
+    pub fn to_obj(&self, mtllib: Option<&str>) -> String {
+        let mut s = String::new();
+        let tris: usize = self.drawn().map(|m| m.triangles.len()).sum();
+        let _ = writeln!(
+            s,
+            "# {}: {} meshes, {} triangles",
+            self.generator,
+            self.drawn().count(),
+            tris
+        );
+        if let Some(lib) = mtllib {
+            let _ = writeln!(s, "mtllib {lib}");
+        }
+        let names = self.material_names();
+        let mut base = 1usize;
+        for m in self.drawn() {
+            let _ = writeln!(s, "g {}", obj_name(&m.name));
+            for p in &m.positions {
+                let _ = writeln!(s, "v {} {} {}", p[0], p[1], p[2]);
+            }
+            let (has_n, has_t) = (
+                m.normals.len() == m.positions.len(),
+                m.uvs.len() == m.positions.len(),
+            );
+            for n in m.normals.iter().filter(|_| has_n) {
+                let _ = writeln!(s, "vn {} {} {}", n[0], n[1], n[2]);
+            }
+            for t in m.uvs.iter().filter(|_| has_t) {
+                let _ = writeln!(s, "vt {} {}", t[0], 1.0 - t[1]);
+            }
+            if mtllib.is_some()
+                && let Some(name) = m.material.and_then(|i| names.get(i))
+            {
+                let _ = writeln!(s, "usemtl {name}");
+            }
+            for t in &m.triangles {
+                s.push('f');
+                for &i in t {
+                    let i = base + i as usize;
+                    let _ = match (has_t, has_n) {
+                        (true, true) => write!(s, " {i}/{i}/{i}"),
+                        (true, false) => write!(s, " {i}/{i}"),
+                        (false, true) => write!(s, " {i}//{i}"),
+                        (false, false) => write!(s, " {i}"),
+                    };
+                }
+                s.push('\n');
+            }
+            base += m.positions.len();
+        }
+        s
+    }
+
+    /// The material library for [`Scene::to_obj`]: diffuse colour, opacity and, for a textured
+    /// material, `map_Kd` naming the file `image_file(index)` that holds [`Scene::images`]`[index]`.
+    pub fn to_mtl(&self, image_file: impl Fn(usize) -> String) -> String {
+        let mut s = format!("# {}\n", self.generator);
+        for (m, name) in self.materials.iter().zip(self.material_names()) {
+            let [r, g, b, a] = m.color;
+            let _ = writeln!(s, "\nnewmtl {name}\nKd {r} {g} {b}\nd {a}");
+            if let Some(t) = m.texture.filter(|&t| t < self.images.len()) {
+                let _ = writeln!(s, "map_Kd {}", image_file(t));
+            }
+        }
+        s
+    }
+
+    /// Material names made unique and free of spaces (OBJ/MTL names end at white space).
+    fn material_names(&self) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        self.materials
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let mut n = obj_name(&m.name);
+                if !seen.insert(n.clone()) {
+                    n = format!("{n}_{i}");
+                    seen.insert(n.clone());
+                }
+                n
+            })
+            .collect()
+    }
+}
+
+/// A name without white space (OBJ names end at the first space).
+fn obj_name(name: &str) -> String {
+    let n: String = name
+        .chars()
+        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .collect();
+    if n.is_empty() { "unnamed".into() } else { n }
+}
+
+fn set(v: &mut Value, key: &str, x: Value) {
+    if let Some(o) = v.as_object_mut() {
+        o.insert(key.to_owned(), x);
+    }
+}
+
+fn too_large() -> Error {
+    Error::without_offset(ErrorKind::Overflow("glTF binary chunk over 4 GiB"))
+}
+
+/// Column-major 4×4 of a 3×4 row-major affine matrix.
+fn column_major(m: &Mtx34) -> [f32; 16] {
+    let mut o = [0.0; 16];
+    for (c, col) in o.chunks_exact_mut(4).enumerate() {
+        for (r, x) in col.iter_mut().enumerate() {
+            *x = match m.get(r) {
+                Some(row) => row.get(c).copied().unwrap_or(0.0),
+                None => f32::from(u8::from(c == 3)),
+            };
+        }
+    }
+    o
+}
+
+/// Translation, rotation (unit quaternion x, y, z, w) and scale of an affine matrix; a shear it
+/// may hold is dropped (glTF nodes that joints animate must be TRS).
+pub fn decompose(m: &Mtx34) -> ([f32; 3], [f32; 4], [f32; 3]) {
+    let [r0, r1, r2] = *m;
+    let t = [r0[3], r1[3], r2[3]];
+    let col = |c: usize| [r0, r1, r2].map(|r| r.get(c).copied().unwrap_or(0.0));
+    let len = |v: [f32; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    let mut s = [len(col(0)), len(col(1)), len(col(2))];
+    let det = r0[0] * (r1[1] * r2[2] - r1[2] * r2[1]) - r0[1] * (r1[0] * r2[2] - r1[2] * r2[0])
+        + r0[2] * (r1[0] * r2[1] - r1[1] * r2[0]);
+    if det < 0.0 {
+        s[0] = -s[0];
+    }
+    let axis = |c: usize, unit: [f32; 3]| {
+        let v = col(c);
+        let k = s.get(c).copied().unwrap_or(1.0);
+        if k.abs() > 1e-12 {
+            v.map(|x| x / k)
+        } else {
+            unit
+        }
+    };
+    let (x, y, z) = (
+        axis(0, [1.0, 0.0, 0.0]),
+        axis(1, [0.0, 1.0, 0.0]),
+        axis(2, [0.0, 0.0, 1.0]),
+    );
+    // Rotation matrix R = [x y z] (columns) to a quaternion (Shepperd's method).
+    let (m00, m11, m22) = (x[0], y[1], z[2]);
+    let trace = m00 + m11 + m22;
+    let q = if trace > 0.0 {
+        let k = (trace + 1.0).sqrt() * 2.0;
+        [
+            (y[2] - z[1]) / k,
+            (z[0] - x[2]) / k,
+            (x[1] - y[0]) / k,
+            k / 4.0,
+        ]
+    } else if m00 > m11 && m00 > m22 {
+        let k = (1.0 + m00 - m11 - m22).max(0.0).sqrt() * 2.0;
+        [
+            k / 4.0,
+            (y[0] + x[1]) / k,
+            (z[0] + x[2]) / k,
+            (y[2] - z[1]) / k,
+        ]
+    } else if m11 > m22 {
+        let k = (1.0 + m11 - m00 - m22).max(0.0).sqrt() * 2.0;
+        [
+            (y[0] + x[1]) / k,
+            k / 4.0,
+            (z[1] + y[2]) / k,
+            (z[0] - x[2]) / k,
+        ]
+    } else {
+        let k = (1.0 + m22 - m00 - m11).max(0.0).sqrt() * 2.0;
+        [
+            (z[0] + x[2]) / k,
+            (z[1] + y[2]) / k,
+            k / 4.0,
+            (x[1] - y[0]) / k,
+        ]
+    };
+    let n = q.iter().map(|v| v * v).sum::<f32>().sqrt();
+    let q = if n.is_finite() && n > 1e-12 {
+        q.map(|v| v / n)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    };
+    (t, q, s)
+}
+
+fn node_json(n: &Node) -> Value {
+    let (t, r, s) = decompose(&n.local);
+    let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+    let mut o = json!({"name": n.name});
+    if finite(&t) && t != [0.0; 3] {
+        set(&mut o, "translation", json!(t));
+    }
+    if finite(&r) && r != [0.0, 0.0, 0.0, 1.0] {
+        set(&mut o, "rotation", json!(r));
+    }
+    if finite(&s) && s != [1.0; 3] {
+        set(&mut o, "scale", json!(s));
+    }
+    o
+}
+
+fn mesh_json(
+    m: &Mesh,
+    material: Option<usize>,
+    bin: &mut Bin,
+    skinned: bool,
+    joints: usize,
+) -> Result<Value> {
+    let n = m.positions.len();
+    let flat = |v: &[[f32; 3]]| v.iter().flatten().copied().collect::<Vec<f32>>();
+    let mut attrs =
+        json!({"POSITION": bin.floats(&flat(&m.positions), "VEC3", 3, true, Some(ARRAY))?});
+    if m.normals.len() == n {
+        let a = bin.floats(&flat(&m.normals), "VEC3", 3, false, Some(ARRAY))?;
+        set(&mut attrs, "NORMAL", json!(a));
+    }
+    if m.uvs.len() == n {
+        let uv: Vec<f32> = m.uvs.iter().flatten().copied().collect();
+        let a = bin.floats(&uv, "VEC2", 2, false, Some(ARRAY))?;
+        set(&mut attrs, "TEXCOORD_0", json!(a));
+    }
+    if m.colors.len() == n {
+        let bytes: Vec<u8> = m.colors.iter().flatten().copied().collect();
+        let view = bin.view(&bytes, Some(ARRAY))?;
+        let a = bin.accessor(json!({"bufferView": view, "componentType": 5121, "normalized": true, "count": n, "type": "VEC4"}));
+        set(&mut attrs, "COLOR_0", json!(a));
+    }
+    if skinned {
+        let max = u16::try_from(joints.saturating_sub(1)).unwrap_or(u16::MAX);
+        let fallback = [(0u16, 1.0f32), (0, 0.0), (0, 0.0), (0, 0.0)];
+        let skin = (0..n).map(|i| m.skin.get(i).unwrap_or(&fallback));
+        let mut js = Vec::with_capacity(n * 8);
+        let mut ws = Vec::with_capacity(n * 4);
+        for s in skin {
+            for &(j, w) in s {
+                let j = if j > max { 0 } else { j };
+                js.extend_from_slice(&j.to_le_bytes());
+                ws.push(w);
+            }
+        }
+        let view = bin.view(&js, Some(ARRAY))?;
+        let j = bin.accessor(
+            json!({"bufferView": view, "componentType": 5123, "count": n, "type": "VEC4"}),
+        );
+        set(&mut attrs, "JOINTS_0", json!(j));
+        let w = bin.floats(&ws, "VEC4", 4, false, Some(ARRAY))?;
+        set(&mut attrs, "WEIGHTS_0", json!(w));
+    }
+    let idx: Vec<u8> = m
+        .triangles
+        .iter()
+        .flatten()
+        .map(|&i| if (i as usize) < n { i } else { 0 })
+        .flat_map(u32::to_le_bytes)
+        .collect();
+    let view = bin.view(&idx, Some(ELEMENT_ARRAY))?;
+    let indices = bin.accessor(json!({"bufferView": view, "componentType": 5125, "count": m.triangles.len() * 3, "type": "SCALAR"}));
+    let mut prim = json!({"attributes": attrs, "indices": indices, "mode": 4});
+    if let Some(mat) = material {
+        set(&mut prim, "material", json!(mat));
+    }
+    Ok(json!({"name": m.name, "primitives": [prim]}))
+}
+
+/// bufferView targets.
+const ARRAY: u32 = 34962;
+const ELEMENT_ARRAY: u32 = 34963;
+
+/// The binary chunk under construction: 4-aligned buffer views and their accessors.
+#[derive(Default)]
+struct Bin {
+    data: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Bin {
+    fn pad(&mut self) {
+        while !self.data.len().is_multiple_of(4) {
+            self.data.push(0);
+        }
+    }
+
+    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> Result<usize> {
+        self.pad();
+        if self.data.len().saturating_add(bytes.len()) > u32::MAX as usize {
+            return Err(too_large());
+        }
+        let mut v = json!({"buffer": 0, "byteOffset": self.data.len(), "byteLength": bytes.len()});
+        if let Some(t) = target {
+            set(&mut v, "target", json!(t));
+        }
+        self.data.extend_from_slice(bytes);
+        self.views.push(v);
+        Ok(self.views.len() - 1)
+    }
+
+    fn accessor(&mut self, a: Value) -> usize {
+        self.accessors.push(a);
+        self.accessors.len() - 1
+    }
+
+    /// `v` as `n`-component float elements; `bounds` adds min/max (required for POSITION).
+    fn floats(
+        &mut self,
+        v: &[f32],
+        ty: &str,
+        n: usize,
+        bounds: bool,
+        target: Option<u32>,
+    ) -> Result<usize> {
+        // Non-finite values are invalid glTF; they become 0.
+        let clean = |x: f32| if x.is_finite() { x } else { 0.0 };
+        let bytes: Vec<u8> = v.iter().flat_map(|x| clean(*x).to_le_bytes()).collect();
+        let view = self.view(&bytes, target)?;
+        let mut a = json!({"bufferView": view, "componentType": 5126, "count": v.len() / n.max(1), "type": ty});
+        if bounds {
+            let (mut lo, mut hi) = (vec![f32::MAX; n], vec![f32::MIN; n]);
+            for c in v.chunks_exact(n.max(1)) {
+                for ((l, h), x) in lo.iter_mut().zip(hi.iter_mut()).zip(c) {
+                    *l = l.min(clean(*x));
+                    *h = h.max(clean(*x));
+                }
+            }
+            set(&mut a, "min", json!(lo));
+            set(&mut a, "max", json!(hi));
+        }
+        Ok(self.accessor(a))
+    }
+}
+
+/// The GLB container: header, JSON chunk (space-padded), BIN chunk (zero-padded).
+fn glb(doc: &Value, bin: &[u8]) -> Result<Vec<u8>> {
+    let mut js = serde_json::to_vec(doc)
+        .map_err(|e| Error::without_offset(ErrorKind::Invalid(format!("glTF JSON: {e}"))))?;
+    while !js.len().is_multiple_of(4) {
+        js.push(b' ');
+    }
+    let has_bin = !bin.is_empty();
+    let total = 12 + 8 + js.len() + if has_bin { 8 + bin.len() } else { 0 };
+    let u = |n: usize| u32::try_from(n).map_err(|_| too_large());
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&u(total)?.to_le_bytes());
+    out.extend_from_slice(&u(js.len())?.to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&js);
+    if has_bin {
+        out.extend_from_slice(&u(bin.len())?.to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(bin);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use crate::mtx::{mul, srt};
+
+    #[test]
+    fn weights_merge_sort_and_normalise() {
+        let w = skin_weights(&[(3, 0.2), (1, 0.1), (3, 0.2), (2, 0.5), (4, 0.05), (5, 0.05)]);
+        assert_eq!(w.map(|p| p.0), [2, 3, 1, 4]);
+        assert!((w.iter().map(|p| p.1).sum::<f32>() - 1.0).abs() < 1e-6);
+        assert_eq!(
+            skin_weights(&[(7, 0.0)]),
+            [(7, 1.0), (0, 0.0), (0, 0.0), (0, 0.0)]
+        );
+        assert_eq!(skin_weights(&[]), [(0, 1.0), (0, 0.0), (0, 0.0), (0, 0.0)]);
+        assert_eq!(skin_weights(&[(1, -1.0), (2, 2.0)])[0], (2, 1.0));
+    }
+
+    #[test]
+    fn decompose_recovers_srt() {
+        for (r, s, t) in [
+            ([0.3, -1.2, 2.0], [2.0, 0.5, 1.5], [1.0, -2.0, 3.0]),
+            ([3.1, 0.0, 0.0], [1.0; 3], [0.0; 3]),
+            ([0.0, 3.1, 0.0], [1.0, -1.0, 1.0], [0.0; 3]),
+            ([0.0, 0.0, -3.1], [1.0; 3], [5.0; 3]),
+        ] {
+            let m = srt(r, s, t);
+            let (tt, q, ss) = decompose(&m);
+            let [x, y, z, w] = q;
+            // Rebuild from the quaternion and compare.
+            let rot = [
+                [
+                    1.0 - 2.0 * (y * y + z * z),
+                    2.0 * (x * y - z * w),
+                    2.0 * (x * z + y * w),
+                ],
+                [
+                    2.0 * (x * y + z * w),
+                    1.0 - 2.0 * (x * x + z * z),
+                    2.0 * (y * z - x * w),
+                ],
+                [
+                    2.0 * (x * z - y * w),
+                    2.0 * (y * z + x * w),
+                    1.0 - 2.0 * (x * x + y * y),
+                ],
+            ];
+            let back: Mtx34 = std::array::from_fn(|i| {
+                let row = rot[i];
+                [row[0] * ss[0], row[1] * ss[1], row[2] * ss[2], tt[i]]
+            });
+            for (a, b) in m.iter().flatten().zip(back.iter().flatten()) {
+                assert!((a - b).abs() < 1e-4, "{m:?} vs {back:?}");
+            }
+        }
+    }
+
+    fn two_joint_scene() -> Scene {
+        let mut s = Scene::new("test");
+        s.nodes.push(Node::new(
+            "a",
+            None,
+            srt([0.0, 0.5, 0.0], [1.0; 3], [1.0, 0.0, 0.0]),
+        ));
+        s.nodes.push(Node::new(
+            "b",
+            Some(0),
+            srt([0.0; 3], [1.0; 3], [0.0, 2.0, 0.0]),
+        ));
+        s.nodes.push(Node::new("c", None, IDENTITY));
+        s.bind_to_rest_pose();
+        let img = Image::test_pattern(8, 8, false).unwrap();
+        let t = s.add_image(img.clone());
+        assert_eq!(s.add_image(img), t);
+        s.add_image(Image::test_pattern(4, 4, true).unwrap());
+        s.materials.push(Material::new("with texture", Some(t)));
+        s.materials.push(Material::new("with texture", None));
+        for (i, mat) in [Some(0), Some(1), None].into_iter().enumerate() {
+            let mut m = Mesh::new(format!("m{i}"));
+            m.positions = vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+            m.normals = vec![[0.0, 0.0, 1.0]; 3];
+            m.uvs = vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+            m.colors = vec![[255, 0, 0, 255]; 3];
+            m.skin = vec![skin_weights(&[(1, 0.5), (0, 0.5)]); 3];
+            m.triangles = vec![[0, 1, 2]];
+            m.material = mat;
+            s.meshes.push(m);
+        }
+        let mut no_uv = s.meshes[0].clone();
+        no_uv.name = "no uv".into();
+        no_uv.uvs.clear();
+        s.meshes.push(no_uv);
+        s.meshes.push(Mesh::new("empty"));
+        s
+    }
+
+    #[test]
+    fn glb_reads_back() {
+        let s = two_joint_scene();
+        let glb = s.to_glb().unwrap();
+        let g = gltf::Gltf::from_slice(&glb).unwrap();
+        assert_eq!(g.meshes().count(), 4);
+        assert_eq!(g.images().count(), 2);
+        assert_eq!(g.textures().count(), 2);
+        // The textured material on the mesh without UVs gets an untextured twin.
+        assert_eq!(g.materials().count(), 3);
+        let twin = g
+            .meshes()
+            .nth(3)
+            .unwrap()
+            .primitives()
+            .next()
+            .unwrap()
+            .material();
+        assert_eq!(twin.index(), Some(2));
+        assert!(twin.pbr_metallic_roughness().base_color_texture().is_none());
+        let skin = g.skins().next().unwrap();
+        assert_eq!(skin.joints().count(), 3);
+        // Two root joints get one common parent.
+        assert_eq!(g.nodes().count(), 3 + 1 + 4);
+        let b = g.nodes().nth(1).unwrap();
+        let (t, _, _) = b.transform().decomposed();
+        assert!((t[1] - 2.0).abs() < 1e-6);
+        let p = g.meshes().next().unwrap().primitives().next().unwrap();
+        for sem in [
+            gltf::Semantic::Positions,
+            gltf::Semantic::Normals,
+            gltf::Semantic::TexCoords(0),
+            gltf::Semantic::Colors(0),
+            gltf::Semantic::Joints(0),
+            gltf::Semantic::Weights(0),
+        ] {
+            assert!(p.get(&sem).is_some(), "{sem:?}");
+        }
+        let w = s.world_matrices();
+        assert_eq!(w[1], mul(&w[0], &s.nodes[1].local));
+        // An empty scene is just the asset.
+        let empty = gltf::Gltf::from_slice(&Scene::new("x").to_glb().unwrap()).unwrap();
+        assert_eq!(empty.scenes().count(), 0);
+    }
+
+    #[test]
+    fn obj_and_mtl() {
+        let s = two_joint_scene();
+        let obj = s.to_obj(Some("x.mtl"));
+        assert!(obj.contains("mtllib x.mtl\n"));
+        assert!(obj.contains("usemtl with_texture\n"));
+        assert!(obj.contains("usemtl with_texture_1\n"));
+        assert!(obj.contains("f 4/4/4 5/5/5 6/6/6\n"));
+        assert!(obj.contains("vt 0 0\n"), "V flipped");
+        assert!(!obj.contains("g empty"));
+        let mtl = s.to_mtl(|i| format!("x_{i}.png"));
+        assert!(mtl.contains("newmtl with_texture\nKd 1 1 1\nd 1\nmap_Kd x_0.png\n"));
+        assert!(mtl.contains("newmtl with_texture_1\n"));
+        assert_eq!(mtl.matches("map_Kd").count(), 1);
+        assert!(!s.to_obj(None).contains("usemtl"));
+    }
+}

@@ -1,0 +1,217 @@
+//! Export: an archive's models as a [`gx::scene::Scene`], written by the glTF and OBJ writers
+//! J3D shares. Every joint of the typed graph becomes a node (local `T·Rz·Ry·Rx·S`), every PObj
+//! with triangles a mesh in the rest pose the runtime draws (each vertex through its rigid joint
+//! or its envelope matrix, [`crate::mesh::envelope_matrix`]) with normals, UVs and colours, and a
+//! skin: rigid vertices weigh 1 on their joint, envelope vertices carry their palette slot's
+//! weights (normalised), inverse bind matrices are the inverse rest-pose world matrices. Each
+//! MObj becomes a material whose texture is its diffuse TObj's image (the first mapped by UV
+//! that lights the diffuse channel, else the first mapped by UV) decoded with its palette;
+//! every other texture of the archive (texture-animation frames) is added too, and images with
+//! the same pixels are stored once.
+
+use std::collections::HashMap;
+
+use gcio::{Error, Result};
+use gx::mtx::{IDENTITY, Mtx34, apply};
+use gx::scene::{Material, Mesh, Node, Scene, skin_weights};
+
+use crate::flags::TObjFlags;
+use crate::graph::Graph;
+use crate::image::TextureRef;
+use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
+use crate::types::{MObj, Material as MaterialColors, TObj};
+use crate::view::Archive;
+
+/// A scene and what could not be exported into it (a mesh or texture that failed to decode is
+/// left out; the rest is still there).
+#[derive(Debug, Clone, Default)]
+pub struct Export {
+    /// The exported scene.
+    pub scene: Scene,
+    /// Meshes and textures left out, with why.
+    pub problems: Vec<Error>,
+}
+
+/// The archive as a scene (see the module documentation).
+pub fn to_scene(a: &Archive<'_>) -> Export {
+    let g = a.graph();
+    let mut out = Export {
+        scene: Scene::new("gcformats hsd-dat"),
+        problems: Vec::new(),
+    };
+    let world = a.world_matrices(&g);
+    for (j, w) in g.joints.iter().zip(&world) {
+        let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
+        let mut node = Node::new(format!("joint_{:x}", j.offset), j.parent, local);
+        node.inverse_bind = gx::mtx::inverse(w).unwrap_or(IDENTITY);
+        out.scene.nodes.push(node);
+    }
+    let mut images = Images::default();
+    let mut materials: HashMap<u32, usize> = HashMap::new();
+    let ibm = a.inverse_binds(&g);
+    for p in &g.pobjs {
+        let material = p.mobj.map(|m| {
+            *materials
+                .entry(m)
+                .or_insert_with(|| material(a, m, &mut images, &mut out))
+        });
+        match a.mesh(&g, p) {
+            Ok(m) => {
+                let mut mesh = mesh(&g, &m, &world, &ibm);
+                mesh.material = material;
+                out.scene.meshes.push(mesh);
+            }
+            Err(e) => out
+                .problems
+                .push(e.context(format!("PObj at {:#x}", p.offset))),
+        }
+    }
+    for t in a.textures(&g) {
+        images.get(a, &t, &mut out);
+    }
+    out
+}
+
+/// The archive as a `.glb` file (see [`to_scene`]); the first problem, if any, is the error.
+pub fn to_glb(a: &Archive<'_>) -> Result<Vec<u8>> {
+    let e = to_scene(a);
+    match e.problems.into_iter().next() {
+        Some(p) => Err(p),
+        None => e.scene.to_glb(),
+    }
+}
+
+/// Every mesh of the archive as OBJ text without a material library (one group per PObj,
+/// rest pose); [`to_scene`] and [`gx::scene::Scene::to_obj`] give one with `mtllib`.
+pub fn to_obj(a: &Archive<'_>) -> Result<String> {
+    let e = to_scene(a);
+    match e.problems.into_iter().next() {
+        Some(p) => Err(p),
+        None => Ok(e.scene.to_obj(None)),
+    }
+}
+
+/// Decoded textures by reference, each decoded once.
+#[derive(Default)]
+struct Images(HashMap<TextureRef, Option<usize>>);
+
+impl Images {
+    fn get(&mut self, a: &Archive<'_>, t: &TextureRef, out: &mut Export) -> Option<usize> {
+        *self
+            .0
+            .entry(*t)
+            .or_insert_with(|| match a.decode_texture(t) {
+                Ok(img) => Some(out.scene.add_image(img)),
+                Err(e) => {
+                    out.problems.push(e);
+                    None
+                }
+            })
+    }
+}
+
+/// The material of the MObj at `m`: its diffuse texture (the first TObj that lights the diffuse
+/// channel, else the first) and, without one, its diffuse colour.
+fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> usize {
+    let mobj = a.read::<MObj>(m).ok();
+    let mut tobjs = Vec::new();
+    let mut at = mobj.as_ref().and_then(|m| m.tobj);
+    while let Some(t) = at.filter(|_| tobjs.len() < 8) {
+        match a.read::<TObj>(t) {
+            Ok(tobj) => {
+                at = tobj.next;
+                tobjs.push(tobj);
+            }
+            Err(_) => break,
+        }
+    }
+    // Texture coordinates come from a UV set only when the TObj's coord mode is UV (0): the
+    // others (reflection, highlight, shadow, toon, gradation) are generated at draw time.
+    let uv = |t: &&TObj| (t.flags & TObjFlags::COORD).bits() == 0;
+    let diffuse = tobjs
+        .iter()
+        .filter(uv)
+        .find(|t| t.flags.contains(TObjFlags::LIGHTMAP_DIFFUSE))
+        .or_else(|| tobjs.iter().find(uv))
+        .or(tobjs.first());
+    let texture = diffuse.and_then(|t| {
+        let r = TextureRef {
+            image: t.image?,
+            palette: t.palette,
+        };
+        images.get(a, &r, out)
+    });
+    let mut mat = Material::new(format!("mobj_{m:x}"), texture);
+    if texture.is_none()
+        && let Some(c) = mobj
+            .and_then(|m| m.material)
+            .and_then(|c| a.read::<MaterialColors>(c).ok())
+    {
+        let [r, g, b, _] = c.diffuse.0.map(|x| f32::from(x) / 255.0);
+        let alpha = if c.alpha.is_finite() {
+            c.alpha.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        mat.color = [r, g, b, alpha];
+    }
+    out.scene.materials.push(mat);
+    out.scene.materials.len() - 1
+}
+
+/// One PObj's mesh in the rest pose with its skin.
+fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]) -> Mesh {
+    let coord = envelope_coord(g, world, m.joint);
+    let slots: Vec<Mtx34> = m
+        .palette
+        .iter()
+        .map(|e| envelope_matrix(e, world, ibm, coord.as_ref()))
+        .collect();
+    let joint = |j: usize| u16::try_from(j).unwrap_or(0);
+    let mut out = Mesh::new(format!("pobj_{:x}", m.pobj));
+    let has_n = m.vertices.iter().any(|v| v.normal.is_some());
+    let has_t = m.vertices.iter().any(|v| v.uv.is_some());
+    let has_c = m.vertices.iter().any(|v| v.color.is_some());
+    for (v, s) in m.vertices.iter().zip(&m.skins) {
+        let (mtx, skin) = match s {
+            Skin::Rigid(j) | Skin::ShapeAnim(j) => (
+                world.get(*j).copied().unwrap_or(IDENTITY),
+                skin_weights(&[(joint(*j), 1.0)]),
+            ),
+            Skin::Envelope(slot) => {
+                let pairs: Vec<(u16, f32)> = m
+                    .palette
+                    .get(*slot)
+                    .map(|e| e.iter().map(|&(j, w)| (joint(j), w)).collect())
+                    .unwrap_or_default();
+                (
+                    slots.get(*slot).copied().unwrap_or(IDENTITY),
+                    skin_weights(&pairs),
+                )
+            }
+        };
+        out.positions.push(apply(&mtx, v.position));
+        if has_n {
+            let n = v.normal.unwrap_or([0.0, 1.0, 0.0]);
+            let (t, o) = (apply(&mtx, n), apply(&mtx, [0.0; 3]));
+            let n = [t[0] - o[0], t[1] - o[1], t[2] - o[2]];
+            let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+            out.normals.push(if len > 1e-12 {
+                n.map(|x| x / len)
+            } else {
+                [0.0, 1.0, 0.0]
+            });
+        }
+        if has_t {
+            out.uvs.push(v.uv.unwrap_or_default());
+        }
+        if has_c {
+            out.colors.push(v.color.unwrap_or([0xFF; 4]));
+        }
+        if !world.is_empty() {
+            out.skin.push(skin);
+        }
+    }
+    out.triangles.clone_from(&m.triangles);
+    out
+}

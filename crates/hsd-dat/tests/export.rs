@@ -1,0 +1,98 @@
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+//! glTF export re-read with the `gltf` crate: one mesh per PObj, one skin joint per joint of the
+//! graph, one material per MObj, one texture per distinct image (counted from the archive's image
+//! and palette data, independently of the exporter's pixel comparison); the OBJ has the same
+//! groups and its material library names every textured material's PNG.
+
+use std::collections::HashSet;
+
+use hsd_dat::{Image, Palette, export, parse};
+
+/// Distinct (pixel data, format, size, palette data) of every texture the archive uses.
+fn distinct_images(a: &hsd_dat::Archive<'_>, g: &hsd_dat::Graph) -> usize {
+    let mut seen = HashSet::new();
+    for t in a.textures(g) {
+        let img: Image = a.read(t.image).unwrap();
+        let pal = t
+            .palette
+            .map(|p| a.read::<Palette>(p).unwrap())
+            .map(|p| (p.data, p.format, p.n_entries));
+        seen.insert((img.data, img.format, img.width, img.height, pal));
+    }
+    seen.len()
+}
+
+/// Exports `bytes` and checks the counts; returns (meshes, joints, images).
+fn check(name: &str, bytes: &[u8]) -> (usize, usize, usize) {
+    let a = parse(bytes).unwrap();
+    let g = a.graph();
+    let e = export::to_scene(&a);
+    assert!(e.problems.is_empty(), "{name}: {:?}", e.problems);
+    let glb = e.scene.to_glb().unwrap();
+    let gl = gltf::Gltf::from_slice(&glb).unwrap();
+    let drawn = g
+        .pobjs
+        .iter()
+        .filter(|p| !a.mesh(&g, p).unwrap().triangles.is_empty())
+        .count();
+    assert_eq!(gl.meshes().count(), drawn, "{name}");
+    let joints = g.joints.len();
+    if joints > 0 {
+        assert_eq!(
+            gl.skins().next().unwrap().joints().count(),
+            joints,
+            "{name}"
+        );
+    }
+    let mobjs: HashSet<u32> = g.pobjs.iter().filter_map(|p| p.mobj).collect();
+    // One material per MObj, plus an untextured twin for a textured one on a mesh without UVs.
+    assert_eq!(e.scene.materials.len(), mobjs.len(), "{name}");
+    assert!(gl.materials().count() >= mobjs.len(), "{name}");
+    let images = distinct_images(&a, &g);
+    assert_eq!(gl.textures().count(), images, "{name}");
+    assert_eq!(gl.images().count(), images, "{name}");
+    for m in gl.meshes() {
+        let p = m.primitives().next().unwrap();
+        assert!(p.get(&gltf::Semantic::Positions).is_some());
+        if joints > 0 {
+            assert!(p.get(&gltf::Semantic::Weights(0)).is_some());
+        }
+    }
+    let obj = e.scene.to_obj(Some("x.mtl"));
+    assert_eq!(obj.lines().filter(|l| l.starts_with("g ")).count(), drawn);
+    let mtl = e.scene.to_mtl(|i| format!("x_img{i}.png"));
+    let textured = e.scene.materials.iter().filter(|m| m.texture.is_some());
+    assert_eq!(mtl.matches("map_Kd ").count(), textured.count());
+    (drawn, joints, images)
+}
+
+#[test]
+fn samples_export() {
+    for (name, bytes) in hsd_dat::build::samples().unwrap() {
+        check(&name, &bytes);
+    }
+    let scene = hsd_dat::build::xd_scene().unwrap().write().unwrap();
+    let (meshes, joints, images) = check("xd-scene", &scene);
+    assert!(
+        meshes > 1 && joints > 1 && images > 1,
+        "{meshes} {joints} {images}"
+    );
+}
+
+/// Every real archive of `../shared/corpus/real/hsd` (skipped when absent) exports without a
+/// problem (Melee's C8 eye textures decode with their TexAnim palettes).
+#[test]
+fn real_files_export() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/hsd");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: {} absent", dir.display());
+        return;
+    };
+    for e in entries.flatten() {
+        let bytes = std::fs::read(e.path()).unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let counts = check(&name, &bytes);
+        eprintln!("{name}: {counts:?}");
+    }
+}
