@@ -1,7 +1,8 @@
 //! j3d-bmd throughput on a synthetic 100,000-triangle model (one multi-matrix shape, 13 matrix
 //! groups of triangle strips): parse the view and decode all geometry, parse the owned model, write.
 //! Materials: a 96-material MAT3 (typed parse, write, resolve + re-deduplicate); textures: the
-//! sample TEX1 (all GX formats) parsed and written.
+//! sample TEX1 (all GX formats) parsed and written. Real files: the largest real model, when
+//! `../shared/corpus/real` exists.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -105,5 +106,33 @@ fn textures(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, materials, textures);
+/// The largest real model under `../shared/corpus/real/j3d` (skipped without it): owned-model
+/// parse (every chunk typed, each verified by its rewrite) and write.
+fn real(c: &mut Criterion) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real/j3d");
+    let Some((name, bytes)) = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| Some((e.file_name(), std::fs::read(e.path()).ok()?)))
+        .filter(|(_, d)| d.starts_with(b"J3D2"))
+        .max_by_key(|(_, d)| d.len())
+    else {
+        return;
+    };
+    let model = Bmd::parse(&bytes).unwrap();
+    assert_eq!(model.write().unwrap(), bytes, "{name:?}");
+    let mut g = c.benchmark_group("j3d_bmd_real");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("parse_model", |b| {
+        b.iter(|| Bmd::parse(black_box(&bytes)).unwrap())
+    });
+    g.bench_function("write", |b| b.iter(|| black_box(&model).write().unwrap()));
+    g.bench_function("parse_write", |b| {
+        b.iter(|| Bmd::parse(black_box(&bytes)).unwrap().write().unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, materials, textures, real);
 criterion_main!(benches);

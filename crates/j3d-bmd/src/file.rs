@@ -307,9 +307,14 @@ impl Chunk {
                             .zip(r.data())
                             .position(|(x, y)| x != y)
                             .unwrap_or(bytes.len().min(r.len()));
+                        let style = if fixed_align {
+                            format!("{p:?} padding")
+                        } else {
+                            format!("{p:?} padding, tables aligned to {a}")
+                        };
                         let msg = format!(
-                            "rewrite ({p:?} padding, tables aligned to {a}) differs at chunk \
-                             offset {at:#x} (file {:#x}); {} bytes written, {} stored",
+                            "rewrite ({style}) differs at chunk offset {at:#x} (file {:#x}); \
+                             {} bytes written, {} stored",
                             c.offset() + at as u64,
                             bytes.len(),
                             r.len()

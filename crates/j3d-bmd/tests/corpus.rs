@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
-//! Corpus check: every J3D file under `../shared/corpus` (when present) round-trips byte for byte,
-//! decodes and validates without panicking. Passes without the corpus.
+//! Corpus check: every J3D file under `../shared/corpus` (when present) has every chunk typed,
+//! round-trips byte for byte, decodes and validates without panicking. Passes without the corpus.
 
 use std::path::Path;
 
@@ -31,6 +31,17 @@ fn corpus_models_round_trip() {
             continue;
         }
         let m = j3d_bmd::Bmd::parse(&data).unwrap();
+        // Identical only through the typed writers: a raw chunk would be copied, not rewritten.
+        let v = j3d_bmd::parse(&data).unwrap();
+        for c in v.chunks() {
+            assert_eq!(
+                j3d_bmd::Chunk::raw_reason(c),
+                None,
+                "{}: {}",
+                f.display(),
+                c.name()
+            );
+        }
         assert_eq!(m.write().unwrap(), data, "{}", f.display());
         let v = j3d_bmd::parse(&data).unwrap();
         let _ = j3d_bmd::geometry(&v);

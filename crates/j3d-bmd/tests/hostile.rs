@@ -253,3 +253,18 @@ fn mdl3_packets_sharing_bytes_are_refused() {
     assert!(m.mdl3().is_none());
     assert!(validate(&b).iter().any(|d| d.rule == "J3D-006"));
 }
+
+/// A NaN in a texture matrix is a value like any other: the MAT3 fuzz body compares floats by
+/// bits, so it does not report the material as changed (issue 25).
+#[test]
+fn mat3_fuzz_body_compares_floats_by_bits() {
+    let mut mats = build::materials();
+    let t = mats
+        .iter_mut()
+        .find_map(|m| m.tex_mtx.iter_mut().flatten().next())
+        .expect("a material with a texture matrix");
+    t.effect[0] = f32::NAN;
+    t.center[1] = -0.0;
+    let bytes = Mat3::from_materials(&mats).unwrap().write().unwrap();
+    j3d_bmd::fuzz_mat3(&bytes);
+}
