@@ -203,6 +203,42 @@ pub fn pose(anim: &Anim, t: f32) -> Vec<Srt> {
     (0..n).filter_map(|j| joint(anim, j, frame)).collect()
 }
 
+/// Multiplies two 3×4 affine matrices (`a · b`).
+pub fn mul(a: &[[f32; 4]; 3], b: &[[f32; 4]; 3]) -> [[f32; 4]; 3] {
+    let mut out = [[0.0; 4]; 3];
+    for (r, row) in out.iter_mut().enumerate() {
+        let ar = a.get(r).copied().unwrap_or_default();
+        for (c, cell) in row.iter_mut().enumerate() {
+            let col = |k: usize| b.get(k).and_then(|br| br.get(c)).copied().unwrap_or(0.0);
+            let [a0, a1, a2, a3] = ar;
+            *cell = a0 * col(0) + a1 * col(1) + a2 * col(2) + if c == 3 { a3 } else { 0.0 };
+        }
+    }
+    out
+}
+
+/// World matrices of every joint of a BCK/BCA at time `t`, given each joint's parent (from the
+/// model's INF1 hierarchy; `None` for roots). Parents must come before their children, as they do
+/// in J3D joint order; a joint whose parent is not earlier is treated as a root.
+pub fn world_matrices(anim: &Anim, parents: &[Option<usize>], t: f32) -> Vec<[[f32; 4]; 3]> {
+    let local = pose(anim, t);
+    let mut world: Vec<[[f32; 4]; 3]> = Vec::with_capacity(local.len());
+    for (j, srt) in local.iter().enumerate() {
+        let m = srt.matrix();
+        let parent = parents
+            .get(j)
+            .copied()
+            .flatten()
+            .filter(|&p| p < j)
+            .and_then(|p| world.get(p));
+        world.push(match parent {
+            Some(p) => mul(p, &m),
+            None => m,
+        });
+    }
+    world
+}
+
 /// Colour entry `i` of a BRK (`konst` picks the konst list) or BPK at `frame`: R, G, B, A as the
 /// game computes them before clamping to the register's range.
 pub fn color(anim: &Anim, konst: bool, i: usize, frame: f32) -> Option<[f32; 4]> {
@@ -338,6 +374,15 @@ mod tests {
         let tr = FullTrack { count: 3, index: 0 };
         assert_eq!(full(tr, &t, 1.0, 1.7), Some(0.0));
         assert_eq!(full(tr, &t, 1.0, 9.0), Some(1.0));
+    }
+
+    #[test]
+    fn world_of_child_joint() {
+        // Joint 0 of the sample turns 90° about Y and sits at x = 2.5 at frame 2.5; joint 1
+        // (identity) under it sits at the parent's origin.
+        let a = crate::build::sample_bck_model();
+        let w = world_matrices(&a, &[None, Some(0)], 2.5);
+        assert!(close(w[1][0][3], 2.5) && close(w[1][2][0], -1.0));
     }
 
     #[test]
