@@ -331,12 +331,19 @@ fn empty(elem: Elem) -> Data {
 
 /// Byte size of the name table at `offset`: entries, then the strings (through the last NUL).
 fn names_size(r: &Reader<'_>, offset: usize) -> Result<usize> {
+    // Strings follow the entries in entry order, as every J3D tool writes them; anything else
+    // could not be written back the same and is refused.
     let t = j3d_bmd::NameTable::parse(*r, offset)?;
     let mut end = 4 + 4 * t.entries.len();
-    for i in 0..t.entries.len() {
+    for (i, e) in t.entries.iter().enumerate() {
         let off = usize::from(r.u16(offset + 6 + i * 4)?);
-        let len = t.entries.get(i).map_or(0, |e| e.name.len());
-        end = end.max(off + len + 1);
+        if off != end {
+            return Err(Error::invalid(
+                r.abs(offset + 6 + i * 4),
+                format!("name {i} at {off:#x}, strings are packed from {end:#x}"),
+            ));
+        }
+        end += e.name.len() + 1;
     }
     Ok(end)
 }
