@@ -39,6 +39,9 @@ pub use rarc;
 #[cfg(feature = "j3d-bmd")]
 pub use j3d_bmd;
 
+#[cfg(feature = "j3d-anim")]
+pub use j3d_anim;
+
 #[cfg(feature = "gx")]
 pub use gx;
 

@@ -9,6 +9,7 @@ mod bti;
 mod gpl_facial;
 pub mod hsd_dat;
 mod ibnk;
+mod j3d_anim;
 mod j3d_bmd;
 mod msbf;
 mod pkx;
@@ -23,6 +24,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &ibnk::Ibnk,
     &msbf::Msbf,
     &j3d_bmd::J3dBmd,
+    &j3d_anim::J3dAnim,
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     &bti::Bti,

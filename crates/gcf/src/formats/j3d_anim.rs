@@ -1,0 +1,123 @@
+//! J3D animations (BCK, BCA, BTK, BRK, BPK, BTP, BVA): detected by `J3D1` + the type tag and the
+//! matching chunk magic, one `identify` name per kind (`j3d-bck` …); `info` lists the header and
+//! tables, `check` runs the J3DA-* validator (`-o model=X.bdl` also checks the binding to that
+//! model), `roundtrip` writes the model back, `convert anim.bck anim.json` and back.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use gcio::{Diagnostic, Error, ErrorKind, Result};
+
+use crate::format::{Detection, Format, Info, Options, extension, io_error};
+
+/// The J3D animation family.
+pub struct J3dAnim;
+
+fn invalid(m: String) -> Error {
+    Error::without_offset(ErrorKind::Invalid(m))
+}
+
+fn is_anim_path(path: &Path) -> bool {
+    j3d_anim::SCHEMAS.iter().any(|s| s.ext == extension(path))
+}
+
+impl Format for J3dAnim {
+    fn name(&self) -> &'static str {
+        "j3d-anim"
+    }
+
+    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        j3d_anim::sniff(data).map(|k| Detection::new(k.format_name()))
+    }
+
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        let a = j3d_anim::parse(data)?;
+        let mut text = format!(
+            "{} ({} bytes): loop mode {}, duration {} frames\n",
+            a.kind.format_name(),
+            data.len(),
+            a.loop_mode(),
+            a.duration()
+        );
+        text.push_str("header values:\n");
+        for (k, v) in &a.values {
+            let _ = writeln!(text, "  {k:<26} {v}");
+        }
+        text.push_str("tables:\n");
+        let mut tables = Vec::new();
+        for t in &a.tables {
+            let _ = writeln!(text, "  {:<26} {} entries", t.name, t.data.len());
+            tables.push(serde_json::json!({"name": t.name, "entries": t.data.len()}));
+        }
+        for t in &a.tables {
+            if let j3d_anim::Data::Names(n) = &t.data {
+                let names: Vec<_> = n
+                    .entries
+                    .iter()
+                    .map(|e| String::from_utf8_lossy(&e.name).into_owned())
+                    .collect();
+                let _ = writeln!(text, "  {}: {}", t.name, names.join(", "));
+            }
+        }
+        let json = serde_json::json!({
+            "kind": a.kind.format_name(),
+            "loop_mode": a.loop_mode(),
+            "duration": a.duration(),
+            "values": a.values,
+            "tables": tables,
+            "stale_padding": a.stale_parts().len(),
+        });
+        Ok(Info { text, json })
+    }
+
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(a) = j3d_anim::parse(data) else {
+            return Vec::new();
+        };
+        let mut f = vec![
+            (format!("loop mode {}", a.loop_mode()), 1),
+            (format!("chunk size {:?}", a.layout.size), 1),
+        ];
+        if !a.stale_parts().is_empty() {
+            f.push(("stale padding".to_owned(), 1));
+        }
+        f
+    }
+
+    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
+        j3d_anim::parse(data)?.write()
+    }
+
+    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
+        let mut out = j3d_anim::validate(data);
+        if let Some(path) = opts.get("model") {
+            let model = std::fs::read(path).map_err(|e| io_error(Path::new(path), e))?;
+            let target = j3d_anim::Target::from_model(&model)?;
+            out.extend(j3d_anim::bind::check_binding(
+                &j3d_anim::parse(data)?,
+                &target,
+            ));
+        }
+        Ok(out)
+    }
+
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
+        let out = match (j3d_anim::sniff(input).is_some(), extension(to).as_str()) {
+            (true, "json") => j3d_anim::parse(input)
+                .and_then(|a| j3d_anim::to_json(&a))
+                .and_then(|j| serde_json::to_vec_pretty(&j).map_err(|e| invalid(e.to_string()))),
+            (false, _) if extension(from) == "json" && is_anim_path(to) => {
+                serde_json::from_slice(input)
+                    .map_err(|e| invalid(format!("JSON: {e}")))
+                    .and_then(|j| j3d_anim::from_json(&j))
+                    .and_then(|a| a.write())
+            }
+            _ => return None,
+        };
+        Some(out.and_then(|b| std::fs::write(to, b).map_err(|e| io_error(to, e))))
+    }
+
+    fn samples(&self) -> Vec<(String, Vec<u8>)> {
+        j3d_anim::build::samples()
+    }
+}

@@ -1,0 +1,73 @@
+//! J3D animations — BCK, BCA, BTK, BRK, BPK, BTP, BVA — read, written back byte for byte, checked
+//! and evaluated the way the game does.
+//!
+//! Every kind is a `J3D1` file with one chunk (`ANK1`, `ANF1`, `TTK1`, `TRK1`, `PAK1`, `TPT1`,
+//! `VAF1`): a header of counts and offsets, entry tables whose tracks point into shared value
+//! tables, and name tables. [`schema`] describes each kind as data; one parser ([`View`]), one
+//! writer ([`Anim::write`]) and one validator ([`validate()`]) walk those descriptions.
+//!
+//! Nintendo's tools deduplicate value runs (a track may reuse keys another track stored), so the
+//! model keeps the value tables and each track's index as found rather than per-track keyframes;
+//! [`eval`] resolves them. Padding is kept as layout facts (the alignments applied), never as
+//! bytes: [`Anim::raw_parts`] lists anything that is not, and is empty on every retail file seen.
+//!
+//! This is its own crate, not modules of `j3d-bmd`: animations share only the `J3D1` container
+//! header and the name-table format with models, and read model data only to check a binding. It
+//! uses `j3d-bmd`'s name table and padding sentence rather than repeating them.
+//!
+//! ```
+//! let bytes = j3d_anim::build::sample_bck();
+//! let anim = j3d_anim::parse(&bytes).unwrap();
+//! assert_eq!(anim.write().unwrap(), bytes);
+//! let pose = j3d_anim::eval::joint(&anim, 0, 5.0).unwrap();
+//! assert!((pose.translation[0] - 5.0).abs() < 1e-4);
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod bind;
+pub mod build;
+pub mod eval;
+mod fuzz;
+mod layout;
+pub mod model;
+pub mod schema;
+pub mod validate;
+mod view;
+mod write;
+
+pub use bind::Target;
+pub use fuzz::fuzz_anim;
+pub use model::{
+    Anim, ChunkSize, Data, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern, Place,
+    Table, TevColor,
+};
+pub use schema::{Kind, SCHEMAS, Schema};
+pub use validate::{validate, validate_model};
+pub use view::{FILE_HEADER, Span, View, sniff};
+
+/// Parses `data` into the owned model.
+pub fn parse(data: &[u8]) -> gcio::Result<Anim> {
+    View::parse(data)?.to_model()
+}
+
+/// Parses into the zero-copy view.
+pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
+    View::parse(data)
+}
+
+/// The model as JSON (lossless: `from_json(to_json(a)) == a`).
+pub fn to_json(anim: &Anim) -> gcio::Result<serde_json::Value> {
+    serde_json::to_value(anim).map_err(|e| gcio::Error::invalid(0, format!("JSON: {e}")))
+}
+
+/// The model from [`to_json`]'s output.
+pub fn from_json(v: &serde_json::Value) -> gcio::Result<Anim> {
+    Anim::deserialize_value(v)
+}
+
+impl Anim {
+    fn deserialize_value(v: &serde_json::Value) -> gcio::Result<Anim> {
+        serde::Deserialize::deserialize(v)
+            .map_err(|e| gcio::Error::invalid(0, format!("JSON: {e}")))
+    }
+}

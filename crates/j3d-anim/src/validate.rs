@@ -1,0 +1,259 @@
+//! The validator. Rule ids `J3DA-xxx` are described in `docs/J3D-ANIM.md`.
+
+use gcio::Diagnostic;
+
+use crate::model::{Anim, Data, FullTrack, KeyTrack};
+use crate::view::{FILE_HEADER, View};
+
+/// Validates file bytes: a parse failure is `J3DA-000`, then every model rule.
+pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    let view = match View::parse(data) {
+        Ok(v) => v,
+        Err(e) => return vec![Diagnostic::error("J3DA-000", e.offset(), e.to_string())],
+    };
+    match view.to_model() {
+        Ok(a) => check(&a, Some(&view)),
+        Err(e) => vec![Diagnostic::error("J3DA-000", e.offset(), e.to_string())],
+    }
+}
+
+/// Validates a model (findings carry no offsets).
+pub fn validate_model(anim: &Anim) -> Vec<Diagnostic> {
+    check(anim, None)
+}
+
+struct Out<'v> {
+    view: Option<&'v View<'v>>,
+    found: Vec<Diagnostic>,
+}
+
+impl Out<'_> {
+    /// Absolute offset of element `i` (of `size` bytes) of table `t`.
+    fn at(&self, t: usize, i: usize, size: usize) -> Option<u64> {
+        let s = self.view?.span(t)?;
+        Some((FILE_HEADER + s.offset + i * size) as u64)
+    }
+    fn error(&mut self, rule: &str, at: Option<u64>, m: String) {
+        self.found.push(Diagnostic::error(rule, at, m));
+    }
+    fn warning(&mut self, rule: &str, at: Option<u64>, m: String) {
+        self.found.push(Diagnostic::warning(rule, at, m));
+    }
+}
+
+fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
+    let mut o = Out {
+        view: view.map(|v| v as &View<'_>),
+        found: Vec::new(),
+    };
+    let s = anim.kind.schema();
+    let lm = anim.loop_mode();
+    if lm > 4 {
+        o.warning(
+            "J3DA-001",
+            Some(0x28),
+            format!("loop mode {lm} (0–4 known)"),
+        );
+    }
+    if anim.duration() > 0x7FFF {
+        o.warning(
+            "J3DA-010",
+            None,
+            format!("duration {} is negative as the game's s16", anim.duration()),
+        );
+    }
+    for (ti, def) in s.tables.iter().enumerate() {
+        let Some(data) = anim.table(ti) else { continue };
+        let table = |k: usize| {
+            def.values
+                .get(k)
+                .and_then(|&v| anim.table(v).map(|d| (v, d)))
+        };
+        let size = def.elem.size();
+        let keyed =
+            |o: &mut Out<'_>, i: usize, tracks: &[KeyTrack], group: &dyn Fn(usize) -> usize| {
+                for (c, t) in tracks.iter().enumerate() {
+                    let Some((vi, values)) = table(group(c)) else {
+                        continue;
+                    };
+                    let vname = s.tables.get(vi).map_or("?", |d| d.name);
+                    key_track(o, o.at(ti, i, size), def.name, i, c, *t, values, vname);
+                }
+            };
+        match data {
+            Data::KeySrt(v) => v
+                .iter()
+                .enumerate()
+                .for_each(|(i, e)| keyed(&mut o, i, e, &|c| c % 3)),
+            Data::KeyColor(v) => v
+                .iter()
+                .enumerate()
+                .for_each(|(i, e)| keyed(&mut o, i, e, &|c| c)),
+            Data::TevColor(v) => v
+                .iter()
+                .enumerate()
+                .for_each(|(i, e)| keyed(&mut o, i, &e.tracks, &|c| c)),
+            Data::FullSrt(v) => {
+                for (i, e) in v.iter().enumerate() {
+                    for (c, t) in e.iter().enumerate() {
+                        if let Some((_, values)) = table(c % 3) {
+                            let at = o.at(ti, i, size);
+                            full_track(&mut o, at, def.name, i, *t, values);
+                        }
+                    }
+                }
+            }
+            Data::Pattern(v) => {
+                for (i, e) in v.iter().enumerate() {
+                    if let Some((_, values)) = table(0) {
+                        let at = o.at(ti, i, size);
+                        full_track(&mut o, at, def.name, i, e.track, values);
+                    }
+                }
+            }
+            Data::Full(v) => {
+                for (i, e) in v.iter().enumerate() {
+                    if let Some((_, values)) = table(0) {
+                        let at = o.at(ti, i, size);
+                        full_track(&mut o, at, def.name, i, *e, values);
+                    }
+                }
+            }
+            Data::Names(n) => {
+                for (i, e) in n.entries.iter().enumerate() {
+                    let want = j3d_bmd::name_hash(&e.name);
+                    if e.key != want {
+                        o.warning(
+                            "J3DA-008",
+                            o.at(ti, 0, 0).map(|a| a + 4 + 4 * i as u64),
+                            format!(
+                                "{} {i} {:?}: key {:#06x}, hash is {want:#06x}",
+                                def.name,
+                                String::from_utf8_lossy(&e.name),
+                                e.key
+                            ),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+        // Parallel tables (material ids, names, texture-matrix ids, centres) per entry.
+        if let crate::schema::Len::Table(main) = def.len {
+            let n = anim.table(main).map_or(0, Data::len);
+            if data.len() != n {
+                o.error(
+                    "J3DA-007",
+                    o.at(ti, 0, 0),
+                    format!("{}: {} entries for {n} animations", def.name, data.len()),
+                );
+            }
+        }
+        if def.elem == crate::schema::Elem::Names {
+            // One name per entry of the entry table it labels (TRK1's konst names label table 1).
+            let partner = usize::from(s.kind == crate::schema::Kind::Brk && ti == 5);
+            let n = anim.table(partner).map_or(0, Data::len);
+            if data.len() != n {
+                o.error(
+                    "J3DA-007",
+                    o.at(ti, 0, 0),
+                    format!("{}: {} names for {n} animations", def.name, data.len()),
+                );
+            }
+        }
+    }
+    for (what, n) in anim.raw_parts() {
+        o.found.push(Diagnostic::info(
+            "J3DA-009",
+            None,
+            format!("{what}: {n} bytes kept verbatim (not padding)"),
+        ));
+    }
+    for (what, n) in anim.stale_parts() {
+        o.found.push(Diagnostic::info(
+            "J3DA-011",
+            None,
+            format!("{what}: {n} bytes of stale padding (not the fill; the game never reads them)"),
+        ));
+    }
+    o.found
+}
+
+#[allow(clippy::too_many_arguments)]
+fn key_track(
+    o: &mut Out<'_>,
+    at: Option<u64>,
+    table: &str,
+    i: usize,
+    c: usize,
+    t: KeyTrack,
+    values: &Data,
+    vname: &str,
+) {
+    let len = values.len();
+    let idx = usize::from(t.index);
+    if t.count == 0 {
+        return;
+    }
+    if t.count > 1 && t.tangent > 1 {
+        o.error(
+            "J3DA-003",
+            at,
+            format!("{table} {i} track {c}: tangent mode {}", t.tangent),
+        );
+        return;
+    }
+    let stride = if t.count == 1 {
+        1
+    } else if t.tangent == 0 {
+        3
+    } else {
+        4
+    };
+    let end = idx + usize::from(t.count) * stride;
+    if end > len {
+        o.error(
+            "J3DA-002",
+            at,
+            format!("{table} {i} track {c}: values {idx}..{end} past the {len} of {vname}"),
+        );
+        return;
+    }
+    if t.count > 1 {
+        let mut prev = f32::NEG_INFINITY;
+        for k in 0..usize::from(t.count) {
+            let time = crate::eval::value(values, idx + k * stride).unwrap_or(0.0);
+            if time < prev {
+                o.warning(
+                    "J3DA-004",
+                    at,
+                    format!("{table} {i} track {c}: key {k} at frame {time} before {prev}"),
+                );
+                return;
+            }
+            prev = time;
+        }
+    }
+}
+
+fn full_track(
+    o: &mut Out<'_>,
+    at: Option<u64>,
+    table: &str,
+    i: usize,
+    t: FullTrack,
+    values: &Data,
+) {
+    let end = usize::from(t.index) + usize::from(t.count);
+    if end > values.len() {
+        o.error(
+            "J3DA-005",
+            at,
+            format!(
+                "{table} {i}: frames {}..{end} past the {} values",
+                t.index,
+                values.len()
+            ),
+        );
+    }
+}

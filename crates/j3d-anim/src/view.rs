@@ -1,0 +1,442 @@
+//! Zero-copy view: the file header, the chunk header's fields and where each table lies. Typed
+//! tables are read on demand; [`View::to_model`] reads them all.
+
+use std::collections::BTreeMap;
+
+use gcio::{Context, Error, Reader, Result};
+
+use crate::layout::{classify, classify_end};
+use crate::model::{
+    Anim, ChunkSize, Data, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern, Place,
+    Table, TevColor,
+};
+use crate::schema::{Elem, Kind, Len, Role, Schema};
+
+/// Size of the J3D file header (`J3D1`, type tag, file size, chunk count, 16 reserved bytes).
+pub const FILE_HEADER: usize = 0x20;
+
+/// Where a table lies in the chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// Chunk-relative offset.
+    pub offset: usize,
+    /// Elements.
+    pub len: usize,
+    /// Bytes.
+    pub bytes: usize,
+}
+
+/// A parsed-in-place J3D animation.
+#[derive(Debug, Clone)]
+pub struct View<'a> {
+    data: &'a [u8],
+    schema: &'static Schema,
+    chunk: Reader<'a>,
+    fields: Vec<u32>,
+    spans: Vec<Option<Span>>,
+    size: usize,
+}
+
+/// Recognises a J3D animation by its tags: the kind, or `None`.
+pub fn sniff(data: &[u8]) -> Option<Kind> {
+    if data.get(..4)? != b"J3D1" {
+        return None;
+    }
+    let kind = Kind::from_tag(data.get(4..8)?)?;
+    (data.get(0x20..0x24)? == kind.schema().magic).then_some(kind)
+}
+
+impl<'a> View<'a> {
+    /// Parses `data`.
+    pub fn parse(data: &'a [u8]) -> Result<Self> {
+        let r = Reader::new(data);
+        r.expect_magic(0, b"J3D1").context("J3D header")?;
+        let tag = r.bytes(4, 4)?;
+        let kind = Kind::from_tag(tag).ok_or_else(|| {
+            Error::invalid(
+                4,
+                format!(
+                    "unknown J3D animation tag {:?}",
+                    String::from_utf8_lossy(tag)
+                ),
+            )
+        })?;
+        let schema = kind.schema();
+        let file_size = r.u32(8)? as usize;
+        if file_size != data.len() {
+            return Err(Error::invalid(
+                8,
+                format!("file size {file_size:#x} but {:#x} bytes", data.len()),
+            ));
+        }
+        let chunks = r.u32(12)?;
+        if chunks != 1 {
+            return Err(Error::invalid(
+                12,
+                format!("{chunks} chunks (animations have one)"),
+            ));
+        }
+        r.expect_magic(FILE_HEADER, &schema.magic)
+            .context("chunk")?;
+        let size = r.u32(FILE_HEADER + 4)? as usize;
+        // The chunk's tables may run to the end of the file whatever the declared size says
+        // (SMG2-era BTK files declare 4 bytes past their last table); see `ChunkSize`.
+        let chunk = r.sub_from(FILE_HEADER)?;
+        let name = String::from_utf8_lossy(&schema.magic).into_owned();
+        let mut fields = Vec::with_capacity(schema.fields.len());
+        for f in schema.fields {
+            let v = match f.width {
+                1 => u32::from(chunk.u8(f.at)?),
+                2 => u32::from(chunk.u16(f.at)?),
+                _ => chunk.u32(f.at)?,
+            };
+            fields.push(v);
+        }
+        let mut spans: Vec<Option<Span>> = vec![None; schema.tables.len()];
+        for (ti, def) in schema.tables.iter().enumerate() {
+            let Some(off_field) = schema
+                .fields
+                .iter()
+                .position(|f| f.role == Role::Offset(ti))
+            else {
+                continue;
+            };
+            let offset = fields.get(off_field).copied().unwrap_or(0) as usize;
+            let len = match def.len {
+                Len::Field { field, mul } => {
+                    let n = fields.get(field).copied().unwrap_or(0);
+                    if n % mul != 0 {
+                        return Err(Error::invalid(
+                            chunk.abs(0x0C),
+                            format!(
+                                "{name} > {}: count {n} is not a multiple of {mul}",
+                                def.name
+                            ),
+                        ));
+                    }
+                    (n / mul) as usize
+                }
+                Len::Table(t) => spans.get(t).copied().flatten().map_or(0, |s| s.len),
+                Len::Own if offset == 0 => 0,
+                Len::Own => usize::from(
+                    chunk
+                        .u16(offset)
+                        .with_context(|| format!("{name} > {}", def.name))?,
+                ),
+            };
+            if offset == 0 {
+                if len != 0 {
+                    return Err(Error::invalid(
+                        chunk.abs(0),
+                        format!("{name} > {}: {len} entries at offset 0", def.name),
+                    ));
+                }
+                continue;
+            }
+            let bytes = if def.elem == Elem::Names {
+                names_size(&chunk, offset).with_context(|| format!("{name} > {}", def.name))?
+            } else {
+                len * def.elem.size()
+            };
+            chunk
+                .bytes(offset, bytes)
+                .with_context(|| format!("{name} > {}", def.name))?;
+            if offset < schema.header && bytes > 0 {
+                return Err(Error::invalid(
+                    chunk.abs(offset),
+                    format!("{name} > {}: inside the header", def.name),
+                ));
+            }
+            if let Some(slot) = spans.get_mut(ti) {
+                *slot = Some(Span { offset, len, bytes });
+            }
+        }
+        Ok(View {
+            data,
+            schema,
+            chunk,
+            fields,
+            spans,
+            size,
+        })
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> Kind {
+        self.schema.kind
+    }
+
+    /// The layout description.
+    pub fn schema(&self) -> &'static Schema {
+        self.schema
+    }
+
+    /// Header field values in schema order.
+    pub fn fields(&self) -> &[u32] {
+        &self.fields
+    }
+
+    /// A header field by name.
+    pub fn field(&self, name: &str) -> Option<u32> {
+        let i = self.schema.fields.iter().position(|f| f.name == name)?;
+        self.fields.get(i).copied()
+    }
+
+    /// Where table `i` lies (`None` when absent).
+    pub fn span(&self, i: usize) -> Option<Span> {
+        self.spans.get(i).copied().flatten()
+    }
+
+    /// The chunk's reader (offsets chunk-relative, errors absolute).
+    pub fn chunk(&self) -> Reader<'a> {
+        self.chunk
+    }
+
+    /// Reads table `i`.
+    pub fn table(&self, i: usize) -> Result<Data> {
+        let def = self
+            .schema
+            .tables
+            .get(i)
+            .ok_or_else(|| Error::invalid(0, format!("no table {i}")))?;
+        let Some(s) = self.span(i) else {
+            return Ok(empty(def.elem));
+        };
+        read_table(&self.chunk, def.elem, s).with_context(|| {
+            format!(
+                "{} > {}",
+                String::from_utf8_lossy(&self.schema.magic),
+                def.name
+            )
+        })
+    }
+
+    /// Reads everything into the owned model, with the layout facts.
+    pub fn to_model(&self) -> Result<Anim> {
+        let s = self.schema;
+        let mut values = BTreeMap::new();
+        for (f, &v) in s.fields.iter().zip(&self.fields) {
+            if f.role == Role::Value {
+                values.insert(f.name.to_owned(), v);
+            }
+        }
+        let mut tables = Vec::with_capacity(s.tables.len());
+        for (i, def) in s.tables.iter().enumerate() {
+            tables.push(Table {
+                name: def.name.to_owned(),
+                data: self.table(i)?,
+            });
+        }
+        let mut reserved = [0u8; 16];
+        reserved.copy_from_slice(Reader::new(self.data).bytes(0x10, 16)?);
+        Ok(Anim {
+            kind: s.kind,
+            reserved,
+            values,
+            tables,
+            layout: self.layout()?,
+        })
+    }
+
+    /// Table order and padding as found.
+    fn layout(&self) -> Result<Layout> {
+        let mut placed: Vec<(usize, Span)> = self
+            .spans
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.map(|s| (i, s)))
+            .collect();
+        placed.sort_by_key(|&(i, s)| (s.offset, s.bytes > 0, i));
+        let c = self.chunk.data();
+        // Fill: the first gap byte decides (a gap never starts inside the sentence).
+        let mut gaps: Vec<(usize, &[u8])> = Vec::new();
+        let mut pos = self.schema.header;
+        for &(i, s) in &placed {
+            if s.offset < pos {
+                let name = self.schema.tables.get(i).map_or("?", |t| t.name);
+                return Err(Error::invalid(
+                    self.chunk.abs(s.offset),
+                    format!(
+                        "{} > {name}: overlaps the previous table",
+                        String::from_utf8_lossy(&self.schema.magic)
+                    ),
+                ));
+            }
+            gaps.push((pos, c.get(pos..s.offset).unwrap_or_default()));
+            pos = s.offset + s.bytes;
+        }
+        gaps.push((pos, c.get(pos..).unwrap_or_default()));
+        let fill = gaps
+            .iter()
+            .find_map(|g| g.1.first())
+            .map_or(Fill::Nintendo, |&b| {
+                if b == 0 { Fill::Zero } else { Fill::Nintendo }
+            });
+        let mut order = Vec::with_capacity(placed.len());
+        for (&(table, _), &(at, bytes)) in placed.iter().zip(&gaps) {
+            order.push(Place {
+                table,
+                gap: classify(at, bytes, fill),
+            });
+        }
+        let end = gaps
+            .last()
+            .map_or(Gap::None, |&(at, b)| classify_end(at, b, fill));
+        let size = if self.size == c.len() {
+            ChunkSize::ToFileEnd
+        } else if let Some(extra) = self
+            .size
+            .checked_sub(pos)
+            .and_then(|x| u32::try_from(x).ok())
+        {
+            ChunkSize::AfterData(extra)
+        } else {
+            return Err(Error::invalid(
+                self.chunk.abs(4),
+                format!(
+                    "chunk size {:#x} ends inside the tables (they end at {pos:#x})",
+                    self.size
+                ),
+            ));
+        };
+        Ok(Layout {
+            fill,
+            order,
+            end,
+            size,
+        })
+    }
+}
+
+/// An empty table of element type `elem`.
+fn empty(elem: Elem) -> Data {
+    match elem {
+        Elem::KeySrt => Data::KeySrt(Vec::new()),
+        Elem::FullSrt => Data::FullSrt(Vec::new()),
+        Elem::TevColor => Data::TevColor(Vec::new()),
+        Elem::KeyColor => Data::KeyColor(Vec::new()),
+        Elem::Pattern => Data::Pattern(Vec::new()),
+        Elem::Full => Data::Full(Vec::new()),
+        Elem::F32 => Data::F32(Vec::new()),
+        Elem::I16 => Data::I16(Vec::new()),
+        Elem::U16 => Data::U16(Vec::new()),
+        Elem::U8 => Data::U8(Vec::new()),
+        Elem::Vec3 => Data::Vec3(Vec::new()),
+        Elem::Names => Data::Names(Names {
+            marker: 0xFFFF,
+            entries: Vec::new(),
+        }),
+    }
+}
+
+/// Byte size of the name table at `offset`: entries, then the strings (through the last NUL).
+fn names_size(r: &Reader<'_>, offset: usize) -> Result<usize> {
+    // Strings follow the entries in entry order, as every J3D tool writes them; anything else
+    // could not be written back the same and is refused.
+    let t = j3d_bmd::NameTable::parse(*r, offset)?;
+    let mut end = 4 + 4 * t.entries.len();
+    for (i, e) in t.entries.iter().enumerate() {
+        let off = usize::from(r.u16(offset + 6 + i * 4)?);
+        if off != end {
+            return Err(Error::invalid(
+                r.abs(offset + 6 + i * 4),
+                format!("name {i} at {off:#x}, strings are packed from {end:#x}"),
+            ));
+        }
+        end += e.name.len() + 1;
+    }
+    Ok(end)
+}
+
+fn key(c: &mut gcio::Cursor<'_>) -> Result<KeyTrack> {
+    Ok(KeyTrack {
+        count: c.u16()?,
+        index: c.u16()?,
+        tangent: c.u16()?,
+    })
+}
+
+fn full(c: &mut gcio::Cursor<'_>) -> Result<FullTrack> {
+    Ok(FullTrack {
+        count: c.u16()?,
+        index: c.u16()?,
+    })
+}
+
+fn fill3(c: &mut gcio::Cursor<'_>) -> Result<[u8; 3]> {
+    Ok([c.u8()?, c.u8()?, c.u8()?])
+}
+
+fn read_table(r: &Reader<'_>, elem: Elem, s: Span) -> Result<Data> {
+    let mut c = r.cursor(s.offset);
+    let n = s.len;
+    macro_rules! many {
+        ($f:expr) => {{
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                v.push($f(&mut c)?);
+            }
+            v
+        }};
+    }
+    Ok(match elem {
+        Elem::KeySrt => Data::KeySrt(many!(|c: &mut gcio::Cursor<'_>| -> Result<[KeyTrack; 9]> {
+            let mut a = [KeyTrack::default(); 9];
+            for t in &mut a {
+                *t = key(c)?;
+            }
+            Ok(a)
+        })),
+        Elem::FullSrt => Data::FullSrt(many!(
+            |c: &mut gcio::Cursor<'_>| -> Result<[FullTrack; 9]> {
+                let mut a = [FullTrack::default(); 9];
+                for t in &mut a {
+                    *t = full(c)?;
+                }
+                Ok(a)
+            }
+        )),
+        Elem::TevColor => Data::TevColor(many!(|c: &mut gcio::Cursor<'_>| -> Result<TevColor> {
+            let tracks = [key(c)?, key(c)?, key(c)?, key(c)?];
+            Ok(TevColor {
+                tracks,
+                id: c.u8()?,
+                fill: fill3(c)?,
+            })
+        })),
+        Elem::KeyColor => {
+            Data::KeyColor(many!(|c: &mut gcio::Cursor<'_>| -> Result<[KeyTrack; 4]> {
+                Ok([key(c)?, key(c)?, key(c)?, key(c)?])
+            }))
+        }
+        Elem::Pattern => Data::Pattern(many!(|c: &mut gcio::Cursor<'_>| -> Result<Pattern> {
+            Ok(Pattern {
+                track: full(c)?,
+                tex_map: c.u8()?,
+                fill: fill3(c)?,
+            })
+        })),
+        Elem::Full => Data::Full(many!(full)),
+        Elem::F32 => Data::F32(many!(|c: &mut gcio::Cursor<'_>| c.f32())),
+        Elem::I16 => Data::I16(many!(|c: &mut gcio::Cursor<'_>| c.i16())),
+        Elem::U16 => Data::U16(many!(|c: &mut gcio::Cursor<'_>| c.u16())),
+        Elem::U8 => Data::U8(many!(|c: &mut gcio::Cursor<'_>| c.u8())),
+        Elem::Vec3 => Data::Vec3(many!(|c: &mut gcio::Cursor<'_>| -> Result<[f32; 3]> {
+            Ok([c.f32()?, c.f32()?, c.f32()?])
+        })),
+        Elem::Names => {
+            let t = j3d_bmd::NameTable::parse(*r, s.offset)?;
+            Data::Names(Names {
+                marker: t.marker,
+                entries: t
+                    .entries
+                    .into_iter()
+                    .map(|e| Name {
+                        key: e.key,
+                        name: e.name,
+                    })
+                    .collect(),
+            })
+        }
+    })
+}

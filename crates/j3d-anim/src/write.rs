@@ -1,0 +1,179 @@
+//! The writer: tables in the recorded order with the recorded padding; counts and offsets derived.
+
+use gcio::{Error, Result, Writer};
+
+use crate::layout::write_gap;
+use crate::model::{Anim, ChunkSize, Data, FullTrack, Gap, KeyTrack, Place};
+use crate::schema::{Len, Role};
+
+fn key(w: &mut Writer, t: &KeyTrack) {
+    w.u16(t.count).u16(t.index).u16(t.tangent);
+}
+
+fn full(w: &mut Writer, t: &FullTrack) {
+    w.u16(t.count).u16(t.index);
+}
+
+fn write_data(w: &mut Writer, d: &Data) -> Result<()> {
+    match d {
+        Data::KeySrt(v) => v.iter().flatten().for_each(|t| key(w, t)),
+        Data::FullSrt(v) => v.iter().flatten().for_each(|t| full(w, t)),
+        Data::TevColor(v) => {
+            for e in v {
+                e.tracks.iter().for_each(|t| key(w, t));
+                w.u8(e.id).bytes(&e.fill);
+            }
+        }
+        Data::KeyColor(v) => v.iter().flatten().for_each(|t| key(w, t)),
+        Data::Pattern(v) => {
+            for e in v {
+                full(w, &e.track);
+                w.u8(e.tex_map).bytes(&e.fill);
+            }
+        }
+        Data::Full(v) => v.iter().for_each(|t| full(w, t)),
+        Data::F32(v) => v.iter().for_each(|&x| {
+            w.f32(x);
+        }),
+        Data::I16(v) => v.iter().for_each(|&x| {
+            w.i16(x);
+        }),
+        Data::U16(v) => v.iter().for_each(|&x| {
+            w.u16(x);
+        }),
+        Data::U8(v) => {
+            w.bytes(v);
+        }
+        Data::Vec3(v) => v.iter().flatten().for_each(|&x| {
+            w.f32(x);
+        }),
+        Data::Names(n) => j3d_bmd::NameTable {
+            marker: n.marker,
+            entries: n
+                .entries
+                .iter()
+                .map(|e| j3d_bmd::NameEntry {
+                    key: e.key,
+                    name: e.name.clone(),
+                })
+                .collect(),
+        }
+        .write(w)?,
+    }
+    Ok(())
+}
+
+fn bad(m: String) -> Error {
+    Error::invalid(0, m)
+}
+
+impl Anim {
+    /// Writes the file: byte-identical to the input for a parsed, unedited model.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let s = self.kind.schema();
+        if self.tables.len() != s.tables.len() {
+            return Err(bad(format!(
+                "{} tables, {:?} has {}",
+                self.tables.len(),
+                self.kind,
+                s.tables.len()
+            )));
+        }
+        for (t, def) in self.tables.iter().zip(s.tables) {
+            if t.name != def.name {
+                return Err(bad(format!(
+                    "table {:?} where {:?} belongs",
+                    t.name, def.name
+                )));
+            }
+            if let Len::Table(other) = def.len {
+                let n = self.tables.get(other).map_or(0, |o| o.data.len());
+                if t.data.len() != n {
+                    return Err(bad(format!(
+                        "{}: {} entries but {n} animations (J3DA-007)",
+                        def.name,
+                        t.data.len()
+                    )));
+                }
+            }
+        }
+        let mut w = Writer::new();
+        w.bytes(b"J3D1").bytes(&s.tag);
+        let file_size = w.reserve_u32();
+        w.u32(1).bytes(&self.reserved);
+        let cs = w.position();
+        w.bytes(&s.magic);
+        let chunk_size = w.reserve_u32();
+        w.fill(0, s.header.saturating_sub(8));
+        // Tables in the recorded order; tables with data but no place go last, 4-aligned.
+        let mut order: Vec<Place> = self.layout.order.clone();
+        for (i, t) in self.tables.iter().enumerate() {
+            if !t.data.is_empty() && !order.iter().any(|p| p.table == i) {
+                order.push(Place {
+                    table: i,
+                    gap: Gap::Align(vec![4]),
+                });
+            }
+        }
+        let mut offsets = vec![0usize; s.tables.len()];
+        for p in &order {
+            let t = self
+                .tables
+                .get(p.table)
+                .ok_or_else(|| bad(format!("layout names table {}", p.table)))?;
+            write_gap(&mut w, cs, &p.gap, self.layout.fill);
+            if let Some(o) = offsets.get_mut(p.table) {
+                *o = w.position() - cs;
+            }
+            write_data(&mut w, &t.data)?;
+        }
+        let data_end = w.position() - cs;
+        write_gap(&mut w, cs, &self.layout.end, self.layout.fill);
+        let size = match self.layout.size {
+            ChunkSize::ToFileEnd => w.position() - cs,
+            ChunkSize::AfterData(n) => data_end + n as usize,
+        };
+        w.fix(chunk_size, size as u64)?;
+        w.fix(file_size, w.position() as u64)?;
+        // Header fields.
+        for (fi, f) in s.fields.iter().enumerate() {
+            let v: u64 = match f.role {
+                Role::Value => u64::from(
+                    *self
+                        .values
+                        .get(f.name)
+                        .ok_or_else(|| bad(format!("missing header value {:?}", f.name)))?,
+                ),
+                Role::Offset(t) => offsets.get(t).copied().unwrap_or(0) as u64,
+                Role::Count => s
+                    .tables
+                    .iter()
+                    .zip(&self.tables)
+                    .find_map(|(d, t)| match d.len {
+                        Len::Field { field, mul } if field == fi => {
+                            Some(t.data.len() as u64 * u64::from(mul))
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or(0),
+            };
+            let at = cs + f.at;
+            let fits = match f.width {
+                1 => u8::try_from(v).map(|x| w.overwrite(at, &[x])).is_ok(),
+                2 => u16::try_from(v)
+                    .map(|x| w.overwrite(at, &x.to_be_bytes()))
+                    .is_ok(),
+                _ => u32::try_from(v)
+                    .map(|x| w.overwrite(at, &x.to_be_bytes()))
+                    .is_ok(),
+            };
+            if !fits {
+                return Err(bad(format!(
+                    "header field {} = {v} does not fit {} bytes",
+                    f.name, f.width
+                )));
+            }
+        }
+        Ok(w.into_vec())
+    }
+}

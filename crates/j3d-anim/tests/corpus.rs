@@ -1,0 +1,119 @@
+//! The real Galaxy archives' animations (`../shared/corpus/real/rarc`, skipped when absent): every
+//! one parses, writes back byte-identical with nothing kept raw, converts to JSON and back
+//! identically, validates without errors, and binds cleanly to a model of its archive.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::path::Path;
+
+use j3d_anim::bind::{Target, check_binding};
+
+/// (archive, member path, bytes) of every archive member, decompressed.
+fn members(dir: &Path) -> Vec<(String, String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let mut entries: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let bytes = std::fs::read(&p).unwrap();
+            let raw = if bytes.starts_with(b"Yaz0") {
+                yaz0::decode(&bytes).unwrap()
+            } else {
+                bytes
+            };
+            let Ok(arc) = rarc::parse(&raw) else { continue };
+            let (_, files) = arc.walk().unwrap();
+            for f in files {
+                let data = arc.decompressed(&f.entry).unwrap().into_owned();
+                out.push((p.display().to_string(), f.path.clone(), data));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn real_animations() {
+    let Some(dir) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/rarc", "j3d-anim real")
+    else {
+        return;
+    };
+    let all = members(&dir);
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    let mut failures = Vec::new();
+    for (arc, path, data) in &all {
+        let ext = path.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
+        let anim_ext = [
+            "bck", "bca", "btk", "brk", "bpk", "btp", "bva", "blk", "bla",
+        ]
+        .contains(&ext.as_str());
+        let Some(kind) = j3d_anim::sniff(data) else {
+            if anim_ext {
+                failures.push(format!("{arc}:{path}: not identified"));
+            }
+            continue;
+        };
+        *seen.entry(kind.format_name()).or_default() += 1;
+        let anim = match j3d_anim::parse(data) {
+            Ok(a) => a,
+            Err(e) => {
+                failures.push(format!("{arc}:{path}: {e}"));
+                continue;
+            }
+        };
+        if anim.write().ok().as_deref() != Some(&data[..]) {
+            let w = anim.write().unwrap_or_default();
+            failures.push(format!(
+                "{arc}:{path}: differs at {:?}",
+                gcio::first_difference(data, &w)
+            ));
+        }
+        if !anim.raw_parts().is_empty() {
+            failures.push(format!("{arc}:{path}: raw parts {:?}", anim.raw_parts()));
+        }
+        let json = j3d_anim::to_json(&anim).unwrap();
+        let text = serde_json::to_string(&json).unwrap();
+        let back = j3d_anim::from_json(&serde_json::from_str(&text).unwrap()).unwrap();
+        if back.write().ok().as_deref() != Some(&data[..]) {
+            failures.push(format!("{arc}:{path}: JSON round trip differs"));
+        }
+        let diags: Vec<_> = j3d_anim::validate(data)
+            .into_iter()
+            .filter(|d| d.severity != gcio::Severity::Info)
+            .collect();
+        if !diags.is_empty() {
+            failures.push(format!("{arc}:{path}: {diags:?}"));
+        }
+        // Binding: some model of the same archive takes it cleanly.
+        let models: Vec<Target> = all
+            .iter()
+            .filter(|(a, p, _)| a == arc && (p.ends_with(".bdl") || p.ends_with(".bmd")))
+            .filter_map(|(_, _, d)| Target::from_model(d).ok())
+            .collect();
+        let clean = |t: &Target| {
+            check_binding(&anim, t)
+                .iter()
+                .all(|d| d.severity == gcio::Severity::Info)
+        };
+        if !models.is_empty() && !models.iter().any(clean) {
+            let why: Vec<_> = models.iter().map(|t| check_binding(&anim, t)).collect();
+            failures.push(format!("{arc}:{path}: no model binds: {why:?}"));
+        }
+    }
+    eprintln!("j3d-anim real: {seen:?}");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(seen.values().sum::<usize>() >= 88, "{seen:?}");
+}
