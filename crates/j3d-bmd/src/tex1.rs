@@ -432,25 +432,31 @@ impl Bti {
             .into_iter()
             .next()
             .unwrap_or_default();
+        let parse = |r: &Reader<'_>| TextureSet::parse(r, 0, 1, data.len(), None).context("BTI");
+        // Image offset 0: the game's loader reads the image right after the header. Read it there
+        // when an image fits; otherwise (nothing there) the header is kept exactly as stored.
         let zero = h.image_offset == 0 && h.image_size().is_some_and(|n| n > 0);
-        let patched;
-        let r = if zero {
-            let mut d = data.to_vec();
-            if let Some(o) = d.get_mut(BTI_IMAGE_OFFSET_AT..BTI_IMAGE_OFFSET_AT + 4) {
-                o.copy_from_slice(&(BtiHeader::SIZE as u32).to_be_bytes());
-            }
-            patched = d;
-            Reader::new(&patched)
-        } else {
-            r
+        let after_header = zero
+            .then(|| {
+                let mut d = data.to_vec();
+                if let Some(o) = d.get_mut(BTI_IMAGE_OFFSET_AT..BTI_IMAGE_OFFSET_AT + 4) {
+                    o.copy_from_slice(&(BtiHeader::SIZE as u32).to_be_bytes());
+                }
+                parse(&Reader::new(&d)).ok()
+            })
+            .flatten()
+            .filter(|(set, _)| set.textures.first().is_some_and(|t| t.image.is_some()));
+        let image_offset_zero = after_header.is_some();
+        let (mut set, end) = match after_header {
+            Some(found) => found,
+            None => parse(&r)?,
         };
-        let (mut set, end) = TextureSet::parse(&r, 0, 1, data.len(), None).context("BTI")?;
         let rest = r.rest(end).unwrap_or_default();
         if !rest.is_empty() {
             set.segments.push(Segment::Data(rest.to_vec()));
         }
         Ok(Bti {
-            image_offset_zero: zero && set.textures.first().is_some_and(|t| t.image.is_some()),
+            image_offset_zero,
             set,
         })
     }

@@ -210,6 +210,13 @@ fn bti_and_mat3_fuzz_seeds_replay() {
         0x0a, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 0,
     ]);
+    // Found by cargo-fuzz: image offset 0 with an image that does not fit after the header;
+    // the header must come back with its 0, not the 32 the reader tried.
+    let mut zero = vec![0u8; 32];
+    zero[2..5].copy_from_slice(&[0xff, 0xff, 0xff]);
+    zero[0x0D] = 0x2A;
+    zero[0x15] = 0x28;
+    j3d_bmd::fuzz_bti(&zero);
     let mat = j3d_bmd::Mat3::from_materials(&build::materials())
         .unwrap()
         .write()
