@@ -99,7 +99,10 @@ fn ci() -> Result {
             None,
         )
     })?;
-    let corpus_log = Path::new("target/corpus-checks.tsv");
+    // Absolute: each test binary runs in its own crate's folder.
+    let corpus_log = &std::env::current_dir()
+        .map_err(|e| e.to_string())?
+        .join("target/corpus-checks.tsv");
     // A stale record would hide this run's skips.
     let _ = std::fs::remove_file(corpus_log);
     step("test", || {
