@@ -7,8 +7,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn real_rarc() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/rarc");
-    p.is_dir().then_some(p)
+    gcio::corpus::dir(
+        env!("CARGO_MANIFEST_DIR"),
+        "real/rarc",
+        "bcsv real field names",
+    )
 }
 
 fn archives(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -8,8 +8,7 @@
 use std::path::{Path, PathBuf};
 
 fn real() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real");
-    p.is_dir().then_some(p)
+    gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real", "gcf real archives")
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -5,8 +5,7 @@
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    p.is_dir().then_some(p)
+    gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "", "rarc corpus")
 }
 
 /// The values of `"key": value` pairs in order of appearance (enough for the expectation files).

@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use yaz0::{Encoder, Matching, Stream};
 
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    p.is_dir().then_some(p)
+    gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "", "yaz0 corpus")
 }
 
 fn json_u64(v: &serde_like::Value, path: &[&str]) -> u64 {

@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The real corpus folder, if this checkout has one.
 pub fn real_root() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real");
-    p.is_dir().then_some(p)
+    gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real", "j3d-bmd real models")
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
