@@ -441,6 +441,24 @@ impl Bmd {
         }
     }
 
+    /// After edits of MAT3 or TEX1, patches the register values a BDL's MDL3 packets derive from
+    /// them ([`Mdl3::sync`]); without it the game, which sends MDL3's packets instead of building
+    /// the state from MAT3, would not see the edit (J3D-081). A model without typed MAT3 and MDL3
+    /// is left alone. Returns the registers no stored packet write could carry.
+    pub fn sync_mdl3(&mut self) -> Result<Vec<(usize, crate::mdl3::Mismatch)>> {
+        let (Some(mat3), Some(_)) = (self.mat3(), self.mdl3()) else {
+            return Ok(Vec::new());
+        };
+        let materials = mat3.materials();
+        let empty = crate::tex1::TextureSet::default();
+        let textures = self.tex1().map_or(&empty, |t| &t.set);
+        let expected = Mdl3::from_materials(&materials, textures)?;
+        Ok(self
+            .mdl3_mut()
+            .map(|m| m.sync(&expected))
+            .unwrap_or_default())
+    }
+
     /// Writes the file: header with derived size and count (unless stale values were kept), then
     /// every chunk.
     pub fn write(&self) -> Result<Vec<u8>> {

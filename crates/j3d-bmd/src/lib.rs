@@ -13,9 +13,11 @@
 //!   or in a layout the writers do not reproduce stay [`RawChunk`]s, so every file round-trips.
 //! - [`Tex1`] / [`Bti`] keep texture headers and shared image data; [`TextureSet::decode`] and
 //!   [`Bti::encode`] go through `gx::tex`. [`Mdl3`] decodes packets into BP/XF commands and
-//!   regenerates them from materials. [`to_scene`] builds the shared export scene
+//!   regenerates them from materials; after a MAT3 or TEX1 edit, [`Bmd::sync_mdl3`] patches the
+//!   register values a BDL's packets derive from them (the game draws a BDL from MDL3, not MAT3),
+//!   changing no other byte. [`to_scene`] builds the shared export scene
 //!   (`gx::scene`), which [`to_glb`] writes as glTF 2.0 and [`to_obj`] as Wavefront OBJ.
-//! - [`validate()`] reports the `J3D-*` rules of `reference/invariants.md`.
+//! - [`validate()`] reports the `J3D-*` rules catalogued in the repository's `docs/rules/j3d.md`.
 //! - [`build`] makes Nintendo-looking sample models.
 //!
 //! ```

@@ -124,6 +124,14 @@ impl Register {
         }
     }
 
+    /// The register a BP write of `value` to `reg` sets (konst or TEV colour by bit 23).
+    fn of_bp(reg: u8, value: u32) -> Register {
+        match reg {
+            0xE0..=0xE7 if value & 1 << 23 != 0 => Register::Konst(reg),
+            _ => Register::Bp(reg),
+        }
+    }
+
     /// The bits of this register that [`Mdl3::from_materials`] derives from MAT3 + TEX1 (the
     /// others, such as TX_SETMODE0's diagonal-LOD, anisotropy and LOD-clamp bits, come from
     /// fields it does not model and are not compared).
@@ -168,11 +176,7 @@ pub fn registers(cmds: &[Command]) -> Vec<(Register, u32, u32)> {
         match c {
             Command::Bp { reg: 0xFE, value } => mask = value & 0x00FF_FFFF,
             Command::Bp { reg, value } => {
-                let r = match reg {
-                    0xE0..=0xE7 if value & 1 << 23 != 0 => Register::Konst(*reg),
-                    _ => Register::Bp(*reg),
-                };
-                set(r, *value, mask);
+                set(Register::of_bp(*reg, *value), *value, mask);
                 mask = 0x00FF_FFFF;
             }
             Command::Xf { addr, values } => {
@@ -203,13 +207,19 @@ pub struct Mismatch {
 /// times), or set registers the regenerator does not derive still match; only
 /// [`Register::derived_bits`] are compared.
 pub fn first_mismatch(stored: &[Command], expected: &[Command]) -> Option<Mismatch> {
+    mismatches(stored, expected).next()
+}
+
+/// Every register that `expected` sets and `stored` leaves with a different value, in
+/// `expected`'s write order (see [`first_mismatch`]).
+pub fn mismatches(stored: &[Command], expected: &[Command]) -> impl Iterator<Item = Mismatch> {
     let found: std::collections::HashMap<Register, (u32, u32)> = registers(stored)
         .into_iter()
         .map(|(r, v, k)| (r, (v, k)))
         .collect();
     registers(expected)
         .into_iter()
-        .find_map(|(register, want, _)| {
+        .filter_map(move |(register, want, _)| {
             let bits = register.derived_bits();
             let got = found.get(&register).copied();
             let same = got.is_some_and(|(v, known)| known & bits == bits && (v ^ want) & bits == 0);
@@ -219,6 +229,42 @@ pub fn first_mismatch(stored: &[Command], expected: &[Command]) -> Option<Mismat
                 found: got.map(|(v, _)| v),
             })
         })
+}
+
+/// Patches `stored` in place so that it leaves the [`Register::derived_bits`] of every register
+/// `expected` sets with `expected`'s values: each write to such a register gets those bits
+/// (within the BP_MASK in force), the other bits, the command order, repeated writes and
+/// registers the regenerator does not derive stay as they are, so the packet keeps its size and
+/// its bytes change only where a derived value changed. Returns what patching cannot fix: the
+/// registers `expected` sets that `stored` never writes.
+pub fn patch(stored: &mut [Command], expected: &[Command]) -> Vec<Mismatch> {
+    let want: std::collections::HashMap<Register, u32> = registers(expected)
+        .into_iter()
+        .map(|(r, v, _)| (r, v))
+        .collect();
+    let update = |register: Register, value: &mut u32, mask: u32| {
+        if let Some(w) = want.get(&register) {
+            let bits = register.derived_bits() & mask;
+            *value = (*value & !bits) | (w & bits);
+        }
+    };
+    let mut mask = 0x00FF_FFFF;
+    for c in stored.iter_mut() {
+        match c {
+            Command::Bp { reg: 0xFE, value } => mask = *value & 0x00FF_FFFF,
+            Command::Bp { reg, value } => {
+                update(Register::of_bp(*reg, *value), value, mask);
+                mask = 0x00FF_FFFF;
+            }
+            Command::Xf { addr, values } => {
+                for (a, v) in (*addr..=u16::MAX).zip(values.iter_mut()) {
+                    update(Register::Xf(a), v, u32::MAX);
+                }
+            }
+            Command::Nop => {}
+        }
+    }
+    mismatches(stored, expected).collect()
 }
 
 /// Decodes a packet's commands (a NOP ends the commands; the rest is padding).
@@ -463,6 +509,28 @@ impl Mdl3 {
             Ok(())
         })
         .context("MDL3")
+    }
+
+    /// Brings the stored packets in line with edited materials and textures: packet `i` is
+    /// [`patch`]ed with packet `i` of `regenerated` ([`Mdl3::from_materials`] of the edited
+    /// materials), so an edit of a colour, a wrap mode or a filter changes only the register values
+    /// derived from it. Returns, per material index, the registers a stored packet does not write
+    /// (the packet would need new commands; J3D-081 keeps reporting them).
+    pub fn sync(&mut self, regenerated: &Mdl3) -> Vec<(usize, Mismatch)> {
+        let mut left = Vec::new();
+        for (i, (p, e)) in self
+            .packets
+            .iter_mut()
+            .zip(&regenerated.packets)
+            .enumerate()
+        {
+            left.extend(
+                patch(&mut p.commands, &e.commands)
+                    .into_iter()
+                    .map(|m| (i, m)),
+            );
+        }
+        left
     }
 
     /// Regenerates packets from resolved materials and their textures: texture image/mode/size

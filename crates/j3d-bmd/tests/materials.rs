@@ -305,3 +305,53 @@ fn register_state_follows_bp_mask() {
         ]
     );
 }
+
+/// `patch` rewrites the derived bits of every write to a register the regenerated packet sets
+/// (within a BP_MASK), leaves other registers, bits and the command list alone, and reports a
+/// register no stored command writes.
+#[test]
+fn patch_rewrites_derived_bits_in_place() {
+    use j3d_bmd::mdl3::{Command, Register, patch};
+    let bp = |reg, value| Command::Bp { reg, value };
+    let mut stored = vec![
+        // TX_SETMODE0 slot 0 twice, once behind a mask that lets only bits 0-3 through.
+        bp(0x80, 0x7A_0000),
+        bp(0xFE, 0x00_000F),
+        bp(0x80, 0x00_0000),
+        // Konst colour 0 and a register the regenerator does not derive.
+        bp(0xE0, 1 << 23 | 0x0AA),
+        bp(0xC0, 0x08_F2F0),
+        Command::Xf {
+            addr: 0x100A,
+            values: vec![1, 2],
+        },
+    ];
+    let expected = [
+        bp(0x80, 0x00_0005),
+        bp(0xE0, 1 << 23 | 0x0BB),
+        Command::Xf {
+            addr: 0x100B,
+            values: vec![0xFF00_00FF],
+        },
+        bp(0x40, 0x17),
+    ];
+    let left = patch(&mut stored, &expected);
+    assert_eq!(
+        stored,
+        vec![
+            // Bits 17-23 (outside derived_bits 0x01FEFF) stay, bits 0-7 and 9-16 follow.
+            bp(0x80, 0x7A_0005),
+            bp(0xFE, 0x00_000F),
+            bp(0x80, 0x00_0005),
+            bp(0xE0, 1 << 23 | 0x0BB),
+            bp(0xC0, 0x08_F2F0),
+            Command::Xf {
+                addr: 0x100A,
+                values: vec![1, 0xFF00_00FF],
+            },
+        ]
+    );
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(left[0].register, Register::Bp(0x40));
+    assert_eq!(left[0].found, None);
+}
