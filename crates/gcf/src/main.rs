@@ -43,7 +43,7 @@ Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):
   .bcsv/.bcam/.tbl/.banmt/.pa -> .csv|.json    JMap table to text; back: .csv|.json -> table extension
   .bms -> .txt|.mid|.midi                 disassemble / render (-o loops=N); back: .txt -> .bms
   .bti -> .png                            decode; back: .png -> .bti (--format cmpr|rgb5a3|...)
-  .bmd/.bdl -> .obj|.glb                  model export
+  .bmd/.bdl -> .obj|.glb                  model export (.glb: --anim X.bck, repeatable; -o fps=60)
   .dat (sysdolphin) -> .obj | FOLDER      mesh (+ textures as PNG into a folder)
   .pkx -> .json; .json -> .pkx (--dat D)  Pokémon model container metadata
   .gpl -> .json                           facial animation data
@@ -158,6 +158,9 @@ enum Cmd {
         /// DAT model to embed (PKX from JSON metadata).
         #[arg(long)]
         dat: Option<PathBuf>,
+        /// Joint animation (BCK/BCA) to add to a model's .glb; repeatable (`-o fps=N`, default 60).
+        #[arg(long)]
+        anim: Vec<PathBuf>,
         /// Extra option KEY=VALUE.
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
@@ -608,9 +611,17 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             output,
             format,
             dat,
+            anim,
             opt,
         } => {
-            let opts = options(opt, &[("format", format), ("dat", path_opt(dat))]);
+            let anim = (!anim.is_empty()).then(|| {
+                let paths: Vec<String> = anim.iter().map(|p| p.display().to_string()).collect();
+                paths.join("\n")
+            });
+            let opts = options(
+                opt,
+                &[("format", format), ("dat", path_opt(dat)), ("anim", anim)],
+            );
             if output::is_std(&output) {
                 return Err(
                     "convert writes a file or folder chosen by its extension; `-` works as the input only"

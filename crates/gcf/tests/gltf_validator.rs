@@ -105,6 +105,62 @@ fn exports() -> Vec<(String, Vec<u8>)> {
             });
         }
     }
+    out.extend(animated(&real.join("rarc")));
+    out
+}
+
+/// Animated exports: the skinned sample with the sample BCK, and every real archive's first model
+/// with all of the archive's BCKs (a model's walk cycle sits beside it).
+fn animated(archives: &Path) -> Vec<(String, Vec<u8>)> {
+    let glb = |name: String, model: &[u8], anims: &[(String, Vec<u8>)]| {
+        let mut scene = j3d_bmd::to_scene(&j3d_bmd::parse(model).unwrap()).unwrap();
+        for (n, a) in anims {
+            let anim = j3d_anim::parse(a).unwrap();
+            j3d_anim::export::add_to_scene(&mut scene, &anim, n, 60.0).unwrap();
+        }
+        (name, scene.to_glb().unwrap())
+    };
+    let sample = j3d_bmd::build::skinned_bmd().write().unwrap();
+    let bck = ("walk".to_owned(), j3d_anim::build::sample_bck());
+    let mut out = vec![glb("animated-skinned.glb".into(), &sample, &[bck])];
+    let Ok(dirs) = std::fs::read_dir(archives) else {
+        return out;
+    };
+    let mut files: Vec<PathBuf> = dirs
+        .flatten()
+        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten())
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for path in files {
+        let data = std::fs::read(&path).unwrap();
+        let data = yaz0::decode(&data).unwrap_or(data);
+        let Ok(arc) = rarc::Archive::parse(&data) else {
+            continue;
+        };
+        let members: Vec<(String, Vec<u8>)> = arc
+            .files()
+            .unwrap()
+            .into_iter()
+            .filter_map(|(p, e)| Some((p, arc.file_data(e)?.to_vec())))
+            .collect();
+        let model = members
+            .iter()
+            .find(|(p, _)| p.ends_with(".bdl") || p.ends_with(".bmd"));
+        let bcks: Vec<(String, Vec<u8>)> = members
+            .iter()
+            .filter(|(p, _)| p.ends_with(".bck"))
+            .cloned()
+            .collect();
+        if let Some((m, bytes)) = model.filter(|_| !bcks.is_empty()) {
+            let stem = path.file_stem().unwrap().to_string_lossy();
+            out.push(glb(
+                format!("animated-{stem}-{}.glb", m.replace('/', "_")),
+                bytes,
+                &bcks,
+            ));
+        }
+    }
     out
 }
 

@@ -117,6 +117,28 @@ impl Material {
     }
 }
 
+/// A node's sampled motion: its local matrix at each of the animation's times.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// Index into [`Scene::nodes`].
+    pub node: usize,
+    /// Local matrix per time (as long as [`Animation::times`]); written as translation, rotation
+    /// and scale channels.
+    pub local: Vec<Mtx34>,
+}
+
+/// A skeletal animation sampled at common times, written as glTF channels with linear
+/// interpolation (rotations as unit quaternions, which glTF interpolates spherically).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Animation {
+    /// Name.
+    pub name: String,
+    /// Sample times in seconds, strictly increasing.
+    pub times: Vec<f32>,
+    /// Animated nodes.
+    pub tracks: Vec<Track>,
+}
+
 /// A model ready to be written: joints, meshes, materials and distinct images.
 #[derive(Debug, Clone, Default)]
 pub struct Scene {
@@ -128,6 +150,8 @@ pub struct Scene {
     pub meshes: Vec<Mesh>,
     /// Materials.
     pub materials: Vec<Material>,
+    /// Animations of the nodes.
+    pub animations: Vec<Animation>,
     images: Vec<Image>,
     by_content: HashMap<u64, Vec<usize>>,
 }
@@ -332,6 +356,11 @@ impl Scene {
             let view = bin.view(&crate::png::encode(img)?, None)?;
             images.push(json!({"bufferView": view, "mimeType": "image/png"}));
         }
+        let animations = self
+            .animations
+            .iter()
+            .map(|a| animation_json(a, joints, &mut bin))
+            .collect::<Result<Vec<_>>>()?;
         bin.pad();
         if !roots.is_empty() {
             set(&mut doc, "scene", json!(0));
@@ -341,6 +370,7 @@ impl Scene {
             ("nodes", nodes),
             ("meshes", meshes),
             ("materials", materials),
+            ("animations", animations.into_iter().flatten().collect()),
         ] {
             if !list.is_empty() {
                 set(&mut doc, key, json!(list));
@@ -571,6 +601,60 @@ fn node_json(n: &Node) -> Value {
         set(&mut o, "scale", json!(s));
     }
     o
+}
+
+/// A glTF animation: one shared time accessor, three linear samplers and channels per track
+/// (tracks of unknown nodes or with a sample count other than the times' are left out; `None`
+/// when nothing remains). Consecutive quaternions are kept in one hemisphere so that linear
+/// playback takes the short way round.
+fn animation_json(a: &Animation, joints: usize, bin: &mut Bin) -> Result<Option<Value>> {
+    let n = a.times.len();
+    let increasing = a
+        .times
+        .iter()
+        .zip(a.times.iter().skip(1))
+        .all(|(x, y)| x < y);
+    let tracks: Vec<&Track> = a
+        .tracks
+        .iter()
+        .filter(|t| t.node < joints && t.local.len() == n)
+        .collect();
+    if n == 0 || !increasing || !a.times.iter().all(|t| t.is_finite()) || tracks.is_empty() {
+        return Ok(None);
+    }
+    let input = bin.floats(&a.times, "SCALAR", 1, true, None)?;
+    let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+    for t in tracks {
+        let (mut tr, mut rot, mut sc) = (
+            Vec::with_capacity(3 * n),
+            Vec::with_capacity(4 * n),
+            Vec::with_capacity(3 * n),
+        );
+        let mut last = [0.0, 0.0, 0.0, 1.0];
+        for m in &t.local {
+            let (t, mut q, s) = decompose(m);
+            if q.iter().zip(&last).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
+                q = q.map(|v| -v);
+            }
+            last = q;
+            tr.extend(t);
+            rot.extend(q);
+            sc.extend(s);
+        }
+        for (path, values, ty, k) in [
+            ("translation", tr, "VEC3", 3),
+            ("rotation", rot, "VEC4", 4),
+            ("scale", sc, "VEC3", 3),
+        ] {
+            let output = bin.floats(&values, ty, k, false, None)?;
+            channels
+                .push(json!({"sampler": samplers.len(), "target": {"node": t.node, "path": path}}));
+            samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+        }
+    }
+    Ok(Some(
+        json!({"name": a.name, "samplers": samplers, "channels": channels}),
+    ))
 }
 
 fn mesh_json(

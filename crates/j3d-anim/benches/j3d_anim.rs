@@ -104,6 +104,34 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+    // Animated glTF: every BCK sampled at each frame onto a rest-pose scene of its joints, then
+    // written as a .glb (channels only: the scene has no meshes).
+    let track_count = |m: &j3d_anim::Anim| m.table(0).map_or(0, j3d_anim::Data::len);
+    let samples: usize = bcks
+        .iter()
+        .map(|m| (usize::from(m.duration()) + 1) * track_count(m))
+        .sum();
+    let mut g = c.benchmark_group(format!("j3d-anim glb export ({samples} joint samples)"));
+    g.throughput(Throughput::Elements(samples as u64));
+    g.bench_function("sample every frame + write glb", |b| {
+        b.iter(|| {
+            bcks.iter()
+                .map(|m| {
+                    let mut s = gx::scene::Scene::new("bench");
+                    for j in 0..track_count(m) {
+                        s.nodes.push(gx::scene::Node::new(
+                            format!("{j}"),
+                            None,
+                            gx::mtx::IDENTITY,
+                        ));
+                    }
+                    j3d_anim::export::add_to_scene(&mut s, m, "a", 60.0).unwrap();
+                    s.to_glb().unwrap().len()
+                })
+                .sum::<usize>()
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -27,6 +27,7 @@
 pub mod bind;
 pub mod build;
 pub mod eval;
+pub mod export;
 mod fuzz;
 mod layout;
 pub mod model;

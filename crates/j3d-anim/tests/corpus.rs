@@ -49,6 +49,7 @@ fn real_animations() {
     let all = members(&dir);
     let mut seen = std::collections::BTreeMap::<&str, usize>::new();
     let mut failures = Vec::new();
+    let mut animated = 0;
     for (arc, path, data) in &all {
         let ext = path.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
         let anim_ext = [
@@ -107,7 +108,19 @@ fn real_animations() {
             let why: Vec<_> = models.iter().map(|t| check_binding(&anim, t)).collect();
             failures.push(format!("{arc}:{path}: no model binds: {why:?}"));
         }
+        if matches!(anim.kind, j3d_anim::Kind::Bck | j3d_anim::Kind::Bca) {
+            for (_, m, model) in all
+                .iter()
+                .filter(|(a, p, _)| a == arc && p.ends_with(".bdl"))
+            {
+                if let Err(e) = animated_glb(model, &anim) {
+                    failures.push(format!("{arc}:{path} on {m}: {e}"));
+                }
+            }
+            animated += 1;
+        }
     }
+    eprintln!("j3d-anim real: {animated} joint animations exported as glTF");
     eprintln!("j3d-anim real: {seen:?}");
     assert!(
         failures.is_empty(),
@@ -116,4 +129,31 @@ fn real_animations() {
         failures.join("\n")
     );
     assert!(seen.values().sum::<usize>() >= 88, "{seen:?}");
+}
+
+/// `anim` exported onto `model` as an animated `.glb` and re-read by the `gltf` crate: one
+/// animation of three channels (translation, rotation, scale) per joint both have, each sampling
+/// every frame.
+fn animated_glb(model: &[u8], anim: &j3d_anim::Anim) -> Result<(), String> {
+    let mut scene = j3d_bmd::to_scene(&j3d_bmd::parse(model).unwrap()).unwrap();
+    let joints = scene
+        .nodes
+        .len()
+        .min(anim.table(0).map_or(0, j3d_anim::Data::len));
+    j3d_anim::export::add_to_scene(&mut scene, anim, "a", 60.0).map_err(|e| e.to_string())?;
+    let glb = scene.to_glb().map_err(|e| e.to_string())?;
+    let doc = gltf::Gltf::from_slice(&glb).map_err(|e| e.to_string())?;
+    let a: Vec<_> = doc.animations().collect();
+    let channels = a.first().map_or(0, |a| a.channels().count());
+    let frames = a
+        .first()
+        .and_then(|a| a.samplers().next())
+        .map_or(0, |s| s.input().count());
+    if a.len() != 1 || channels != 3 * joints || frames != usize::from(anim.duration()) + 1 {
+        return Err(format!(
+            "{} animations, {channels} channels for {joints} joints, {frames} frames",
+            a.len()
+        ));
+    }
+    Ok(())
 }

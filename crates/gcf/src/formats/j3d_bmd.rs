@@ -204,7 +204,7 @@ impl Format for J3dBmd {
 
     /// `model.bdl model.glb`: glTF 2.0 binary; `model.bdl y.obj`: `y.obj`, `y.mtl` and
     /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]).
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         self.detect(input, "")?;
         if !matches!(extension(to).as_str(), "obj" | "glb") {
             return None;
@@ -213,11 +213,47 @@ impl Format for J3dBmd {
         Some(
             parse(input)
                 .and_then(|v| j3d_bmd::to_scene(&v))
-                .and_then(|scene| write_scene(&scene, to, stem)),
+                .and_then(|mut scene| {
+                    add_animations(&mut scene, opts, to)?;
+                    write_scene(&scene, to, stem)
+                }),
         )
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         j3d_bmd::build::samples()
     }
+}
+
+/// Joint animations for a `.glb` export: option `anim` holds one BCK/BCA path per line (`gcf
+/// convert --anim FILE`, repeatable; a Yaz0-compressed file is decompressed), sampled at option
+/// `fps` frames per second (default 60, the rate Galaxy's game loop advances them).
+fn add_animations(scene: &mut gx::scene::Scene, opts: &Options, to: &Path) -> Result<()> {
+    let Some(list) = opts.get("anim") else {
+        return Ok(());
+    };
+    let invalid = |m: String| gcio::Error::without_offset(gcio::ErrorKind::Invalid(m));
+    if extension(to) != "glb" {
+        return Err(invalid("animations are written to .glb only".into()));
+    }
+    let fps = match opts.get("fps") {
+        Some(f) => f
+            .parse::<f32>()
+            .map_err(|_| invalid(format!("fps={f}: not a number")))?,
+        None => 60.0,
+    };
+    for path in list.lines().map(Path::new) {
+        let data = std::fs::read(path).map_err(|e| crate::io_error(path, e))?;
+        let data = match rarc::layer::peel_all(&data, 4) {
+            Ok((layers, inner)) if !layers.is_empty() => inner,
+            _ => data,
+        };
+        let name = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let anim = j3d_anim::parse(&data).map_err(|e| e.context(path.display().to_string()))?;
+        j3d_anim::export::add_to_scene(scene, &anim, &name, fps)?;
+    }
+    Ok(())
 }

@@ -1,0 +1,41 @@
+//! `gcf convert model.bmd model.glb --anim X.bck`: the animation reaches the .glb; animations are
+//! refused for OBJ output and for non-joint animation kinds. Fixtures are built in code.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use std::process::Command;
+
+#[test]
+fn convert_adds_joint_animations_to_glb_only() {
+    let dir = std::env::temp_dir().join(format!("gcf-anim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("m.bmd");
+    std::fs::write(&model, j3d_bmd::build::skinned_bmd().write().unwrap()).unwrap();
+    let walk = dir.join("walk.bck");
+    std::fs::write(&walk, j3d_anim::build::sample_bck()).unwrap();
+    let btk = dir.join("tex.btk");
+    let sample = j3d_anim::build::sample(j3d_anim::Kind::Btk);
+    std::fs::write(&btk, sample.write().unwrap()).unwrap();
+    let run = |out: &str, anim: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_gcf"))
+            .arg("convert")
+            .arg(&model)
+            .arg(dir.join(out))
+            .arg("--anim")
+            .arg(anim)
+            .output()
+            .unwrap()
+    };
+    let ok = run("m.glb", &walk);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let glb = std::fs::read(dir.join("m.glb")).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    assert_eq!(doc["animations"][0]["name"], "walk");
+    for (out, anim) in [("m.obj", &walk), ("t.glb", &btk)] {
+        let r = run(out, anim);
+        assert!(!r.status.success(), "{out}");
+        assert!(!dir.join(out).exists(), "{out}: no partial output");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
