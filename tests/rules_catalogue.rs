@@ -24,6 +24,8 @@ const TRIGGERED: &[&str] = &[
     "gpl-facial",
     "pkx",
     "rarc",
+    "yaz0",
+    "bcsv",
     "j3d-anim",
 ];
 
