@@ -26,6 +26,7 @@ const TRIGGERED: &[&str] = &[
     "rarc",
     "yaz0",
     "bcsv",
+    "hsd-dat",
     "j3d-anim",
 ];
 
