@@ -149,8 +149,8 @@ mod tests {
 
     #[test]
     fn diagnostic_lines() {
-        let d = Diagnostic::error("RARC-001", Some(0x20), "bad");
-        assert_eq!(d.to_string(), "error\tRARC-001\t0x20\tbad");
+        let d = Diagnostic::error("RULE-1", Some(0x20), "bad");
+        assert_eq!(d.to_string(), "error\tRULE-1\t0x20\tbad");
         let d = Diagnostic::warning("X-1", None, "w");
         assert_eq!(d.to_string(), "warning\tX-1\t-\tw");
         assert_eq!(Diagnostic::info("I", None, "").severity, Severity::Info);
