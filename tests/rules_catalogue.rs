@@ -347,3 +347,41 @@ fn broken_variants_expect_catalogued_severities() {
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A crate with a broken-variant table covers every severity the catalogue gives each id it
+/// emits (a rule reported as error or warning has a row for each).
+#[test]
+fn tables_cover_every_catalogued_severity() {
+    let cat = catalogue();
+    let mut tested: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (file, id, sev) in table_severities() {
+        let krate = Path::new(&file)
+            .parent()
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        tested
+            .entry(krate)
+            .or_default()
+            .entry(id)
+            .or_default()
+            .insert(sev);
+    }
+    let mut problems = Vec::new();
+    for (krate, ids) in emitted() {
+        let Some(rows) = tested.get(&krate) else {
+            continue;
+        };
+        for id in ids {
+            let Some(r) = cat.get(&id) else { continue };
+            let have = rows.get(&id).cloned().unwrap_or_default();
+            for want in r.severity.split('/').map(str::trim) {
+                if !have.contains(want) {
+                    problems.push(format!("{krate}: no {want} row for {id}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -186,6 +186,20 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         "HSD-003",
     ),
     (
+        // In an untyped root's block, so the graph walk does not follow it.
+        "relocated pointer past the data block",
+        || {
+            let mut dat = mesh_dat(Mesh::default());
+            let mut b = Block::new(vec![0; 4], 4);
+            b.set_pointer(0, Some(Target::End(0x40)));
+            let i = dat.push_block(b);
+            dat.add_root("extra", Target::block(i));
+            dat.write().unwrap()
+        },
+        Warning,
+        "HSD-003",
+    ),
+    (
         "image data at data offset 0",
         || {
             mesh(Mesh {

@@ -519,6 +519,18 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         "J3D-046",
     ),
     (
+        "spine joint bounds all zero",
+        || {
+            skinned(|m| {
+                let j = &mut m.jnt1_mut().unwrap().joints[1];
+                j.radius = 0.0;
+                j.bbox = [0.0; 6];
+            })
+        },
+        Info,
+        "J3D-046",
+    ),
+    (
         "remap entry 99",
         || skinned(|m| m.jnt1_mut().unwrap().remap[0] = 99),
         Error,

@@ -46,7 +46,7 @@ fn poke(at: usize, bytes: &[u8]) -> Vec<u8> {
     b
 }
 
-fn entry(a: &mut Archive, name: &[u8]) -> usize {
+fn entry(a: &Archive, name: &[u8]) -> usize {
     a.entries.iter().position(|e| e.name == name).unwrap()
 }
 
@@ -158,6 +158,20 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         "subdirectory entry ID 0",
         || set("d", |e| e.id = 0),
         Warning,
+        "RARC-013",
+    ),
+    (
+        // Outside every directory block, so the tree walk (RARC-020) never follows it.
+        "directory entry naming node 99",
+        || {
+            edit(|a| {
+                let d = entry(a, b"d");
+                let mut e = a.entries[d].clone();
+                e.target = Target::Dir(99);
+                a.entries.push(e);
+            })
+        },
+        Error,
         "RARC-013",
     ),
     (
