@@ -7,7 +7,8 @@
 //! The rules catalogue (`docs/rules/*.md`), the README's validate column and the code agree:
 //! every rule id the code emits is catalogued and marked `checked`, every id marked `checked` is
 //! emitted, the README names exactly the checked ids, and the crates listed in [`TRIGGERED`] have a
-//! test naming each id they emit (their broken-variant tables).
+//! test naming each id they emit (their broken-variant tables), and the severity each
+//! broken-variant table (`crates/*/tests/rules.rs`) expects is one the catalogue gives the id.
 //!
 //! "Emitted" means a string literal `"FAM-NNN"` in `crates/*/src` (rule ids are never built at run
 //! time) or a rule id in a crate's schema data (`crates/*/data/*.txt`).
@@ -17,7 +18,19 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Crates whose tests trigger every rule id their sources emit.
-const TRIGGERED: &[&str] = &["bms", "msbf", "ibnk", "gpl-facial", "pkx"];
+const TRIGGERED: &[&str] = &[
+    "bms",
+    "msbf",
+    "ibnk",
+    "gpl-facial",
+    "pkx",
+    "rarc",
+    "yaz0",
+    "bcsv",
+    "hsd-dat",
+    "j3d-bmd",
+    "j3d-anim",
+];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -104,6 +117,8 @@ fn emitted() -> BTreeMap<String, BTreeSet<String>> {
 struct Row {
     file: String,
     checked: bool,
+    /// The severity cell (`error`, `error / warning`, `—`).
+    severity: String,
 }
 
 /// Every row of `docs/rules/*.md`: id → file and status.
@@ -128,6 +143,7 @@ fn catalogue() -> BTreeMap<String, Row> {
                 Row {
                     file: file.clone(),
                     checked,
+                    severity: cells[4].to_owned(),
                 },
             );
             assert!(old.is_none(), "{id} catalogued twice ({file}, {old:?})");
@@ -278,6 +294,93 @@ fn every_emitted_id_has_a_triggering_test() {
             problems.push(format!("{krate}: no test names {missing:?}"));
         } else {
             eprintln!("{krate} (not yet required): no test names {missing:?}");
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// (file, id, severity) of every broken-variant row written `Severity, "ID"` (the shape of the
+/// `gcio::RuleCase` tables in `crates/*/tests/rules.rs`).
+fn table_severities() -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for p in files(&root().join("crates"), "/tests/rules.rs") {
+        let text = read(&p);
+        let parts: Vec<&str> = text.split('"').collect();
+        for (before, id) in parts.iter().zip(parts.iter().skip(1)) {
+            if !is_id(id) {
+                continue;
+            }
+            let Some(head) = before.trim_end().strip_suffix(',') else {
+                continue;
+            };
+            let word = head
+                .rsplit(|c: char| !c.is_ascii_alphabetic())
+                .next()
+                .unwrap_or_default();
+            if ["Error", "Warning", "Info"].contains(&word) {
+                out.push((
+                    p.display().to_string(),
+                    (*id).to_owned(),
+                    word.to_ascii_lowercase(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn broken_variants_expect_catalogued_severities() {
+    let cat = catalogue();
+    let rows = table_severities();
+    assert!(rows.len() > 100, "found only {} table rows", rows.len());
+    let problems: Vec<String> = rows
+        .iter()
+        .filter(|(_, id, sev)| {
+            !cat.get(id)
+                .is_some_and(|r| r.severity.split('/').any(|s| s.trim() == sev.as_str()))
+        })
+        .map(|(file, id, sev)| {
+            let listed = cat.get(id).map_or("nothing", |r| r.severity.as_str());
+            format!("{file}: {id} expects {sev}, the catalogue lists {listed}")
+        })
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A crate with a broken-variant table covers every severity the catalogue gives each id it
+/// emits (a rule reported as error or warning has a row for each).
+#[test]
+fn tables_cover_every_catalogued_severity() {
+    let cat = catalogue();
+    let mut tested: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (file, id, sev) in table_severities() {
+        let krate = Path::new(&file)
+            .parent()
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        tested
+            .entry(krate)
+            .or_default()
+            .entry(id)
+            .or_default()
+            .insert(sev);
+    }
+    let mut problems = Vec::new();
+    for (krate, ids) in emitted() {
+        let Some(rows) = tested.get(&krate) else {
+            continue;
+        };
+        for id in ids {
+            let Some(r) = cat.get(&id) else { continue };
+            let have = rows.get(&id).cloned().unwrap_or_default();
+            for want in r.severity.split('/').map(str::trim) {
+                if !have.contains(want) {
+                    problems.push(format!("{krate}: no {want} row for {id}"));
+                }
+            }
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -13,13 +13,21 @@ use crate::view::{Cell, FIELD_SIZE, HEADER_SIZE, View, parse};
 /// Most BCSV-008 findings listed one by one.
 const MAX_OVERLAP_REPORTS: usize = 32;
 
-/// Validates a file: structure errors become one `BCSV-*` error diagnostic; otherwise every
+/// Validates a file: structure errors become one `BCSV-*` error diagnostic (the rule the parser
+/// names, else BCSV-002); otherwise every
 /// container rule and the matching schema's rules are checked.
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
     let view = match parse(data) {
         Ok(v) => v,
         Err(e) => {
-            return vec![Diagnostic::error("BCSV-002", e.offset(), e.to_string())];
+            // The parser names the rule a broken header or field table breaks; anything else
+            // (a cut-off table or pool) is BCSV-002.
+            let msg = e.to_string();
+            let rule = ["BCSV-001", "BCSV-003", "BCSV-004"]
+                .into_iter()
+                .find(|r| msg.contains(r))
+                .unwrap_or("BCSV-002");
+            return vec![Diagnostic::error(rule, e.offset(), msg)];
         }
     };
     let mut out = validate_view(&view);

@@ -85,6 +85,46 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// One row of a rule crate's broken-variant table: what the input breaks, how to build it, and the
+/// finding it must give.
+pub type RuleCase<'a, I> = (&'a str, fn() -> I, Severity, &'a str);
+
+/// Runs a broken-variant table (`tests/rules.rs` of the validator crates): every case must give a
+/// finding with its rule id at its severity, and no other rule may report an error. `Err` lists
+/// every failing case with the findings it gave.
+pub fn check_rule_cases<I>(
+    cases: &[RuleCase<'_, I>],
+    validate: impl Fn(&I) -> Vec<Diagnostic>,
+) -> Result<(), String> {
+    let mut failures = Vec::new();
+    for &(name, build, severity, rule) in cases {
+        let found = validate(&build());
+        let hit = found
+            .iter()
+            .any(|d| d.rule == rule && d.severity == severity);
+        let stray = found
+            .iter()
+            .any(|d| d.severity == Severity::Error && d.rule != rule);
+        if !hit || stray {
+            let why = if hit {
+                "another rule reports an error"
+            } else {
+                "no such finding"
+            };
+            let shown: Vec<String> = found.iter().map(|d| format!("    {d}")).collect();
+            failures.push(format!(
+                "{rule} ({severity}) — {name}: {why}; found:\n{}",
+                shown.join("\n")
+            ));
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}
+
 /// Offset of the first byte where `a` and `b` differ, or where the shorter one ends; `None` when equal.
 pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
     match a.iter().zip(b).position(|(x, y)| x != y) {
@@ -109,11 +149,53 @@ mod tests {
 
     #[test]
     fn diagnostic_lines() {
-        let d = Diagnostic::error("RARC-001", Some(0x20), "bad");
-        assert_eq!(d.to_string(), "error\tRARC-001\t0x20\tbad");
+        let d = Diagnostic::error("RULE-1", Some(0x20), "bad");
+        assert_eq!(d.to_string(), "error\tRULE-1\t0x20\tbad");
         let d = Diagnostic::warning("X-1", None, "w");
         assert_eq!(d.to_string(), "warning\tX-1\t-\tw");
         assert_eq!(Diagnostic::info("I", None, "").severity, Severity::Info);
         assert!(Severity::Error > Severity::Warning && Severity::Warning > Severity::Info);
+    }
+
+    #[test]
+    fn rule_cases() {
+        let run = |d: &Vec<Diagnostic>| d.clone();
+        let cases: &[RuleCase<'_, Vec<Diagnostic>>] = &[(
+            "one error, one warning",
+            || {
+                vec![
+                    Diagnostic::error("TEST-1", None, "a"),
+                    Diagnostic::warning("TEST-2", None, "b"),
+                ]
+            },
+            Severity::Error,
+            "TEST-1",
+        )];
+        assert_eq!(check_rule_cases(cases, run), Ok(()));
+        let wrong: &[RuleCase<'_, Vec<Diagnostic>>] = &[
+            (
+                "wrong severity",
+                || vec![Diagnostic::info("TEST-1", None, "")],
+                Severity::Error,
+                "TEST-1",
+            ),
+            (
+                "stray error",
+                || {
+                    vec![
+                        Diagnostic::info("TEST-1", None, ""),
+                        Diagnostic::error("TEST-2", None, ""),
+                    ]
+                },
+                Severity::Info,
+                "TEST-1",
+            ),
+        ];
+        let e = check_rule_cases(wrong, run).unwrap_err();
+        assert!(e.contains("wrong severity: no such finding"), "{e}");
+        assert!(
+            e.contains("stray error: another rule reports an error"),
+            "{e}"
+        );
     }
 }

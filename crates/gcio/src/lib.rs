@@ -35,7 +35,7 @@ mod strpool;
 mod walk;
 mod writer;
 
-pub use diag::{Diagnostic, Severity, first_difference};
+pub use diag::{Diagnostic, RuleCase, Severity, check_rule_cases, first_difference};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use limits::Limits;
 pub use mutate::{mutate_text, replay_inputs};

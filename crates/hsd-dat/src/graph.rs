@@ -674,12 +674,10 @@ impl Walker<'_, '_> {
         let avail = (self.arc.data_size() as usize).saturating_sub(dl as usize);
         let r = self.arc.data().sub(dl as usize, len.min(avail))?;
         self.mark(dl, len, Kind::DisplayList)?;
-        let mut n = 0u32;
-        for prim in DisplayList::new(r, &desc) {
-            prim?;
-            n += 1;
-        }
-        Ok(n)
+        // Primitives up to the first one that does not decode: what a list holds is HSD-014's
+        // (the validator reports it), not a fault of the graph.
+        let n = DisplayList::new(r, &desc).take_while(Result::is_ok).count();
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
     }
 
     fn vtx_list(&mut self, off: u32) -> Result<Rc<VertexDesc>> {

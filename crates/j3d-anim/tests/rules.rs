@@ -1,40 +1,45 @@
-//! One test per rule id: a built file or model that breaks exactly that rule.
+//! One broken variant per rule: for every rule id the validator emits, a built file or model that
+//! breaks exactly that rule. Each case names the finding (severity and id) it must give, and no
+//! other rule may report an error; the file-rule cases also give no other finding at all. The
+//! workspace test `tests/rules_catalogue.rs` checks that every id `src/` emits has a row here.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
+use gcio::Severity::{Error, Info, Warning};
+use gcio::{RuleCase, check_rule_cases};
 use j3d_anim::bind::{Target, check_binding};
-use j3d_anim::{Data, Gap, KeyTrack, Kind, build};
+use j3d_anim::{Anim, Data, Gap, KeyTrack, Kind, build};
 
-fn rules_of(a: &j3d_anim::Anim) -> Vec<String> {
+fn rules_of(a: &Anim) -> Vec<String> {
     j3d_anim::validate(&a.write().unwrap())
         .into_iter()
         .map(|d| d.rule)
         .collect()
 }
 
-fn edit(kind: Kind, f: impl FnOnce(&mut j3d_anim::Anim)) -> j3d_anim::Anim {
+fn edit(kind: Kind, f: impl FnOnce(&mut Anim)) -> Anim {
     let mut a = build::sample(kind);
     f(&mut a);
     a
 }
 
-#[test]
-fn j3da_000_unparseable() {
+fn bytes(a: Anim) -> Vec<u8> {
+    a.write().unwrap()
+}
+
+fn unparseable() -> Vec<u8> {
     let mut b = build::sample_bck();
     b[8] ^= 1;
-    assert_eq!(j3d_anim::validate(&b)[0].rule, "J3DA-000");
+    b
 }
 
-#[test]
-fn j3da_001_loop_mode() {
-    let a = edit(Kind::Bck, |a| {
+fn loop_mode_9() -> Anim {
+    edit(Kind::Bck, |a| {
         a.values.insert("loop_mode".into(), 9);
-    });
-    assert_eq!(rules_of(&a), ["J3DA-001"]);
+    })
 }
 
-#[test]
-fn j3da_002_track_past_table() {
-    let a = edit(Kind::Bck, |a| {
+fn track_past_table() -> Anim {
+    edit(Kind::Bck, |a| {
         if let Data::KeySrt(j) = &mut a.tables[0].data {
             j[0][2] = KeyTrack {
                 count: 3,
@@ -42,128 +47,222 @@ fn j3da_002_track_past_table() {
                 tangent: 0,
             };
         }
-    });
-    assert_eq!(rules_of(&a), ["J3DA-002"]);
+    })
 }
 
-#[test]
-fn j3da_003_tangent_mode() {
-    let a = edit(Kind::Bck, |a| {
+fn tangent_mode_2() -> Anim {
+    edit(Kind::Bck, |a| {
         if let Data::KeySrt(j) = &mut a.tables[0].data {
             j[0][2].tangent = 2;
         }
-    });
-    assert_eq!(rules_of(&a), ["J3DA-003"]);
+    })
 }
 
-#[test]
-fn j3da_004_key_order() {
-    let a = edit(Kind::Bck, |a| {
+fn keys_out_of_order() -> Anim {
+    edit(Kind::Bck, |a| {
         if let Data::F32(t) = &mut a.tables[3].data {
             t[4] = -1.0; // second key's time before the first
         }
-    });
-    assert_eq!(rules_of(&a), ["J3DA-004"]);
+    })
 }
 
-#[test]
-fn j3da_005_frames_past_table() {
-    let a = edit(Kind::Bva, |a| {
+fn frames_past_table() -> Anim {
+    edit(Kind::Bva, |a| {
         if let Data::Full(v) = &mut a.tables[0].data {
             v[1].count = 9;
         }
-    });
-    assert_eq!(rules_of(&a), ["J3DA-005"]);
+    })
 }
 
-#[test]
-fn j3da_007_parallel_tables() {
-    // The writer refuses material ids that do not match the entries…
-    let a = edit(Kind::Btp, |a| a.tables[2].data = Data::U16(vec![0, 1]));
-    assert!(a.write().is_err());
-    // …and the validator flags a name table that does not.
-    let a = edit(Kind::Btp, |a| {
+/// A BTP whose name table gains the BTK's names (the writer refuses mismatched material ids, so
+/// the break is in the names).
+fn names_longer_than_entries() -> Anim {
+    edit(Kind::Btp, |a| {
         if let (Data::Names(n), Data::Names(m)) = (
             &mut a.tables[3].data,
             build::sample(Kind::Btk).tables[2].data.clone(),
         ) {
             n.entries.extend(m.entries);
         }
-    });
-    assert_eq!(rules_of(&a), ["J3DA-007"]);
+    })
 }
 
-#[test]
-fn j3da_008_name_key() {
-    let a = edit(Kind::Btk, |a| {
+fn name_key_off() -> Anim {
+    edit(Kind::Btk, |a| {
         if let Data::Names(n) = &mut a.tables[2].data {
             n.entries[0].key ^= 1;
         }
-    });
-    assert_eq!(rules_of(&a), ["J3DA-008"]);
+    })
 }
 
-#[test]
-fn j3da_009_raw_bytes() {
-    let a = edit(Kind::Bck, |a| {
+fn raw_gap() -> Anim {
+    edit(Kind::Bck, |a| {
         a.layout.order[1].gap = Gap::Raw(b"xyz".to_vec())
-    });
-    assert_eq!(rules_of(&a), ["J3DA-009"]);
-    assert_eq!(a.raw_parts().len(), 1);
+    })
 }
 
-#[test]
-fn j3da_010_duration() {
-    let a = edit(Kind::Bck, |a| {
+fn duration_0x9000() -> Anim {
+    edit(Kind::Bck, |a| {
         a.values.insert("duration".into(), 0x9000);
-    });
-    assert_eq!(rules_of(&a), ["J3DA-010"]);
+    })
 }
 
-#[test]
-fn j3da_011_stale_padding() {
-    let a = edit(Kind::Btp, |a| {
+fn stale_padding() -> Anim {
+    edit(Kind::Btp, |a| {
         a.layout.order[1].gap = Gap::Stale {
             align: 32,
             bytes: vec![1; 0x18],
         }
-    });
-    let b = a.write().unwrap();
+    })
+}
+
+const CASES: &[RuleCase<'_, Vec<u8>>] = &[
+    ("header byte 8 flipped", unparseable, Error, "J3DA-000"),
+    ("loop mode 9", || bytes(loop_mode_9()), Warning, "J3DA-001"),
+    (
+        "track past its value table",
+        || bytes(track_past_table()),
+        Error,
+        "J3DA-002",
+    ),
+    (
+        "tangent mode 2",
+        || bytes(tangent_mode_2()),
+        Error,
+        "J3DA-003",
+    ),
+    (
+        "second key before the first",
+        || bytes(keys_out_of_order()),
+        Warning,
+        "J3DA-004",
+    ),
+    (
+        "frames past the table",
+        || bytes(frames_past_table()),
+        Error,
+        "J3DA-005",
+    ),
+    (
+        "more names than entries",
+        || bytes(names_longer_than_entries()),
+        Error,
+        "J3DA-007",
+    ),
+    (
+        "name key off by one",
+        || bytes(name_key_off()),
+        Warning,
+        "J3DA-008",
+    ),
+    ("raw bytes in a gap", || bytes(raw_gap()), Info, "J3DA-009"),
+    (
+        "duration 0x9000",
+        || bytes(duration_0x9000()),
+        Warning,
+        "J3DA-010",
+    ),
+    ("stale padding", || bytes(stale_padding()), Info, "J3DA-011"),
+];
+
+/// Three joints, one material `mat`, one shape.
+fn target() -> Target {
+    Target {
+        joints: 3,
+        materials: vec![b"mat".to_vec()],
+        shapes: 1,
+    }
+}
+
+const BINDING: &[RuleCase<'_, (Anim, Target)>] = &[
+    (
+        "BCK of two joints on three",
+        || (build::sample(Kind::Bck), target()),
+        Warning,
+        "J3DA-020",
+    ),
+    (
+        "BTK naming a material the model lacks",
+        || (build::sample(Kind::Btk), target()),
+        Warning,
+        "J3DA-021",
+    ),
+    (
+        "BTK naming one material the model has and one it lacks",
+        || {
+            let t = Target {
+                materials: vec![b"water".to_vec()],
+                ..target()
+            };
+            let mut a = build::sample(Kind::Btk);
+            if let Data::Names(n) = &mut a.tables[2].data {
+                let mut extra = n.entries[0].clone();
+                extra.name = b"lava".to_vec();
+                n.entries.push(extra);
+            }
+            (a, t)
+        },
+        Info,
+        "J3DA-021",
+    ),
+    (
+        "BVA of another shape count",
+        || (build::sample(Kind::Bva), target()),
+        Warning,
+        "J3DA-022",
+    ),
+];
+
+#[test]
+fn every_rule_has_a_broken_variant() {
+    if let Err(e) = check_rule_cases(CASES, |b| j3d_anim::validate(b)) {
+        panic!("{e}");
+    }
+    if let Err(e) = check_rule_cases(BINDING, |(a, t)| check_binding(a, t)) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn each_file_case_gives_only_its_rule() {
+    for &(name, build, _, rule) in CASES {
+        let mut found: Vec<String> = j3d_anim::validate(&build())
+            .into_iter()
+            .map(|d| d.rule)
+            .collect();
+        found.dedup();
+        assert_eq!(found, [rule], "{name}");
+    }
+}
+
+#[test]
+fn the_writer_refuses_mismatched_material_ids() {
+    let a = edit(Kind::Btp, |a| a.tables[2].data = Data::U16(vec![0, 1]));
+    assert!(a.write().is_err());
+}
+
+#[test]
+fn raw_bytes_are_counted() {
+    assert_eq!(rules_of(&raw_gap()), ["J3DA-009"]);
+    assert_eq!(raw_gap().raw_parts().len(), 1);
+}
+
+#[test]
+fn stale_padding_survives_a_round_trip() {
+    let b = bytes(stale_padding());
     let back = j3d_anim::parse(&b).unwrap();
     assert_eq!(back.write().unwrap(), b);
     assert_eq!(rules_of(&back), ["J3DA-011"]);
 }
 
 #[test]
-fn j3da_020_to_022_binding() {
-    let bck = build::sample(Kind::Bck);
-    let t = Target {
-        joints: 3,
-        materials: vec![b"mat".to_vec()],
-        shapes: 1,
-    };
-    assert_eq!(check_binding(&bck, &t)[0].rule, "J3DA-020");
-    assert!(
-        check_binding(
-            &bck,
-            &Target {
-                joints: 2,
-                ..t.clone()
-            }
-        )
-        .is_empty()
-    );
-    let btk = build::sample(Kind::Btk);
-    let d = check_binding(&btk, &t);
-    assert_eq!(
-        (d[0].rule.as_str(), d[0].severity),
-        ("J3DA-021", gcio::Severity::Warning)
-    );
-    let both = Target {
+fn binding_fits_its_target() {
+    let t = target();
+    let two = Target { joints: 2, ..t };
+    assert!(check_binding(&build::sample(Kind::Bck), &two).is_empty());
+    let water = Target {
         materials: vec![b"water".to_vec()],
-        ..t.clone()
+        ..target()
     };
-    assert!(check_binding(&btk, &both).is_empty());
-    let bva = build::sample(Kind::Bva);
-    assert_eq!(check_binding(&bva, &t)[0].rule, "J3DA-022");
+    assert!(check_binding(&build::sample(Kind::Btk), &water).is_empty());
 }
