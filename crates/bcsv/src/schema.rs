@@ -99,7 +99,7 @@ pub enum Check {
 pub struct Rule {
     /// The column it applies to.
     pub field: String,
-    /// Rule id in `reference/invariants.md`.
+    /// Rule id (catalogued in `docs/rules/bcsv.md`).
     pub id: String,
     /// Severity of a finding.
     pub severity: Severity,

@@ -27,7 +27,11 @@ fn convert_adds_joint_animations_to_glb_only() {
             .unwrap()
     };
     let ok = run("m.glb", &walk);
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
     let glb = std::fs::read(dir.join("m.glb")).unwrap();
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();

@@ -1,5 +1,5 @@
 //! The owned, editable facial pose section. Pointers, counts and record sizes are derived on
-//! write (packing rule, `reference/gpl.md` §7.7); everything else is kept as read.
+//! write (the packing rule in `write.rs`); everything else is kept as read.
 
 use gcio::{Context, Error, Limits, Result};
 

@@ -1,4 +1,4 @@
-//! On-disk structs (big-endian, unaligned, zero-copy). Offsets and sizes: `reference/gpl.md`.
+//! On-disk structs (big-endian, unaligned, zero-copy). Each field's doc gives its offset.
 
 use zerocopy::byteorder::big_endian::{U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};

@@ -1,4 +1,4 @@
-//! On-disk structures (big-endian, unaligned zerocopy views). Layouts: `reference/ibnk.md`.
+//! On-disk structures (big-endian, unaligned zerocopy views). Each field's doc gives its offset.
 
 use zerocopy::byteorder::big_endian::{F32, I16, I32, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};

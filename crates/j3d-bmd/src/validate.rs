@@ -1,4 +1,4 @@
-//! Validator: the `J3D-*` rules of `reference/invariants.md` that concern the container, INF1,
+//! Validator: the `J3D-*` rules (`docs/rules/j3d.md`) that concern the container, INF1,
 //! VTX1, EVP1, DRW1, JNT1 (with the joint bounds against the geometry), SHP1, MAT3, MDL3 (against
 //! MAT3 + TEX1) and TEX1. It reports what it can read and never fails.
 

@@ -1,4 +1,4 @@
-//! On-disk structs (big endian, zerocopy). Offsets follow `reference/pkx.md` §2–§4.
+//! On-disk structs (big endian, zerocopy). Each field's doc gives its offset.
 
 use zerocopy::byteorder::big_endian::{I32, U16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
