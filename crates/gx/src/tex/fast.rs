@@ -9,19 +9,294 @@
 
 use super::cmpr;
 use super::format::TexFormat;
-use super::pixel::{Rgba, expand4, ia8_to_rgba, rgb5a3_to_rgba, rgb565_to_rgba};
+use super::pixel::Rgba;
+
+/// Decodes `width × height` pixels from `data` (the level's blocks of `B` bytes, each `W × H`
+/// pixels) into `out` (`width × height`). `row(block, r, dst)` decodes row `r` (`< H`) of a block.
+///
+/// A full band of blocks is walked output row by output row: each row is one slice cut into
+/// `[Rgba; W]` pieces zipped with the band's blocks, so the stores run in address order with no
+/// bounds checks. Blocks that stick out (right and bottom edges) decode into a scratch block.
+#[inline(always)]
+fn untile<const W: usize, const H: usize, const B: usize>(
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    row: impl Fn(&[u8; B], usize, &mut [Rgba; W]),
+) {
+    if width == 0 || height == 0 {
+        return;
+    }
+    let blocks_x = width.div_ceil(W);
+    let full_x = width / W;
+    for (band_data, band) in data.chunks(blocks_x * B).zip(out.chunks_mut(width * H)) {
+        let (blocks, _) = band_data.as_chunks::<B>();
+        let edge = if band.len() == width * H {
+            for r in 0..H {
+                if let Some(dst) = band.get_mut(r * width..(r + 1) * width) {
+                    for (d, b) in dst.as_chunks_mut::<W>().0.iter_mut().zip(blocks) {
+                        row(b, r, d);
+                    }
+                }
+            }
+            blocks.get(full_x..).unwrap_or_default()
+        } else {
+            blocks
+        };
+        let first = blocks.len() - edge.len();
+        for (i, b) in edge.iter().enumerate() {
+            let x0 = (first + i) * W;
+            let cols = W.min(width.saturating_sub(x0));
+            let mut tmp = [[0u8; 4]; W];
+            for (r, dst) in band.chunks_mut(width).take(H).enumerate() {
+                row(b, r, &mut tmp);
+                if let (Some(d), Some(s)) = (dst.get_mut(x0..x0 + cols), tmp.get(..cols)) {
+                    d.copy_from_slice(s);
+                }
+            }
+        }
+    }
+}
+
+/// Row `r` of a block of 8-byte rows (I8, IA4, C8: 8 × 4; and the 2-byte formats' 4 × 4).
+#[inline(always)]
+fn src_row<const N: usize, const B: usize>(b: &[u8; B], r: usize) -> &[u8; N] {
+    b.as_chunks::<N>().0.get(r).unwrap_or(&[0; N])
+}
+
+/// Lookup tables splitting a 16-bit pixel into its two bytes: the RGBA8 result is
+/// `hi[p >> 8] | lo[p & 0xFF]` (as native-endian `u32`s of `[r, g, b, a]`). Every channel's
+/// bit-replicated expansion takes its bits from one byte or from disjoint bits of both, so the
+/// two halves OR together exactly (the tests compare every code with `pixel`'s conversions).
+struct Split {
+    hi: [u32; 256],
+    lo: [u32; 256],
+}
+
+const fn px(r: u32, g: u32, b: u32, a: u32) -> u32 {
+    u32::from_ne_bytes([r as u8, g as u8, b as u8, a as u8])
+}
+
+const fn e5(v: u32) -> u32 {
+    (v << 3) | (v >> 2)
+}
+
+const fn e4(v: u32) -> u32 {
+    (v << 4) | v
+}
+
+const fn e3(v: u32) -> u32 {
+    (v << 5) | (v << 2) | (v >> 1)
+}
+
+/// RGB565: R from the high byte; G's six bits span both (`hhh` then `lll`), its expansion
+/// `g << 2 | g >> 4` puts the high bits at 7..5 and 1..0, the low ones at 4..2; B from the low.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+static RGB565: Split = {
+    let mut t = Split {
+        hi: [0; 256],
+        lo: [0; 256],
+    };
+    let mut i = 0;
+    while i < 256 {
+        let v = i as u32;
+        t.hi[i] = px(e5(v >> 3), ((v & 7) << 5) | ((v & 7) >> 1), 0, 0);
+        t.lo[i] = px(0, (v >> 5) << 2, e5(v & 0x1F), 0xFF);
+        i += 1;
+    }
+    t
+};
+
+/// RGB5A3: the high byte picks the mode (bit 7), so the low table has one half per mode
+/// (`lo[(hi & 0x80) << 1 | lo]`). Opaque RGB555: G's five bits are `hh` + `lll`, expanded as
+/// `g << 3 | g >> 2` (high bits at 7..6 and 2..1, low ones at 5..3 and 0). A3RGB444: alpha and R
+/// from the high byte, G and B from the low.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+static RGB5A3: ([u32; 256], [u32; 512]) = {
+    let mut hi = [0; 256];
+    let mut lo = [0; 512];
+    let mut i = 0;
+    while i < 256 {
+        let v = i as u32;
+        hi[i] = if v & 0x80 != 0 {
+            px(
+                e5((v >> 2) & 0x1F),
+                ((v & 3) << 6) | ((v & 3) << 1),
+                0,
+                0xFF,
+            )
+        } else {
+            px(e4(v & 0xF), 0, 0, e3((v >> 4) & 7))
+        };
+        lo[i] = px(0, e4(v >> 4), e4(v & 0xF), 0);
+        lo[256 + i] = px(0, ((v >> 5) << 3) | (v >> 7), e5(v & 0x1F), 0);
+        i += 1;
+    }
+    (hi, lo)
+};
+
+#[inline(always)]
+fn rgb565(v: [u8; 2]) -> Rgba {
+    let [h, l] = v;
+    let hi = RGB565.hi.get(usize::from(h)).copied().unwrap_or(0);
+    let lo = RGB565.lo.get(usize::from(l)).copied().unwrap_or(0);
+    (hi | lo).to_ne_bytes()
+}
+
+#[inline(always)]
+fn rgb5a3(v: [u8; 2]) -> Rgba {
+    let [h, l] = v;
+    let hi = RGB5A3.0.get(usize::from(h)).copied().unwrap_or(0);
+    let lo = RGB5A3
+        .1
+        .get((usize::from(h & 0x80) << 1) | usize::from(l))
+        .copied()
+        .unwrap_or(0);
+    (hi | lo).to_ne_bytes()
+}
+
+/// Row `r` of a 4 × 4 block of 2-byte pixels (IA8, RGB565, RGB5A3, C14X2).
+#[inline(always)]
+fn row16(b: &[u8; 32], r: usize, d: &mut [Rgba; 4], px: impl Fn([u8; 2]) -> Rgba) {
+    for (p, v) in d.iter_mut().zip(src_row::<8, 32>(b, r).as_chunks::<2>().0) {
+        *p = px(*v);
+    }
+}
+
+/// `N` source bytes rearranged into `M` output bytes: `out[k] = src[pick(k)]`. With constant
+/// picks the compiler turns this into byte shuffles (unpacks) instead of per-pixel arithmetic.
+#[inline(always)]
+fn shuffle<const N: usize, const M: usize>(
+    src: &[u8; N],
+    pick: impl Fn(usize) -> usize,
+) -> [u8; M] {
+    std::array::from_fn(|k| src.get(pick(k)).copied().unwrap_or(0))
+}
+
+/// Writes `M` bytes of pixels (`M = 4 × W`).
+#[inline(always)]
+fn put<const W: usize, const M: usize>(d: &mut [Rgba; W], bytes: [u8; M]) {
+    for (p, v) in d.iter_mut().zip(bytes.as_chunks::<4>().0) {
+        *p = *v;
+    }
+}
+
+/// I4: the two pixels of each byte (high nibble left), expanded as `n << 4 | n`.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+static I4: [[Rgba; 2]; 256] = {
+    let mut t = [[[0; 4]; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (hi, lo) = ((i as u8 >> 4) * 0x11, (i as u8 & 0xF) * 0x11);
+        t[i] = [[hi; 4], [lo; 4]];
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn i4(b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+    for (pair, &v) in d
+        .as_chunks_mut::<2>()
+        .0
+        .iter_mut()
+        .zip(src_row::<4, 32>(b, r))
+    {
+        *pair = I4.get(usize::from(v)).copied().unwrap_or_default();
+    }
+}
+
+#[inline(always)]
+fn i8(b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+    put(d, shuffle::<8, 32>(src_row::<8, 32>(b, r), |k| k / 4));
+}
+
+#[inline(always)]
+fn ia4(b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+    let src = src_row::<8, 32>(b, r);
+    // Intensity (low nibble) then alpha (high nibble) of each byte, expanded.
+    let e: [u8; 16] = std::array::from_fn(|k| {
+        let v = src.get(k / 2).copied().unwrap_or(0);
+        if k % 2 == 0 {
+            (v << 4) | (v & 0xF)
+        } else {
+            (v & 0xF0) | (v >> 4)
+        }
+    });
+    put(
+        d,
+        shuffle::<16, 32>(&e, |k| (k / 4) * 2 + usize::from(k % 4 == 3)),
+    );
+}
+
+#[inline(always)]
+fn ia8(b: &[u8; 32], r: usize, d: &mut [Rgba; 4]) {
+    // Stored: alpha, intensity.
+    put(
+        d,
+        shuffle::<8, 16>(src_row::<8, 32>(b, r), |k| {
+            (k / 4) * 2 + usize::from(k % 4 != 3)
+        }),
+    );
+}
+
+#[inline(always)]
+fn rgba8(b: &[u8; 64], r: usize, d: &mut [Rgba; 4]) {
+    // Row r: 8 bytes of AR pairs at 8r, 8 bytes of GB pairs at 32 + 8r.
+    let row: [u8; 16] = std::array::from_fn(|k| {
+        let at = if k < 8 { 8 * r + k } else { 32 + 8 * r + k - 8 };
+        b.get(at).copied().unwrap_or(0)
+    });
+    put(
+        d,
+        shuffle::<16, 16>(&row, |k| {
+            let j = k / 4;
+            match k % 4 {
+                0 => 2 * j + 1,
+                1 => 8 + 2 * j,
+                2 => 8 + 2 * j + 1,
+                _ => 2 * j,
+            }
+        }),
+    );
+}
 
 /// The `W` pixels at `at` of `out` (`None` when they do not fit).
 #[inline(always)]
-fn row<const W: usize>(out: &mut [Rgba], at: usize) -> Option<&mut [Rgba; W]> {
+fn span<const W: usize>(out: &mut [Rgba], at: usize) -> Option<&mut [Rgba; W]> {
     out.get_mut(at..at.checked_add(W)?)?.try_into().ok()
 }
 
-/// Decodes `width × height` pixels from `data` (the level's blocks of `B` bytes, each `W × H`
-/// pixels) into `out` (`width × height`). `block(bytes, out, stride, x0)` writes one block's rows
-/// at `out[r * stride + x0..][..W]`.
+/// One CMPR block (four 4 × 4 sub-blocks): row `y` at `out[y * stride + x0..][..8]`.
 #[inline(always)]
-fn untile<const W: usize, const H: usize, const B: usize>(
+fn cmpr(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+    for (s, sub) in b.as_chunks::<8>().0.iter().enumerate() {
+        let [c0h, c0l, c1h, c1l, rows @ ..] = *sub;
+        let pal = cmpr::colors(
+            u16::from_be_bytes([c0h, c0l]),
+            u16::from_be_bytes([c1h, c1l]),
+        );
+        let (sx, sy) = ((s & 1) * 4, (s >> 1) * 4);
+        for (y, bits) in rows.iter().enumerate() {
+            if let Some(d) = span::<4>(out, (sy + y) * stride + x0 + sx) {
+                for (x, p) in d.iter_mut().enumerate() {
+                    let i = usize::from(bits >> (6 - 2 * x)) & 3;
+                    *p = pal.get(i).copied().unwrap_or_default();
+                }
+            }
+        }
+    }
+}
+
+/// [`untile`] for formats decoded a whole block at a time (CMPR, whose sub-block colours serve
+/// four rows): `block(bytes, out, stride, x0)` writes the block's rows at
+/// `out[r * stride + x0..][..W]`; edge blocks go through a scratch block.
+#[inline(always)]
+fn untile_blocks<const W: usize, const H: usize, const B: usize>(
     width: usize,
     height: usize,
     data: &[u8],
@@ -32,13 +307,11 @@ fn untile<const W: usize, const H: usize, const B: usize>(
         return;
     }
     let blocks_x = width.div_ceil(W);
-    let full_x = width / W;
     for (band_data, band) in data.chunks(blocks_x * B).zip(out.chunks_mut(width * H)) {
         let full_band = band.len() == width * H;
-        let (blocks, _) = band_data.as_chunks::<B>();
-        for (bx, b) in blocks.iter().enumerate() {
+        for (bx, b) in band_data.as_chunks::<B>().0.iter().enumerate() {
             let x0 = bx * W;
-            if full_band && bx < full_x {
+            if full_band && x0 + W <= width {
                 block(b, band, width, x0);
                 continue;
             }
@@ -48,90 +321,6 @@ fn untile<const W: usize, const H: usize, const B: usize>(
             for (src, dst) in tmp.chunks_exact(W).zip(band.chunks_mut(width)) {
                 if let (Some(d), Some(s)) = (dst.get_mut(x0..x0 + cols), src.get(..cols)) {
                     d.copy_from_slice(s);
-                }
-            }
-        }
-    }
-}
-
-/// One block of 2-byte big-endian pixels (IA8, RGB565, RGB5A3): 4 × 4.
-#[inline(always)]
-fn block16(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize, px: impl Fn(u16) -> Rgba) {
-    for (r, src) in b.as_chunks::<8>().0.iter().enumerate() {
-        if let Some(d) = row::<4>(out, r * stride + x0) {
-            for (p, v) in d.iter_mut().zip(src.as_chunks::<2>().0) {
-                *p = px(u16::from_be_bytes(*v));
-            }
-        }
-    }
-}
-
-fn i4(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
-    for (r, src) in b.as_chunks::<4>().0.iter().enumerate() {
-        if let Some(d) = row::<8>(out, r * stride + x0) {
-            for (pair, &v) in d.as_chunks_mut::<2>().0.iter_mut().zip(src) {
-                let (hi, lo) = (expand4(v >> 4), expand4(v & 0xF));
-                *pair = [[hi; 4], [lo; 4]];
-            }
-        }
-    }
-}
-
-fn i8(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
-    for (r, src) in b.as_chunks::<8>().0.iter().enumerate() {
-        if let Some(d) = row::<8>(out, r * stride + x0) {
-            for (p, &v) in d.iter_mut().zip(src) {
-                *p = [v; 4];
-            }
-        }
-    }
-}
-
-fn ia4(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
-    for (r, src) in b.as_chunks::<8>().0.iter().enumerate() {
-        if let Some(d) = row::<8>(out, r * stride + x0) {
-            for (p, &v) in d.iter_mut().zip(src) {
-                let i = expand4(v & 0xF);
-                *p = [i, i, i, expand4(v >> 4)];
-            }
-        }
-    }
-}
-
-fn rgba8(b: &[u8; 64], out: &mut [Rgba], stride: usize, x0: usize) {
-    let (ar, gb) = b.split_at(32);
-    for (r, (ar, gb)) in ar
-        .as_chunks::<8>()
-        .0
-        .iter()
-        .zip(gb.as_chunks::<8>().0)
-        .enumerate()
-    {
-        if let Some(d) = row::<4>(out, r * stride + x0) {
-            for ((p, [a, r]), [g, b]) in d
-                .iter_mut()
-                .zip(ar.as_chunks::<2>().0)
-                .zip(gb.as_chunks::<2>().0)
-            {
-                *p = [*r, *g, *b, *a];
-            }
-        }
-    }
-}
-
-fn cmpr(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
-    for (s, sub) in b.as_chunks::<8>().0.iter().enumerate() {
-        let [c0h, c0l, c1h, c1l, rows @ ..] = *sub;
-        let pal = cmpr::colors(
-            u16::from_be_bytes([c0h, c0l]),
-            u16::from_be_bytes([c1h, c1l]),
-        );
-        let (sx, sy) = ((s & 1) * 4, (s >> 1) * 4);
-        for (y, bits) in rows.iter().enumerate() {
-            if let Some(d) = row::<4>(out, (sy + y) * stride + x0 + sx) {
-                for (x, p) in d.iter_mut().enumerate() {
-                    let i = usize::from(bits >> (6 - 2 * x)) & 3;
-                    *p = pal.get(i).copied().unwrap_or_default();
                 }
             }
         }
@@ -152,17 +341,11 @@ pub(crate) fn decode_direct(
         TexFormat::I4 => untile::<8, 8, 32>(w, h, data, out, i4),
         TexFormat::I8 => untile::<8, 4, 32>(w, h, data, out, i8),
         TexFormat::IA4 => untile::<8, 4, 32>(w, h, data, out, ia4),
-        TexFormat::IA8 => untile::<4, 4, 32>(w, h, data, out, |b, o, s, x| {
-            block16(b, o, s, x, ia8_to_rgba)
-        }),
-        TexFormat::RGB565 => untile::<4, 4, 32>(w, h, data, out, |b, o, s, x| {
-            block16(b, o, s, x, rgb565_to_rgba)
-        }),
-        TexFormat::RGB5A3 => untile::<4, 4, 32>(w, h, data, out, |b, o, s, x| {
-            block16(b, o, s, x, rgb5a3_to_rgba)
-        }),
+        TexFormat::IA8 => untile::<4, 4, 32>(w, h, data, out, ia8),
+        TexFormat::RGB565 => untile::<4, 4, 32>(w, h, data, out, |b, r, d| row16(b, r, d, rgb565)),
+        TexFormat::RGB5A3 => untile::<4, 4, 32>(w, h, data, out, |b, r, d| row16(b, r, d, rgb5a3)),
         TexFormat::RGBA8 => untile::<4, 4, 64>(w, h, data, out, rgba8),
-        TexFormat::CMPR => untile::<8, 8, 32>(w, h, data, out, cmpr),
+        TexFormat::CMPR => untile_blocks::<8, 8, 32>(w, h, data, out, cmpr),
         _ => return false,
     }
     true
@@ -190,15 +373,16 @@ pub(crate) fn decode_indexed(
             }
             let table: [Rgba; 16] =
                 std::array::from_fn(|i| colors.get(i).copied().unwrap_or_default());
-            untile::<8, 8, 32>(w, h, data, out, |b, o, stride, x0| {
-                for (r, src) in b.as_chunks::<4>().0.iter().enumerate() {
-                    if let Some(d) = row::<8>(o, r * stride + x0) {
-                        for (pair, &v) in d.as_chunks_mut::<2>().0.iter_mut().zip(src) {
-                            let hi = table.get(usize::from(v >> 4)).copied().unwrap_or_default();
-                            let lo = table.get(usize::from(v & 0xF)).copied().unwrap_or_default();
-                            *pair = [hi, lo];
-                        }
-                    }
+            untile::<8, 8, 32>(w, h, data, out, |b, r, d| {
+                for (pair, &v) in d
+                    .as_chunks_mut::<2>()
+                    .0
+                    .iter_mut()
+                    .zip(src_row::<4, 32>(b, r))
+                {
+                    let hi = table.get(usize::from(v >> 4)).copied().unwrap_or_default();
+                    let lo = table.get(usize::from(v & 0xF)).copied().unwrap_or_default();
+                    *pair = [hi, lo];
                 }
             });
         }
@@ -211,13 +395,9 @@ pub(crate) fn decode_indexed(
             }
             let table: [Rgba; 256] =
                 std::array::from_fn(|i| colors.get(i).copied().unwrap_or_default());
-            untile::<8, 4, 32>(w, h, data, out, |b, o, stride, x0| {
-                for (r, src) in b.as_chunks::<8>().0.iter().enumerate() {
-                    if let Some(d) = row::<8>(o, r * stride + x0) {
-                        for (p, &v) in d.iter_mut().zip(src) {
-                            *p = table.get(usize::from(v)).copied().unwrap_or_default();
-                        }
-                    }
+            untile::<8, 4, 32>(w, h, data, out, |b, r, d| {
+                for (p, &v) in d.iter_mut().zip(src_row::<8, 32>(b, r)) {
+                    *p = table.get(usize::from(v)).copied().unwrap_or_default();
                 }
             });
         }
@@ -235,10 +415,10 @@ pub(crate) fn decode_indexed(
                 }
             }
             // Every index is in the palette now: lookups need only the 14-bit mask.
-            untile::<4, 4, 32>(w, h, data, out, |b, o, s, x| {
-                block16(b, o, s, x, |v| {
+            untile::<4, 4, 32>(w, h, data, out, |b, r, d| {
+                row16(b, r, d, |v| {
                     colors
-                        .get(usize::from(v & 0x3FFF))
+                        .get(usize::from(u16::from_be_bytes(v) & 0x3FFF))
                         .copied()
                         .unwrap_or_default()
                 })
@@ -285,6 +465,15 @@ mod tests {
             Ok(())
         })
         .unwrap()
+    }
+
+    #[test]
+    fn split_tables_match_pixel_conversions() {
+        use super::super::pixel::{rgb5a3_to_rgba, rgb565_to_rgba};
+        for p in 0..=u16::MAX {
+            assert_eq!(rgb565(p.to_be_bytes()), rgb565_to_rgba(p), "{p:#06x}");
+            assert_eq!(rgb5a3(p.to_be_bytes()), rgb5a3_to_rgba(p), "{p:#06x}");
+        }
     }
 
     proptest! {
