@@ -7,6 +7,7 @@
 //! scratch block and copy the visible part. `blocks::decode_direct` / `cmpr::decode_block` stay
 //! the reference the tests compare against.
 
+#[cfg(test)]
 use super::cmpr;
 use super::format::TexFormat;
 use super::pixel::Rgba;
@@ -66,7 +67,7 @@ fn src_row<const N: usize, const B: usize>(b: &[u8; B], r: usize) -> &[u8; N] {
 }
 
 /// Lookup tables splitting a 16-bit pixel into its two bytes: the RGBA8 result is
-/// `hi[p >> 8] | lo[p & 0xFF]` (as native-endian `u32`s of `[r, g, b, a]`). Every channel's
+/// `hi[p >> 8] | lo[p & 0xFF]` (as little-endian `u32`s of `[r, g, b, a]`). Every channel's
 /// bit-replicated expansion takes its bits from one byte or from disjoint bits of both, so the
 /// two halves OR together exactly (the tests compare every code with `pixel`'s conversions).
 struct Split {
@@ -75,7 +76,7 @@ struct Split {
 }
 
 const fn px(r: u32, g: u32, b: u32, a: u32) -> u32 {
-    u32::from_ne_bytes([r as u8, g as u8, b as u8, a as u8])
+    u32::from_le_bytes([r as u8, g as u8, b as u8, a as u8])
 }
 
 const fn e5(v: u32) -> u32 {
@@ -143,7 +144,7 @@ fn rgb565(v: [u8; 2]) -> Rgba {
     let [h, l] = v;
     let hi = RGB565.hi.get(usize::from(h)).copied().unwrap_or(0);
     let lo = RGB565.lo.get(usize::from(l)).copied().unwrap_or(0);
-    (hi | lo).to_ne_bytes()
+    (hi | lo).to_le_bytes()
 }
 
 #[inline(always)]
@@ -155,7 +156,7 @@ fn rgb5a3(v: [u8; 2]) -> Rgba {
         .get((usize::from(h & 0x80) << 1) | usize::from(l))
         .copied()
         .unwrap_or(0);
-    (hi | lo).to_ne_bytes()
+    (hi | lo).to_le_bytes()
 }
 
 /// Row `r` of a 4 × 4 block of 2-byte pixels (IA8, RGB565, RGB5A3, C14X2).
@@ -271,21 +272,55 @@ fn span<const W: usize>(out: &mut [Rgba], at: usize) -> Option<&mut [Rgba; W]> {
     out.get_mut(at..at.checked_add(W)?)?.try_into().ok()
 }
 
+/// `r | g << 8 | b << 16` spread to one channel per 16-bit lane.
+#[inline(always)]
+fn spread(p: u32) -> u64 {
+    let p = u64::from(p);
+    (p & 0xFF) | ((p & 0xFF00) << 8) | ((p & 0xFF_0000) << 16)
+}
+
+/// The inverse of [`spread`] (each lane's low 8 bits).
+#[inline(always)]
+fn pack(x: u64) -> u32 {
+    ((x & 0xFF) | ((x >> 8) & 0xFF00) | ((x >> 16) & 0xFF_0000)) as u32
+}
+
+/// A sub-block's four colours (as `cmpr::colors`), little-endian `u32`s of `[r, g, b, a]`:
+/// endpoints through the RGB565 tables, blends with all three channels at once in 16-bit lanes
+/// (a lane's sum stays below 2^11, and the shift's spill from the next lane is masked off).
+#[inline(always)]
+fn cmpr_colors(c0: [u8; 2], c1: [u8; 2]) -> [u32; 4] {
+    let (a, b) = (
+        u32::from_le_bytes(rgb565(c0)),
+        u32::from_le_bytes(rgb565(c1)),
+    );
+    let (sa, sb) = (spread(a), spread(b));
+    const OPAQUE: u32 = 0xFF00_0000;
+    if u16::from_be_bytes(c0) > u16::from_be_bytes(c1) {
+        [
+            a,
+            b,
+            pack((sa * 5 + sb * 3) >> 3) | OPAQUE,
+            pack((sa * 3 + sb * 5) >> 3) | OPAQUE,
+        ]
+    } else {
+        let avg = pack((sa + sb) >> 1);
+        [a, b, avg | OPAQUE, avg]
+    }
+}
+
 /// One CMPR block (four 4 × 4 sub-blocks): row `y` at `out[y * stride + x0..][..8]`.
 #[inline(always)]
 fn cmpr(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
     for (s, sub) in b.as_chunks::<8>().0.iter().enumerate() {
         let [c0h, c0l, c1h, c1l, rows @ ..] = *sub;
-        let pal = cmpr::colors(
-            u16::from_be_bytes([c0h, c0l]),
-            u16::from_be_bytes([c1h, c1l]),
-        );
+        let pal = cmpr_colors([c0h, c0l], [c1h, c1l]);
         let (sx, sy) = ((s & 1) * 4, (s >> 1) * 4);
         for (y, bits) in rows.iter().enumerate() {
             if let Some(d) = span::<4>(out, (sy + y) * stride + x0 + sx) {
                 for (x, p) in d.iter_mut().enumerate() {
                     let i = usize::from(bits >> (6 - 2 * x)) & 3;
-                    *p = pal.get(i).copied().unwrap_or_default();
+                    *p = pal.get(i).copied().unwrap_or_default().to_le_bytes();
                 }
             }
         }
@@ -465,6 +500,25 @@ mod tests {
             Ok(())
         })
         .unwrap()
+    }
+
+    #[test]
+    fn cmpr_colours_match_reference() {
+        let mut s = 0x1234_5678_9abc_def1u64;
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let (c0, c1) = (s as u16, (s >> 16) as u16);
+            let ours = cmpr_colors(c0.to_be_bytes(), c1.to_be_bytes()).map(u32::to_le_bytes);
+            assert_eq!(ours, cmpr::colors(c0, c1), "{c0:#06x} {c1:#06x}");
+            let ours = cmpr_colors(c1.to_be_bytes(), c0.to_be_bytes()).map(u32::to_le_bytes);
+            assert_eq!(ours, cmpr::colors(c1, c0), "{c1:#06x} {c0:#06x}");
+        }
+        for c in 0..=u16::MAX {
+            let ours = cmpr_colors(c.to_be_bytes(), c.to_be_bytes()).map(u32::to_le_bytes);
+            assert_eq!(ours, cmpr::colors(c, c));
+        }
     }
 
     #[test]
