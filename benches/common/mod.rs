@@ -94,10 +94,15 @@ fn expand(name: String, bytes: Vec<u8>, out: &mut Vec<Real>) {
     }
 }
 
+/// Criterion's test mode (`cargo bench -- --test`, as CI runs every bench once).
+pub fn test_mode() -> bool {
+    std::env::args().any(|a| a == "--test")
+}
+
 /// Run count scale: `RATIO_RUNS=n` (or the older `YAZ0_RATIO_RUNS`) multiplies every N; in
 /// criterion's test mode (`-- --test`) each function runs once.
 fn runs(runs: usize) -> usize {
-    if std::env::args().any(|a| a == "--test") {
+    if test_mode() {
         return 1;
     }
     let scale = ["RATIO_RUNS", "YAZ0_RATIO_RUNS"]
