@@ -1,13 +1,161 @@
 //! BCSV throughput on a 50,000-row table with every type (plus packed fields and Shift-JIS
 //! strings): the zero-copy view reading every cell, the owned model's parse, the byte-exact write,
 //! the golden cases, and the crates.io `lib-bcsv-jmap` parse/write on the same bytes for comparison.
+//!
+//! Real tables (`../shared/corpus/real/rarc`: every member with a BCSV extension that both readers
+//! take, Yaz0 expanded): `bcsv ratio` lines, interleaved with lib-bcsv-jmap in the same run — the
+//! view reading every cell (numbers), the same with every string decoded to text, the owned parse
+//! per table (the slowest ratio is the one to read) and the byte-exact write.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+
+#[path = "common/mod.rs"]
+mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gcformats::bcsv::{self, Cell, Table};
 use std::hint::black_box;
 
 const ROWS: usize = 50_000;
+
+/// Every cell, with each string (pool or inline) decoded to text in the table's encoding.
+fn read_every_cell_decoded(data: &[u8]) -> u64 {
+    let view = bcsv::parse(data).unwrap();
+    let enc = view.encoding();
+    let fields: Vec<_> = view.fields().collect();
+    let mut acc = 0u64;
+    for row in view.rows() {
+        for f in &fields {
+            acc = acc.wrapping_add(match row.cell(f).unwrap() {
+                Cell::Long(v) => v as u64,
+                Cell::Long2(v) => u64::from(v),
+                Cell::Float(v) => u64::from(v.to_bits()),
+                Cell::Short(v) => v as u64,
+                Cell::Char(v) => v as u64,
+                Cell::StringOffset(s) => enc.decode(s).map_or(0, |t| t.len() as u64),
+                Cell::InlineString(b) => {
+                    let end = b.iter().position(|&c| c == 0).unwrap_or(32);
+                    enc.decode(&b[..end]).map_or(0, |t| t.len() as u64)
+                }
+            });
+        }
+    }
+    acc
+}
+
+/// Every real table both readers take, with its name.
+fn real_tables() -> Vec<(String, Vec<u8>)> {
+    #[cfg(feature = "rarc")]
+    {
+        let opts = lib_bcsv_jmap::IoOptions::default();
+        common::real_files("rarc")
+            .into_iter()
+            .filter(|f| bcsv::has_bcsv_extension(&f.name))
+            .filter(|f| Table::parse(&f.bytes).is_ok())
+            .filter(|f| {
+                lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), &f.bytes, &opts).is_ok()
+            })
+            .map(|f| (f.name, f.bytes))
+            .collect()
+    }
+    #[cfg(not(feature = "rarc"))]
+    Vec::new()
+}
+
+fn real(_: &mut Criterion) {
+    let tables = real_tables();
+    if tables.is_empty() {
+        return;
+    }
+    let total: usize = tables.iter().map(|(_, b)| b.len()).sum();
+    let cells: usize = tables
+        .iter()
+        .map(|(_, b)| {
+            let v = bcsv::parse(b).unwrap();
+            v.len() * v.fields().len()
+        })
+        .sum();
+    eprintln!(
+        "real bcsv: {} tables, {total} bytes, {cells} cells",
+        tables.len()
+    );
+    let opts = lib_bcsv_jmap::IoOptions::default();
+    let jmap =
+        |b: &[u8]| lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), b, &opts).unwrap();
+    let models: Vec<Table> = tables
+        .iter()
+        .map(|(_, b)| Table::parse(b).unwrap())
+        .collect();
+    for ((name, b), m) in tables.iter().zip(&models) {
+        assert_eq!(&m.write().unwrap(), b, "{name}: byte-exact write");
+    }
+    let theirs: Vec<_> = tables.iter().map(|(_, b)| jmap(b)).collect();
+    common::ratios(
+        "bcsv",
+        "real all tables",
+        total,
+        30,
+        &[
+            ("lib-bcsv-jmap parse", &|| {
+                tables
+                    .iter()
+                    .map(|(_, b)| jmap(black_box(b)).len())
+                    .sum::<usize>()
+            }),
+            ("view every cell", &|| {
+                tables
+                    .iter()
+                    .map(|(_, b)| read_every_cell(black_box(b)) as usize)
+                    .sum::<usize>()
+            }),
+            ("view + strings decoded", &|| {
+                tables
+                    .iter()
+                    .map(|(_, b)| read_every_cell_decoded(black_box(b)) as usize)
+                    .sum::<usize>()
+            }),
+            ("owned parse", &|| {
+                tables
+                    .iter()
+                    .map(|(_, b)| Table::parse(black_box(b)).unwrap().rows.len())
+                    .sum::<usize>()
+            }),
+            ("write", &|| {
+                models
+                    .iter()
+                    .map(|m| black_box(m).write().unwrap().len())
+                    .sum::<usize>()
+            }),
+            ("lib-bcsv-jmap write", &|| {
+                theirs
+                    .iter()
+                    .map(|t| lib_bcsv_jmap::to_buffer(black_box(t), &opts).unwrap().len())
+                    .sum::<usize>()
+            }),
+        ],
+    );
+    // The owned parse per table, largest first: the target is every table.
+    let mut order: Vec<usize> = (0..tables.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(tables[i].1.len()));
+    let mut worst = f64::MAX;
+    for i in order {
+        let (name, b) = &tables[i];
+        let short = name.rsplit(['/', ':']).next().unwrap_or(name);
+        let best = common::ratios(
+            "bcsv",
+            &format!("parse {short}"),
+            b.len(),
+            if b.len() > 4096 { 30 } else { 200 },
+            &[
+                ("lib-bcsv-jmap", &|| jmap(black_box(b)).len()),
+                ("gcformats", &|| {
+                    Table::parse(black_box(b)).unwrap().rows.len()
+                }),
+            ],
+        );
+        worst = worst.min(best[0] / best[1]);
+    }
+    eprintln!("bcsv ratio: owned parse, slowest table {worst:.2}x lib-bcsv-jmap");
+}
 
 fn read_every_cell(data: &[u8]) -> u64 {
     let view = bcsv::parse(data).unwrap();
@@ -148,5 +296,5 @@ fn golden(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, table, golden);
+criterion_group!(benches, real, table, golden);
 criterion_main!(benches);

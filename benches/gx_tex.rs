@@ -2,11 +2,216 @@
 //! 256 × 256 `Image::test_pattern`: gradients, a hard edge, a ring, noise), with each format's
 //! PSNR printed (CMPR: encoder quality), plus CMPR encoding of the pattern with alpha. Each
 //! decode is timed beside gctex's (Dolphin's decoder) on the same bytes.
+//!
+//! Decode vs gctex, interleaved in one run (`gx ratio` lines): every texture level of the real
+//! files (`../shared/corpus/real`: standalone BTI, TEX1 of models, BTI/BMD/BDL members of the
+//! Galaxy archives; needs `--features gx,rarc`), per format, and the synthetic pattern per format.
+//! `decode_into` writes into a buffer the caller owns (as `gctex::decode_into`); `decode` returns
+//! a new image (as `gctex::decode`).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+
+#[path = "common/mod.rs"]
+mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gcformats::gx::tex::{self, EncodeOptions, Image, Palette, PaletteFormat, TexFormat};
+use std::cell::RefCell;
 use std::hint::black_box;
+
+/// One texture level as stored.
+struct Level {
+    format: TexFormat,
+    width: u32,
+    height: u32,
+    data: Vec<u8>,
+    palette: Option<(PaletteFormat, Vec<u8>)>,
+}
+
+impl Level {
+    fn palette(&self) -> Option<Palette<'_>> {
+        self.palette.as_ref().map(|(f, d)| Palette::new(*f, d))
+    }
+
+    fn gctex_args(&self) -> (gctex::TextureFormat, &[u8], u32) {
+        let peer = gctex::TextureFormat::from_u32(u32::from(self.format.0)).unwrap();
+        match &self.palette {
+            Some((f, d)) => (peer, d, u32::from(f.0)),
+            None => (peer, &[], 0),
+        }
+    }
+
+    fn rgba_len(&self) -> usize {
+        self.width as usize * self.height as usize * 4
+    }
+}
+
+fn be16(d: &[u8], at: usize) -> u32 {
+    u32::from(u16::from_be_bytes([d[at], d[at + 1]]))
+}
+
+fn be32(d: &[u8], at: usize) -> usize {
+    u32::from_be_bytes([d[at], d[at + 1], d[at + 2], d[at + 3]]) as usize
+}
+
+/// Every mip level of the BTI header at `header` (offsets from `base`), as `tests/gx_oracle.rs`
+/// finds them: by the documented header bytes, not through our parsers.
+fn bti_levels(file: &[u8], header: usize, base: usize, out: &mut Vec<Level>) {
+    let Some(h) = file.get(header..header + 32) else {
+        return;
+    };
+    let format = TexFormat(h[0]);
+    if format.block().is_none() {
+        return;
+    }
+    let (w, hgt) = (be16(h, 2), be16(h, 4));
+    let pal_at = base + be32(h, 12);
+    let pal_len = 2 * be16(h, 10) as usize;
+    let palette = if format.is_indexed() {
+        let Some(p) = file.get(pal_at..pal_at + pal_len) else {
+            return;
+        };
+        Some((PaletteFormat(h[9]), p.to_vec()))
+    } else {
+        None
+    };
+    let mut at = base + be32(h, 0x1C).max(32);
+    for level in 0..u32::from(h[0x18]).max(1) {
+        let (width, height) = tex::level_dims(w, hgt, level);
+        let len = tex::level_size(format, width, height).unwrap();
+        let Some(data) = file.get(at..at + len) else {
+            return;
+        };
+        out.push(Level {
+            format,
+            width,
+            height,
+            data: data.to_vec(),
+            palette: palette.clone(),
+        });
+        at += len;
+    }
+}
+
+/// Every texture level of the real files (none without the corpus or the `rarc` feature).
+fn real_levels() -> Vec<Level> {
+    let mut out = Vec::new();
+    #[cfg(feature = "rarc")]
+    for sub in ["bti", "j3d", "rarc"] {
+        for f in common::real_files(sub) {
+            let d = &f.bytes;
+            if d.starts_with(b"J3D2bmd") || d.starts_with(b"J3D2bdl") {
+                let mut at = 0x20;
+                while at + 16 <= d.len() {
+                    let size = be32(d, at + 4);
+                    if &d[at..at + 4] == b"TEX1" {
+                        let headers = at + be32(d, at + 0xC);
+                        for i in 0..be16(d, at + 8) as usize {
+                            let hdr = headers + 32 * i;
+                            bti_levels(d, hdr, hdr, &mut out);
+                        }
+                    }
+                    if size == 0 {
+                        break;
+                    }
+                    at += size;
+                }
+            } else if f.name.to_ascii_lowercase().ends_with(".bti") {
+                bti_levels(d, 0, 0, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// `gx ratio` lines for decoding `levels` (one format): gctex's and ours, into a caller's buffer
+/// and allocating.
+fn decode_ratios(label: &str, levels: &[&Level], runs: usize) {
+    let bytes: usize = levels.iter().map(|l| l.rgba_len()).sum();
+    let bufs = RefCell::new(
+        levels
+            .iter()
+            .map(|l| vec![0u8; l.rgba_len()])
+            .collect::<Vec<_>>(),
+    );
+    // Same pixels first (tests/gx_oracle.rs checks this too).
+    for l in levels {
+        let (f, tlut, tf) = l.gctex_args();
+        let ours = tex::decode(l.format, l.width, l.height, &l.data, l.palette()).unwrap();
+        assert_eq!(
+            ours.as_rgba8(),
+            gctex::decode(&l.data, l.width, l.height, f, tlut, tf).as_slice(),
+            "{label}"
+        );
+    }
+    common::ratios(
+        "gx",
+        label,
+        bytes,
+        runs,
+        &[
+            ("gctex decode_into", &|| {
+                for (l, b) in levels.iter().zip(bufs.borrow_mut().iter_mut()) {
+                    let (f, tlut, tf) = l.gctex_args();
+                    gctex::decode_into(b, black_box(&l.data), l.width, l.height, f, tlut, tf);
+                }
+            }),
+            ("gx::tex decode_into", &|| {
+                for (l, b) in levels.iter().zip(bufs.borrow_mut().iter_mut()) {
+                    tex::decode_into(
+                        l.format,
+                        l.width,
+                        l.height,
+                        black_box(&l.data),
+                        l.palette(),
+                        b,
+                    )
+                    .unwrap();
+                }
+            }),
+            ("gctex decode", &|| {
+                for l in levels {
+                    let (f, tlut, tf) = l.gctex_args();
+                    black_box(gctex::decode(
+                        black_box(&l.data),
+                        l.width,
+                        l.height,
+                        f,
+                        tlut,
+                        tf,
+                    ));
+                }
+            }),
+            ("gx::tex decode", &|| {
+                for l in levels {
+                    black_box(
+                        tex::decode(l.format, l.width, l.height, black_box(&l.data), l.palette())
+                            .unwrap(),
+                    );
+                }
+            }),
+        ],
+    );
+}
+
+fn real(_: &mut Criterion) {
+    let levels = real_levels();
+    if levels.is_empty() {
+        return;
+    }
+    for f in TexFormat::ALL {
+        let of: Vec<&Level> = levels.iter().filter(|l| l.format == f).collect();
+        if of.is_empty() {
+            continue;
+        }
+        let px: usize = of.iter().map(|l| l.rgba_len() / 4).sum();
+        eprintln!(
+            "real {}: {} levels, {px} pixels",
+            f.name().unwrap(),
+            of.len()
+        );
+        decode_ratios(&format!("real {}", f.name().unwrap()), &of, 40);
+    }
+}
 
 const SIZE: u32 = 256;
 
@@ -28,6 +233,16 @@ fn codec(c: &mut Criterion) {
             tex::psnr(&img, &back).unwrap(),
             enc.data.len()
         );
+        let level = Level {
+            format: f,
+            width: SIZE,
+            height: SIZE,
+            data: enc.data.clone(),
+            palette: f
+                .is_indexed()
+                .then(|| (opts.palette_format, enc.palette.clone())),
+        };
+        decode_ratios(&format!("pattern {name}"), &[&level], 100);
         g.bench_function(format!("decode {name}"), |b| {
             b.iter(|| tex::decode(f, SIZE, SIZE, black_box(&enc.data), palette).unwrap())
         });
@@ -68,5 +283,5 @@ fn codec(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, codec);
+criterion_group!(benches, real, codec);
 criterion_main!(benches);

@@ -2,7 +2,14 @@
 //! `orthrus-ncompress` (MatchingOld), `szs` (riidefi's; MKW = Nintendo-style, LibYaz0 = best
 //! ratio) and `yaz0` 0.3 (lookahead). Inputs come from `yaz0::build`: data shaped like game files
 //! (many short back-references) and a 16 MiB mixed input.
+//!
+//! With `../shared/corpus/real` (and `--features yaz0,rarc`), first every real Yaz0 stream (the
+//! Galaxy archives and their compressed members): decode, exact and fast encoders, and `best`,
+//! each interleaved with the peers (`yaz0 ratio real …` lines) and with the output sizes.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+
+#[path = "common/mod.rs"]
+mod common;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gcformats::yaz0::{self, Encoder, Matching};
@@ -27,40 +34,164 @@ fn peer_yaz0_encode(data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Interleaved best-of-N timing of several codecs on one input, printed as MB/s and as a ratio to
-/// the first one: on a shared, loaded machine the ratio within one interleaved run is steadier
-/// than separate criterion means.
-///
-/// `YAZ0_RATIO_RUNS=n` multiplies every run count by `n` (steadier figures on a busy machine); in
-/// criterion's test mode each codec runs once.
+/// Interleaved best-of-N ratios (`yaz0 ratio …` lines), shared with the other benches:
+/// `RATIO_RUNS=n` (or `YAZ0_RATIO_RUNS=n`) multiplies N; criterion's test mode runs each once.
 fn ratios(label: &str, len: usize, runs: usize, fns: &[(&str, &dyn Fn() -> Vec<u8>)]) {
-    let scale = std::env::var("YAZ0_RATIO_RUNS")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(1)
-        .max(1);
-    // Criterion's test mode (`-- --test`, CI) runs each codec once: the outputs are still made.
-    let runs = if std::env::args().any(|a| a == "--test") {
-        1
-    } else {
-        runs * scale
-    };
-    let mut best = vec![f64::MAX; fns.len()];
-    for _ in 0..runs {
-        for (b, (_, f)) in best.iter_mut().zip(fns) {
-            let t = std::time::Instant::now();
-            black_box(f());
-            *b = b.min(t.elapsed().as_secs_f64());
-        }
+    common::ratios("yaz0", label, len, runs, fns);
+}
+
+/// Every Yaz0 stream of the real files (archives on disk and compressed members), with its
+/// payload; empty without `../shared/corpus/real` or the `rarc` feature.
+fn real_streams() -> Vec<(Vec<u8>, Vec<u8>)> {
+    #[cfg(feature = "rarc")]
+    {
+        common::real_files("rarc")
+            .into_iter()
+            .filter(|f| f.bytes.starts_with(b"Yaz0"))
+            .map(|f| {
+                let payload = yaz0::decode(&f.bytes).unwrap();
+                (f.bytes, payload)
+            })
+            .collect()
     }
-    for ((name, _), b) in fns.iter().zip(&best) {
+    #[cfg(not(feature = "rarc"))]
+    Vec::new()
+}
+
+/// Decode and the exact/fast encoders on every real stream beside the peers, interleaved; `best`
+/// beside szs LibYaz0 (the peers' smallest) on the payloads up to 1 MB in total.
+fn real(_: &mut Criterion) {
+    let mut streams = real_streams();
+    if streams.is_empty() {
+        return;
+    }
+    if common::test_mode() {
+        // One quick pass in CI: the smallest streams up to 1 MB decompressed.
+        streams.sort_by_key(|(_, p)| p.len());
+        let mut sum = 0;
+        streams.retain(|(_, p)| {
+            sum += p.len();
+            sum <= 1 << 20
+        });
+    }
+    let stored: usize = streams.iter().map(|(s, _)| s.len()).sum();
+    let total: usize = streams.iter().map(|(_, p)| p.len()).sum();
+    eprintln!(
+        "real yaz0: {} streams, {stored} bytes stored, {total} bytes decompressed",
+        streams.len()
+    );
+    ratios(
+        "real decode",
+        total,
+        10,
+        &[
+            ("orthrus-ncompress", &|| {
+                for (s, _) in &streams {
+                    black_box(
+                        orthrus_ncompress::yaz0::Yaz0::decompress_from(black_box(s)).unwrap(),
+                    );
+                }
+                Vec::new()
+            }),
+            ("gcformats", &|| {
+                for (s, _) in &streams {
+                    black_box(yaz0::decode(black_box(s)).unwrap());
+                }
+                Vec::new()
+            }),
+            ("szs", &|| {
+                for (s, _) in &streams {
+                    black_box(szs::decode(black_box(s)).unwrap());
+                }
+                Vec::new()
+            }),
+        ],
+    );
+    let all =
+        |f: &dyn Fn(&[u8]) -> Vec<u8>| -> usize { streams.iter().map(|(_, p)| f(p).len()).sum() };
+    let sizes = [
+        ("orthrus MatchingOld", all(&orthrus_encode)),
+        ("gcformats nintendo", all(&|p| yaz0::encode(p, NINTENDO))),
+        ("gcformats fast", all(&|p| yaz0::encode(p, Encoder::Fast))),
+    ];
+    for (name, size) in sizes {
         eprintln!(
-            "yaz0 ratio {label:17} {name:24} {:9.1} MB/s  {:5.2}x {}",
-            len as f64 / b / 1e6,
-            best[0] / b,
-            fns[0].0
+            "yaz0 size real {name:24} {size:9} bytes  {:+.2} % vs nintendo",
+            (size as f64 / sizes[1].1 as f64 - 1.0) * 100.0
         );
     }
+    let streams_ref = &streams;
+    let enc = |e: Encoder| {
+        move || -> Vec<u8> {
+            for (_, p) in streams_ref {
+                black_box(yaz0::encode(black_box(p), e));
+            }
+            Vec::new()
+        }
+    };
+    let (n, gc, w, f) = (
+        enc(NINTENDO),
+        enc(GCLIB),
+        enc(Encoder::Matching(Matching::Whitehole)),
+        enc(Encoder::Fast),
+    );
+    ratios(
+        "real encode",
+        total,
+        2,
+        &[
+            ("orthrus-ncompress", &|| {
+                for (_, p) in &streams {
+                    black_box(orthrus_encode(black_box(p)));
+                }
+                Vec::new()
+            }),
+            ("gcformats nintendo", &n),
+            ("gcformats gclib", &gc),
+            ("gcformats whitehole", &w),
+            ("gcformats fast", &f),
+        ],
+    );
+    // best and szs LibYaz0 are slow: the smallest payloads up to 1 MB in total.
+    let mut small: Vec<&Vec<u8>> = streams.iter().map(|(_, p)| p).collect();
+    small.sort_by_key(|p| p.len());
+    let mut sum = 0;
+    small.retain(|p| {
+        sum += p.len();
+        sum <= 1 << 20
+    });
+    let small_total: usize = small.iter().map(|p| p.len()).sum();
+    let best_size: usize = small
+        .iter()
+        .map(|p| yaz0::encode(p, Encoder::Best).len())
+        .sum();
+    let szs_size: usize = small
+        .iter()
+        .map(|p| szs::encode(p, szs::EncodeAlgo::LibYaz0).unwrap().len())
+        .sum();
+    eprintln!(
+        "yaz0 size real best {best_size} vs szs LibYaz0 {szs_size} bytes ({} payloads, {small_total} bytes)",
+        small.len()
+    );
+    ratios(
+        "real best",
+        small_total,
+        1,
+        &[
+            ("szs libyaz0", &|| {
+                for p in &small {
+                    black_box(szs::encode(black_box(p), szs::EncodeAlgo::LibYaz0).unwrap());
+                }
+                Vec::new()
+            }),
+            ("gcformats best", &|| {
+                for p in &small {
+                    black_box(yaz0::encode(black_box(p), Encoder::Best));
+                }
+                Vec::new()
+            }),
+        ],
+    );
 }
 
 fn decode(c: &mut Criterion) {
@@ -235,5 +366,5 @@ fn stream_model(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, decode, encode, stream_model);
+criterion_group!(benches, real, decode, encode, stream_model);
 criterion_main!(benches);

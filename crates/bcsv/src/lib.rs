@@ -28,6 +28,7 @@ pub mod build;
 mod convert;
 mod csv;
 mod detect;
+mod fasthash;
 mod fuzz;
 pub mod golden;
 mod hash;

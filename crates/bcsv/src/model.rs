@@ -4,6 +4,8 @@
 
 use std::collections::HashSet;
 
+use crate::fasthash::FastState;
+
 use gcio::{Context, Endian, Error, Limits, Result};
 
 use crate::hash::{FieldKey, display_name, parse_name};
@@ -205,8 +207,15 @@ impl Table {
             .iter()
             .filter(|f| f.kind == FieldType::STRING_OFFSET)
             .count();
-        let mut pool = Canon::default();
-        let mut string_offsets: Vec<u32> = Vec::new();
+        // Sized up front (string cells are bounded by the cell count checked above): no regrowth
+        // of the offset list, the placed-string set or the start bitmap on small tables.
+        let string_cells = view.len().saturating_mul(strings);
+        let mut pool = Canon {
+            placed: HashSet::with_capacity_and_hasher(string_cells.min(256), FastState::default()),
+            starts: Vec::with_capacity(view.pool().data().len() / 64 + 1),
+            ..Canon::default()
+        };
+        let mut string_offsets: Vec<u32> = Vec::with_capacity(string_cells);
         let mut rows = Vec::with_capacity(view.len());
         let slots: Vec<Slot> = fields.iter().map(Slot::new).collect();
         let endian = view.endian();
@@ -348,18 +357,27 @@ pub(crate) fn coverage(fields: &[Field], entry_size: usize, endian: Endian) -> V
     let mut cover = vec![0u8; entry_size];
     for f in fields {
         let off = usize::from(f.offset);
-        let bytes: Vec<u8> = if f.kind == FieldType::STRING {
-            vec![0xFF; 32]
+        // The field's bytes as stored (no allocation per field).
+        let (bytes, len) = if f.kind == FieldType::STRING {
+            ([0xFF; 32], 32)
         } else {
             let m = f.effective_mask();
-            let (be, le) = (m.to_be_bytes(), m.to_le_bytes());
-            let size = f.size();
-            match endian {
-                Endian::Big => be.get(4 - size..).unwrap_or_default().to_vec(),
-                Endian::Little => le.get(..size).unwrap_or_default().to_vec(),
+            let size = f.size().min(4);
+            let word = match endian {
+                Endian::Big => m.to_be_bytes(),
+                Endian::Little => m.to_le_bytes(),
+            };
+            let mut b = [0u8; 32];
+            let src = match endian {
+                Endian::Big => word.get(4 - size..),
+                Endian::Little => word.get(..size),
+            };
+            for (d, s) in b.iter_mut().zip(src.unwrap_or_default()) {
+                *d = *s;
             }
+            (b, src.map_or(0, <[u8]>::len))
         };
-        for (c, b) in cover.iter_mut().skip(off).zip(bytes) {
+        for (c, b) in cover.iter_mut().skip(off).zip(bytes.iter().take(len)) {
             *c |= b;
         }
     }
@@ -372,7 +390,7 @@ pub(crate) fn coverage(fields: &[Field], entry_size: usize, endian: Endian) -> V
 /// once per distinct string.
 #[derive(Default)]
 struct Canon<'a> {
-    placed: HashSet<&'a [u8]>,
+    placed: HashSet<&'a [u8], FastState>,
     starts: Vec<u64>,
     next: usize,
     max_end: usize,

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use gcio::{Endian, Error, Result};
 
+use crate::fasthash::FastState;
 use crate::hash::display_name;
 use crate::model::{Table, Tail, Value};
 use crate::slot::Slot;
@@ -23,7 +24,7 @@ fn put_u32(out: &mut Vec<u8>, v: u32, endian: Endian) {
 struct PoolWriter<'a> {
     bytes: Vec<u8>,
     stored_len: usize,
-    added: HashMap<&'a [u8], u32>,
+    added: HashMap<&'a [u8], u32, FastState>,
 }
 
 impl<'a> PoolWriter<'a> {
@@ -96,7 +97,7 @@ impl Table {
         let mut pool = PoolWriter {
             bytes: stored.to_vec(),
             stored_len: stored.len(),
-            added: HashMap::new(),
+            added: HashMap::default(),
         };
         for (r, row) in self.rows.iter().enumerate() {
             if row.values.len() != self.fields.len() {

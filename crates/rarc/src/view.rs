@@ -249,29 +249,38 @@ impl<'a> Rarc<'a> {
     /// repeated nodes are errors; the walk is bounded by the limits.
     pub fn walk(&self) -> Result<(Vec<DirRef<'a>>, Vec<FileRef<'a>>)> {
         let mut dirs = Vec::new();
-        let mut files = Vec::new();
+        // Sized by the entry table (bounded by the input): one allocation for the file list.
+        let mut files = Vec::with_capacity(self.entries.len().min(1 << 16));
         if self.nodes.is_empty() {
             return Ok((dirs, files));
         }
-        let mut visited = Visited::new(self.limits);
+        // Node indices are checked against the table before they are pushed, so a flag per node
+        // replaces a hashed set (same errors: a repeat, or more nodes than the limits allow).
+        let mut seen = vec![false; self.nodes.len()];
+        let mut seen_count = 0u64;
         let mut stack = vec![(0usize, String::new(), 0u32)];
+        let mut children = Vec::new();
         while let Some((node, path, depth)) = stack.pop() {
             let at = (NODES_AT + node * 0x10) as u64;
             self.limits.check_depth(depth, at)?;
-            visited
-                .visit_once(node as u64)
-                .map_err(|_| Error::new(gcio::ErrorKind::Cycle { offset: at }, at))
-                .with_context(|| format!("directory node {node} reached twice"))?;
-            dirs.push(DirRef {
-                path: path.clone(),
-                node,
-                name: self.node_name(node)?,
-                depth,
-            });
-            let mut children = Vec::new();
+            let flag = seen.get_mut(node);
+            let repeat = flag.as_ref().is_none_or(|f| **f);
+            if repeat
+                || self
+                    .limits
+                    .check_nodes(seen_count + 1, node as u64)
+                    .is_err()
+            {
+                return Err(Error::new(gcio::ErrorKind::Cycle { offset: at }, at))
+                    .with_context(|| format!("directory node {node} reached twice"));
+            }
+            if let Some(f) = flag {
+                *f = true;
+            }
+            seen_count += 1;
+            let name = self.node_name(node)?;
             for i in self.node_entries(node)? {
                 let e = self.entry(i)?;
-                let child = join(&path, e.name);
                 if e.is_dir() {
                     if !e.is_dot() {
                         let target = e.data as usize;
@@ -281,16 +290,22 @@ impl<'a> Rarc<'a> {
                                 format!("entry {i}: directory node {target} out of range"),
                             ));
                         }
-                        children.push((target, child, depth + 1));
+                        children.push((target, join(&path, e.name), depth + 1));
                     }
                 } else {
                     files.push(FileRef {
-                        path: child,
+                        path: join(&path, e.name),
                         entry: e,
                     });
                 }
             }
-            stack.extend(children.into_iter().rev());
+            dirs.push(DirRef {
+                path,
+                node,
+                name,
+                depth,
+            });
+            stack.extend(children.drain(..).rev());
         }
         Ok((dirs, files))
     }
@@ -331,8 +346,11 @@ impl<'a> Rarc<'a> {
 fn join(dir: &str, name: &[u8]) -> String {
     let name = String::from_utf8_lossy(name);
     if dir.is_empty() {
-        name.into_owned()
-    } else {
-        format!("{dir}/{name}")
+        return name.into_owned();
     }
+    let mut out = String::with_capacity(dir.len() + 1 + name.len());
+    out.push_str(dir);
+    out.push('/');
+    out.push_str(&name);
+    out
 }

@@ -6,10 +6,7 @@
 //! pairs [EXT: noclip `decode_rgba8`, gclib `texture_utils.py`].
 
 use super::format::TexFormat;
-use super::pixel::{
-    Rgba, expand4, grey, ia8_to_rgba, luma, narrow4, rgb5a3_to_rgba, rgb565_to_rgba, rgba_to_ia8,
-    rgba_to_rgb5a3, rgba_to_rgb565,
-};
+use super::pixel::{Rgba, luma, narrow4, rgba_to_ia8, rgba_to_rgb5a3, rgba_to_rgb565};
 use gcio::Result;
 
 /// The pixels (or indices) of one block, raster order, `block width × block height` used.
@@ -85,8 +82,11 @@ fn be16(pair: &[u8]) -> u16 {
     }
 }
 
-/// Decodes one block of a direct (non-palette, non-CMPR) format.
+/// Decodes one block of a direct (non-palette, non-CMPR) format: the reference `fast` is tested
+/// against.
+#[cfg(test)]
 pub(crate) fn decode_direct(format: TexFormat, block: &[u8], px: &mut Block<Rgba>) {
+    use super::pixel::{expand4, grey, ia8_to_rgba, rgb5a3_to_rgba, rgb565_to_rgba};
     match format {
         TexFormat::I4 => {
             for (pair, b) in px.chunks_exact_mut(2).zip(block) {

@@ -35,6 +35,7 @@
 
 mod blocks;
 mod cmpr;
+mod fast;
 mod format;
 mod image;
 mod palette;
@@ -224,6 +225,31 @@ pub fn decode(
     decode_at(format, width, height, bytes, palette, 0, &Limits::default())
 }
 
+/// Decodes one level into `out`: RGBA8 bytes, row-major, exactly `width × height × 4` long. The
+/// same pixels as [`decode`], into a buffer the caller owns and may reuse (nothing is allocated
+/// except an indexed format's palette colours).
+pub fn decode_into(
+    format: TexFormat,
+    width: u32,
+    height: u32,
+    data: &[u8],
+    palette: Option<Palette<'_>>,
+    out: &mut [u8],
+) -> Result<()> {
+    let len = level_size(format, width, height)?;
+    let bytes = Reader::new(data).bytes(0, len)?;
+    let count = image::check_dims(width, height, &Limits::UNLIMITED)?;
+    let (pixels, rest) = out.as_chunks_mut::<4>();
+    if pixels.len() != count || !rest.is_empty() {
+        return Err(Error::without_offset(ErrorKind::Invalid(format!(
+            "{width}x{height} level needs {} output bytes, got {}",
+            count * 4,
+            out.len()
+        ))));
+    }
+    decode_pixels(format, width, height, bytes, palette, 0, pixels)
+}
+
 fn decode_at(
     format: TexFormat,
     width: u32,
@@ -233,50 +259,67 @@ fn decode_at(
     offset: u64,
     limits: &Limits,
 ) -> Result<Image> {
-    check_alloc(width, height, limits)?;
-    let pixels = match format {
-        TexFormat::CMPR => blocks::untile(format, width, height, bytes, |b, _, px| {
-            cmpr::decode_block(b, px);
+    let count = check_alloc(width, height, limits)?;
+    let mut pixels = vec![[0u8; 4]; count];
+    decode_pixels(format, width, height, bytes, palette, offset, &mut pixels)?;
+    Ok(Image::from_parts(width, height, pixels))
+}
+
+/// Decodes `bytes` (exactly the level's blocks) into `out` (`width × height` pixels).
+fn decode_pixels(
+    format: TexFormat,
+    width: u32,
+    height: u32,
+    bytes: &[u8],
+    palette: Option<Palette<'_>>,
+    offset: u64,
+    out: &mut [Rgba],
+) -> Result<()> {
+    let (w, h) = (width as usize, height as usize);
+    if !format.is_indexed() {
+        format.require_block()?;
+        return if fast::decode_direct(format, w, h, bytes, out) {
             Ok(())
-        })?,
-        f if f.is_indexed() => {
-            let palette = palette.ok_or_else(|| {
+        } else {
+            Err(Error::without_offset(ErrorKind::Invalid(format!(
+                "no decoder for texture format {:#x}",
+                format.0
+            ))))
+        };
+    }
+    let palette = palette.ok_or_else(|| {
+        Error::new(
+            ErrorKind::Invalid(format!(
+                "{} texture without a palette",
+                format.name().unwrap_or("indexed")
+            )),
+            offset,
+        )
+    })?;
+    let colors = palette.colors()?;
+    if fast::decode_indexed(format, w, h, bytes, &colors, out) {
+        return Ok(());
+    }
+    // An index past the palette: the per-block walk names the first block holding one.
+    let mut idx = [0u16; 64];
+    let pixels = blocks::untile(format, width, height, bytes, |b, at, px| {
+        blocks::decode_indices(format, b, &mut idx);
+        for (p, &i) in px.iter_mut().zip(&idx) {
+            let i = i & 0x3FFF;
+            *p = *colors.get(usize::from(i)).ok_or_else(|| {
                 Error::new(
                     ErrorKind::Invalid(format!(
-                        "{} texture without a palette",
-                        f.name().unwrap_or("indexed")
+                        "palette index {i} past the palette's {} entries",
+                        colors.len()
                     )),
-                    offset,
+                    offset + at as u64,
                 )
             })?;
-            let colors = palette.colors()?;
-            let mut idx = [0u16; 64];
-            blocks::untile(format, width, height, bytes, |b, at, px| {
-                blocks::decode_indices(f, b, &mut idx);
-                for (p, &i) in px.iter_mut().zip(&idx) {
-                    let i = i & 0x3FFF;
-                    *p = *colors.get(usize::from(i)).ok_or_else(|| {
-                        Error::new(
-                            ErrorKind::Invalid(format!(
-                                "palette index {i} past the palette's {} entries",
-                                colors.len()
-                            )),
-                            offset + at as u64,
-                        )
-                    })?;
-                }
-                Ok(())
-            })?
         }
-        f => {
-            f.require_block()?;
-            blocks::untile(format, width, height, bytes, |b, _, px| {
-                blocks::decode_direct(f, b, px);
-                Ok(())
-            })?
-        }
-    };
-    Ok(Image::from_parts(width, height, pixels))
+        Ok(())
+    })?;
+    out.copy_from_slice(&pixels);
+    Ok(())
 }
 
 /// The raw palette indices of one `width × height` level of an indexed format, row-major.

@@ -1,0 +1,594 @@
+//! Whole-block decoders writing straight into the output rows: the decode path of every format.
+//!
+//! A block row band (`block height` output rows) is walked block by block; each block of a format
+//! is a fixed-size array (`&[u8; 32]`, `&[u8; 64]`) and each of its output rows a fixed-size
+//! `&mut [Rgba; W]`, so the per-pixel work has no bounds checks and the compiler unrolls and
+//! vectorises it. Blocks that stick out of the image (right and bottom edges) decode into a
+//! scratch block and copy the visible part. `blocks::decode_direct` / `cmpr::decode_block` stay
+//! the reference the tests compare against.
+
+#[cfg(test)]
+use super::cmpr;
+use super::format::TexFormat;
+use super::pixel::Rgba;
+
+/// Decodes `width × height` pixels from `data` (the level's blocks of `B` bytes, each `W × H`
+/// pixels) into `out` (`width × height`). `row(block, r, dst)` decodes row `r` (`< H`) of a block.
+///
+/// A full band of blocks is walked output row by output row: each row is one slice cut into
+/// `[Rgba; W]` pieces zipped with the band's blocks, so the stores run in address order with no
+/// bounds checks. Blocks that stick out (right and bottom edges) decode into a scratch block.
+#[inline(always)]
+fn untile<const W: usize, const H: usize, const B: usize>(
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    row: impl Fn(&[u8; B], usize, &mut [Rgba; W]),
+) {
+    if width == 0 || height == 0 {
+        return;
+    }
+    let blocks_x = width.div_ceil(W);
+    let full_x = width / W;
+    for (band_data, band) in data.chunks(blocks_x * B).zip(out.chunks_mut(width * H)) {
+        let (blocks, _) = band_data.as_chunks::<B>();
+        let edge = if band.len() == width * H {
+            for r in 0..H {
+                if let Some(dst) = band.get_mut(r * width..(r + 1) * width) {
+                    for (d, b) in dst.as_chunks_mut::<W>().0.iter_mut().zip(blocks) {
+                        row(b, r, d);
+                    }
+                }
+            }
+            blocks.get(full_x..).unwrap_or_default()
+        } else {
+            blocks
+        };
+        let first = blocks.len() - edge.len();
+        for (i, b) in edge.iter().enumerate() {
+            let x0 = (first + i) * W;
+            let cols = W.min(width.saturating_sub(x0));
+            let mut tmp = [[0u8; 4]; W];
+            for (r, dst) in band.chunks_mut(width).take(H).enumerate() {
+                row(b, r, &mut tmp);
+                if let (Some(d), Some(s)) = (dst.get_mut(x0..x0 + cols), tmp.get(..cols)) {
+                    d.copy_from_slice(s);
+                }
+            }
+        }
+    }
+}
+
+/// Row `r` of a block of 8-byte rows (I8, IA4, C8: 8 × 4; and the 2-byte formats' 4 × 4).
+#[inline(always)]
+fn src_row<const N: usize, const B: usize>(b: &[u8; B], r: usize) -> &[u8; N] {
+    b.as_chunks::<N>().0.get(r).unwrap_or(&[0; N])
+}
+
+/// Lookup tables splitting a 16-bit pixel into its two bytes: the RGBA8 result is
+/// `hi[p >> 8] | lo[p & 0xFF]` (as little-endian `u32`s of `[r, g, b, a]`). Every channel's
+/// bit-replicated expansion takes its bits from one byte or from disjoint bits of both, so the
+/// two halves OR together exactly (the tests compare every code with `pixel`'s conversions).
+struct Split {
+    hi: [u32; 256],
+    lo: [u32; 256],
+}
+
+const fn px(r: u32, g: u32, b: u32, a: u32) -> u32 {
+    u32::from_le_bytes([r as u8, g as u8, b as u8, a as u8])
+}
+
+const fn e5(v: u32) -> u32 {
+    (v << 3) | (v >> 2)
+}
+
+const fn e4(v: u32) -> u32 {
+    (v << 4) | v
+}
+
+const fn e3(v: u32) -> u32 {
+    (v << 5) | (v << 2) | (v >> 1)
+}
+
+/// RGB565: R from the high byte; G's six bits span both (`hhh` then `lll`), its expansion
+/// `g << 2 | g >> 4` puts the high bits at 7..5 and 1..0, the low ones at 4..2; B from the low.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+static RGB565: Split = {
+    let mut t = Split {
+        hi: [0; 256],
+        lo: [0; 256],
+    };
+    let mut i = 0;
+    while i < 256 {
+        let v = i as u32;
+        t.hi[i] = px(e5(v >> 3), ((v & 7) << 5) | ((v & 7) >> 1), 0, 0);
+        t.lo[i] = px(0, (v >> 5) << 2, e5(v & 0x1F), 0xFF);
+        i += 1;
+    }
+    t
+};
+
+/// RGB5A3: the high byte picks the mode (bit 7), so the low table has one half per mode
+/// (`lo[(hi & 0x80) << 1 | lo]`). Opaque RGB555: G's five bits are `hh` + `lll`, expanded as
+/// `g << 3 | g >> 2` (high bits at 7..6 and 2..1, low ones at 5..3 and 0). A3RGB444: alpha and R
+/// from the high byte, G and B from the low.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+static RGB5A3: ([u32; 256], [u32; 512]) = {
+    let mut hi = [0; 256];
+    let mut lo = [0; 512];
+    let mut i = 0;
+    while i < 256 {
+        let v = i as u32;
+        hi[i] = if v & 0x80 != 0 {
+            px(
+                e5((v >> 2) & 0x1F),
+                ((v & 3) << 6) | ((v & 3) << 1),
+                0,
+                0xFF,
+            )
+        } else {
+            px(e4(v & 0xF), 0, 0, e3((v >> 4) & 7))
+        };
+        lo[i] = px(0, e4(v >> 4), e4(v & 0xF), 0);
+        lo[256 + i] = px(0, ((v >> 5) << 3) | (v >> 7), e5(v & 0x1F), 0);
+        i += 1;
+    }
+    (hi, lo)
+};
+
+#[inline(always)]
+fn rgb565(v: [u8; 2]) -> Rgba {
+    let [h, l] = v;
+    let hi = RGB565.hi.get(usize::from(h)).copied().unwrap_or(0);
+    let lo = RGB565.lo.get(usize::from(l)).copied().unwrap_or(0);
+    (hi | lo).to_le_bytes()
+}
+
+#[inline(always)]
+fn rgb5a3(v: [u8; 2]) -> Rgba {
+    let [h, l] = v;
+    let hi = RGB5A3.0.get(usize::from(h)).copied().unwrap_or(0);
+    let lo = RGB5A3
+        .1
+        .get((usize::from(h & 0x80) << 1) | usize::from(l))
+        .copied()
+        .unwrap_or(0);
+    (hi | lo).to_le_bytes()
+}
+
+/// Row `r` of a 4 × 4 block of 2-byte pixels (IA8, RGB565, RGB5A3, C14X2).
+#[inline(always)]
+fn row16(b: &[u8; 32], r: usize, d: &mut [Rgba; 4], px: impl Fn([u8; 2]) -> Rgba) {
+    for (p, v) in d.iter_mut().zip(src_row::<8, 32>(b, r).as_chunks::<2>().0) {
+        *p = px(*v);
+    }
+}
+
+/// `N` source bytes rearranged into `M` output bytes: `out[k] = src[pick(k)]`. With constant
+/// picks the compiler turns this into byte shuffles (unpacks) instead of per-pixel arithmetic.
+#[inline(always)]
+fn shuffle<const N: usize, const M: usize>(
+    src: &[u8; N],
+    pick: impl Fn(usize) -> usize,
+) -> [u8; M] {
+    std::array::from_fn(|k| src.get(pick(k)).copied().unwrap_or(0))
+}
+
+/// Writes `M` bytes of pixels (`M = 4 × W`).
+#[inline(always)]
+fn put<const W: usize, const M: usize>(d: &mut [Rgba; W], bytes: [u8; M]) {
+    for (p, v) in d.iter_mut().zip(bytes.as_chunks::<4>().0) {
+        *p = *v;
+    }
+}
+
+/// I4: the two pixels of each byte (high nibble left), expanded as `n << 4 | n`.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+static I4: [[Rgba; 2]; 256] = {
+    let mut t = [[[0; 4]; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (hi, lo) = ((i as u8 >> 4) * 0x11, (i as u8 & 0xF) * 0x11);
+        t[i] = [[hi; 4], [lo; 4]];
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn i4(b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+    for (pair, &v) in d
+        .as_chunks_mut::<2>()
+        .0
+        .iter_mut()
+        .zip(src_row::<4, 32>(b, r))
+    {
+        *pair = I4.get(usize::from(v)).copied().unwrap_or_default();
+    }
+}
+
+#[inline(always)]
+fn i8(b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+    put(d, shuffle::<8, 32>(src_row::<8, 32>(b, r), |k| k / 4));
+}
+
+#[inline(always)]
+fn ia4(b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+    let src = src_row::<8, 32>(b, r);
+    // Intensity (low nibble) then alpha (high nibble) of each byte, expanded.
+    let e: [u8; 16] = std::array::from_fn(|k| {
+        let v = src.get(k / 2).copied().unwrap_or(0);
+        if k % 2 == 0 {
+            (v << 4) | (v & 0xF)
+        } else {
+            (v & 0xF0) | (v >> 4)
+        }
+    });
+    put(
+        d,
+        shuffle::<16, 32>(&e, |k| (k / 4) * 2 + usize::from(k % 4 == 3)),
+    );
+}
+
+#[inline(always)]
+fn ia8(b: &[u8; 32], r: usize, d: &mut [Rgba; 4]) {
+    // Stored: alpha, intensity.
+    put(
+        d,
+        shuffle::<8, 16>(src_row::<8, 32>(b, r), |k| {
+            (k / 4) * 2 + usize::from(k % 4 != 3)
+        }),
+    );
+}
+
+#[inline(always)]
+fn rgba8(b: &[u8; 64], r: usize, d: &mut [Rgba; 4]) {
+    // Row r: 8 bytes of AR pairs at 8r, 8 bytes of GB pairs at 32 + 8r.
+    let row: [u8; 16] = std::array::from_fn(|k| {
+        let at = if k < 8 { 8 * r + k } else { 32 + 8 * r + k - 8 };
+        b.get(at).copied().unwrap_or(0)
+    });
+    put(
+        d,
+        shuffle::<16, 16>(&row, |k| {
+            let j = k / 4;
+            match k % 4 {
+                0 => 2 * j + 1,
+                1 => 8 + 2 * j,
+                2 => 8 + 2 * j + 1,
+                _ => 2 * j,
+            }
+        }),
+    );
+}
+
+/// The `W` pixels at `at` of `out` (`None` when they do not fit).
+#[inline(always)]
+fn span<const W: usize>(out: &mut [Rgba], at: usize) -> Option<&mut [Rgba; W]> {
+    out.get_mut(at..at.checked_add(W)?)?.try_into().ok()
+}
+
+/// `r | g << 8 | b << 16` spread to one channel per 16-bit lane.
+#[inline(always)]
+fn spread(p: u32) -> u64 {
+    let p = u64::from(p);
+    (p & 0xFF) | ((p & 0xFF00) << 8) | ((p & 0xFF_0000) << 16)
+}
+
+/// The inverse of [`spread`] (each lane's low 8 bits).
+#[inline(always)]
+fn pack(x: u64) -> u32 {
+    ((x & 0xFF) | ((x >> 8) & 0xFF00) | ((x >> 16) & 0xFF_0000)) as u32
+}
+
+/// A sub-block's four colours (as `cmpr::colors`), little-endian `u32`s of `[r, g, b, a]`:
+/// endpoints through the RGB565 tables, blends with all three channels at once in 16-bit lanes
+/// (a lane's sum stays below 2^11, and the shift's spill from the next lane is masked off).
+#[inline(always)]
+fn cmpr_colors(c0: [u8; 2], c1: [u8; 2]) -> [u32; 4] {
+    let (a, b) = (
+        u32::from_le_bytes(rgb565(c0)),
+        u32::from_le_bytes(rgb565(c1)),
+    );
+    let (sa, sb) = (spread(a), spread(b));
+    const OPAQUE: u32 = 0xFF00_0000;
+    if u16::from_be_bytes(c0) > u16::from_be_bytes(c1) {
+        [
+            a,
+            b,
+            pack((sa * 5 + sb * 3) >> 3) | OPAQUE,
+            pack((sa * 3 + sb * 5) >> 3) | OPAQUE,
+        ]
+    } else {
+        let avg = pack((sa + sb) >> 1);
+        [a, b, avg | OPAQUE, avg]
+    }
+}
+
+/// One CMPR block (four 4 × 4 sub-blocks): row `y` at `out[y * stride + x0..][..8]`.
+#[inline(always)]
+fn cmpr(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+    for (s, sub) in b.as_chunks::<8>().0.iter().enumerate() {
+        let [c0h, c0l, c1h, c1l, rows @ ..] = *sub;
+        let pal = cmpr_colors([c0h, c0l], [c1h, c1l]);
+        let (sx, sy) = ((s & 1) * 4, (s >> 1) * 4);
+        for (y, bits) in rows.iter().enumerate() {
+            if let Some(d) = span::<4>(out, (sy + y) * stride + x0 + sx) {
+                for (x, p) in d.iter_mut().enumerate() {
+                    let i = usize::from(bits >> (6 - 2 * x)) & 3;
+                    *p = pal.get(i).copied().unwrap_or_default().to_le_bytes();
+                }
+            }
+        }
+    }
+}
+
+/// [`untile`] for formats decoded a whole block at a time (CMPR, whose sub-block colours serve
+/// four rows): `block(bytes, out, stride, x0)` writes the block's rows at
+/// `out[r * stride + x0..][..W]`; edge blocks go through a scratch block.
+#[inline(always)]
+fn untile_blocks<const W: usize, const H: usize, const B: usize>(
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    block: impl Fn(&[u8; B], &mut [Rgba], usize, usize),
+) {
+    if width == 0 || height == 0 {
+        return;
+    }
+    let blocks_x = width.div_ceil(W);
+    for (band_data, band) in data.chunks(blocks_x * B).zip(out.chunks_mut(width * H)) {
+        let full_band = band.len() == width * H;
+        for (bx, b) in band_data.as_chunks::<B>().0.iter().enumerate() {
+            let x0 = bx * W;
+            if full_band && x0 + W <= width {
+                block(b, band, width, x0);
+                continue;
+            }
+            let mut tmp = [[0u8; 4]; 64];
+            block(b, &mut tmp, W, 0);
+            let cols = W.min(width.saturating_sub(x0));
+            for (src, dst) in tmp.chunks_exact(W).zip(band.chunks_mut(width)) {
+                if let (Some(d), Some(s)) = (dst.get_mut(x0..x0 + cols), src.get(..cols)) {
+                    d.copy_from_slice(s);
+                }
+            }
+        }
+    }
+}
+
+/// Decodes a direct format or CMPR (`data` = exactly the level's blocks) into `out`
+/// (`width × height`). Returns false for formats it does not handle (indexed, unknown).
+pub(crate) fn decode_direct(
+    format: TexFormat,
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+) -> bool {
+    let (w, h) = (width, height);
+    match format {
+        TexFormat::I4 => untile::<8, 8, 32>(w, h, data, out, i4),
+        TexFormat::I8 => untile::<8, 4, 32>(w, h, data, out, i8),
+        TexFormat::IA4 => untile::<8, 4, 32>(w, h, data, out, ia4),
+        TexFormat::IA8 => untile::<4, 4, 32>(w, h, data, out, ia8),
+        TexFormat::RGB565 => untile::<4, 4, 32>(w, h, data, out, |b, r, d| row16(b, r, d, rgb565)),
+        TexFormat::RGB5A3 => untile::<4, 4, 32>(w, h, data, out, |b, r, d| row16(b, r, d, rgb5a3)),
+        TexFormat::RGBA8 => untile::<4, 4, 64>(w, h, data, out, rgba8),
+        TexFormat::CMPR => untile_blocks::<8, 8, 32>(w, h, data, out, cmpr),
+        _ => return false,
+    }
+    true
+}
+
+/// Decodes an indexed format through `colors` (the palette as RGBA8) into `out`. Returns false,
+/// writing nothing, when an index is past the palette (the caller reports that error) or the
+/// format is not indexed.
+pub(crate) fn decode_indexed(
+    format: TexFormat,
+    width: usize,
+    height: usize,
+    data: &[u8],
+    colors: &[Rgba],
+    out: &mut [Rgba],
+) -> bool {
+    let (w, h) = (width, height);
+    match format {
+        TexFormat::C4 => {
+            if colors.len() < 16 {
+                let max = data.iter().map(|&b| (b >> 4).max(b & 0xF)).max();
+                if max.is_some_and(|m| usize::from(m) >= colors.len()) {
+                    return false;
+                }
+            }
+            let table: [Rgba; 16] =
+                std::array::from_fn(|i| colors.get(i).copied().unwrap_or_default());
+            untile::<8, 8, 32>(w, h, data, out, |b, r, d| {
+                for (pair, &v) in d
+                    .as_chunks_mut::<2>()
+                    .0
+                    .iter_mut()
+                    .zip(src_row::<4, 32>(b, r))
+                {
+                    let hi = table.get(usize::from(v >> 4)).copied().unwrap_or_default();
+                    let lo = table.get(usize::from(v & 0xF)).copied().unwrap_or_default();
+                    *pair = [hi, lo];
+                }
+            });
+        }
+        TexFormat::C8 => {
+            if colors.len() < 256 {
+                let max = data.iter().copied().max();
+                if max.is_some_and(|m| usize::from(m) >= colors.len()) {
+                    return false;
+                }
+            }
+            let table: [Rgba; 256] =
+                std::array::from_fn(|i| colors.get(i).copied().unwrap_or_default());
+            untile::<8, 4, 32>(w, h, data, out, |b, r, d| {
+                for (p, &v) in d.iter_mut().zip(src_row::<8, 32>(b, r)) {
+                    *p = table.get(usize::from(v)).copied().unwrap_or_default();
+                }
+            });
+        }
+        TexFormat::C14X2 => {
+            const N: usize = 1 << 14;
+            if colors.len() < N {
+                let max = data
+                    .as_chunks::<2>()
+                    .0
+                    .iter()
+                    .map(|v| u16::from_be_bytes(*v) & 0x3FFF)
+                    .max();
+                if max.is_some_and(|m| usize::from(m) >= colors.len()) {
+                    return false;
+                }
+            }
+            // Every index is in the palette now: lookups need only the 14-bit mask.
+            untile::<4, 4, 32>(w, h, data, out, |b, r, d| {
+                row16(b, r, d, |v| {
+                    colors
+                        .get(usize::from(u16::from_be_bytes(v) & 0x3FFF))
+                        .copied()
+                        .unwrap_or_default()
+                })
+            });
+        }
+        _ => return false,
+    }
+    true
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::super::blocks;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The reference: per-block decode into a scratch block, then copied (`blocks::untile`).
+    fn reference(format: TexFormat, w: u32, h: u32, data: &[u8]) -> Vec<Rgba> {
+        blocks::untile(format, w, h, data, |b, _, px| {
+            if format == TexFormat::CMPR {
+                cmpr::decode_block(b, px);
+            } else {
+                blocks::decode_direct(format, b, px);
+            }
+            Ok(())
+        })
+        .unwrap()
+    }
+
+    fn indexed_reference(
+        format: TexFormat,
+        w: u32,
+        h: u32,
+        data: &[u8],
+        colors: &[Rgba],
+    ) -> Vec<Rgba> {
+        let mut idx = [0u16; 64];
+        blocks::untile(format, w, h, data, |b, _, px| {
+            blocks::decode_indices(format, b, &mut idx);
+            for (p, &i) in px.iter_mut().zip(&idx) {
+                *p = colors[usize::from(i & 0x3FFF)];
+            }
+            Ok(())
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn cmpr_colours_match_reference() {
+        let mut s = 0x1234_5678_9abc_def1u64;
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let (c0, c1) = (s as u16, (s >> 16) as u16);
+            let ours = cmpr_colors(c0.to_be_bytes(), c1.to_be_bytes()).map(u32::to_le_bytes);
+            assert_eq!(ours, cmpr::colors(c0, c1), "{c0:#06x} {c1:#06x}");
+            let ours = cmpr_colors(c1.to_be_bytes(), c0.to_be_bytes()).map(u32::to_le_bytes);
+            assert_eq!(ours, cmpr::colors(c1, c0), "{c1:#06x} {c0:#06x}");
+        }
+        for c in 0..=u16::MAX {
+            let ours = cmpr_colors(c.to_be_bytes(), c.to_be_bytes()).map(u32::to_le_bytes);
+            assert_eq!(ours, cmpr::colors(c, c));
+        }
+    }
+
+    #[test]
+    fn split_tables_match_pixel_conversions() {
+        use super::super::pixel::{rgb5a3_to_rgba, rgb565_to_rgba};
+        for p in 0..=u16::MAX {
+            assert_eq!(rgb565(p.to_be_bytes()), rgb565_to_rgba(p), "{p:#06x}");
+            assert_eq!(rgb5a3(p.to_be_bytes()), rgb5a3_to_rgba(p), "{p:#06x}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn direct_matches_reference(
+            which in 0usize..8,
+            w in 0u32..40,
+            h in 0u32..40,
+            seed in any::<u64>(),
+        ) {
+            let format = [TexFormat::I4, TexFormat::I8, TexFormat::IA4, TexFormat::IA8,
+                TexFormat::RGB565, TexFormat::RGB5A3, TexFormat::RGBA8, TexFormat::CMPR][which];
+            let len = super::super::level_size(format, w, h).unwrap();
+            let mut s = seed | 1;
+            let data: Vec<u8> = (0..len).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s as u8 }).collect();
+            let mut out = vec![[0u8; 4]; (w * h) as usize];
+            prop_assert!(decode_direct(format, w as usize, h as usize, &data, &mut out));
+            prop_assert_eq!(out, reference(format, w, h, &data));
+        }
+
+        #[test]
+        fn indexed_matches_reference(
+            which in 0usize..3,
+            w in 0u32..40,
+            h in 0u32..40,
+            entries in 1usize..300,
+            seed in any::<u64>(),
+        ) {
+            let format = [TexFormat::C4, TexFormat::C8, TexFormat::C14X2][which];
+            let len = super::super::level_size(format, w, h).unwrap();
+            let mut s = seed | 1;
+            let mut next = move || { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s };
+            let colors: Vec<Rgba> = (0..entries).map(|_| next().to_le_bytes()[..4].try_into().unwrap()).collect();
+            // Indices mostly inside the palette (C14X2's top bits set at random), some past it.
+            let data: Vec<u8> = match format {
+                TexFormat::C14X2 => (0..len / 2).flat_map(|_| {
+                    let v = next();
+                    let i = (v % (entries as u64 + 2)) as u16 | ((v >> 32) as u16 & 0xC000);
+                    i.to_be_bytes()
+                }).collect(),
+                _ => (0..len).map(|_| next() as u8).collect(),
+            };
+            let mut out = vec![[0u8; 4]; (w * h) as usize];
+            let ok = decode_indexed(format, w as usize, h as usize, &data, &colors, &mut out);
+            let max = blocks::untile(format, w, h, &data, |b, _, idx| {
+                blocks::decode_indices(format, b, idx);
+                Ok(())
+            }).unwrap().iter().map(|&i| usize::from(i & 0x3FFF)).max();
+            let in_range = max.is_none_or(|m| m < colors.len());
+            // Padding blocks count too: the slow path checks every stored index.
+            let all_in_range = match format {
+                TexFormat::C4 => data.iter().all(|&b| usize::from((b >> 4).max(b & 0xF)) < colors.len()),
+                TexFormat::C8 => data.iter().all(|&b| usize::from(b) < colors.len()),
+                _ => data.chunks_exact(2).all(|v| usize::from(u16::from_be_bytes([v[0], v[1]]) & 0x3FFF) < colors.len()),
+            };
+            prop_assert_eq!(ok, all_in_range);
+            if ok {
+                prop_assert!(in_range);
+                prop_assert_eq!(out, indexed_reference(format, w, h, &data, &colors));
+            }
+        }
+    }
+}
