@@ -8,7 +8,8 @@
 //! That is Colosseum/XD's compiler ([`Order::ColosseumXd`]); Melee's and Chibi-Robo's
 //! ([`Order::Melee`], module `melee`) lays each root out as a band of its own, keeps display
 //! lists with their PObjs, writes the skeleton in pre-order and merges nothing. [`compile`] uses
-//! the order the model's layout follows ([`Order::detect`]); [`compile_as`] chooses.
+//! the order the model's layout follows ([`detect`]: exact on compiled archives, the layout
+//! signals of [`Order::detect`] otherwise); [`compile_as`] chooses.
 //!
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
 //! made where the seed is silent), so `compile_as` with a chosen order is canonical: any block
@@ -59,31 +60,41 @@ impl Order {
     /// and a display list has its MObj before the display list (Colosseum/XD writes every
     /// display list before the materials) or, without such a DObj, when a root joint precedes
     /// its first child (Colosseum/XD writes children first); Colosseum/XD otherwise, the seed's
-    /// order, also for files too small to tell. Both signals survive compiling in the detected
-    /// order, so compiling a compiled archive detects the same order again.
+    /// order, also for files too small to tell. On well-formed models both signals survive
+    /// compiling in the detected order.
+    ///
+    /// This reads two signals of one archive and cannot see more: on arbitrary graphs (a block
+    /// typed as both a material and a display list, joints shared between trees) the layout a
+    /// compiler writes can show the other compiler's signal. [`detect`] (on a model) is exact
+    /// for every archive `compile` writes; this is its fallback for other layouts.
     pub fn detect(a: &Archive<'_>) -> Order {
+        Order::signal(a).unwrap_or(Order::ColosseumXd)
+    }
+
+    /// The layout signal [`Order::detect`] reads, `None` when the archive has neither (no DObj
+    /// with a material and a display list, no root joint with a child).
+    pub fn signal(a: &Archive<'_>) -> Option<Order> {
         let g = a.graph();
+        let by = |melee: bool| {
+            if melee {
+                Order::Melee
+            } else {
+                Order::ColosseumXd
+            }
+        };
         for p in &g.pobjs {
             if let (Some(m), Some(dl)) = (p.mobj, p.pobj.display_list) {
-                return if m < dl {
-                    Order::Melee
-                } else {
-                    Order::ColosseumXd
-                };
+                return Some(by(m < dl));
             }
         }
         for (i, j) in g.joints.iter().enumerate() {
             if j.parent.is_none()
                 && let Some(c) = g.joints.iter().skip(i + 1).find(|c| c.parent == Some(i))
             {
-                return if j.offset < c.offset {
-                    Order::Melee
-                } else {
-                    Order::ColosseumXd
-                };
+                return Some(by(j.offset < c.offset));
             }
         }
-        Order::ColosseumXd
+        None
     }
 }
 
@@ -790,9 +801,79 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
     compile_as(dat, None)
 }
 
+/// How [`detect`] recognised an archive's compiler order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Detection {
+    /// The archive is that compiler's output: compiling it in this order gives it back byte for
+    /// byte and compiling it in the other order does not. Every archive `compile_as(_,
+    /// Some(order))` writes is recognised as `Compiled(order)` or as [`Detection::Either`].
+    Compiled(Order),
+    /// Both orders give the archive back byte for byte: its layout has nothing the two
+    /// compilers place differently (no meshes, one joint, no animation bands, …), so there is
+    /// nothing to tell and nothing that depends on it — `compile` returns it unchanged either
+    /// way.
+    Either,
+    /// Not the output of either compiler (a retail file, a builder's or an editor's layout):
+    /// the layout signals of [`Order::signal`] name this order.
+    Resembles(Order),
+    /// Neither compiler's output and no layout signal (no textured mesh and no joint with a
+    /// child): undecided. `compile` then uses the seed's order, Colosseum/XD.
+    Undecided,
+}
+
+impl Detection {
+    /// The order `compile` uses: the detected one, Colosseum/XD when undecided (for
+    /// [`Detection::Either`] both give the same bytes).
+    pub fn order(self) -> Order {
+        match self {
+            Detection::Compiled(o) | Detection::Resembles(o) => o,
+            Detection::Either | Detection::Undecided => Order::ColosseumXd,
+        }
+    }
+}
+
+/// The compiler order of `dat`'s layout (see [`Detection`]). Exact for archives `compile`
+/// wrote: it compiles `dat` in both orders and compares, so it costs two compiles; only when
+/// neither reproduces the archive does it fall back on the layout signals of [`Order::signal`].
+pub fn detect(dat: &Dat) -> Result<Detection> {
+    Ok(detect_and_compile(dat)?.0)
+}
+
+/// [`detect`], with the compile of `dat` in the order detected.
+fn detect_and_compile(dat: &Dat) -> Result<(Detection, Dat)> {
+    let bytes = dat.write()?;
+    let dat = &Dat::parse(&bytes)?;
+    let xd = compile_in(dat, Order::ColosseumXd)?;
+    let melee = compile_in(dat, Order::Melee)?;
+    let same = |c: &Dat| c.write().map(|w| w == bytes);
+    Ok(match (same(&xd)?, same(&melee)?) {
+        (true, true) => (Detection::Either, xd),
+        (true, false) => (Detection::Compiled(Order::ColosseumXd), xd),
+        (false, true) => (Detection::Compiled(Order::Melee), melee),
+        (false, false) => {
+            let (typing, _) = typing_layout(dat)?;
+            let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
+            match Order::signal(&typed) {
+                Some(Order::Melee) => (Detection::Resembles(Order::Melee), melee),
+                Some(Order::ColosseumXd) => (Detection::Resembles(Order::ColosseumXd), xd),
+                None => (Detection::Undecided, xd),
+            }
+        }
+    })
+}
+
 /// [`compile`] in a chosen compiler's order; `None` detects it from the model's layout
-/// ([`Order::detect`]).
+/// ([`detect`]: an archive compiled in an order is recompiled in that order, so `compile` of a
+/// compiled archive returns it unchanged).
 pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
+    match order {
+        Some(o) => compile_in(dat, o),
+        None => Ok(detect_and_compile(dat)?.1),
+    }
+}
+
+/// [`compile_as`] in `order`.
+fn compile_in(dat: &Dat, order_kind: Order) -> Result<Dat> {
     // Compile the blocks a parse of the written model has, which is what the next compile of
     // the output starts from: a block nothing points at (no pointer, root or extern slot) is no
     // block of its own once written — the parse joins it to the block before it.
@@ -800,7 +881,6 @@ pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
     let (typing, offsets) = typing_layout(dat)?;
     let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
     let inferred = phases_of(&typed, &offsets);
-    let order_kind = order.unwrap_or_else(|| Order::detect(&typed));
     let xd = order_kind == Order::ColosseumXd;
     let emitted = if xd {
         emit_order(&typed)
