@@ -337,6 +337,48 @@ impl Emit<'_, '_> {
         }
     }
 
+    /// A joint's meshes: its DObj list forward, each with its PObj list forward (empty when the
+    /// joint's data is a spline or particles).
+    fn joint_meshes(&self, j: &Joint) -> Vec<Mesh> {
+        if j.data_kind() != JointData::DObj {
+            return Vec::new();
+        }
+        self.chain::<DObj>(j.data, |d| d.next)
+            .into_iter()
+            .map(|(o, d)| (o, d, self.chain::<PObj>(d.pobj, |p| p.next)))
+            .collect()
+    }
+
+    /// A joint's skeleton payload, the part both compilers write alike: its RObj chain (each
+    /// IK hint before its RObj), then its spline (points, then the spline) or its particle
+    /// lists. Mesh data (DObjs) has phases of its own. The callers place the name, the inverse
+    /// bind matrix and the joint around it, where their orders differ.
+    fn joint_payload(&mut self, j: &Joint) {
+        let p = Phase::Skeleton;
+        for (r, robj) in self.chain::<RObj>(j.robj, |r| r.next) {
+            if let crate::field::Word::Ptr(h) = robj.value
+                && robj.flags.robj_type() == 4
+            {
+                self.push(p, Some(h));
+            }
+            self.push(p, Some(r));
+        }
+        match j.data_kind() {
+            JointData::Spline => {
+                if let Some(Ok(s)) = j.data.map(|d| self.a.read::<Spline>(d)) {
+                    self.push(p, s.points);
+                }
+                self.push(p, j.data);
+            }
+            JointData::Particles => {
+                for (l, _) in self.chain::<ParticleList>(j.data, |l| l.next) {
+                    self.push(p, Some(l));
+                }
+            }
+            JointData::DObj => {}
+        }
+    }
+
     /// A linked list (bounded; stops at an unreadable link or a node any walk already met, so
     /// a hostile file sharing one list between many owners costs no more than the list).
     fn chain<T: Struct<u32>>(
@@ -607,7 +649,7 @@ fn joint_post_order(g: &Graph) -> Vec<usize> {
     out
 }
 
-/// A DObj (offset, struct) with its PObj chain.
+/// A DObj (offset, struct) with its PObj chain, both forward.
 type Mesh = (u32, DObj, Vec<(u32, PObj)>);
 
 /// One MatAnimJoint's MatAnims and its texture animations in emit order.
@@ -633,17 +675,7 @@ fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
         .map(|j| (j.offset, j.joint))
         .collect();
     // Each joint's DObjs and their PObjs, in joint post-order.
-    let mut meshes: Vec<Vec<Mesh>> = Vec::with_capacity(joints.len());
-    for (_, j) in &joints {
-        let mut list = Vec::new();
-        if j.data_kind() == JointData::DObj {
-            for (o, d) in e.chain::<DObj>(j.data, |d| d.next) {
-                let pobjs = e.chain::<PObj>(d.pobj, |p| p.next);
-                list.push((o, d, pobjs));
-            }
-        }
-        meshes.push(list);
-    }
+    let meshes: Vec<Vec<Mesh>> = joints.iter().map(|(_, j)| e.joint_meshes(j)).collect();
     let mut mobjs: Vec<u32> = Vec::new();
     let mut seen = HashSet::new();
     for (_, d, _) in meshes.iter().flatten() {
@@ -688,28 +720,7 @@ fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
         let p = Phase::Skeleton;
         e.push(p, j.class_name);
         e.push(p, j.inverse_bind);
-        for (r, robj) in e.chain::<RObj>(j.robj, |r| r.next) {
-            if let crate::field::Word::Ptr(h) = robj.value
-                && robj.flags.robj_type() == 4
-            {
-                e.push(p, Some(h));
-            }
-            e.push(p, Some(r));
-        }
-        match j.data_kind() {
-            JointData::Spline => {
-                if let Some(Ok(s)) = j.data.map(|d| a.read::<Spline>(d)) {
-                    e.push(p, s.points);
-                }
-                e.push(p, j.data);
-            }
-            JointData::Particles => {
-                for (l, _) in e.chain::<ParticleList>(j.data, |l| l.next) {
-                    e.push(p, Some(l));
-                }
-            }
-            JointData::DObj => {}
-        }
+        e.joint_payload(j);
         e.push(p, Some(*o));
     }
     let scenes: Vec<u32> = a

@@ -23,17 +23,11 @@ use crate::flags::PObjKind;
 use crate::graph::Graph;
 use crate::roots::RootKind;
 use crate::types::{
-    DObj, Joint, JointData, MObj, MatAnim, MatAnimJoint, ModelSet, PObj, Palette, ParticleList,
-    RObj, SceneData, Spline, TObj, TexAnim,
+    Joint, MObj, MatAnim, MatAnimJoint, ModelSet, Palette, SceneData, TObj, TexAnim,
 };
 use crate::view::Archive;
 
-use super::{Emit, Phase};
-
-/// A DObj (offset, struct) with its PObj chain, forward.
-type Mesh = (u32, DObj, Vec<(u32, PObj)>);
-/// One joint's meshes, forward.
-type JointMeshes = Vec<Mesh>;
+use super::{Emit, Mesh, Phase};
 
 impl Emit<'_, '_> {
     /// A model band: the joint tree at `root` in the Melee compiler's phases.
@@ -48,18 +42,7 @@ impl Emit<'_, '_> {
             .filter(|j| j.root == top)
             .map(|j| (j.offset, j.joint))
             .collect();
-        let meshes: Vec<JointMeshes> = joints
-            .iter()
-            .map(|(_, j)| {
-                if j.data_kind() != JointData::DObj {
-                    return Vec::new();
-                }
-                self.chain::<DObj>(j.data, |d| d.next)
-                    .into_iter()
-                    .map(|(o, d)| (o, d, self.chain::<PObj>(d.pobj, |p| p.next)))
-                    .collect()
-            })
-            .collect();
+        let meshes: Vec<Vec<Mesh>> = joints.iter().map(|(_, j)| self.joint_meshes(j)).collect();
         // The backward walk: per joint, DObjs last to first, PObjs last to first.
         let backward: Vec<&Mesh> = meshes.iter().flat_map(|m| m.iter().rev()).collect();
         // Vertex buffers by attribute (all positions, then normals, colours, texture
@@ -112,31 +95,12 @@ impl Emit<'_, '_> {
             self.push(phase, d.class_name);
             self.push(phase, Some(*o));
         }
+        // Each joint: name, payload (shared with Colosseum/XD's walk), then its inverse bind
+        // matrix right before the joint.
         for (o, j) in &joints {
             let p = Phase::Skeleton;
             self.push(p, j.class_name);
-            for (r, robj) in self.chain::<RObj>(j.robj, |r| r.next) {
-                if let crate::field::Word::Ptr(h) = robj.value
-                    && robj.flags.robj_type() == 4
-                {
-                    self.push(p, Some(h));
-                }
-                self.push(p, Some(r));
-            }
-            match j.data_kind() {
-                JointData::Spline => {
-                    if let Some(Ok(s)) = j.data.map(|d| self.a.read::<Spline>(d)) {
-                        self.push(p, s.points);
-                    }
-                    self.push(p, j.data);
-                }
-                JointData::Particles => {
-                    for (l, _) in self.chain::<ParticleList>(j.data, |l| l.next) {
-                        self.push(p, Some(l));
-                    }
-                }
-                JointData::DObj => {}
-            }
+            self.joint_payload(j);
             self.push(p, j.inverse_bind);
             self.push(p, Some(*o));
         }
