@@ -847,28 +847,17 @@ impl Detection {
 /// wrote: it compiles `dat` in both orders and compares, so it costs two compiles; only when
 /// neither reproduces the archive does it fall back on the layout signals of [`Order::signal`].
 pub fn detect(dat: &Dat) -> Result<Detection> {
-    Ok(detect_and_compile(dat)?.0)
-}
-
-/// [`detect`], with the compile of `dat` in the order detected.
-fn detect_and_compile(dat: &Dat) -> Result<(Detection, Dat)> {
     let bytes = dat.write()?;
     let dat = &Dat::parse(&bytes)?;
-    let xd = compile_in(dat, Order::ColosseumXd)?;
-    let melee = compile_in(dat, Order::Melee)?;
-    let same = |c: &Dat| c.write().map(|w| w == bytes);
-    Ok(match (same(&xd)?, same(&melee)?) {
-        (true, true) => (Detection::Either, xd),
-        (true, false) => (Detection::Compiled(Order::ColosseumXd), xd),
-        (false, true) => (Detection::Compiled(Order::Melee), melee),
+    let same = |o| compile_in(dat, o)?.write().map(|w| w == bytes);
+    Ok(match (same(Order::ColosseumXd)?, same(Order::Melee)?) {
+        (true, true) => Detection::Either,
+        (true, false) => Detection::Compiled(Order::ColosseumXd),
+        (false, true) => Detection::Compiled(Order::Melee),
         (false, false) => {
             let (typing, _) = typing_layout(dat)?;
             let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
-            match Order::signal(&typed) {
-                Some(Order::Melee) => (Detection::Resembles(Order::Melee), melee),
-                Some(Order::ColosseumXd) => (Detection::Resembles(Order::ColosseumXd), xd),
-                None => (Detection::Undecided, xd),
-            }
+            Order::signal(&typed).map_or(Detection::Undecided, Detection::Resembles)
         }
     })
 }
@@ -877,10 +866,26 @@ fn detect_and_compile(dat: &Dat) -> Result<(Detection, Dat)> {
 /// ([`detect`]: an archive compiled in an order is recompiled in that order, so `compile` of a
 /// compiled archive returns it unchanged).
 pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
-    match order {
-        Some(o) => compile_in(dat, o),
-        None => Ok(detect_and_compile(dat)?.1),
+    if let Some(o) = order {
+        return compile_in(dat, o);
     }
+    // `detect(dat).order()`'s choice without compiling twice when the first order tried gives `dat`
+    // back: the layout signal's order first, then the other one.
+    let bytes = dat.write()?;
+    let dat = &Dat::parse(&bytes)?;
+    let (typing, _) = typing_layout(dat)?;
+    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
+    let first = Order::detect(&typed);
+    let c = compile_in(dat, first)?;
+    if c.write()? == bytes {
+        return Ok(c);
+    }
+    let other = match first {
+        Order::Melee => Order::ColosseumXd,
+        Order::ColosseumXd => Order::Melee,
+    };
+    let d = compile_in(dat, other)?;
+    Ok(if d.write()? == bytes { d } else { c })
 }
 
 /// [`compile_as`] in `order`.
