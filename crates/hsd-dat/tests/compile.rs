@@ -628,3 +628,44 @@ fn melee_order_is_reproduced() {
         Order::ColosseumXd
     );
 }
+
+/// `compile::detect` on the generated samples: each compiled one is recognised as its compiler's
+/// output, a model laid out in a chosen order detects as that order (or as laid out alike by
+/// both), and builder layouts (no compiler's) only resemble one.
+#[test]
+fn detection_of_samples_and_their_compiles() {
+    use hsd_dat::compile::{Detection, Order, compile_as, detect};
+    for (name, bytes) in hsd_dat::build::samples().unwrap() {
+        let dat = Dat::parse(&bytes).unwrap();
+        let found = detect(&dat).unwrap();
+        // Written through `compile` (Colosseum/XD order: melee-joint is m-ex content), the
+        // layout-preserving sample without meshes or joint children, and builder layouts.
+        let expect = match name.as_str() {
+            "xd-model.dat" | "xd-scene.dat" | "melee-joint.dat" => {
+                Detection::Compiled(Order::ColosseumXd)
+            }
+            "mextk-minimal.dat" => Detection::Undecided,
+            _ => Detection::Resembles(Order::ColosseumXd),
+        };
+        assert_eq!(found, expect, "{name}");
+        for order in [Order::ColosseumXd, Order::Melee] {
+            let c = Dat::parse(&compile_as(&dat, Some(order)).unwrap().write().unwrap()).unwrap();
+            let again = detect(&c).unwrap();
+            assert!(
+                again == Detection::Compiled(order) || again == Detection::Either,
+                "{name} compiled as {order:?}: {again:?}"
+            );
+            assert_eq!(
+                again.order() == order,
+                again != Detection::Either || order == Order::ColosseumXd,
+                "{name}"
+            );
+        }
+    }
+    // Both orders lay the xd model out differently, and the builder's layout is neither.
+    let built = hsd_dat::build::xd_model(Default::default()).unwrap();
+    let melee = compile_as(&built, Some(Order::Melee)).unwrap();
+    assert_eq!(detect(&melee).unwrap(), Detection::Compiled(Order::Melee));
+    let raw = hsd_dat::build::Builder::new().finish();
+    assert_eq!(detect(&raw).unwrap(), Detection::Either);
+}
