@@ -11,13 +11,14 @@
 //!
 //! Within a model band the phases are: vertex buffers (by attribute — positions, normals, …
 //! — each in the backward walk's descriptor order), materials (per joint in pre-order, its DObjs from last to first, each
-//! MObj as in Colosseum/XD), envelope arrays and vertex descriptors (the same backward walk),
+//! MObj as in Colosseum/XD), envelope arrays and vertex descriptors (the same backward walk, each
+//! at its last user there, i.e. its first user in mesh order),
 //! geometry (per joint in pre-order, DObjs and PObjs forward), skeleton, then pixels (forward mesh
 //! order, each TObj chain forward). Nothing is content-deduplicated: Melee stores identical pixel
 //! data twice where its source did (HSD-028), so the blocks the model shares stay shared and no
 //! others are merged.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::flags::PObjKind;
 use crate::graph::Graph;
@@ -70,19 +71,26 @@ impl Emit<'_, '_> {
                 self.mobj(m);
             }
         }
+        // Envelope arrays: each at its last user in the backward walk (its first user in mesh
+        // order), a PObj's in slot order.
+        let mut envelopes: Vec<u32> = Vec::new();
         for (_, _, ps) in &backward {
             for (_, p) in ps.iter().rev() {
                 if p.flags.kind() == PObjKind::Envelope {
-                    for arr in self.array(p.link) {
-                        self.push(Phase::Envelopes, Some(arr));
-                    }
+                    envelopes.extend(self.array(p.link));
                 }
             }
         }
-        for (_, _, ps) in &backward {
-            for (_, p) in ps.iter().rev() {
-                self.push(Phase::VertexDescriptors, p.vtx_desc);
-            }
+        for e in at_last_use(&envelopes) {
+            self.push(Phase::Envelopes, Some(e));
+        }
+        // Vertex descriptors likewise: each at its last user in the backward walk.
+        let descs: Vec<u32> = backward
+            .iter()
+            .flat_map(|(_, _, ps)| ps.iter().rev().filter_map(|(_, p)| p.vtx_desc))
+            .collect();
+        for d in at_last_use(&descs) {
+            self.push(Phase::VertexDescriptors, Some(d));
         }
         for (o, d, ps) in meshes.iter().flatten() {
             let phase = Phase::Geometry;
@@ -193,6 +201,19 @@ impl Emit<'_, '_> {
             .filter_map(|i| self.a.pointer(t.wrapping_add(4 * i)).ok().flatten())
             .collect()
     }
+}
+
+/// The distinct items of `seq`, each at its last occurrence.
+fn at_last_use(seq: &[u32]) -> Vec<u32> {
+    let mut last: HashMap<u32, usize> = HashMap::with_capacity(seq.len());
+    for (i, &x) in seq.iter().enumerate() {
+        last.insert(x, i);
+    }
+    seq.iter()
+        .enumerate()
+        .filter(|&(i, x)| last.get(x) == Some(&i))
+        .map(|(_, &x)| x)
+        .collect()
 }
 
 /// The Melee compiler's order: each root in root-table order as a section of its own.
