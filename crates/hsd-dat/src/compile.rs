@@ -8,7 +8,8 @@
 //! That is Colosseum/XD's compiler ([`Order::ColosseumXd`]); Melee's and Chibi-Robo's
 //! ([`Order::Melee`], module `melee`) lays each root out as a band of its own, keeps display
 //! lists with their PObjs, writes the skeleton in pre-order and merges nothing. [`compile`] uses
-//! the order the model's layout follows ([`Order::detect`]); [`compile_as`] chooses.
+//! the order the model's layout follows ([`detect`]: exact on compiled archives, the layout
+//! signals of [`Order::detect`] otherwise); [`compile_as`] chooses.
 //!
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
 //! made where the seed is silent), so `compile_as` with a chosen order is canonical: any block
@@ -59,31 +60,41 @@ impl Order {
     /// and a display list has its MObj before the display list (Colosseum/XD writes every
     /// display list before the materials) or, without such a DObj, when a root joint precedes
     /// its first child (Colosseum/XD writes children first); Colosseum/XD otherwise, the seed's
-    /// order, also for files too small to tell. Both signals survive compiling in the detected
-    /// order, so compiling a compiled archive detects the same order again.
+    /// order, also for files too small to tell. On well-formed models both signals survive
+    /// compiling in the detected order.
+    ///
+    /// This reads two signals of one archive and cannot see more: on arbitrary graphs (a block
+    /// typed as both a material and a display list, joints shared between trees) the layout a
+    /// compiler writes can show the other compiler's signal. [`detect`] (on a model) is exact
+    /// for every archive `compile` writes; this is its fallback for other layouts.
     pub fn detect(a: &Archive<'_>) -> Order {
+        Order::signal(a).unwrap_or(Order::ColosseumXd)
+    }
+
+    /// The layout signal [`Order::detect`] reads, `None` when the archive has neither (no DObj
+    /// with a material and a display list, no root joint with a child).
+    pub fn signal(a: &Archive<'_>) -> Option<Order> {
         let g = a.graph();
+        let by = |melee: bool| {
+            if melee {
+                Order::Melee
+            } else {
+                Order::ColosseumXd
+            }
+        };
         for p in &g.pobjs {
             if let (Some(m), Some(dl)) = (p.mobj, p.pobj.display_list) {
-                return if m < dl {
-                    Order::Melee
-                } else {
-                    Order::ColosseumXd
-                };
+                return Some(by(m < dl));
             }
         }
         for (i, j) in g.joints.iter().enumerate() {
             if j.parent.is_none()
                 && let Some(c) = g.joints.iter().skip(i + 1).find(|c| c.parent == Some(i))
             {
-                return if j.offset < c.offset {
-                    Order::Melee
-                } else {
-                    Order::ColosseumXd
-                };
+                return Some(by(j.offset < c.offset));
             }
         }
-        Order::ColosseumXd
+        None
     }
 }
 
@@ -323,6 +334,48 @@ impl Emit<'_, '_> {
             && self.seen.insert(o)
         {
             self.list.push((self.section, phase, o));
+        }
+    }
+
+    /// A joint's meshes: its DObj list forward, each with its PObj list forward (empty when the
+    /// joint's data is a spline or particles).
+    fn joint_meshes(&self, j: &Joint) -> Vec<Mesh> {
+        if j.data_kind() != JointData::DObj {
+            return Vec::new();
+        }
+        self.chain::<DObj>(j.data, |d| d.next)
+            .into_iter()
+            .map(|(o, d)| (o, d, self.chain::<PObj>(d.pobj, |p| p.next)))
+            .collect()
+    }
+
+    /// A joint's skeleton payload, the part both compilers write alike: its RObj chain (each
+    /// IK hint before its RObj), then its spline (points, then the spline) or its particle
+    /// lists. Mesh data (DObjs) has phases of its own. The callers place the name, the inverse
+    /// bind matrix and the joint around it, where their orders differ.
+    fn joint_payload(&mut self, j: &Joint) {
+        let p = Phase::Skeleton;
+        for (r, robj) in self.chain::<RObj>(j.robj, |r| r.next) {
+            if let crate::field::Word::Ptr(h) = robj.value
+                && robj.flags.robj_type() == 4
+            {
+                self.push(p, Some(h));
+            }
+            self.push(p, Some(r));
+        }
+        match j.data_kind() {
+            JointData::Spline => {
+                if let Some(Ok(s)) = j.data.map(|d| self.a.read::<Spline>(d)) {
+                    self.push(p, s.points);
+                }
+                self.push(p, j.data);
+            }
+            JointData::Particles => {
+                for (l, _) in self.chain::<ParticleList>(j.data, |l| l.next) {
+                    self.push(p, Some(l));
+                }
+            }
+            JointData::DObj => {}
         }
     }
 
@@ -596,7 +649,7 @@ fn joint_post_order(g: &Graph) -> Vec<usize> {
     out
 }
 
-/// A DObj (offset, struct) with its PObj chain.
+/// A DObj (offset, struct) with its PObj chain, both forward.
 type Mesh = (u32, DObj, Vec<(u32, PObj)>);
 
 /// One MatAnimJoint's MatAnims and its texture animations in emit order.
@@ -622,17 +675,7 @@ fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
         .map(|j| (j.offset, j.joint))
         .collect();
     // Each joint's DObjs and their PObjs, in joint post-order.
-    let mut meshes: Vec<Vec<Mesh>> = Vec::with_capacity(joints.len());
-    for (_, j) in &joints {
-        let mut list = Vec::new();
-        if j.data_kind() == JointData::DObj {
-            for (o, d) in e.chain::<DObj>(j.data, |d| d.next) {
-                let pobjs = e.chain::<PObj>(d.pobj, |p| p.next);
-                list.push((o, d, pobjs));
-            }
-        }
-        meshes.push(list);
-    }
+    let meshes: Vec<Vec<Mesh>> = joints.iter().map(|(_, j)| e.joint_meshes(j)).collect();
     let mut mobjs: Vec<u32> = Vec::new();
     let mut seen = HashSet::new();
     for (_, d, _) in meshes.iter().flatten() {
@@ -677,28 +720,7 @@ fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
         let p = Phase::Skeleton;
         e.push(p, j.class_name);
         e.push(p, j.inverse_bind);
-        for (r, robj) in e.chain::<RObj>(j.robj, |r| r.next) {
-            if let crate::field::Word::Ptr(h) = robj.value
-                && robj.flags.robj_type() == 4
-            {
-                e.push(p, Some(h));
-            }
-            e.push(p, Some(r));
-        }
-        match j.data_kind() {
-            JointData::Spline => {
-                if let Some(Ok(s)) = j.data.map(|d| a.read::<Spline>(d)) {
-                    e.push(p, s.points);
-                }
-                e.push(p, j.data);
-            }
-            JointData::Particles => {
-                for (l, _) in e.chain::<ParticleList>(j.data, |l| l.next) {
-                    e.push(p, Some(l));
-                }
-            }
-            JointData::DObj => {}
-        }
+        e.joint_payload(j);
         e.push(p, Some(*o));
     }
     let scenes: Vec<u32> = a
@@ -790,9 +812,84 @@ pub fn compile(dat: &Dat) -> Result<Dat> {
     compile_as(dat, None)
 }
 
+/// How [`detect`] recognised an archive's compiler order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Detection {
+    /// The archive is that compiler's output: compiling it in this order gives it back byte for
+    /// byte and compiling it in the other order does not. Every archive `compile_as(_,
+    /// Some(order))` writes is recognised as `Compiled(order)` or as [`Detection::Either`].
+    Compiled(Order),
+    /// Both orders give the archive back byte for byte: its layout has nothing the two
+    /// compilers place differently (no meshes, one joint, no animation bands, …), so there is
+    /// nothing to tell and nothing that depends on it — `compile` returns it unchanged either
+    /// way.
+    Either,
+    /// Not the output of either compiler (a retail file, a builder's or an editor's layout):
+    /// the layout signals of [`Order::signal`] name this order.
+    Resembles(Order),
+    /// Neither compiler's output and no layout signal (no textured mesh and no joint with a
+    /// child): undecided. `compile` then uses the seed's order, Colosseum/XD.
+    Undecided,
+}
+
+impl Detection {
+    /// The order `compile` uses: the detected one, Colosseum/XD when undecided (for
+    /// [`Detection::Either`] both give the same bytes).
+    pub fn order(self) -> Order {
+        match self {
+            Detection::Compiled(o) | Detection::Resembles(o) => o,
+            Detection::Either | Detection::Undecided => Order::ColosseumXd,
+        }
+    }
+}
+
+/// The compiler order of `dat`'s layout (see [`Detection`]). Exact for archives `compile`
+/// wrote: it compiles `dat` in both orders and compares, so it costs two compiles; only when
+/// neither reproduces the archive does it fall back on the layout signals of [`Order::signal`].
+pub fn detect(dat: &Dat) -> Result<Detection> {
+    let bytes = dat.write()?;
+    let dat = &Dat::parse(&bytes)?;
+    let same = |o| compile_in(dat, o)?.write().map(|w| w == bytes);
+    Ok(match (same(Order::ColosseumXd)?, same(Order::Melee)?) {
+        (true, true) => Detection::Either,
+        (true, false) => Detection::Compiled(Order::ColosseumXd),
+        (false, true) => Detection::Compiled(Order::Melee),
+        (false, false) => {
+            let (typing, _) = typing_layout(dat)?;
+            let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
+            Order::signal(&typed).map_or(Detection::Undecided, Detection::Resembles)
+        }
+    })
+}
+
 /// [`compile`] in a chosen compiler's order; `None` detects it from the model's layout
-/// ([`Order::detect`]).
+/// ([`detect`]: an archive compiled in an order is recompiled in that order, so `compile` of a
+/// compiled archive returns it unchanged).
 pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
+    if let Some(o) = order {
+        return compile_in(dat, o);
+    }
+    // `detect(dat).order()`'s choice without compiling twice when the first order tried gives `dat`
+    // back: the layout signal's order first, then the other one.
+    let bytes = dat.write()?;
+    let dat = &Dat::parse(&bytes)?;
+    let (typing, _) = typing_layout(dat)?;
+    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
+    let first = Order::detect(&typed);
+    let c = compile_in(dat, first)?;
+    if c.write()? == bytes {
+        return Ok(c);
+    }
+    let other = match first {
+        Order::Melee => Order::ColosseumXd,
+        Order::ColosseumXd => Order::Melee,
+    };
+    let d = compile_in(dat, other)?;
+    Ok(if d.write()? == bytes { d } else { c })
+}
+
+/// [`compile_as`] in `order`.
+fn compile_in(dat: &Dat, order_kind: Order) -> Result<Dat> {
     // Compile the blocks a parse of the written model has, which is what the next compile of
     // the output starts from: a block nothing points at (no pointer, root or extern slot) is no
     // block of its own once written — the parse joins it to the block before it.
@@ -800,7 +897,6 @@ pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
     let (typing, offsets) = typing_layout(dat)?;
     let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
     let inferred = phases_of(&typed, &offsets);
-    let order_kind = order.unwrap_or_else(|| Order::detect(&typed));
     let xd = order_kind == Order::ColosseumXd;
     let emitted = if xd {
         emit_order(&typed)

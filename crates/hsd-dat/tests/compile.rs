@@ -628,3 +628,123 @@ fn melee_order_is_reproduced() {
         Order::ColosseumXd
     );
 }
+
+/// `compile::detect` on the generated samples: each compiled one is recognised as its compiler's
+/// output, a model laid out in a chosen order detects as that order (or as laid out alike by
+/// both), and builder layouts (no compiler's) only resemble one.
+#[test]
+fn detection_of_samples_and_their_compiles() {
+    use hsd_dat::compile::{Detection, Order, compile_as, detect};
+    for (name, bytes) in hsd_dat::build::samples().unwrap() {
+        let dat = Dat::parse(&bytes).unwrap();
+        let found = detect(&dat).unwrap();
+        // Written through `compile` (Colosseum/XD order: melee-joint is m-ex content), the
+        // layout-preserving sample without meshes or joint children, and builder layouts.
+        let expect = match name.as_str() {
+            "xd-model.dat" | "xd-scene.dat" | "melee-joint.dat" => {
+                Detection::Compiled(Order::ColosseumXd)
+            }
+            "mextk-minimal.dat" => Detection::Undecided,
+            _ => Detection::Resembles(Order::ColosseumXd),
+        };
+        assert_eq!(found, expect, "{name}");
+        for order in [Order::ColosseumXd, Order::Melee] {
+            let c = Dat::parse(&compile_as(&dat, Some(order)).unwrap().write().unwrap()).unwrap();
+            let again = detect(&c).unwrap();
+            assert!(
+                again == Detection::Compiled(order) || again == Detection::Either,
+                "{name} compiled as {order:?}: {again:?}"
+            );
+            assert_eq!(
+                again.order() == order,
+                again != Detection::Either || order == Order::ColosseumXd,
+                "{name}"
+            );
+        }
+    }
+    // Both orders lay the xd model out differently, and the builder's layout is neither.
+    let built = hsd_dat::build::xd_model(Default::default()).unwrap();
+    let melee = compile_as(&built, Some(Order::Melee)).unwrap();
+    assert_eq!(detect(&melee).unwrap(), Detection::Compiled(Order::Melee));
+    let raw = hsd_dat::build::Builder::new().finish();
+    assert_eq!(detect(&raw).unwrap(), Detection::Either);
+}
+
+/// Melee order, envelopes and vertex descriptors (PlMrNr: 64 → 90 % envelope band, 91 → 100 %
+/// descriptors): each is placed at its last user in the backward walk, i.e. at its first user in
+/// mesh order, a PObj's envelopes in slot order. Three DObjs A, B, C on one joint (backward walk
+/// C, B, A): descriptors used C:d1 B:d2 A:d1 → d2, d1 (first use would give d1, d2); envelopes
+/// C:[e1, e4] B:[e3] A:[e1, e2] → e4, e3, e1, e2 (first use: e1, e4, e3, e2).
+#[test]
+fn melee_envelopes_and_descriptors_at_their_first_mesh_user() {
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::*;
+    use hsd_dat::compile::{Order, compile_as};
+    use hsd_dat::*;
+    let mut b = Builder::new();
+    let pos = b.bytes(vec![1; 64], 32);
+    let nrm_a = b.bytes(vec![2; 32], 32);
+    let nrm_b = b.bytes(vec![3; 32], 32);
+    let uv = b.bytes(vec![4; 32], 32);
+    let d1 = b.vtx_list(&env_vtx(pos, nrm_a, uv));
+    let d2 = b.vtx_list(&env_vtx(pos, nrm_b, uv));
+    let j0 = b.slot::<Joint<Target>>();
+    let e: Vec<Target> = [1.0, 0.75, 0.5, 0.25]
+        .iter()
+        .map(|&w| b.envelope(&[(j0, w)]))
+        .collect();
+    let (e1, e2, e3, e4) = (e[0], e[1], e[2], e[3]);
+    let two = env_strip(&[(0, 0), (3, 1), (0, 2)]).unwrap();
+    let one = env_strip(&[(0, 0), (0, 1), (0, 2)]).unwrap();
+    let mut mesh = |desc, envs: &[Target], (dl, n): &(Vec<u8>, u16), grey| {
+        let dl = b.bytes(dl.clone(), 32);
+        let envs = b.ptr_array(envs);
+        let p = b.put(&pobj(None, desc, PObjFlags::ENVELOPE, *n, dl, Some(envs)));
+        let mat = b.put(&material(grey));
+        let m = b.put(&mobj(RenderMode::DIFFUSE, None, mat, None));
+        (m, p)
+    };
+    let (m_a, p_a) = mesh(d1, &[e1, e2], &two, 1);
+    let (m_b, p_b) = mesh(d2, &[e3], &one, 2);
+    let (m_c, p_c) = mesh(d1, &[e1, e4], &two, 3);
+    let d_c = b.put(&dobj(m_c, p_c));
+    let d_b = b.put(&DObj {
+        next: Some(d_c),
+        ..dobj(m_b, p_b)
+    });
+    let d_a = b.put(&DObj {
+        next: Some(d_b),
+        ..dobj(m_a, p_a)
+    });
+    let mut root = joint(
+        JointFlags::SKELETON_ROOT | JointFlags::ROOT_OPA | JointFlags::OPA,
+        [0.0; 3],
+    );
+    root.data = Some(d_a);
+    b.set(j0, &root);
+    b.root("melee_joint", j0);
+    let out = compile_as(&b.finish(), Some(Order::Melee))
+        .unwrap()
+        .write()
+        .unwrap();
+    let a = parse(&out).unwrap();
+    let g = a.graph();
+    // The PObjs in mesh order: A, B, C.
+    let pobjs: Vec<_> = g.pobjs.iter().map(|p| p.pobj).collect();
+    assert_eq!(pobjs.len(), 3);
+    let desc = |i: usize| pobjs[i].vtx_desc.unwrap();
+    assert_eq!(desc(0), desc(2));
+    assert!(desc(1) < desc(0), "d2 before d1");
+    let envs = |i: usize| -> Vec<u32> {
+        let t = pobjs[i].link.unwrap();
+        (0..)
+            .map_while(|k| a.pointer(t + 4 * k).ok().flatten())
+            .collect()
+    };
+    let (ea, eb, ec) = (envs(0), envs(1), envs(2));
+    assert_eq!((ea.len(), eb.len(), ec.len()), (2, 1, 2));
+    assert_eq!(ea[0], ec[0]);
+    // e4 < e3 < e1 < e2
+    let got = [ec[1], eb[0], ea[0], ea[1]];
+    assert!(got.windows(2).all(|w| w[0] < w[1]), "{got:x?}");
+}

@@ -1,13 +1,12 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! Checks against `../shared/corpus/hsd` (skipped when the corpus is absent).
 
-use std::path::PathBuf;
-
-fn corpus(name: &str) -> Option<Vec<u8>> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(name);
-    std::fs::read(p).ok()
+/// A file of the shared corpus (`sub/name`), `None` when its folder is absent (the lookup is
+/// logged through `gcio::corpus`, so a skip is recorded).
+fn corpus(path: &str) -> Option<Vec<u8>> {
+    let (sub, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let dir = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), sub, "hsd-dat corpus")?;
+    std::fs::read(dir.join(name)).ok()
 }
 
 #[test]

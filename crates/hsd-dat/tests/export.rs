@@ -83,12 +83,11 @@ fn samples_export() {
 /// problem (Melee's C8 eye textures decode with their TexAnim palettes).
 #[test]
 fn real_files_export() {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/hsd");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} absent", dir.display());
+    let Some(dir) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/hsd", "hsd-dat export")
+    else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).unwrap();
     for e in entries.flatten() {
         let bytes = std::fs::read(e.path()).unwrap();
         let name = e.file_name().to_string_lossy().into_owned();

@@ -89,7 +89,7 @@ fn offsets(bytes: &[u8]) -> (Vec<(u32, u32)>, Vec<u32>) {
     (relocs, a.roots().map(|r| r.offset).collect())
 }
 
-use hsd_dat::compile::{Order, compile_as};
+use hsd_dat::compile::{Detection, Order, compile, compile_as, detect};
 
 proptest! {
     #[test]
@@ -118,8 +118,8 @@ proptest! {
 
     /// A compiled layout of any graph, in either compiler's order, writes, re-parses byte for
     /// byte, keeps the roots and every pointer count, and is a fixed point of compiling in that
-    /// order. (The order is chosen here: on arbitrary graphs `Order::detect` may read a compiled
-    /// layout as the other order, so detection is not part of the fixed point.)
+    /// order. `detect` gives that order back (or `Either` when both orders lay it out the
+    /// same), so `compile` with detection is a fixed point too.
     #[test]
     fn any_graph_compiles(dat in graph()) {
         let parsed = Dat::parse(&dat.write().unwrap()).unwrap();
@@ -131,7 +131,13 @@ proptest! {
             prop_assert_eq!(again.roots.len(), parsed.roots.len());
             let ptrs = |d: &Dat| d.blocks.iter().map(|b| b.pointers.len()).sum::<usize>();
             prop_assert_eq!(ptrs(&c), ptrs(&parsed));
-            prop_assert_eq!(compile_as(&again, Some(order)).unwrap().write().unwrap(), out);
+            prop_assert_eq!(&compile_as(&again, Some(order)).unwrap().write().unwrap(), &out);
+            let found = detect(&again).unwrap();
+            prop_assert!(
+                found == Detection::Compiled(order) || found == Detection::Either,
+                "compiled as {:?}, detected {:?}", order, found
+            );
+            prop_assert_eq!(compile(&again).unwrap().write().unwrap(), out);
         }
     }
 

@@ -5,10 +5,8 @@
 //! round-trips byte for byte. `cargo test -p hsd-dat --test real -- --nocapture` prints the
 //! figures.
 
-use std::path::PathBuf;
-
 use hsd_dat::Dat;
-use hsd_dat::compile::{Order, compile};
+use hsd_dat::compile::{Detection, Order, compile, detect};
 
 /// Files whose compiler order `compile` does not fully reproduce yet, with the BNB it reaches
 /// (docs/HSD-ORDER.md "Not reproduced": TyDaisy's pixel blocks follow no walk that also fits the
@@ -19,10 +17,11 @@ const KNOWN: [(&str, f64); 1] = [("TyDaisy-TyDaisy.dat", 68.0)];
 const MIN_BNB: f64 = 99.5;
 
 fn real_files() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/hsd");
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Some(dir) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/hsd", "hsd-dat real")
+    else {
         return Vec::new();
     };
+    let entries = std::fs::read_dir(dir).unwrap();
     let mut files: Vec<(String, Vec<u8>)> = entries
         .flatten()
         .filter(|e| e.path().extension().is_some_and(|x| x == "dat"))
@@ -79,6 +78,11 @@ fn retail_files_rebuild_in_their_compilers_order() {
         assert_eq!(again.write().unwrap(), out, "{name}");
         let b = hsd_dat::parse(&out).unwrap();
         assert_eq!(Order::detect(&b), order, "{name}");
+        let found = detect(&again).unwrap();
+        assert!(
+            found == Detection::Compiled(order) || found == Detection::Either,
+            "{name}: {found:?}"
+        );
         assert!(
             b.validate()
                 .iter()
@@ -90,16 +94,30 @@ fn retail_files_rebuild_in_their_compilers_order() {
 }
 
 /// The Melee files detect as Melee; the m-ex data file has no meshes or joints to tell by and
-/// takes the default.
+/// takes the default. No retail file is exactly either compiler's output (`detect` says they
+/// resemble one), except where both compilers agree on the whole layout.
 #[test]
 fn retail_orders_are_detected() {
     for (name, bytes) in real_files() {
         let order = Order::detect(&hsd_dat::parse(&bytes).unwrap());
+        let found = detect(&Dat::parse(&bytes).unwrap()).unwrap();
         let expect = if name.starts_with("m-ex") {
+            assert!(
+                matches!(found, Detection::Undecided | Detection::Either),
+                "{name}: {found:?}"
+            );
             Order::ColosseumXd
         } else {
+            assert!(
+                matches!(
+                    found,
+                    Detection::Resembles(Order::Melee) | Detection::Compiled(Order::Melee)
+                ),
+                "{name}: {found:?}"
+            );
             Order::Melee
         };
         assert_eq!(order, expect, "{name}");
+        assert_eq!(found.order(), expect, "{name}");
     }
 }

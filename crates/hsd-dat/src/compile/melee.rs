@@ -11,29 +11,24 @@
 //!
 //! Within a model band the phases are: vertex buffers (by attribute — positions, normals, …
 //! — each in the backward walk's descriptor order), materials (per joint in pre-order, its DObjs from last to first, each
-//! MObj as in Colosseum/XD), envelope arrays and vertex descriptors (the same backward walk),
+//! MObj as in Colosseum/XD), envelope arrays and vertex descriptors (the same backward walk, each
+//! at its last user there, i.e. its first user in mesh order),
 //! geometry (per joint in pre-order, DObjs and PObjs forward), skeleton, then pixels (forward mesh
 //! order, each TObj chain forward). Nothing is content-deduplicated: Melee stores identical pixel
 //! data twice where its source did (HSD-028), so the blocks the model shares stay shared and no
 //! others are merged.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::flags::PObjKind;
 use crate::graph::Graph;
 use crate::roots::RootKind;
 use crate::types::{
-    DObj, Joint, JointData, MObj, MatAnim, MatAnimJoint, ModelSet, PObj, Palette, ParticleList,
-    RObj, SceneData, Spline, TObj, TexAnim,
+    Joint, MObj, MatAnim, MatAnimJoint, ModelSet, Palette, SceneData, TObj, TexAnim,
 };
 use crate::view::Archive;
 
-use super::{Emit, Phase};
-
-/// A DObj (offset, struct) with its PObj chain, forward.
-type Mesh = (u32, DObj, Vec<(u32, PObj)>);
-/// One joint's meshes, forward.
-type JointMeshes = Vec<Mesh>;
+use super::{Emit, Mesh, Phase};
 
 impl Emit<'_, '_> {
     /// A model band: the joint tree at `root` in the Melee compiler's phases.
@@ -48,18 +43,7 @@ impl Emit<'_, '_> {
             .filter(|j| j.root == top)
             .map(|j| (j.offset, j.joint))
             .collect();
-        let meshes: Vec<JointMeshes> = joints
-            .iter()
-            .map(|(_, j)| {
-                if j.data_kind() != JointData::DObj {
-                    return Vec::new();
-                }
-                self.chain::<DObj>(j.data, |d| d.next)
-                    .into_iter()
-                    .map(|(o, d)| (o, d, self.chain::<PObj>(d.pobj, |p| p.next)))
-                    .collect()
-            })
-            .collect();
+        let meshes: Vec<Vec<Mesh>> = joints.iter().map(|(_, j)| self.joint_meshes(j)).collect();
         // The backward walk: per joint, DObjs last to first, PObjs last to first.
         let backward: Vec<&Mesh> = meshes.iter().flat_map(|m| m.iter().rev()).collect();
         // Vertex buffers by attribute (all positions, then normals, colours, texture
@@ -87,19 +71,26 @@ impl Emit<'_, '_> {
                 self.mobj(m);
             }
         }
+        // Envelope arrays: each at its last user in the backward walk (its first user in mesh
+        // order), a PObj's in slot order.
+        let mut envelopes: Vec<u32> = Vec::new();
         for (_, _, ps) in &backward {
             for (_, p) in ps.iter().rev() {
                 if p.flags.kind() == PObjKind::Envelope {
-                    for arr in self.array(p.link) {
-                        self.push(Phase::Envelopes, Some(arr));
-                    }
+                    envelopes.extend(self.array(p.link));
                 }
             }
         }
-        for (_, _, ps) in &backward {
-            for (_, p) in ps.iter().rev() {
-                self.push(Phase::VertexDescriptors, p.vtx_desc);
-            }
+        for e in at_last_use(&envelopes) {
+            self.push(Phase::Envelopes, Some(e));
+        }
+        // Vertex descriptors likewise: each at its last user in the backward walk.
+        let descs: Vec<u32> = backward
+            .iter()
+            .flat_map(|(_, _, ps)| ps.iter().rev().filter_map(|(_, p)| p.vtx_desc))
+            .collect();
+        for d in at_last_use(&descs) {
+            self.push(Phase::VertexDescriptors, Some(d));
         }
         for (o, d, ps) in meshes.iter().flatten() {
             let phase = Phase::Geometry;
@@ -112,31 +103,12 @@ impl Emit<'_, '_> {
             self.push(phase, d.class_name);
             self.push(phase, Some(*o));
         }
+        // Each joint: name, payload (shared with Colosseum/XD's walk), then its inverse bind
+        // matrix right before the joint.
         for (o, j) in &joints {
             let p = Phase::Skeleton;
             self.push(p, j.class_name);
-            for (r, robj) in self.chain::<RObj>(j.robj, |r| r.next) {
-                if let crate::field::Word::Ptr(h) = robj.value
-                    && robj.flags.robj_type() == 4
-                {
-                    self.push(p, Some(h));
-                }
-                self.push(p, Some(r));
-            }
-            match j.data_kind() {
-                JointData::Spline => {
-                    if let Some(Ok(s)) = j.data.map(|d| self.a.read::<Spline>(d)) {
-                        self.push(p, s.points);
-                    }
-                    self.push(p, j.data);
-                }
-                JointData::Particles => {
-                    for (l, _) in self.chain::<ParticleList>(j.data, |l| l.next) {
-                        self.push(p, Some(l));
-                    }
-                }
-                JointData::DObj => {}
-            }
+            self.joint_payload(j);
             self.push(p, j.inverse_bind);
             self.push(p, Some(*o));
         }
@@ -229,6 +201,19 @@ impl Emit<'_, '_> {
             .filter_map(|i| self.a.pointer(t.wrapping_add(4 * i)).ok().flatten())
             .collect()
     }
+}
+
+/// The distinct items of `seq`, each at its last occurrence.
+fn at_last_use(seq: &[u32]) -> Vec<u32> {
+    let mut last: HashMap<u32, usize> = HashMap::with_capacity(seq.len());
+    for (i, &x) in seq.iter().enumerate() {
+        last.insert(x, i);
+    }
+    seq.iter()
+        .enumerate()
+        .filter(|&(i, x)| last.get(x) == Some(&i))
+        .map(|(_, &x)| x)
+        .collect()
 }
 
 /// The Melee compiler's order: each root in root-table order as a section of its own.
