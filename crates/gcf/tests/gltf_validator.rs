@@ -89,12 +89,12 @@ fn exports() -> Vec<(String, Vec<u8>)> {
             out.push(j3d(&name, &bytes));
         }
     }
-    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real");
-    for (sub, is_hsd) in [("hsd", true), ("j3d", false)] {
-        let Ok(entries) = std::fs::read_dir(real.join(sub)) else {
-            eprintln!("real {sub} files absent: not validated");
+    for (sub, is_hsd) in [("real/hsd", true), ("real/j3d", false)] {
+        let Some(dir) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), sub, "gcf glTF validator")
+        else {
             continue;
         };
+        let entries = std::fs::read_dir(dir).unwrap();
         for e in entries.flatten() {
             let name = format!("real-{}", e.file_name().to_string_lossy());
             let bytes = std::fs::read(e.path()).unwrap();
