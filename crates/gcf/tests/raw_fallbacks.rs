@@ -115,3 +115,42 @@ fn raw_parts_are_printed() {
     assert!(r.is_ok());
     assert_eq!(RoundTrip::Identical.to_string(), "identical");
 }
+
+/// The case that used to pass silently: flipping the last padding byte of a J3D chunk. The typed
+/// writer cannot reproduce it, so the model keeps the chunk raw; the bytes still come back, but
+/// the round trip must name the chunk instead of saying `identical`.
+#[test]
+fn flipped_j3d_padding_is_reported_raw() {
+    let (_, model) = j3d_bmd::build::samples()
+        .into_iter()
+        .find(|(n, _)| n == "skinned.bmd")
+        .unwrap();
+    let bmd = gcf::format_by_name("j3d-bmd").unwrap();
+    assert_eq!(gcf::roundtrip_with(bmd, &model), RoundTrip::Identical);
+    let v = j3d_bmd::parse(&model).unwrap();
+    let mut flipped = 0;
+    for c in v.chunks() {
+        let bytes = c.data.data();
+        // Chunks that end in Nintendo padding ("This is padding data to alignme", a prefix).
+        let pad = (1..=j3d_bmd::NINTENDO_PAD.len())
+            .rev()
+            .find(|&n| bytes.ends_with(&j3d_bmd::NINTENDO_PAD[..n]));
+        if pad.is_none() {
+            continue;
+        }
+        let end = c.offset() as usize + bytes.len();
+        let mut data = model.clone();
+        data[end - 1] ^= 0x01;
+        match gcf::roundtrip_with(bmd, &data) {
+            RoundTrip::Raw { parts } => {
+                assert_eq!(parts, [c.name()]);
+                flipped += 1;
+            }
+            // VTX1's last array and TEX1's last image run to the chunk end: their "padding" is
+            // read as data, and a changed value is still a typed round trip.
+            RoundTrip::Identical => assert!(["VTX1", "TEX1"].contains(&c.name().as_str())),
+            other => panic!("{}: {other}", c.name()),
+        }
+    }
+    assert!(flipped >= 3, "{flipped} padded chunks reported raw");
+}
