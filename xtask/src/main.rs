@@ -178,7 +178,8 @@ fn survey(dir: &Path) -> Result {
     Ok(())
 }
 
-/// Same engine as `gcf survey`; fails unless every recognised file (and member) is identical.
+/// Same engine as `gcf survey`; fails unless every recognised file (and member) is identical
+/// through the typed writers (a raw fallback, `identical (raw: …)`, counts as a failure).
 fn roundtrip(dir: &Path) -> Result {
     let report = run_survey(dir)?;
     let mut bad = 0;
@@ -186,6 +187,10 @@ fn roundtrip(dir: &Path) -> Result {
         for (path, why) in &s.failures {
             bad += 1;
             println!("{path}\t{format}\t{why}");
+        }
+        for (part, n) in &s.raw {
+            bad += *n;
+            println!("{n} {format} file(s)\tkept raw: {part}");
         }
     }
     let unknown = report.formats.get(gcf::UNKNOWN).map_or(0, |s| s.files);

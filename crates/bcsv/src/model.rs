@@ -160,6 +160,21 @@ pub struct Table {
 }
 
 impl Table {
+    /// The parts this model keeps as stored bytes rather than typed values: `string pool` when
+    /// the stored pool is not the canonical rebuild of the values ([`Table::stored_pool`]), and
+    /// `pool tail (N bytes)` when what follows it is not the standard `@` padding
+    /// ([`Tail::Raw`]). Empty when the writer rebuilds both from the rows.
+    pub fn raw_parts(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.stored_pool.is_some() {
+            out.push("string pool".to_owned());
+        }
+        if let Tail::Raw(b) = &self.tail {
+            out.push(format!("pool tail ({} bytes)", b.len()));
+        }
+        out
+    }
+
     /// A new empty table with the given columns, laid out by type order (BCSV-011).
     pub fn new(columns: &[(&str, FieldType)]) -> Self {
         let mut fields: Vec<Field> = columns

@@ -7,14 +7,15 @@ use std::path::PathBuf;
 use bcsv::{Cell, Table, display_name, from_csv, from_json, to_csv, to_json};
 use serde_json::Value as Json;
 
-fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    p.join("bcsv").is_dir().then_some(p)
+/// The shared corpus root (its `bcsv/` present), looked up through [`gcio::corpus::dir`] so CI
+/// records whether `who` ran.
+fn corpus(who: &str) -> Option<PathBuf> {
+    gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "bcsv", who)
+        .and_then(|p| p.parent().map(PathBuf::from))
 }
 
-fn files() -> Vec<(PathBuf, Vec<u8>)> {
-    let Some(root) = corpus() else {
-        eprintln!("corpus absent: skipped");
+fn files(who: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    let Some(root) = corpus(who) else {
         return Vec::new();
     };
     let mut out: Vec<_> = std::fs::read_dir(root.join("bcsv"))
@@ -31,8 +32,15 @@ fn files() -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn round_trips() {
-    for (path, data) in files() {
+    for (path, data) in files("bcsv corpus round trips") {
         let t = Table::parse(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // Identical through the typed writer: pool and tail rebuilt, not copied.
+        assert!(
+            t.raw_parts().is_empty(),
+            "{}: {:?}",
+            path.display(),
+            t.raw_parts()
+        );
         assert_eq!(t.write().unwrap(), data, "{}", path.display());
         let csv = to_csv(&t);
         assert_eq!(
@@ -56,8 +64,11 @@ fn round_trips() {
 
 #[test]
 fn values_match_expectations() {
-    let Some(root) = corpus() else { return };
-    for (path, data) in files() {
+    let who = "bcsv corpus values";
+    let Some(root) = corpus(who) else { return };
+    let all = files(who);
+    assert_eq!(all.len(), 5, "the corpus's five BCSV tables");
+    for (path, data) in all {
         let name = path.file_name().unwrap().to_str().unwrap();
         let exp: Json = serde_json::from_slice(
             &std::fs::read(root.join("expect/bcsv").join(format!("{name}.json"))).unwrap(),
@@ -75,6 +86,15 @@ fn values_match_expectations() {
             "{name}"
         );
         let fields: Vec<_> = view.fields().collect();
+        let exp_fields = exp["fields"].as_array().unwrap();
+        assert_eq!(
+            fields.len() as u64,
+            exp["field_count"].as_u64().unwrap(),
+            "{name} field_count"
+        );
+        assert_eq!(fields.len(), exp_fields.len(), "{name} fields listed");
+        let exp_rows = exp["rows"].as_array().unwrap();
+        assert_eq!(view.len(), exp_rows.len(), "{name} rows listed");
         for (f, e) in fields.iter().zip(exp["fields"].as_array().unwrap()) {
             assert_eq!(u64::from(f.hash), e["hash"].as_u64().unwrap(), "{name}");
             assert_eq!(u64::from(f.mask), e["mask"].as_u64().unwrap());
@@ -86,8 +106,10 @@ fn values_match_expectations() {
                 None => assert!(display_name(f.hash).starts_with('[')),
             }
         }
-        for (row, erow) in view.rows().zip(exp["rows"].as_array().unwrap()) {
-            for (f, e) in fields.iter().zip(erow.as_array().unwrap()) {
+        for (row, erow) in view.rows().zip(exp_rows) {
+            let erow = erow.as_array().unwrap();
+            assert_eq!(erow.len(), fields.len(), "{name} row {} cells", row.index());
+            for (f, e) in fields.iter().zip(erow) {
                 let cell = row.cell(f).unwrap();
                 match cell {
                     Cell::StringOffset(_) | Cell::InlineString(_) => {
@@ -118,7 +140,7 @@ fn values_match_expectations() {
 #[test]
 fn does_not_claim_other_formats() {
     let mut dirs = Vec::new();
-    if let Some(root) = corpus() {
+    if let Some(root) = corpus("bcsv corpus detection") {
         dirs.extend(std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()));
     }
     let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples");

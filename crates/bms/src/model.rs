@@ -47,6 +47,23 @@ pub struct Program {
 }
 
 impl Program {
+    /// The parts this model keeps as stored bytes rather than typed values: one `unreached data
+    /// block i (N bytes)` per unlabelled [`Content::Data`] block, bytes no walk reached and
+    /// nothing points at. Data a command points at (an envelope table) is labelled and typed as
+    /// data by design. Empty when every byte was reached as code, a table or pointed-at data.
+    pub fn raw_parts(&self) -> Vec<String> {
+        self.blocks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| match (&b.content, b.label) {
+                (Content::Data(d), None) => {
+                    Some(format!("unreached data block {i} ({} bytes)", d.len()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Disassembles `data` with default limits: discovery from offset 0, then blocks.
     pub fn disassemble(data: &[u8]) -> Result<Program> {
         let flow = Flow::discover(data, &Limits::default())?;

@@ -43,6 +43,27 @@ pub struct Member {
     pub data: Vec<u8>,
 }
 
+/// A file written back without edits, and the parts the model kept as stored bytes rather than
+/// typed values (the crate's `raw_parts()`): bytes equal to the input prove the typed writers
+/// only when `raw` is empty.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Rewrite {
+    /// The written bytes.
+    pub bytes: Vec<u8>,
+    /// The parts copied rather than rewritten (e.g. `SHP1`, `string pool`).
+    pub raw: Vec<String>,
+}
+
+impl From<Vec<u8>> for Rewrite {
+    /// A rewrite that kept nothing raw (formats without a raw fallback).
+    fn from(bytes: Vec<u8>) -> Self {
+        Rewrite {
+            bytes,
+            raw: Vec::new(),
+        }
+    }
+}
+
 /// Free-form `key=value` options given on the command line (`--format cmpr`, `--dat model.dat`,
 /// `-o yaz0=best`); each format reads the keys it knows.
 pub type Options = BTreeMap<String, String>;
@@ -59,8 +80,9 @@ pub trait Format: Sync {
     /// Summary for `gcf info`.
     fn info(&self, data: &[u8]) -> Result<Info>;
 
-    /// Parses and writes back without edits; `gcf roundtrip` compares the result with the input.
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>>;
+    /// Parses and writes back without edits; `gcf roundtrip` compares the result with the input
+    /// and reports the parts the model kept raw.
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite>;
 
     /// Validator findings for `gcf check`.
     fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>>;

@@ -17,7 +17,7 @@ pub mod output;
 pub mod report;
 pub mod survey;
 
-pub use format::{Detection, Format, Info, Member, Options, extension, io_error};
+pub use format::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
 
 use gcio::{Diagnostic, first_difference};
 
@@ -48,8 +48,14 @@ pub fn format_by_name(name: &str) -> Option<&'static dyn Format> {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "status", rename_all = "lowercase")]
 pub enum RoundTrip {
-    /// Rewritten bytes equal the input.
+    /// Rewritten bytes equal the input, every part through the typed writers.
     Identical,
+    /// Rewritten bytes equal the input, but these parts were copied as stored bytes (a raw
+    /// fallback), so the typed writers are not proven on them.
+    Raw {
+        /// What the model kept raw ([`Rewrite::raw`]).
+        parts: Vec<String>,
+    },
     /// Rewritten bytes first differ at this offset.
     Differs {
         /// First differing offset.
@@ -67,9 +73,13 @@ pub enum RoundTrip {
 }
 
 impl RoundTrip {
-    /// Identical, or an opaque member kept as is: what `roundtrip` exits 0 on.
+    /// Identical bytes (typed or through a raw fallback), or an opaque member kept as is: what
+    /// `roundtrip` exits 0 on.
     pub fn is_ok(&self) -> bool {
-        matches!(self, RoundTrip::Identical | RoundTrip::Kept)
+        matches!(
+            self,
+            RoundTrip::Identical | RoundTrip::Raw { .. } | RoundTrip::Kept
+        )
     }
 }
 
@@ -78,6 +88,7 @@ impl std::fmt::Display for RoundTrip {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RoundTrip::Identical => f.write_str("identical"),
+            RoundTrip::Raw { parts } => write!(f, "identical (raw: {})", parts.join(", ")),
             RoundTrip::Differs { offset } => write!(f, "differs at {offset:#x}"),
             RoundTrip::Error { message } => write!(f, "error: {message}"),
             RoundTrip::Unknown => f.write_str("error: unknown format"),
@@ -89,8 +100,9 @@ impl std::fmt::Display for RoundTrip {
 /// Parses `data` with `format` and compares the rewrite with the input.
 pub fn roundtrip_with(format: &dyn Format, data: &[u8]) -> RoundTrip {
     match format.roundtrip(data) {
-        Ok(out) => match first_difference(data, &out) {
-            None => RoundTrip::Identical,
+        Ok(out) => match first_difference(data, &out.bytes) {
+            None if out.raw.is_empty() => RoundTrip::Identical,
+            None => RoundTrip::Raw { parts: out.raw },
             Some(offset) => RoundTrip::Differs {
                 offset: offset as u64,
             },

@@ -72,8 +72,9 @@ enum Cmd {
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
     },
-    /// Parse and rewrite: PATH<TAB>FORMAT<TAB>identical|differs at 0xOFF|error: MSG|kept; exit 1
-    /// unless every file is identical (members of unknown formats are `kept`, opaque bytes).
+    /// Parse and rewrite: PATH<TAB>FORMAT<TAB>identical|identical (raw: PARTS)|differs at
+    /// 0xOFF|error: MSG|kept; exit 1 unless every file is identical (members of unknown formats
+    /// are `kept`, opaque bytes; `raw:` names parts the model copied instead of rewriting).
     Roundtrip {
         #[arg(required = true)]
         files: Vec<PathBuf>,

@@ -27,6 +27,10 @@ pub struct FormatStats {
     pub parsed: u64,
     /// Files whose rewrite was byte-identical.
     pub identical: u64,
+    /// Of those, files rewritten entirely through typed writers (nothing kept raw).
+    pub typed: u64,
+    /// Parts kept raw (a raw fallback) in identical files, and how often.
+    pub raw: BTreeMap<String, u64>,
     /// Round-trip failures: path → `differs at 0x…` or `error: …`.
     pub failures: BTreeMap<String, String>,
     /// Error messages (parse, validate, members) and how often they occurred.
@@ -47,6 +51,8 @@ impl FormatStats {
         self.bytes += o.bytes;
         self.parsed += o.parsed;
         self.identical += o.identical;
+        self.typed += o.typed;
+        add_counts(&mut self.raw, o.raw);
         self.failures.extend(o.failures);
         add_counts(&mut self.errors, o.errors);
         add_counts(&mut self.rules, o.rules);
@@ -105,6 +111,14 @@ impl Survey {
             RoundTrip::Identical => {
                 s.parsed += 1;
                 s.identical += 1;
+                s.typed += 1;
+            }
+            RoundTrip::Raw { parts } => {
+                s.parsed += 1;
+                s.identical += 1;
+                for p in parts {
+                    *s.raw.entry(p.clone()).or_default() += 1;
+                }
             }
             RoundTrip::Differs { .. } => {
                 s.parsed += 1;
@@ -161,13 +175,14 @@ impl Survey {
     /// The terminal table.
     pub fn table(&self) -> String {
         let mut out = format!(
-            "{:<14} {:>7} {:>12} {:>7} {:>9} {:>10} {:>9}\n",
-            "format", "files", "bytes", "parsed", "identical", "rule hits", "MB/s"
+            "{:<14} {:>7} {:>12} {:>7} {:>9} {:>15} {:>10} {:>9}\n",
+            "format", "files", "bytes", "parsed", "identical", "typed/all", "rule hits", "MB/s"
         );
         for (name, s) in &self.formats {
             let hits: u64 = s.rules.values().sum();
+            let typed = format!("{}/{}", s.typed, s.files);
             out += &format!(
-                "{name:<14} {:>7} {:>12} {:>7} {:>9} {hits:>10} {:>9.1}\n",
+                "{name:<14} {:>7} {:>12} {:>7} {:>9} {typed:>15} {hits:>10} {:>9.1}\n",
                 s.files,
                 s.bytes,
                 s.parsed,
@@ -195,6 +210,9 @@ impl Survey {
         for (name, s) in &self.formats {
             for (path, why) in &s.failures {
                 out += &format!("{name}: {path}: {why}\n");
+            }
+            for (part, n) in &s.raw {
+                out += &format!("{name}: {n} × kept raw: {part}\n");
             }
             for (msg, n) in &s.errors {
                 out += &format!("{name}: {n} × {msg}\n");

@@ -89,12 +89,12 @@ fn exports() -> Vec<(String, Vec<u8>)> {
             out.push(j3d(&name, &bytes));
         }
     }
-    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real");
-    for (sub, is_hsd) in [("hsd", true), ("j3d", false)] {
-        let Ok(entries) = std::fs::read_dir(real.join(sub)) else {
-            eprintln!("real {sub} files absent: not validated");
+    for (sub, is_hsd) in [("real/hsd", true), ("real/j3d", false)] {
+        let Some(dir) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), sub, "gcf glTF validator")
+        else {
             continue;
         };
+        let entries = std::fs::read_dir(dir).unwrap();
         for e in entries.flatten() {
             let name = format!("real-{}", e.file_name().to_string_lossy());
             let bytes = std::fs::read(e.path()).unwrap();
@@ -105,13 +105,14 @@ fn exports() -> Vec<(String, Vec<u8>)> {
             });
         }
     }
-    out.extend(animated(&real.join("rarc")));
+    let archives = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/rarc", "gcf animated glTF");
+    out.extend(animated(archives.as_deref()));
     out
 }
 
 /// Animated exports: the skinned sample with the sample BCK, and every real archive's first model
 /// with all of the archive's BCKs (a model's walk cycle sits beside it).
-fn animated(archives: &Path) -> Vec<(String, Vec<u8>)> {
+fn animated(archives: Option<&Path>) -> Vec<(String, Vec<u8>)> {
     let glb = |name: String, model: &[u8], anims: &[(String, Vec<u8>)]| {
         let mut scene = j3d_bmd::to_scene(&j3d_bmd::parse(model).unwrap()).unwrap();
         for (n, a) in anims {
@@ -123,7 +124,7 @@ fn animated(archives: &Path) -> Vec<(String, Vec<u8>)> {
     let sample = j3d_bmd::build::skinned_bmd().write().unwrap();
     let bck = ("walk".to_owned(), j3d_anim::build::sample_bck());
     let mut out = vec![glb("animated-skinned.glb".into(), &sample, &[bck])];
-    let Ok(dirs) = std::fs::read_dir(archives) else {
+    let Some(Ok(dirs)) = archives.map(std::fs::read_dir) else {
         return out;
     };
     let mut files: Vec<PathBuf> = dirs

@@ -170,6 +170,19 @@ fn inferred_align(offset: u32) -> u32 {
 }
 
 impl Dat {
+    /// The parts this model keeps as stored bytes rather than typed values: one `relocation
+    /// entry 0x…` per [`Slot::Raw`] (an entry that is no usable pointer slot, written back
+    /// verbatim). The data block is bytes by design (the typed structs read through it).
+    pub fn raw_parts(&self) -> Vec<String> {
+        self.relocations
+            .iter()
+            .filter_map(|s| match s {
+                Slot::Raw(v) => Some(format!("relocation entry {v:#x}")),
+                Slot::Pointer(_) => None,
+            })
+            .collect()
+    }
+
     /// Parses `bytes` into an owned model.
     pub fn parse(bytes: &[u8]) -> Result<Dat> {
         Dat::from_archive(&crate::parse(bytes)?)

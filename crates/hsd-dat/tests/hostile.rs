@@ -178,3 +178,23 @@ fn extern_chain_loop() {
     assert_eq!(dat.externs[0].chain.len(), 2);
     assert_eq!(dat.write().unwrap(), f);
 }
+
+/// A relocation entry that is no usable slot (here past the data block) is kept as a raw slot:
+/// listed by `raw_parts` and written back in its place. Hand-laid bytes: header, an 8-byte data
+/// block (a pointer at 0 to 4, then a word), relocations {0, 0x100}, one root `root` at 0.
+#[test]
+fn raw_relocation_entries_are_listed_and_kept() {
+    #[rustfmt::skip]
+    let bytes: Vec<u8> = [
+        &[0, 0, 0, 0x3D, 0, 0, 0, 8, 0, 0, 0, 2, 0, 0, 0, 1][..], // size, data, relocs, roots
+        &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],        // externs, version, pad
+        &[0, 0, 0, 4, 0x11, 0x22, 0x33, 0x44],                    // data block
+        &[0, 0, 0, 0, 0, 0, 1, 0],                                // relocations
+        &[0, 0, 0, 0, 0, 0, 0, 0],                                // root: offset 0, symbol 0
+        b"root\0",
+    ]
+    .concat();
+    let dat = Dat::parse(&bytes).unwrap();
+    assert_eq!(dat.raw_parts(), ["relocation entry 0x100"]);
+    assert_eq!(dat.write().unwrap(), bytes);
+}

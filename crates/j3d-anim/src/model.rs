@@ -287,13 +287,14 @@ impl Anim {
         self.tables.iter().find(|t| t.name == name).map(|t| &t.data)
     }
 
-    /// Everything kept as uninterpreted bytes: `(where, bytes)`. Empty on every retail file seen.
-    pub fn raw_parts(&self) -> Vec<(String, usize)> {
+    /// The parts this model keeps as stored bytes rather than typed values: gaps that are not
+    /// padding, as `where (N bytes)`. Empty on every retail file seen.
+    pub fn raw_parts(&self) -> Vec<String> {
         let s = self.kind.schema();
         let mut out = Vec::new();
         let mut note = |what: String, g: &Gap| {
             if let Gap::Raw(b) = g {
-                out.push((what, b.len()));
+                out.push(format!("{what} ({} bytes)", b.len()));
             }
         };
         for p in &self.layout.order {

@@ -162,11 +162,11 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
             }
         }
     }
-    for (what, n) in anim.raw_parts() {
+    for what in anim.raw_parts() {
         o.found.push(Diagnostic::info(
             "J3DA-009",
             None,
-            format!("{what}: {n} bytes kept verbatim (not padding)"),
+            format!("{what} kept verbatim (not padding)"),
         ));
     }
     for (what, n) in anim.stale_parts() {

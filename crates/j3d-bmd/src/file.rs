@@ -419,6 +419,17 @@ impl Bmd {
         })
     }
 
+    /// The parts this model keeps as stored bytes rather than typed values: one chunk magic per
+    /// [`Chunk::Raw`] (a chunk with no typed form, or one the typed writer would not reproduce;
+    /// [`Chunk::raw_reason`] says why). Empty when every chunk goes through the typed writers.
+    pub fn raw_parts(&self) -> Vec<String> {
+        self.chunks
+            .iter()
+            .filter(|c| matches!(c, Chunk::Raw(_)))
+            .map(|c| String::from_utf8_lossy(&c.magic()).into_owned())
+            .collect()
+    }
+
     accessors! {
         inf1 inf1_mut Inf1 Inf1, vtx1 vtx1_mut Vtx1 Vtx1, evp1 evp1_mut Evp1 Evp1,
         drw1 drw1_mut Drw1 Drw1, jnt1 jnt1_mut Jnt1 Jnt1, shp1 shp1_mut Shp1 Shp1,

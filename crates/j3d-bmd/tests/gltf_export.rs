@@ -52,12 +52,14 @@ fn samples_export_to_gltf() {
 /// (never more than TEX1 holds).
 #[test]
 fn real_models_export_to_gltf() {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/j3d");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} absent", dir.display());
+    let Some(dir) = gcio::corpus::dir(
+        env!("CARGO_MANIFEST_DIR"),
+        "real/j3d",
+        "j3d-bmd glTF export",
+    ) else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).unwrap();
     let mut seen = 0;
     for e in entries.flatten() {
         let data = std::fs::read(e.path()).unwrap();

@@ -211,3 +211,21 @@ fn edits_on_retail_layout_models_change_only_their_bytes() {
         assert_eq!(synced > 0, b.starts_with(b"J3D2bdl"), "{name}: {synced}");
     }
 }
+
+/// Nintendo's padding, byte for byte: a gap of N bytes holds the first N bytes of the sentence
+/// peers document (`reference/peers.md`: `"This is padding data to alignme"`, 31 bytes, the
+/// longest gap before a 32-byte boundary). Hand-typed here, so a writer whose sentence drifts
+/// fails even where the builders' samples (padded by the same writer) would not notice.
+#[test]
+fn nintendo_padding_is_the_documented_sentence() {
+    let sentence = b"This is padding data to alignme";
+    for used in 1..=32usize {
+        let mut w = gcio::Writer::new();
+        w.fill(0xEE, used);
+        Pad::Nintendo.align(&mut w, 32);
+        let out = w.into_vec();
+        let gap = (32 - used % 32) % 32;
+        assert_eq!(out.len(), used + gap, "{used}");
+        assert_eq!(&out[used..], &sentence[..gap], "{used}");
+    }
+}

@@ -398,7 +398,9 @@ impl LabelTable {
 
 impl Msbf {
     /// The parts this model keeps as stored bytes rather than typed values: sections other than
-    /// FLW2 and FEN1 (REF1 and unknown ones). Empty for a flow file of the two known sections.
+    /// FLW2 and FEN1 (REF1 and unknown ones), and a FEN1 whose stored layout the canonical label
+    /// writer would not reproduce ([`LabelTable::raw`]). Empty for a flow file of the two known
+    /// sections in the writers' layout.
     pub fn raw_parts(&self) -> Vec<String> {
         self.sections
             .iter()
@@ -406,6 +408,7 @@ impl Msbf {
                 SectionKind::Other { magic, .. } => {
                     Some(format!("section {}", String::from_utf8_lossy(magic)))
                 }
+                SectionKind::Labels(l) if l.raw.is_some() => Some("FEN1 (stored layout)".into()),
                 _ => None,
             })
             .collect()

@@ -169,3 +169,22 @@ fn every_copy_shape_in_the_fast_path() {
     let bytes = stream(tokens);
     assert_eq!(yaz0::decode(&bytes).unwrap(), reference(&bytes).unwrap());
 }
+
+/// Hand-worked streams whose last group leaves flag bits unused: the stream model keeps those bits
+/// (some encoders set them all), so the rewrite is the same bytes and not the zero-bit default.
+#[test]
+fn unused_flag_bits_of_the_last_group_survive() {
+    // 'A' then a 3-byte copy of it at distance 1 ("AAAA"), five unused bits all set: flags
+    // 0b1000_0000 (literal) | 0b0001_1111 (unused) = 0x9F; the match is 0x1000: len 3, dist 1.
+    let with_ones = [
+        b'Y', b'a', b'z', b'0', 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0x9F, b'A', 0x10, 0x00,
+    ];
+    // The same tokens with the unused bits clear.
+    let mut with_zeros = with_ones;
+    with_zeros[16] = 0x80;
+    for data in [with_ones, with_zeros] {
+        let s = Stream::parse(&data).unwrap();
+        assert_eq!(s.decode(), b"AAAA");
+        assert_eq!(s.write(), data, "flags {:#04x}", data[16]);
+    }
+}

@@ -8,7 +8,7 @@ use std::path::Path;
 use bcsv::{Confidence, Table};
 use gcio::{Diagnostic, Error, ErrorKind, Result};
 
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// The BCSV format.
 pub struct Bcsv;
@@ -152,8 +152,12 @@ impl Format for Bcsv {
         facts
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Table::parse(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let t = Table::parse(data)?;
+        Ok(Rewrite {
+            bytes: t.write()?,
+            raw: t.raw_parts(),
+        })
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Error, ErrorKind, Result, Severity};
 
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// The BMS format.
 pub struct Bms;
@@ -82,8 +82,12 @@ impl Format for Bms {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        bms::Program::disassemble(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let p = bms::Program::disassemble(data)?;
+        Ok(Rewrite {
+            bytes: p.write()?,
+            raw: p.raw_parts(),
+        })
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
@@ -190,8 +194,8 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/bms");
         for (name, bytes) in Bms.samples() {
             assert_eq!(
-                Bms.roundtrip(&bytes).ok().as_deref(),
-                Some(&bytes[..]),
+                Bms.roundtrip(&bytes).ok().map(|r| r.bytes),
+                Some(bytes.clone()),
                 "{name}"
             );
             assert!(

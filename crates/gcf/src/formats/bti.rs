@@ -12,7 +12,7 @@ use j3d_bmd::Bti as BtiFile;
 use std::path::Path;
 
 use crate::export::{read_png, write_png};
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 use j3d_bmd::gx::tex::TexFormat;
 
 /// The BTI texture format.
@@ -91,8 +91,8 @@ impl Format for Bti {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        BtiFile::parse(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        Ok(BtiFile::parse(data)?.write()?.into())
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {

@@ -9,7 +9,7 @@ use std::path::Path;
 use gcio::{Diagnostic, Error, ErrorKind, Result};
 use gpl_facial::{Block, BlockView, Confidence, slot};
 
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// GPL model blocks (`gpl`).
 pub struct GplFacial;
@@ -78,8 +78,12 @@ impl Format for GplFacial {
         })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Block::parse(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let b = Block::parse(data)?;
+        Ok(Rewrite {
+            bytes: b.write()?,
+            raw: b.raw_parts(),
+        })
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
@@ -154,7 +158,7 @@ mod tests {
         let info = GplFacial.info(&b).unwrap();
         assert!(info.text.contains("facial: 4 objects"), "{}", info.text);
         assert!(info.text.contains("00 01 06 02: 356 entries"));
-        assert_eq!(GplFacial.roundtrip(&b).unwrap(), b);
+        assert_eq!(GplFacial.roundtrip(&b).unwrap(), b.clone().into());
         assert!(GplFacial.check(&b, &Options::new()).unwrap().is_empty());
         let mut spec = gpl_facial::build::birdo();
         spec.facial.as_mut().unwrap().objects[0].attributes[0]

@@ -12,7 +12,7 @@ use hsd_dat::{Dat, Kind, parse};
 use serde_json::json;
 
 use crate::export::write_scene;
-use crate::format::{Detection, Format, Info, Options, extension};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension};
 
 /// Sysdolphin archives (`hsd-dat`).
 pub struct HsdDat;
@@ -108,8 +108,12 @@ impl Format for HsdDat {
         })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Dat::parse(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let d = Dat::parse(data)?;
+        Ok(Rewrite {
+            bytes: d.write()?,
+            raw: d.raw_parts(),
+        })
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {

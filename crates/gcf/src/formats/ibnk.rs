@@ -9,7 +9,7 @@ use std::path::Path;
 use gcio::{Diagnostic, Error, ErrorKind, Result};
 use ibnk::model::{Body, ChunkData};
 
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// The IBNK format.
 pub struct Ibnk;
@@ -101,8 +101,12 @@ impl Format for Ibnk {
         ]
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        ibnk::read(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let b = ibnk::read(data)?;
+        Ok(Rewrite {
+            bytes: b.write()?,
+            raw: b.raw_parts(),
+        })
     }
 
     fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
@@ -149,7 +153,7 @@ mod tests {
         for bank in [d.to_v0(9), d.to_v1(9)] {
             let bytes = bank.write().unwrap();
             assert_eq!(Ibnk.detect(&bytes, "x.bnk"), Some(Detection::new("ibnk")));
-            assert_eq!(Ibnk.roundtrip(&bytes).unwrap(), bytes);
+            assert_eq!(Ibnk.roundtrip(&bytes).unwrap(), bytes.clone().into());
             let info = Ibnk.info(&bytes).unwrap();
             assert_eq!(info.json["programs"].as_array().unwrap().len(), 4);
             assert!(Ibnk.check(&bytes, &Options::new()).unwrap().is_empty());

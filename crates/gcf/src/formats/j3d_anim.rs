@@ -8,7 +8,7 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Error, ErrorKind, Result};
 
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// The J3D animation family.
 pub struct J3dAnim;
@@ -84,8 +84,12 @@ impl Format for J3dAnim {
         f
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        j3d_anim::parse(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let a = j3d_anim::parse(data)?;
+        Ok(Rewrite {
+            bytes: a.write()?,
+            raw: a.raw_parts(),
+        })
     }
 
     fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {

@@ -11,7 +11,7 @@ use gcio::{Diagnostic, Result};
 use j3d_bmd::{Bmd, Chunk, parse};
 
 use crate::export::write_scene;
-use crate::format::{Detection, Format, Info, Options, extension};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension};
 
 /// The J3D model format.
 pub struct J3dBmd;
@@ -161,21 +161,13 @@ impl Format for J3dBmd {
         Ok(Info { text, json })
     }
 
-    /// A chunk kept raw is copied, not rewritten, so such a file does not count as identical: the
-    /// round trip fails naming the chunk and why the typed writer did not reproduce it.
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        let v = parse(data)?;
-        if let Some((c, why)) = v
-            .chunks()
-            .iter()
-            .find_map(|c| Chunk::raw_reason(c).map(|why| (c, why)))
-        {
-            return Err(gcio::Error::invalid(
-                c.offset(),
-                format!("{} kept raw (not rewritten): {why}", c.name()),
-            ));
-        }
-        Bmd::from_view(&v)?.write()
+    /// A chunk kept raw is copied, not rewritten: it is reported as raw (`gcf info` says why).
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let m = Bmd::parse(data)?;
+        Ok(Rewrite {
+            bytes: m.write()?,
+            raw: m.raw_parts(),
+        })
     }
 
     /// Chunk coverage: `chunks` and `chunks typed` (their ratio is the typed share), and one

@@ -9,7 +9,7 @@ use std::path::Path;
 use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
 use msbf::CheckOptions;
 
-use crate::format::{Detection, Format, Info, Options, extension, io_error};
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// The MSBF format.
 pub struct Msbf;
@@ -130,8 +130,12 @@ impl Format for Msbf {
         facts
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        msbf::Msbf::parse(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let m = msbf::Msbf::parse(data)?;
+        Ok(Rewrite {
+            bytes: m.write()?,
+            raw: m.raw_parts(),
+        })
     }
 
     fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {

@@ -11,7 +11,7 @@ use gcio::{Diagnostic, Error, ErrorKind, Result};
 use pkx::{Game, ModelKind, Pkx};
 use serde_json::json;
 
-use crate::format::{Detection, Format, Info, Member, Options, extension, io_error};
+use crate::format::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
 
 /// PKX model containers (`pkx-xd`, `pkx-colosseum`).
 pub struct PkxContainer;
@@ -109,8 +109,8 @@ impl Format for PkxContainer {
         Ok(Info { text, json: meta })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Pkx::parse(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        Ok(Pkx::parse(data)?.write()?.into())
     }
 
     fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
@@ -271,7 +271,7 @@ mod tests {
             info.text
         );
         assert_eq!(info.json["species_id"], 359);
-        assert_eq!(PkxContainer.roundtrip(&b).unwrap(), b);
+        assert_eq!(PkxContainer.roundtrip(&b).unwrap(), b.clone().into());
         assert!(PkxContainer.check(&b, &Options::new()).unwrap().is_empty());
         let broken = sample("broken/colosseum-timing-zero.pkx");
         let rules: Vec<String> = PkxContainer

@@ -7,7 +7,7 @@ use std::path::Path;
 use gcio::{Error, ErrorKind, Limits, Result};
 use rarc::{Archive, PackOptions};
 
-use crate::{Detection, Format, Info, Member, Options};
+use crate::{Detection, Format, Info, Member, Options, Rewrite};
 
 /// The RARC format.
 pub struct Rarc;
@@ -97,8 +97,8 @@ impl Format for Rarc {
         facts
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Archive::parse(data)?.write()
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        Ok(Archive::parse(data)?.write()?.into())
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {

@@ -8,7 +8,7 @@ use std::path::Path;
 use gcio::{Error, Limits, Result};
 use yaz0::{Encoder, Matching, Stream};
 
-use crate::{Detection, Format, Info, Member, Options, extension, io_error};
+use crate::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
 
 /// The Yaz0 format.
 pub struct Yaz0;
@@ -136,8 +136,8 @@ impl Format for Yaz0 {
         ]
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Ok(Stream::parse(data)?.write())
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        Ok(Stream::parse(data)?.write().into())
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
@@ -235,8 +235,8 @@ impl Format for Yay0 {
         })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
-        Ok(yaz0::yay0::Stream::parse(data)?.write())
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        Ok(yaz0::yay0::Stream::parse(data)?.write().into())
     }
 
     /// Decoding is the check: a stream that does not decode is an error with its offset.
@@ -279,6 +279,6 @@ mod tests {
             yaz0::yay0::Stream::encode(&[1u8; 100], Encoder::Matching(Matching::Nintendo)).write();
         let d = Yay0.detect(&yay0, "x.szp").unwrap();
         assert_eq!(d.detail.as_deref(), Some("unknown"));
-        assert_eq!(Yay0.roundtrip(&yay0).unwrap(), yay0);
+        assert_eq!(Yay0.roundtrip(&yay0).unwrap(), yay0.into());
     }
 }
