@@ -213,7 +213,7 @@ fn edits_on_retail_layout_models_change_only_their_bytes() {
 }
 
 /// Nintendo's padding, byte for byte: a gap of N bytes holds the first N bytes of the sentence
-/// peers document (`reference/peers.md`: `"This is padding data to alignme"`, 31 bytes, the
+/// other J3D tools document (`"This is padding data to alignme"`, 31 bytes, the
 /// longest gap before a 32-byte boundary). Hand-typed here, so a writer whose sentence drifts
 /// fails even where the builders' samples (padded by the same writer) would not notice.
 #[test]
