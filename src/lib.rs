@@ -45,6 +45,9 @@ pub use j3d_anim;
 #[cfg(feature = "tpl")]
 pub use tpl;
 
+#[cfg(feature = "canm")]
+pub use canm;
+
 #[cfg(feature = "gx")]
 pub use gx;
 

@@ -44,6 +44,7 @@ Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):
   .bms -> .txt|.mid|.midi                 disassemble / render (-o loops=N); back: .txt -> .bms
   .bti -> .png                            decode; back: .png -> .bti (--format cmpr|rgb5a3|...)
   .tpl -> FOLDER                          one PNG per image + tpl.json; back: FOLDER -> .tpl
+  .canm -> .json; .json -> .canm          camera animation
   .bmd/.bdl -> .obj|.glb                  model export (.glb: --anim X.bck, repeatable; -o fps=60)
   .dat (sysdolphin) -> .obj | FOLDER      mesh (+ textures as PNG into a folder)
   .pkx -> .json; .json -> .pkx (--dat D)  Pokémon model container metadata

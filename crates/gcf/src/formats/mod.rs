@@ -6,6 +6,7 @@ use crate::Format;
 mod bcsv;
 mod bms;
 mod bti;
+mod canm;
 mod gpl_facial;
 pub mod hsd_dat;
 mod ibnk;
@@ -28,6 +29,8 @@ pub static FORMATS: &[&dyn Format] = &[
     &j3d_anim::J3dAnim,
     // Magic 0x0020AF30 and a table offset inside the file.
     &tpl::Tpl,
+    // `ANDO` + `CANM`/`CKAN`.
+    &canm::Canm,
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     &bti::Bti,
