@@ -64,14 +64,24 @@ pub fn track(anim: &Canm, i: usize, f: f32) -> Option<f32> {
         }
         Kind::Ckan => {
             let stride = t.stride(anim.kind);
-            let keys: Vec<&[f32]> = v.chunks_exact(stride).collect();
-            // Upper bound: the first key whose time is greater than f.
-            let upper = keys.partition_point(|k| k.first().is_some_and(|&kt| kt <= f));
-            if upper == 0 {
-                return keys.first()?.get(1).copied();
+            let key = |k: usize| v.get(k * stride..k * stride + stride);
+            let count = v.len() / stride;
+            // Upper bound: the first key whose time is greater than f (binary search, as the
+            // game's `searchKeyFrameIndex`).
+            let (mut lo, mut hi) = (0, count);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if key(mid).and_then(<[f32]>::first).is_some_and(|&kt| kt <= f) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
             }
-            let k0 = keys.get(upper - 1)?;
-            let Some(k1) = keys.get(upper) else {
+            if lo == 0 {
+                return key(0)?.get(1).copied();
+            }
+            let k0 = key(lo - 1)?;
+            let Some(k1) = key(lo) else {
                 return k0.get(1).copied();
             };
             let m0 = if stride == 3 {

@@ -185,24 +185,30 @@ impl<'a> View<'a> {
 
     /// Non-zero runs of bytes that no structure covers.
     pub fn fill(&self) -> Vec<Fill> {
-        let mut covered = vec![false; self.data.len()];
-        for (start, len, _) in self.spans() {
-            if let Some(c) = covered.get_mut(start..start.saturating_add(len)) {
-                c.fill(true);
-            }
-        }
+        let len = self.data.len();
+        let mut spans: Vec<(usize, usize)> = self
+            .spans()
+            .into_iter()
+            .map(|(s, n, _)| (s.min(len), s.saturating_add(n).min(len)))
+            .collect();
+        spans.sort_unstable();
         let mut out: Vec<Fill> = Vec::new();
-        for (i, (&b, &c)) in self.data.iter().zip(&covered).enumerate() {
-            if c || b == 0 {
-                continue;
+        let mut at = 0;
+        for (s, e) in spans.into_iter().chain([(len, len)]) {
+            for (i, &b) in self.data.get(at..s).unwrap_or_default().iter().enumerate() {
+                if b == 0 {
+                    continue;
+                }
+                let i = at + i;
+                match out.last_mut() {
+                    Some(f) if f.offset as usize + f.bytes.len() == i => f.bytes.push(b),
+                    _ => out.push(Fill {
+                        offset: i as u32,
+                        bytes: vec![b],
+                    }),
+                }
             }
-            match out.last_mut() {
-                Some(f) if f.offset as usize + f.bytes.len() == i => f.bytes.push(b),
-                _ => out.push(Fill {
-                    offset: i as u32,
-                    bytes: vec![b],
-                }),
-            }
+            at = at.max(e);
         }
         out
     }
