@@ -42,6 +42,12 @@ pub use j3d_bmd;
 #[cfg(feature = "j3d-anim")]
 pub use j3d_anim;
 
+#[cfg(feature = "tpl")]
+pub use tpl;
+
+#[cfg(feature = "canm")]
+pub use canm;
+
 #[cfg(feature = "gx")]
 pub use gx;
 

@@ -30,6 +30,8 @@ const TRIGGERED: &[&str] = &[
     "hsd-dat",
     "j3d-bmd",
     "j3d-anim",
+    "tpl",
+    "canm",
 ];
 
 fn root() -> &'static Path {

@@ -142,3 +142,18 @@ pub fn ratios<R>(
     }
     best
 }
+
+/// The bytes of every archive member of the real set whose name ends with `ext` (compared
+/// ignoring case; compressed members expanded). Empty without the corpus.
+#[cfg(feature = "rarc")]
+pub fn members(ext: &str) -> Vec<Vec<u8>> {
+    real_files("rarc")
+        .into_iter()
+        .filter(|r| {
+            r.name.contains(':')
+                && r.name.to_ascii_lowercase().ends_with(ext)
+                && !r.bytes.starts_with(b"Yaz0")
+        })
+        .map(|r| r.bytes)
+        .collect()
+}

@@ -43,6 +43,8 @@ Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):
   .bcsv/.bcam/.tbl/.banmt/.pa -> .csv|.json    JMap table to text; back: .csv|.json -> table extension
   .bms -> .txt|.mid|.midi                 disassemble / render (-o loops=N); back: .txt -> .bms
   .bti -> .png                            decode; back: .png -> .bti (--format cmpr|rgb5a3|...)
+  .tpl -> FOLDER                          one PNG per image + tpl.json; back: FOLDER -> .tpl
+  .canm -> .json; .json -> .canm          camera animation
   .bmd/.bdl -> .obj|.glb                  model export (.glb: --anim X.bck, repeatable; -o fps=60)
   .dat (sysdolphin) -> .obj | FOLDER      mesh (+ textures as PNG into a folder)
   .pkx -> .json; .json -> .pkx (--dat D)  Pokémon model container metadata
@@ -629,7 +631,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         .to_owned(),
                 );
             }
-            let data = read(&input)?;
+            // A folder input (e.g. PNGs and a manifest back to a .tpl) is read by the format.
+            let data = if input.is_dir() {
+                Vec::new()
+            } else {
+                read(&input)?
+            };
             let pol = policy(vec![input.clone()]);
             pol.check_output(&output, true)?;
             // A compressed input's payload first (a Yaz0 table converts to CSV), then the file

@@ -6,6 +6,7 @@ use crate::Format;
 mod bcsv;
 mod bms;
 mod bti;
+mod canm;
 mod gpl_facial;
 pub mod hsd_dat;
 mod ibnk;
@@ -14,6 +15,7 @@ mod j3d_bmd;
 mod msbf;
 mod pkx;
 mod rarc;
+mod tpl;
 mod yaz0;
 
 /// Every format `gcf` knows, in detection order.
@@ -25,6 +27,10 @@ pub static FORMATS: &[&dyn Format] = &[
     &msbf::Msbf,
     &j3d_bmd::J3dBmd,
     &j3d_anim::J3dAnim,
+    // Magic 0x0020AF30 and a table offset inside the file.
+    &tpl::Tpl,
+    // `ANDO` + `CANM`/`CKAN`.
+    &canm::Canm,
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     &bti::Bti,

@@ -1,0 +1,54 @@
+//! Super Mario Galaxy camera animations (`.canm`) — read, written back byte for byte, checked,
+//! converted to JSON and evaluated at a frame as the game does.
+//!
+//! A file is a 0x20-byte header (`ANDO`, a type tag `CANM` or `CKAN`, four header words, the
+//! length in frames, the value block's offset), eight track entries (camera position x/y/z,
+//! watched point x/y/z, twist, field of view: count, first value index, and for CKAN a key
+//! layout word), then the value block: its size in bytes and big-endian floats shared by all
+//! tracks. `CANM` stores a value per frame; `CKAN` stores keys (time, value, tangent or in/out
+//! tangents) interpolated by Hermite curves ([`eval`]). The layout is in `docs/CANM.md`.
+//!
+//! ```
+//! let anim = canm::build::sample();
+//! let bytes = anim.write().unwrap();
+//! assert_eq!(canm::parse(&bytes).unwrap(), anim);
+//! let pose = canm::eval::pose(&anim, 60.0).unwrap();
+//! assert_eq!(pose.pos[0], 100.0);
+//! assert!(canm::validate(&bytes).is_empty());
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod build;
+pub mod eval;
+mod fuzz;
+pub mod model;
+pub mod validate;
+mod view;
+mod write;
+
+pub use fuzz::fuzz_canm;
+pub use model::{Canm, Kind, MAGIC, TRACK_NAMES, Track};
+pub use validate::{validate, validate_view};
+pub use view::{View, sniff};
+
+/// Parses `data` into the owned model.
+pub fn parse(data: &[u8]) -> gcio::Result<Canm> {
+    Ok(View::parse(data)?.to_model())
+}
+
+/// Parses into the zero-copy view.
+pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
+    View::parse(data)
+}
+
+/// The model as JSON (lossless for finite values: `from_json(to_json(a)) == a`).
+pub fn to_json(anim: &Canm) -> gcio::Result<serde_json::Value> {
+    serde_json::to_value(anim).map_err(|e| gcio::Error::invalid(0, format!("JSON: {e}")))
+}
+
+/// The model from [`to_json`]'s output.
+pub fn from_json(v: &serde_json::Value) -> gcio::Result<Canm> {
+    Canm::deserialize(v).map_err(|e| gcio::Error::invalid(0, format!("JSON: {e}")))
+}
+
+use serde::Deserialize as _;

@@ -1,0 +1,106 @@
+//! Galaxy camera animations (`.canm`): detected by `ANDO` + `CANM`/`CKAN`; `info` lists the
+//! tracks, `check` runs the CANM-* rules, `roundtrip` writes the model back, `convert x.canm
+//! x.json` and back.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use gcio::{Diagnostic, Error, ErrorKind, Result};
+
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+
+/// The camera animation format.
+pub struct Canm;
+
+impl Format for Canm {
+    fn name(&self) -> &'static str {
+        "canm"
+    }
+
+    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        canm::sniff(data).map(|k| Detection {
+            format: "canm",
+            detail: Some(format!("{k:?}").to_ascii_uppercase()),
+        })
+    }
+
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        let a = canm::parse(data)?;
+        let mut text = format!(
+            "camera animation {:?} ({} bytes): {} frames, header {:?}, {} values\n",
+            a.kind,
+            data.len(),
+            a.frames,
+            a.header,
+            a.values.len()
+        );
+        let mut tracks = Vec::new();
+        for (t, name) in a.tracks.iter().zip(canm::TRACK_NAMES) {
+            let _ = writeln!(
+                text,
+                "  {name:<8} {:>4} {} from value {} (layout {})",
+                t.count,
+                if t.count == 1 {
+                    "constant"
+                } else {
+                    "keys/frames"
+                },
+                t.offset,
+                t.layout
+            );
+            tracks.push(serde_json::json!({
+                "name": name, "count": t.count, "offset": t.offset, "layout": t.layout,
+            }));
+        }
+        let json = serde_json::json!({
+            "kind": format!("{:?}", a.kind),
+            "frames": a.frames,
+            "header": a.header,
+            "values": a.values.len(),
+            "tracks": tracks,
+        });
+        Ok(Info { text, json })
+    }
+
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let m = canm::parse(data)?;
+        Ok(Rewrite {
+            bytes: m.write()?,
+            raw: m.raw_parts(),
+        })
+    }
+
+    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+        Ok(canm::validate(data))
+    }
+
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(a) = canm::parse(data) else {
+            return Vec::new();
+        };
+        vec![
+            (format!("kind {:?}", a.kind), 1),
+            (format!("header {:?}", a.header), 1),
+            (format!("trailer {:02X?}", a.trailer), 1),
+        ]
+    }
+
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
+        let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
+        let out = match (canm::sniff(input).is_some(), extension(to).as_str()) {
+            (true, "json") => canm::parse(input)
+                .and_then(|a| canm::to_json(&a))
+                .and_then(|j| serde_json::to_vec_pretty(&j).map_err(|e| invalid(e.to_string()))),
+            (false, "canm") if extension(from) == "json" => serde_json::from_slice(input)
+                .map_err(|e| invalid(format!("JSON: {e}")))
+                .and_then(|j| canm::from_json(&j))
+                .and_then(|a| a.write()),
+            _ => return None,
+        };
+        Some(out.and_then(|b| std::fs::write(to, b).map_err(|e| io_error(to, e))))
+    }
+
+    fn samples(&self) -> Vec<(String, Vec<u8>)> {
+        canm::build::samples()
+    }
+}

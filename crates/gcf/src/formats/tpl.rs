@@ -1,0 +1,122 @@
+//! Wii TPL texture libraries: detected by the magic and a table offset inside the file; `info`
+//! lists the images, `check` runs the TPL-* rules, `roundtrip` writes the model back;
+//! `convert x.tpl DIR` writes one PNG per image with a manifest (`tpl::folder`), and
+//! `convert DIR x.tpl` rebuilds it (byte for byte while the PNGs are unchanged).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use gcio::{Diagnostic, Result};
+
+use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+
+/// The TPL format.
+pub struct Tpl;
+
+fn format_name(id: u32) -> String {
+    u8::try_from(id)
+        .ok()
+        .and_then(|b| gx::tex::TexFormat(b).name())
+        .map_or_else(|| format!("{id:#x}"), str::to_owned)
+}
+
+impl Format for Tpl {
+    fn name(&self) -> &'static str {
+        "tpl"
+    }
+
+    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        tpl::sniff(data).then(|| Detection::new("tpl"))
+    }
+
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        let t = tpl::parse(data)?;
+        let mut text = format!("TPL ({} bytes): {} image(s)\n", data.len(), t.images.len());
+        let mut images = Vec::new();
+        for (i, e) in t.images.iter().enumerate() {
+            let h = &e.header;
+            let _ = writeln!(
+                text,
+                "  {i}: {}x{} {}, {} level(s), wrap {}/{}, filters {}/{}, data at {:#x}{}",
+                h.width,
+                h.height,
+                format_name(h.format),
+                h.levels(),
+                h.wrap_s,
+                h.wrap_t,
+                h.min_filter,
+                h.mag_filter,
+                h.data_offset,
+                e.palette.as_ref().map_or(String::new(), |p| format!(
+                    ", palette {} entries format {}",
+                    p.header.entries, p.header.format
+                ))
+            );
+            images.push(serde_json::json!({
+                "width": h.width,
+                "height": h.height,
+                "format": format_name(h.format),
+                "levels": h.levels(),
+                "wrap": [h.wrap_s, h.wrap_t],
+                "filters": [h.min_filter, h.mag_filter],
+                "lod": [h.min_lod, h.max_lod, h.lod_bias],
+                "data_offset": h.data_offset,
+                "palette": e.palette.as_ref().map(|p| serde_json::json!({
+                    "entries": p.header.entries, "format": p.header.format,
+                })),
+            }));
+        }
+        let json = serde_json::json!({"images": images, "size": data.len()});
+        Ok(Info { text, json })
+    }
+
+    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+        let m = tpl::parse(data)?;
+        Ok(Rewrite {
+            bytes: m.write()?,
+            raw: m.raw_parts(),
+        })
+    }
+
+    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+        Ok(tpl::validate(data))
+    }
+
+    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+        let Ok(t) = tpl::parse(data) else {
+            return Vec::new();
+        };
+        let mut f: Vec<(String, u64)> = t
+            .images
+            .iter()
+            .map(|e| (format!("format {}", format_name(e.header.format)), 1))
+            .collect();
+        f.push((format!("table at {:#x}", t.table_offset), 1));
+        f
+    }
+
+    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
+        if tpl::sniff(input) && extension(to).is_empty() {
+            return Some((|| {
+                let files = tpl::folder::to_folder(&tpl::parse(input)?)?;
+                std::fs::create_dir_all(to).map_err(|e| io_error(to, e))?;
+                for (name, bytes) in files {
+                    let p = to.join(name);
+                    std::fs::write(&p, bytes).map_err(|e| io_error(&p, e))?;
+                }
+                Ok(())
+            })());
+        }
+        if from.is_dir() && extension(to) == "tpl" {
+            return Some((|| {
+                let t = tpl::folder::from_folder(|name| std::fs::read(from.join(name)).ok())?;
+                std::fs::write(to, t.write()?).map_err(|e| io_error(to, e))
+            })());
+        }
+        None
+    }
+
+    fn samples(&self) -> Vec<(String, Vec<u8>)> {
+        vec![("sample.tpl".to_owned(), tpl::build::sample_bytes())]
+    }
+}
