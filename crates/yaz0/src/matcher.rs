@@ -14,8 +14,8 @@
 //! - otherwise every 3-byte match is exactly 3 long, and the first true match in the 3-byte list
 //!   (the oldest) is the answer.
 //!
-//! Runs of one byte are compared in O(1) through a run-length table. The quick search (fast and
-//! optimal encoders) walks a newest-first 3-byte chain with a bounded number of candidates.
+//! Runs of one byte are compared in O(1) through a run-length table. The nearest-first search
+//! (EveryFileExplorer's encoder) walks a newest-first 3-byte chain.
 
 use std::cell::Cell;
 
@@ -200,9 +200,9 @@ pub(crate) fn common_len(data: &[u8], a: usize, b: usize, max: usize) -> usize {
 /// Window search state over one input.
 pub(crate) struct Matcher<'a> {
     data: &'a [u8],
-    /// Exact search: the window lists (`None` in quick mode).
+    /// Exact search: the window lists (`None` in nearest-first mode).
     win: Option<Box<Window>>,
-    /// Quick search: newest position per 3-byte hash (+1) and links to older ones (empty in
+    /// Nearest-first search: newest position per 3-byte hash (+1) and links to older ones (empty in
     /// exact mode).
     head: Vec<u32>,
     prev: Vec<u32>,
@@ -217,7 +217,7 @@ pub(crate) struct Matcher<'a> {
 }
 
 impl<'a> Matcher<'a> {
-    /// A matcher for [`Matcher::longest`] (`exact`) or for [`Matcher::quick`].
+    /// A matcher for [`Matcher::longest`] (`exact`) or for [`Matcher::nearest`].
     pub(crate) fn new(data: &'a [u8], exact: bool) -> Self {
         let mut run = vec![0u16; data.len()];
         let mut count = 0u16;
@@ -416,15 +416,10 @@ impl<'a> Matcher<'a> {
         (best & NONE != NONE).then_some(((best >> 32) as usize, (best & NONE) as usize))
     }
 
-    /// The longest match for `pos` within `window` bytes, the nearest on ties: the quick chain
+    /// The longest match for `pos` within `window` bytes, the nearest on ties: the 3-byte chain
     /// walked to the window's end (exact, since the chain holds every earlier position).
     pub(crate) fn nearest(&mut self, pos: usize, window: usize) -> (usize, usize) {
         self.chain_walk(pos, usize::MAX, MAX_LEN, window.min(MAX_DIST))
-    }
-
-    /// A quick match for `pos`: nearest-first, at most `chain` candidates, stops at `nice` bytes.
-    pub(crate) fn quick(&mut self, pos: usize, chain: usize, nice: usize) -> (usize, usize) {
-        self.chain_walk(pos, chain, nice, MAX_DIST)
     }
 
     /// Walks the 3-byte chain for `pos` nearest-first over at most `chain` candidates within
