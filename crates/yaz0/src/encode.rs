@@ -103,13 +103,13 @@ impl Encoder {
         }
     }
 
-    /// Bytes of working memory per input byte (the matcher's run table, the quick chain's links,
+    /// Bytes of working memory per input byte (the matcher's run table, the nearest-first chain's links,
     /// the optimal parse's tables; oead's tables have a fixed size), so identification can keep
     /// within [`gcio::Limits`].
     pub(crate) fn work_per_byte(self) -> u64 {
         match self {
-            Encoder::Matching(Matching::Oead(_)) => 0,
-            Encoder::Matching(Matching::Efe(_)) | Encoder::Fast => 6,
+            Encoder::Matching(Matching::Oead(_)) | Encoder::Fast => 0,
+            Encoder::Matching(Matching::Efe(_)) => 6,
             Encoder::Best => 16,
             Encoder::Matching(_) => 2,
         }
@@ -149,7 +149,7 @@ impl Encoder {
                 nearest_greedy(data, usize::from(window), sink)
             }
             Encoder::Matching(Matching::Oead(level)) => crate::oead::oead(data, level, sink),
-            Encoder::Fast => fast(data, sink),
+            Encoder::Fast => crate::fast::fast(data, sink),
             Encoder::Best => crate::best::best(data, sink),
         }
     }
@@ -276,30 +276,6 @@ fn nearest_greedy(data: &[u8], window: usize, sink: &mut impl FnMut(Token) -> bo
     let mut pos = 0;
     while pos < data.len() {
         let (len, dist) = m.nearest(pos, window);
-        match emit(sink, data, pos, len, dist) {
-            Some(n) => pos += n,
-            None => return,
-        }
-    }
-}
-
-/// Greedy hash-chain search with one step of lazy matching and short chains.
-fn fast(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
-    const CHAIN: usize = 32;
-    const NICE: usize = 64;
-    let mut m = Matcher::new(data, false);
-    let mut pos = 0;
-    let mut pending: Option<(usize, usize)> = None;
-    while pos < data.len() {
-        let (mut len, mut dist) = pending.take().unwrap_or_else(|| m.quick(pos, CHAIN, NICE));
-        if (3..NICE).contains(&len) {
-            let next = m.quick(pos + 1, CHAIN, NICE);
-            if next.0 > len {
-                pending = Some(next);
-                len = 0;
-                dist = 0;
-            }
-        }
         match emit(sink, data, pos, len, dist) {
             Some(n) => pos += n,
             None => return,

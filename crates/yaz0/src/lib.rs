@@ -31,6 +31,7 @@ mod best;
 pub mod build;
 mod decode;
 mod encode;
+mod fast;
 mod fuzz;
 mod matcher;
 mod oead;

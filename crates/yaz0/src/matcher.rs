@@ -2,11 +2,14 @@
 //!
 //! The exact search ([`Matcher::longest`], used by the encoders that must reproduce a tool's
 //! choices) finds the longest match and, among equally long ones, the earliest (farthest)
-//! position, as Nintendo's and Whitehole's brute-force loops do. It keeps two sets of hash lists
-//! over the window, keyed on the next 4 and the next 3 bytes, each linked oldest-first; a
+//! position, as Nintendo's and Whitehole's brute-force loops do. It keeps three sets of hash lists
+//! over the window, keyed on the next 8, 4 and 3 bytes, each linked oldest-first; a
 //! position leaves its lists when the one 0x1000 bytes later enters, so the lists hold exactly
 //! the window (entries are 16-bit ring slots in fixed-size tables that stay in cache) and
 //! searches must move forward:
+//! - every candidate matching 8 bytes or more is in the 8-byte list, so that list alone decides
+//!   when the longest match is ≥ 8 (the 4-byte lists of real files are long: floats and
+//!   records share 4-byte prefixes), walked as below;
 //! - every candidate matching 4 bytes or more is in the 4-byte list, so that list alone decides
 //!   when the longest match is ≥ 4: the walk is farthest-first with a strict `>` and stops at the
 //!   maximum possible length; one 8-byte XOR settles each candidate that differs within 8 bytes,
@@ -14,8 +17,8 @@
 //! - otherwise every 3-byte match is exactly 3 long, and the first true match in the 3-byte list
 //!   (the oldest) is the answer.
 //!
-//! Runs of one byte are compared in O(1) through a run-length table. The quick search (fast and
-//! optimal encoders) walks a newest-first 3-byte chain with a bounded number of candidates.
+//! Runs of one byte are compared in O(1) through a run-length table. The nearest-first search
+//! (EveryFileExplorer's encoder) walks a newest-first 3-byte chain.
 
 use std::cell::Cell;
 
@@ -102,6 +105,7 @@ impl Lists {
 
 /// The exact search's view of the window: lists keyed on the next 4 bytes and on the next 3.
 struct Window {
+    l8: Lists,
     l4: Lists,
     l3: Lists,
 }
@@ -109,6 +113,7 @@ struct Window {
 impl Window {
     fn new() -> Box<Window> {
         Box::new(Window {
+            l8: Lists::new(),
             l4: Lists::new(),
             l3: Lists::new(),
         })
@@ -120,6 +125,12 @@ impl Window {
 fn load4(data: &[u8], at: usize) -> Option<u32> {
     let b: [u8; 4] = data.get(at..at + 4)?.try_into().ok()?;
     Some(u32::from_le_bytes(b))
+}
+
+/// The window lists' hash of an 8-byte key.
+#[inline(always)]
+fn key8_hash(v: u64) -> usize {
+    (v.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TIER_BITS)) as usize
 }
 
 /// The window lists' hash of a key of up to 4 bytes.
@@ -200,9 +211,9 @@ pub(crate) fn common_len(data: &[u8], a: usize, b: usize, max: usize) -> usize {
 /// Window search state over one input.
 pub(crate) struct Matcher<'a> {
     data: &'a [u8],
-    /// Exact search: the window lists (`None` in quick mode).
+    /// Exact search: the window lists (`None` in nearest-first mode).
     win: Option<Box<Window>>,
-    /// Quick search: newest position per 3-byte hash (+1) and links to older ones (empty in
+    /// Nearest-first search: newest position per 3-byte hash (+1) and links to older ones (empty in
     /// exact mode).
     head: Vec<u32>,
     prev: Vec<u32>,
@@ -217,7 +228,7 @@ pub(crate) struct Matcher<'a> {
 }
 
 impl<'a> Matcher<'a> {
-    /// A matcher for [`Matcher::longest`] (`exact`) or for [`Matcher::quick`].
+    /// A matcher for [`Matcher::longest`] (`exact`) or for [`Matcher::nearest`].
     pub(crate) fn new(data: &'a [u8], exact: bool) -> Self {
         let mut run = vec![0u16; data.len()];
         let mut count = 0u16;
@@ -264,6 +275,11 @@ impl<'a> Matcher<'a> {
                     Some(v) => keys(v),
                     None => (None, key3_hash(self.data, p)),
                 };
+                let q8 = p
+                    .checked_sub(RING)
+                    .and_then(|q| load8(self.data, q))
+                    .map(key8_hash);
+                win.l8.insert(slot, q8, load8(self.data, p).map(key8_hash));
                 win.l4.insert(slot, q4, h4);
                 win.l3.insert(slot, q3, h3);
                 self.inserted += 1;
@@ -335,9 +351,25 @@ impl<'a> Matcher<'a> {
         }
         self.insert_upto(pos);
         let rp = usize::from(self.run.get(pos).copied().unwrap_or(0));
-        // Anything of 4 bytes or more is settled by the 4-byte list.
+        // Anything of 8 bytes or more is settled by the 8-byte list (much shorter than the
+        // 4-byte one on real files: floats and records share 4-byte prefixes), anything of 4 or
+        // more by the 4-byte list.
+        let Some(win) = self.win.as_deref() else {
+            return (0, 0);
+        };
+        if max >= 8
+            && let Some(v) = load8(self.data, pos)
+        {
+            if let Some(found) = self.walk(&win.l8, key8_hash(v), pos, max, floor.max(8), rp) {
+                return found;
+            }
+            if floor >= 8 {
+                return (0, 0);
+            }
+        }
         if max >= 4
-            && let Some(found) = self.walk(pos, max, floor.max(4), rp)
+            && let Some(v) = load4(self.data, pos)
+            && let Some(found) = self.walk(&win.l4, key_hash(v), pos, max, floor.max(4), rp)
         {
             return found;
         }
@@ -370,13 +402,20 @@ impl<'a> Matcher<'a> {
         (0, 0)
     }
 
-    /// Walks the 4-byte list for `pos` oldest-first: the longest match of at least `need` and at
+    /// Walks list `h` of `list` (the 8- or 4-byte lists, holding every candidate that matches
+    /// `need` bytes or more) for `pos` oldest-first: the longest match of at least `need` and at
     /// most `max` bytes, the earliest on ties, as `(len, dist)`.
     #[inline(always)]
-    fn walk(&self, pos: usize, max: usize, need: usize, rp: usize) -> Option<(usize, usize)> {
-        let win = self.win.as_deref()?;
-        let h = key_hash(load4(self.data, pos)?);
-        let mut s = win.l4.oldest(h);
+    fn walk(
+        &self,
+        list: &Lists,
+        h: usize,
+        pos: usize,
+        max: usize,
+        need: usize,
+        rp: usize,
+    ) -> Option<(usize, usize)> {
+        let mut s = list.oldest(h);
         // The best so far as one word, length above distance: a longer match is a larger word,
         // and so is an equally long one farther back, but candidates come oldest-first, so only
         // a strictly longer one replaces the best. Nothing found yet: length `need - 1` with a
@@ -390,7 +429,7 @@ impl<'a> Matcher<'a> {
         let head = (max >= 8).then(|| load8(self.data, pos)).flatten();
         while s != EMPTY {
             let cand = last - (last.wrapping_sub(usize::from(s)) % RING);
-            s = win.l4.next(s);
+            s = list.next(s);
             let dist = (pos - cand) as u64;
             if let Some(head) = head
                 && let Some(c) = load8(self.data, cand)
@@ -416,15 +455,10 @@ impl<'a> Matcher<'a> {
         (best & NONE != NONE).then_some(((best >> 32) as usize, (best & NONE) as usize))
     }
 
-    /// The longest match for `pos` within `window` bytes, the nearest on ties: the quick chain
+    /// The longest match for `pos` within `window` bytes, the nearest on ties: the 3-byte chain
     /// walked to the window's end (exact, since the chain holds every earlier position).
     pub(crate) fn nearest(&mut self, pos: usize, window: usize) -> (usize, usize) {
         self.chain_walk(pos, usize::MAX, MAX_LEN, window.min(MAX_DIST))
-    }
-
-    /// A quick match for `pos`: nearest-first, at most `chain` candidates, stops at `nice` bytes.
-    pub(crate) fn quick(&mut self, pos: usize, chain: usize, nice: usize) -> (usize, usize) {
-        self.chain_walk(pos, chain, nice, MAX_DIST)
     }
 
     /// Walks the 3-byte chain for `pos` nearest-first over at most `chain` candidates within
