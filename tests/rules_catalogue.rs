@@ -17,7 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Crates whose tests trigger every rule id their sources emit.
-const TRIGGERED: &[&str] = &["bms", "msbf", "ibnk", "gpl-facial", "pkx"];
+const TRIGGERED: &[&str] = &["bms", "msbf", "ibnk", "gpl-facial", "pkx", "kcl"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
