@@ -110,6 +110,23 @@ pub fn validate_model(k: &Kcl) -> Vec<Diagnostic> {
     let cells = k.cells();
     let mut in_leaf = vec![false; k.prisms.len()];
     let tris: Vec<Option<[[f32; 3]; 3]>> = (0..k.prisms.len()).map(|i| k.triangle(i)).collect();
+    // Each finite triangle's bounds, to skip the overlap test for cells far from it.
+    let boxes: Vec<Option<([f32; 3], [f32; 3])>> = tris
+        .iter()
+        .map(|t| {
+            let t = t.as_ref()?;
+            if !t.iter().flatten().all(|v| v.is_finite()) {
+                return None;
+            }
+            let lo = [0, 1, 2].map(|a| t.iter().map(|v| axis(*v, a)).fold(f32::INFINITY, f32::min));
+            let hi = [0, 1, 2].map(|a| {
+                t.iter()
+                    .map(|v| axis(*v, a))
+                    .fold(f32::NEG_INFINITY, f32::max)
+            });
+            Some((lo, hi))
+        })
+        .collect();
     let mut deep_reported = false;
     for c in &cells {
         if c.depth > h.block_width_shift && !deep_reported {
@@ -140,9 +157,13 @@ pub fn validate_model(k: &Kcl) -> Vec<Diagnostic> {
         }
         // A triangle overlapping the cube (shrunk slightly against rounding) must be listed.
         let shrink = -(c.size * 1e-3).max(1e-3);
-        for (i, t) in tris.iter().enumerate() {
-            let Some(t) = t else { continue };
-            if !t.iter().flatten().all(|v| v.is_finite()) {
+        for (i, (t, bb)) in tris.iter().zip(&boxes).enumerate() {
+            let (Some(t), Some((lo, hi))) = (t, bb) else {
+                continue;
+            };
+            let apart = (0..3)
+                .any(|a| axis(*lo, a) > axis(c.min, a) + c.size || axis(*hi, a) < axis(c.min, a));
+            if apart {
                 continue;
             }
             if tri_box_overlap(*t, c.min, c.size, shrink)
