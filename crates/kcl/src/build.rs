@@ -73,54 +73,68 @@ fn volume(t: [Vec3; 3], n: Vec3, thickness: f32) -> [Vec3; 6] {
     ]
 }
 
-/// Separating-axis overlap of a prism volume with the cube `[min, min + size]`.
-fn volume_overlaps(v: &[Vec3; 6], n: Vec3, t: [Vec3; 3], min: Vec3, size: f32) -> bool {
-    let units = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-    let edges = [sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2]), n];
-    let mut axes: Vec<Vec3> = units.to_vec();
-    axes.push(n);
-    for e in &edges[..3] {
-        axes.push(cross(*e, n));
+/// A prism volume prepared for cube tests: its bounds and its extent along each separating axis.
+struct Solid {
+    lo: Vec3,
+    hi: Vec3,
+    axes: Vec<(Vec3, f32, f32)>,
+}
+
+impl Solid {
+    fn new(v: &[Vec3; 6], n: Vec3, t: [Vec3; 3]) -> Solid {
+        let units = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let edges = [sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2]), n];
+        let mut dirs: Vec<Vec3> = vec![n];
+        for e in &edges[..3] {
+            dirs.push(cross(*e, n));
+        }
+        for e in edges {
+            for u in units {
+                dirs.push(cross(e, u));
+            }
+        }
+        let span = |a: Vec3| {
+            v.iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+                    let d = dot(*p, a);
+                    (lo.min(d), hi.max(d))
+                })
+        };
+        let axes = dirs
+            .into_iter()
+            .filter(|a| dot(*a, *a) >= 1e-12)
+            .map(|a| {
+                let (lo, hi) = span(a);
+                (a, lo, hi)
+            })
+            .collect();
+        let lo = [0, 1, 2].map(|k| span(units.get(k).copied().unwrap_or_default()).0);
+        let hi = [0, 1, 2].map(|k| span(units.get(k).copied().unwrap_or_default()).1);
+        Solid { lo, hi, axes }
     }
-    for e in edges {
-        for u in units {
-            axes.push(cross(e, u));
+
+    /// Separating-axis overlap with the cube `[min, min + size]` (box axes first, by bounds).
+    fn overlaps(&self, min: Vec3, size: f32) -> bool {
+        let eps = 1e-4 * size.max(1.0);
+        for k in 0..3 {
+            let m = axis(min, k);
+            if axis(self.lo, k) > m + size + eps || axis(self.hi, k) < m - eps {
+                return false;
+            }
         }
+        for &(a, lo, hi) in &self.axes {
+            let base = dot(min, a);
+            let neg: f32 = a.iter().map(|c| c.min(0.0)).sum();
+            let pos: f32 = a.iter().map(|c| c.max(0.0)).sum();
+            let (blo, bhi) = (base + size * neg, base + size * pos);
+            // A little slack so rounding never drops a prism from a cell it touches.
+            let eps = 1e-4 * (bhi - blo).abs().max(1.0);
+            if lo > bhi + eps || hi < blo - eps {
+                return false;
+            }
+        }
+        true
     }
-    let corners = |a: Vec3| {
-        let mut lo = f32::INFINITY;
-        let mut hi = f32::NEG_INFINITY;
-        for k in 0..8 {
-            let p = [
-                min[0] + if k & 1 != 0 { size } else { 0.0 },
-                min[1] + if k & 2 != 0 { size } else { 0.0 },
-                min[2] + if k & 4 != 0 { size } else { 0.0 },
-            ];
-            let d = dot(p, a);
-            lo = lo.min(d);
-            hi = hi.max(d);
-        }
-        (lo, hi)
-    };
-    for a in axes {
-        if dot(a, a) < 1e-12 {
-            continue;
-        }
-        let (blo, bhi) = corners(a);
-        let mut lo = f32::INFINITY;
-        let mut hi = f32::NEG_INFINITY;
-        for p in v {
-            let d = dot(*p, a);
-            lo = lo.min(d);
-            hi = hi.max(d);
-        }
-        // A little slack so rounding never drops a prism from a cell it touches.
-        let eps = 1e-4 * (bhi - blo).abs().max(1.0);
-        if lo > bhi + eps || hi < blo - eps {
-            return false;
-        }
-    }
-    true
 }
 
 enum Tree {
@@ -129,8 +143,7 @@ enum Tree {
 }
 
 struct Ctx<'a> {
-    vols: &'a [[Vec3; 6]],
-    tris: &'a [([Vec3; 3], Vec3)],
+    solids: &'a [Solid],
     opts: &'a Options,
 }
 
@@ -141,12 +154,9 @@ impl Ctx<'_> {
             .iter()
             .copied()
             .filter(|&i| {
-                let (Some(v), Some((t, n))) =
-                    (self.vols.get(i as usize), self.tris.get(i as usize))
-                else {
-                    return false;
-                };
-                volume_overlaps(v, *n, *t, min, size)
+                self.solids
+                    .get(i as usize)
+                    .is_some_and(|s| s.overlaps(min, size))
             })
             .collect();
         if list.len() <= self.opts.max_per_leaf || shift <= self.opts.min_cell_shift || depth >= 24
@@ -252,9 +262,13 @@ pub fn build(tris: &[([Vec3; 3], u16)], opts: &Options) -> Result<Kcl> {
         area_xy_blocks_shift: logs[0] + logs[1],
         sphere_radius: opts.sphere_radius,
     };
+    let solids: Vec<Solid> = vols
+        .iter()
+        .zip(&kept)
+        .map(|(v, (t, n))| Solid::new(v, *n, *t))
+        .collect();
     let ctx = Ctx {
-        vols: &vols,
-        tris: &kept,
+        solids: &solids,
         opts,
     };
     let all: Vec<u32> = (0..kept.len() as u32).collect();
@@ -267,24 +281,7 @@ pub fn build(tris: &[([Vec3; 3], u16)], opts: &Options) -> Result<Kcl> {
                     lo[1] + y as f32 * w,
                     lo[2] + z as f32 * w,
                 ];
-                // Candidates: prisms whose volume's box meets the cell's.
-                let cand: Vec<u32> = all
-                    .iter()
-                    .copied()
-                    .filter(|&i| {
-                        vols.get(i as usize).is_some_and(|v| {
-                            (0..3).all(|a| {
-                                let l = v.iter().map(|p| axis(*p, a)).fold(f32::INFINITY, f32::min);
-                                let h = v
-                                    .iter()
-                                    .map(|p| axis(*p, a))
-                                    .fold(f32::NEG_INFINITY, f32::max);
-                                l <= axis(min, a) + w + 1e-3 && h >= axis(min, a) - 1e-3
-                            })
-                        })
-                    })
-                    .collect();
-                roots.push(ctx.cell(&cand, min, shift, 0));
+                roots.push(ctx.cell(&all, min, shift, 0));
             }
         }
     }

@@ -89,8 +89,12 @@ impl Kcl {
             }
         }
         let mut shift = h.block_width_shift;
-        let idx = (c[2].checked_shr(shift)? << h.area_xy_blocks_shift)
-            | (c[1].checked_shr(shift)? << h.area_x_blocks_shift)
+        let idx = c[2]
+            .checked_shr(shift)?
+            .checked_shl(h.area_xy_blocks_shift)?
+            | c[1]
+                .checked_shr(shift)?
+                .checked_shl(h.area_x_blocks_shift)?
             | c[0].checked_shr(shift)?;
         let mut node = *self.octree.root.get(idx as usize)?;
         loop {
@@ -154,21 +158,63 @@ impl Kcl {
     }
 
     /// Prisms (0-based, ascending) whose triangle the ray `origin + t·dir`, `0 ≤ t ≤ max_t`, crosses,
-    /// visiting only the octree cells the ray passes through.
+    /// descending only into the octree cells the ray passes through.
     pub fn query_ray(&self, origin: Vec3, dir: Vec3, max_t: f32) -> Vec<u16> {
         let mut cand: Vec<u16> = Vec::new();
-        for c in self.cells() {
-            if let Some((t0, t1)) = ray_box(origin, dir, c.min, [c.size; 3])
-                && t1 >= 0.0
-                && t0 <= max_t
-            {
-                cand.extend(self.leaf_list(c.list));
+        let h = &self.header;
+        if let Some([nx, ny, _]) = h.root_counts() {
+            let size = 2f32.powi(h.block_width_shift.min(127) as i32);
+            for (i, n) in self.octree.root.iter().enumerate() {
+                let i = i as u32;
+                let (x, y, z) = (i % nx, (i / nx) % ny, i / (nx.max(1) * ny.max(1)));
+                let min = [
+                    h.area_min[0] + x as f32 * size,
+                    h.area_min[1] + y as f32 * size,
+                    h.area_min[2] + z as f32 * size,
+                ];
+                self.ray_cells(*n, min, size, 0, (origin, dir, max_t), &mut cand);
             }
         }
         cand.sort_unstable();
         cand.dedup();
         cand.retain(|&i| self.ray_hits(usize::from(i), origin, dir, max_t));
         cand
+    }
+
+    fn ray_cells(
+        &self,
+        n: Node,
+        min: Vec3,
+        size: f32,
+        depth: u32,
+        ray: (Vec3, Vec3, f32),
+        out: &mut Vec<u16>,
+    ) {
+        let (origin, dir, max_t) = ray;
+        match ray_box(origin, dir, min, [size; 3]) {
+            Some((t0, t1)) if t1 >= 0.0 && t0 <= max_t => {}
+            _ => return,
+        }
+        match n {
+            Node::Leaf(list) => out.extend(self.leaf_list(list)),
+            Node::Branch(b) => {
+                let Some(block) = self.octree.blocks.get(b as usize) else {
+                    return;
+                };
+                if depth >= 32 {
+                    return;
+                }
+                let half = size * 0.5;
+                for (k, c) in block.iter().enumerate() {
+                    let m = [
+                        min[0] + if k & 1 != 0 { half } else { 0.0 },
+                        min[1] + if k & 2 != 0 { half } else { 0.0 },
+                        min[2] + if k & 4 != 0 { half } else { 0.0 },
+                    ];
+                    self.ray_cells(*c, m, half, depth + 1, ray, out);
+                }
+            }
+        }
     }
 
     /// [`Kcl::query_ray`] testing every prism.

@@ -161,3 +161,61 @@ fn real_pa_fields_named() {
     }
     assert_eq!(n, 7, "real .pa members");
 }
+
+/// Golden table of the real files: (member, size, positions, normals, prisms, branch blocks,
+/// leaves, list stream entries), counted independently with a throw-away script.
+type Row = (
+    &'static str,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+    usize,
+);
+
+const GOLDEN: &[Row] = &[
+    ("ChooChooTrainBody.kcl", 5212, 24, 137, 72, 21, 163, 668),
+    ("HitWallTimerSwitch.kcl", 1106, 4, 18, 12, 0, 64, 169),
+    ("Move.kcl", 876, 4, 35, 10, 0, 16, 64),
+    ("RedCoinSwitch.kcl", 16452, 92, 859, 215, 7, 65, 628),
+    ("SwitchBox.kcl", 986, 5, 18, 12, 0, 64, 103),
+    ("TestGalaxyPlanet2.kcl", 14016, 125, 288, 324, 33, 247, 1350),
+    (
+        "TestGalaxyPlanetWater2.kcl",
+        14016,
+        125,
+        288,
+        324,
+        33,
+        247,
+        1350,
+    ),
+];
+
+#[test]
+fn real_kcl_golden_counts() {
+    let Some(all) = real() else { return };
+    for &(name, size, pos, nrm, prisms, blocks, leaves, stream) in GOLDEN {
+        let (_, _, data) = all
+            .iter()
+            .find(|(_, p, _)| p.rsplit('/').next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} missing"));
+        let k = kcl::parse(data).unwrap();
+        let got = (
+            data.len(),
+            k.positions.len(),
+            k.normals.len(),
+            k.prisms.len(),
+            k.octree.blocks.len(),
+            k.cells().len(),
+            k.octree.lists.len(),
+        );
+        assert_eq!(
+            got,
+            (size, pos, nrm, prisms, blocks, leaves, stream),
+            "{name}"
+        );
+    }
+}
