@@ -41,6 +41,8 @@ pub use j3d_bmd;
 
 #[cfg(feature = "j3d-anim")]
 pub use j3d_anim;
+#[cfg(feature = "kcl")]
+pub use kcl;
 
 #[cfg(feature = "tpl")]
 pub use tpl;

@@ -32,6 +32,7 @@ const TRIGGERED: &[&str] = &[
     "j3d-anim",
     "tpl",
     "canm",
+    "kcl",
 ];
 
 fn root() -> &'static Path {

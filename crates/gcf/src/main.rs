@@ -51,6 +51,7 @@ Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):
   .gpl -> .json                           facial animation data
   .bnk/.ibnk -> .json; .json -> .bnk      instrument bank
   .msbf -> .json|.dot|.gv; .json -> .msbf flow chart
+  .kcl -> .obj; .obj -> .kcl              collision triangles (usemtl attr_N = attribute; -o thickness=40)
 Input may be compressed (Yaz0/Yay0): the payload is converted.";
 
 #[derive(Subcommand)]

@@ -12,6 +12,7 @@ pub mod hsd_dat;
 mod ibnk;
 mod j3d_anim;
 mod j3d_bmd;
+mod kcl;
 mod msbf;
 mod pkx;
 mod rarc;
@@ -34,6 +35,9 @@ pub static FORMATS: &[&dyn Format] = &[
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     &bti::Bti,
+    // No magic: position offset 0x38/0x3C, whole-entry sections in order and an octree that walks;
+    // before bcsv, whose header arithmetic is looser.
+    &kcl::Kcl,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     &bcsv::Bcsv,
     // No magic: PKX-001 header words (XD type id + 17 slots, or Colosseum DAT size twice + 16/17

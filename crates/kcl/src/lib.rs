@@ -1,0 +1,47 @@
+//! Nintendo KCL collision — the format of Super Mario Galaxy's `.kcl` members (and Mario Kart
+//! Wii's): read, written back byte for byte, checked, queried and built from a triangle mesh.
+//!
+//! A file is a header, a position pool, a normal pool, the prisms (one per triangle: a corner, a
+//! face normal, three edge normals, a height and an attribute) and an octree whose leaves list the
+//! prisms near each cell. The octree is kept as laid out (root grid, branch blocks in file order,
+//! the shared stream of 0-terminated lists), so the writer reproduces every file it reads;
+//! [`Kcl::raw_parts`] reports anything kept as bytes and is empty on every real file seen.
+//! [`build`] makes a file from triangles; [`query`](Kcl::query_point) answers point and ray
+//! queries through the octree; [`pa`] reads the `.pa` attribute table beside a `.kcl`.
+//! Layout and sources: `docs/KCL.md`; rules: `docs/rules/kcl.md`.
+//!
+//! ```
+//! let tris = vec![([[0.0, 0.0, 0.0], [0.0, 0.0, 100.0], [100.0, 0.0, 0.0]], 0u16)];
+//! let kcl = kcl::build::build(&tris, &kcl::build::Options::default()).unwrap();
+//! let bytes = kcl.write().unwrap();
+//! assert_eq!(kcl::parse(&bytes).unwrap(), kcl);
+//! assert_eq!(kcl.query_point([10.0, -1.0, 10.0]), vec![0]);
+//! assert!(kcl::validate(&bytes).is_empty());
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod build;
+mod fuzz;
+pub mod geom;
+pub mod model;
+pub mod obj;
+pub mod pa;
+pub mod query;
+pub mod validate;
+mod view;
+mod write;
+
+pub use fuzz::fuzz_kcl;
+pub use model::{Header, Kcl, Node, Octree, Prism};
+pub use validate::{validate, validate_model};
+pub use view::{LEAF_FLAG, PRISM_SIZE, VEC_SIZE, View, sniff};
+
+/// Parses `data` into the owned model.
+pub fn parse(data: &[u8]) -> gcio::Result<Kcl> {
+    View::parse(data)?.to_model()
+}
+
+/// Parses into the zero-copy view.
+pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
+    View::parse(data)
+}
