@@ -24,9 +24,23 @@ pub struct Extracted {
 
 /// Writes the members of `data` (an archive, possibly compressed) and the manifest into `dir`,
 /// which must be empty or new (the output policy hands over a fresh folder). Non-RARC containers
-/// use their format's `extract`.
+/// use their format's `extract`. At most [`crate::output::DEFAULT_BUDGET`] bytes are written.
 pub fn extract_into(data: &[u8], name: &str, dir: &Path) -> Result<Extracted, String> {
+    extract_within(data, name, dir, crate::output::DEFAULT_BUDGET)
+}
+
+/// [`extract_into`] writing at most `budget` bytes: the files' total is checked before the first
+/// one is written (a decompression bomb writes nothing).
+pub fn extract_within(
+    data: &[u8],
+    name: &str,
+    dir: &Path,
+    budget: u64,
+) -> Result<Extracted, String> {
     let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| format!("{name}: {e}"))?;
+    crate::Spent { bytes: 0, budget }
+        .charge(inner.len() as u64)
+        .map_err(|e| format!("{name}: {e}"))?;
     if !rarc::is_rarc(&inner) {
         let (format, _) =
             crate::detect_format(&inner, name).ok_or_else(|| format!("{name}: unknown format"))?;
@@ -47,7 +61,17 @@ pub fn extract_into(data: &[u8], name: &str, dir: &Path) -> Result<Extracted, St
             notices: Vec::new(),
         });
     }
-    let u = manifest::unpack(data).map_err(|e| format!("{name}: {e}"))?;
+    drop(inner);
+    let limits = gcio::Limits {
+        max_alloc_bytes: budget.min(gcio::Limits::default().max_alloc_bytes),
+        ..gcio::Limits::default()
+    };
+    let u = manifest::unpack_with(data, limits).map_err(|e| match e.kind() {
+        gcio::ErrorKind::Limit { .. } => format!(
+            "{name}: {e}: the members expand past what one extraction may write (the budget, --budget, up to 1 GiB per archive)"
+        ),
+        _ => format!("{name}: {e}"),
+    })?;
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     for d in &u.dirs {
         let p = dir.join(d);

@@ -270,10 +270,15 @@ enum Stored {
 
 /// Takes an archive (plain, or inside Yaz0/Yay0 layers) apart into a manifest and files.
 pub fn unpack(data: &[u8]) -> Result<Unpacked> {
+    unpack_with(data, Limits::default())
+}
+
+/// [`unpack`] with the files' total bounded by `limits.max_alloc_bytes` (a caller's extraction
+/// budget).
+pub fn unpack_with(data: &[u8], limits: Limits) -> Result<Unpacked> {
     let (layers, inner) = peel_all(data, MAX_LAYERS)?;
     let a = Archive::parse(&inner)?;
     let p = paths(&a);
-    let limits = Limits::default();
     let mut m = String::from(
         "# gcf RARC manifest (docs/RARC-MANIFEST.md). `gcf pack` rebuilds the archive from this\n\
          # folder byte for byte; edited members change only their own bytes and what derives from\n\

@@ -17,6 +17,9 @@ pub struct Yaz0;
 /// fits, so their detail is the whole payload's).
 const DETECT_PREFIX: usize = 16 << 20;
 
+/// Largest payload `info` names the encoder of (real streams: under 3 MiB in the corpus).
+const IDENTIFY_MAX: usize = 64 << 20;
+
 /// Name of the single member (the decompressed payload).
 const PAYLOAD: &str = "payload";
 
@@ -78,8 +81,18 @@ impl Format for Yaz0 {
         let s = Stream::parse(data)?;
         let payload = s.decode();
         let stats = s.stats();
-        let encoders: Vec<&str> = s.identify(&payload).iter().map(|e| e.name()).collect();
-        let encoder = encoders.first().copied().unwrap_or("unknown");
+        // Naming the encoder re-encodes the payload (up to the first token that differs, per
+        // encoder), so it is skipped past a size no real stream comes near.
+        let encoders: Vec<&str> = if payload.len() <= IDENTIFY_MAX {
+            s.identify(&payload).iter().map(|e| e.name()).collect()
+        } else {
+            Vec::new()
+        };
+        let encoder = match encoders.first() {
+            Some(e) => e,
+            None if payload.len() > IDENTIFY_MAX => "not identified (payload over 64 MiB)",
+            None => "unknown",
+        };
         let inner = crate::identify(&payload, "").format;
         let ratio = if payload.is_empty() {
             0.0
