@@ -390,10 +390,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Info { file } => {
             let data = read(&file)?;
-            let mut spent = gcf::Spent {
-                bytes: 0,
-                budget,
-            };
+            let mut spent = gcf::Spent { bytes: 0, budget };
             let mut v = info_chain(&data, &file.display().to_string(), 0, &mut spent)?;
             if json {
                 strip_text(&mut v);
@@ -497,10 +494,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Cmd::Extract { archive, dir } => {
             let data = read(&archive)?;
             let name = archive.display().to_string();
-            let x = policy(vec![archive.clone()])
-                .write_folder(&dir, |tmp| {
-                    gcf::archive::extract_within(&data, &name, tmp, budget)
-                })?;
+            let x = policy(vec![archive.clone()]).write_folder(&dir, |tmp| {
+                gcf::archive::extract_within(&data, &name, tmp, budget)
+            })?;
             for n in &x.notices {
                 notice(json, n);
             }

@@ -1,4 +1,9 @@
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 //! Hostile input for the whole CLI (issue 25): each case is built here in code (nothing is
 //! committed) and `gcf` runs under a 2 GiB address-space limit (`prlimit --as`, when the tool
 //! exists) with a timeout. Every case must end in a clean error exit (or a bounded, correct
@@ -132,7 +137,11 @@ fn png_declaring(width: u32, height: u32) -> Vec<u8> {
     ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
     chunk(&mut out, b"IHDR", &ihdr);
     // zlib: an empty stored block.
-    chunk(&mut out, b"IDAT", &[0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0, 0, 0, 1]);
+    chunk(
+        &mut out,
+        b"IDAT",
+        &[0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0, 0, 0, 1],
+    );
     chunk(&mut out, b"IEND", &[]);
     out
 }
@@ -211,7 +220,11 @@ fn declared_table_sizes() {
     )
     .unwrap();
     clean_error(&gcf(&d, &["convert", "t.csv", "t.bcsv"]), "allocation");
-    assert_eq!(listing(&d), ["t.csv", "t.json"], "no output, no temporary file");
+    assert_eq!(
+        listing(&d),
+        ["t.csv", "t.json"],
+        "no output, no temporary file"
+    );
 }
 
 #[test]
@@ -237,7 +250,11 @@ fn yaz0_bomb_identify_and_info() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout.contains("yaz0"), "{}", r.stdout);
     // Naming the payload decodes a prefix only.
-    assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
     // `info` refuses a payload past the budget before decoding it.
     clean_error(
         &gcf(&d, &["--budget", "256M", "info", "bomb.szs"]),

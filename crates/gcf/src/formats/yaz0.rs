@@ -46,6 +46,12 @@ fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
     }
 }
 
+/// The payload's format, named from its first [`DETECT_PREFIX`] bytes as `identify` does (a
+/// detector may scan all it is given; a bomb's gigabyte of zeros is not worth it).
+fn payload_format(payload: &[u8]) -> &'static str {
+    crate::identify(payload.get(..DETECT_PREFIX).unwrap_or(payload), "").format
+}
+
 fn is_compressed_ext(path: &Path) -> bool {
     matches!(extension(path).as_str(), "szs" | "yaz0" | "carc")
 }
@@ -93,7 +99,7 @@ impl Format for Yaz0 {
             None if payload.len() > IDENTIFY_MAX => "not identified (payload over 64 MiB)",
             None => "unknown",
         };
-        let inner = crate::identify(&payload, "").format;
+        let inner = payload_format(&payload);
         let ratio = if payload.is_empty() {
             0.0
         } else {
@@ -141,10 +147,7 @@ impl Format for Yaz0 {
         };
         let payload = s.decode();
         vec![
-            (
-                format!("payload {}", crate::identify(&payload, "").format),
-                1,
-            ),
+            (format!("payload {}", payload_format(&payload)), 1),
             (format!("trailing bytes={}", !s.trailing.is_empty()), 1),
         ]
     }
@@ -233,7 +236,7 @@ impl Format for Yay0 {
     fn info(&self, data: &[u8]) -> Result<Info> {
         let (layer, payload) = rarc::layer::Layer::peel(data)
             .unwrap_or_else(|| Err(Error::invalid(0, "not a Yay0 stream")))?;
-        let inner = crate::identify(&payload, "").format;
+        let inner = payload_format(&payload);
         let encoder = layer.encoder.map_or("unknown", |e| e.name());
         Ok(Info {
             text: format!(
