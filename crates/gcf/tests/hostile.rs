@@ -264,6 +264,15 @@ fn yaz0_bomb_identify_and_info() {
         &gcf(&d, &["--budget", "256M", "check", "bomb.szs"]),
         "budget",
     );
+    // `survey` reports it as the file's error and goes on; `--fail-on error` fails.
+    let r = gcf(&d, &["--budget", "256M", "--json", "survey", "."]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains("budget"), "{}", r.stdout);
+    let r = gcf(
+        &d,
+        &["--budget", "256M", "survey", ".", "--fail-on", "error"],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
 }
 
 #[test]
