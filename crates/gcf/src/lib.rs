@@ -142,6 +142,12 @@ pub fn budget(opts: &Options) -> u64 {
 }
 
 /// A byte count with an optional binary suffix: `4294967296`, `512M`, `4G`, `64KiB`.
+///
+/// ```
+/// assert_eq!(gcf::parse_size("4G"), Ok(4 << 30));
+/// assert_eq!(gcf::parse_size("64KiB"), Ok(64 << 10));
+/// assert!(gcf::parse_size("12X").is_err());
+/// ```
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
