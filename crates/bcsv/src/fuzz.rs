@@ -28,3 +28,66 @@ pub fn fuzz_bcsv(data: &[u8]) {
         let _ = from_csv(text);
     }
 }
+
+/// The samples' text forms (`to_csv` or `to_json`), the templates the text fuzz bodies edit.
+fn templates(json: bool) -> &'static [String] {
+    static CSV: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    static JSON: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let make = move || {
+        crate::build::samples()
+            .iter()
+            .filter_map(|(_, b)| Table::parse(b).ok())
+            .map(|t| {
+                if json {
+                    serde_json::to_string_pretty(&to_json(&t)).unwrap_or_default()
+                } else {
+                    to_csv(&t)
+                }
+            })
+            .collect()
+    };
+    if json {
+        JSON.get_or_init(make)
+    } else {
+        CSV.get_or_init(make)
+    }
+}
+
+/// Converts a sample's text form with the edits `data` chooses ([`gcio::mutate_text`]) the way
+/// `gcf convert` does; whatever converts must write a table that parses and writes back to the
+/// same bytes. Never panics, hangs or allocates without bound (declared entry sizes included).
+fn fuzz_text(data: &[u8], json: bool) {
+    let templates = templates(json);
+    let (Some(&pick), Some(edits)) = (data.first(), data.get(1..)) else {
+        return;
+    };
+    let Some(template) = templates.get(usize::from(pick) % templates.len().max(1)) else {
+        return;
+    };
+    let text = gcio::mutate_text(template, edits);
+    let table = if json {
+        match serde_json::from_str(&text) {
+            Ok(j) => from_json(&j),
+            Err(_) => return,
+        }
+    } else {
+        from_csv(&text)
+    };
+    let Ok(bytes) = table.and_then(|t| t.write()) else {
+        return;
+    };
+    let back = Table::parse(&bytes);
+    assert!(back.is_ok(), "a written table parses: {back:?}");
+    let Ok(back) = back else { return };
+    assert_eq!(back.write().ok(), Some(bytes), "written table round-trips");
+}
+
+/// CSV → BCSV, the path of `gcf convert x.csv x.bcsv` (see [`fuzz_text`]).
+pub fn fuzz_bcsv_csv(data: &[u8]) {
+    fuzz_text(data, false);
+}
+
+/// JSON → BCSV, the path of `gcf convert x.json x.bcsv` (see [`fuzz_text`]).
+pub fn fuzz_bcsv_json(data: &[u8]) {
+    fuzz_text(data, true);
+}

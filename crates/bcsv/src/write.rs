@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use gcio::{Endian, Error, Result};
+use gcio::{Endian, Error, Limits, Result};
 
 use crate::fasthash::FastState;
 use crate::hash::display_name;
@@ -74,8 +74,11 @@ impl Table {
             u32::try_from(n).map_err(|_| Error::invalid(0, format!("{what} {n} exceeds 32 bits")))
         };
         let data_offset = HEADER_SIZE + self.fields.len() * FIELD_SIZE + self.header_gap.len();
-        let rows_len = self.rows.len().saturating_mul(entry);
-        let mut out = Vec::with_capacity(data_offset + rows_len + rows_len / 2 + 32);
+        // The row block is sized by declared numbers (a JSON/CSV `entry_size` times the rows), so
+        // it is bounded like any other allocation sized by input; the pool grows as needed.
+        let rows_len =
+            Limits::default().check_alloc(self.rows.len() as u64, u64::from(self.entry_size), 0)?;
+        let mut out = Vec::with_capacity(data_offset + rows_len + 32);
         put_u32(&mut out, count(self.rows.len(), "row count")?, endian);
         put_u32(&mut out, count(self.fields.len(), "field count")?, endian);
         put_u32(&mut out, count(data_offset, "data offset")?, endian);
@@ -118,12 +121,15 @@ impl Table {
             }
             let cells = out.get_mut(start..).unwrap_or_default();
             let mut k = 0;
+            let mut offsets = Vec::new();
             for ((f, plan), v) in self.fields.iter().zip(&plans).zip(&row.values) {
                 let bits = match v {
                     Value::StringOffset(s) => {
                         let hint = row.string_offsets.get(k).copied();
                         k += 1;
-                        pool.offset(s, hint)
+                        let o = pool.offset(s, hint);
+                        offsets.push((f, plan, o));
+                        o
                     }
                     Value::InlineString(b) if f.kind == FieldType::STRING => {
                         if let Some(dst) = cells.get_mut(plan.offset..plan.offset + 32) {
@@ -145,6 +151,19 @@ impl Table {
                     ));
                 }
                 plan.put(cells, bits, endian);
+            }
+            // A field overlapping a string offset (possible in a hand-edited layout) must not
+            // change it: the file would point into the wrong string or past the pool.
+            for (f, plan, o) in offsets {
+                if plan.get(cells, endian) != Some(o) {
+                    return Err(Error::invalid(
+                        0,
+                        format!(
+                            "row {r} {}: another field overwrites this string offset (BCSV-008)",
+                            display_name(f.hash)
+                        ),
+                    ));
+                }
             }
         }
         out.extend_from_slice(&pool.bytes);

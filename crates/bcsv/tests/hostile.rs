@@ -217,3 +217,19 @@ fn tails_and_gaps_survive() {
         "{rules:?}"
     );
 }
+
+#[test]
+fn declared_entry_sizes_are_bounded() {
+    // Text tables declare the entry size: rows × entry_size past `Limits` is an error, not a
+    // multi-gigabyte allocation.
+    let json = serde_json::json!({
+        "endian": "big", "entry_size": 1u64 << 30,
+        "fields": [{"name": "a", "type": "LONG", "offset": 0}],
+        "rows": [[1], [2], [3]],
+    });
+    let e = bcsv::from_json(&json).unwrap().write().unwrap_err();
+    assert!(e.to_string().contains("allocation"), "{e}");
+    let csv = "#bcsv entry_size=1073741824\na:Int\n1\n2\n3\n";
+    let e = bcsv::from_csv(csv).unwrap().write().unwrap_err();
+    assert!(e.to_string().contains("allocation"), "{e}");
+}

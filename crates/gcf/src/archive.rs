@@ -24,9 +24,23 @@ pub struct Extracted {
 
 /// Writes the members of `data` (an archive, possibly compressed) and the manifest into `dir`,
 /// which must be empty or new (the output policy hands over a fresh folder). Non-RARC containers
-/// use their format's `extract`.
+/// use their format's `extract`. At most [`crate::output::DEFAULT_BUDGET`] bytes are written.
 pub fn extract_into(data: &[u8], name: &str, dir: &Path) -> Result<Extracted, String> {
+    extract_within(data, name, dir, crate::output::DEFAULT_BUDGET)
+}
+
+/// [`extract_into`] writing at most `budget` bytes: the files' total is checked before the first
+/// one is written (a decompression bomb writes nothing).
+pub fn extract_within(
+    data: &[u8],
+    name: &str,
+    dir: &Path,
+    budget: u64,
+) -> Result<Extracted, String> {
     let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| format!("{name}: {e}"))?;
+    crate::Spent { bytes: 0, budget }
+        .charge(inner.len() as u64)
+        .map_err(|e| format!("{name}: {e}"))?;
     if !rarc::is_rarc(&inner) {
         let (format, _) =
             crate::detect_format(&inner, name).ok_or_else(|| format!("{name}: unknown format"))?;
@@ -47,7 +61,17 @@ pub fn extract_into(data: &[u8], name: &str, dir: &Path) -> Result<Extracted, St
             notices: Vec::new(),
         });
     }
-    let u = manifest::unpack(data).map_err(|e| format!("{name}: {e}"))?;
+    drop(inner);
+    let limits = gcio::Limits {
+        max_alloc_bytes: budget.min(gcio::Limits::default().max_alloc_bytes),
+        ..gcio::Limits::default()
+    };
+    let u = manifest::unpack_with(data, limits).map_err(|e| match e.kind() {
+        gcio::ErrorKind::Limit { .. } => format!(
+            "{name}: {e}: the members expand past what one extraction may write (the budget, --budget, up to 1 GiB per archive)"
+        ),
+        _ => format!("{name}: {e}"),
+    })?;
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     for d in &u.dirs {
         let p = dir.join(d);
@@ -254,4 +278,85 @@ pub fn member(data: &[u8], path: &str) -> Result<Vec<u8>, String> {
             .map(|x| x.1)
             .unwrap_or_else(|_| bytes.to_vec())),
     }
+}
+
+/// A folder described by bytes, for the `pack` fuzz body: records of `[kind, name length, name…,
+/// size, bytes…]` (kind bit 0: folder) whose names may hold `/`, `..`, empty parts, the
+/// manifest's name or anything else a folder on disk could not (the packer sees them all the
+/// same way it sees a folder read from disk).
+pub fn folder_from_bytes(data: &[u8]) -> Folder {
+    let mut folder = Folder::default();
+    let mut rest = data;
+    while let [kind, len, tail @ ..] = rest {
+        let (name, tail) = tail.split_at(usize::from(*len % 24).min(tail.len()));
+        let name = String::from_utf8_lossy(name).into_owned();
+        if kind & 1 == 1 {
+            folder.dirs.push(name);
+            rest = tail;
+            continue;
+        }
+        let Some((&size, tail)) = tail.split_first() else {
+            break;
+        };
+        let (bytes, tail) = tail.split_at(usize::from(size).min(tail.len()));
+        folder.files.insert(name, bytes.to_vec());
+        rest = tail;
+    }
+    folder
+}
+
+/// `pack` from a generated folder, in memory: the first byte chooses a folder without manifest
+/// (built by [`folder_from_bytes`] from the rest) or a sample archive's extracted folder whose
+/// manifest has the edits the rest chooses ([`gcio::mutate_text`]) plus generated files. Packing
+/// may refuse; whatever packs must be an archive that extracts and packs again to the same bytes.
+/// Never panics, hangs or allocates without bound.
+pub fn fuzz_pack(data: &[u8]) {
+    static SAMPLE: std::sync::OnceLock<Option<manifest::Unpacked>> = std::sync::OnceLock::new();
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let opts: Options = [("yaz0".to_owned(), "none".to_owned())].into();
+    let out = Path::new("fuzz.arc");
+    let dir = Path::new("fuzz");
+    let folder = if mode & 1 == 0 {
+        folder_from_bytes(rest)
+    } else {
+        let sample = SAMPLE.get_or_init(|| {
+            let tree = rarc::sample_tree();
+            let bytes = rarc::pack(&tree, rarc::PackOptions::default())
+                .write()
+                .ok()?;
+            manifest::unpack(&bytes).ok()
+        });
+        let Some(u) = sample else { return };
+        let (edits, extra) = rest.split_at(rest.len().min(usize::from(mode >> 1) * 3));
+        let mut folder = folder_from_bytes(extra);
+        folder.files.extend(u.files.iter().cloned());
+        folder.dirs.extend(u.dirs.iter().cloned());
+        folder.files.insert(
+            MANIFEST.to_owned(),
+            gcio::mutate_text(&u.manifest, edits).into_bytes(),
+        );
+        folder
+    };
+    let Ok(packed) = pack_rarc(dir, folder, out, &opts) else {
+        return;
+    };
+    let u = manifest::unpack(&packed.bytes);
+    assert!(u.is_ok(), "a packed archive extracts: {u:?}");
+    let Ok(u) = u else { return };
+    let again = Folder {
+        files: u
+            .files
+            .into_iter()
+            .chain([(MANIFEST.to_owned(), u.manifest.into_bytes())])
+            .collect(),
+        dirs: u.dirs,
+    };
+    let repacked = pack_rarc(dir, again, out, &opts).map(|p| p.bytes);
+    assert_eq!(
+        repacked.as_ref().ok(),
+        Some(&packed.bytes),
+        "extract then pack reproduces a packed archive"
+    );
 }

@@ -142,12 +142,95 @@ pub struct Examined {
 /// How deep `examine` descends into containers (archive in a Yaz0 stream in an archive …).
 pub const MAX_NESTING: u32 = 8;
 
+/// The option key (see [`Options`]) holding the byte budget: the most bytes one input may
+/// expand to (members and payloads decompressed, at every nesting level; files extracted).
+pub const BUDGET_KEY: &str = "budget";
+
+/// The byte budget in `opts` ([`BUDGET_KEY`]), or [`output::DEFAULT_BUDGET`] (4 GiB).
+pub fn budget(opts: &Options) -> u64 {
+    opts.get(BUDGET_KEY)
+        .and_then(|v| parse_size(v).ok())
+        .unwrap_or(output::DEFAULT_BUDGET)
+}
+
+/// A byte count with an optional binary suffix: `4294967296`, `512M`, `4G`, `64KiB`.
+///
+/// ```
+/// assert_eq!(gcf::parse_size("4G"), Ok(4 << 30));
+/// assert_eq!(gcf::parse_size("64KiB"), Ok(64 << 10));
+/// assert!(gcf::parse_size("12X").is_err());
+/// ```
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(digits);
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("size {s:?}: expected a number with K, M, G or T")),
+    };
+    n.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| format!("size {s:?}: expected a number with K, M, G or T"))
+}
+
+/// The payload size a Yaz0/Yay0 header declares (word 4), before anything is decoded.
+pub fn declared_payload(data: &[u8]) -> u64 {
+    data.get(4..8)
+        .and_then(|w| w.try_into().ok())
+        .map_or(0, |w| u64::from(u32::from_be_bytes(w)))
+}
+
+/// Bytes decompressed so far from one input against its [`budget`].
+#[derive(Debug, Clone, Copy)]
+pub struct Spent {
+    /// Bytes charged so far.
+    pub bytes: u64,
+    /// The budget.
+    pub budget: u64,
+}
+
+impl Spent {
+    /// A fresh count against `opts`'s budget.
+    pub fn new(opts: &Options) -> Spent {
+        Spent {
+            bytes: 0,
+            budget: budget(opts),
+        }
+    }
+
+    /// Charges `n` bytes; an error naming the budget once the total passes it.
+    pub fn charge(&mut self, n: u64) -> Result<(), String> {
+        self.bytes = self.bytes.saturating_add(n);
+        if self.bytes > self.budget {
+            return Err(format!(
+                "expands past the budget of {} bytes (decompression bomb? raise it with --budget)",
+                self.budget
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Identifies, round-trips and validates `data`, appending one [`Examined`] per file to `out` (the
 /// container first). Compression layers (Yaz0, Yay0) are always seen through to their payload;
 /// with `deep`, so is every member of an archive. A member of no known format is opaque bytes:
 /// [`RoundTrip::Kept`], not an error.
+///
+/// Everything decompressed from `data` (members and payloads at every level; shared data once)
+/// counts against the [`budget`] in `opts`: past it, the container reports the error and its
+/// members are not examined.
 pub fn examine(path: &str, data: &[u8], deep: bool, opts: &Options, out: &mut Vec<Examined>) {
-    examine_at(path, data, deep, opts, out, 0);
+    examine_at(path, data, deep, opts, out, 0, &mut Spent::new(opts));
 }
 
 fn examine_at(
@@ -157,6 +240,7 @@ fn examine_at(
     opts: &Options,
     out: &mut Vec<Examined>,
     depth: u32,
+    spent: &mut Spent,
 ) {
     let start = std::time::Instant::now();
     let Some((format, det)) = detect_format(data, path) else {
@@ -177,13 +261,30 @@ fn examine_at(
         });
         return;
     };
+    let layer = matches!(format.name(), "yaz0" | "yay0");
+    if layer && let Err(e) = spent.charge(declared_payload(data)) {
+        // A compressed stream past the budget is not decoded at all (check, facts, members).
+        out.push(Examined {
+            path: path.to_owned(),
+            format: det.format,
+            detail: det.detail,
+            bytes: data.len() as u64,
+            roundtrip: RoundTrip::Error { message: e.clone() },
+            diagnostics: Vec::new(),
+            error: Some(e),
+            facts: Vec::new(),
+            seconds: start.elapsed().as_secs_f64(),
+        });
+        return;
+    }
     let roundtrip = roundtrip_with(format, data);
     let (diagnostics, mut error) = match format.check(data, opts) {
         Ok(d) => (d, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
-    let layer = matches!(format.name(), "yaz0" | "yay0");
-    let members = if (deep || layer) && depth < MAX_NESTING {
+    // Before the members exist: a compressed stream's facts decode its payload once more.
+    let facts = format.facts(data);
+    let mut members = if (deep || layer) && depth < MAX_NESTING {
         format.members(data).unwrap_or_else(|e| {
             error.get_or_insert_with(|| e.to_string());
             Vec::new()
@@ -191,6 +292,16 @@ fn examine_at(
     } else {
         Vec::new()
     };
+    // A stream's payload was charged by its declared size above.
+    let expanded = if layer {
+        0
+    } else {
+        members.iter().map(|m| m.data.len() as u64).sum()
+    };
+    if let Err(e) = spent.charge(expanded) {
+        error.get_or_insert(e);
+        members.clear();
+    }
     out.push(Examined {
         path: path.to_owned(),
         format: det.format,
@@ -199,7 +310,7 @@ fn examine_at(
         roundtrip,
         diagnostics,
         error,
-        facts: format.facts(data),
+        facts,
         seconds: start.elapsed().as_secs_f64(),
     });
     for m in members {
@@ -210,6 +321,7 @@ fn examine_at(
             opts,
             out,
             depth + 1,
+            spent,
         );
     }
 }

@@ -31,6 +31,10 @@ struct Cli {
     /// Extra BCSV field names, one per line (`#` comments; `HASH<TAB>NAME` lines are checked).
     #[arg(long, global = true, value_name = "FILE")]
     names: Vec<PathBuf>,
+    /// Most bytes one input may expand to (decompressed members and payloads, extracted files,
+    /// a folder to pack), e.g. 512M or 8G; default 4G.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = gcf::parse_size)]
+    budget: Option<u64>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -285,9 +289,21 @@ fn file_error(json: bool, rows: &mut Vec<serde_json::Value>, path: &Path, msg: S
 }
 
 /// `info` through compression layers: the stream, then what it holds.
-fn info_chain(data: &[u8], name: &str, depth: u32) -> Result<serde_json::Value, String> {
+fn info_chain(
+    data: &[u8],
+    name: &str,
+    depth: u32,
+    spent: &mut gcf::Spent,
+) -> Result<serde_json::Value, String> {
     let (format, det) =
         detect_format(data, name).ok_or_else(|| format!("{name}: unknown format"))?;
+    if matches!(format.name(), "yaz0" | "yay0") {
+        // The payload's declared size against the budget, before decoding it.
+        let mut probe = *spent;
+        probe
+            .charge(gcf::declared_payload(data))
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
     let info = format.info(data).map_err(|e| format!("{name}: {e}"))?;
     let mut v = serde_json::json!({"path": name, "format": det.format, "detail": det.detail, "info": info.json, "text": info.text});
     if matches!(format.name(), "yaz0" | "yay0") && depth < gcf::MAX_NESTING {
@@ -298,8 +314,11 @@ fn info_chain(data: &[u8], name: &str, depth: u32) -> Result<serde_json::Value, 
             .next()
             .map(|m| m.data)
             .unwrap_or_default();
+        spent
+            .charge(payload.len() as u64)
+            .map_err(|e| format!("{name}: {e}"))?;
         if detect_format(&payload, "").is_some() {
-            let inner = info_chain(&payload, &format!("{name}:payload"), depth + 1)?;
+            let inner = info_chain(&payload, &format!("{name}:payload"), depth + 1, spent)?;
             if let Some(o) = v.as_object_mut() {
                 o.insert("payload".to_owned(), inner);
             }
@@ -336,10 +355,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
         bcsv::names::add_list(&text).map_err(|e| format!("{}: {e}", f.display()))?;
     }
+    let budget = cli.budget.unwrap_or(output::DEFAULT_BUDGET);
     let policy = |inputs: Vec<PathBuf>| output::Policy {
         force: cli.force,
         inputs,
+        budget,
         ..Default::default()
+    };
+    // Validators and `examine` read the budget from the options.
+    let options = |opt: Vec<(String, String)>, extra: &[(&str, Option<String>)]| {
+        let mut o = options(opt, extra);
+        o.insert(gcf::BUDGET_KEY.to_owned(), budget.to_string());
+        o
     };
     match cli.cmd {
         Cmd::Identify { files } => {
@@ -370,7 +397,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Info { file } => {
             let data = read(&file)?;
-            let mut v = info_chain(&data, &file.display().to_string(), 0)?;
+            let mut spent = gcf::Spent { bytes: 0, budget };
+            let mut v = info_chain(&data, &file.display().to_string(), 0, &mut spent)?;
             if json {
                 strip_text(&mut v);
                 print_json(&v)?;
@@ -428,7 +456,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     &f.display().to_string(),
                     &data,
                     deep,
-                    &Options::new(),
+                    &options(Vec::new(), &[]),
                     &mut found,
                 );
                 for e in &found {
@@ -451,7 +479,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             html,
             fail_on,
         } => {
-            let report = run_survey(&path, threads)?;
+            let report = run_survey(&path, threads, options(Vec::new(), &[]))?;
             if json {
                 print_json(&report)?;
             } else {
@@ -473,8 +501,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Cmd::Extract { archive, dir } => {
             let data = read(&archive)?;
             let name = archive.display().to_string();
-            let x = policy(vec![archive.clone()])
-                .write_folder(&dir, |tmp| gcf::archive::extract_into(&data, &name, tmp))?;
+            let x = policy(vec![archive.clone()]).write_folder(&dir, |tmp| {
+                gcf::archive::extract_within(&data, &name, tmp, budget)
+            })?;
             for n in &x.notices {
                 notice(json, n);
             }
@@ -680,11 +709,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 }
 
 /// Runs the survey with a progress bar on a terminal and Ctrl-C stopping it with a partial report.
-fn run_survey(path: &Path, threads: Option<usize>) -> Result<survey::Survey, String> {
+fn run_survey(
+    path: &Path,
+    threads: Option<usize>,
+    options: Options,
+) -> Result<survey::Survey, String> {
     use std::io::IsTerminal;
     use std::sync::atomic::Ordering;
     let so = std::sync::Arc::new(survey::SurveyOptions {
         threads,
+        options,
         ..Default::default()
     });
     let on_stop = std::sync::Arc::clone(&so);

@@ -17,7 +17,8 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// Default cap on the bytes `pack` reads from a folder and `extract` writes (4 GiB).
+/// Default cap on the bytes `pack` reads from a folder, `extract` writes and one input may
+/// expand to when examined (4 GiB; `--budget`).
 pub const DEFAULT_BUDGET: u64 = 4 << 30;
 
 /// How outputs are written and folders read.

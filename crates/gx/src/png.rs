@@ -25,13 +25,22 @@ pub fn encode(img: &Image) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Reads a PNG of any colour type (palette and 16-bit samples expanded to 8 bits) as RGBA8.
+/// Reads a PNG of any colour type (palette and 16-bit samples expanded to 8 bits) as RGBA8. The
+/// declared size is checked against [`crate::tex::MAX_PIXELS`] before any pixel buffer exists,
+/// and the decoder's own allocations are capped to match.
 pub fn decode(data: &[u8]) -> Result<Image> {
-    let mut dec = png::Decoder::new(std::io::Cursor::new(data));
+    let max_bytes = crate::tex::MAX_PIXELS * 4;
+    let limits = png::Limits {
+        bytes: usize::try_from(max_bytes).unwrap_or(usize::MAX),
+    };
+    let mut dec = png::Decoder::new_with_limits(std::io::Cursor::new(data), limits);
     dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = dec.read_info().map_err(|e| invalid("decoding", e))?;
+    let (width, height) = (reader.info().width, reader.info().height);
+    crate::tex::check_image_size(width, height)?;
     let size = reader
         .output_buffer_size()
+        .filter(|&n| n as u64 <= max_bytes)
         .ok_or_else(|| invalid("decoding", "image too large"))?;
     let mut buf = vec![0; size];
     let info = reader
@@ -57,5 +66,45 @@ mod tests {
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
         assert_eq!(decode(&bytes).unwrap(), img);
         assert!(decode(b"not a png").is_err());
+    }
+
+    /// A PNG header declaring `width × height` with no image data.
+    fn header_only(width: u32, height: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, 1, 1);
+        enc.set_color(png::ColorType::Rgba);
+        enc.write_header().unwrap().finish().unwrap();
+        // IHDR's width and height follow the 8-byte signature, the length and the type.
+        out[16..20].copy_from_slice(&width.to_be_bytes());
+        out[20..24].copy_from_slice(&height.to_be_bytes());
+        let crc = crc32(&out[12..29]);
+        out[29..33].copy_from_slice(&crc.to_be_bytes());
+        out
+    }
+
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut c = !0u32;
+        for &b in bytes {
+            c ^= u32::from(b);
+            for _ in 0..8 {
+                c = if c & 1 == 1 {
+                    0xEDB8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+            }
+        }
+        !c
+    }
+
+    #[test]
+    fn declared_sizes_past_the_budget_are_refused_before_allocating() {
+        for (w, h) in [(65535, 65535), (1, 1 << 31), (16384, 16384)] {
+            let e = decode(&header_only(w, h)).unwrap_err().to_string();
+            assert!(
+                e.contains("limit") || e.contains("large") || e.contains("PNG"),
+                "{w}x{h}: {e}"
+            );
+        }
     }
 }

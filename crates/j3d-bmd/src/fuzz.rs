@@ -60,3 +60,67 @@ pub fn fuzz_mat3(data: &[u8]) {
         }
     }
 }
+
+/// PNG → BTI, the path of `gcf convert x.png x.bti`: `data` is read as a PNG as it is, and also
+/// drives a generated one (the first bytes choose width, height, texture format and mip count,
+/// the rest are pixels). Whatever converts must write a BTI that parses, writes back to the same
+/// bytes and decodes to the image's size. Never panics or allocates past
+/// [`gx::tex::MAX_PIXELS`].
+pub fn fuzz_png_bti(data: &[u8]) {
+    const FORMATS: [gx::tex::TexFormat; 10] = [
+        gx::tex::TexFormat::I4,
+        gx::tex::TexFormat::I8,
+        gx::tex::TexFormat::IA4,
+        gx::tex::TexFormat::IA8,
+        gx::tex::TexFormat::RGB565,
+        gx::tex::TexFormat::RGB5A3,
+        gx::tex::TexFormat::RGBA8,
+        gx::tex::TexFormat::C4,
+        gx::tex::TexFormat::C8,
+        gx::tex::TexFormat::CMPR,
+    ];
+    let _ = gx::png::decode(data);
+    let [w, h, f, mips, pixels @ ..] = data else {
+        return;
+    };
+    let (w, h) = (u32::from(*w % 64) + 1, u32::from(*h % 64) + 1);
+    let px = |i: usize| pixels.get(i % pixels.len().max(1)).copied().unwrap_or(0);
+    let Ok(img) = gx::tex::Image::from_fn(w, h, |x, y| {
+        let i = ((y * w + x) * 4) as usize;
+        [px(i), px(i + 1), px(i + 2), px(i + 3)]
+    }) else {
+        return;
+    };
+    let Ok(png) = gx::png::encode(&img) else {
+        return;
+    };
+    let decoded = gx::png::decode(&png);
+    assert_eq!(decoded.as_ref().ok(), Some(&img), "PNG round trip");
+    let Some(&format) = FORMATS.get(usize::from(*f) % FORMATS.len()) else {
+        return;
+    };
+    let Ok(bti) = crate::Bti::encode(&img, format, mips % 4 + 1) else {
+        return;
+    };
+    let bytes = bti.write();
+    assert!(bytes.is_ok(), "an encoded BTI writes: {bytes:?}");
+    let Ok(bytes) = bytes else { return };
+    let back = crate::Bti::parse(&bytes);
+    assert!(back.is_ok(), "a written BTI parses: {back:?}");
+    let Ok(back) = back else { return };
+    assert_eq!(
+        back.write().ok().as_ref(),
+        Some(&bytes),
+        "written BTI round-trips"
+    );
+    let levels = back.decode();
+    let first = levels.as_ref().ok().and_then(|l| l.first());
+    assert_eq!(
+        first.map(|i| (i.width(), i.height())),
+        Some((w, h)),
+        "BTI decodes to the image's size"
+    );
+    if format == gx::tex::TexFormat::RGBA8 {
+        assert_eq!(first, Some(&img), "RGBA8 is lossless");
+    }
+}

@@ -74,7 +74,7 @@ pub use file::{
     Bmd, BmdView, Chunk, ChunkView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3, RawChunk,
     SVR3_TAG, parse,
 };
-pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3};
+pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3, fuzz_png_bti};
 pub use geometry::{Mesh, MeshShape, MeshVertex, Skeleton, geometry, skeleton};
 /// The GX vertex and display-list types this crate's API uses.
 pub use gx;

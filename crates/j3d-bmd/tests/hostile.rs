@@ -275,3 +275,17 @@ fn mat3_fuzz_body_compares_floats_by_bits() {
     let bytes = Mat3::from_materials(&mats).unwrap().write().unwrap();
     j3d_bmd::fuzz_mat3(&bytes);
 }
+
+/// Replays the PNG → BTI fuzz body (`j3d_bmd::fuzz_png_bti`) on reproducible inputs.
+#[test]
+fn png_bti_fuzz_replay() {
+    for input in gcio::replay_inputs(100) {
+        j3d_bmd::fuzz_png_bti(&input);
+    }
+    // Longer inputs: real pixels for every format and mip count.
+    for f in 0..10u8 {
+        let mut input = vec![37, 21, f, f];
+        input.extend((0..600u32).map(|i| (i * 7 + u32::from(f)) as u8));
+        j3d_bmd::fuzz_png_bti(&input);
+    }
+}

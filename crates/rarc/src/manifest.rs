@@ -256,7 +256,11 @@ fn default_gap(end: usize) -> Vec<u8> {
     vec![0; gcio::padding_for(end, 32)]
 }
 
+/// A member's data as entries share it: region, offset, size, compressed flag.
+type SharedKey = (usize, u32, u32, bool);
+
 /// How a compressed member's file relates to its stored bytes.
+#[derive(Clone)]
 enum Stored {
     /// The file holds the stored bytes.
     AsIs,
@@ -266,10 +270,15 @@ enum Stored {
 
 /// Takes an archive (plain, or inside Yaz0/Yay0 layers) apart into a manifest and files.
 pub fn unpack(data: &[u8]) -> Result<Unpacked> {
+    unpack_with(data, Limits::default())
+}
+
+/// [`unpack`] with the files' total bounded by `limits.max_alloc_bytes` (a caller's extraction
+/// budget).
+pub fn unpack_with(data: &[u8], limits: Limits) -> Result<Unpacked> {
     let (layers, inner) = peel_all(data, MAX_LAYERS)?;
     let a = Archive::parse(&inner)?;
     let p = paths(&a);
-    let limits = Limits::default();
     let mut m = String::from(
         "# gcf RARC manifest (docs/RARC-MANIFEST.md). `gcf pack` rebuilds the archive from this\n\
          # folder byte for byte; edited members change only their own bytes and what derives from\n\
@@ -345,6 +354,7 @@ pub fn unpack(data: &[u8]) -> Result<Unpacked> {
     }
     let mut next_region = 0usize;
     let mut total = 0u64;
+    let mut shared: HashMap<SharedKey, (Stored, Vec<u8>)> = HashMap::new();
     for (i, e) in a.entries.iter().enumerate() {
         let mut extra = String::new();
         if e.reserved != 0 {
@@ -393,7 +403,18 @@ pub fn unpack(data: &[u8]) -> Result<Unpacked> {
                 if region_users.get(region).copied().unwrap_or(0) > 1 || offset != 0 {
                     cols.push_str(&format!("\tsum={:08x}", sum(stored)));
                 }
-                let (how, bytes) = member_file(e.attr, stored);
+                // Entries sharing data (RARC-030) are decompressed and identified once.
+                let key = (region, offset, e.size, e.attr.contains(Attr::COMPRESSED));
+                let (how, bytes) = match shared.get(&key) {
+                    Some((how, bytes)) => (Stored::clone(how), Vec::clone(bytes)),
+                    None => {
+                        let (how, bytes) = member_file(e.attr, stored);
+                        if region_users.get(region).copied().unwrap_or(0) > 1 {
+                            shared.insert(key, (how.clone(), bytes.clone()));
+                        }
+                        (how, bytes)
+                    }
+                };
                 match how {
                     Stored::AsIs if e.attr.contains(Attr::COMPRESSED) => {
                         cols.push_str("\tcompressed=stored")

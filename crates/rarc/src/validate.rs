@@ -23,6 +23,7 @@ pub fn validate(data: &[u8], limits: Limits) -> Vec<Diagnostic> {
     header(&v, data.len(), &mut out);
     tree(&v, &mut out);
     layout(&v, &mut out);
+    aliases(&v, data.len(), &mut out);
     if let Err(e) = v.walk() {
         out.push(Diagnostic::error("RARC-020", e.offset(), e.to_string()));
     }
@@ -432,4 +433,62 @@ fn layout(v: &Rarc<'_>, out: &mut Vec<Diagnostic>) {
             format!("{unshared} file(s) store a payload identical to an earlier one instead of sharing it"),
         ));
     }
+}
+
+/// How many times its own size an archive may expand to through entries sharing data before
+/// RARC-030 warns (a decompression bomb: many entries naming one compressed member).
+const ALIAS_EXPANSION_WARN: u64 = 16;
+
+/// RARC-030: entries whose compressed data range is an earlier entry's. Sharing is legitimate
+/// (RARC-026) but every such alias is decompressed and extracted again, so the count and what
+/// the aliases expand to are reported; a warning when they expand past
+/// [`ALIAS_EXPANSION_WARN`] times the archive's size.
+fn aliases(v: &Rarc<'_>, len: usize, out: &mut Vec<Diagnostic>) {
+    let mut first: std::collections::HashMap<(u32, u32), usize> = std::collections::HashMap::new();
+    let (mut count, mut expanded) = (0u64, 0u64);
+    let mut at = None;
+    for k in 0..v.entries.len() {
+        let Ok(e) = v.entry(k) else { continue };
+        if e.is_dir() || e.size == 0 {
+            continue;
+        }
+        if first.insert((e.data, e.size), k).is_none() {
+            continue;
+        }
+        // A compressed member expands to its stream's declared size (header word 4); sharing
+        // plain data is the retail convention (RARC-026) and costs nothing to report.
+        let stored = v.file_bytes(&e).unwrap_or_default();
+        let Some(declared) = (e.attr.contains(Attr::COMPRESSED)
+            && (yaz0::is_yaz0(stored) || yaz0::yay0::is_yay0(stored)))
+        .then(|| stored.get(4..8))
+        .flatten()
+        .and_then(|w| w.try_into().ok())
+        .map(u32::from_be_bytes) else {
+            continue;
+        };
+        count += 1;
+        at.get_or_insert((v.entries_at() + k * 0x14) as u64);
+        expanded += u64::from(declared);
+    }
+    if count == 0 {
+        return;
+    }
+    let msg = format!(
+        "{count} file entr{} share the compressed data of an earlier entry ({expanded} bytes when extracted)",
+        if count == 1 { "y" } else { "ies" }
+    );
+    out.push(
+        if expanded > ALIAS_EXPANSION_WARN.saturating_mul(len as u64) {
+            Diagnostic::warning(
+                "RARC-030",
+                at,
+                format!(
+                    "{msg}, {}x the archive's size",
+                    expanded / (len as u64).max(1)
+                ),
+            )
+        } else {
+            Diagnostic::info("RARC-030", at, msg)
+        },
+    );
 }

@@ -437,3 +437,51 @@ proptest! {
         rarc::fuzz_parse(&data);
     }
 }
+
+#[test]
+fn aliased_entries_are_reported() {
+    // Entries sharing one payload: info; sharing one compressed member that expands far past the
+    // archive's size (a decompression bomb): a warning.
+    let rule = |d: &[u8]| {
+        rarc::validate(d, gcio::Limits::default())
+            .into_iter()
+            .find(|d| d.rule == "RARC-030")
+    };
+    let plain = rarc::pack(
+        &Dir {
+            name: b"a".to_vec(),
+            children: vec![file("x", b"same"), file("y", b"same")],
+        },
+        PackOptions::default(),
+    )
+    .write()
+    .unwrap();
+    assert!(rule(&plain).is_none(), "plain sharing is RARC-026's");
+    let small = yaz0::encode(&[1u8; 64], yaz0::Encoder::Fast);
+    let two = rarc::pack(
+        &Dir {
+            name: b"a".to_vec(),
+            children: vec![file("x", &small), file("y", &small)],
+        },
+        PackOptions::default(),
+    )
+    .write()
+    .unwrap();
+    let d = rule(&two).unwrap();
+    assert_eq!(d.severity, gcio::Severity::Info, "{d}");
+    assert!(d.message.contains("1 file entry"), "{d}");
+    let stream = yaz0::encode(&vec![0u8; 1 << 20], yaz0::Encoder::Fast);
+    let names: Vec<String> = (0..16).map(|i| format!("m{i}")).collect();
+    let bomb = rarc::pack(
+        &Dir {
+            name: b"a".to_vec(),
+            children: names.iter().map(|n| file(n, &stream)).collect(),
+        },
+        PackOptions::default(),
+    )
+    .write()
+    .unwrap();
+    let d = rule(&bomb).unwrap();
+    assert_eq!(d.severity, gcio::Severity::Warning, "{d}");
+    assert!(d.message.contains("15 file entries"), "{d}");
+}

@@ -105,16 +105,21 @@ impl Format for Rarc {
         Ok(rarc::validate(data, Limits::default()))
     }
 
-    /// Every member, decompressed. The decompressed total is bounded by the allocation limit:
-    /// members may share one compressed payload, so per-member limits alone would not stop an
-    /// archive that expands the same stream thousands of times.
+    /// Every member, decompressed; entries sharing another's data are left out (examined once).
+    /// The decompressed total is bounded by the allocation limit.
     fn members(&self, data: &[u8]) -> Result<Vec<Member>> {
         let limits = Limits::default();
         let v = rarc::parse(data)?;
         let (_, files) = v.walk()?;
         let mut total = 0u64;
         let mut out = Vec::with_capacity(files.len());
+        // Entries sharing data (RARC-030, reported by `check`) are examined once, under the
+        // first entry's name: many aliases of one compressed member are a decompression bomb.
+        let mut seen = std::collections::HashSet::new();
         for f in files {
+            if f.entry.size > 0 && !seen.insert((f.entry.data, f.entry.size)) {
+                continue;
+            }
             let bytes = v.decompressed(&f.entry)?.into_owned();
             total += bytes.len() as u64;
             limits.check_alloc(total, 1, u64::from(f.entry.data))?;

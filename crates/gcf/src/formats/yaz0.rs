@@ -17,6 +17,9 @@ pub struct Yaz0;
 /// fits, so their detail is the whole payload's).
 const DETECT_PREFIX: usize = 16 << 20;
 
+/// Largest payload `info` names the encoder of (real streams: under 3 MiB in the corpus).
+const IDENTIFY_MAX: usize = 64 << 20;
+
 /// Name of the single member (the decompressed payload).
 const PAYLOAD: &str = "payload";
 
@@ -41,6 +44,12 @@ fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
         Ok(inner) => crate::identify(&inner, path).format.to_owned(),
         Err(e) => format!("damaged: {e}"),
     }
+}
+
+/// The payload's format, named from its first [`DETECT_PREFIX`] bytes as `identify` does (a
+/// detector may scan all it is given; a bomb's gigabyte of zeros is not worth it).
+fn payload_format(payload: &[u8]) -> &'static str {
+    crate::identify(payload.get(..DETECT_PREFIX).unwrap_or(payload), "").format
 }
 
 fn is_compressed_ext(path: &Path) -> bool {
@@ -78,9 +87,19 @@ impl Format for Yaz0 {
         let s = Stream::parse(data)?;
         let payload = s.decode();
         let stats = s.stats();
-        let encoders: Vec<&str> = s.identify(&payload).iter().map(|e| e.name()).collect();
-        let encoder = encoders.first().copied().unwrap_or("unknown");
-        let inner = crate::identify(&payload, "").format;
+        // Naming the encoder re-encodes the payload (up to the first token that differs, per
+        // encoder), so it is skipped past a size no real stream comes near.
+        let encoders: Vec<&str> = if payload.len() <= IDENTIFY_MAX {
+            s.identify(&payload).iter().map(|e| e.name()).collect()
+        } else {
+            Vec::new()
+        };
+        let encoder = match encoders.first() {
+            Some(e) => e,
+            None if payload.len() > IDENTIFY_MAX => "not identified (payload over 64 MiB)",
+            None => "unknown",
+        };
+        let inner = payload_format(&payload);
         let ratio = if payload.is_empty() {
             0.0
         } else {
@@ -128,10 +147,7 @@ impl Format for Yaz0 {
         };
         let payload = s.decode();
         vec![
-            (
-                format!("payload {}", crate::identify(&payload, "").format),
-                1,
-            ),
+            (format!("payload {}", payload_format(&payload)), 1),
             (format!("trailing bytes={}", !s.trailing.is_empty()), 1),
         ]
     }
@@ -220,7 +236,7 @@ impl Format for Yay0 {
     fn info(&self, data: &[u8]) -> Result<Info> {
         let (layer, payload) = rarc::layer::Layer::peel(data)
             .unwrap_or_else(|| Err(Error::invalid(0, "not a Yay0 stream")))?;
-        let inner = crate::identify(&payload, "").format;
+        let inner = payload_format(&payload);
         let encoder = layer.encoder.map_or("unknown", |e| e.name());
         Ok(Info {
             text: format!(

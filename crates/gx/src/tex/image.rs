@@ -7,6 +7,25 @@ use gcio::{Error, ErrorKind, Limits, Result};
 /// GX hardware samples at most 1024 × 1024; larger values still decode, bounded by [`Limits`].
 pub const MAX_DIMENSION: u32 = 0xFFFF;
 
+/// Most pixels an image read from outside (a PNG to convert) or encoded into a texture may have:
+/// 8192 × 8192, 64 times what GX samples, 256 MiB as RGBA8. A declared size past it is refused
+/// before anything is allocated, so a small file declaring 65535 × 65535 is an error.
+pub const MAX_PIXELS: u64 = 1 << 26;
+
+/// Checks declared image dimensions against [`MAX_DIMENSION`] and [`MAX_PIXELS`].
+pub fn check_image_size(width: u32, height: u32) -> Result<()> {
+    check_dims(width, height, &Limits::UNLIMITED)?;
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > MAX_PIXELS {
+        return Err(Error::without_offset(ErrorKind::Limit {
+            what: "image pixels",
+            requested: pixels,
+            max: MAX_PIXELS,
+        }));
+    }
+    Ok(())
+}
+
 /// An RGBA8 image, row-major, top row first: `width × height` pixels.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Image {

@@ -44,7 +44,7 @@ mod pixel;
 pub use format::{
     PaletteFormat, TexFormat, image_size, level_dims, level_offset, level_size, palette_size,
 };
-pub use image::{Image, MAX_DIMENSION, psnr};
+pub use image::{Image, MAX_DIMENSION, MAX_PIXELS, check_image_size, psnr};
 pub use pixel::Rgba;
 
 use gcio::{Context, Error, ErrorKind, Limits, Reader, Result};
@@ -431,7 +431,8 @@ impl Encoded {
 }
 
 /// Encodes a mip chain (level `i` must be [`level_dims`] of level 0 at `i`; see
-/// [`Image::mip_chain`]). Indexed formats get one palette built from all levels.
+/// [`Image::mip_chain`]). Indexed formats get one palette built from all levels. A level 0 past
+/// [`MAX_PIXELS`] is refused.
 pub fn encode_mips(
     format: TexFormat,
     levels: &[Image],
@@ -443,6 +444,7 @@ pub fn encode_mips(
             "no image to encode".into(),
         )));
     };
+    check_image_size(first.width(), first.height())?;
     for (i, img) in levels.iter().enumerate() {
         let want = level_dims(first.width(), first.height(), i as u32);
         if (img.width(), img.height()) != want {
