@@ -22,20 +22,7 @@ pub fn real(sub: &str) -> Option<PathBuf> {
 
 /// Every file under `dir`, sorted.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    gcformats::gcio::corpus::files(dir)
 }
 
 /// One file of the real set: a file on disk, or a member of an archive (Yaz0 expanded).

@@ -24,6 +24,48 @@ pub fn dir(manifest_dir: &str, sub: &str, who: &str) -> Option<PathBuf> {
     found
 }
 
+/// Every file under `dir`, recursively, in sorted path order (unreadable folders are skipped), so
+/// corpus checks walk the same files in the same order everywhere.
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for p in std::fs::read_dir(&d)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+        {
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `(file, member path, bytes)` of every member of every container file under `dir`, in sorted
+/// file order: `unpack` lists a file's members (e.g. `rarc::layer::members`), `None` for a file
+/// that is no container; unreadable files are skipped.
+pub fn members(
+    dir: &Path,
+    unpack: impl Fn(&[u8]) -> Option<Vec<(String, Vec<u8>)>>,
+) -> Vec<(String, String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for p in files(dir) {
+        let Ok(bytes) = std::fs::read(&p) else {
+            continue;
+        };
+        for (m, data) in unpack(&bytes).unwrap_or_default() {
+            out.push((p.display().to_string(), m, data));
+        }
+    }
+    out
+}
+
 /// The lookup of [`dir`] without the log.
 fn find(manifest_dir: &str, sub: &str) -> Option<PathBuf> {
     Path::new(manifest_dir)

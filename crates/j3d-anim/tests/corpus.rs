@@ -9,35 +9,7 @@ use j3d_anim::bind::{Target, check_binding};
 
 /// (archive, member path, bytes) of every archive member, decompressed.
 fn members(dir: &Path) -> Vec<(String, String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let mut entries: Vec<_> = std::fs::read_dir(&d)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            let bytes = std::fs::read(&p).unwrap();
-            let raw = if bytes.starts_with(b"Yaz0") {
-                yaz0::decode(&bytes).unwrap()
-            } else {
-                bytes
-            };
-            let Ok(arc) = rarc::parse(&raw) else { continue };
-            let (_, files) = arc.walk().unwrap();
-            for f in files {
-                let data = arc.decompressed(&f.entry).unwrap().into_owned();
-                out.push((p.display().to_string(), f.path.clone(), data));
-            }
-        }
-    }
-    out
+    gcio::corpus::members(dir, |b| rarc::layer::members(b).ok().flatten())
 }
 
 #[test]

@@ -181,6 +181,26 @@ pub fn peel_all(data: &[u8], max: usize) -> Result<(Vec<Layer>, Vec<u8>)> {
     Ok((layers, cur))
 }
 
+/// An archive's files as `(path, bytes)`.
+pub type Members = Vec<(String, Vec<u8>)>;
+
+/// Every file of the archive inside `data` as `(path, bytes)`, in walk order: compression layers
+/// are peeled first (at most four) and compressed members expanded. `Ok(None)` when `data` holds
+/// no RARC under its layers.
+pub fn members(data: &[u8]) -> Result<Option<Members>> {
+    let (_, inner) = peel_all(data, 4)?;
+    if !crate::is_rarc(&inner) {
+        return Ok(None);
+    }
+    let v = crate::parse(&inner)?;
+    let (_, files) = v.walk()?;
+    files
+        .iter()
+        .map(|f| Ok((f.path.clone(), v.decompressed(&f.entry)?.into_owned())))
+        .collect::<Result<Members>>()
+        .map(Some)
+}
+
 /// Wraps `payload` in `layers` (outermost first, as [`peel_all`] returns them).
 pub fn wrap_all(layers: &[Layer], payload: Vec<u8>) -> Vec<u8> {
     layers.iter().rev().fold(payload, |inner, l| l.wrap(&inner))

@@ -58,6 +58,29 @@ fn set(name: &'static str, f: impl FnOnce(&mut Entry)) -> Vec<u8> {
     })
 }
 
+/// `copies` file entries sharing one Yaz0 stream that expands to `expands_to` bytes (`pack`
+/// stores identical payloads once).
+fn aliased(copies: usize, expands_to: usize) -> Vec<u8> {
+    let stream = yaz0::encode(&vec![0u8; expands_to], yaz0::Encoder::Fast);
+    let children = (0..copies)
+        .map(|i| Item::File {
+            name: format!("m{i}").into_bytes(),
+            attr: None,
+            data: stream.clone(),
+            id: None,
+        })
+        .collect();
+    pack(
+        &Dir {
+            name: b"root".to_vec(),
+            children,
+        },
+        PackOptions::default(),
+    )
+    .write()
+    .unwrap()
+}
+
 const CASES: &[RuleCase<'_, Vec<u8>>] = &[
     ("magic is not RARC", || poke(0, b"RARX"), Error, "RARC-001"),
     (
@@ -322,6 +345,18 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         || set("a", |e| e.name = b"x/a".to_vec()),
         Warning,
         "RARC-029",
+    ),
+    (
+        "two entries share one compressed member",
+        || aliased(2, 64),
+        Info,
+        "RARC-030",
+    ),
+    (
+        "sixteen entries share a 1 MiB stream (a decompression bomb)",
+        || aliased(16, 1 << 20),
+        Warning,
+        "RARC-030",
     ),
 ];
 
