@@ -328,7 +328,21 @@ struct Emit<'a, 'b> {
     walked: std::cell::RefCell<HashSet<u32>>,
 }
 
-impl Emit<'_, '_> {
+impl<'a, 'b> Emit<'a, 'b> {
+    /// An empty emit list over `a`, its walks bounded by the archive's element limit.
+    fn new(a: &'b Archive<'a>) -> Self {
+        Emit {
+            a,
+            list: Vec::new(),
+            section: 0,
+            seen: HashSet::new(),
+            pixels: Vec::new(),
+            palettes: Vec::new(),
+            walked: Default::default(),
+            max: usize::try_from(a.limits().max_elements.min(1 << 20)).unwrap_or(1 << 20),
+        }
+    }
+
     fn push(&mut self, phase: Phase, off: Option<u32>) {
         if let Some(o) = off
             && self.seen.insert(o)
@@ -658,16 +672,7 @@ type JointMatAnims = (Vec<(u32, MatAnim)>, Vec<(u32, TexAnim)>);
 /// See [`Emit`].
 fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
     let g = a.graph();
-    let mut e = Emit {
-        a,
-        list: Vec::new(),
-        section: 0,
-        seen: HashSet::new(),
-        pixels: Vec::new(),
-        palettes: Vec::new(),
-        walked: Default::default(),
-        max: usize::try_from(a.limits().max_elements.min(1 << 20)).unwrap_or(1 << 20),
-    };
+    let mut e = Emit::new(a);
     let post = joint_post_order(&g);
     let joints: Vec<(u32, Joint)> = post
         .iter()

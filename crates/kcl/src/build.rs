@@ -165,11 +165,7 @@ impl Ctx<'_> {
         }
         let half = 2f32.powi(shift as i32 - 1);
         let kids: [Tree; 8] = std::array::from_fn(|k| {
-            let m = [
-                min[0] + if k & 1 != 0 { half } else { 0.0 },
-                min[1] + if k & 2 != 0 { half } else { 0.0 },
-                min[2] + if k & 4 != 0 { half } else { 0.0 },
-            ];
+            let m = crate::geom::child_min(min, half, k);
             self.cell(&list, m, shift - 1, depth + 1)
         });
         Tree::Branch(Box::new(kids))

@@ -8,6 +8,13 @@ pub(crate) fn axis(v: Vec3, a: usize) -> f32 {
     v.get(a).copied().unwrap_or(0.0)
 }
 
+/// The low corner of octree child `k` (bit 0: +x, bit 1: +y, bit 2: +z) of a cell at `min` whose
+/// children are `half` wide.
+pub(crate) fn child_min(min: Vec3, half: f32, k: usize) -> Vec3 {
+    let step = |bit: usize| if k & bit != 0 { half } else { 0.0 };
+    [min[0] + step(1), min[1] + step(2), min[2] + step(4)]
+}
+
 pub(crate) fn sub(a: Vec3, b: Vec3) -> Vec3 {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }

@@ -58,11 +58,7 @@ impl Kcl {
                 }
                 let half = size * 0.5;
                 for (k, c) in block.iter().enumerate() {
-                    let m = [
-                        min[0] + if k & 1 != 0 { half } else { 0.0 },
-                        min[1] + if k & 2 != 0 { half } else { 0.0 },
-                        min[2] + if k & 4 != 0 { half } else { 0.0 },
-                    ];
+                    let m = crate::geom::child_min(min, half, k);
                     self.collect(*c, m, half, depth + 1, out);
                 }
             }
@@ -206,11 +202,7 @@ impl Kcl {
                 }
                 let half = size * 0.5;
                 for (k, c) in block.iter().enumerate() {
-                    let m = [
-                        min[0] + if k & 1 != 0 { half } else { 0.0 },
-                        min[1] + if k & 2 != 0 { half } else { 0.0 },
-                        min[2] + if k & 4 != 0 { half } else { 0.0 },
-                    ];
+                    let m = crate::geom::child_min(min, half, k);
                     self.ray_cells(*c, m, half, depth + 1, ray, out);
                 }
             }

@@ -219,16 +219,7 @@ fn at_last_use(seq: &[u32]) -> Vec<u32> {
 /// The Melee compiler's order: each root in root-table order as a section of its own.
 pub(super) fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
     let g = a.graph();
-    let mut e = Emit {
-        a,
-        list: Vec::new(),
-        section: 0,
-        seen: HashSet::new(),
-        pixels: Vec::new(),
-        palettes: Vec::new(),
-        walked: Default::default(),
-        max: usize::try_from(a.limits().max_elements.min(1 << 20)).unwrap_or(1 << 20),
-    };
+    let mut e = Emit::new(a);
     for (section, r) in a.roots().enumerate() {
         e.section = section;
         match r.kind() {
