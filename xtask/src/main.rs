@@ -47,15 +47,9 @@ fn workspace_root() -> PathBuf {
 }
 
 fn run(program: &str, args: &[&str], dir: Option<&Path>) -> Result {
-    run_env(program, args, dir, &[])
-}
-
-/// [`run`] with extra environment variables.
-fn run_env(program: &str, args: &[&str], dir: Option<&Path>, env: &[(&str, &Path)]) -> Result {
     eprintln!("xtask: $ {program} {}", args.join(" "));
     let mut cmd = Command::new(program);
     cmd.args(args);
-    cmd.envs(env.iter().copied());
     if let Some(d) = dir {
         cmd.current_dir(d);
     }
@@ -105,13 +99,10 @@ fn ci() -> Result {
         .join("target/corpus-checks.tsv");
     // A stale record would hide this run's skips.
     let _ = std::fs::remove_file(corpus_log);
+    let mut tally = TestTally::default();
     step("test", || {
-        run_env(
-            &cargo,
-            &["test", "--workspace", "--all-features"],
-            None,
-            &[("GCF_CORPUS_LOG", corpus_log)],
-        )
+        tally = run_tests(&cargo, corpus_log)?;
+        Ok(())
     })?;
     step("corpus checks ran", || corpus_checks(corpus_log))?;
     step("samples up to date", || gen_samples(true))?;
@@ -125,7 +116,84 @@ fn ci() -> Result {
             &["bench", "--workspace", "--all-features", "--", "--test"],
             None,
         )
-    })
+    })?;
+    // The test log scrolls far above the fuzz and bench output; the totals close the run.
+    println!("\n=== summary ===\n{tally}");
+    Ok(())
+}
+
+/// Totals over every `test result:` line of a `cargo test` run.
+#[derive(Default)]
+struct TestTally {
+    binaries: usize,
+    passed: u64,
+    failed: u64,
+    ignored: u64,
+}
+
+impl TestTally {
+    /// Adds one `test result: ok. 12 passed; 0 failed; 1 ignored; …` line.
+    fn add(&mut self, line: &str) {
+        let Some(rest) = line.trim().strip_prefix("test result: ") else {
+            return;
+        };
+        self.binaries += 1;
+        for part in rest.split(';') {
+            let mut words = part.split_whitespace().rev();
+            let (Some(what), Some(n)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let Ok(n) = n.parse::<u64>() else { continue };
+            match what {
+                "passed" => self.passed += n,
+                "failed" => self.failed += n,
+                "ignored" => self.ignored += n,
+                _ => {}
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for TestTally {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cargo test --workspace: {} passed; {} failed; {} ignored; in {} test binaries",
+            self.passed, self.failed, self.ignored, self.binaries
+        )
+    }
+}
+
+/// `cargo test --workspace`, its output passed through and its results counted; fails when it
+/// fails or when no test ran.
+fn run_tests(cargo: &str, corpus_log: &Path) -> Result<TestTally> {
+    use std::io::{BufRead, Write};
+    let args = ["test", "--workspace", "--all-features"];
+    eprintln!("xtask: $ {cargo} {}", args.join(" "));
+    let mut child = Command::new(cargo)
+        .args(args)
+        .env("GCF_CORPUS_LOG", corpus_log)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{cargo}: {e}"))?;
+    let mut tally = TestTally::default();
+    if let Some(out) = child.stdout.take() {
+        let mut stdout = std::io::stdout().lock();
+        for line in std::io::BufReader::new(out).lines() {
+            let line = line.map_err(|e| format!("cargo test output: {e}"))?;
+            tally.add(&line);
+            let _ = writeln!(stdout, "{line}");
+        }
+    }
+    let status = child.wait().map_err(|e| format!("{cargo}: {e}"))?;
+    println!("{tally}");
+    if !status.success() {
+        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+    } else if tally.passed == 0 {
+        Err("`cargo test` reported no passing test".into())
+    } else {
+        Ok(tally)
+    }
 }
 
 /// Prints which corpus-dependent checks ran and which skipped (the record `gcio::corpus` keeps
@@ -317,5 +385,19 @@ fn bench() -> Result {
             "cargo bench failed: {}",
             String::from_utf8_lossy(&out.stderr)
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TestTally;
+
+    #[test]
+    fn tally_sums_cargo_result_lines() {
+        let mut t = TestTally::default();
+        t.add("test result: ok. 12 passed; 0 failed; 3 ignored; 0 measured; 0 filtered out; finished in 0.01s");
+        t.add("running 12 tests");
+        t.add("test result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 5 filtered out");
+        assert_eq!((t.binaries, t.passed, t.failed, t.ignored), (2, 13, 2, 3));
     }
 }
