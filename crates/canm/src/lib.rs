@@ -43,12 +43,12 @@ pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
 
 /// The model as JSON (lossless for finite values: `from_json(to_json(a)) == a`).
 pub fn to_json(anim: &Canm) -> gcio::Result<serde_json::Value> {
-    serde_json::to_value(anim).map_err(|e| gcio::Error::invalid(0, format!("JSON: {e}")))
+    serde_json::to_value(anim).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
 }
 
 /// The model from [`to_json`]'s output.
 pub fn from_json(v: &serde_json::Value) -> gcio::Result<Canm> {
-    Canm::deserialize(v).map_err(|e| gcio::Error::invalid(0, format!("JSON: {e}")))
+    Canm::deserialize(v).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
 }
 
 use serde::Deserialize as _;

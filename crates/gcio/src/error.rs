@@ -83,6 +83,12 @@ impl Error {
         }
     }
 
+    /// An [`ErrorKind::Invalid`] error with no file offset: a problem of a model or of caller
+    /// input (a count that does not fit the format, a missing part), not of a byte in a file.
+    pub fn message(message: impl Into<String>) -> Self {
+        Self::without_offset(ErrorKind::Invalid(message.into()))
+    }
+
     /// Shorthand for an [`ErrorKind::Invalid`] error at `offset`.
     pub fn invalid(offset: u64, message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Invalid(message.into()), offset)

@@ -225,7 +225,7 @@ impl Block {
         words[0] = self.reserved;
         let mut off = HEADER_SIZE + self.lead.len();
         for (s, b) in self.sections.iter().zip(&bodies) {
-            let p = u32::try_from(off).map_err(|_| Error::invalid(0, "block exceeds 4 GiB"))?;
+            let p = u32::try_from(off).map_err(|_| Error::message("block exceeds 4 GiB"))?;
             for &i in &s.slots {
                 if let Some(w) = words.get_mut(i) {
                     *w = p;

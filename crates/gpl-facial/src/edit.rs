@@ -9,10 +9,6 @@ use gcio::{Error, Result};
 
 use crate::model::{AttrFormat, AttrKind, Attribute, FacialObject, FacialSection, Run, encode};
 
-fn invalid(msg: String) -> Error {
-    Error::without_offset(gcio::ErrorKind::Invalid(msg))
-}
-
 /// Per object on a rebuilt rigid submesh: what its poses move (from the exporter's shape keys).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RigidPoses {
@@ -45,7 +41,7 @@ pub fn pool_normals(
     for (v, d) in sorted {
         let entries = vertex_normals
             .get(usize::from(*v))
-            .ok_or_else(|| invalid(format!("vertex {v} has no normal entries")))?;
+            .ok_or_else(|| Error::message(format!("vertex {v} has no normal entries")))?;
         for &e in entries {
             pooled.entry(e).or_insert_with(|| d.clone());
         }
@@ -64,13 +60,13 @@ fn mapped<const N: usize>(
     let mut items: Vec<&(u16, Vec<[i16; N]>)> = items.iter().collect();
     items.sort_by_key(|(i, _)| *i);
     if items.windows(2).any(|w| matches!(w, [a, b] if a.0 == b.0)) {
-        return Err(invalid("duplicate index in facial pose input".into()));
+        return Err(Error::message("duplicate index in facial pose input"));
     }
     let indices: Vec<u16> = items.iter().map(|(i, _)| *i).collect();
     let mut pose0 = Vec::with_capacity(items.len() * N);
     for &i in &indices {
         let v = rest.get(usize::from(i)).ok_or_else(|| {
-            invalid(format!(
+            Error::message(format!(
                 "index {i} past the rebuilt array ({} entries)",
                 rest.len()
             ))
@@ -82,7 +78,7 @@ fn mapped<const N: usize>(
         let mut vals = Vec::with_capacity(items.len() * N);
         for (i, d) in &items {
             let delta = d.get(p - 1).ok_or_else(|| {
-                invalid(format!(
+                Error::message(format!(
                     "index {i}: {} deltas for {pose_count} poses",
                     d.len()
                 ))
@@ -95,7 +91,7 @@ fn mapped<const N: usize>(
         .iter()
         .find(|(_, d)| d.len() + 1 != usize::from(pose_count))
     {
-        return Err(invalid(format!(
+        return Err(Error::message(format!(
             "index {i}: {} deltas for {pose_count} poses",
             d.len()
         )));
@@ -116,7 +112,7 @@ impl FacialObject {
         for a in &mut self.attributes {
             let rest = entry0(&a.format);
             if rest.len() != usize::from(a.format.count) {
-                return Err(invalid(format!(
+                return Err(Error::message(format!(
                     "entry 0 has {} components, the record {}",
                     rest.len(),
                     a.format.count
@@ -154,8 +150,8 @@ impl FacialSection {
         edited: &[i16],
     ) -> Result<usize> {
         if original.len() != edited.len() {
-            return Err(invalid(
-                "original and edited arrays differ in length".into(),
+            return Err(Error::message(
+                "original and edited arrays differ in length",
             ));
         }
         let mut patched = 0;
@@ -170,14 +166,14 @@ impl FacialSection {
             let n = usize::from(a.format.count);
             let mut pose0 = a
                 .values(0)
-                .ok_or_else(|| invalid("pose 0 is not editable".into()))?;
+                .ok_or_else(|| Error::message("pose 0 is not editable"))?;
             for (k, idx) in a.indices().into_iter().enumerate() {
                 for c in 0..n {
                     let at = usize::from(idx) * n + c;
                     let (Some(o), Some(e), Some(p)) =
                         (original.get(at), edited.get(at), pose0.get_mut(k * n + c))
                     else {
-                        return Err(invalid(format!("index {idx} past the edited array")));
+                        return Err(Error::message(format!("index {idx} past the edited array")));
                     };
                     *p = p.wrapping_add(e.wrapping_sub(*o));
                 }
@@ -198,17 +194,19 @@ impl FacialSection {
         delta: &[i16],
     ) -> Result<()> {
         if pose == 0 {
-            return Err(invalid("pose 0 is absolute; use apply_base_edit".into()));
+            return Err(Error::message("pose 0 is absolute; use apply_base_edit"));
         }
         let a = self
             .objects
             .get_mut(object)
             .and_then(|o| o.attributes.get_mut(attribute))
-            .ok_or_else(|| invalid(format!("no attribute {attribute} on object {object}")))?;
+            .ok_or_else(|| {
+                Error::message(format!("no attribute {attribute} on object {object}"))
+            })?;
         let old = a.poses.get(pose).map(Vec::len);
         let new = encode(delta, a.format.width)?;
         if old != Some(new.len()) {
-            return Err(invalid(format!(
+            return Err(Error::message(format!(
                 "pose {pose}: {} bytes given, {old:?} stored",
                 new.len()
             )));
@@ -229,8 +227,8 @@ impl FacialSection {
                 .collect()
         };
         if shape(self) != shape(original) {
-            return Err(invalid(
-                "unpatch: the section's shape differs from the original".into(),
+            return Err(Error::message(
+                "unpatch: the section's shape differs from the original",
             ));
         }
         for (o, oo) in self.objects.iter_mut().zip(&original.objects) {
@@ -265,7 +263,7 @@ impl FacialSection {
                 *a = match a.format.kind {
                     AttrKind::POSITION => mapped(a.format, o.pose_count, positions, &p.positions)?,
                     AttrKind::NORMAL => mapped(a.format, o.pose_count, normals, &p.normals)?,
-                    k => return Err(invalid(format!("kind {} on a rigid submesh", k.0))),
+                    k => return Err(Error::message(format!("kind {} on a rigid submesh", k.0))),
                 };
             }
         }
@@ -309,7 +307,7 @@ impl FacialSection {
                     .ok()
                     .and_then(|v| slot_of.get(v))
                     .ok_or_else(|| {
-                        invalid(format!("vertex {v} has no slot after the skin layout"))
+                        Error::message(format!("vertex {v} has no slot after the skin layout"))
                     })?;
                 items.push((*slot, d.clone()));
             }

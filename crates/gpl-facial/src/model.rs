@@ -187,7 +187,7 @@ impl Attribute {
         let slot = self
             .poses
             .get_mut(p)
-            .ok_or_else(|| Error::invalid(0, format!("no pose {p}")))?;
+            .ok_or_else(|| Error::message(format!("no pose {p}")))?;
         *slot = bytes;
         Ok(())
     }
@@ -237,7 +237,7 @@ pub(crate) fn encode(values: &[i16], width: u8) -> Result<Vec<u8>> {
             .map(|&v| {
                 i8::try_from(v)
                     .map(|b| b as u8)
-                    .map_err(|_| Error::invalid(0, format!("{v} does not fit int8")))
+                    .map_err(|_| Error::message(format!("{v} does not fit int8")))
             })
             .collect(),
         2 => Ok(values.iter().flat_map(|v| v.to_be_bytes()).collect()),

@@ -11,11 +11,11 @@ use crate::view::{HEADER_SIZE, record_size};
 pub const SECTION_ALIGN: usize = 32;
 
 fn u16_of(n: usize, what: &str) -> Result<u16> {
-    u16::try_from(n).map_err(|_| Error::invalid(0, format!("{what} {n} exceeds u16")))
+    u16::try_from(n).map_err(|_| Error::message(format!("{what} {n} exceeds u16")))
 }
 
 fn u32_of(n: usize, what: &str) -> Result<u32> {
-    u32::try_from(n).map_err(|_| Error::invalid(0, format!("{what} {n:#x} exceeds u32")))
+    u32::try_from(n).map_err(|_| Error::message(format!("{what} {n:#x} exceeds u32")))
 }
 
 impl FacialSection {

@@ -227,7 +227,7 @@ impl Evp1 {
             here(w, s)?;
             for e in &self.envelopes {
                 w.u8(u8::try_from(e.pairs.len())
-                    .map_err(|_| gcio::Error::invalid(0, "envelope with more than 255 joints"))?);
+                    .map_err(|_| gcio::Error::message("envelope with more than 255 joints"))?);
             }
             self.pad.align(w, a_joints);
             here(w, j)?;

@@ -246,7 +246,7 @@ impl Chunk {
                 let mut b = r.bytes.clone();
                 if let Some(size) = b.get_mut(4..8) {
                     let len = u32::try_from(r.bytes.len())
-                        .map_err(|_| Error::invalid(0, "chunk over 4 GiB"))?;
+                        .map_err(|_| Error::message("chunk over 4 GiB"))?;
                     size.copy_from_slice(&len.to_be_bytes());
                 }
                 Ok(b)
@@ -477,7 +477,7 @@ impl Bmd {
         w.bytes(&self.magic);
         let size = w.reserve_u32();
         let count =
-            u32::try_from(self.chunks.len()).map_err(|_| Error::invalid(0, "too many chunks"))?;
+            u32::try_from(self.chunks.len()).map_err(|_| Error::message("too many chunks"))?;
         w.u32(self.stale_count.unwrap_or(count)).bytes(&self.tag);
         for c in &self.chunks {
             w.bytes(&c.write()?);

@@ -243,7 +243,7 @@ pub fn tree_of(nodes: &[Node], limits: Limits) -> Result<Vec<SceneNode>> {
     }
     if stack.len() != 1 {
         return Err(
-            Error::invalid(0, format!("{} open node(s) never closed", stack.len() - 1))
+            Error::message(format!("{} open node(s) never closed", stack.len() - 1))
                 .context("INF1"),
         );
     }

@@ -309,7 +309,7 @@ pub fn encode(cmds: &[Command], w: &mut Writer) -> Result<()> {
                     .len()
                     .checked_sub(1)
                     .and_then(|n| u16::try_from(n).ok())
-                    .ok_or_else(|| Error::invalid(0, "XF load of 0 or > 65536 words"))?;
+                    .ok_or_else(|| Error::message("XF load of 0 or > 65536 words"))?;
                 w.u8(0x10).u16(n).u16(*addr);
                 for v in values {
                     w.u32(*v);
@@ -455,12 +455,7 @@ impl Mdl3 {
         write_chunk(*b"MDL3", self.pad, |w: &mut Writer| {
             w.u16(u16_of(n, "MDL3 count")?).u16(self.marker);
             let slots: Vec<gcio::Fixup> = (0..6).map(|_| w.reserve_u32()).collect();
-            let slot = |k: usize| {
-                slots
-                    .get(k)
-                    .copied()
-                    .ok_or_else(|| Error::invalid(0, "slot"))
-            };
+            let slot = |k: usize| slots.get(k).copied().ok_or_else(|| Error::message("slot"));
             self.pad.align(w, 0x20);
             w.fix_here(slot(0)?)?;
             let table = w.position();

@@ -79,11 +79,11 @@ impl NameTable {
     /// Writes the table at the writer's position.
     pub fn write(&self, w: &mut Writer) -> Result<()> {
         let count = u16::try_from(self.entries.len())
-            .map_err(|_| Error::invalid(0, "more than 65535 names"))?;
+            .map_err(|_| Error::message("more than 65535 names"))?;
         w.u16(count).u16(self.marker);
         let mut off = 4 + 4 * self.entries.len();
         for e in &self.entries {
-            let o = u16::try_from(off).map_err(|_| Error::invalid(0, "name table over 64 KiB"))?;
+            let o = u16::try_from(off).map_err(|_| Error::message("name table over 64 KiB"))?;
             w.u16(e.key).u16(o);
             off += e.name.len() + 1;
         }

@@ -557,7 +557,7 @@ impl Shp1 {
         let s = self
             .shapes
             .get(i)
-            .ok_or_else(|| Error::invalid(0, format!("no shape {i}")))?;
+            .ok_or_else(|| Error::message(format!("no shape {i}")))?;
         vertex_desc(self.attr_list(s.attr_offset).iter().copied())
     }
 
@@ -634,12 +634,7 @@ impl Shp1 {
                 a_data,
                 a_defs,
             ] = self.aligns.map(usize::from);
-            let slot = |k: usize| {
-                slots
-                    .get(k)
-                    .copied()
-                    .ok_or_else(|| Error::invalid(0, "slot"))
-            };
+            let slot = |k: usize| slots.get(k).copied().ok_or_else(|| Error::message("slot"));
             self.pad.align(w, a_shapes);
             here(w, slot(0)?)?;
             for s in &self.shapes {
@@ -685,7 +680,7 @@ impl Shp1 {
                 if !g.prims.is_empty() {
                     let desc = desc
                         .as_ref()
-                        .ok_or_else(|| Error::invalid(0, "matrix group without a shape"))?;
+                        .ok_or_else(|| Error::message("matrix group without a shape"))?;
                     for p in &g.prims {
                         p.write(w, desc)?;
                     }

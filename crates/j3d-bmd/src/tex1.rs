@@ -215,7 +215,7 @@ impl TextureSet {
         let rel = |i: usize, seg: usize| -> Result<u32> {
             let p = seg_pos
                 .get(seg)
-                .ok_or_else(|| Error::invalid(0, format!("texture segment {seg} missing")))?;
+                .ok_or_else(|| Error::message(format!("texture segment {seg} missing")))?;
             u32_of(p - (at + i * BtiHeader::SIZE), "texture offset")
         };
         for (i, t) in self.textures.iter().enumerate() {
@@ -273,11 +273,11 @@ impl TextureSet {
         let t = self
             .textures
             .get(i)
-            .ok_or_else(|| Error::invalid(0, format!("no texture {i}")))?;
+            .ok_or_else(|| Error::message(format!("no texture {i}")))?;
         let h = &t.header;
         let data = self
             .image(i)
-            .ok_or_else(|| Error::invalid(0, format!("texture {i} has no image data")))?;
+            .ok_or_else(|| Error::message(format!("texture {i} has no image data")))?;
         let mut tex = gx::tex::Texture::new(
             TexFormat(h.format),
             u32::from(h.width),
@@ -406,7 +406,7 @@ impl Tex1 {
                 Segment::Names => return Ok(pos),
             }
         }
-        Err(Error::invalid(0, "no name-table segment"))
+        Err(Error::message("no name-table segment"))
     }
 }
 
@@ -478,7 +478,7 @@ impl Bti {
         let levels = image.mip_chain(u32::from(mips));
         let enc = gx::tex::encode_mips(format, &levels, &gx::tex::EncodeOptions::default())?;
         let dim = |v: u32| {
-            u16::try_from(v).map_err(|_| Error::invalid(0, format!("dimension {v} over 65535")))
+            u16::try_from(v).map_err(|_| Error::message(format!("dimension {v} over 65535")))
         };
         let n = u8::try_from(levels.len()).unwrap_or(mips);
         let header = BtiHeader {

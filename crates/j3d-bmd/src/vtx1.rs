@@ -272,7 +272,7 @@ impl Vtx1 {
     /// terminator stays last.
     pub fn set(&mut self, format: VertexFormat, values: &[Value]) -> Result<()> {
         let slot = buffer_slot(format.attr).ok_or_else(|| {
-            Error::invalid(0, format!("attribute {} has no VTX1 buffer", format.attr.0))
+            Error::message(format!("attribute {} has no VTX1 buffer", format.attr.0))
         })?;
         let mut data = Vec::new();
         for v in values {

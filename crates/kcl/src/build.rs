@@ -10,7 +10,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use gcio::{Error, ErrorKind, Result};
+use gcio::{Error, Result};
 
 use crate::geom::{Vec3, add, axis, cross, dot, length, normalize, scale, sub};
 use crate::model::{Header, Kcl, Node, Octree, Prism};
@@ -37,10 +37,6 @@ impl Default for Options {
             sphere_radius: None,
         }
     }
-}
-
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
 }
 
 /// The prism fields of triangle `t`: face normal, the three outward edge normals (edges C→A,
@@ -185,7 +181,7 @@ pub fn build(tris: &[([Vec3; 3], u16)], opts: &Options) -> Result<Kcl> {
             return Ok(i);
         }
         let i = u16::try_from(pool.len())
-            .map_err(|_| invalid("more than 65536 positions or normals".into()))?;
+            .map_err(|_| Error::message("more than 65536 positions or normals"))?;
         pool.push(v);
         ix.insert(key, i);
         Ok(i)
@@ -197,7 +193,7 @@ pub fn build(tris: &[([Vec3; 3], u16)], opts: &Options) -> Result<Kcl> {
             continue;
         };
         if prisms.len() >= 0xFFFF {
-            return Err(invalid(format!(
+            return Err(Error::message(format!(
                 "{} triangles: a KCL holds at most 65535 prisms",
                 tris.len()
             )));
@@ -242,7 +238,7 @@ pub fn build(tris: &[([Vec3; 3], u16)], opts: &Options) -> Result<Kcl> {
         shift += 1;
     }
     if shift > 28 {
-        return Err(invalid(format!(
+        return Err(Error::message(format!(
             "mesh extent {max_ext} is too large for a KCL area"
         )));
     }

@@ -4,7 +4,7 @@
 //! (names, `active`, the model kind) are ignored on import. XD timings are f32 seconds written
 //! in their shortest round-tripping form; a NaN timing has no JSON form.
 
-use gcio::{Error, ErrorKind, Result};
+use gcio::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::model::{
@@ -14,10 +14,6 @@ use crate::model::{
 use crate::names::{ModelKind, TRIGGERS};
 use crate::view::Game;
 
-fn invalid(m: impl Into<String>) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m.into()))
-}
-
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
@@ -25,14 +21,14 @@ fn hex(b: &[u8]) -> String {
 fn unhex(s: &str) -> Result<Vec<u8>> {
     let s = s.as_bytes();
     if !s.len().is_multiple_of(2) {
-        return Err(invalid("hex string of odd length"));
+        return Err(Error::message("hex string of odd length"));
     }
     s.chunks(2)
         .map(|c| {
             std::str::from_utf8(c)
                 .ok()
                 .and_then(|c| u8::from_str_radix(c, 16).ok())
-                .ok_or_else(|| invalid("bad hex digit"))
+                .ok_or_else(|| Error::message("bad hex digit"))
         })
         .collect()
 }
@@ -43,7 +39,7 @@ fn unhex_n<const N: usize>(s: &str) -> Result<[u8; N]> {
     }
     unhex(s)?
         .try_into()
-        .map_err(|_| invalid(format!("expected {N} bytes of hex")))
+        .map_err(|_| Error::message(format!("expected {N} bytes of hex")))
 }
 
 fn is_zero(b: &[u8]) -> String {
@@ -381,11 +377,13 @@ impl Meta {
                     (None, None, Game::Xd) => Timing::Seconds([0.0; 4]),
                     (None, None, Game::Colosseum) => Timing::Frames([0; 4]),
                     (Some(_), Some(_), _) => {
-                        return Err(invalid(format!("entry {i}: both seconds and frames")));
+                        return Err(Error::message(format!(
+                            "entry {i}: both seconds and frames"
+                        )));
                     }
                 };
                 if e.sub_anims.len() > 8 {
-                    return Err(invalid(format!("entry {i}: more than 8 sub_anims")));
+                    return Err(Error::message(format!("entry {i}: more than 8 sub_anims")));
                 }
                 let mut sub_anims = [SubAnim::default(); 8];
                 for (d, s) in sub_anims.iter_mut().zip(&e.sub_anims) {
@@ -417,7 +415,7 @@ pub fn to_string(p: &Pkx) -> String {
 
 /// Builds a `.pkx` from JSON metadata and a DAT.
 pub fn from_str(json: &str, dat: Vec<u8>) -> Result<Pkx> {
-    let m: Meta =
-        serde_json::from_str(json).map_err(|e| invalid(format!("PKX metadata JSON: {e}")))?;
+    let m: Meta = serde_json::from_str(json)
+        .map_err(|e| Error::message(format!("PKX metadata JSON: {e}")))?;
     m.to_pkx(dat)
 }

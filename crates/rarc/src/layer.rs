@@ -2,7 +2,7 @@
 //! around compressed members: peeled to reach the bytes inside, then put back with the encoder the
 //! original used, so an unchanged archive re-compresses byte for byte.
 
-use gcio::{Error, ErrorKind, Result};
+use gcio::{Error, Result};
 use yaz0::{Encoder, Matching};
 
 /// The stream format of a layer.
@@ -129,9 +129,10 @@ impl Layer {
     pub fn parse(cols: &[&str]) -> Result<Layer> {
         let (kind, rest) = cols
             .split_first()
-            .ok_or_else(|| invalid("compression: missing kind".into()))?;
-        let kind = Kind::from_name(kind)
-            .ok_or_else(|| invalid(format!("compression: unknown kind {kind:?} (yaz0, yay0)")))?;
+            .ok_or_else(|| Error::message("compression: missing kind"))?;
+        let kind = Kind::from_name(kind).ok_or_else(|| {
+            Error::message(format!("compression: unknown kind {kind:?} (yaz0, yay0)"))
+        })?;
         let mut layer = Layer {
             kind,
             encoder: Some(DEFAULT_ENCODER),
@@ -140,9 +141,9 @@ impl Layer {
         for c in rest {
             if let Some(h) = c.strip_prefix("reserved=") {
                 let b = unhex(h)?;
-                layer.reserved = b
-                    .try_into()
-                    .map_err(|_| invalid(format!("compression: reserved={h}: need 8 bytes")))?;
+                layer.reserved = b.try_into().map_err(|_| {
+                    Error::message(format!("compression: reserved={h}: need 8 bytes"))
+                })?;
             } else if *c == "unknown" {
                 layer.encoder = None;
             } else {
@@ -157,7 +158,7 @@ impl Layer {
 pub fn encoder_named(name: &str) -> Result<Encoder> {
     Encoder::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Encoder::ALL.iter().map(|e| e.name()).collect();
-        invalid(format!(
+        Error::message(format!(
             "unknown Yaz0 encoder {name:?} ({})",
             names.join(", ")
         ))
@@ -170,7 +171,7 @@ pub fn peel_all(data: &[u8], max: usize) -> Result<(Vec<Layer>, Vec<u8>)> {
     let mut cur = data.to_vec();
     while let Some(r) = Layer::peel(&cur) {
         if layers.len() >= max {
-            return Err(invalid(format!(
+            return Err(Error::message(format!(
                 "more than {max} nested compression layers"
             )));
         }
@@ -206,24 +207,20 @@ pub fn wrap_all(layers: &[Layer], payload: Vec<u8>) -> Vec<u8> {
     layers.iter().rev().fold(payload, |inner, l| l.wrap(&inner))
 }
 
-pub(crate) fn invalid(msg: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(msg))
-}
-
 pub(crate) fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 pub(crate) fn unhex(s: &str) -> Result<Vec<u8>> {
     if !s.len().is_multiple_of(2) {
-        return Err(invalid(format!("odd-length hex {s:?}")));
+        return Err(Error::message(format!("odd-length hex {s:?}")));
     }
     (0..s.len())
         .step_by(2)
         .map(|i| {
             s.get(i..i + 2)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| invalid(format!("bad hex {s:?}")))
+                .ok_or_else(|| Error::message(format!("bad hex {s:?}")))
         })
         .collect()
 }

@@ -18,11 +18,11 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-use gcio::{Limits, Result};
+use gcio::{Error, Limits, Result};
 
 use crate::attr::{Attr, name_hash};
 use crate::build::{Dir, Item, PackOptions, default_attr};
-use crate::layer::{Layer, hex, invalid, peel_all, unhex, wrap_all};
+use crate::layer::{Layer, hex, peel_all, unhex, wrap_all};
 use crate::model::{Archive, Entry, Gap, Node, Region, Target};
 use crate::view::NODES_AT;
 
@@ -110,7 +110,7 @@ pub fn unescape(s: &str) -> Result<Vec<u8>> {
             let h = s
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| invalid(format!("bad %-escape in {s:?}")))?;
+                .ok_or_else(|| Error::message(format!("bad %-escape in {s:?}")))?;
             out.push(h);
             i += 3;
         } else {
@@ -500,7 +500,7 @@ impl<'a> Cols<'a> {
         let mut map = HashMap::new();
         for c in cols {
             let (k, v) = c.split_once('=').ok_or_else(|| {
-                invalid(format!(
+                Error::message(format!(
                     "{MANIFEST} line {line}: expected KEY=VALUE, got {c:?}"
                 ))
             })?;
@@ -510,7 +510,7 @@ impl<'a> Cols<'a> {
     }
 
     fn err(&self, key: &str, v: &str) -> gcio::Error {
-        invalid(format!(
+        Error::message(format!(
             "{MANIFEST} line {}: {key}={v:?} is not valid",
             self.line
         ))
@@ -537,7 +537,7 @@ impl<'a> Cols<'a> {
 
     fn need<T: TryFrom<u64>>(&self, key: &str) -> Result<T> {
         self.int(key)?
-            .ok_or_else(|| invalid(format!("{MANIFEST} line {}: missing {key}=", self.line)))
+            .ok_or_else(|| Error::message(format!("{MANIFEST} line {}: missing {key}=", self.line)))
     }
 
     fn hex(&self, key: &str) -> Result<Option<Vec<u8>>> {
@@ -575,7 +575,7 @@ pub fn pack(
     match lines.next() {
         Some((_, l)) if l == HEADER => {}
         _ => {
-            return Err(invalid(format!(
+            return Err(Error::message(format!(
                 "{MANIFEST}: not a gcf RARC manifest version 1 (first line must be {HEADER:?}); re-extract the archive"
             )));
         }
@@ -607,7 +607,7 @@ pub fn pack(
     let mut next_region = 0usize;
     for (ln, line) in lines {
         let cols: Vec<&str> = line.split('\t').collect();
-        let bad = || invalid(format!("{MANIFEST} line {ln}: unreadable: {line:?}"));
+        let bad = || Error::message(format!("{MANIFEST} line {ln}: unreadable: {line:?}"));
         match cols.as_slice() {
             ["compression", rest @ ..] => layers.push(Layer::parse(rest)?),
             ["header", rest @ ..] => {
@@ -636,7 +636,7 @@ pub fn pack(
             ["strings-hex", h] => a.strings = unhex(h)?,
             ["node", idx, ty, name, rest @ ..] => {
                 if idx.parse::<usize>().ok() != Some(a.nodes.len()) {
-                    return Err(invalid(format!(
+                    return Err(Error::message(format!(
                         "{MANIFEST} line {ln}: node {idx} out of order (expected {})",
                         a.nodes.len()
                     )));
@@ -810,7 +810,7 @@ pub fn pack(
         stored.push(Some(data));
     }
     if !missing.is_empty() {
-        return Err(invalid(format!(
+        return Err(Error::message(format!(
             "{} file(s) listed in {MANIFEST} are missing from the folder: {} (restore them, or delete {MANIFEST} to pack the folder as a new archive)",
             missing.len(),
             missing.join(", ")
@@ -905,7 +905,7 @@ fn add_new(
         let (parent, name) = d.rsplit_once('/').unwrap_or(("", &d));
         let parent = *node_of
             .get(parent)
-            .ok_or_else(|| invalid(format!("{d}: parent folder not in the archive")))?;
+            .ok_or_else(|| Error::message(format!("{d}: parent folder not in the archive")))?;
         let node = a.add_dir(parent, name.as_bytes())?;
         notices.push(format!("added folder {d} (not in {MANIFEST})"));
         node_of.insert(d, node);
@@ -914,7 +914,7 @@ fn add_new(
         let (parent, name) = path.rsplit_once('/').unwrap_or(("", &path));
         let node = *node_of
             .get(parent)
-            .ok_or_else(|| invalid(format!("{path}: folder not in the archive")))?;
+            .ok_or_else(|| Error::message(format!("{path}: folder not in the archive")))?;
         let id = a.next_id;
         let at = a.add_file(node, name.as_bytes(), default_attr(&data), data)?;
         notices.push(format!(

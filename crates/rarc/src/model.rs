@@ -443,7 +443,7 @@ impl Archive {
     ) -> Result<usize> {
         self.nodes
             .get(node)
-            .ok_or_else(|| invalid(format!("no directory node {node}")))?;
+            .ok_or_else(|| Error::message(format!("no directory node {node}")))?;
         let size = data.len() as u32;
         let region = self.insert_region(attr.load_group(), data);
         let entry = Entry {
@@ -468,7 +468,7 @@ impl Archive {
     pub fn add_dir(&mut self, parent: usize, name: &[u8]) -> Result<usize> {
         self.nodes
             .get(parent)
-            .ok_or_else(|| invalid(format!("no directory node {parent}")))?;
+            .ok_or_else(|| Error::message(format!("no directory node {parent}")))?;
         let node = self.nodes.len();
         let first = self.entries.len() as u32;
         self.entries
@@ -516,7 +516,7 @@ impl Archive {
     pub fn move_file(&mut self, entry: usize, node: usize) -> Result<usize> {
         self.nodes
             .get(node)
-            .ok_or_else(|| invalid(format!("no directory node {node}")))?;
+            .ok_or_else(|| Error::message(format!("no directory node {node}")))?;
         let e = self.detach(entry)?;
         let at = self.attach(node, e)?;
         self.after_edit();
@@ -527,7 +527,7 @@ impl Archive {
     fn detach(&mut self, entry: usize) -> Result<Entry> {
         match self.entries.get(entry) {
             Some(e) if !e.is_dir() => {}
-            _ => return Err(invalid(format!("entry {entry} is not a file"))),
+            _ => return Err(Error::message(format!("entry {entry} is not a file"))),
         }
         let e = self.entries.remove(entry);
         for n in &mut self.nodes {
@@ -546,7 +546,7 @@ impl Archive {
         let n = self
             .nodes
             .get(node)
-            .ok_or_else(|| invalid(format!("no directory node {node}")))?;
+            .ok_or_else(|| Error::message(format!("no directory node {node}")))?;
         let first = n.first_entry as usize;
         let count = usize::from(n.entry_count);
         let dots = (first..first + count)
@@ -606,8 +606,4 @@ impl Archive {
             self.dvd_size = d;
         }
     }
-}
-
-fn invalid(msg: String) -> Error {
-    Error::without_offset(gcio::ErrorKind::Invalid(msg))
 }

@@ -8,17 +8,13 @@
 //! edited PNG is encoded again in the image's format (mip chain and palette regenerated), and the
 //! library is laid out afresh when a size changed.
 
-use gcio::{Error, ErrorKind, Result};
+use gcio::{Error, Result};
 use gx::tex::{EncodeOptions, Image, PaletteFormat};
 
 use crate::model::Tpl;
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "tpl.json";
-
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
-}
 
 /// PNG file name of image `i`.
 pub fn png_name(i: usize) -> String {
@@ -32,11 +28,12 @@ pub fn texels_name(i: usize) -> String {
 
 /// The folder's files (name, bytes): the manifest, one PNG per image and its stored texels.
 pub fn to_folder(tpl: &Tpl) -> Result<Vec<(String, Vec<u8>)>> {
-    let manifest = serde_json::to_vec_pretty(tpl).map_err(|e| invalid(format!("JSON: {e}")))?;
+    let manifest =
+        serde_json::to_vec_pretty(tpl).map_err(|e| Error::message(format!("JSON: {e}")))?;
     let mut out = vec![(MANIFEST.to_owned(), manifest)];
     for (i, e) in tpl.images.iter().enumerate() {
         let tex = e.texture().ok_or_else(|| {
-            invalid(format!(
+            Error::message(format!(
                 "image {i}: unknown texture format {:#x}",
                 e.header.format
             ))
@@ -55,17 +52,19 @@ pub fn to_folder(tpl: &Tpl) -> Result<Vec<(String, Vec<u8>)>> {
 /// Rebuilds the library from a folder written by [`to_folder`]; `read` returns a file's bytes by
 /// name (`None` when absent: a missing `.texels` file means "encode the PNG").
 pub fn from_folder(read: impl Fn(&str) -> Option<Vec<u8>>) -> Result<Tpl> {
-    let manifest = read(MANIFEST).ok_or_else(|| invalid(format!("{MANIFEST} is missing")))?;
-    let mut tpl: Tpl =
-        serde_json::from_slice(&manifest).map_err(|e| invalid(format!("{MANIFEST}: {e}")))?;
+    let manifest =
+        read(MANIFEST).ok_or_else(|| Error::message(format!("{MANIFEST} is missing")))?;
+    let mut tpl: Tpl = serde_json::from_slice(&manifest)
+        .map_err(|e| Error::message(format!("{MANIFEST}: {e}")))?;
     let mut resized = false;
     for (i, e) in tpl.images.iter_mut().enumerate() {
         let ctx = |err: Error| err.context(format!("image {i}"));
         let png_file = png_name(i);
-        let png = read(&png_file).ok_or_else(|| invalid(format!("{png_file} is missing")))?;
+        let png =
+            read(&png_file).ok_or_else(|| Error::message(format!("{png_file} is missing")))?;
         let img = gx::png::decode(&png).map_err(|err| ctx(err.context(png_file.clone())))?;
         let size = e.header.data_size().ok_or_else(|| {
-            invalid(format!(
+            Error::message(format!(
                 "image {i}: unknown texture format {:#x}",
                 e.header.format
             ))
@@ -102,10 +101,10 @@ fn encode(e: &mut crate::Entry, img: &Image) -> Result<()> {
     let format = e
         .header
         .tex_format()
-        .ok_or_else(|| invalid(format!("unknown texture format {:#x}", e.header.format)))?;
+        .ok_or_else(|| Error::message(format!("unknown texture format {:#x}", e.header.format)))?;
     let (w, h) = (
-        u16::try_from(img.width()).map_err(|_| invalid("image wider than 65535".into()))?,
-        u16::try_from(img.height()).map_err(|_| invalid("image taller than 65535".into()))?,
+        u16::try_from(img.width()).map_err(|_| Error::message("image wider than 65535"))?,
+        u16::try_from(img.height()).map_err(|_| Error::message("image taller than 65535"))?,
     );
     let side = u32::from(w.max(h)).max(1);
     let levels = e.header.levels().min(32 - side.leading_zeros());
@@ -139,7 +138,7 @@ fn encode(e: &mut crate::Entry, img: &Image) -> Result<()> {
             data: Vec::new(),
         });
         p.header.entries = u16::try_from(enc.palette.len() / 2)
-            .map_err(|_| invalid("palette over 65535 entries".into()))?;
+            .map_err(|_| Error::message("palette over 65535 entries"))?;
         p.data = enc.palette;
     }
     Ok(())

@@ -215,8 +215,8 @@ impl<'a> View<'a> {
 
     /// The owned model.
     pub fn to_model(&self) -> Result<Tpl> {
-        let size = u32::try_from(self.data.len())
-            .map_err(|_| Error::invalid(0, "file larger than 4 GiB"))?;
+        let size =
+            u32::try_from(self.data.len()).map_err(|_| Error::message("file larger than 4 GiB"))?;
         Ok(Tpl {
             table_offset: self.table_offset,
             images: self
