@@ -16,7 +16,7 @@
 //!     .data 00 01 02
 //! ```
 //!
-//! Mnemonics are the seed's `JASSeqParser::cmd*` names in snake case (`cmdOpenTrack` →
+//! Mnemonics are JAudio2's `JASSeqParser::cmd*` handler names in snake case (`cmdOpenTrack` →
 //! `open_track`); `cmdReg` has two opcodes, D9 `reg_reg` (register operand) and DA `reg_imm`
 //! (16-bit operand); 0x00–0x7F are `note`, 0x80–0x8F `voice_off N`, NULL entries `op_XX`.
 //! Numbers are decimal or `0x` hex; `rN` is a register argument (the 0x9n prefix is derived from

@@ -57,7 +57,7 @@ fn check(insn: &Instruction, at: u64, out: &mut Vec<Diagnostic>) {
             "BMS-003",
             at,
             format!(
-                "{:#04x} acts as note-off for voice {} (seed: unknown)",
+                "{:#04x} acts as note-off for voice {} (undocumented)",
                 0x80 | n,
                 n & 7
             ),

@@ -100,8 +100,8 @@ fn prefix_must_precede_a_command() {
     assert!(Instruction::decode(Reader::new(&[0xC7, 0x00]), 0).is_err());
 }
 
-/// C-17: a voice byte with non-zero low bits is a voice note (Petari), even above 0x07 (the seed
-/// calls every voice outside 1-7 a gate note); only `flags & 7 == 0` reads a VLQ.
+/// C-17: a voice byte with non-zero low bits is a voice note (Petari), even above 0x07 (the other
+/// reading calls every voice outside 1-7 a gate note); only `flags & 7 == 0` reads a VLQ.
 #[test]
 fn conflict_c17_voice_flags() {
     let (i, n) = Instruction::decode(Reader::new(&[0x3C, 0x41, 0x64, 0x60]), 0).unwrap();
@@ -119,7 +119,7 @@ fn conflict_c17_voice_flags() {
     assert!(matches!(i, Instruction::Note { gate: Some(_), .. }));
 }
 
-/// C-18: the seed's names win: F6 = ret_i (ends the handler), F7 = clr_i.
+/// C-18: the names the game's handlers agree with: F6 = ret_i (ends the handler), F7 = clr_i.
 #[test]
 fn conflict_c18_interrupt_names() {
     assert_eq!(opcode::by_name("ret_i"), Some(0xF6));

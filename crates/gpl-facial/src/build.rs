@@ -1,4 +1,4 @@
-//! Builders for realistic synthetic model blocks with the seed's shapes: a Birdo-like rigid head
+//! Builders for realistic synthetic model blocks with retail-like shapes: a Birdo-like rigid head
 //! (two objects mapping 199 and 451 positions and 247 and 520 normals, five poses) and a
 //! Luigi-like skinned body (interleaved records, kind-0 SKAcc attributes, pose counts 2–6), with
 //! mirrored SKN sources. Used by tests, benches and `samples/`.

@@ -1,4 +1,4 @@
-//! Edit operations from the seed: apply a base-mesh edit, replace a pose delta, unpatch, rebuild
+//! Edit operations: apply a base-mesh edit, replace a pose delta, unpatch, rebuild
 //! the section for a rebuilt rigid or skinned submesh, neutralize. (Detaching the section is
 //! [`crate::Block::detach_facial`]; a new section length moves the block's trailing pointers on
 //! [`crate::Block::write`].)
@@ -29,8 +29,8 @@ pub struct SkinnedPoses {
 
 /// Pools per-vertex normal deltas onto normal entries: every normal entry of an animated vertex
 /// gets that vertex's delta, once. An entry shared by several animated vertices takes the delta
-/// of the lowest vertex, so each entry has exactly one delta (deterministic; the seed does not
-/// say how the exporter breaks ties).
+/// of the lowest vertex, so each entry has exactly one delta (deterministic; how the game's
+/// exporter breaks ties is not known).
 pub fn pool_normals(
     vertex_normals: &[Vec<u16>],
     deltas: &[(u16, Vec<[i16; 3]>)],

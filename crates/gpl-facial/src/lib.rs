@@ -4,8 +4,8 @@
 //!
 //! - [`BlockView`] / [`FacialView`]: zero-copy views; [`Mesh`]: the GPL arrays and SKN entries
 //!   pose data is checked against.
-//! - [`Block`] / [`FacialSection`]: owned models; writing repacks the section with the seed's
-//!   packing rule and recomputes the block's section pointers, so an unchanged block is
+//! - [`Block`] / [`FacialSection`]: owned models; writing repacks the section with the game's
+//!   packing rule (docs/rules/gpl.md) and recomputes the block's section pointers, so an unchanged block is
 //!   byte-identical.
 //! - [`BlockView::validate`]: rules `GPL-001`…`GPL-018` (catalogue: `docs/rules/gpl.md`).
 //! - Edits ([`edit`]): apply a base-mesh edit, replace a pose delta, unpatch, rebuild for a

@@ -1,5 +1,5 @@
 //! Validator: block rules (GPL-001/002/003/016/017/018) and the facial section rules of the
-//! seed's BlockValidator (GPL-004 … GPL-014, GPL-016), each finding citing its rule id.
+//! game's block validator (GPL-004 … GPL-014, GPL-016), each finding citing its rule id.
 
 use gcio::{Diagnostic, Reader};
 

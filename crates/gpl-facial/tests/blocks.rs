@@ -1,4 +1,4 @@
-//! Generated blocks with the seed's shapes: round trips, clean validation, and broken variants
+//! Generated blocks with retail-like shapes: round trips, clean validation, and broken variants
 //! that each fire exactly their rule.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 

@@ -18,7 +18,7 @@ pub struct Bank {
     /// Header bytes 0x10..0x20 (zero in known banks, IBNK-003).
     #[serde(default, skip_serializing_if = "is_default")]
     pub reserved: [u8; 16],
-    /// File length minus the header's size field: 8 per the seed (IBNK-001). Kept so a bank
+    /// File length minus the header's size field: 8 (IBNK-001). Kept so a bank
     /// written with another convention still round-trips.
     #[serde(default = "eight", skip_serializing_if = "is_eight")]
     pub size_delta: i64,

@@ -9,7 +9,7 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 pub struct Header {
     /// `IBNK`.
     pub magic: [u8; 4],
-    /// File size minus 8 (seed; IBNK-001).
+    /// File size minus 8 (IBNK-001).
     pub size: U32,
     /// Bank number (`JASBNKParser::getBankNumber`).
     pub id: I32,

@@ -1,4 +1,4 @@
-//! Validator: findings citing `IBNK-*` rules (`docs/rules/ibnk.md`). Seed rules that break
+//! Validator: findings citing `IBNK-*` rules (`docs/rules/ibnk.md`). Rules whose breach breaks
 //! playback are errors; conventions and EXT-sourced rules are warnings until real banks confirm
 //! them.
 

@@ -1,7 +1,7 @@
 //! Joint bounds (JNT1 0x24..0x3C, J3D-046): each joint's bounding-sphere radius and AABB hold
 //! every vertex the joint affects, measured in the joint's own space.
 //!
-//! Which space is not stated by the seed ("should encapsulate all vertices that the joint
+//! Which space is not stated by the format description we started from ("should encapsulate all vertices that the joint
 //! affects"). It is pinned here, and by the `joint_bounds_are_in_joint_space` test, as follows:
 //! - The AABB is in the joint's local frame: noclip.website frustum-culls each joint by
 //!   transforming its stored box with the joint's joint-to-world matrix (EXT, `J3DGraphBase.ts`

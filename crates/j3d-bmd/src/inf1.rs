@@ -6,7 +6,7 @@ use crate::chunk::{header, off, write_chunk};
 use crate::{Pad, raw};
 
 bitflags::bitflags! {
-    /// J3DLoader flags (u16). Bit names follow the seed (C-01: the seed's bit values, not the
+    /// J3DLoader flags (u16). Bit names as in C-01 (bit values, not the
     /// enumerated low nibble some tools read); unknown bits are kept.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
     pub struct LoaderFlags: u16 {

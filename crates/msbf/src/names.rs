@@ -1,4 +1,4 @@
-//! Named values from the seed's tables: node types, condition types, YesNo kinds, event types and
+//! Named values (docs/rules/msbf.md): node types, condition types, YesNo kinds, event types and
 //! the object-dependent branch functions. All are open newtypes so unknown values survive.
 
 /// A JSON value that is a table name or a raw number.
@@ -15,7 +15,7 @@ macro_rules! open_enum {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
         pub struct $name(pub u16);
 
-        /// JSON: the seed's name when it has one, else the number.
+        /// JSON: the documented name when there is one, else the number.
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self.name() {
@@ -25,7 +25,7 @@ macro_rules! open_enum {
             }
         }
 
-        /// JSON: a name from the seed's table or a number.
+        /// JSON: a documented name or a number.
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 match NameOrNumber::deserialize(d)? {
@@ -46,7 +46,7 @@ macro_rules! open_enum {
             /// Every named value, in numeric order.
             pub const ALL: &'static [$name] = &[$($name::$c),*];
 
-            /// The seed's name, or `None` for a value it does not document.
+            /// The documented name, or `None` for an undocumented value.
             pub fn name(self) -> Option<&'static str> {
                 match self {
                     $($name::$c => Some($s),)*
@@ -54,7 +54,7 @@ macro_rules! open_enum {
                 }
             }
 
-            /// True when the seed documents this value.
+            /// True when this value has a documented name.
             pub fn is_known(self) -> bool {
                 self.name().is_some()
             }
@@ -110,7 +110,7 @@ open_enum! {
         PLAYER_LUIGI = 0x09 => "PlayerLuigi",
         /// A cutscene is active.
         CUTSCENE = 0x0A => "Cutscene",
-        /// This message was already read (needs verification per the seed).
+        /// This message was already read (unverified on retail flows).
         MESSAGE_READ = 0x0B => "MessageReadFlag",
         /// The 120-star ending was achieved.
         ENDING_120_STARS = 0x0C => "Ending120Stars",
@@ -200,7 +200,7 @@ open_enum! {
 /// What a branch function's parameter may be (MSBF-012).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FuncParam {
-    /// The seed says "(none)": pass 0.
+    /// The function takes no parameter: pass 0.
     Zero,
     /// Documented values `lo..=hi`.
     Range(u16, u16),
@@ -239,7 +239,7 @@ const fn bf(object: &'static str, function: &'static str, param: FuncParam) -> B
     }
 }
 
-/// The seed's branch-function table. An object may register more than one (Caretaker,
+/// The branch functions, per object (MSBF-012). An object may register more than one (Caretaker,
 /// KinopioPostman); which one a node calls is decided by the object, not the file.
 pub const BRANCH_FUNCS: &[BranchFunc] = &[
     bf(
@@ -305,7 +305,7 @@ pub const BRANCH_FUNCS: &[BranchFunc] = &[
     bf("", "MR::branchFuncGameProgress", FuncParam::Range(0, 9)),
 ];
 
-/// The branch functions `object` registers (empty for an object the seed does not list).
+/// The branch functions `object` registers (empty for an object not in the table).
 pub fn branch_funcs(object: &str) -> impl Iterator<Item = &'static BranchFunc> + '_ {
     BRANCH_FUNCS
         .iter()

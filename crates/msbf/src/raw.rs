@@ -57,7 +57,7 @@ pub fn put32(v: u32, endian: Endian) -> [u8; 4] {
     }
 }
 
-/// One FLW2 node: u16 type and five u16 arguments at 0x02..0x0C (C-22: not at 0x0A as the seed says).
+/// One FLW2 node: u16 type and five u16 arguments at 0x02..0x0C (C-22: not at 0x0A).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
 )]
