@@ -17,6 +17,31 @@ pub enum Endian {
     Little,
 }
 
+macro_rules! endian_codecs {
+    ($($get:ident $put:ident: $t:ty),* $(,)?) => {$(
+        #[doc = concat!("Decodes a `", stringify!($t), "` stored in this byte order.")]
+        pub fn $get(self, b: [u8; size_of::<$t>()]) -> $t {
+            match self {
+                Endian::Big => <$t>::from_be_bytes(b),
+                Endian::Little => <$t>::from_le_bytes(b),
+            }
+        }
+        #[doc = concat!("Encodes a `", stringify!($t), "` in this byte order.")]
+        pub fn $put(self, v: $t) -> [u8; size_of::<$t>()] {
+            match self {
+                Endian::Big => v.to_be_bytes(),
+                Endian::Little => v.to_le_bytes(),
+            }
+        }
+    )*};
+}
+
+/// Conversions of stored fields for formats whose byte order is chosen per file (a BOM, a
+/// platform), so crates do not each match on the order.
+impl Endian {
+    endian_codecs!(get_u16 put_u16: u16, get_u32 put_u32: u32, get_i16 put_i16: i16, get_i32 put_i32: i32, get_f32 put_f32: f32);
+}
+
 /// A view over a byte slice that knows where it sits in the file.
 ///
 /// Offsets passed to its methods are relative to the view's start; errors report absolute file
@@ -380,6 +405,10 @@ mod tests {
         assert_eq!(r.u24(1).unwrap(), 0x345678);
         assert_eq!(r.u32(0).unwrap(), 0x12345678);
         assert_eq!(r.u32_at(0, Endian::Big).unwrap(), 0x12345678);
+        assert_eq!(Endian::Little.get_u16([0x12, 0x34]), 0x3412);
+        assert_eq!(Endian::Big.get_u32([0x12, 0x34, 0x56, 0x78]), 0x12345678);
+        assert_eq!(Endian::Little.put_u32(0x12345678), [0x78, 0x56, 0x34, 0x12]);
+        assert_eq!(Endian::Big.put_f32(1.0), [0x3F, 0x80, 0, 0]);
         assert_eq!(r.i32_le(0).unwrap(), 0x78563412);
         assert_eq!(r.f32(0).unwrap(), f32::from_bits(0x12345678));
         assert_eq!(r.u64(0).unwrap(), 0x123456789ABC6869);

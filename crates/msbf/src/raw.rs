@@ -1,7 +1,7 @@
 //! On-disk layout: fixed offsets and the zerocopy records of FLW2 and FEN1.
 //!
 //! Multi-byte fields are stored as byte arrays because the byte order is chosen at run time by
-//! the header's byte-order mark; [`get16`] and [`get32`] decode them.
+//! the header's byte-order mark; `gcio::Endian::get_u16` and `get_u32` decode them.
 
 use gcio::Endian;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
@@ -33,30 +33,6 @@ pub fn bom_bytes(endian: Endian) -> [u8; 2] {
     }
 }
 
-/// Decodes a u16 field in `endian`.
-pub fn get16(b: [u8; 2], endian: Endian) -> u16 {
-    match endian {
-        Endian::Big => u16::from_be_bytes(b),
-        Endian::Little => u16::from_le_bytes(b),
-    }
-}
-
-/// Decodes a u32 field in `endian`.
-pub fn get32(b: [u8; 4], endian: Endian) -> u32 {
-    match endian {
-        Endian::Big => u32::from_be_bytes(b),
-        Endian::Little => u32::from_le_bytes(b),
-    }
-}
-
-/// Encodes a u32 in `endian`.
-pub fn put32(v: u32, endian: Endian) -> [u8; 4] {
-    match endian {
-        Endian::Big => v.to_be_bytes(),
-        Endian::Little => v.to_le_bytes(),
-    }
-}
-
 /// One FLW2 node: u16 type and five u16 arguments at 0x02..0x0C (C-22: not at 0x0A).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
@@ -74,8 +50,8 @@ impl RawNode {
     /// Type and arguments decoded in `endian`.
     pub fn decode(&self, endian: Endian) -> (u16, [u16; 5]) {
         (
-            get16(self.kind, endian),
-            self.args.map(|a| get16(a, endian)),
+            endian.get_u16(self.kind),
+            self.args.map(|a| endian.get_u16(a)),
         )
     }
 }

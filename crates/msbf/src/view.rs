@@ -6,7 +6,7 @@ use gcio::{Context, Endian, Error, ErrorKind, Limits, Reader, Result, padding_fo
 use crate::model::Node;
 use crate::raw::{
     self, FEN1, FLOW_HEADER_SIZE, FLW2, HEADER_SIZE, MAGIC, PAD_BYTE, RawBucket, RawNode,
-    SECTION_ALIGN, SECTION_HEADER_SIZE, get16, get32,
+    SECTION_ALIGN, SECTION_HEADER_SIZE,
 };
 
 /// A parsed file header and the located sections.
@@ -68,8 +68,8 @@ pub fn parse(data: &[u8]) -> Result<View<'_>> {
         data: r,
         endian,
         version: r.u8(0x0D)?,
-        section_count: get16(r.array(0x0E)?, endian),
-        file_size_field: get32(r.array(0x12)?, endian),
+        section_count: endian.get_u16(r.array(0x0E)?),
+        file_size_field: endian.get_u32(r.array(0x12)?),
     };
     view.sections_end()?;
     Ok(view)
@@ -175,7 +175,7 @@ impl<'a> Sections<'a> {
         let offset = self.pos;
         let head = r.bytes(offset, SECTION_HEADER_SIZE)?;
         let magic = r.array::<4>(offset)?;
-        let size_field = get32(r.array(offset + 4)?, self.endian);
+        let size_field = self.endian.get_u32(r.array(offset + 4)?);
         let header_padding = r.array::<8>(offset + 8)?;
         let start = offset + head.len();
         let size = size_field as usize;
@@ -225,8 +225,8 @@ pub struct FlowView<'a> {
 impl<'a> FlowView<'a> {
     /// Reads FLW2 from its section data.
     pub fn parse(data: Reader<'a>, endian: Endian) -> Result<Self> {
-        let node_count = get16(data.array(0).context("FLW2")?, endian);
-        let branch_count = get16(data.array(2).context("FLW2")?, endian);
+        let node_count = endian.get_u16(data.array(0).context("FLW2")?);
+        let branch_count = endian.get_u16(data.array(2).context("FLW2")?);
         let padding = data.array(4).context("FLW2")?;
         let nodes = data
             .table::<RawNode>(FLOW_HEADER_SIZE, usize::from(node_count))
@@ -264,13 +264,13 @@ impl<'a> FlowView<'a> {
 
     /// Branch-list entry `i`.
     pub fn branch(&self, i: usize) -> Option<u16> {
-        self.branches.get(i).map(|b| get16(*b, self.endian))
+        self.branches.get(i).map(|b| self.endian.get_u16(*b))
     }
 
     /// The branch list.
     pub fn branch_iter(&self) -> impl Iterator<Item = u16> + 'a {
         let endian = self.endian;
-        self.branches.iter().map(move |b| get16(*b, endian))
+        self.branches.iter().map(move |b| endian.get_u16(*b))
     }
 }
 
@@ -299,7 +299,7 @@ pub struct LabelRef<'a> {
 impl<'a> LabelView<'a> {
     /// Reads the bucket table from FEN1 data.
     pub fn parse(data: Reader<'a>, endian: Endian) -> Result<Self> {
-        let count = get32(data.array(0).context("FEN1")?, endian) as usize;
+        let count = endian.get_u32(data.array(0).context("FEN1")?) as usize;
         let buckets = data.table::<RawBucket>(4, count).context("FEN1 buckets")?;
         Ok(LabelView {
             data,
@@ -312,7 +312,7 @@ impl<'a> LabelView<'a> {
     pub fn bucket(&self, i: usize) -> Option<(u32, u32)> {
         self.buckets
             .get(i)
-            .map(|b| (get32(b.count, self.endian), get32(b.offset, self.endian)))
+            .map(|b| (self.endian.get_u32(b.count), self.endian.get_u32(b.offset)))
     }
 
     /// Every label, bucket by bucket. The total is capped at what the data can hold (5 bytes per
@@ -358,7 +358,7 @@ impl<'a> LabelView<'a> {
 
     fn label_at(&self, bucket: usize, offset: usize) -> Result<LabelRef<'a>> {
         let (name, end) = self.data.pstr(offset, 1)?;
-        let node = get32(self.data.array(end)?, self.endian);
+        let node = self.endian.get_u32(self.data.array(end)?);
         Ok(LabelRef {
             bucket,
             offset,

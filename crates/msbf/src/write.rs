@@ -4,9 +4,7 @@
 use gcio::{Endian, Error, ErrorKind, Limits, Reader, Result, Writer};
 
 use crate::model::{Flow, LabelTable, Msbf, SectionKind};
-use crate::raw::{
-    HEADER_SIZE, MAGIC, PAD_BYTE, SECTION_ALIGN, SECTION_HEADER_SIZE, bom_bytes, put32,
-};
+use crate::raw::{HEADER_SIZE, MAGIC, PAD_BYTE, SECTION_ALIGN, SECTION_HEADER_SIZE, bom_bytes};
 use crate::view::LabelView;
 
 fn too_many(what: &'static str, n: usize) -> Error {
@@ -54,7 +52,7 @@ impl Msbf {
             if s.frame.size_includes_header {
                 size += SECTION_HEADER_SIZE;
             }
-            w.overwrite(size_slot, &put32(count32("section bytes", size)?, e))?;
+            w.overwrite(size_slot, &e.put_u32(count32("section bytes", size)?))?;
             match &s.frame.padding {
                 Some(p) => w.bytes(p),
                 None => w.align(SECTION_ALIGN, PAD_BYTE),
@@ -65,7 +63,7 @@ impl Msbf {
             Some(v) => v,
             None => count32("file bytes", w.position())?,
         };
-        w.overwrite(size_at, &put32(len, e))?;
+        w.overwrite(size_at, &e.put_u32(len))?;
         Ok(w.into_vec())
     }
 
