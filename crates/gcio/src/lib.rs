@@ -30,6 +30,7 @@ mod diag;
 mod error;
 mod limits;
 mod mutate;
+mod open_enum;
 mod reader;
 mod strpool;
 mod walk;

@@ -5,27 +5,9 @@
 
 use gcio::{Error, Reader, Result};
 
-macro_rules! open_enum {
-    ($(#[$m:meta])* $name:ident($t:ty) { $($(#[$cm:meta])* $c:ident = $v:expr),* $(,)? }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-        pub struct $name(pub $t);
-        impl $name {
-            $($(#[$cm])* pub const $c: $name = $name($v);)*
-            /// The constant's name, or `None` for a value without one.
-            pub fn name(self) -> Option<&'static str> {
-                match self.0 {
-                    $(v if v == $v => Some(stringify!($c)),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-open_enum! {
+gcio::open_enum! {
     /// A GX vertex attribute (`GXAttr`).
-    Attr(u32) {
+    pub Attr(u32) {
         /// Position/normal matrix index (direct, 1 byte = 3 × matrix slot).
         PNMTXIDX = 0,
         /// Texture matrix index for TEX0 (TEX1..TEX7 follow as 2..8).
@@ -97,9 +79,9 @@ impl Attr {
     }
 }
 
-open_enum! {
+gcio::open_enum! {
     /// How a vertex descriptor supplies an attribute (`GXAttrType`).
-    AttrType(u32) {
+    pub AttrType(u32) {
         /// Not present (list terminators).
         NONE = 0,
         /// Value stored in the display list itself.
@@ -122,9 +104,9 @@ impl AttrType {
     }
 }
 
-open_enum! {
+gcio::open_enum! {
     /// Component count selector (`GXCompCnt`); its meaning depends on the attribute.
-    CompCount(u32) {
+    pub CompCount(u32) {
         /// POS: XY. NRM: XYZ. CLR: RGB. TEX: S.
         C0 = 0,
         /// POS: XYZ. NRM: NBT (9 values). CLR: RGBA. TEX: ST.
@@ -155,10 +137,10 @@ impl CompCount {
     pub const TEX_ST: CompCount = CompCount(1);
 }
 
-open_enum! {
+gcio::open_enum! {
     /// Component type (`GXCompType`). Non-colour attributes use U8..F32, colours RGB565..RGBA8
     /// (same numbers, so both sets of names are constants of one type).
-    CompType(u32) {
+    pub CompType(u32) {
         /// Unsigned byte.
         U8 = 0,
         /// Signed byte.

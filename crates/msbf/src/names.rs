@@ -9,13 +9,9 @@ enum NameOrNumber {
     Name(String),
 }
 
-macro_rules! open_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$cm:meta])* $c:ident = $v:expr => $s:expr,)* }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-        pub struct $name(pub u16);
-
-        /// JSON: the documented name when there is one, else the number.
+/// JSON for an open enumeration: its name when it has one, else the number; either reads back.
+macro_rules! named_json {
+    ($($name:ident),*) => {$(
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self.name() {
@@ -25,55 +21,24 @@ macro_rules! open_enum {
             }
         }
 
-        /// JSON: a documented name or a number.
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 match NameOrNumber::deserialize(d)? {
                     NameOrNumber::Number(v) => Ok($name(v)),
-                    NameOrNumber::Name(n) => $name::ALL
-                        .iter()
-                        .copied()
-                        .find(|v| v.name() == Some(n.as_str()))
-                        .ok_or_else(|| serde::de::Error::custom(format!(
-                            "unknown {} {n:?}", stringify!($name)
-                        ))),
+                    NameOrNumber::Name(n) => $name::from_name(&n).ok_or_else(|| {
+                        serde::de::Error::custom(format!("unknown {} {n:?}", stringify!($name)))
+                    }),
                 }
             }
         }
-
-        impl $name {
-            $($(#[$cm])* pub const $c: $name = $name($v);)*
-            /// Every named value, in numeric order.
-            pub const ALL: &'static [$name] = &[$($name::$c),*];
-
-            /// The documented name, or `None` for an undocumented value.
-            pub fn name(self) -> Option<&'static str> {
-                match self {
-                    $($name::$c => Some($s),)*
-                    _ => None,
-                }
-            }
-
-            /// True when this value has a documented name.
-            pub fn is_known(self) -> bool {
-                self.name().is_some()
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                match self.name() {
-                    Some(n) => f.write_str(n),
-                    None => write!(f, "{:#x}", self.0),
-                }
-            }
-        }
-    };
+    )*};
 }
 
-open_enum! {
+named_json!(NodeType, ConditionType, YesNo, EventType);
+
+gcio::open_enum! {
     /// FLW2 node type (u16 at node offset 0).
-    NodeType {
+    pub NodeType(u16) {
         /// Shows an MSBT entry (by index).
         MESSAGE = 1 => "message",
         /// Branches on a condition through the branch list.
@@ -85,9 +50,9 @@ open_enum! {
     }
 }
 
-open_enum! {
+gcio::open_enum! {
     /// What a CONDITION node tests (its arg 2).
-    ConditionType {
+    pub ConditionType(u16) {
         /// The YesNo dialog's answer; needs a MESSAGE node before it (MSBF-010).
         YES_NO = 0x00 => "YesNo",
         /// An object-dependent branch function ([`BRANCH_FUNCS`]).
@@ -125,9 +90,9 @@ open_enum! {
     }
 }
 
-open_enum! {
+gcio::open_enum! {
     /// The YesNo dialog a YesNo condition shows (its parameter). The right button answers true.
-    YesNo {
+    pub YesNo(u16) {
         /// Quit / Race.
         PICHAN_RACE = 0x00 => "PichanRace",
         /// No thanks / Buy.
@@ -167,9 +132,9 @@ open_enum! {
     }
 }
 
-open_enum! {
+gcio::open_enum! {
     /// What an EVENT node does (its arg 1).
-    EventType {
+    pub EventType(u16) {
         /// Object-dependent function; advances to the next node when done.
         EVENT_FUNC = 0x00 => "EventFunc",
         /// Object-dependent function; ends the talk when done.
