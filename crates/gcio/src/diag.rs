@@ -85,6 +85,93 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// The findings a validator collects. Checks either name each finding's offset (`*_at`) or set
+/// the structure being checked once ([`Findings::at`]) and add findings there.
+#[derive(Debug, Clone, Default)]
+pub struct Findings {
+    list: Vec<Diagnostic>,
+    here: Option<u64>,
+}
+
+impl Findings {
+    /// No findings yet, no current place.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the file offset of the structure being checked (none if it does not fit a `u64`).
+    pub fn at(&mut self, offset: impl TryInto<u64>) {
+        self.here = offset.try_into().ok();
+    }
+
+    /// Findings from now on have no place (model-level checks).
+    pub fn clear_at(&mut self) {
+        self.here = None;
+    }
+
+    /// Adds a finding at an explicit place.
+    pub fn add_at(
+        &mut self,
+        severity: Severity,
+        rule: &str,
+        at: impl Into<Option<u64>>,
+        message: impl Into<String>,
+    ) {
+        self.list
+            .push(Diagnostic::new(severity, rule, at.into(), message));
+    }
+
+    /// An error at an explicit place.
+    pub fn error_at(&mut self, rule: &str, at: impl Into<Option<u64>>, message: impl Into<String>) {
+        self.add_at(Severity::Error, rule, at, message);
+    }
+
+    /// A warning at an explicit place.
+    pub fn warning_at(
+        &mut self,
+        rule: &str,
+        at: impl Into<Option<u64>>,
+        message: impl Into<String>,
+    ) {
+        self.add_at(Severity::Warning, rule, at, message);
+    }
+
+    /// An informational finding at an explicit place.
+    pub fn info_at(&mut self, rule: &str, at: impl Into<Option<u64>>, message: impl Into<String>) {
+        self.add_at(Severity::Info, rule, at, message);
+    }
+
+    /// An error at the current place.
+    pub fn error(&mut self, rule: &str, message: impl Into<String>) {
+        self.add_at(Severity::Error, rule, self.here, message);
+    }
+
+    /// A warning at the current place.
+    pub fn warning(&mut self, rule: &str, message: impl Into<String>) {
+        self.add_at(Severity::Warning, rule, self.here, message);
+    }
+
+    /// An informational finding at the current place.
+    pub fn info(&mut self, rule: &str, message: impl Into<String>) {
+        self.add_at(Severity::Info, rule, self.here, message);
+    }
+
+    /// Adds a finding made elsewhere.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.list.push(d);
+    }
+
+    /// The findings so far.
+    pub fn as_slice(&self) -> &[Diagnostic] {
+        &self.list
+    }
+
+    /// The findings, in the order they were added.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.list
+    }
+}
+
 /// One row of a rule crate's broken-variant table: what the input breaks, how to build it, and the
 /// finding it must give.
 pub type RuleCase<'a, I> = (&'a str, fn() -> I, Severity, &'a str);

@@ -36,7 +36,7 @@ mod strpool;
 mod walk;
 mod writer;
 
-pub use diag::{Diagnostic, RuleCase, Severity, check_rule_cases, first_difference};
+pub use diag::{Diagnostic, Findings, RuleCase, Severity, check_rule_cases, first_difference};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use limits::Limits;
 pub use mutate::{mutate_text, replay_inputs};

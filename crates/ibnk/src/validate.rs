@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Display};
 
-use gcio::{Diagnostic, Severity};
+use gcio::{Diagnostic, Findings};
 
 use crate::model::*;
 use crate::view::{self, HEADER_SIZE};
@@ -39,27 +39,6 @@ pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
     out
 }
 
-/// Findings, each placed at the file offset of the structure being checked (`at`).
-struct Out {
-    found: Vec<Diagnostic>,
-    at: Option<u64>,
-}
-
-impl Out {
-    fn at(&mut self, offset: impl TryInto<u64>) {
-        self.at = offset.try_into().ok();
-    }
-    fn add(&mut self, sev: Severity, rule: &str, msg: String) {
-        self.found.push(Diagnostic::new(sev, rule, self.at, msg));
-    }
-    fn err(&mut self, rule: &str, msg: String) {
-        self.add(Severity::Error, rule, msg);
-    }
-    fn warn(&mut self, rule: &str, msg: String) {
-        self.add(Severity::Warning, rule, msg);
-    }
-}
-
 /// A structure named in findings ("Inst 3"), formatted only when a finding is made.
 struct Name(&'static str, usize);
 
@@ -70,17 +49,17 @@ impl Display for Name {
 }
 
 /// Checks ascending high values ≤ 0x7F (IBNK-005) for key or velocity regions.
-fn ascending(out: &mut Out, what: &dyn Display, highs: impl IntoIterator<Item = u8>) {
+fn ascending(out: &mut Findings, what: &dyn Display, highs: impl IntoIterator<Item = u8>) {
     let mut prev: Option<u8> = None;
     for (i, h) in highs.into_iter().enumerate() {
         if h > 0x7F {
-            out.err(
+            out.error(
                 "IBNK-005",
                 format!("{what} region {i}: high value {h:#x} > 0x7F"),
             );
         }
         if let Some(p) = prev.filter(|&p| h <= p) {
-            out.err(
+            out.error(
                 "IBNK-005",
                 format!("{what} region {i}: high value {h} not above the previous ({p})"),
             );
@@ -91,12 +70,10 @@ fn ascending(out: &mut Out, what: &dyn Display, highs: impl IntoIterator<Item = 
 
 /// Validates a parsed or built bank.
 pub fn validate_model(bank: &Bank) -> Vec<Diagnostic> {
-    let mut out = Out {
-        found: Vec::new(),
-        at: Some(4),
-    };
+    let mut out = Findings::new();
+    out.at(4u64);
     if bank.size_delta != 8 {
-        out.err(
+        out.error(
             "IBNK-001",
             format!(
                 "size field is file size − {} (expected file size − 8)",
@@ -106,16 +83,16 @@ pub fn validate_model(bank: &Bank) -> Vec<Diagnostic> {
     }
     out.at(0x10);
     if bank.reserved != [0; 16] {
-        out.warn("IBNK-003", "header bytes 0x10..0x20 are not zero".into());
+        out.warning("IBNK-003", "header bytes 0x10..0x20 are not zero");
     }
     match &bank.body {
         Body::V1(b) => v1(b, &mut out),
         Body::V0(b) => v0(b, &mut out),
     }
-    out.found
+    out.into_vec()
 }
 
-fn effects(out: &mut Out, owner: &dyn Display, links: &[Link], rands: usize, senses: usize) {
+fn effects(out: &mut Findings, owner: &dyn Display, links: &[Link], rands: usize, senses: usize) {
     for l in links {
         let ok = match *l {
             Link::Rand(i) => (i as usize) < rands,
@@ -123,7 +100,7 @@ fn effects(out: &mut Out, owner: &dyn Display, links: &[Link], rands: usize, sen
             _ => false,
         };
         if !ok {
-            out.err(
+            out.error(
                 "IBNK-006",
                 format!("{owner}: effect {l:?} is not a Rand/Sens object"),
             );
@@ -131,7 +108,7 @@ fn effects(out: &mut Out, owner: &dyn Display, links: &[Link], rands: usize, sen
     }
 }
 
-fn v1(b: &Bank1, out: &mut Out) {
+fn v1(b: &Bank1, out: &mut Findings) {
     let (spans, layout) = crate::write::layout1(b);
     let first = |id: &[u8; 4]| {
         b.chunks
@@ -141,11 +118,11 @@ fn v1(b: &Bank1, out: &mut Out) {
             .map_or(0, |(_, s)| s.0)
     };
     let at_index = |t: &[u32], i: usize| t.get(i).map_or(0, |&o| o as usize);
-    out.at = None;
+    out.clear_at();
     let has = |id: &[u8; 4]| b.chunk(id).is_some();
     for id in [b"ENVT", b"OSCT", b"LIST"] {
         if !has(id) {
-            out.warn(
+            out.warning(
                 "IBNK-008",
                 format!(
                     "no {} chunk (the game reads it unconditionally)",
@@ -167,7 +144,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         let name = String::from_utf8_lossy(&c.data.id()).into_owned();
         out.at(start);
         if start % 4 != 0 {
-            out.warn(
+            out.warning(
                 "IBNK-008",
                 format!("{name} at {start:#x} is not 4-byte aligned"),
             );
@@ -175,16 +152,12 @@ fn v1(b: &Bank1, out: &mut Out) {
         if let Some(p) = &c.pad
             && p.len() == gcio::padding_for(end, 4)
         {
-            out.add(
-                Severity::Info,
-                "IBNK-008",
-                format!("{name}: padding bytes are not zero"),
-            );
+            out.info("IBNK-008", format!("{name}: padding bytes are not zero"));
         }
         let tail = match &c.data {
             ChunkData::Envt(e) => {
                 if !e.tail.is_empty() {
-                    out.warn(
+                    out.warning(
                         "IBNK-009",
                         format!(
                             "ENVT: {} bytes after the last terminated table",
@@ -204,7 +177,7 @@ fn v1(b: &Bank1, out: &mut Out) {
             ChunkData::Unknown { .. } => 0,
         };
         if tail > 0 {
-            out.warn(
+            out.warning(
                 "IBNK-004",
                 format!("{name}: {tail} bytes after the counted entries"),
             );
@@ -215,13 +188,13 @@ fn v1(b: &Bank1, out: &mut Out) {
         for (which, l) in [("attack", &o.attack), ("release", &o.release)] {
             match *l {
                 Link::Env(e) if (e as usize) < envs => {}
-                Link::Raw(x) => out.warn(
+                Link::Raw(x) => out.warning(
                     "IBNK-009",
                     format!(
                         "oscillator {i}: {which} offset {x:#x} is not the start of an ENVT table"
                     ),
                 ),
-                other => out.err(
+                other => out.error(
                     "IBNK-009",
                     format!("oscillator {i}: {which} links to {other:?}, not an envelope table"),
                 ),
@@ -232,7 +205,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         out.at(at_index(&layout.inst, n));
         let owner = Name("Inst", n);
         if inst.oscillators.len() > 2 {
-            out.err(
+            out.error(
                 "IBNK-010",
                 format!(
                     "{owner}: {} oscillators (the runtime holds 2)",
@@ -242,7 +215,7 @@ fn v1(b: &Bank1, out: &mut Out) {
         }
         for &o in &inst.oscillators {
             if o as usize >= oscs {
-                out.err(
+                out.error(
                     "IBNK-010",
                     format!("{owner}: oscillator index {o} ≥ OSCT count {oscs}"),
                 );
@@ -275,7 +248,7 @@ fn v1(b: &Bank1, out: &mut Out) {
     for (n, p) in b.percs().enumerate() {
         out.at(at_index(&layout.perc, n));
         if p.keys.len() > 0x80 {
-            out.err(
+            out.error(
                 "IBNK-006",
                 format!("Perc {n}: {} keys (at most 0x80)", p.keys.len()),
             );
@@ -284,7 +257,7 @@ fn v1(b: &Bank1, out: &mut Out) {
             match *l {
                 Link::Empty => {}
                 Link::Pmap(i) if (i as usize) < pmaps => {}
-                other => out.err(
+                other => out.error(
                     "IBNK-006",
                     format!("Perc {n} key {k}: {other:?} is not a Pmap"),
                 ),
@@ -294,7 +267,7 @@ fn v1(b: &Bank1, out: &mut Out) {
     let list = b.list();
     out.at(first(b"LIST"));
     if list.len() > 0xF0 {
-        out.err(
+        out.error(
             "IBNK-007",
             format!("LIST has {} programs (at most 0xF0)", list.len()),
         );
@@ -305,7 +278,7 @@ fn v1(b: &Bank1, out: &mut Out) {
             Link::Empty => {}
             Link::Inst(i) if (i as usize) < insts => {}
             Link::Perc(i) if (i as usize) < percs => {}
-            other => out.err(
+            other => out.error(
                 "IBNK-006",
                 format!("LIST program {p}: {other:?} is not an Inst or Perc"),
             ),
@@ -313,10 +286,10 @@ fn v1(b: &Bank1, out: &mut Out) {
     }
 }
 
-fn v0(b: &Bank0, out: &mut Out) {
+fn v0(b: &Bank0, out: &mut Findings) {
     out.at(HEADER_SIZE);
     if &b.magic != b"BANK" {
-        out.warn(
+        out.warning(
             "IBNK-011",
             format!("bank block magic {:?}, expected \"BANK\"", b.magic),
         );
@@ -333,7 +306,7 @@ fn v0(b: &Bank0, out: &mut Out) {
             _ => false,
         };
         if !ok {
-            out.err(
+            out.error(
                 "IBNK-011",
                 format!(
                     "program {p:#x}: {l:?} does not fit the slot (0..0x80 Inst, 0xE4..0xF0 Perc, the rest unused)"
@@ -345,15 +318,15 @@ fn v0(b: &Bank0, out: &mut Out) {
     for (n, placed) in b.objects.iter().enumerate() {
         out.at(offsets.get(n).copied().unwrap_or(0));
         let owner = Name("object", n);
-        let must = |out: &mut Out, l: &Link, what: &str, want: fn(&Object) -> bool| {
+        let must = |out: &mut Findings, l: &Link, what: &str, want: fn(&Object) -> bool| {
             if *l != Link::Empty && !is(l, want) {
-                out.err("IBNK-011", format!("{owner}: {l:?} is not a {what}"));
+                out.error("IBNK-011", format!("{owner}: {l:?} is not a {what}"));
             }
         };
         match &placed.object {
             Object::Inst(i) => {
                 if &i.magic != b"INST" {
-                    out.warn("IBNK-011", format!("{owner}: Inst magic {:?}", i.magic));
+                    out.warning("IBNK-011", format!("{owner}: Inst magic {:?}", i.magic));
                 }
                 i.osc
                     .iter()
@@ -368,7 +341,7 @@ fn v0(b: &Bank0, out: &mut Out) {
                 for l in &i.keys {
                     match b.object(l) {
                         Some(Object::Keymap(k)) => highs.push(k.high_key),
-                        _ => out.err(
+                        _ => out.error(
                             "IBNK-011",
                             format!("{owner}: key region {l:?} is not a TKeymap"),
                         ),
@@ -386,7 +359,7 @@ fn v0(b: &Bank0, out: &mut Out) {
             Object::Perc(p) => {
                 for (k, l) in p.keys.iter().enumerate() {
                     if *l != Link::Empty && !is(l, |o| matches!(o, Object::Pmap(_))) {
-                        out.err("IBNK-006", format!("{owner} key {k}: {l:?} is not a TPmap"));
+                        out.error("IBNK-006", format!("{owner} key {k}: {l:?} is not a TPmap"));
                     }
                 }
             }
@@ -401,12 +374,12 @@ fn v0(b: &Bank0, out: &mut Out) {
     }
 }
 
-fn vmaps(b: &Bank0, out: &mut Out, owner: &dyn Display, links: &[Link]) {
+fn vmaps(b: &Bank0, out: &mut Findings, owner: &dyn Display, links: &[Link]) {
     let mut highs = Vec::new();
     for l in links {
         match b.object(l) {
             Some(Object::Vmap(v)) => highs.push(v.velocity),
-            _ => out.err(
+            _ => out.error(
                 "IBNK-011",
                 format!("{owner}: velocity region {l:?} is not a TVmap"),
             ),
@@ -416,12 +389,12 @@ fn vmaps(b: &Bank0, out: &mut Out, owner: &dyn Display, links: &[Link]) {
 }
 
 /// IBNK-009: a table ends with its only terminator (an earlier one would cut it short).
-fn envelope(out: &mut Out, owner: &dyn Display, e: &Envelope) {
+fn envelope(out: &mut Findings, owner: &dyn Display, e: &Envelope) {
     let ends: Vec<usize> = (0..e.points.len())
         .filter(|&i| e.points.get(i).is_some_and(EnvPoint::ends_table))
         .collect();
     if ends != [e.points.len().saturating_sub(1)] || e.points.is_empty() {
-        out.err(
+        out.error(
             "IBNK-009",
             format!("{owner}: envelope must end with exactly one point whose mode > 10"),
         );

@@ -2,7 +2,7 @@
 //! VTX1, EVP1, DRW1, JNT1 (with the joint bounds against the geometry), SHP1, MAT3, MDL3 (against
 //! MAT3 + TEX1) and TEX1. It reports what it can read and never fails.
 
-use gcio::{Diagnostic, Limits, Severity};
+use gcio::{Diagnostic, Findings, Limits, Severity};
 use gx::dl::{DisplayList, matrix_slot};
 use gx::vtx::{Attr, AttrType, CompType};
 
@@ -29,23 +29,9 @@ pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
     }
 }
 
-struct Out(Vec<Diagnostic>);
-
-impl Out {
-    fn push(&mut self, sev: Severity, rule: &str, at: u64, msg: impl Into<String>) {
-        self.0.push(Diagnostic::new(sev, rule, Some(at), msg));
-    }
-    fn err(&mut self, rule: &str, at: u64, msg: impl Into<String>) {
-        self.push(Severity::Error, rule, at, msg);
-    }
-    fn warn(&mut self, rule: &str, at: u64, msg: impl Into<String>) {
-        self.push(Severity::Warning, rule, at, msg);
-    }
-    /// A chunk that does not parse at all.
-    fn broken(&mut self, e: gcio::Error) {
-        self.0
-            .push(Diagnostic::error("J3D-006", e.offset(), e.to_string()));
-    }
+/// A chunk that does not parse at all.
+fn broken(o: &mut Findings, e: gcio::Error) {
+    o.push(Diagnostic::error("J3D-006", e.offset(), e.to_string()));
 }
 
 /// Element counts the cross-chunk rules need.
@@ -63,14 +49,14 @@ struct Counts {
 
 /// Validates a parsed view.
 pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
-    let mut o = Out(Vec::new());
+    let mut o = Findings::new();
     container(v, &mut o);
-    let vtx = v.vtx1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
-    let evp = v.evp1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
-    let drw = v.drw1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
-    let jnt = v.jnt1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
-    let shp = v.shp1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
-    let inf = v.inf1().and_then(|r| r.map_err(|e| o.broken(e)).ok());
+    let vtx = v.vtx1().and_then(|r| r.map_err(|e| broken(&mut o, e)).ok());
+    let evp = v.evp1().and_then(|r| r.map_err(|e| broken(&mut o, e)).ok());
+    let drw = v.drw1().and_then(|r| r.map_err(|e| broken(&mut o, e)).ok());
+    let jnt = v.jnt1().and_then(|r| r.map_err(|e| broken(&mut o, e)).ok());
+    let shp = v.shp1().and_then(|r| r.map_err(|e| broken(&mut o, e)).ok());
+    let inf = v.inf1().and_then(|r| r.map_err(|e| broken(&mut o, e)).ok());
     let mut c = Counts {
         joints: jnt.map(|j| j.len()),
         envelopes: evp.map(|e| e.len()),
@@ -113,13 +99,13 @@ pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
                     Some(x)
                 }
                 Err(e) => {
-                    o.broken(e);
+                    broken(&mut o, e);
                     None
                 }
             }
         }
         Some(Err(e)) => {
-            o.broken(e);
+            broken(&mut o, e);
             None
         }
         None => None,
@@ -127,7 +113,7 @@ pub fn validate_view(v: &BmdView<'_>) -> Vec<Diagnostic> {
     if let Some(m) = v.chunk(b"MDL3") {
         mdl3(v, m.data, mat.as_ref(), &mut o);
     }
-    o.0
+    o.into_vec()
 }
 
 /// MAT3 as the owned model reads it (padding style and alignment detected), when it is typed.
@@ -144,15 +130,15 @@ fn typed_mat3(v: &BmdView<'_>) -> Option<Mat3> {
 /// BDL path the game sends these packets instead of building the state from MAT3, so a difference
 /// shows in game but not in tools that read MAT3. The count is an error; a value is a warning, as
 /// the regenerator derives only part of a material's state.
-fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Out) {
+fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Findings) {
     let Ok(count) = r.u16(8) else {
-        o.err("J3D-006", r.abs(0), "MDL3 header cut short");
+        o.error_at("J3D-006", r.abs(0), "MDL3 header cut short");
         return;
     };
     if let Some(mt) = v.chunk(b"MAT3").and_then(|c| c.data.u16(8).ok())
         && count != mt
     {
-        o.err(
+        o.error_at(
             "J3D-081",
             r.abs(8),
             format!("MDL3 has {count} packets for {mt} MAT3 materials"),
@@ -161,7 +147,7 @@ fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Out) {
     let Some(mat) = mat else { return };
     let stored = match Mdl3::parse(r, crate::Pad::Nintendo) {
         Ok(m) => m,
-        Err(e) => return o.broken(e),
+        Err(e) => return broken(o, e),
     };
     let textures = v
         .chunk(b"TEX1")
@@ -187,7 +173,7 @@ fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Out) {
         let found = miss
             .found
             .map_or_else(|| "does not set it".to_string(), |f| format!("has {f:#x}"));
-        o.warn(
+        o.warning_at(
             "J3D-081",
             at,
             format!(
@@ -202,12 +188,12 @@ fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Out) {
 
 /// Material indices resolve (J3D-080: indices into absent tables are not required to), texture
 /// numbers exist in TEX1 (J3D-076).
-fn mat3(v: &Mat3View<'_>, m: &Mat3, textures: Option<usize>, o: &mut Out) {
+fn mat3(v: &Mat3View<'_>, m: &Mat3, textures: Option<usize>, o: &mut Findings) {
     let at = v.reader().abs(0);
     let entries = m.entries.as_ref().map_or(0, Vec::len);
     for (i, &e) in m.remap.iter().flatten().enumerate() {
         if usize::from(e) >= entries {
-            o.err(
+            o.error_at(
                 "J3D-080",
                 at,
                 format!("material {i} uses entry {e} of {entries}"),
@@ -220,7 +206,7 @@ fn mat3(v: &Mat3View<'_>, m: &Mat3, textures: Option<usize>, o: &mut Out) {
             bad.push(format!("{table} index {index} of {len}"))
         });
         for b in bad {
-            o.err("J3D-080", at, format!("material entry {i}: {b}"));
+            o.error_at("J3D-080", at, format!("material entry {i}: {b}"));
         }
     }
     // Only slots a material uses: the game never reads the others.
@@ -235,7 +221,7 @@ fn mat3(v: &Mat3View<'_>, m: &Mat3, textures: Option<usize>, o: &mut Out) {
     if let (Some(n), Some(t)) = (textures, m.tables.textures.as_ref()) {
         for (i, &tex) in t.iter().enumerate() {
             if used.contains(&i) && usize::from(tex) >= n {
-                o.err(
+                o.error_at(
                     "J3D-076",
                     at + v.offset(15) as u64 + 2 * i as u64,
                     format!("texture number {tex} of {n} TEX1 textures"),
@@ -247,15 +233,15 @@ fn mat3(v: &Mat3View<'_>, m: &Mat3, textures: Option<usize>, o: &mut Out) {
 
 /// One texture header at `hp` of `r` (offsets relative to it): known format, image of the
 /// format's size for its mip count and palette of a valid size inside the data (J3D-079).
-fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Out) {
+fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Findings) {
     let at = r.abs(0);
     let here = at + hp as u64;
     let Ok(h) = BtiHeader::read(&r, hp) else {
-        o.err("J3D-079", here, format!("texture {i}: header cut short"));
+        o.error_at("J3D-079", here, format!("texture {i}: header cut short"));
         return;
     };
     let Some(size) = h.image_size() else {
-        o.err(
+        o.error_at(
             "J3D-079",
             here,
             format!("texture {i}: unknown format {:#x}", h.format),
@@ -263,7 +249,7 @@ fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Out) {
         return;
     };
     if r.bytes(hp + h.image_offset as usize, size).is_err() {
-        o.err(
+        o.error_at(
             "J3D-079",
             here + 0x1C,
             format!(
@@ -281,7 +267,7 @@ fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Out) {
     };
     if let Some(max) = max_palette {
         if h.palette_count == 0 || h.palette_count > max {
-            o.err(
+            o.error_at(
                 "J3D-079",
                 here + 0x0A,
                 format!(
@@ -293,7 +279,7 @@ fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Out) {
             .bytes(hp + h.palette_offset as usize, h.palette_size())
             .is_err()
         {
-            o.err(
+            o.error_at(
                 "J3D-079",
                 here + 0x0C,
                 format!(
@@ -307,26 +293,26 @@ fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Out) {
 
 /// Validates a standalone `.bti` file (its one header at 0).
 pub fn validate_bti(data: &[u8]) -> Vec<Diagnostic> {
-    let mut o = Out(Vec::new());
+    let mut o = Findings::new();
     texture(gcio::Reader::new(data), 0, 0, &mut o);
-    o.0
+    o.into_vec()
 }
 
 /// TEX1 headers, names and data (J3D-007, J3D-073, J3D-075, J3D-079); returns the texture count.
-fn tex1(r: gcio::Reader<'_>, o: &mut Out) -> usize {
+fn tex1(r: gcio::Reader<'_>, o: &mut Findings) -> usize {
     let at = r.abs(0);
     let (Ok(count), Ok(marker), Ok(table), Ok(names)) = (r.u16(8), r.u16(10), r.u32(12), r.u32(16))
     else {
-        o.err("J3D-006", at, "TEX1 header cut short");
+        o.error_at("J3D-006", at, "TEX1 header cut short");
         return 0;
     };
     if marker != 0xFFFF {
-        o.warn("J3D-007", at + 10, format!("TEX1 marker {marker:#06x}"));
+        o.warning_at("J3D-007", at + 10, format!("TEX1 marker {marker:#06x}"));
     }
     let count = usize::from(count);
     let table = table as usize;
     if count > 0 && r.bytes(table, count * BtiHeader::SIZE).is_err() {
-        o.err(
+        o.error_at(
             "J3D-073",
             at + 12,
             format!("{count} headers at {table:#x} run past the chunk"),
@@ -335,12 +321,12 @@ fn tex1(r: gcio::Reader<'_>, o: &mut Out) -> usize {
     }
     if names != 0 {
         match NameTable::parse(r, names as usize) {
-            Ok(t) if t.entries.len() != count => o.err(
+            Ok(t) if t.entries.len() != count => o.error_at(
                 "J3D-075",
                 at + u64::from(names),
                 format!("{} names for {count} textures", t.entries.len()),
             ),
-            Err(e) => o.broken(e),
+            Err(e) => broken(o, e),
             _ => {}
         }
     }
@@ -350,11 +336,11 @@ fn tex1(r: gcio::Reader<'_>, o: &mut Out) -> usize {
     count
 }
 
-fn container(v: &BmdView<'_>, o: &mut Out) {
+fn container(v: &BmdView<'_>, o: &mut Findings) {
     let h = v.header();
     let magic = &h.magic;
     if ![MAGIC_BMD2, MAGIC_BMD3, MAGIC_BDL4, MAGIC_BMT3].contains(&magic) {
-        o.err(
+        o.error_at(
             "J3D-001",
             0,
             format!(
@@ -364,7 +350,7 @@ fn container(v: &BmdView<'_>, o: &mut Out) {
         );
     }
     if h.size.get() as usize != v.reader().len() {
-        o.warn(
+        o.warning_at(
             "J3D-002",
             8,
             format!(
@@ -375,8 +361,7 @@ fn container(v: &BmdView<'_>, o: &mut Out) {
         );
     }
     if !h.tag.starts_with(b"SVR3") {
-        o.push(
-            Severity::Info,
+        o.info_at(
             "J3D-005",
             0x10,
             format!(
@@ -388,7 +373,7 @@ fn container(v: &BmdView<'_>, o: &mut Out) {
     let bdl = magic == MAGIC_BDL4;
     let expect = if bdl { 9 } else { 8 };
     if magic != MAGIC_BMT3 && h.chunk_count.get() != expect {
-        o.err(
+        o.error_at(
             "J3D-003",
             0x0C,
             format!("chunk count {} (expected {expect})", h.chunk_count.get()),
@@ -396,7 +381,7 @@ fn container(v: &BmdView<'_>, o: &mut Out) {
     }
     let mdl3 = v.chunks().iter().filter(|c| &c.magic == b"MDL3").count();
     if magic != MAGIC_BMT3 && mdl3 != usize::from(bdl) {
-        o.err(
+        o.error_at(
             "J3D-004",
             0,
             format!(
@@ -412,7 +397,7 @@ fn container(v: &BmdView<'_>, o: &mut Out) {
     for c in v.chunks() {
         if let Some(p) = order.iter().position(|m| **m == c.magic) {
             if p < last {
-                o.warn(
+                o.warning_at(
                     "J3D-008",
                     c.offset(),
                     format!("{} after a later chunk", c.name()),
@@ -424,14 +409,14 @@ fn container(v: &BmdView<'_>, o: &mut Out) {
             && let Ok(m) = c.data.u16(0x0A)
             && m != 0xFFFF
         {
-            o.warn(
+            o.warning_at(
                 "J3D-007",
                 c.offset() + 0x0A,
                 format!("{} marker {m:#06x}", c.name()),
             );
         }
         if !c.data.len().is_multiple_of(32) {
-            o.warn(
+            o.warning_at(
                 "J3D-077",
                 c.offset() + 4,
                 format!(
@@ -443,16 +428,16 @@ fn container(v: &BmdView<'_>, o: &mut Out) {
         }
     }
     if v.chunks().iter().filter(|c| &c.magic == b"JNT1").count() > 1 {
-        o.err("J3D-041", 0, "more than one JNT1 (one skeleton per model)");
+        o.error_at("J3D-041", 0, "more than one JNT1 (one skeleton per model)");
     }
 }
 
-fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
+fn inf1(x: &Inf1View<'_>, o: &mut Findings, c: &Counts, shp: Option<&Shp1View<'_>>) {
     let base = x.reader().base();
     let flags = x.flags();
     let unknown = flags.bits() & !LoaderFlags::all().bits();
     if unknown != 0 {
-        o.warn(
+        o.warning_at(
             "J3D-017",
             base + 8,
             format!("unknown loader flag bits {unknown:#06x}"),
@@ -461,7 +446,7 @@ fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
     if let Some(pos) = c.buffers.first().copied().flatten()
         && x.header().vertex_count.get() as usize != pos
     {
-        o.warn(
+        o.warning_at(
             "J3D-009",
             base + 0x10,
             format!(
@@ -473,7 +458,7 @@ fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
     if let Some(s) = shp
         && x.header().matrix_group_count.get() as usize != s.matrix_data_count()
     {
-        o.warn(
+        o.warning_at(
             "J3D-010",
             base + 0x0C,
             format!(
@@ -499,14 +484,14 @@ fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
             NodeKind::MATERIAL => (c.materials, "MAT3"),
             NodeKind::SHAPE => (c.shapes, "SHP1"),
             k => {
-                o.err("J3D-011", at, format!("node type {:#x}", k.0));
+                o.error_at("J3D-011", at, format!("node type {:#x}", k.0));
                 continue;
             }
         };
         if let Some(l) = limit
             && usize::from(n.index) >= l
         {
-            o.err(
+            o.error_at(
                 "J3D-014",
                 at,
                 format!("node {i} index {} ≥ {what} count {l}", n.index),
@@ -514,10 +499,10 @@ fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
         }
     }
     if !ended {
-        o.err("J3D-012", base, "hierarchy has no END node");
+        o.error_at("J3D-012", base, "hierarchy has no END node");
     }
     if let Err(e) = tree_of(&nodes, Limits::default()) {
-        o.err(
+        o.error_at(
             "J3D-013",
             e.offset()
                 .map_or(base, |r| base + x.hierarchy_offset() as u64 + r),
@@ -532,7 +517,7 @@ fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
             }
         }
         if let Some(k) = seen.iter().position(|&s| s != 1) {
-            o.warn(
+            o.warning_at(
                 "J3D-015",
                 base,
                 format!(
@@ -543,7 +528,7 @@ fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
         }
     }
     if !x.reader().len().is_multiple_of(32) {
-        o.err(
+        o.error_at(
             "J3D-016",
             base + 4,
             "node list not padded to a multiple of 32",
@@ -551,7 +536,7 @@ fn inf1(x: &Inf1View<'_>, o: &mut Out, c: &Counts, shp: Option<&Shp1View<'_>>) {
     }
 }
 
-fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
+fn vtx1(x: &Vtx1View<'_>, o: &mut Findings, c: &mut Counts) {
     let base = x.reader().base();
     c.has_vtx1 = true;
     // A set: hostile format lists can be long.
@@ -562,7 +547,7 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
         let f = match f {
             Ok(f) => f.format,
             Err(e) => {
-                o.err("J3D-006", e.offset().unwrap_or(at), e.to_string());
+                o.error_at("J3D-006", e.offset().unwrap_or(at), e.to_string());
                 break;
             }
         };
@@ -571,14 +556,14 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
             break;
         }
         if !seen.insert(f.attr) {
-            o.err(
+            o.error_at(
                 "J3D-018",
                 at,
                 format!("second format for attribute {}", f.attr.0),
             );
         }
         let Some(slot) = buffer_slot(f.attr) else {
-            o.err(
+            o.error_at(
                 "J3D-020",
                 at,
                 format!("attribute {:#x} has no VTX1 buffer", f.attr.0),
@@ -591,7 +576,7 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
             _ => f.count.0 <= 1,
         };
         if !valid_count {
-            o.err(
+            o.error_at(
                 "J3D-023",
                 at + 4,
                 format!("component count {} for attribute {}", f.count.0, f.attr.0),
@@ -599,14 +584,14 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
         }
         if f.attr.is_color() {
             if f.ty.0 > 5 {
-                o.err("J3D-024", at + 8, format!("colour type {}", f.ty.0));
+                o.error_at("J3D-024", at + 8, format!("colour type {}", f.ty.0));
             } else if f.ty != CompType::RGBA8 {
                 let sev = if f.ty.color_size() == Some(4) {
                     Severity::Warning
                 } else {
                     Severity::Error
                 };
-                o.push(
+                o.add_at(
                     sev,
                     "J3D-025",
                     at + 8,
@@ -617,10 +602,10 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
                 );
             }
         } else if f.ty.0 > 4 {
-            o.err("J3D-024", at + 8, format!("component type {}", f.ty.0));
+            o.error_at("J3D-024", at + 8, format!("component type {}", f.ty.0));
         }
         if x.buffer_offset(slot) == 0 {
-            o.err(
+            o.error_at(
                 "J3D-021",
                 at,
                 format!("attribute {} has a format but no buffer", f.attr.0),
@@ -634,7 +619,7 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
         }
     }
     if !ended {
-        o.err(
+        o.error_at(
             "J3D-019",
             base + off(x.header().formats) as u64,
             "format list does not end with attribute 0xFF",
@@ -642,14 +627,14 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
     }
     for (slot, a) in BUFFER_ATTRS.iter().enumerate() {
         if x.buffer_offset(slot) != 0 && !seen.contains(a) {
-            o.err(
+            o.error_at(
                 "J3D-021",
                 base + 0x0C + 4 * slot as u64,
                 format!("buffer {slot} without a format"),
             );
         }
         if x.buffer_offset(slot) > x.reader().len() {
-            o.err(
+            o.error_at(
                 "J3D-006",
                 base + 0x0C + 4 * slot as u64,
                 format!("buffer {slot} offset past the chunk"),
@@ -657,30 +642,30 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Out, c: &mut Counts) {
         }
     }
     if !seen.contains(&Attr::POS) {
-        o.err("J3D-022", base, "no POSITION data");
+        o.error_at("J3D-022", base, "no POSITION data");
     }
 }
 
-fn evp1(x: &Evp1View<'_>, o: &mut Out, c: &Counts) {
+fn evp1(x: &Evp1View<'_>, o: &mut Findings, c: &Counts) {
     let base = x.reader().base();
     let h = x.header();
     if x.is_empty() && off(h.ibms) == 0 {
         if !x.reader().len().is_multiple_of(32) {
-            o.err("J3D-033", base + 4, "EVP1 not padded to 32");
+            o.error_at("J3D-033", base + 4, "EVP1 not padded to 32");
         }
         return;
     }
     let sizes = match x.sizes() {
         Ok(s) => s,
         Err(e) => {
-            o.err("J3D-028", e.offset().unwrap_or(base), e.to_string());
+            o.error_at("J3D-028", e.offset().unwrap_or(base), e.to_string());
             return;
         }
     };
     let pairs: usize = sizes.iter().map(|&s| usize::from(s)).sum();
     let fits = |off_: usize, n: usize| x.reader().bytes(off_, n).is_ok();
     if !fits(off(h.joints), pairs * 2) || !fits(off(h.weights), pairs * 4) {
-        o.err(
+        o.error_at(
             "J3D-029",
             base + 0x10,
             format!("joint/weight tables do not hold {pairs} entries"),
@@ -688,7 +673,7 @@ fn evp1(x: &Evp1View<'_>, o: &mut Out, c: &Counts) {
     }
     for (off_, what) in [(off(h.weights), "weight"), (off(h.ibms), "matrix")] {
         if !off_.is_multiple_of(4) {
-            o.err(
+            o.error_at(
                 "J3D-032",
                 base + 0x14,
                 format!("{what} table at {off_:#x} not 4-aligned"),
@@ -704,7 +689,7 @@ fn evp1(x: &Evp1View<'_>, o: &mut Out, c: &Counts) {
             if let Some(n) = c.joints
                 && usize::from(j) >= n
             {
-                o.err(
+                o.error_at(
                     "J3D-030",
                     base + off(h.joints) as u64,
                     format!("envelope {i} joint {j} ≥ joint count {n}"),
@@ -712,7 +697,7 @@ fn evp1(x: &Evp1View<'_>, o: &mut Out, c: &Counts) {
             }
         }
         if (sum - 1.0).abs() > 1e-3 {
-            o.warn(
+            o.warning_at(
                 "J3D-034",
                 base + off(h.weights) as u64,
                 format!("envelope {i} weights sum to {sum}"),
@@ -722,23 +707,23 @@ fn evp1(x: &Evp1View<'_>, o: &mut Out, c: &Counts) {
     if let Some(n) = c.joints
         && x.ibm_capacity() < n
     {
-        o.err(
+        o.error_at(
             "J3D-031",
             base + 0x18,
             format!("{} inverse bind matrices for {n} joints", x.ibm_capacity()),
         );
     }
     if !x.reader().len().is_multiple_of(32) {
-        o.err("J3D-033", base + 4, "EVP1 not padded to 32");
+        o.error_at("J3D-033", base + 4, "EVP1 not padded to 32");
     }
 }
 
-fn drw1(x: &Drw1View<'_>, o: &mut Out, c: &Counts) {
+fn drw1(x: &Drw1View<'_>, o: &mut Findings, c: &Counts) {
     let base = x.reader().base();
     let n = x.len();
     let h = x.header();
     if x.reader().bytes(off(h.kinds), n).is_err() || x.reader().bytes(off(h.ids), 2 * n).is_err() {
-        o.err(
+        o.error_at(
             "J3D-035",
             base + 8,
             format!("type/id lists do not hold {n} entries"),
@@ -752,7 +737,7 @@ fn drw1(x: &Drw1View<'_>, o: &mut Out, c: &Counts) {
         match e.kind {
             DrwKind::JOINT => {
                 if seen_env {
-                    o.err(
+                    o.error_at(
                         "J3D-037",
                         at,
                         format!("joint entry {i} after an envelope entry"),
@@ -761,7 +746,7 @@ fn drw1(x: &Drw1View<'_>, o: &mut Out, c: &Counts) {
                 if let Some(j) = c.joints
                     && usize::from(e.id) >= j
                 {
-                    o.err("J3D-038", at, format!("entry {i}: joint {} ≥ {j}", e.id));
+                    o.error_at("J3D-038", at, format!("entry {i}: joint {} ≥ {j}", e.id));
                 }
             }
             DrwKind::ENVELOPE => {
@@ -769,10 +754,10 @@ fn drw1(x: &Drw1View<'_>, o: &mut Out, c: &Counts) {
                 if let Some(v) = c.envelopes
                     && usize::from(e.id) >= v
                 {
-                    o.err("J3D-038", at, format!("entry {i}: envelope {} ≥ {v}", e.id));
+                    o.error_at("J3D-038", at, format!("entry {i}: envelope {} ≥ {v}", e.id));
                 }
             }
-            k => o.err("J3D-036", at, format!("entry {i} type {}", k.0)),
+            k => o.error_at("J3D-036", at, format!("entry {i} type {}", k.0)),
         }
     }
     let env_entries = (0..n)
@@ -783,20 +768,20 @@ fn drw1(x: &Drw1View<'_>, o: &mut Out, c: &Counts) {
         && v > 0
         && env_entries != 2 * v
     {
-        o.push(Severity::Info, "J3D-039", base + 8, format!("{env_entries} envelope entries for {v} envelopes (Nintendo's tools list each twice)"));
+        o.info_at( "J3D-039", base + 8, format!("{env_entries} envelope entries for {v} envelopes (Nintendo's tools list each twice)"));
     }
     if !x.reader().len().is_multiple_of(32) {
-        o.err("J3D-040", base + 4, "DRW1 not padded to 32");
+        o.error_at("J3D-040", base + 4, "DRW1 not padded to 32");
     }
 }
 
-fn names(t: Option<gcio::Result<NameTable>>, count: usize, at: u64, o: &mut Out) {
+fn names(t: Option<gcio::Result<NameTable>>, count: usize, at: u64, o: &mut Findings) {
     match t {
         None => {}
-        Some(Err(e)) => o.err("J3D-042", e.offset().unwrap_or(at), e.to_string()),
+        Some(Err(e)) => o.error_at("J3D-042", e.offset().unwrap_or(at), e.to_string()),
         Some(Ok(t)) => {
             if t.entries.len() != count {
-                o.err(
+                o.error_at(
                     "J3D-078",
                     at,
                     format!("{} names for {count} entries", t.entries.len()),
@@ -804,7 +789,7 @@ fn names(t: Option<gcio::Result<NameTable>>, count: usize, at: u64, o: &mut Out)
             }
             for (i, e) in t.entries.iter().enumerate() {
                 if e.key != name_hash(&e.name) {
-                    o.warn(
+                    o.warning_at(
                         "J3D-078",
                         at,
                         format!(
@@ -819,43 +804,43 @@ fn names(t: Option<gcio::Result<NameTable>>, count: usize, at: u64, o: &mut Out)
     }
 }
 
-fn jnt1(x: &Jnt1View<'_>, o: &mut Out) {
+fn jnt1(x: &Jnt1View<'_>, o: &mut Findings) {
     let base = x.reader().base();
     let data_len = x.data_len();
     for i in 0..data_len.min(0x10000) {
         let at = base + off(x.header().data) as u64 + 0x40 * i as u64;
         let Ok(j) = x.data(i) else {
-            o.err("J3D-006", at, format!("joint {i} past the chunk"));
+            o.error_at("J3D-006", at, format!("joint {i} past the chunk"));
             break;
         };
         if j.pad != 0xFF || j.pad2 != 0xFFFF {
-            o.warn(
+            o.warning_at(
                 "J3D-043",
                 at,
                 format!("joint {i} pad bytes {:#04x}/{:#06x}", j.pad, j.pad2),
             );
         }
         if j.scale_compensate > 1 {
-            o.err(
+            o.error_at(
                 "J3D-044",
                 at + 2,
                 format!("joint {i} scale inheritance byte {}", j.scale_compensate),
             );
         }
         if j.rotation.contains(&i16::MIN) {
-            o.warn("J3D-045", at + 0x10, format!("joint {i} rotation −0x8000"));
+            o.warning_at("J3D-045", at + 0x10, format!("joint {i} rotation −0x8000"));
         }
     }
     for i in 0..x.len() {
         match x.remap(i) {
             Ok(r) if usize::from(r) < data_len => {}
-            Ok(r) => o.err(
+            Ok(r) => o.error_at(
                 "J3D-047",
                 base + off(x.header().remap) as u64 + 2 * i as u64,
                 format!("remap {i} = {r} ≥ {data_len} joints"),
             ),
             Err(e) => {
-                o.err("J3D-047", e.offset().unwrap_or(base), e.to_string());
+                o.error_at("J3D-047", e.offset().unwrap_or(base), e.to_string());
                 break;
             }
         }
@@ -870,7 +855,7 @@ fn jnt1(x: &Jnt1View<'_>, o: &mut Out) {
 /// model (bind) space instead (a Galaxy 2 root joint storing its shape's box). One warning per
 /// joint that fits neither, naming its first offending vertex; a model whose geometry does not
 /// decode is left to the rules that say why.
-fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
+fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Findings) {
     /// What the vertices of one joint showed.
     #[derive(Default, Clone)]
     struct Seen {
@@ -940,10 +925,9 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
             continue;
         };
         if s.outside_model {
-            o.warn("J3D-046", *at, format!("joint {j}{}: {msg}", name(j)));
+            o.warning_at("J3D-046", *at, format!("joint {j}{}: {msg}", name(j)));
         } else {
-            o.push(
-                Severity::Info,
+            o.info_at(
                 "J3D-046",
                 *at,
                 format!(
@@ -955,8 +939,7 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
     }
     if !zero.is_empty() {
         let list: Vec<String> = zero.iter().map(|&j| format!("{j}{}", name(j))).collect();
-        o.push(
-            Severity::Info,
+        o.info_at(
             "J3D-046",
             base,
             format!(
@@ -967,8 +950,7 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
         );
     }
     if budget == 0 {
-        o.push(
-            Severity::Info,
+        o.info_at(
             "J3D-046",
             x.reader().base(),
             "joint bounds checked for part of the vertices only (work limit)",
@@ -976,13 +958,13 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Out) {
     }
 }
 
-fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
+fn shp1(x: &Shp1View<'_>, o: &mut Findings, c: &Counts) {
     let base = x.reader().base();
     let h = x.header();
     let nd = x.matrix_data_count();
     let ng = x.group_def_count();
     if nd != ng {
-        o.err(
+        o.error_at(
             "J3D-051",
             base + 0x24,
             format!("{nd} matrix group data entries, {ng} definitions"),
@@ -1001,20 +983,20 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
     let mut budget = 2 * x.reader().len();
     for i in 0..x.len() {
         let Ok(s) = x.shape(i) else {
-            o.err("J3D-006", base + 0x0C, format!("shape {i} past the chunk"));
+            o.error_at("J3D-006", base + 0x0C, format!("shape {i} past the chunk"));
             break;
         };
         let at = base + off(h.shapes) as u64 + 0x28 * i as u64;
         let mt = ShapeMatrixType(s.matrix_type);
         if s.matrix_type > 3 {
-            o.err(
+            o.error_at(
                 "J3D-049",
                 at,
                 format!("shape {i} matrix type {}", s.matrix_type),
             );
         }
         if s.pad != 0xFF || s.pad2.get() != 0xFFFF {
-            o.warn("J3D-050", at, format!("shape {i} pad values"));
+            o.warning_at("J3D-050", at, format!("shape {i} pad values"));
         }
         let (gc, fd, fg) = (
             usize::from(s.group_count.get()),
@@ -1022,7 +1004,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             usize::from(s.first_group.get()),
         );
         if fd + gc > nd || fg + gc > ng {
-            o.err(
+            o.error_at(
                 "J3D-052",
                 at + 2,
                 format!("shape {i} groups [{fd}/{fg} + {gc}) leave the tables ({nd}/{ng})"),
@@ -1031,7 +1013,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
         }
         let ao = usize::from(s.attr_offset.get());
         if ao >= attr_table.max(1) {
-            o.err(
+            o.error_at(
                 "J3D-069",
                 at + 4,
                 format!("shape {i} attribute offset {ao:#x} outside the attribute table"),
@@ -1041,13 +1023,13 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
         // Attribute list.
         let list: Vec<IndexAttr> = x.attr_list(ao).map_while(Result::ok).collect();
         if list.last().map(|a| a.attr) != Some(Attr::NULL) {
-            o.err(
+            o.error_at(
                 "J3D-053",
                 at + 4,
                 format!("shape {i} attribute list has no 0xFF end"),
             );
         } else if list.last().map(|a| a.ty) != Some(AttrType::NONE) {
-            o.err(
+            o.error_at(
                 "J3D-058",
                 at + 4,
                 format!(
@@ -1063,24 +1045,24 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             .collect();
         for (k, a) in body.iter().enumerate() {
             if body.iter().take(k).any(|b| b.attr == a.attr) {
-                o.err(
+                o.error_at(
                     "J3D-054",
                     at + 4,
                     format!("shape {i} attribute {} indexed twice", a.attr.0),
                 );
             }
             match a.ty {
-                AttrType::NONE => o.err(
+                AttrType::NONE => o.error_at(
                     "J3D-058",
                     at + 4,
                     format!("shape {i} attribute {} with index type 0", a.attr.0),
                 ),
-                AttrType::DIRECT if !a.attr.is_matrix_index() => o.err(
+                AttrType::DIRECT if !a.attr.is_matrix_index() => o.error_at(
                     "J3D-057",
                     at + 4,
                     format!("shape {i} attribute {} direct", a.attr.0),
                 ),
-                AttrType::INDEX8 | AttrType::INDEX16 if a.attr.is_matrix_index() => o.err(
+                AttrType::INDEX8 | AttrType::INDEX16 if a.attr.is_matrix_index() => o.error_at(
                     "J3D-057",
                     at + 4,
                     format!("shape {i} matrix index attribute {} indexed", a.attr.0),
@@ -1091,7 +1073,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                         .is_none()
                         && c.has_vtx1
                     {
-                        o.err(
+                        o.error_at(
                             "J3D-057",
                             at + 4,
                             format!("shape {i} attribute {} has no VTX1 buffer", a.attr.0),
@@ -1099,7 +1081,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                     }
                 }
                 AttrType::DIRECT => {}
-                t => o.err(
+                t => o.error_at(
                     "J3D-057",
                     at + 4,
                     format!("shape {i} attribute {} index type {}", a.attr.0, t.0),
@@ -1108,8 +1090,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             // Retail Pikmin 2 models use them; only Galaxy cannot draw them, and a file does not
             // say which game it is for.
             if (1..=8).contains(&a.attr.0) {
-                o.push(
-                    Severity::Info,
+                o.info_at(
                     "J3D-059",
                     at + 4,
                     format!(
@@ -1120,7 +1101,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             }
         }
         if !body.iter().any(|a| a.attr == Attr::POS) {
-            o.err(
+            o.error_at(
                 "J3D-055",
                 at + 4,
                 format!("shape {i} has no POSITION indexer"),
@@ -1140,12 +1121,12 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             match budget.checked_sub(16 + 2 * usize::from(d.count)) {
                 Some(b) => budget = b,
                 None => {
-                    o.err("J3D-052", gat, format!("shape {i} group {k}: shapes reference more matrix groups than SHP1 holds"));
+                    o.error_at("J3D-052", gat, format!("shape {i} group {k}: shapes reference more matrix groups than SHP1 holds"));
                     return;
                 }
             }
             if d.count > 10 {
-                o.err(
+                o.error_at(
                     "J3D-063",
                     gat + 2,
                     format!("shape {i} group {k} loads {} matrices", d.count),
@@ -1154,7 +1135,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             multi_matrix_group |= d.count > 1;
             if mt == ShapeMatrixType::MULTI {
                 if d.start as usize + usize::from(d.count) > weights {
-                    o.err(
+                    o.error_at(
                         "J3D-066",
                         gat + 4,
                         format!(
@@ -1170,7 +1151,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                         let wat = base + off(h.weights) as u64 + 2 * (d.start as usize + n) as u64;
                         if w == 0xFFFF {
                             if !set.get(n).copied().unwrap_or(false) {
-                                o.err("J3D-064", wat, format!("shape {i} group {k} slot {n} keeps a matrix no earlier group set"));
+                                o.error_at("J3D-064", wat, format!("shape {i} group {k} slot {n} keeps a matrix no earlier group set"));
                             }
                         } else {
                             if let Some(s) = set.get_mut(n) {
@@ -1179,7 +1160,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                             if let Some(dn) = c.drw
                                 && usize::from(w) >= dn
                             {
-                                o.err(
+                                o.error_at(
                                     "J3D-065",
                                     wat,
                                     format!("weight index {w} ≥ DRW1 count {dn}"),
@@ -1191,14 +1172,14 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             } else if let Some(dn) = c.drw
                 && usize::from(d.drw) >= dn
             {
-                o.err(
+                o.error_at(
                     "J3D-067",
                     gat,
                     format!("shape {i} group {k} DRW1 index {} ≥ {dn}", d.drw),
                 );
             }
             let Ok(g) = x.group(i, k) else {
-                o.err(
+                o.error_at(
                     "J3D-062",
                     base + off(h.groups) as u64 + 8 * (fg + k) as u64,
                     format!("shape {i} group {k} primitives outside the chunk"),
@@ -1207,7 +1188,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             };
             let dat = base + off(h.groups) as u64 + 8 * (fg + k) as u64;
             if !g.size.is_multiple_of(32) {
-                o.err(
+                o.error_at(
                     "J3D-061",
                     dat,
                     format!(
@@ -1217,7 +1198,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                 );
             }
             if !g.offset.is_multiple_of(32) {
-                o.err(
+                o.error_at(
                     "J3D-062",
                     dat + 4,
                     format!("shape {i} group {k} offset {:#x} not 32-aligned", g.offset),
@@ -1228,7 +1209,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
             match budget.checked_sub(g.prims.len()) {
                 Some(b) => budget = b,
                 None => {
-                    o.err("J3D-062", dat, format!("shape {i} group {k}: matrix groups overlap (more primitive bytes referenced than SHP1 holds)"));
+                    o.error_at("J3D-062", dat, format!("shape {i} group {k}: matrix groups overlap (more primitive bytes referenced than SHP1 holds)"));
                     return;
                 }
             }
@@ -1238,7 +1219,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                 let p = match p {
                     Ok(p) => p,
                     Err(e) => {
-                        o.err(
+                        o.error_at(
                             "J3D-062",
                             e.offset().unwrap_or(dat),
                             format!("shape {i} group {k}: {e}"),
@@ -1249,7 +1230,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                 };
                 let op = p.opcode().primitive();
                 if op.name().is_none() || op == gx::dl::Opcode::QUAD_STRIP {
-                    o.err(
+                    o.error_at(
                         "J3D-060",
                         p.offset(),
                         format!("primitive type {:#04x}", p.opcode().0),
@@ -1261,14 +1242,14 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                 ]
                 .contains(&op)
                 {
-                    o.warn(
+                    o.warning_at(
                         "J3D-060",
                         p.offset(),
                         format!("primitive type {:#04x} is untested in game", p.opcode().0),
                     );
                 }
                 if !op.count_fits(p.len()) {
-                    o.err(
+                    o.error_at(
                         "J3D-070",
                         p.offset() + 1,
                         format!(
@@ -1290,7 +1271,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                             continue;
                         };
                         if idx as usize >= n {
-                            o.err(
+                            o.error_at(
                                 "J3D-027",
                                 p.offset(),
                                 format!(
@@ -1305,7 +1286,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
                             s >= u32::from(d.count.max(u16::from(mt != ShapeMatrixType::MULTI)))
                         })
                     {
-                        o.err(
+                        o.error_at(
                             "J3D-068",
                             p.offset(),
                             format!("shape {i} group {k}: PNMTXIDX {m} for {} matrices", d.count),
@@ -1328,14 +1309,13 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
         // with more cannot reach the others.
         if mt == ShapeMatrixType::MULTI && !has_pnmtx {
             if multi_matrix_group {
-                o.err(
+                o.error_at(
                     "J3D-056",
                     at,
                     format!("multi-joint shape {i} has no POSITION_MATRIX indexer"),
                 );
             } else {
-                o.push(
-                    Severity::Info,
+                o.info_at(
                     "J3D-056",
                     at,
                     format!(
@@ -1351,14 +1331,14 @@ fn shp1(x: &Shp1View<'_>, o: &mut Out, c: &Counts) {
 /// bytes its primitives use rounded up to 32, and that pad is zeros (GX NOPs, as Nintendo's tools
 /// and the writer's [`Tail::Align32`](crate::Tail::Align32) emit). `used` is where the display
 /// list ended; a primitive run ending on a 32-byte boundary has no pad.
-fn group_extent(prims: gcio::Reader<'_>, used: usize, dat: u64, what: &str, o: &mut Out) {
+fn group_extent(prims: gcio::Reader<'_>, used: usize, dat: u64, what: &str, o: &mut Findings) {
     let size = prims.len();
     if !size.is_multiple_of(32) {
         return;
     }
     let expect = used + crate::chunk::pad_len(used);
     if size != expect {
-        o.err(
+        o.error_at(
             "J3D-062",
             dat,
             format!("{what}: size {size:#x}, but its primitives use {used:#x} bytes ({expect:#x} with the pad)"),
@@ -1368,7 +1348,7 @@ fn group_extent(prims: gcio::Reader<'_>, used: usize, dat: u64, what: &str, o: &
         .get(used..)
         .and_then(|pad| pad.iter().position(|&b| b != 0))
     {
-        o.err(
+        o.error_at(
             "J3D-062",
             prims.abs(used + at),
             format!("{what}: the pad after the primitives is not zeros"),
