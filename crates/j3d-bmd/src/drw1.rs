@@ -30,13 +30,24 @@ pub struct DrwEntry {
 pub struct Drw1View<'a> {
     r: Reader<'a>,
     h: &'a raw::Drw1Header,
+    pub(crate) limits: Limits,
 }
 
 impl<'a> Drw1View<'a> {
-    /// Reads the chunk `r`.
+    /// Reads the chunk `r` with the default [`Limits`].
     pub fn parse(r: Reader<'a>) -> Result<Self> {
+        Self::parse_with(r, &Limits::default())
+    }
+
+    /// Reads the chunk `r`; what is read from it later (models, tables) stays within
+    /// `limits`.
+    pub fn parse_with(r: Reader<'a>, limits: &Limits) -> Result<Self> {
         let h = header(&r, b"DRW1").context("DRW1")?;
-        Ok(Drw1View { r, h })
+        Ok(Drw1View {
+            r,
+            h,
+            limits: *limits,
+        })
     }
 
     /// The chunk's bytes.
@@ -104,7 +115,7 @@ impl Drw1 {
 
     /// Copies a view.
     pub fn from_view(v: &Drw1View<'_>) -> Result<Self> {
-        let n = Limits::default().check_elements(v.len() as u64, v.r.abs(8))?;
+        let n = v.limits.check_elements(v.len() as u64, v.r.abs(8))?;
         Ok(Drw1 {
             marker: v.h.pad.get(),
             entries: (0..n).map(|i| v.get(i)).collect::<Result<_>>()?,

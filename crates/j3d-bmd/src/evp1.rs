@@ -13,13 +13,24 @@ pub use gx::mtx::Mtx34;
 pub struct Evp1View<'a> {
     r: Reader<'a>,
     h: &'a raw::Evp1Header,
+    pub(crate) limits: Limits,
 }
 
 impl<'a> Evp1View<'a> {
-    /// Reads the chunk `r`.
+    /// Reads the chunk `r` with the default [`Limits`].
     pub fn parse(r: Reader<'a>) -> Result<Self> {
+        Self::parse_with(r, &Limits::default())
+    }
+
+    /// Reads the chunk `r`; what is read from it later (models, tables) stays within
+    /// `limits`.
+    pub fn parse_with(r: Reader<'a>, limits: &Limits) -> Result<Self> {
         let h = header(&r, b"EVP1").context("EVP1")?;
-        Ok(Evp1View { r, h })
+        Ok(Evp1View {
+            r,
+            h,
+            limits: *limits,
+        })
     }
 
     /// The chunk's bytes.
@@ -156,7 +167,7 @@ pub struct Evp1 {
 impl Evp1 {
     /// Copies a view; the IBM count is the number of whole matrices before the chunk's end.
     pub fn from_view(v: &Evp1View<'_>) -> Result<Self> {
-        let n = Limits::default().check_elements(v.len() as u64, v.r.abs(8))?;
+        let n = v.limits.check_elements(v.len() as u64, v.r.abs(8))?;
         let mut envelopes = Vec::with_capacity(n);
         if n > 0 {
             for e in v.envelopes()? {

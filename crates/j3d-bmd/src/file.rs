@@ -2,7 +2,7 @@
 //! MDL3, TEX1, …) and typed chunks whose layout the canonical writer would not reproduce stay raw,
 //! so every file round-trips byte for byte.
 
-use gcio::{Context, Error, ErrorKind, Reader, Result, Writer};
+use gcio::{Context, Error, ErrorKind, Limits, Reader, Result, Writer};
 
 use crate::drw1::{Drw1, Drw1View};
 use crate::evp1::{Evp1, Evp1View};
@@ -54,10 +54,17 @@ pub struct BmdView<'a> {
     header: &'a raw::FileHeader,
     chunks: Vec<ChunkView<'a>>,
     end: usize,
+    limits: Limits,
 }
 
-/// Parses the header and walks the chunk list (bounded by the stored count and the data).
+/// Parses the header and walks the chunk list with the default [`Limits`].
 pub fn parse(data: &[u8]) -> Result<BmdView<'_>> {
+    parse_with(data, &Limits::default())
+}
+
+/// Parses the header and walks the chunk list (bounded by the stored count and the data); chunk
+/// views and models read from the result stay within `limits`.
+pub fn parse_with<'a>(data: &'a [u8], limits: &Limits) -> Result<BmdView<'a>> {
     let r = Reader::new(data);
     let header: &raw::FileHeader = r.get(0).context("header")?;
     if !header.magic.starts_with(b"J3D") {
@@ -94,6 +101,7 @@ pub fn parse(data: &[u8]) -> Result<BmdView<'_>> {
         header,
         chunks,
         end: pos.min(data.len()),
+        limits: *limits,
     })
 }
 
@@ -118,6 +126,11 @@ impl<'a> BmdView<'a> {
         self.r
     }
 
+    /// The limits chunk views and models read from this file are bounded by.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// Chunks in file order.
     pub fn chunks(&self) -> &[ChunkView<'a>] {
         &self.chunks
@@ -135,32 +148,38 @@ impl<'a> BmdView<'a> {
 
     /// INF1, when present.
     pub fn inf1(&self) -> Option<Result<Inf1View<'a>>> {
-        self.chunk(b"INF1").map(|c| Inf1View::parse(c.data))
+        self.chunk(b"INF1")
+            .map(|c| Inf1View::parse_with(c.data, &self.limits))
     }
 
     /// VTX1, when present.
     pub fn vtx1(&self) -> Option<Result<Vtx1View<'a>>> {
-        self.chunk(b"VTX1").map(|c| Vtx1View::parse(c.data))
+        self.chunk(b"VTX1")
+            .map(|c| Vtx1View::parse_with(c.data, &self.limits))
     }
 
     /// EVP1, when present.
     pub fn evp1(&self) -> Option<Result<Evp1View<'a>>> {
-        self.chunk(b"EVP1").map(|c| Evp1View::parse(c.data))
+        self.chunk(b"EVP1")
+            .map(|c| Evp1View::parse_with(c.data, &self.limits))
     }
 
     /// DRW1, when present.
     pub fn drw1(&self) -> Option<Result<Drw1View<'a>>> {
-        self.chunk(b"DRW1").map(|c| Drw1View::parse(c.data))
+        self.chunk(b"DRW1")
+            .map(|c| Drw1View::parse_with(c.data, &self.limits))
     }
 
     /// JNT1, when present.
     pub fn jnt1(&self) -> Option<Result<Jnt1View<'a>>> {
-        self.chunk(b"JNT1").map(|c| Jnt1View::parse(c.data))
+        self.chunk(b"JNT1")
+            .map(|c| Jnt1View::parse_with(c.data, &self.limits))
     }
 
     /// SHP1, when present.
     pub fn shp1(&self) -> Option<Result<Shp1View<'a>>> {
-        self.chunk(b"SHP1").map(|c| Shp1View::parse(c.data))
+        self.chunk(b"SHP1")
+            .map(|c| Shp1View::parse_with(c.data, &self.limits))
     }
 
     /// MAT3, when present.
@@ -258,22 +277,30 @@ impl Chunk {
     /// Parses a chunk into its typed model when the writer reproduces it exactly with one of the
     /// padding styles and table alignments (Nintendo's first), else keeps it raw.
     pub fn from_view(c: &ChunkView<'_>) -> Chunk {
-        match Self::typed(c) {
-            Ok(chunk) => chunk,
-            Err(_) => Chunk::Raw(RawChunk {
-                bytes: c.data.data().to_vec(),
-            }),
-        }
+        Self::from_view_with(c, &Limits::default()).unwrap_or_else(|_| Self::raw(c))
+    }
+
+    /// [`Chunk::from_view`] within `limits`: a typed parse that would exceed them is an error,
+    /// not a reason to keep the chunk raw.
+    pub fn from_view_with(c: &ChunkView<'_>, limits: &Limits) -> Result<Chunk> {
+        Ok(Self::typed(c, limits)?.unwrap_or_else(|_| Self::raw(c)))
+    }
+
+    fn raw(c: &ChunkView<'_>) -> Chunk {
+        Chunk::Raw(RawChunk {
+            bytes: c.data.data().to_vec(),
+        })
     }
 
     /// Why [`Chunk::from_view`] keeps `c` raw (`None` when it is typed): the chunk has no typed
     /// form, its typed parser failed, or the closest rewrite differs at a chunk offset.
     pub fn raw_reason(c: &ChunkView<'_>) -> Option<String> {
-        Self::typed(c).err()
+        Self::typed(c, &Limits::default()).map_or_else(|e| Some(e.to_string()), |t| t.err())
     }
 
-    /// The typed chunk whose rewrite reproduces `c`, or why there is none.
-    fn typed(c: &ChunkView<'_>) -> std::result::Result<Chunk, String> {
+    /// The typed chunk whose rewrite reproduces `c`, or why there is none; `Err` only when a
+    /// parse exceeds `limits`.
+    fn typed(c: &ChunkView<'_>, limits: &Limits) -> Result<std::result::Result<Chunk, String>> {
         let r = c.data;
         let (default_align, fixed_align) = match &c.magic {
             // SHP1 and EVP1 detect one alignment per table; INF1, TEX1 and MDL3 have fixed ones.
@@ -281,7 +308,7 @@ impl Chunk {
             b"VTX1" => (32, false),
             b"MAT3" => (4, false),
             b"DRW1" | b"JNT1" => (1, false),
-            _ => return Err("no typed form".into()),
+            _ => return Ok(Err("no typed form".into())),
         };
         let mut aligns = vec![default_align];
         if !fixed_align {
@@ -295,12 +322,12 @@ impl Chunk {
         let mut best: Option<(usize, String)> = None;
         for a in aligns {
             for p in Pad::ALL {
-                let attempt = Self::typed_with(c, p, a).and_then(|chunk| {
+                let attempt = Self::typed_with(c, p, a, limits).and_then(|chunk| {
                     let bytes = chunk.write()?;
                     Ok((chunk, bytes))
                 });
                 let (prefix, msg) = match attempt {
-                    Ok((chunk, bytes)) if bytes == r.data() => return Ok(chunk),
+                    Ok((chunk, bytes)) if bytes == r.data() => return Ok(Ok(chunk)),
                     Ok((_, bytes)) => {
                         let at = bytes
                             .iter()
@@ -321,6 +348,7 @@ impl Chunk {
                         );
                         (at + 1, msg)
                     }
+                    Err(e) if matches!(e.kind(), ErrorKind::Limit { .. }) => return Err(e),
                     Err(e) => (0, format!("typed parse failed: {e}")),
                 };
                 if best.as_ref().is_none_or(|(b, _)| prefix > *b) {
@@ -328,35 +356,35 @@ impl Chunk {
                 }
             }
         }
-        Err(best.map(|(_, m)| m).unwrap_or_default())
+        Ok(Err(best.map(|(_, m)| m).unwrap_or_default()))
     }
 
     /// Parses `c` as its typed chunk with one padding style and table alignment.
-    fn typed_with(c: &ChunkView<'_>, p: Pad, a: u8) -> Result<Chunk> {
+    fn typed_with(c: &ChunkView<'_>, p: Pad, a: u8, limits: &Limits) -> Result<Chunk> {
         let r = c.data;
         Ok(match &c.magic {
             b"INF1" => Chunk::Inf1(Inf1 {
                 pad: p,
-                ..Inf1::from_view(&Inf1View::parse(r)?)?
+                ..Inf1::from_view(&Inf1View::parse_with(r, limits)?)?
             }),
-            b"VTX1" => Chunk::Vtx1(Vtx1::from_view(&Vtx1View::parse(r)?, p, a)?),
+            b"VTX1" => Chunk::Vtx1(Vtx1::from_view(&Vtx1View::parse_with(r, limits)?, p, a)?),
             b"EVP1" => Chunk::Evp1(Evp1 {
                 pad: p,
-                ..Evp1::from_view(&Evp1View::parse(r)?)?
+                ..Evp1::from_view(&Evp1View::parse_with(r, limits)?)?
             }),
             b"DRW1" => Chunk::Drw1(Drw1 {
                 pad: p,
                 align: a,
-                ..Drw1::from_view(&Drw1View::parse(r)?)?
+                ..Drw1::from_view(&Drw1View::parse_with(r, limits)?)?
             }),
             b"JNT1" => Chunk::Jnt1(Jnt1 {
                 pad: p,
                 align: a,
-                ..Jnt1::from_view(&Jnt1View::parse(r)?)?
+                ..Jnt1::from_view(&Jnt1View::parse_with(r, limits)?)?
             }),
             b"SHP1" => Chunk::Shp1(Shp1 {
                 pad: p,
-                ..Shp1::from_view(&Shp1View::parse(r)?)?
+                ..Shp1::from_view(&Shp1View::parse_with(r, limits)?)?
             }),
             b"MAT3" => Chunk::Mat3(Mat3::from_view(&Mat3View::parse(r)?, p, a)?),
             b"TEX1" => Chunk::Tex1(Tex1::parse(r, p)?),
@@ -403,9 +431,18 @@ impl Bmd {
         Self::from_view(&parse(data)?)
     }
 
+    /// [`Bmd::parse`] within `limits` (element counts, allocations, nesting depth).
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Self> {
+        Self::from_view(&parse_with(data, limits)?)
+    }
+
     /// Copies a view.
     pub fn from_view(v: &BmdView<'_>) -> Result<Self> {
-        let chunks: Vec<Chunk> = v.chunks.iter().map(Chunk::from_view).collect();
+        let chunks = v
+            .chunks
+            .iter()
+            .map(|c| Chunk::from_view_with(c, &v.limits))
+            .collect::<Result<Vec<Chunk>>>()?;
         let real_size = v.r.len() as u64;
         let size = v.header.size.get();
         let count = v.header.chunk_count.get();

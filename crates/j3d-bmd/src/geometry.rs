@@ -312,7 +312,8 @@ pub fn skeleton(view: &BmdView<'_>) -> Result<Skeleton> {
             match node.kind {
                 NodeKind::OPEN => {
                     stack.push(last);
-                    gcio::Limits::default().check_depth(stack.len() as u32, inf.reader().base())?;
+                    view.limits()
+                        .check_depth(stack.len() as u32, inf.reader().base())?;
                 }
                 NodeKind::CLOSE => {
                     stack.pop();

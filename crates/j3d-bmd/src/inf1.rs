@@ -73,13 +73,24 @@ pub struct SceneNode {
 pub struct Inf1View<'a> {
     r: Reader<'a>,
     h: &'a raw::Inf1Header,
+    pub(crate) limits: Limits,
 }
 
 impl<'a> Inf1View<'a> {
-    /// Reads the chunk `r` (which starts at its magic).
+    /// Reads the chunk `r` (which starts at its magic) with the default [`Limits`].
     pub fn parse(r: Reader<'a>) -> Result<Self> {
+        Self::parse_with(r, &Limits::default())
+    }
+
+    /// Reads the chunk `r` (which starts at its magic); what is read from it later (models, tables) stays within
+    /// `limits`.
+    pub fn parse_with(r: Reader<'a>, limits: &Limits) -> Result<Self> {
         let h = header(&r, b"INF1").context("INF1")?;
-        Ok(Inf1View { r, h })
+        Ok(Inf1View {
+            r,
+            h,
+            limits: *limits,
+        })
     }
 
     /// The header.

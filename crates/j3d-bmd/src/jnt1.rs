@@ -107,13 +107,24 @@ impl Joint {
 pub struct Jnt1View<'a> {
     r: Reader<'a>,
     h: &'a raw::Jnt1Header,
+    pub(crate) limits: Limits,
 }
 
 impl<'a> Jnt1View<'a> {
-    /// Reads the chunk `r`.
+    /// Reads the chunk `r` with the default [`Limits`].
     pub fn parse(r: Reader<'a>) -> Result<Self> {
+        Self::parse_with(r, &Limits::default())
+    }
+
+    /// Reads the chunk `r`; what is read from it later (models, tables) stays within
+    /// `limits`.
+    pub fn parse_with(r: Reader<'a>, limits: &Limits) -> Result<Self> {
         let h = header(&r, b"JNT1").context("JNT1")?;
-        Ok(Jnt1View { r, h })
+        Ok(Jnt1View {
+            r,
+            h,
+            limits: *limits,
+        })
     }
 
     /// The chunk's bytes.
@@ -208,7 +219,9 @@ impl Jnt1 {
 
     /// Copies a view.
     pub fn from_view(v: &Jnt1View<'_>) -> Result<Self> {
-        let n = Limits::default().check_elements(v.data_len() as u64, v.r.abs(0x10))?;
+        let n = v
+            .limits
+            .check_elements(v.data_len() as u64, v.r.abs(0x10))?;
         let count = v.len();
         Ok(Jnt1 {
             marker: v.h.pad.get(),

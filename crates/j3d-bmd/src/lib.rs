@@ -72,7 +72,7 @@ pub use drw1::{Drw1, Drw1View, DrwEntry, DrwKind};
 pub use evp1::{Envelope, Evp1, Evp1View, Mtx34};
 pub use file::{
     Bmd, BmdView, Chunk, ChunkView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3, RawChunk,
-    SVR3_TAG, parse,
+    SVR3_TAG, parse, parse_with,
 };
 pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3, fuzz_png_bti};
 pub use geometry::{Mesh, MeshShape, MeshVertex, Skeleton, geometry, skeleton};

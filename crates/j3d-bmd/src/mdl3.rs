@@ -395,14 +395,14 @@ impl Mdl3 {
             let start = e + r.u32(e)? as usize;
             let size = r.u32(e + 4)? as usize;
             let p = r.sub(start, size)?;
+            // Packets that share bytes would decode the same bytes again and again.
             budget.set(budget.get().checked_sub(size).ok_or_else(|| {
-                Error::new(
-                    gcio::ErrorKind::Limit {
-                        what: "MDL3 packet bytes",
-                        requested: size as u64,
-                        max: budget.get() as u64,
-                    },
+                Error::invalid(
                     r.abs(e),
+                    format!(
+                        "packets overlap: {size} bytes past the {} the chunk has left",
+                        budget.get()
+                    ),
                 )
             })?);
             let (commands, used) = decode(&p)?;

@@ -69,6 +69,7 @@ pub struct MatrixData {
 pub struct Shp1View<'a> {
     r: Reader<'a>,
     h: &'a raw::Shp1Header,
+    pub(crate) limits: Limits,
 }
 
 /// One matrix group as stored: its data entry, its definition and its primitive bytes.
@@ -85,10 +86,20 @@ pub struct GroupView<'a> {
 }
 
 impl<'a> Shp1View<'a> {
-    /// Reads the chunk `r`.
+    /// Reads the chunk `r` with the default [`Limits`].
     pub fn parse(r: Reader<'a>) -> Result<Self> {
+        Self::parse_with(r, &Limits::default())
+    }
+
+    /// Reads the chunk `r`; what is read from it later (models, tables) stays within
+    /// `limits`.
+    pub fn parse_with(r: Reader<'a>, limits: &Limits) -> Result<Self> {
         let h = header(&r, b"SHP1").context("SHP1")?;
-        Ok(Shp1View { r, h })
+        Ok(Shp1View {
+            r,
+            h,
+            limits: *limits,
+        })
     }
 
     /// The chunk's bytes.
@@ -398,7 +409,7 @@ impl Shp1 {
     /// Copies a view. Group primitives are decoded with the descriptor of the shape that owns the
     /// group; undecodable groups keep their bytes.
     pub fn from_view(v: &Shp1View<'_>) -> Result<Self> {
-        let lim = Limits::default();
+        let lim = v.limits;
         let n = lim.check_elements(v.len() as u64, v.r.abs(8))?;
         let mut shapes = Vec::with_capacity(n);
         for i in 0..n {

@@ -2,7 +2,7 @@
 //! VTX1, EVP1, DRW1, JNT1 (with the joint bounds against the geometry), SHP1, MAT3, MDL3 (against
 //! MAT3 + TEX1) and TEX1. It reports what it can read and never fails.
 
-use gcio::{Diagnostic, Findings, Limits, Severity};
+use gcio::{Diagnostic, Findings, Severity};
 use gx::dl::{DisplayList, matrix_slot};
 use gx::vtx::{Attr, AttrType, CompType};
 
@@ -501,7 +501,7 @@ fn inf1(x: &Inf1View<'_>, o: &mut Findings, c: &Counts, shp: Option<&Shp1View<'_
     if !ended {
         o.error_at("J3D-012", base, "hierarchy has no END node");
     }
-    if let Err(e) = tree_of(&nodes, Limits::default()) {
+    if let Err(e) = tree_of(&nodes, x.limits) {
         o.error_at(
             "J3D-013",
             e.offset()

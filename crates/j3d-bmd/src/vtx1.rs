@@ -1,6 +1,6 @@
 //! VTX1: attribute formats and vertex data buffers.
 
-use gcio::{Context, Error, Reader, Result, Writer};
+use gcio::{Context, Error, Limits, Reader, Result, Writer};
 use gx::vtx::{Attr, CompCount, CompType, Value, VertexArray, VertexFormat};
 
 use crate::chunk::{header, here, off, write_chunk};
@@ -62,13 +62,24 @@ impl AttrFormat {
 pub struct Vtx1View<'a> {
     r: Reader<'a>,
     h: &'a raw::Vtx1Header,
+    pub(crate) limits: Limits,
 }
 
 impl<'a> Vtx1View<'a> {
-    /// Reads the chunk `r`.
+    /// Reads the chunk `r` with the default [`Limits`].
     pub fn parse(r: Reader<'a>) -> Result<Self> {
+        Self::parse_with(r, &Limits::default())
+    }
+
+    /// Reads the chunk `r`; what is read from it later (models, tables) stays within
+    /// `limits`.
+    pub fn parse_with(r: Reader<'a>, limits: &Limits) -> Result<Self> {
         let h = header(&r, b"VTX1").context("VTX1")?;
-        Ok(Vtx1View { r, h })
+        Ok(Vtx1View {
+            r,
+            h,
+            limits: *limits,
+        })
     }
 
     /// The chunk's bytes.
@@ -225,6 +236,8 @@ impl Vtx1 {
                 pad,
                 Self::buffer_align(align),
             );
+            v.limits
+                .check_alloc(data.len() as u64, 1, v.r.abs(v.buffer_offset(slot)))?;
             buffers.push(Buffer {
                 slot,
                 data: data.to_vec(),

@@ -289,3 +289,32 @@ fn png_bti_fuzz_replay() {
         j3d_bmd::fuzz_png_bti(&input);
     }
 }
+
+/// Caller limits reach every chunk: a model that parses with the defaults fails with a limit
+/// error (not a panic, not a default-bounded success) when the caller allows fewer elements or
+/// bytes than it holds.
+#[test]
+fn caller_limits_bound_the_model() {
+    use gcio::{ErrorKind, Limits};
+    for (name, bytes) in build::samples() {
+        let Ok(model) = j3d_bmd::Bmd::parse(&bytes) else {
+            continue;
+        };
+        assert!(
+            j3d_bmd::Bmd::parse_with(&bytes, &Limits::default()).is_ok_and(|m| m == model),
+            "{name}"
+        );
+        let tight = Limits {
+            max_elements: 1,
+            max_alloc_bytes: 8,
+            ..Limits::default()
+        };
+        let Err(err) = j3d_bmd::Bmd::parse_with(&bytes, &tight) else {
+            panic!("{name}: parsed within 1 element / 8 bytes");
+        };
+        assert!(
+            matches!(err.kind(), ErrorKind::Limit { .. }),
+            "{name}: {err}"
+        );
+    }
+}
