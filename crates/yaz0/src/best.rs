@@ -132,16 +132,18 @@ impl<'a> Tree<'a> {
     }
 }
 
-/// Positions with fewer bytes of their own run than this (the run's length from them) go to the
-/// tree; the others are answered from the runs.
+/// Positions with at most this many bytes of their own run (the run's length from them) go to
+/// the tree; the others are answered from the runs.
 const RUN_MIN: usize = 3;
 
 /// The longest match (length, distance) at every position; `(0, 0)` where none of 3 bytes.
 ///
-/// A position `p` with `rp = run[p] < 3` bytes of one byte before a different one can only match
-/// 3 bytes or more with a position whose run is exactly `rp` long too: only those go into the
-/// [`Tree`], which answers them exactly. Positions in runs (`rp >= 3`) would make the trees
-/// deep and are answered directly, exactly, from the earlier maximal runs of the same byte:
+/// A position `p` with `rp = run[p] <= 3` bytes of one byte before a different one can only
+/// match more than `rp` bytes with a position whose run is exactly `rp` long too, and any
+/// 3-byte run inside the window leaves such a position (its last 3 bytes) inside it: those
+/// positions go into the [`Tree`], which answers them exactly (an `rp = 3` position inside a
+/// longer run also has the 3 bytes 1 back). Positions deeper in runs (`rp > 3`) would make the
+/// trees deep and are answered directly, exactly, from the earlier maximal runs of the byte:
 /// - inside a run (not its first byte), `rp` bytes before its end `E`: a candidate can only beat
 ///   the `rp` bytes 1 back if it sits exactly `rp` bytes before the end `e` of an earlier run at
 ///   least `rp` long; it then matches `rp + q(e)` bytes, `q(e)` being the common length after
@@ -166,10 +168,15 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
                 .get(pos..)
                 .map_or(0, |r| r.iter().take_while(|&&x| x == b).count());
         let len = end - pos;
-        if len < RUN_MIN {
+        if len <= RUN_MIN {
             for p in pos..end {
                 let (l, d) = tree.insert(p);
                 found.push((l as u16, d as u16));
+            }
+            if len == RUN_MIN
+                && let Some(v) = runs.get_mut(usize::from(b))
+            {
+                v.push((pos, end));
             }
             pos = end;
             continue;
@@ -233,6 +240,12 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
             let cap = MAX_LEN.min(n - p);
             let found_here = if rp < RUN_MIN {
                 tree.insert(p)
+            } else if rp == RUN_MIN {
+                // In the tree too; 3 bytes 1 back at least.
+                match tree.insert(p) {
+                    (l, d) if l >= RUN_MIN => (l, d),
+                    _ => (RUN_MIN, 1),
+                }
             } else if rp >= MAX_LEN {
                 (cap, 1)
             } else {
