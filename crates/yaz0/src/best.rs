@@ -155,9 +155,11 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
     let n = data.len();
     let mut tree = Tree::new(data);
     let mut found: Vec<(u16, u16)> = Vec::with_capacity(n);
-    // Runs of at least RUN_MIN bytes seen so far, per byte value: (start, end). The loop goes
+    // Runs of more than RUN_MIN bytes seen so far, per byte value: (start, end). The loop goes
     // run by run, so these are maximal runs.
     let mut runs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); 256];
+    // The newest run of exactly RUN_MIN bytes per byte value (its start); `runs` holds the longer.
+    let mut last3: Vec<Option<usize>> = vec![None; 256];
     // best[rp] for the current run: the (q, e) of the earlier run giving the longest match.
     let mut best: Vec<(usize, usize)> = Vec::new();
     let mut pos = 0;
@@ -174,9 +176,9 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
                 found.push((l as u16, d as u16));
             }
             if len == RUN_MIN
-                && let Some(v) = runs.get_mut(usize::from(b))
+                && let Some(v) = last3.get_mut(usize::from(b))
             {
-                v.push((pos, end));
+                *v = Some(pos);
             }
             pos = end;
             continue;
@@ -218,6 +220,15 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
             {
                 *x = (q, e);
             }
+        }
+        // A 3-byte run (not in `runs`) gives 3 bytes when wholly inside the window; the newest
+        // is the nearest.
+        if first.0 < RUN_MIN
+            && let Some(&Some(s3)) = last3.get(usize::from(b))
+            && pos - s3 <= MAX_DIST
+            && cap >= RUN_MIN
+        {
+            first = (RUN_MIN, pos - s3);
         }
         found.push(if first.0 >= 3 {
             (first.0 as u16, first.1 as u16)
