@@ -3,12 +3,11 @@
 //! A token costs 1 flag bit plus 8 (literal), 16 (match of 3..=17 bytes) or 24 bits (18..=0x111);
 //! with the flag bytes that is the stream size to within the last partial flag byte, and a parse
 //! with fewer bits never takes more bytes. Every match length at every position is considered:
-//! the exact longest match per position (the window search the exact encoders use) supplies all
-//! shorter lengths at the same distance, and any distance costs the same. So no Yaz0 parse of the
+//! the exact longest match per position (a binary-tree match finder, runs of one byte answered
+//! directly) supplies all shorter lengths at the same distance, and any distance costs the same. So no Yaz0 parse of the
 //! input is smaller; ties keep the literal, then the shortest length (deterministic).
 
 use crate::encode::emit;
-use crate::matcher::Matcher;
 use crate::matcher::common_len;
 use crate::token::{MAX_DIST, MAX_LEN, Token};
 
@@ -22,25 +21,145 @@ fn cost(len: usize) -> u32 {
     }
 }
 
-/// Runs shorter than this are left to the window search (their chains are short).
+/// Ring of tree nodes: more than the window, so the node a search is rewriting (the new
+/// position's) is never one it still has to read (the one 0x1000 back is a candidate).
+const RING: usize = 2 * MAX_DIST;
+const HASH_BITS: u32 = 14;
+const NONE: u32 = u32::MAX;
+
+/// A binary-tree match finder (LZMA's `bt` scheme) over the positions [`Tree::insert`] is given:
+/// per hash of the next 3 bytes, they form a binary search tree ordered by the bytes that follow
+/// them (compared up to 0x111 bytes or the input's end), newest at the root, every node older
+/// than its parent. Inserting a position searches the tree for it and re-roots the tree at it;
+/// the longest match in a sorted set is with a neighbour in the order, and both neighbours are on
+/// the search path, so the search is exact over the inserted positions. A node farther than
+/// 0x1000 bytes is cut off with its whole subtree (all older). Two positions equal over 0x111
+/// bytes (or to the input's end) are interchangeable for every later search, so the older one
+/// leaves the tree. The distance returned is one of the longest matches', not a particular one.
+struct Tree<'a> {
+    data: &'a [u8],
+    head: Vec<u32>,
+    /// `son[2 * slot]` = smaller child, `son[2 * slot + 1]` = larger child.
+    son: Vec<u32>,
+}
+
+impl<'a> Tree<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        Tree {
+            data,
+            head: vec![NONE; 1 << HASH_BITS],
+            son: vec![NONE; 2 * RING],
+        }
+    }
+
+    /// The longest match for `pos` among the positions inserted before (`(0, 0)` when none of 3
+    /// bytes), then adds `pos`. Positions must come in increasing order.
+    fn insert(&mut self, pos: usize) -> (usize, usize) {
+        let data = self.data;
+        let son = &mut self.son;
+        let n = data.len();
+        let max = MAX_LEN.min(n.saturating_sub(pos));
+        let Some(&[a, b, c]) = data.get(pos..pos + 3) else {
+            return (0, 0);
+        };
+        let h = (u32::from_le_bytes([a, b, c, 0]).wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS))
+            as usize;
+        let Some(root) = self.head.get_mut(h) else {
+            return (0, 0);
+        };
+        let mut cur = *root;
+        *root = pos as u32;
+        let slot = pos % RING;
+        // Where the next smaller / larger node goes, and how many bytes every node on that
+        // side is known to share with `pos`.
+        let (mut ptr1, mut ptr0) = (2 * slot, 2 * slot + 1);
+        let (mut len1, mut len0) = (0usize, 0usize);
+        let (mut best, mut best_dist) = (2usize, 0usize);
+        loop {
+            let cm = cur as usize;
+            if cur == NONE || pos - cm > MAX_DIST {
+                if let Some(x) = son.get_mut(ptr0) {
+                    *x = NONE;
+                }
+                if let Some(x) = son.get_mut(ptr1) {
+                    *x = NONE;
+                }
+                break;
+            }
+            let pair = 2 * (cm % RING);
+            let mut len = len0.min(len1);
+            if data.get(cm + len) == data.get(pos + len) {
+                len += common_len(data, cm + len + 1, pos + len + 1, max - len - 1) + 1;
+                if len > best {
+                    best = len;
+                    best_dist = pos - cm;
+                }
+                if len >= max {
+                    let (l, r) = (
+                        son.get(pair).copied().unwrap_or(NONE),
+                        son.get(pair + 1).copied().unwrap_or(NONE),
+                    );
+                    if let Some(x) = son.get_mut(ptr1) {
+                        *x = l;
+                    }
+                    if let Some(x) = son.get_mut(ptr0) {
+                        *x = r;
+                    }
+                    break;
+                }
+            }
+            if data.get(cm + len) < data.get(pos + len) {
+                if let Some(x) = son.get_mut(ptr1) {
+                    *x = cur;
+                }
+                ptr1 = pair + 1;
+                len1 = len;
+                cur = son.get(ptr1).copied().unwrap_or(NONE);
+            } else {
+                if let Some(x) = son.get_mut(ptr0) {
+                    *x = cur;
+                }
+                ptr0 = pair;
+                len0 = len;
+                cur = son.get(ptr0).copied().unwrap_or(NONE);
+            }
+        }
+        if best_dist != 0 {
+            (best, best_dist)
+        } else {
+            (0, 0)
+        }
+    }
+}
+
+/// Positions with at most this many bytes of their own run (the run's length from them) go to
+/// the tree; the others are answered from the runs.
 const RUN_MIN: usize = 3;
 
 /// The longest match (length, distance) at every position; `(0, 0)` where none of 3 bytes.
 ///
-/// Inside a run of one byte the window search would visit every earlier position of that byte
-/// (none reaches the cap where a run ends early), so runs are answered directly, exactly: at a
-/// position `rp` bytes before the end `E` of its run (`rp >= 3`, not the run's first byte), a
-/// candidate can only beat the `rp` bytes 1 back if it sits exactly `rp` bytes before the end `e`
-/// of an earlier run of the same byte at least `rp` long; it then matches `rp + q(e)` bytes,
-/// `q(e)` being the common length after both runs, at distance `E - e` (within the window iff
-/// `E - e <= 0x1000`, whatever the position).
+/// A position `p` with `rp = run[p] <= 3` bytes of one byte before a different one can only
+/// match more than `rp` bytes with a position whose run is exactly `rp` long too, and any
+/// 3-byte run inside the window leaves such a position (its last 3 bytes) inside it: those
+/// positions go into the [`Tree`], which answers them exactly (an `rp = 3` position inside a
+/// longer run also has the 3 bytes 1 back). Positions deeper in runs (`rp > 3`) would make the
+/// trees deep and are answered directly, exactly, from the earlier maximal runs of the byte:
+/// - inside a run (not its first byte), `rp` bytes before its end `E`: a candidate can only beat
+///   the `rp` bytes 1 back if it sits exactly `rp` bytes before the end `e` of an earlier run at
+///   least `rp` long; it then matches `rp + q(e)` bytes, `q(e)` being the common length after
+///   both runs, at distance `E - e` (within the window iff `E - e <= 0x1000`);
+/// - a run's first byte, the run `len` long: per earlier run, `len + q(e)` at `E - e` when the
+///   part of that run inside the window is at least `len` long, else that part's length from its
+///   first position in the window.
 fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
     let n = data.len();
-    let mut m = Matcher::new(data, true);
+    let mut tree = Tree::new(data);
     let mut found: Vec<(u16, u16)> = Vec::with_capacity(n);
-    // Runs of at least RUN_MIN bytes seen so far, per byte value: (start, end). The loop goes
+    // Runs of more than RUN_MIN bytes seen so far, per byte value: (start, end). The loop goes
     // run by run, so these are maximal runs.
     let mut runs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); 256];
+    // The newest run of exactly RUN_MIN bytes per byte value (its start); `runs` holds the longer.
+    let mut last3: Vec<Option<usize>> = vec![None; 256];
     // best[rp] for the current run: the (q, e) of the earlier run giving the longest match.
     let mut best: Vec<(usize, usize)> = Vec::new();
     let mut pos = 0;
@@ -51,17 +170,15 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
                 .get(pos..)
                 .map_or(0, |r| r.iter().take_while(|&&x| x == b).count());
         let len = end - pos;
-        let (first, dist) = m.longest(pos, MAX_LEN);
-        found.push((first as u16, dist as u16));
         if len <= RUN_MIN {
-            for p in pos + 1..end {
-                let (l, d) = m.longest(p, MAX_LEN);
+            for p in pos..end {
+                let (l, d) = tree.insert(p);
                 found.push((l as u16, d as u16));
             }
             if len == RUN_MIN
-                && let Some(v) = runs.get_mut(usize::from(b))
+                && let Some(v) = last3.get_mut(usize::from(b))
             {
-                v.push((pos, end));
+                *v = Some(pos);
             }
             pos = end;
             continue;
@@ -70,12 +187,32 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
         let top = (len - 1).min(MAX_LEN);
         best.clear();
         best.resize(top + 1, (0, 0));
+        let cap = MAX_LEN.min(n - pos);
+        // The run's first position: see the function comment.
+        let mut first = (0usize, 0usize);
         let list = runs.get(usize::from(b)).map_or(&[][..], |v| &v[..]);
         for &(s, e) in list.iter().rev() {
-            if end - e > MAX_DIST {
+            if pos - e >= MAX_DIST {
                 break;
             }
+            // The earlier run's first position inside the window, and how long it still is.
+            let lo = s.max(pos.saturating_sub(MAX_DIST));
+            let m = e - lo;
+            if end - e > MAX_DIST {
+                // Then m < len: the run is shorter than this one inside the window.
+                if m.min(cap) > first.0 {
+                    first = (m.min(cap), pos - lo);
+                }
+                continue;
+            }
             let q = common_len(data, e, end, MAX_LEN);
+            if m >= len {
+                if (len + q).min(cap) > first.0 {
+                    first = ((len + q).min(cap), end - e);
+                }
+            } else if m.min(cap) > first.0 {
+                first = (m.min(cap), pos - lo);
+            }
             let slot = (e - s).min(top);
             // Later (nearer) runs come first and win ties.
             if let Some(x) = best.get_mut(slot)
@@ -84,6 +221,20 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
                 *x = (q, e);
             }
         }
+        // A 3-byte run (not in `runs`) gives 3 bytes when wholly inside the window; the newest
+        // is the nearest.
+        if first.0 < RUN_MIN
+            && let Some(&Some(s3)) = last3.get(usize::from(b))
+            && pos - s3 <= MAX_DIST
+            && cap >= RUN_MIN
+        {
+            first = (RUN_MIN, pos - s3);
+        }
+        found.push(if first.0 >= 3 {
+            (first.0 as u16, first.1 as u16)
+        } else {
+            (0, 0)
+        });
         // Longest runs first: best[rp] = best over runs at least rp long.
         for r in (0..top).rev() {
             let (hi, lo) = (best.get(r + 1).copied(), best.get(r).copied());
@@ -99,7 +250,13 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
             let rp = end - p;
             let cap = MAX_LEN.min(n - p);
             let found_here = if rp < RUN_MIN {
-                m.longest(p, MAX_LEN)
+                tree.insert(p)
+            } else if rp == RUN_MIN {
+                // In the tree too; 3 bytes 1 back at least.
+                match tree.insert(p) {
+                    (l, d) if l >= RUN_MIN => (l, d),
+                    _ => (RUN_MIN, 1),
+                }
             } else if rp >= MAX_LEN {
                 (cap, 1)
             } else {
@@ -137,12 +294,14 @@ pub(crate) fn best(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
         let maxlen = usize::from(found.get(i).map_or(0, |f| f.0));
         let mut best_cost = cost(1) + at(&total, i + 1);
         let mut best_len = 1usize;
-        for l in 3..=maxlen.min(17) {
-            let c = cost(l) + at(&total, i + l);
-            if c < best_cost {
-                best_cost = c;
-                best_len = l;
-            }
+        // The cheapest continuation after a short match, the shortest length on ties (a min
+        // over the slice, then one search for where it is when it wins).
+        if let Some(class) = total.get(i + 3..=i + maxlen.min(17))
+            && let Some(&min) = class.iter().min()
+            && cost(3) + min < best_cost
+        {
+            best_cost = cost(3) + min;
+            best_len = 3 + class.iter().position(|&t| t == min).unwrap_or(0);
         }
         // Feed index i + 18 into the window (newest, smallest index, at the back).
         let j = i + 18;
@@ -170,12 +329,12 @@ pub(crate) fn best(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
                     }
                 }
             } else {
-                for l in 18..=maxlen {
-                    let c = cost(l) + at(&total, i + l);
-                    if c < best_cost {
-                        best_cost = c;
-                        best_len = l;
-                    }
+                if let Some(class) = total.get(i + 18..=i + maxlen)
+                    && let Some(&min) = class.iter().min()
+                    && cost(18) + min < best_cost
+                {
+                    best_cost = cost(18) + min;
+                    best_len = 18 + class.iter().position(|&t| t == min).unwrap_or(0);
                 }
             }
         }
@@ -237,6 +396,45 @@ mod tests {
                     prop_assert!((1..=MAX_DIST).contains(&dist) && dist <= p);
                     prop_assert_eq!(common_len(&data, p - dist, p, len), len, "distance at {}", p);
                 }
+            }
+        }
+    }
+
+    /// Few byte values, long enough to pass the window several times: the binary trees' cuts
+    /// at the window's end and their removals at the cap.
+    #[test]
+    fn longest_matches_are_exact_past_the_window() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut data = Vec::new();
+        while data.len() < 20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let b = (x % 4) as u8;
+            let n = if x.is_multiple_of(7) {
+                (x >> 8) as usize % 300
+            } else {
+                1
+            };
+            data.extend(std::iter::repeat_n(b, n));
+            if x.is_multiple_of(11) {
+                let at = data.len().saturating_sub(3000 + (x >> 20) as usize % 1500);
+                let copy: Vec<u8> = data
+                    .get(at..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take(400)
+                    .copied()
+                    .collect();
+                data.extend(copy);
+            }
+        }
+        let found = longest_matches(&data);
+        for (p, &(len, dist)) in found.iter().enumerate() {
+            let (len, dist) = (usize::from(len), usize::from(dist));
+            assert_eq!(len, brute(&data, p), "{p}");
+            if len > 0 {
+                assert_eq!(common_len(&data, p - dist, p, len), len, "{p}");
             }
         }
     }

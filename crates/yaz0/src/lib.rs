@@ -52,5 +52,10 @@ pub use validate::validate;
 /// Compresses `data` into a complete Yaz0 file with `encoder` (including the encoder's trailing
 /// bytes).
 pub fn encode(data: &[u8], encoder: Encoder) -> Vec<u8> {
-    Stream::encode(data, encoder).write()
+    let mut w = stream::GroupWriter::new(data.len());
+    encoder.run(data, &mut |t| {
+        w.push(t);
+        true
+    });
+    w.finish(encoder)
 }

@@ -225,3 +225,69 @@ pub(crate) fn write_groups(out: &mut Vec<u8>, tokens: &[Token], unused: u8) {
         }
     }
 }
+
+/// Writes tokens as Yaz0 groups as they come (what [`crate::encode`] does: no token list, no
+/// second pass; the bytes are those of [`Stream::encode`] then [`Stream::write`]).
+pub(crate) struct GroupWriter {
+    out: Vec<u8>,
+    /// Where the current group's flag byte is.
+    flag_at: usize,
+    /// The current group's next flag bit (0 = a new group starts with the next token).
+    bit: u8,
+    tokens: usize,
+}
+
+impl GroupWriter {
+    /// A writer for a stream of `size` decompressed bytes; the header is written.
+    pub(crate) fn new(size: usize) -> GroupWriter {
+        let mut out = Vec::with_capacity(HEADER_LEN + size + size / 8 + 16);
+        let header = Header {
+            size: size as u32,
+            reserved: [0; 8],
+        };
+        out.extend_from_slice(&header.to_bytes());
+        GroupWriter {
+            out,
+            flag_at: 0,
+            bit: 0,
+            tokens: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn push(&mut self, t: Token) {
+        if self.bit == 0 {
+            self.flag_at = self.out.len();
+            self.out.push(0);
+            self.bit = 0x80;
+        }
+        match t {
+            Token::Literal(b) => {
+                if let Some(f) = self.out.get_mut(self.flag_at) {
+                    *f |= self.bit;
+                }
+                self.out.push(b);
+            }
+            Token::Match { dist, len } => {
+                let d = dist.wrapping_sub(1) & 0x0FFF;
+                let [dh, dl] = d.to_be_bytes();
+                if len >= 0x12 {
+                    self.out.extend_from_slice(&[dh, dl, (len - 0x12) as u8]);
+                } else {
+                    self.out
+                        .extend_from_slice(&[((len - 2) as u8) << 4 | dh, dl]);
+                }
+            }
+        }
+        self.bit >>= 1;
+        self.tokens += 1;
+    }
+
+    /// The stream, with `encoder`'s trailing bytes.
+    pub(crate) fn finish(mut self, encoder: Encoder) -> Vec<u8> {
+        let end = self.out.len();
+        self.out
+            .extend_from_slice(&encoder.trailer().bytes(self.tokens, end));
+        self.out
+    }
+}

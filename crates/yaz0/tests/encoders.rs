@@ -468,6 +468,8 @@ proptest! {
         for e in Encoder::ALL {
             let bytes = yaz0::encode(&data, e);
             prop_assert_eq!(yaz0::decode(&bytes).unwrap(), data.clone());
+            // The streaming writer of `encode` writes what the token model writes.
+            prop_assert_eq!(&Stream::encode(&data, e).write(), &bytes);
             let s = Stream::parse(&bytes).unwrap();
             prop_assert_eq!(s.write(), bytes);
             // Best runs only when nothing else reproduces the stream.

@@ -1,0 +1,80 @@
+//! Times encoders on every Yaz0 stream under a folder (best of RUNS passes, this thread's CPU time, so a
+//! shared machine's load counts less): `cargo run --release -p yaz0 --example
+//! realperf -- DIR [RUNS] [ENCODER...]`.
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use std::time::Instant;
+
+fn walk(dir: &std::path::Path, out: &mut Vec<Vec<u8>>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out);
+        } else if let Ok(b) = std::fs::read(&p)
+            && b.starts_with(b"Yaz0")
+        {
+            out.push(yaz0::decode(&b).expect("decode"));
+        }
+    }
+}
+
+/// This thread's CPU time in seconds (the machine is shared; wall time is noisy).
+fn cpu() -> f64 {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    s.split_whitespace()
+        .next()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(0.0)
+        / 1e9
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = args
+        .get(1)
+        .cloned()
+        .unwrap_or("../shared/corpus/real".into());
+    let runs: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3);
+    let names: Vec<String> = if args.len() > 3 {
+        args[3..].to_vec()
+    } else {
+        vec!["nintendo".into(), "fast".into(), "best".into()]
+    };
+    let mut payloads = Vec::new();
+    walk(std::path::Path::new(&dir), &mut payloads);
+    let total: usize = payloads.iter().map(Vec::len).sum();
+    eprintln!("{} streams, {total} bytes", payloads.len());
+    for name in names {
+        let e = yaz0::Encoder::from_name(&name).expect("encoder");
+        let mut size = 0;
+        for p in &payloads {
+            let out = yaz0::encode(p, e);
+            assert_eq!(&yaz0::decode(&out).unwrap(), p, "{name} round trip");
+            size += out.len();
+        }
+        let mut bestt = f64::MAX;
+        for _ in 0..runs {
+            let t = Instant::now();
+            let c0 = cpu();
+            for p in &payloads {
+                std::hint::black_box(yaz0::encode(std::hint::black_box(p), e));
+            }
+            let _ = t;
+            bestt = bestt.min(cpu() - c0);
+        }
+        println!(
+            "{name:10} {size:9} B  {:7.1} ms  {:6.1} MB/s",
+            bestt * 1e3,
+            total as f64 / bestt / 1e6
+        );
+    }
+}
