@@ -12,10 +12,12 @@
 //! signals of [`Order::detect`] otherwise); [`compile_as`] chooses.
 //!
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
-//! made where the seed is silent), so `compile_as` with a chosen order is canonical: any block
-//! order of the same model compiles to the same bytes, and an archive already in compiler order
-//! comes back unchanged (`compile` too, as a compiled archive detects the order it was laid out
-//! in).
+//! made where the seed is silent), so `compile_with` with a chosen order and texture list is
+//! canonical: any block order of the same model compiles to the same bytes, and an archive
+//! already in compiler order comes back unchanged (`compile` too, as a compiled archive detects
+//! the order it was laid out in). The one input besides the graph is Melee's texture list
+//! ([`TextureList`]): `compile` and `compile_as` take the one the archive records (its pixel
+//! blocks in file order), so in Melee order they keep the input's texture order.
 //! Nothing the layout decides feeds back into the order, so compiling a compiled archive returns
 //! it unchanged, malformed graphs included: the graph is typed with every block followed by zero
 //! padding rather than by its neighbour (`typing_layout`), a relocated word a struct reads as a
@@ -323,6 +325,8 @@ struct Emit<'a, 'b> {
     seen: HashSet<u32>,
     pixels: Vec<u32>,
     palettes: Vec<u32>,
+    /// Pixel blocks placed as the head of a texture group in the current section (Melee).
+    heads: HashSet<u32>,
     max: usize,
     /// Every list and tree node walked so far.
     walked: std::cell::RefCell<HashSet<u32>>,
@@ -338,6 +342,7 @@ impl<'a, 'b> Emit<'a, 'b> {
             seen: HashSet::new(),
             pixels: Vec::new(),
             palettes: Vec::new(),
+            heads: HashSet::new(),
             walked: Default::default(),
             max: usize::try_from(a.limits().max_elements.min(1 << 20)).unwrap_or(1 << 20),
         }
@@ -849,7 +854,8 @@ impl Detection {
 }
 
 /// The compiler order of `dat`'s layout (see [`Detection`]). Exact for archives `compile`
-/// wrote: it compiles `dat` in both orders and compares, so it costs two compiles; only when
+/// wrote: it compiles `dat` in both orders (Melee's with the texture list `dat` records,
+/// [`textures`]) and compares, so it costs two compiles; only when
 /// neither reproduces the archive does it fall back on the layout signals of [`Order::signal`].
 pub fn detect(dat: &Dat) -> Result<Detection> {
     let bytes = dat.write()?;
@@ -869,7 +875,8 @@ pub fn detect(dat: &Dat) -> Result<Detection> {
 
 /// [`compile`] in a chosen compiler's order; `None` detects it from the model's layout
 /// ([`detect`]: an archive compiled in an order is recompiled in that order, so `compile` of a
-/// compiled archive returns it unchanged).
+/// compiled archive returns it unchanged). Melee's texture list is the one `dat` records
+/// ([`textures`]); [`compile_with`] takes another.
 pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
     if let Some(o) = order {
         return compile_in(dat, o);
@@ -893,11 +900,67 @@ pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
     Ok(if d.write()? == bytes { d } else { c })
 }
 
-/// [`compile_as`] in `order`.
+/// HAL's texture list: the order in which the authoring tool held a model's textures, an input
+/// of Melee's compiler that the graph does not record. Melee's compiler writes each band's
+/// pixel data in this order (each image's pixels followed by the palettes placed with them);
+/// `TyDaisy.dat`'s 13 pixel blocks follow no walk of its graph (docs/HSD-ORDER.md).
+///
+/// The entries are block indices of the [`Dat`] being compiled, naming its pixel-data blocks;
+/// entries that name no pixel block are ignored. Pixel blocks the list does not name go after
+/// the listed ones, in forward first-use order, so the empty list (the default, what a new
+/// graph gets from [`compile_with`]) lays every texture out in first-use order and a model
+/// edited to add textures lays them out deterministically after the ones it had. A parsed
+/// archive records its list as the order of its pixel blocks ([`textures`]), which
+/// [`compile`] and [`compile_as`] use. Colosseum/XD's compiler writes pixels in the order of
+/// their Image structs (seed 003) and takes no list.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct TextureList(pub Vec<usize>);
+
+/// Where [`compile_in`] takes the texture list from.
+#[derive(Clone, Copy)]
+enum Textures<'a> {
+    /// The model's own: its pixel blocks in file order ([`textures`]).
+    Recorded,
+    /// A caller's list.
+    Given(&'a TextureList),
+}
+
+/// The texture list `dat` records: its pixel-data blocks (the blocks the typed graph reads as
+/// image pixels) in file order. [`compile`] lays a parsed archive out with it, so a retail file
+/// keeps its texture order and a compiled file comes back unchanged.
+pub fn textures(dat: &Dat) -> Result<TextureList> {
+    let (before, _) = dat.layout()?;
+    let parsed = Dat::parse(&dat.write()?)?;
+    let (after, _) = parsed.layout()?;
+    let (typing, offsets) = typing_layout(&parsed)?;
+    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
+    Ok(TextureList(
+        phases_of(&typed, &offsets)
+            .iter()
+            .zip(&after)
+            .filter(|(p, _)| p.0 == Some(Phase::ImagePixels))
+            .filter_map(|(_, o)| before.binary_search(o).ok())
+            .collect(),
+    ))
+}
+
+/// [`compile`] in `order` with the caller's texture list (ignored in Colosseum/XD order):
+/// `TextureList::default()` lays the textures out in forward first-use order.
+pub fn compile_with(dat: &Dat, order: Order, textures: &TextureList) -> Result<Dat> {
+    compile_in_with(dat, order, Textures::Given(textures))
+}
+
+/// [`compile_as`] in `order`, with the texture list the model records.
 fn compile_in(dat: &Dat, order_kind: Order) -> Result<Dat> {
+    compile_in_with(dat, order_kind, Textures::Recorded)
+}
+
+/// [`compile_in`] with the texture list from `textures`.
+fn compile_in_with(dat: &Dat, order_kind: Order, textures: Textures<'_>) -> Result<Dat> {
     // Compile the blocks a parse of the written model has, which is what the next compile of
     // the output starts from: a block nothing points at (no pointer, root or extern slot) is no
     // block of its own once written — the parse joins it to the block before it.
+    let given = dat;
     let dat = &Dat::parse(&dat.write()?)?;
     let (typing, offsets) = typing_layout(dat)?;
     let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
@@ -906,7 +969,36 @@ fn compile_in(dat: &Dat, order_kind: Order) -> Result<Dat> {
     let emitted = if xd {
         emit_order(&typed)
     } else {
-        melee::emit_order(&typed)
+        let pixels: Vec<u32> = inferred
+            .iter()
+            .zip(&offsets)
+            .filter(|(p, _)| p.0 == Some(Phase::ImagePixels))
+            .map(|(_, &o)| o)
+            .collect();
+        let rank = match textures {
+            Textures::Recorded => pixels.iter().enumerate().map(|(r, &o)| (o, r)).collect(),
+            Textures::Given(list) => {
+                // The caller's block indices, through the written offsets, to this parse's
+                // blocks and their offsets in the typed layout.
+                let (before, _) = given.layout()?;
+                let (after, _) = dat.layout()?;
+                let mut rank = HashMap::new();
+                for (r, &b) in list.0.iter().enumerate() {
+                    if let Some(o) = before.get(b)
+                        && let Ok(i) = after.binary_search(o)
+                        && let Some(&t) = offsets.get(i)
+                    {
+                        rank.entry(t).or_insert(r);
+                    }
+                }
+                rank
+            }
+        };
+        let ranks = melee::TextureRanks {
+            rank,
+            typed: pixels.into_iter().collect(),
+        };
+        melee::emit_order(&typed, &ranks)
     };
     // After that join only the first block can be one nothing points at (the data start is
     // always a boundary). It stays first, the one place where it is still a block of its own
