@@ -76,7 +76,11 @@ impl Order {
     /// The layout signal [`Order::detect`] reads, `None` when the archive has neither (no DObj
     /// with a material and a display list, no root joint with a child).
     pub fn signal(a: &Archive<'_>) -> Option<Order> {
-        let g = a.graph();
+        Order::signal_of(&a.graph())
+    }
+
+    /// [`Order::signal`] on the archive's graph.
+    fn signal_of(g: &Graph) -> Option<Order> {
         let by = |melee: bool| {
             if melee {
                 Order::Melee
@@ -226,14 +230,31 @@ const TYPING_PAD: usize = 256;
 /// structs lie inside their blocks, type the same either way.
 fn typing_layout(dat: &Dat) -> Result<(Vec<u8>, Vec<u32>)> {
     Limits::default().check_alloc(dat.blocks.len() as u64, TYPING_PAD as u64, 0)?;
-    let mut padded = Dat {
+    let blocks = dat
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut bytes = Vec::with_capacity(b.bytes.len() + TYPING_PAD);
+            bytes.extend_from_slice(&b.bytes);
+            bytes.resize(b.bytes.len() + TYPING_PAD, 0);
+            Block {
+                bytes,
+                align: b.align,
+                pointers: b.pointers.clone(),
+            }
+        })
+        .collect();
+    let padded = Dat {
+        version: dat.version,
+        header_pad: dat.header_pad,
+        blocks,
+        relocations: dat.relocations.clone(),
+        roots: dat.roots.clone(),
+        externs: dat.externs.clone(),
+        symbol_table: dat.symbol_table.clone(),
         trailing: Vec::new(),
         file_size: None,
-        ..dat.clone()
     };
-    for b in &mut padded.blocks {
-        b.bytes.resize(b.bytes.len() + TYPING_PAD, 0);
-    }
     let (offsets, _) = padded.layout()?;
     Ok((padded.write()?, offsets))
 }
@@ -242,10 +263,8 @@ fn typing_layout(dat: &Dat) -> Result<(Vec<u8>, Vec<u32>)> {
 /// block's phase), and the byte size the typed node gives (0 when unknown).
 pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
     let (bytes, offsets) = typing_layout(dat)?;
-    let own = phases_of(
-        &crate::parse(&bytes)?.reading_relocated_scalars_as_zero(),
-        &offsets,
-    );
+    let a = crate::parse(&bytes)?.reading_relocated_scalars_as_zero();
+    let own = phases_of(&a.graph(), &offsets);
     let phases = inherit(own.iter().map(|x| x.0), Phase::Materials);
     Ok(phases
         .into_iter()
@@ -256,8 +275,7 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
 
 /// Each block's own phase (`None` for untyped and phase-less blocks) and the byte size its
 /// typed node gives (0 when unknown), from the typed archive and the blocks' offsets in it.
-fn phases_of(a: &Archive<'_>, offsets: &[u32]) -> Vec<(Option<Phase>, u32)> {
-    let g = a.graph();
+fn phases_of(g: &Graph, offsets: &[u32]) -> Vec<(Option<Phase>, u32)> {
     // The first typed node at each offset (a phase-less pointer array or string still gives
     // its size).
     let mut at: HashMap<u32, (Option<Phase>, u32)> = HashMap::with_capacity(g.nodes.len());
@@ -675,10 +693,9 @@ type Mesh = (u32, DObj, Vec<(u32, PObj)>);
 type JointMatAnims = (Vec<(u32, MatAnim)>, Vec<(u32, TexAnim)>);
 
 /// See [`Emit`].
-fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
-    let g = a.graph();
+fn emit_order(a: &Archive<'_>, g: &Graph) -> Vec<(usize, Phase, u32)> {
     let mut e = Emit::new(a);
-    let post = joint_post_order(&g);
+    let post = joint_post_order(g);
     let joints: Vec<(u32, Joint)> = post
         .iter()
         .filter_map(|&i| g.joints.get(i))
@@ -858,17 +875,19 @@ impl Detection {
 /// [`textures`]) and compares, so it costs two compiles; only when
 /// neither reproduces the archive does it fall back on the layout signals of [`Order::signal`].
 pub fn detect(dat: &Dat) -> Result<Detection> {
-    let bytes = dat.write()?;
-    let dat = &Dat::parse(&bytes)?;
-    let same = |o| compile_in(dat, o)?.write().map(|w| w == bytes);
+    let p = Prepared::new(dat)?;
+    let t = p.typed()?;
+    let same = |o| {
+        compile_typed(&p, &t, o, Textures::Recorded)?
+            .write()
+            .map(|w| w == p.bytes)
+    };
     Ok(match (same(Order::ColosseumXd)?, same(Order::Melee)?) {
         (true, true) => Detection::Either,
         (true, false) => Detection::Compiled(Order::ColosseumXd),
         (false, true) => Detection::Compiled(Order::Melee),
         (false, false) => {
-            let (typing, _) = typing_layout(dat)?;
-            let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
-            Order::signal(&typed).map_or(Detection::Undecided, Detection::Resembles)
+            Order::signal_of(&t.graph).map_or(Detection::Undecided, Detection::Resembles)
         }
     })
 }
@@ -878,26 +897,25 @@ pub fn detect(dat: &Dat) -> Result<Detection> {
 /// compiled archive returns it unchanged). Melee's texture list is the one `dat` records
 /// ([`textures`]); [`compile_with`] takes another.
 pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
+    let p = Prepared::new(dat)?;
+    let t = p.typed()?;
     if let Some(o) = order {
-        return compile_in(dat, o);
+        return compile_typed(&p, &t, o, Textures::Recorded);
     }
     // `detect(dat).order()`'s choice without compiling twice when the first order tried gives `dat`
-    // back: the layout signal's order first, then the other one.
-    let bytes = dat.write()?;
-    let dat = &Dat::parse(&bytes)?;
-    let (typing, _) = typing_layout(dat)?;
-    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
-    let first = Order::detect(&typed);
-    let c = compile_in(dat, first)?;
-    if c.write()? == bytes {
+    // back: the layout signal's order first, then the other one. Both compiles share the
+    // parse and the typed graph.
+    let first = Order::signal_of(&t.graph).unwrap_or(Order::ColosseumXd);
+    let c = compile_typed(&p, &t, first, Textures::Recorded)?;
+    if c.write()? == p.bytes {
         return Ok(c);
     }
     let other = match first {
         Order::Melee => Order::ColosseumXd,
         Order::ColosseumXd => Order::Melee,
     };
-    let d = compile_in(dat, other)?;
-    Ok(if d.write()? == bytes { d } else { c })
+    let d = compile_typed(&p, &t, other, Textures::Recorded)?;
+    Ok(if d.write()? == p.bytes { d } else { c })
 }
 
 /// HAL's texture list: the order in which the authoring tool held a model's textures, an input
@@ -916,13 +934,57 @@ pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct TextureList(pub Vec<usize>);
 
-/// Where [`compile_in`] takes the texture list from.
+/// Where [`compile_typed`] takes the texture list from.
 #[derive(Clone, Copy)]
 enum Textures<'a> {
     /// The model's own: its pixel blocks in file order ([`textures`]).
     Recorded,
-    /// A caller's list.
-    Given(&'a TextureList),
+    /// A caller's list, as the rank of each listed block's offset in the typed layout.
+    Given(&'a HashMap<u32, usize>),
+}
+
+/// The model as every compile of it starts: the blocks a parse of its written bytes has (a
+/// block nothing points at — no pointer, root or extern slot — is no block of its own once
+/// written: the parse joins it to the block before it, which is what the next compile of the
+/// output starts from), those bytes, and the layout the graph is typed on (`typing_layout`).
+/// Built once per call, shared by the compiles `compile_as` and `detect` make.
+struct Prepared {
+    dat: Dat,
+    bytes: Vec<u8>,
+    typing: Vec<u8>,
+    offsets: Vec<u32>,
+}
+
+/// The typed graph of a [`Prepared`] model and each block's own phase and size (`phases_of`).
+struct Typed<'a> {
+    archive: Archive<'a>,
+    graph: Graph,
+    inferred: Vec<(Option<Phase>, u32)>,
+}
+
+impl Prepared {
+    fn new(dat: &Dat) -> Result<Prepared> {
+        let bytes = dat.write()?;
+        let dat = Dat::parse(&bytes)?;
+        let (typing, offsets) = typing_layout(&dat)?;
+        Ok(Prepared {
+            dat,
+            bytes,
+            typing,
+            offsets,
+        })
+    }
+
+    fn typed(&self) -> Result<Typed<'_>> {
+        let archive = crate::parse(&self.typing)?.reading_relocated_scalars_as_zero();
+        let graph = archive.graph();
+        let inferred = phases_of(&graph, &self.offsets);
+        Ok(Typed {
+            archive,
+            graph,
+            inferred,
+        })
+    }
 }
 
 /// The texture list `dat` records: its pixel-data blocks (the blocks the typed graph reads as
@@ -930,12 +992,11 @@ enum Textures<'a> {
 /// keeps its texture order and a compiled file comes back unchanged.
 pub fn textures(dat: &Dat) -> Result<TextureList> {
     let (before, _) = dat.layout()?;
-    let parsed = Dat::parse(&dat.write()?)?;
-    let (after, _) = parsed.layout()?;
-    let (typing, offsets) = typing_layout(&parsed)?;
-    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
+    let p = Prepared::new(dat)?;
+    let t = p.typed()?;
+    let (after, _) = p.dat.layout()?;
     Ok(TextureList(
-        phases_of(&typed, &offsets)
+        t.inferred
             .iter()
             .zip(&after)
             .filter(|(p, _)| p.0 == Some(Phase::ImagePixels))
@@ -947,58 +1008,53 @@ pub fn textures(dat: &Dat) -> Result<TextureList> {
 /// [`compile`] in `order` with the caller's texture list (ignored in Colosseum/XD order):
 /// `TextureList::default()` lays the textures out in forward first-use order.
 pub fn compile_with(dat: &Dat, order: Order, textures: &TextureList) -> Result<Dat> {
-    compile_in_with(dat, order, Textures::Given(textures))
+    let p = Prepared::new(dat)?;
+    let t = p.typed()?;
+    // The caller's block indices, through the written offsets, to the parse's blocks and
+    // their offsets in the typed layout.
+    let (before, _) = dat.layout()?;
+    let (after, _) = p.dat.layout()?;
+    let mut rank = HashMap::new();
+    for (r, &b) in textures.0.iter().enumerate() {
+        if let Some(o) = before.get(b)
+            && let Ok(i) = after.binary_search(o)
+            && let Some(&at) = p.offsets.get(i)
+        {
+            rank.entry(at).or_insert(r);
+        }
+    }
+    compile_typed(&p, &t, order, Textures::Given(&rank))
 }
 
-/// [`compile_as`] in `order`, with the texture list the model records.
-fn compile_in(dat: &Dat, order_kind: Order) -> Result<Dat> {
-    compile_in_with(dat, order_kind, Textures::Recorded)
-}
-
-/// [`compile_in`] with the texture list from `textures`.
-fn compile_in_with(dat: &Dat, order_kind: Order, textures: Textures<'_>) -> Result<Dat> {
-    // Compile the blocks a parse of the written model has, which is what the next compile of
-    // the output starts from: a block nothing points at (no pointer, root or extern slot) is no
-    // block of its own once written — the parse joins it to the block before it.
-    let given = dat;
-    let dat = &Dat::parse(&dat.write()?)?;
-    let (typing, offsets) = typing_layout(dat)?;
-    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
-    let inferred = phases_of(&typed, &offsets);
+/// Lays the prepared model out in `order_kind`, Melee's pixel bands by `textures`.
+fn compile_typed(
+    p: &Prepared,
+    t: &Typed<'_>,
+    order_kind: Order,
+    textures: Textures<'_>,
+) -> Result<Dat> {
+    let dat = &p.dat;
+    let offsets = &p.offsets;
+    let inferred = &t.inferred;
     let xd = order_kind == Order::ColosseumXd;
     let emitted = if xd {
-        emit_order(&typed)
+        emit_order(&t.archive, &t.graph)
     } else {
         let pixels: Vec<u32> = inferred
             .iter()
-            .zip(&offsets)
+            .zip(offsets)
             .filter(|(p, _)| p.0 == Some(Phase::ImagePixels))
             .map(|(_, &o)| o)
             .collect();
         let rank = match textures {
             Textures::Recorded => pixels.iter().enumerate().map(|(r, &o)| (o, r)).collect(),
-            Textures::Given(list) => {
-                // The caller's block indices, through the written offsets, to this parse's
-                // blocks and their offsets in the typed layout.
-                let (before, _) = given.layout()?;
-                let (after, _) = dat.layout()?;
-                let mut rank = HashMap::new();
-                for (r, &b) in list.0.iter().enumerate() {
-                    if let Some(o) = before.get(b)
-                        && let Ok(i) = after.binary_search(o)
-                        && let Some(&t) = offsets.get(i)
-                    {
-                        rank.entry(t).or_insert(r);
-                    }
-                }
-                rank
-            }
+            Textures::Given(rank) => rank.clone(),
         };
         let ranks = melee::TextureRanks {
             rank,
             typed: pixels.into_iter().collect(),
         };
-        melee::emit_order(&typed, &ranks)
+        melee::emit_order(&t.archive, &t.graph, &ranks)
     };
     // After that join only the first block can be one nothing points at (the data start is
     // always a boundary). It stays first, the one place where it is still a block of its own
@@ -1025,7 +1081,7 @@ fn compile_in_with(dat: &Dat, order_kind: Order, textures: Textures<'_>) -> Resu
     let section = inherit(section, 0);
     let phases: Vec<(Phase, u32)> = inherit(own, Phase::Materials)
         .into_iter()
-        .zip(&inferred)
+        .zip(inferred)
         .map(|(p, &(_, size))| (p, size))
         .collect();
     // Every block's sort key: the lead block, then per phase the blocks the graph places in
@@ -1126,10 +1182,17 @@ fn compile_in_with(dat: &Dat, order_kind: Order, textures: Textures<'_>) -> Resu
             .collect();
         blocks.push(nb);
     }
+    // Every field but the blocks and relocations (the blocks are new, cloning them is waste).
     let mut out = Dat {
+        version: dat.version,
+        header_pad: dat.header_pad,
         blocks,
         relocations: Vec::new(),
-        ..dat.clone()
+        roots: dat.roots.clone(),
+        externs: dat.externs.clone(),
+        symbol_table: dat.symbol_table.clone(),
+        trailing: dat.trailing.clone(),
+        file_size: dat.file_size,
     };
     for r in &mut out.roots {
         r.target = remap(r.target);

@@ -62,7 +62,7 @@ impl Emit<'_, '_> {
         }
         // GX attribute ids, except that NBT (25) files with the normals (TyBancho: POS, NRM,
         // NBT, TEX0).
-        arrays.sort_by_key(|&(attr, _)| if attr == 25 { 21 } else { 2 * attr });
+        arrays.sort_by_key(|&(attr, _)| if attr == 25 { 21 } else { 2 * u64::from(attr) });
         for (_, a) in arrays {
             self.push(Phase::VertexBuffers, Some(a));
         }
@@ -278,23 +278,26 @@ fn order_textures(list: &mut [(usize, Phase, u32)], heads: &HashSet<u32>, t: &Te
 
 /// The Melee compiler's order: each root in root-table order as a section of its own, each
 /// section's pixel band in texture-list order.
-pub(super) fn emit_order(a: &Archive<'_>, textures: &TextureRanks) -> Vec<(usize, Phase, u32)> {
-    let g = a.graph();
+pub(super) fn emit_order(
+    a: &Archive<'_>,
+    g: &Graph,
+    textures: &TextureRanks,
+) -> Vec<(usize, Phase, u32)> {
     let mut e = Emit::new(a);
     for (section, r) in a.roots().enumerate() {
         let start = e.list.len();
         e.heads.clear();
         e.section = section;
         match r.kind() {
-            RootKind::Joint => e.melee_model(&g, r.offset),
+            RootKind::Joint => e.melee_model(g, r.offset),
             RootKind::MatAnimJoint => e.melee_matanim(r.offset),
             RootKind::AnimJoint => e.anim_joint_tree(r.offset),
             RootKind::TexAnim => e.texanims(r.offset),
-            RootKind::ModelSet => e.melee_model_set(&g, r.offset),
+            RootKind::ModelSet => e.melee_model_set(g, r.offset),
             RootKind::SceneData => {
                 if let Ok(sd) = a.read::<SceneData>(r.offset) {
                     for m in e.array(sd.models) {
-                        e.melee_model_set(&g, m);
+                        e.melee_model_set(g, m);
                     }
                 }
                 e.scene(r.offset);
