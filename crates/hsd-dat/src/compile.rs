@@ -28,13 +28,13 @@
 //! blocks of their phase. The one sub-order of the seed that is not reproduced is the internal
 //! order of the deduplicated envelope lists, which the seed itself leaves unknown.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use gcio::{Diagnostic, Limits, Result};
 
 use crate::field::Struct;
 use crate::flags::PObjKind;
-use crate::graph::{Graph, Kind};
+use crate::graph::{FastMap, FastSet, Graph, Kind};
 use crate::model::{Block, Dat, Loc, Target};
 use crate::roots::RootKind;
 use crate::types::{
@@ -278,7 +278,8 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
 fn phases_of(g: &Graph, offsets: &[u32]) -> Vec<(Option<Phase>, u32)> {
     // The first typed node at each offset (a phase-less pointer array or string still gives
     // its size).
-    let mut at: HashMap<u32, (Option<Phase>, u32)> = HashMap::with_capacity(g.nodes.len());
+    let mut at: FastMap<u32, (Option<Phase>, u32)> =
+        FastMap::with_capacity_and_hasher(g.nodes.len(), Default::default());
     for n in &g.nodes {
         let e = at.entry(n.offset).or_insert((None, n.size));
         if e.0.is_none()
@@ -340,14 +341,14 @@ struct Emit<'a, 'b> {
     /// Melee order (each root's structs and pixels form a band of their own), 0 in XD order.
     list: Vec<(usize, Phase, u32)>,
     section: usize,
-    seen: HashSet<u32>,
+    seen: FastSet<u32>,
     pixels: Vec<u32>,
     palettes: Vec<u32>,
     /// Pixel blocks placed as the head of a texture group in the current section (Melee).
-    heads: HashSet<u32>,
+    heads: FastSet<u32>,
     max: usize,
     /// Every list and tree node walked so far.
-    walked: std::cell::RefCell<HashSet<u32>>,
+    walked: std::cell::RefCell<FastSet<u32>>,
 }
 
 impl<'a, 'b> Emit<'a, 'b> {
@@ -357,10 +358,10 @@ impl<'a, 'b> Emit<'a, 'b> {
             a,
             list: Vec::new(),
             section: 0,
-            seen: HashSet::new(),
+            seen: FastSet::default(),
             pixels: Vec::new(),
             palettes: Vec::new(),
-            heads: HashSet::new(),
+            heads: FastSet::default(),
             walked: Default::default(),
             max: usize::try_from(a.limits().max_elements.min(1 << 20)).unwrap_or(1 << 20),
         }
@@ -704,7 +705,7 @@ fn emit_order(a: &Archive<'_>, g: &Graph) -> Vec<(usize, Phase, u32)> {
     // Each joint's DObjs and their PObjs, in joint post-order.
     let meshes: Vec<Vec<Mesh>> = joints.iter().map(|(_, j)| e.joint_meshes(j)).collect();
     let mut mobjs: Vec<u32> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     for (_, d, _) in meshes.iter().flatten() {
         if let Some(m) = d.mobj
             && seen.insert(m)
@@ -940,7 +941,7 @@ enum Textures<'a> {
     /// The model's own: its pixel blocks in file order ([`textures`]).
     Recorded,
     /// A caller's list, as the rank of each listed block's offset in the typed layout.
-    Given(&'a HashMap<u32, usize>),
+    Given(&'a FastMap<u32, usize>),
 }
 
 /// The model as every compile of it starts: the blocks a parse of its written bytes has (a
@@ -1014,7 +1015,7 @@ pub fn compile_with(dat: &Dat, order: Order, textures: &TextureList) -> Result<D
     // their offsets in the typed layout.
     let (before, _) = dat.layout()?;
     let (after, _) = p.dat.layout()?;
-    let mut rank = HashMap::new();
+    let mut rank = FastMap::default();
     for (r, &b) in textures.0.iter().enumerate() {
         if let Some(o) = before.get(b)
             && let Ok(i) = after.binary_search(o)

@@ -18,10 +18,8 @@
 //! data twice where its source did (HSD-028), so the blocks the model shares stay shared and no
 //! others are merged.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::flags::PObjKind;
-use crate::graph::Graph;
+use crate::graph::{FastMap, FastSet, Graph};
 use crate::roots::RootKind;
 use crate::types::{
     Joint, MObj, MatAnim, MatAnimJoint, ModelSet, Palette, SceneData, TObj, TexAnim,
@@ -117,7 +115,7 @@ impl Emit<'_, '_> {
             let Some(Ok(m)) = d.mobj.map(|m| self.a.read::<MObj>(m)) else {
                 continue;
             };
-            let mut met = HashSet::new();
+            let mut met = FastSet::default();
             let mut next = m.tobj;
             while let Some(t) = next {
                 if !met.insert(t) || met.len() > self.max {
@@ -216,7 +214,8 @@ impl Emit<'_, '_> {
 
 /// The distinct items of `seq`, each at its last occurrence.
 fn at_last_use(seq: &[u32]) -> Vec<u32> {
-    let mut last: HashMap<u32, usize> = HashMap::with_capacity(seq.len());
+    let mut last: FastMap<u32, usize> =
+        FastMap::with_capacity_and_hasher(seq.len(), Default::default());
     for (i, &x) in seq.iter().enumerate() {
         last.insert(x, i);
     }
@@ -231,9 +230,9 @@ fn at_last_use(seq: &[u32]) -> Vec<u32> {
 /// palettes placed right after them): by the texture list, see [`super::TextureList`].
 pub(super) struct TextureRanks {
     /// Rank in the texture list of each listed pixel block (data offset in the typed layout).
-    pub rank: HashMap<u32, usize>,
+    pub rank: FastMap<u32, usize>,
     /// The blocks the typed graph calls pixel data (what a texture list can name).
-    pub typed: HashSet<u32>,
+    pub typed: FastSet<u32>,
 }
 
 /// Reorders the pixel band of `list` (one section's entries) by texture group: entries before
@@ -242,7 +241,7 @@ pub(super) struct TextureRanks {
 /// of these two in first-use order. Only typed pixel blocks take a rank, and a compiled
 /// archive's own list (its typed pixel blocks in file order) ranks its groups in the order
 /// they already have, so compiling it again leaves the band unchanged.
-fn order_textures(list: &mut [(usize, Phase, u32)], heads: &HashSet<u32>, t: &TextureRanks) {
+fn order_textures(list: &mut [(usize, Phase, u32)], heads: &FastSet<u32>, t: &TextureRanks) {
     let slots: Vec<usize> = list
         .iter()
         .enumerate()
