@@ -12,10 +12,12 @@
 //! signals of [`Order::detect`] otherwise); [`compile_as`] chooses.
 //!
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
-//! made where the seed is silent), so `compile_as` with a chosen order is canonical: any block
-//! order of the same model compiles to the same bytes, and an archive already in compiler order
-//! comes back unchanged (`compile` too, as a compiled archive detects the order it was laid out
-//! in).
+//! made where the seed is silent), so `compile_with` with a chosen order and texture list is
+//! canonical: any block order of the same model compiles to the same bytes, and an archive
+//! already in compiler order comes back unchanged (`compile` too, as a compiled archive detects
+//! the order it was laid out in). The one input besides the graph is Melee's texture list
+//! ([`TextureList`]): `compile` and `compile_as` take the one the archive records (its pixel
+//! blocks in file order), so in Melee order they keep the input's texture order.
 //! Nothing the layout decides feeds back into the order, so compiling a compiled archive returns
 //! it unchanged, malformed graphs included: the graph is typed with every block followed by zero
 //! padding rather than by its neighbour (`typing_layout`), a relocated word a struct reads as a
@@ -26,13 +28,13 @@
 //! blocks of their phase. The one sub-order of the seed that is not reproduced is the internal
 //! order of the deduplicated envelope lists, which the seed itself leaves unknown.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use gcio::{Diagnostic, Limits, Result};
 
 use crate::field::Struct;
 use crate::flags::PObjKind;
-use crate::graph::{Graph, Kind};
+use crate::graph::{FastMap, FastSet, Graph, Kind};
 use crate::model::{Block, Dat, Loc, Target};
 use crate::roots::RootKind;
 use crate::types::{
@@ -74,7 +76,11 @@ impl Order {
     /// The layout signal [`Order::detect`] reads, `None` when the archive has neither (no DObj
     /// with a material and a display list, no root joint with a child).
     pub fn signal(a: &Archive<'_>) -> Option<Order> {
-        let g = a.graph();
+        Order::signal_of(&a.graph())
+    }
+
+    /// [`Order::signal`] on the archive's graph.
+    fn signal_of(g: &Graph) -> Option<Order> {
         let by = |melee: bool| {
             if melee {
                 Order::Melee
@@ -224,14 +230,31 @@ const TYPING_PAD: usize = 256;
 /// structs lie inside their blocks, type the same either way.
 fn typing_layout(dat: &Dat) -> Result<(Vec<u8>, Vec<u32>)> {
     Limits::default().check_alloc(dat.blocks.len() as u64, TYPING_PAD as u64, 0)?;
-    let mut padded = Dat {
+    let blocks = dat
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut bytes = Vec::with_capacity(b.bytes.len() + TYPING_PAD);
+            bytes.extend_from_slice(&b.bytes);
+            bytes.resize(b.bytes.len() + TYPING_PAD, 0);
+            Block {
+                bytes,
+                align: b.align,
+                pointers: b.pointers.clone(),
+            }
+        })
+        .collect();
+    let padded = Dat {
+        version: dat.version,
+        header_pad: dat.header_pad,
+        blocks,
+        relocations: dat.relocations.clone(),
+        roots: dat.roots.clone(),
+        externs: dat.externs.clone(),
+        symbol_table: dat.symbol_table.clone(),
         trailing: Vec::new(),
         file_size: None,
-        ..dat.clone()
     };
-    for b in &mut padded.blocks {
-        b.bytes.resize(b.bytes.len() + TYPING_PAD, 0);
-    }
     let (offsets, _) = padded.layout()?;
     Ok((padded.write()?, offsets))
 }
@@ -240,10 +263,8 @@ fn typing_layout(dat: &Dat) -> Result<(Vec<u8>, Vec<u32>)> {
 /// block's phase), and the byte size the typed node gives (0 when unknown).
 pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
     let (bytes, offsets) = typing_layout(dat)?;
-    let own = phases_of(
-        &crate::parse(&bytes)?.reading_relocated_scalars_as_zero(),
-        &offsets,
-    );
+    let a = crate::parse(&bytes)?.reading_relocated_scalars_as_zero();
+    let own = phases_of(&a.graph(), &offsets);
     let phases = inherit(own.iter().map(|x| x.0), Phase::Materials);
     Ok(phases
         .into_iter()
@@ -254,11 +275,11 @@ pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
 
 /// Each block's own phase (`None` for untyped and phase-less blocks) and the byte size its
 /// typed node gives (0 when unknown), from the typed archive and the blocks' offsets in it.
-fn phases_of(a: &Archive<'_>, offsets: &[u32]) -> Vec<(Option<Phase>, u32)> {
-    let g = a.graph();
+fn phases_of(g: &Graph, offsets: &[u32]) -> Vec<(Option<Phase>, u32)> {
     // The first typed node at each offset (a phase-less pointer array or string still gives
     // its size).
-    let mut at: HashMap<u32, (Option<Phase>, u32)> = HashMap::with_capacity(g.nodes.len());
+    let mut at: FastMap<u32, (Option<Phase>, u32)> =
+        FastMap::with_capacity_and_hasher(g.nodes.len(), Default::default());
     for n in &g.nodes {
         let e = at.entry(n.offset).or_insert((None, n.size));
         if e.0.is_none()
@@ -320,12 +341,14 @@ struct Emit<'a, 'b> {
     /// Melee order (each root's structs and pixels form a band of their own), 0 in XD order.
     list: Vec<(usize, Phase, u32)>,
     section: usize,
-    seen: HashSet<u32>,
+    seen: FastSet<u32>,
     pixels: Vec<u32>,
     palettes: Vec<u32>,
+    /// Pixel blocks placed as the head of a texture group in the current section (Melee).
+    heads: FastSet<u32>,
     max: usize,
     /// Every list and tree node walked so far.
-    walked: std::cell::RefCell<HashSet<u32>>,
+    walked: std::cell::RefCell<FastSet<u32>>,
 }
 
 impl<'a, 'b> Emit<'a, 'b> {
@@ -335,9 +358,10 @@ impl<'a, 'b> Emit<'a, 'b> {
             a,
             list: Vec::new(),
             section: 0,
-            seen: HashSet::new(),
+            seen: FastSet::default(),
             pixels: Vec::new(),
             palettes: Vec::new(),
+            heads: FastSet::default(),
             walked: Default::default(),
             max: usize::try_from(a.limits().max_elements.min(1 << 20)).unwrap_or(1 << 20),
         }
@@ -670,10 +694,9 @@ type Mesh = (u32, DObj, Vec<(u32, PObj)>);
 type JointMatAnims = (Vec<(u32, MatAnim)>, Vec<(u32, TexAnim)>);
 
 /// See [`Emit`].
-fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
-    let g = a.graph();
+fn emit_order(a: &Archive<'_>, g: &Graph) -> Vec<(usize, Phase, u32)> {
     let mut e = Emit::new(a);
-    let post = joint_post_order(&g);
+    let post = joint_post_order(g);
     let joints: Vec<(u32, Joint)> = post
         .iter()
         .filter_map(|&i| g.joints.get(i))
@@ -682,7 +705,7 @@ fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
     // Each joint's DObjs and their PObjs, in joint post-order.
     let meshes: Vec<Vec<Mesh>> = joints.iter().map(|(_, j)| e.joint_meshes(j)).collect();
     let mut mobjs: Vec<u32> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     for (_, d, _) in meshes.iter().flatten() {
         if let Some(m) = d.mobj
             && seen.insert(m)
@@ -849,64 +872,190 @@ impl Detection {
 }
 
 /// The compiler order of `dat`'s layout (see [`Detection`]). Exact for archives `compile`
-/// wrote: it compiles `dat` in both orders and compares, so it costs two compiles; only when
+/// wrote: it compiles `dat` in both orders (Melee's with the texture list `dat` records,
+/// [`textures`]) and compares, so it costs two compiles; only when
 /// neither reproduces the archive does it fall back on the layout signals of [`Order::signal`].
 pub fn detect(dat: &Dat) -> Result<Detection> {
-    let bytes = dat.write()?;
-    let dat = &Dat::parse(&bytes)?;
-    let same = |o| compile_in(dat, o)?.write().map(|w| w == bytes);
+    let p = Prepared::new(dat)?;
+    let t = p.typed()?;
+    let same = |o| {
+        compile_typed(&p, &t, o, Textures::Recorded)?
+            .write()
+            .map(|w| w == p.bytes)
+    };
     Ok(match (same(Order::ColosseumXd)?, same(Order::Melee)?) {
         (true, true) => Detection::Either,
         (true, false) => Detection::Compiled(Order::ColosseumXd),
         (false, true) => Detection::Compiled(Order::Melee),
         (false, false) => {
-            let (typing, _) = typing_layout(dat)?;
-            let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
-            Order::signal(&typed).map_or(Detection::Undecided, Detection::Resembles)
+            Order::signal_of(&t.graph).map_or(Detection::Undecided, Detection::Resembles)
         }
     })
 }
 
 /// [`compile`] in a chosen compiler's order; `None` detects it from the model's layout
 /// ([`detect`]: an archive compiled in an order is recompiled in that order, so `compile` of a
-/// compiled archive returns it unchanged).
+/// compiled archive returns it unchanged). Melee's texture list is the one `dat` records
+/// ([`textures`]); [`compile_with`] takes another.
 pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
+    let p = Prepared::new(dat)?;
+    let t = p.typed()?;
     if let Some(o) = order {
-        return compile_in(dat, o);
+        return compile_typed(&p, &t, o, Textures::Recorded);
     }
     // `detect(dat).order()`'s choice without compiling twice when the first order tried gives `dat`
-    // back: the layout signal's order first, then the other one.
-    let bytes = dat.write()?;
-    let dat = &Dat::parse(&bytes)?;
-    let (typing, _) = typing_layout(dat)?;
-    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
-    let first = Order::detect(&typed);
-    let c = compile_in(dat, first)?;
-    if c.write()? == bytes {
+    // back: the layout signal's order first, then the other one. Both compiles share the
+    // parse and the typed graph.
+    let first = Order::signal_of(&t.graph).unwrap_or(Order::ColosseumXd);
+    let c = compile_typed(&p, &t, first, Textures::Recorded)?;
+    if c.write()? == p.bytes {
         return Ok(c);
     }
     let other = match first {
         Order::Melee => Order::ColosseumXd,
         Order::ColosseumXd => Order::Melee,
     };
-    let d = compile_in(dat, other)?;
-    Ok(if d.write()? == bytes { d } else { c })
+    let d = compile_typed(&p, &t, other, Textures::Recorded)?;
+    Ok(if d.write()? == p.bytes { d } else { c })
 }
 
-/// [`compile_as`] in `order`.
-fn compile_in(dat: &Dat, order_kind: Order) -> Result<Dat> {
-    // Compile the blocks a parse of the written model has, which is what the next compile of
-    // the output starts from: a block nothing points at (no pointer, root or extern slot) is no
-    // block of its own once written — the parse joins it to the block before it.
-    let dat = &Dat::parse(&dat.write()?)?;
-    let (typing, offsets) = typing_layout(dat)?;
-    let typed = crate::parse(&typing)?.reading_relocated_scalars_as_zero();
-    let inferred = phases_of(&typed, &offsets);
+/// HAL's texture list: the order in which the authoring tool held a model's textures, an input
+/// of Melee's compiler that the graph does not record. Melee's compiler writes each band's
+/// pixel data in this order (each image's pixels followed by the palettes placed with them);
+/// `TyDaisy.dat`'s 13 pixel blocks follow no walk of its graph (docs/HSD-ORDER.md).
+///
+/// The entries are block indices of the [`Dat`] being compiled, naming its pixel-data blocks;
+/// entries that name no pixel block are ignored. Pixel blocks the list does not name go after
+/// the listed ones, in forward first-use order, so the empty list (the default, what a new
+/// graph gets from [`compile_with`]) lays every texture out in first-use order and a model
+/// edited to add textures lays them out deterministically after the ones it had. A parsed
+/// archive records its list as the order of its pixel blocks ([`textures`]), which
+/// [`compile`] and [`compile_as`] use. Colosseum/XD's compiler writes pixels in the order of
+/// their Image structs (seed 003) and takes no list.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct TextureList(pub Vec<usize>);
+
+/// Where [`compile_typed`] takes the texture list from.
+#[derive(Clone, Copy)]
+enum Textures<'a> {
+    /// The model's own: its pixel blocks in file order ([`textures`]).
+    Recorded,
+    /// A caller's list, as the rank of each listed block's offset in the typed layout.
+    Given(&'a FastMap<u32, usize>),
+}
+
+/// The model as every compile of it starts: the blocks a parse of its written bytes has (a
+/// block nothing points at — no pointer, root or extern slot — is no block of its own once
+/// written: the parse joins it to the block before it, which is what the next compile of the
+/// output starts from), those bytes, and the layout the graph is typed on (`typing_layout`).
+/// Built once per call, shared by the compiles `compile_as` and `detect` make.
+struct Prepared {
+    dat: Dat,
+    bytes: Vec<u8>,
+    typing: Vec<u8>,
+    offsets: Vec<u32>,
+}
+
+/// The typed graph of a [`Prepared`] model and each block's own phase and size (`phases_of`).
+struct Typed<'a> {
+    archive: Archive<'a>,
+    graph: Graph,
+    inferred: Vec<(Option<Phase>, u32)>,
+}
+
+impl Prepared {
+    fn new(dat: &Dat) -> Result<Prepared> {
+        let bytes = dat.write()?;
+        let dat = Dat::parse(&bytes)?;
+        let (typing, offsets) = typing_layout(&dat)?;
+        Ok(Prepared {
+            dat,
+            bytes,
+            typing,
+            offsets,
+        })
+    }
+
+    fn typed(&self) -> Result<Typed<'_>> {
+        let archive = crate::parse(&self.typing)?.reading_relocated_scalars_as_zero();
+        let graph = archive.graph();
+        let inferred = phases_of(&graph, &self.offsets);
+        Ok(Typed {
+            archive,
+            graph,
+            inferred,
+        })
+    }
+}
+
+/// The texture list `dat` records: its pixel-data blocks (the blocks the typed graph reads as
+/// image pixels) in file order. [`compile`] lays a parsed archive out with it, so a retail file
+/// keeps its texture order and a compiled file comes back unchanged.
+pub fn textures(dat: &Dat) -> Result<TextureList> {
+    let (before, _) = dat.layout()?;
+    let p = Prepared::new(dat)?;
+    let t = p.typed()?;
+    let (after, _) = p.dat.layout()?;
+    Ok(TextureList(
+        t.inferred
+            .iter()
+            .zip(&after)
+            .filter(|(p, _)| p.0 == Some(Phase::ImagePixels))
+            .filter_map(|(_, o)| before.binary_search(o).ok())
+            .collect(),
+    ))
+}
+
+/// [`compile`] in `order` with the caller's texture list (ignored in Colosseum/XD order):
+/// `TextureList::default()` lays the textures out in forward first-use order.
+pub fn compile_with(dat: &Dat, order: Order, textures: &TextureList) -> Result<Dat> {
+    let p = Prepared::new(dat)?;
+    let t = p.typed()?;
+    // The caller's block indices, through the written offsets, to the parse's blocks and
+    // their offsets in the typed layout.
+    let (before, _) = dat.layout()?;
+    let (after, _) = p.dat.layout()?;
+    let mut rank = FastMap::default();
+    for (r, &b) in textures.0.iter().enumerate() {
+        if let Some(o) = before.get(b)
+            && let Ok(i) = after.binary_search(o)
+            && let Some(&at) = p.offsets.get(i)
+        {
+            rank.entry(at).or_insert(r);
+        }
+    }
+    compile_typed(&p, &t, order, Textures::Given(&rank))
+}
+
+/// Lays the prepared model out in `order_kind`, Melee's pixel bands by `textures`.
+fn compile_typed(
+    p: &Prepared,
+    t: &Typed<'_>,
+    order_kind: Order,
+    textures: Textures<'_>,
+) -> Result<Dat> {
+    let dat = &p.dat;
+    let offsets = &p.offsets;
+    let inferred = &t.inferred;
     let xd = order_kind == Order::ColosseumXd;
     let emitted = if xd {
-        emit_order(&typed)
+        emit_order(&t.archive, &t.graph)
     } else {
-        melee::emit_order(&typed)
+        let pixels: Vec<u32> = inferred
+            .iter()
+            .zip(offsets)
+            .filter(|(p, _)| p.0 == Some(Phase::ImagePixels))
+            .map(|(_, &o)| o)
+            .collect();
+        let rank = match textures {
+            Textures::Recorded => pixels.iter().enumerate().map(|(r, &o)| (o, r)).collect(),
+            Textures::Given(rank) => rank.clone(),
+        };
+        let ranks = melee::TextureRanks {
+            rank,
+            typed: pixels.into_iter().collect(),
+        };
+        melee::emit_order(&t.archive, &t.graph, &ranks)
     };
     // After that join only the first block can be one nothing points at (the data start is
     // always a boundary). It stays first, the one place where it is still a block of its own
@@ -933,7 +1082,7 @@ fn compile_in(dat: &Dat, order_kind: Order) -> Result<Dat> {
     let section = inherit(section, 0);
     let phases: Vec<(Phase, u32)> = inherit(own, Phase::Materials)
         .into_iter()
-        .zip(&inferred)
+        .zip(inferred)
         .map(|(p, &(_, size))| (p, size))
         .collect();
     // Every block's sort key: the lead block, then per phase the blocks the graph places in
@@ -1034,10 +1183,17 @@ fn compile_in(dat: &Dat, order_kind: Order) -> Result<Dat> {
             .collect();
         blocks.push(nb);
     }
+    // Every field but the blocks and relocations (the blocks are new, cloning them is waste).
     let mut out = Dat {
+        version: dat.version,
+        header_pad: dat.header_pad,
         blocks,
         relocations: Vec::new(),
-        ..dat.clone()
+        roots: dat.roots.clone(),
+        externs: dat.externs.clone(),
+        symbol_table: dat.symbol_table.clone(),
+        trailing: dat.trailing.clone(),
+        file_size: dat.file_size,
     };
     for r in &mut out.roots {
         r.target = remap(r.target);

@@ -155,7 +155,7 @@ impl Graph {
 /// chosen hash-flooding material that matters here (the walk is bounded by the node limit), and
 /// SipHash dominated the walk's profile.
 #[derive(Default, Clone, Copy)]
-struct OffsetHasher(u64);
+pub(crate) struct OffsetHasher(u64);
 
 impl std::hash::Hasher for OffsetHasher {
     fn finish(&self) -> u64 {
@@ -187,7 +187,11 @@ impl std::hash::Hasher for OffsetHasher {
 /// and only the overlap check uses the shorter size.
 const PERSPECTIVE_CAMERA_SIZE: u32 = 0x38;
 
-type FastSet<K> = HashSet<K, std::hash::BuildHasherDefault<OffsetHasher>>;
+pub(crate) type FastSet<K> = HashSet<K, std::hash::BuildHasherDefault<OffsetHasher>>;
+
+/// A map keyed by offsets, with [`OffsetHasher`].
+pub(crate) type FastMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<OffsetHasher>>;
 
 struct Walker<'a, 'b> {
     arc: &'b Archive<'a>,

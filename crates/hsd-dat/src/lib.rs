@@ -21,7 +21,8 @@
 //!   ([`Archive::sample_anim_joint`]).
 //! - [`compile::compile`] lays a model out afresh in HAL's compiler order (derived from the
 //!   typed graph, so any block order of a model compiles to the same bytes in a chosen
-//!   [`compile::Order`]): Colosseum/XD's (seed 003) or Melee/Chibi-Robo's (read off retail files,
+//!   [`compile::Order`] and [`compile::TextureList`], the texture order of HAL's authoring tool
+//!   that Melee's compiler follows and a parsed archive records): Colosseum/XD's (seed 003) or Melee/Chibi-Robo's (read off retail files,
 //!   `docs/HSD-ORDER.md`), detected from the layout unless chosen ([`compile::compile_as`];
 //!   [`compile::detect`] is exact on archives `compile` wrote and says when it cannot tell);
 //!   [`compare`] measures two archives against each other (BNB, per-phase regions, NBN).

@@ -488,7 +488,7 @@ fn melee_order_is_reproduced() {
     use gx::vtx::{Attr, AttrType};
     use hsd_dat::build::Builder;
     use hsd_dat::build::parts::*;
-    use hsd_dat::compile::{Order, compile_as};
+    use hsd_dat::compile::{Order, TextureList, compile_as, compile_with};
     use hsd_dat::*;
     let idx = |t: Target| match t {
         Target::In(l) => l.block,
@@ -609,17 +609,59 @@ fn melee_order_is_reproduced() {
         .copied()
         .chain([golden[n]])
         .collect();
+    // Any block order gives the golden layout with the default texture list (first use); the
+    // builder's order records the first-use list too.
     for input in [
         built.write().unwrap(),
         permuted(&built, &reversed).write().unwrap(),
     ] {
-        let out = melee(&input, Some(Order::Melee));
+        let out = compile_with(
+            &Dat::parse(&input).unwrap(),
+            Order::Melee,
+            &TextureList::default(),
+        )
+        .unwrap()
+        .write()
+        .unwrap();
         assert!(
             out == expected,
             "differs at {:?}",
             gcio::first_difference(&out, &expected)
         );
     }
+    assert!(melee(&built.write().unwrap(), Some(Order::Melee)) == expected);
+    // A texture list that is not the first-use order (TyDaisy.dat's case): the pixel band
+    // follows it, each image's palette still right after its pixels, and the archive records
+    // it, so compiling the result (detected order, recorded list) gives it back.
+    let list = TextureList([pix_b2, pix_a].into_iter().map(idx).collect());
+    let listed = compile_with(&built, Order::Melee, &list)
+        .unwrap()
+        .write()
+        .unwrap();
+    let n = golden.len() - 5;
+    let tail = [pix_b2, pix_a, lut_a, pal_a, pix_b1].map(idx);
+    let by_list: Vec<usize> = golden[..n].iter().copied().chain(tail).collect();
+    let want = permuted(&built, &by_list).write().unwrap();
+    assert!(
+        listed == want,
+        "differs at {:?}",
+        gcio::first_difference(&listed, &want)
+    );
+    let back = Dat::parse(&listed).unwrap();
+    let recorded = hsd_dat::compile::textures(&back).unwrap();
+    assert_eq!(recorded.0, [n, n + 1, n + 4]);
+    assert!(melee(&listed, None) == listed, "compile(listed) == listed");
+    assert!(melee(&listed, Some(Order::Melee)) == listed);
+    assert_eq!(
+        hsd_dat::compile::detect(&back).unwrap(),
+        hsd_dat::compile::Detection::Compiled(Order::Melee)
+    );
+    // The default list lays the same archive out in first-use order again.
+    let first_use = compile_with(&back, Order::Melee, &TextureList::default())
+        .unwrap()
+        .write()
+        .unwrap();
+    assert!(first_use == expected);
     // The Colosseum/XD order lays the same model out differently, and detects as such.
     let xd = melee(&expected, Some(Order::ColosseumXd));
     assert_ne!(xd, expected);

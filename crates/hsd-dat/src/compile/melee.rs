@@ -18,10 +18,8 @@
 //! data twice where its source did (HSD-028), so the blocks the model shares stay shared and no
 //! others are merged.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::flags::PObjKind;
-use crate::graph::Graph;
+use crate::graph::{FastMap, FastSet, Graph};
 use crate::roots::RootKind;
 use crate::types::{
     Joint, MObj, MatAnim, MatAnimJoint, ModelSet, Palette, SceneData, TObj, TexAnim,
@@ -62,7 +60,7 @@ impl Emit<'_, '_> {
         }
         // GX attribute ids, except that NBT (25) files with the normals (TyBancho: POS, NRM,
         // NBT, TEX0).
-        arrays.sort_by_key(|&(attr, _)| if attr == 25 { 21 } else { 2 * attr });
+        arrays.sort_by_key(|&(attr, _)| if attr == 25 { 21 } else { 2 * u64::from(attr) });
         for (_, a) in arrays {
             self.push(Phase::VertexBuffers, Some(a));
         }
@@ -117,7 +115,7 @@ impl Emit<'_, '_> {
             let Some(Ok(m)) = d.mobj.map(|m| self.a.read::<MObj>(m)) else {
                 continue;
             };
-            let mut met = HashSet::new();
+            let mut met = FastSet::default();
             let mut next = m.tobj;
             while let Some(t) = next {
                 if !met.insert(t) || met.len() > self.max {
@@ -127,11 +125,22 @@ impl Emit<'_, '_> {
                     break;
                 };
                 if let Some(Ok(i)) = tobj.image.map(|i| self.a.read::<crate::types::Image>(i)) {
-                    self.push(Phase::ImagePixels, i.data);
+                    self.melee_pixels(i.data);
                 }
                 self.melee_palette(tobj.palette);
                 next = tobj.next;
             }
+        }
+    }
+
+    /// An image's pixel data in the pixel band, remembered as the head of a texture group (the
+    /// pixels and the palettes that follow them until the next image's pixels).
+    fn melee_pixels(&mut self, d: Option<u32>) {
+        if let Some(d) = d
+            && !self.seen.contains(&d)
+        {
+            self.heads.insert(d);
+            self.push(Phase::ImagePixels, Some(d));
         }
     }
 
@@ -185,7 +194,7 @@ impl Emit<'_, '_> {
         for (_, t) in texanims.iter().flatten() {
             for img in self.table(t.image_table, t.n_images) {
                 if let Ok(i) = self.a.read::<crate::types::Image>(img) {
-                    self.push(Phase::ImagePixels, i.data);
+                    self.melee_pixels(i.data);
                 }
             }
             for pal in self.table(t.palette_table, t.n_palettes) {
@@ -205,7 +214,8 @@ impl Emit<'_, '_> {
 
 /// The distinct items of `seq`, each at its last occurrence.
 fn at_last_use(seq: &[u32]) -> Vec<u32> {
-    let mut last: HashMap<u32, usize> = HashMap::with_capacity(seq.len());
+    let mut last: FastMap<u32, usize> =
+        FastMap::with_capacity_and_hasher(seq.len(), Default::default());
     for (i, &x) in seq.iter().enumerate() {
         last.insert(x, i);
     }
@@ -216,22 +226,77 @@ fn at_last_use(seq: &[u32]) -> Vec<u32> {
         .collect()
 }
 
-/// The Melee compiler's order: each root in root-table order as a section of its own.
-pub(super) fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
-    let g = a.graph();
+/// How the pixel band of each section orders its texture groups (an image's pixels and the
+/// palettes placed right after them): by the texture list, see [`super::TextureList`].
+pub(super) struct TextureRanks {
+    /// Rank in the texture list of each listed pixel block (data offset in the typed layout).
+    pub rank: FastMap<u32, usize>,
+    /// The blocks the typed graph calls pixel data (what a texture list can name).
+    pub typed: FastSet<u32>,
+}
+
+/// Reorders the pixel band of `list` (one section's entries) by texture group: entries before
+/// the first image's pixels stay first, then the groups whose pixel block the list names in
+/// list order, then the other pixel blocks the graph types as pixel data, then the rest, each
+/// of these two in first-use order. Only typed pixel blocks take a rank, and a compiled
+/// archive's own list (its typed pixel blocks in file order) ranks its groups in the order
+/// they already have, so compiling it again leaves the band unchanged.
+fn order_textures(list: &mut [(usize, Phase, u32)], heads: &FastSet<u32>, t: &TextureRanks) {
+    let slots: Vec<usize> = list
+        .iter()
+        .enumerate()
+        .filter(|x| x.1.1 == Phase::ImagePixels)
+        .map(|x| x.0)
+        .collect();
+    type Entry = (usize, Phase, u32);
+    let mut groups: Vec<((u8, usize), Vec<Entry>)> = Vec::new();
+    for &i in &slots {
+        let Some(&entry) = list.get(i) else { continue };
+        let off = entry.2;
+        if heads.contains(&off) {
+            let n = groups.len();
+            let key = match t.rank.get(&off) {
+                Some(&r) if t.typed.contains(&off) => (1, r),
+                _ if t.typed.contains(&off) => (2, n),
+                _ => (3, n),
+            };
+            groups.push((key, vec![entry]));
+        } else if let Some(g) = groups.last_mut() {
+            g.1.push(entry);
+        } else {
+            groups.push(((0, 0), vec![entry]));
+        }
+    }
+    groups.sort_by_key(|g| g.0);
+    for (&i, entry) in slots.iter().zip(groups.into_iter().flat_map(|g| g.1)) {
+        if let Some(x) = list.get_mut(i) {
+            *x = entry;
+        }
+    }
+}
+
+/// The Melee compiler's order: each root in root-table order as a section of its own, each
+/// section's pixel band in texture-list order.
+pub(super) fn emit_order(
+    a: &Archive<'_>,
+    g: &Graph,
+    textures: &TextureRanks,
+) -> Vec<(usize, Phase, u32)> {
     let mut e = Emit::new(a);
     for (section, r) in a.roots().enumerate() {
+        let start = e.list.len();
+        e.heads.clear();
         e.section = section;
         match r.kind() {
-            RootKind::Joint => e.melee_model(&g, r.offset),
+            RootKind::Joint => e.melee_model(g, r.offset),
             RootKind::MatAnimJoint => e.melee_matanim(r.offset),
             RootKind::AnimJoint => e.anim_joint_tree(r.offset),
             RootKind::TexAnim => e.texanims(r.offset),
-            RootKind::ModelSet => e.melee_model_set(&g, r.offset),
+            RootKind::ModelSet => e.melee_model_set(g, r.offset),
             RootKind::SceneData => {
                 if let Ok(sd) = a.read::<SceneData>(r.offset) {
                     for m in e.array(sd.models) {
-                        e.melee_model_set(&g, m);
+                        e.melee_model_set(g, m);
                     }
                 }
                 e.scene(r.offset);
@@ -242,6 +307,9 @@ pub(super) fn emit_order(a: &Archive<'_>) -> Vec<(usize, Phase, u32)> {
         // Pixels the Colosseum/XD helpers queued are placed by the Melee walks themselves.
         e.pixels.clear();
         e.palettes.clear();
+        if let Some(band) = e.list.get_mut(start..) {
+            order_textures(band, &e.heads, textures);
+        }
     }
     e.list
 }
