@@ -43,3 +43,40 @@ fn convert_adds_joint_animations_to_glb_only() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// BLK/BLA: `identify` names them, `convert` to JSON and back gives the same bytes.
+#[test]
+fn cluster_animations_identify_and_convert_through_json() {
+    let dir = std::env::temp_dir().join(format!("gcf-cluster-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let gcf = |args: &[&std::path::Path]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gcf"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for (kind, name) in [
+        (j3d_anim::Kind::Blk, "j3d-blk"),
+        (j3d_anim::Kind::Bla, "j3d-bla"),
+    ] {
+        let ext = kind.schema().ext;
+        let bytes = j3d_anim::build::sample(kind).write().unwrap();
+        let file = dir.join(format!("c.{ext}"));
+        std::fs::write(&file, &bytes).unwrap();
+        let id = gcf(&["identify".as_ref(), file.as_path()]);
+        assert!(id.contains(name), "{id}");
+        let json = dir.join(format!("c.{ext}.json"));
+        let back = dir.join(format!("back.{ext}"));
+        gcf(&["convert".as_ref(), file.as_path(), json.as_path()]);
+        gcf(&["convert".as_ref(), json.as_path(), back.as_path()]);
+        assert_eq!(std::fs::read(&back).unwrap(), bytes, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

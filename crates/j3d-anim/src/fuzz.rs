@@ -20,6 +20,7 @@ pub fn fuzz_anim(data: &[u8]) {
     }
     for f in [-1.0, 0.0, 0.5, 3.7, 1e9] {
         let _ = eval::pose(&anim, f);
+        let _ = eval::weights(&anim, f);
         for i in 0..4 {
             let _ = eval::color(&anim, i % 2 == 0, i, f);
             let _ = eval::pattern(&anim, i, f);
