@@ -1,5 +1,5 @@
 //! `gcf convert model.bmd model.glb --anim X.bck`: the animation reaches the .glb; animations are
-//! refused for OBJ output and for non-joint animation kinds. Fixtures are built in code.
+//! refused for OBJ output; other kinds (here a BTK) are accepted. Fixtures are built in code.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use std::process::Command;
@@ -36,11 +36,13 @@ fn convert_adds_joint_animations_to_glb_only() {
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
     assert_eq!(doc["animations"][0]["name"], "walk");
-    for (out, anim) in [("m.obj", &walk), ("t.glb", &btk)] {
-        let r = run(out, anim);
-        assert!(!r.status.success(), "{out}");
-        assert!(!dir.join(out).exists(), "{out}: no partial output");
-    }
+    let r = run("m.obj", &walk);
+    assert!(!r.status.success());
+    assert!(!dir.join("m.obj").exists(), "no partial output");
+    // A texture-matrix animation becomes KHR_animation_pointer channels (the sample model has
+    // no material named "water", so here it is listed in the document's extras).
+    let t = run("t.glb", &btk);
+    assert!(t.status.success(), "{}", String::from_utf8_lossy(&t.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
