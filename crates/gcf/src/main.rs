@@ -49,7 +49,7 @@ Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):
   .bti -> .png                            decode; back: .png -> .bti (--format cmpr|rgb5a3|...)
   .tpl -> FOLDER                          one PNG per image + tpl.json; back: FOLDER -> .tpl
   .canm -> .json; .json -> .canm          camera animation
-  .bmd/.bdl -> .obj|.glb                  model export (.glb: --anim X.bck, repeatable; -o fps=60)
+  .bmd/.bdl -> .obj|.glb                  model export (.glb: --anim X.bck/.btk/.brk/.bpk/.bva/..., repeatable; -o fps=60)
   .dat (sysdolphin) -> .obj | FOLDER      mesh (+ textures as PNG into a folder)
   .pkx -> .json; .json -> .pkx (--dat D)  Pokémon model container metadata
   .gpl -> .json                           facial animation data
@@ -166,7 +166,8 @@ enum Cmd {
         /// DAT model to embed (PKX from JSON metadata).
         #[arg(long)]
         dat: Option<PathBuf>,
-        /// Joint animation (BCK/BCA) to add to a model's .glb; repeatable (`-o fps=N`, default 60).
+        /// J3D animation (BCK/BCA joints, BTK/BRK/BPK/BVA as KHR_animation_pointer channels, BTP/BLK/BLA
+        /// as extras) to add to a model's .glb; repeatable (`-o fps=N`, default 60).
         #[arg(long)]
         anim: Vec<PathBuf>,
         /// Extra option KEY=VALUE.

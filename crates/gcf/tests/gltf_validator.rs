@@ -148,9 +148,11 @@ fn animated(archives: Option<&Path>) -> Vec<(String, Vec<u8>)> {
         let model = members
             .iter()
             .find(|(p, _)| p.ends_with(".bdl") || p.ends_with(".bmd"));
+        // Every animation kind of the archive: joint channels, KHR_animation_pointer channels
+        // (BTK, BRK, BPK, BVA) and extras (BTP).
         let bcks: Vec<(String, Vec<u8>)> = members
             .iter()
-            .filter(|(p, _)| p.ends_with(".bck"))
+            .filter(|(_, d)| j3d_anim::sniff(d).is_some())
             .cloned()
             .collect();
         if let Some((m, bytes)) = model.filter(|_| !bcks.is_empty()) {

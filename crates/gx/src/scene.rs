@@ -127,8 +127,47 @@ pub struct Track {
     pub local: Vec<Mtx34>,
 }
 
-/// A skeletal animation sampled at common times, written as glTF channels with linear
-/// interpolation (rotations as unit quaternions, which glTF interpolates spherically).
+/// A material or mesh property an animation drives beside node transforms, written as a
+/// `KHR_animation_pointer` channel (the texture transform through `KHR_texture_transform` on the
+/// material's base-colour texture, visibility through `KHR_node_visibility` on the mesh's node).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Property {
+    /// Base colour factor of material `n` (linear RGBA, 4 values per sample).
+    BaseColor(usize),
+    /// Base-colour texture offset of material `n` (u, v).
+    TextureOffset(usize),
+    /// Base-colour texture rotation of material `n` (radians, 1 value).
+    TextureRotation(usize),
+    /// Base-colour texture scale of material `n` (u, v).
+    TextureScale(usize),
+    /// Visibility of mesh `n` (1 value: 0 hidden, else shown; stepped, not interpolated).
+    Visible(usize),
+}
+
+impl Property {
+    /// Values per sample.
+    pub fn width(self) -> usize {
+        match self {
+            Property::BaseColor(_) => 4,
+            Property::TextureOffset(_) | Property::TextureScale(_) => 2,
+            Property::TextureRotation(_) | Property::Visible(_) => 1,
+        }
+    }
+}
+
+/// A property's samples: [`Property::width`] values per time of the animation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PropertyTrack {
+    /// What is animated.
+    pub property: Property,
+    /// The samples, flat.
+    pub values: Vec<f32>,
+}
+
+/// An animation sampled at common times: node transforms written as glTF channels with linear
+/// interpolation (rotations as unit quaternions, which glTF interpolates spherically), material
+/// and mesh properties as `KHR_animation_pointer` channels, and what maps onto neither as
+/// `extras`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Animation {
     /// Name.
@@ -137,6 +176,11 @@ pub struct Animation {
     pub times: Vec<f32>,
     /// Animated nodes.
     pub tracks: Vec<Track>,
+    /// Animated material and mesh properties.
+    pub properties: Vec<PropertyTrack>,
+    /// Anything else, written as the animation's `extras` (or, for an animation without any
+    /// channel, an entry of the document's `extras.animations`).
+    pub extras: Option<Value>,
 }
 
 /// A model ready to be written: joints, meshes, materials and distinct images.
@@ -331,19 +375,39 @@ impl Scene {
                 json!([{"joints": (0..joints).collect::<Vec<_>>(), "inverseBindMatrices": a}]),
             );
         }
+        let used = self.animated();
+        let mut targets = Targets::default();
         for (i, m) in drawn.iter().enumerate() {
             let mut n = json!({"name": m.name, "mesh": i});
             if skinned {
                 set(&mut n, "skin", json!(0));
             }
+            let scene_index = self.meshes.iter().position(|x| std::ptr::eq(x, *m));
+            if let Some(k) = scene_index.filter(|k| used.contains(&Property::Visible(*k))) {
+                set(
+                    &mut n,
+                    "extensions",
+                    json!({"KHR_node_visibility": {"visible": true}}),
+                );
+                targets.mesh_node.insert(k, nodes.len());
+            }
             nodes.push(n);
             roots.push(nodes.len() - 1);
         }
-        let materials: Vec<Value> = materials.iter().map(|m| {
+        let materials: Vec<Value> = materials.iter().enumerate().map(|(i, m)| {
             let mut pbr =
                 json!({"baseColorFactor": m.color, "metallicFactor": 0.0, "roughnessFactor": 1.0});
+            targets.materials += 1;
             if let Some(t) = m.texture.filter(|&t| t < self.images.len()) {
-                set(&mut pbr, "baseColorTexture", json!({"index": t}));
+                let mut info = json!({"index": t});
+                if [Property::TextureOffset(i), Property::TextureRotation(i), Property::TextureScale(i)]
+                    .iter()
+                    .any(|p| used.contains(p))
+                {
+                    set(&mut info, "extensions", json!({"KHR_texture_transform": {}}));
+                    targets.transformed.push(i);
+                }
+                set(&mut pbr, "baseColorTexture", info);
             }
             let mut mat = json!({"name": m.name, "pbrMetallicRoughness": pbr});
             if m.double_sided {
@@ -356,11 +420,38 @@ impl Scene {
             let view = bin.view(&crate::png::encode(img)?, None)?;
             images.push(json!({"bufferView": view, "mimeType": "image/png"}));
         }
-        let animations = self
-            .animations
-            .iter()
-            .map(|a| animation_json(a, joints, &mut bin))
-            .collect::<Result<Vec<_>>>()?;
+        let mut animations = Vec::new();
+        let mut unwritten = Vec::new();
+        let mut pointers = false;
+        for a in &self.animations {
+            match animation_json(a, joints, &targets, &mut bin)? {
+                Some((v, p)) => {
+                    animations.push(v);
+                    pointers |= p;
+                }
+                None => {
+                    if let Some(x) = &a.extras {
+                        unwritten.push(json!({"name": a.name, "extras": x}));
+                    }
+                }
+            }
+        }
+        if !unwritten.is_empty() {
+            set(&mut doc, "extras", json!({"animations": unwritten}));
+        }
+        let mut extensions = Vec::new();
+        if pointers {
+            extensions.push("KHR_animation_pointer");
+        }
+        if !targets.transformed.is_empty() {
+            extensions.push("KHR_texture_transform");
+        }
+        if !targets.mesh_node.is_empty() {
+            extensions.push("KHR_node_visibility");
+        }
+        if !extensions.is_empty() {
+            set(&mut doc, "extensionsUsed", json!(extensions));
+        }
         bin.pad();
         if !roots.is_empty() {
             set(&mut doc, "scene", json!(0));
@@ -370,7 +461,7 @@ impl Scene {
             ("nodes", nodes),
             ("meshes", meshes),
             ("materials", materials),
-            ("animations", animations.into_iter().flatten().collect()),
+            ("animations", animations),
         ] {
             if !list.is_empty() {
                 set(&mut doc, key, json!(list));
@@ -603,11 +694,60 @@ fn node_json(n: &Node) -> Value {
     o
 }
 
+/// Where property channels may point: materials written, the textured ones carrying
+/// `KHR_texture_transform`, and the node of each mesh whose visibility is animated.
+#[derive(Default)]
+struct Targets {
+    materials: usize,
+    transformed: Vec<usize>,
+    mesh_node: HashMap<usize, usize>,
+}
+
+impl Targets {
+    /// The JSON pointer of `p`, when its target was written.
+    fn pointer(&self, p: Property) -> Option<String> {
+        let tt = "pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform";
+        let tex = |m: usize, what: &str| {
+            self.transformed
+                .contains(&m)
+                .then(|| format!("/materials/{m}/{tt}/{what}"))
+        };
+        match p {
+            Property::BaseColor(m) => (m < self.materials)
+                .then(|| format!("/materials/{m}/pbrMetallicRoughness/baseColorFactor")),
+            Property::TextureOffset(m) => tex(m, "offset"),
+            Property::TextureRotation(m) => tex(m, "rotation"),
+            Property::TextureScale(m) => tex(m, "scale"),
+            Property::Visible(k) => self
+                .mesh_node
+                .get(&k)
+                .map(|n| format!("/nodes/{n}/extensions/KHR_node_visibility/visible")),
+        }
+    }
+}
+
+impl Scene {
+    /// Every property some animation drives.
+    fn animated(&self) -> Vec<Property> {
+        self.animations
+            .iter()
+            .flat_map(|a| a.properties.iter().map(|p| p.property))
+            .collect()
+    }
+}
+
 /// A glTF animation: one shared time accessor, three linear samplers and channels per track
-/// (tracks of unknown nodes or with a sample count other than the times' are left out; `None`
-/// when nothing remains). Consecutive quaternions are kept in one hemisphere so that linear
-/// playback takes the short way round.
-fn animation_json(a: &Animation, joints: usize, bin: &mut Bin) -> Result<Option<Value>> {
+/// (tracks of unknown nodes or with a sample count other than the times' are left out) and one
+/// `KHR_animation_pointer` channel per property track whose target was written (visibility as
+/// unsigned bytes, stepped), with whether any pointer channel was written; `None` when no
+/// channel remains. Consecutive quaternions are kept in one hemisphere so that linear playback
+/// takes the short way round.
+fn animation_json(
+    a: &Animation,
+    joints: usize,
+    targets: &Targets,
+    bin: &mut Bin,
+) -> Result<Option<(Value, bool)>> {
     let n = a.times.len();
     let increasing = a
         .times
@@ -619,7 +759,17 @@ fn animation_json(a: &Animation, joints: usize, bin: &mut Bin) -> Result<Option<
         .iter()
         .filter(|t| t.node < joints && t.local.len() == n)
         .collect();
-    if n == 0 || !increasing || !a.times.iter().all(|t| t.is_finite()) || tracks.is_empty() {
+    let properties: Vec<(&PropertyTrack, String)> = a
+        .properties
+        .iter()
+        .filter(|p| p.values.len() == n * p.property.width())
+        .filter_map(|p| Some((p, targets.pointer(p.property)?)))
+        .collect();
+    if n == 0
+        || !increasing
+        || !a.times.iter().all(|t| t.is_finite())
+        || (tracks.is_empty() && properties.is_empty())
+    {
         return Ok(None);
     }
     let input = bin.floats(&a.times, "SCALAR", 1, true, None)?;
@@ -652,9 +802,34 @@ fn animation_json(a: &Animation, joints: usize, bin: &mut Bin) -> Result<Option<
             samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
         }
     }
-    Ok(Some(
-        json!({"name": a.name, "samplers": samplers, "channels": channels}),
-    ))
+    let pointers = !properties.is_empty();
+    for (p, pointer) in properties {
+        let (output, interpolation) = if let Property::Visible(_) = p.property {
+            let bytes: Vec<u8> = p.values.iter().map(|&v| u8::from(v != 0.0)).collect();
+            let view = bin.view(&bytes, None)?;
+            let acc = bin.accessor(
+                json!({"bufferView": view, "componentType": 5121, "count": n, "type": "SCALAR"}),
+            );
+            (acc, "STEP")
+        } else {
+            let ty = ["SCALAR", "VEC2", "VEC3", "VEC4"]
+                .get(p.property.width() - 1)
+                .copied()
+                .unwrap_or("SCALAR");
+            (
+                bin.floats(&p.values, ty, p.property.width(), false, None)?,
+                "LINEAR",
+            )
+        };
+        let target = json!({"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": pointer}}});
+        channels.push(json!({"sampler": samplers.len(), "target": target}));
+        samplers.push(json!({"input": input, "output": output, "interpolation": interpolation}));
+    }
+    let mut out = json!({"name": a.name, "samplers": samplers, "channels": channels});
+    if let Some(x) = &a.extras {
+        set(&mut out, "extras", x.clone());
+    }
+    Ok(Some((out, pointers)))
 }
 
 fn mesh_json(

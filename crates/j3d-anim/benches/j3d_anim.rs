@@ -132,6 +132,79 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+    // Material animations (BTK, BRK, BPK): each sampled at every frame onto a scene holding one
+    // textured material per name the file uses, then written as KHR_animation_pointer channels.
+    let materials: Vec<_> = models
+        .iter()
+        .filter(|m| {
+            matches!(
+                m.kind,
+                j3d_anim::Kind::Btk | j3d_anim::Kind::Brk | j3d_anim::Kind::Bpk
+            )
+        })
+        .collect();
+    let scene_for = |m: &j3d_anim::Anim| {
+        let mut s = gx::scene::Scene::new("bench");
+        let t = s.add_image(gx::tex::Image::new(1, 1, vec![[255; 4]]).unwrap());
+        for table in &m.tables {
+            if let j3d_anim::Data::Names(n) = &table.data {
+                for e in &n.entries {
+                    let name = String::from_utf8_lossy(&e.name).into_owned();
+                    s.materials.push(gx::scene::Material::new(name, Some(t)));
+                }
+            }
+        }
+        s
+    };
+    let entries: usize = materials
+        .iter()
+        .map(|m| {
+            let n: usize = m
+                .kind
+                .schema()
+                .tables
+                .iter()
+                .zip(&m.tables)
+                .filter(|(d, _)| !d.values.is_empty())
+                .map(|(_, t)| t.data.len())
+                .sum();
+            (usize::from(m.duration()) + 1) * n
+        })
+        .sum();
+    let mut g = c.benchmark_group(format!(
+        "j3d-anim glb pointer export ({} btk/brk/bpk, {entries} entry samples)",
+        materials.len()
+    ));
+    g.throughput(Throughput::Elements(entries as u64));
+    g.bench_function("sample every frame + write glb", |b| {
+        b.iter(|| {
+            materials
+                .iter()
+                .map(|m| {
+                    let mut s = scene_for(m);
+                    j3d_anim::export::add_to_scene(&mut s, m, "a", 60.0).unwrap();
+                    s.to_glb().unwrap().len()
+                })
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+    // Cluster weights (the built BLK and BLA: no real file).
+    let clusters = [
+        j3d_anim::build::sample(j3d_anim::Kind::Blk),
+        j3d_anim::build::sample(j3d_anim::Kind::Bla),
+    ];
+    let mut g = c.benchmark_group("j3d-anim cluster weights (sample blk + bla, 4 tracks)");
+    g.throughput(Throughput::Elements(4));
+    g.bench_function("weights at t=2.5", |b| {
+        b.iter(|| {
+            clusters
+                .iter()
+                .map(|m| j3d_anim::eval::weights(m, 2.5).len())
+                .sum::<usize>()
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -1,5 +1,6 @@
 //! Builders: small valid files of every kind, laid out the way Nintendo's tools lay them out
-//! (tables after a 32-aligned header, 4-aligned tables — 32 in ANK1/ANF1 — chunk end on 32).
+//! (tables after a 32-aligned header, 4-aligned tables — 32 in ANK1/ANF1/CLK1/CLF1 — chunk end
+//! on 32).
 //! Tests, the bench and `gcf`'s samples use them.
 
 use std::collections::BTreeMap;
@@ -31,7 +32,7 @@ pub fn anim(kind: Kind, values: &[(&str, u32)], tables: Vec<Data>) -> Anim {
     for (k, v) in values {
         vals.insert((*k).to_owned(), *v);
     }
-    let align = if matches!(kind, Kind::Bck | Kind::Bca) {
+    let align = if matches!(kind, Kind::Bck | Kind::Bca | Kind::Blk | Kind::Bla) {
         32
     } else {
         4
@@ -237,6 +238,35 @@ pub fn sample(kind: Kind) -> Anim {
                     FullTrack { count: 3, index: 1 },
                 ]),
                 Data::U8(vec![1, 0, 1, 0]),
+            ],
+        ),
+        Kind::Blk => anim(
+            Kind::Blk,
+            &[
+                ("loop_mode", 2),
+                ("fill_9", 0),
+                ("duration", 10),
+                ("field_c", 1),
+            ],
+            vec![
+                Data::Key(vec![k(2, 0, 0), k(1, 6, 0)]),
+                Data::F32(vec![0.0, 0.0, 0.0, 10.0, 1.0, 0.0, 0.5]),
+            ],
+        ),
+        Kind::Bla => anim(
+            Kind::Bla,
+            &[
+                ("loop_mode", 0),
+                ("fill_9", 0xFF),
+                ("duration", 4),
+                ("field_c", 1),
+            ],
+            vec![
+                Data::Full(vec![
+                    FullTrack { count: 4, index: 0 },
+                    FullTrack { count: 1, index: 3 },
+                ]),
+                Data::F32(vec![0.0, 0.25, 0.5, 1.0]),
             ],
         ),
     }

@@ -291,6 +291,45 @@ pub fn visible(anim: &Anim, i: usize, frame: f32) -> Option<bool> {
     full(*v.get(i)?, anim.table(1)?, 1.0, frame).map(|x| x != 0.0)
 }
 
+/// Weight of cluster (blend shape) `i` of a BLK/BLA at `frame`, as `J3DAnmClusterKey` /
+/// `J3DAnmClusterFull::getWeight` compute it over the f32 weight table: a keyed track with no
+/// keys weighs 1; a per-frame track takes the frame *rounded to nearest* (the only per-frame kind
+/// that rounds), the first value before frame 0 and the last past its end.
+pub fn weight(anim: &Anim, i: usize, frame: f32) -> Option<f32> {
+    let table = anim.table(1)?;
+    match anim.table(0)? {
+        Data::Key(v) if anim.kind == Kind::Blk => {
+            let t = *v.get(i)?;
+            if t.count == 0 {
+                return Some(1.0);
+            }
+            keyed(t, table, 1.0, frame)
+        }
+        Data::Full(v) if anim.kind == Kind::Bla => {
+            let t = *v.get(i)?;
+            let rounded = if frame < 0.0 {
+                0.0
+            } else {
+                (frame + 0.5).floor()
+            };
+            full(t, table, 1.0, rounded)
+        }
+        _ => None,
+    }
+}
+
+/// Every cluster weight of a BLK/BLA at time `t` (frames since the start, through the loop mode).
+pub fn weights(anim: &Anim, t: f32) -> Vec<f32> {
+    if !matches!(anim.kind, Kind::Blk | Kind::Bla) {
+        return Vec::new();
+    }
+    let frame = frame_at(anim.loop_mode(), f32::from(anim.duration()), t);
+    let n = anim.table(0).map_or(0, Data::len);
+    (0..n)
+        .map(|i| weight(anim, i, frame).unwrap_or(0.0))
+        .collect()
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
@@ -347,6 +386,33 @@ mod tests {
             .unwrap(),
             20.0
         ));
+    }
+
+    #[test]
+    fn cluster_weights_hand_values() {
+        // Sample BLK: cluster 0 keys (0, 0, slope 0) and (10, 1, slope 0); cluster 1 constant
+        // 0.5. At frame 5 the flat Hermite is halfway: 0.5; at 2.5, h01 = 0.15625.
+        let blk = crate::build::sample(Kind::Blk);
+        assert!(close(weight(&blk, 0, 5.0).unwrap(), 0.5));
+        assert!(close(weight(&blk, 0, 2.5).unwrap(), 0.15625));
+        assert!(close(weight(&blk, 1, 7.0).unwrap(), 0.5));
+        // Loop mode 2 over 10 frames: t = 12.5 shows frame 2.5.
+        let w = weights(&blk, 12.5);
+        assert!(close(w[0], 0.15625) && close(w[1], 0.5));
+        // Sample BLA: cluster 0 stores 0, 0.25, 0.5, 1 per frame; the game rounds the frame:
+        // 2.4 takes frame 2, 2.6 frame 3.
+        let bla = crate::build::sample(Kind::Bla);
+        assert!(close(weight(&bla, 0, 2.4).unwrap(), 0.5));
+        assert!(close(weight(&bla, 0, 2.6).unwrap(), 1.0));
+        assert!(close(weight(&bla, 0, -3.0).unwrap(), 0.0));
+        assert!(close(weight(&bla, 0, 9.0).unwrap(), 1.0));
+        assert!(close(weight(&bla, 1, 1.0).unwrap(), 1.0));
+        // A keyed cluster track without keys weighs 1.
+        let mut empty = blk.clone();
+        if let Data::Key(v) = &mut empty.tables[0].data {
+            v[1].count = 0;
+        }
+        assert!(close(weight(&empty, 1, 3.0).unwrap(), 1.0));
     }
 
     #[test]

@@ -1,8 +1,8 @@
-//! J3D animations — BCK, BCA, BTK, BRK, BPK, BTP, BVA — read, written back byte for byte, checked
-//! and evaluated the way the game does.
+//! J3D animations — BCK, BCA, BTK, BRK, BPK, BTP, BVA, BLK, BLA — read, written back byte for
+//! byte, checked and evaluated the way the game does.
 //!
 //! Every kind is a `J3D1` file with one chunk (`ANK1`, `ANF1`, `TTK1`, `TRK1`, `PAK1`, `TPT1`,
-//! `VAF1`): a header of counts and offsets, entry tables whose tracks point into shared value
+//! `VAF1`, `CLK1`, `CLF1`): a header of counts and offsets, entry tables whose tracks point into shared value
 //! tables, and name tables. [`schema`] describes each kind as data; one parser ([`View`]), one
 //! writer ([`Anim::write`]) and one validator ([`validate()`]) walk those descriptions.
 //!

@@ -95,7 +95,9 @@ pub enum Data {
     KeyColor(Vec<[KeyTrack; 4]>),
     /// TPT1 entries.
     Pattern(Vec<Pattern>),
-    /// Per-frame tracks (VAF1).
+    /// Keyed tracks, one per entry (CLK1).
+    Key(Vec<KeyTrack>),
+    /// Per-frame tracks (VAF1, CLF1).
     Full(Vec<FullTrack>),
     /// f32 values.
     F32(Vec<f32>),
@@ -120,6 +122,7 @@ impl Data {
             Data::TevColor(v) => v.len(),
             Data::KeyColor(v) => v.len(),
             Data::Pattern(v) => v.len(),
+            Data::Key(v) => v.len(),
             Data::Full(v) => v.len(),
             Data::F32(v) => v.len(),
             Data::I16(v) => v.len(),
@@ -252,6 +255,8 @@ impl Kind {
             Kind::Bpk => "j3d-bpk",
             Kind::Btp => "j3d-btp",
             Kind::Bva => "j3d-bva",
+            Kind::Blk => "j3d-blk",
+            Kind::Bla => "j3d-bla",
         }
     }
 }

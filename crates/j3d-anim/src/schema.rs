@@ -24,6 +24,10 @@ pub enum Kind {
     Btp,
     /// `bva1` / `VAF1`: per-frame shape visibility.
     Bva,
+    /// `blk1` / `CLK1`: keyed cluster (blend-shape) weights.
+    Blk,
+    /// `bla1` / `CLF1`: per-frame cluster (blend-shape) weights.
+    Bla,
 }
 
 /// How a table's element count is known.
@@ -40,6 +44,9 @@ pub enum Len {
     Table(usize),
     /// The table says itself (name tables).
     Own,
+    /// No count is stored (CLK1/CLF1: the model's cluster count decides): as many elements as
+    /// lie before the next table (or the chunk end), less the padding that follows them.
+    Until,
 }
 
 /// Element type of a table.
@@ -55,7 +62,9 @@ pub enum Elem {
     KeyColor,
     /// TPT1 entry: per-frame track, texture-map id and 3 fill bytes.
     Pattern,
-    /// One per-frame track (VAF1).
+    /// One keyed track (CLK1).
+    Key,
+    /// One per-frame track (VAF1, CLF1).
     Full,
     /// Big-endian f32 values.
     F32,
@@ -80,6 +89,7 @@ impl Elem {
             Elem::TevColor => 28,
             Elem::KeyColor => 24,
             Elem::Pattern => 8,
+            Elem::Key => 6,
             Elem::Full => 4,
             Elem::F32 => 4,
             Elem::I16 | Elem::U16 => 2,
@@ -422,6 +432,36 @@ static VAF1_TABLES: [TableDef; 2] = [
     t("shows", Elem::U8, f(4)),
 ];
 
+/// CLK1 and CLF1 share a header; the game reads only the loop mode, the duration and the two
+/// offsets. 0x09 and 0x0C are kept as values (tools disagree on 0x0C), 0x0E counts the weights.
+static CL_FIELDS: [Field; 7] = [
+    v("loop_mode", 8, 1),
+    v("fill_9", 9, 1),
+    v("duration", 0x0A, 2),
+    v("field_c", 0x0C, 2),
+    c("weight_count", 0x0E, 2),
+    o("cluster_offset", 0x10, 0),
+    o("weight_offset", 0x14, 1),
+];
+static CLK1_TABLES: [TableDef; 2] = [
+    TableDef {
+        name: "clusters",
+        elem: Elem::Key,
+        len: Len::Until,
+        values: &[1],
+    },
+    t("weights", Elem::F32, f(4)),
+];
+static CLF1_TABLES: [TableDef; 2] = [
+    TableDef {
+        name: "clusters",
+        elem: Elem::Full,
+        len: Len::Until,
+        values: &[1],
+    },
+    t("weights", Elem::F32, f(4)),
+];
+
 static BCK: Schema = Schema {
     kind: Kind::Bck,
     tag: *b"bck1",
@@ -486,8 +526,27 @@ static BVA: Schema = Schema {
     tables: &VAF1_TABLES,
 };
 
+static BLK: Schema = Schema {
+    kind: Kind::Blk,
+    tag: *b"blk1",
+    magic: *b"CLK1",
+    ext: "blk",
+    header: 0x18,
+    fields: &CL_FIELDS,
+    tables: &CLK1_TABLES,
+};
+static BLA: Schema = Schema {
+    kind: Kind::Bla,
+    tag: *b"bla1",
+    magic: *b"CLF1",
+    ext: "bla",
+    header: 0x18,
+    fields: &CL_FIELDS,
+    tables: &CLF1_TABLES,
+};
+
 /// Every supported kind's layout.
-pub static SCHEMAS: [&Schema; 7] = [&BCK, &BCA, &BTK, &BRK, &BPK, &BTP, &BVA];
+pub static SCHEMAS: [&Schema; 9] = [&BCK, &BCA, &BTK, &BRK, &BPK, &BTP, &BVA, &BLK, &BLA];
 
 impl Kind {
     /// This kind's layout.
@@ -500,6 +559,8 @@ impl Kind {
             Kind::Bpk => &BPK,
             Kind::Btp => &BTP,
             Kind::Bva => &BVA,
+            Kind::Blk => &BLK,
+            Kind::Bla => &BLA,
         }
     }
 

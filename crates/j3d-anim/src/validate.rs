@@ -89,6 +89,10 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
                 .iter()
                 .enumerate()
                 .for_each(|(i, e)| keyed(&mut o, i, e, &|c| c)),
+            Data::Key(v) => v
+                .iter()
+                .enumerate()
+                .for_each(|(i, e)| keyed(&mut o, i, std::slice::from_ref(e), &|_| 0)),
             Data::TevColor(v) => v
                 .iter()
                 .enumerate()
@@ -113,6 +117,17 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
             }
             Data::Full(v) => {
                 for (i, e) in v.iter().enumerate() {
+                    if anim.kind == crate::schema::Kind::Bla && e.count == 0 {
+                        let at = o.at(ti, i, size);
+                        o.error(
+                            "J3DA-012",
+                            at,
+                            format!(
+                                "{} {i}: no frames (the game reads the weight before index {})",
+                                def.name, e.index
+                            ),
+                        );
+                    }
                     if let Some((_, values)) = table(0) {
                         let at = o.at(ti, i, size);
                         full_track(&mut o, at, def.name, i, *e, values);
@@ -162,7 +177,24 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
             }
         }
     }
+    let guessed = cluster_end_guessed(anim);
+    if let Some(gap) = &guessed {
+        o.warning(
+            "J3DA-013",
+            None,
+            format!(
+                "clusters: the {gap} is not padding; the file stores no cluster count, so the \
+                 count read (whole entries up to the next table) may be wrong (bytes kept verbatim)"
+            ),
+        );
+    }
     for what in anim.raw_parts() {
+        if guessed
+            .as_ref()
+            .is_some_and(|g| what.starts_with(g.as_str()))
+        {
+            continue;
+        }
         o.found.push(Diagnostic::info(
             "J3DA-009",
             None,
@@ -177,6 +209,34 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
         ));
     }
     o.found
+}
+
+/// Where a table whose count is not stored (CLK1/CLF1 clusters) is followed by bytes that are not
+/// padding, so where it ends is a guess: the gap's name as [`Anim::raw_parts`] words it.
+fn cluster_end_guessed(anim: &Anim) -> Option<String> {
+    let s = anim.kind.schema();
+    let order = &anim.layout.order;
+    order.iter().enumerate().find_map(|(n, p)| {
+        let uncounted = s
+            .tables
+            .get(p.table)
+            .is_some_and(|d| d.len == crate::schema::Len::Until);
+        let (name, gap) = match order.get(n + 1) {
+            Some(q) => (
+                format!(
+                    "gap before {}",
+                    s.tables.get(q.table).map_or("?", |d| d.name)
+                ),
+                &q.gap,
+            ),
+            None => ("chunk end".to_owned(), &anim.layout.end),
+        };
+        let guessed = matches!(
+            gap,
+            crate::model::Gap::Raw(_) | crate::model::Gap::Stale { .. }
+        );
+        (uncounted && guessed).then_some(name)
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

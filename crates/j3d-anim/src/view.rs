@@ -123,6 +123,8 @@ impl<'a> View<'a> {
                         .u16(offset)
                         .with_context(|| format!("{name} > {}", def.name))?,
                 ),
+                Len::Until if offset == 0 => 0,
+                Len::Until => until_len(&chunk, schema, &fields, ti, offset, def.elem.size()),
             };
             if offset == 0 {
                 if len != 0 {
@@ -316,6 +318,7 @@ fn empty(elem: Elem) -> Data {
         Elem::TevColor => Data::TevColor(Vec::new()),
         Elem::KeyColor => Data::KeyColor(Vec::new()),
         Elem::Pattern => Data::Pattern(Vec::new()),
+        Elem::Key => Data::Key(Vec::new()),
         Elem::Full => Data::Full(Vec::new()),
         Elem::F32 => Data::F32(Vec::new()),
         Elem::I16 => Data::I16(Vec::new()),
@@ -327,6 +330,41 @@ fn empty(elem: Elem) -> Data {
             entries: Vec::new(),
         }),
     }
+}
+
+/// Element count of table `own`, whose count is not stored: the fewest whole elements from
+/// `offset` after which only padding (the sentence restarted at alignments, or zeros) runs up to
+/// the next table or the chunk end. A real entry never reads as padding: its first u16 (a key or frame
+/// count) is at least 1, and no valid count spells the sentence's `Th`.
+fn until_len(
+    chunk: &Reader<'_>,
+    schema: &Schema,
+    fields: &[u32],
+    own: usize,
+    offset: usize,
+    size: usize,
+) -> usize {
+    let c = chunk.data();
+    let next = schema
+        .fields
+        .iter()
+        .zip(fields)
+        .filter(|(f, v)| {
+            matches!(f.role, Role::Offset(t) if t != own) && **v as usize >= offset && **v != 0
+        })
+        .map(|(_, &v)| v as usize)
+        .min()
+        .unwrap_or(c.len())
+        .min(c.len());
+    let span = next.saturating_sub(offset);
+    (0..=span / size.max(1))
+        .find(|&n| {
+            let at = offset + n * size;
+            let rest = c.get(at..next).unwrap_or_default();
+            rest.iter().all(|&b| b == 0)
+                || matches!(classify(at, rest, Fill::Nintendo), Gap::Align(_))
+        })
+        .unwrap_or(span / size.max(1))
 }
 
 /// Byte size of the name table at `offset`: entries, then the strings (through the last NUL).
@@ -416,6 +454,7 @@ fn read_table(r: &Reader<'_>, elem: Elem, s: Span) -> Result<Data> {
                 fill: fill3(c)?,
             })
         })),
+        Elem::Key => Data::Key(many!(key)),
         Elem::Full => Data::Full(many!(full)),
         Elem::F32 => Data::F32(many!(|c: &mut gcio::Cursor<'_>| c.f32())),
         Elem::I16 => Data::I16(many!(|c: &mut gcio::Cursor<'_>| c.i16())),

@@ -31,6 +31,7 @@ fn write_data(w: &mut Writer, d: &Data) -> Result<()> {
                 w.u8(e.tex_map).bytes(&e.fill);
             }
         }
+        Data::Key(v) => v.iter().for_each(|t| key(w, t)),
         Data::Full(v) => v.iter().for_each(|t| full(w, t)),
         Data::F32(v) => v.iter().for_each(|&x| {
             w.f32(x);

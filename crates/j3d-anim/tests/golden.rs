@@ -50,6 +50,54 @@ fn sample_bck_bytes() {
     assert_eq!(be16(c, 0xE2) as i16, 8192);
 }
 
+/// Pads `v` with the sentence (restarted) up to a multiple of `align` bytes.
+fn pad(v: &mut Vec<u8>, align: usize) {
+    let sentence = b"This is padding data to alignme";
+    let n = (align - v.len() % align) % align;
+    v.extend(&sentence[..n]);
+}
+
+/// The sample BLK and BLA, worked by hand from the layout in docs/J3D-ANIM.md: 0x18-byte
+/// header padded to 32, the cluster entries, padding to 32, the f32 weights, padding to 32.
+#[test]
+fn sample_cluster_bytes() {
+    let mut blk = b"J3D1blk1\0\0\0\x80\0\0\0\x01".to_vec();
+    blk.extend([0xFF; 16]);
+    blk.extend(b"CLK1\0\0\0\x60");
+    // loop 2, 0x09 = 0, duration 10, 0x0C = 1, 7 weights, clusters at 0x20, weights at 0x40.
+    blk.extend([2, 0, 0, 10, 0, 1, 0, 7, 0, 0, 0, 0x20, 0, 0, 0, 0x40]);
+    pad(&mut blk, 32);
+    // Cluster 0: 2 keys at 0, tangent mode 0; cluster 1: constant weights[6].
+    blk.extend([0, 2, 0, 0, 0, 0, 0, 1, 0, 6, 0, 0]);
+    pad(&mut blk, 32);
+    for w in [0.0f32, 0.0, 0.0, 10.0, 1.0, 0.0, 0.5] {
+        blk.extend(w.to_be_bytes());
+    }
+    pad(&mut blk, 32);
+    assert_eq!(build::sample(Kind::Blk).write().unwrap(), blk);
+    let back = j3d_anim::parse(&blk).unwrap();
+    assert_eq!(back.tables, build::sample(Kind::Blk).tables);
+    assert_eq!(back.write().unwrap(), blk);
+
+    let mut bla = b"J3D1bla1\0\0\0\x80\0\0\0\x01".to_vec();
+    bla.extend([0xFF; 16]);
+    bla.extend(b"CLF1\0\0\0\x60");
+    bla.extend([0, 0xFF, 0, 4, 0, 1, 0, 4, 0, 0, 0, 0x20, 0, 0, 0, 0x40]);
+    pad(&mut bla, 32);
+    // Cluster 0: 4 frames from weights[0]; cluster 1: constant weights[3].
+    bla.extend([0, 4, 0, 0, 0, 1, 0, 3]);
+    pad(&mut bla, 32);
+    for w in [0.0f32, 0.25, 0.5, 1.0] {
+        bla.extend(w.to_be_bytes());
+    }
+    pad(&mut bla, 32);
+    assert_eq!(bla.len(), 0x80);
+    assert_eq!(build::sample(Kind::Bla).write().unwrap(), bla);
+    let back = j3d_anim::parse(&bla).unwrap();
+    assert_eq!(back.tables, build::sample(Kind::Bla).tables);
+    assert_eq!(back.write().unwrap(), bla);
+}
+
 #[test]
 fn sample_evaluation() {
     let a = build::sample(Kind::Bck);
@@ -75,6 +123,9 @@ fn sample_evaluation() {
     assert_eq!(eval::visible(&bva, 1, 0.5), Some(false));
     assert_eq!(eval::visible(&bva, 1, 1.0), Some(true));
     assert_eq!(eval::visible(&bva, 0, 3.0), Some(true));
+    let blk = build::sample(Kind::Blk);
+    assert!((eval::weight(&blk, 0, 5.0).unwrap() - 0.5).abs() < 1e-6);
+    assert_eq!(eval::weights(&build::sample(Kind::Bla), 2.6), [1.0, 1.0]);
     let bca = build::sample(Kind::Bca);
     assert_eq!(eval::joint(&bca, 0, 2.9).unwrap().translation[0], 2.0);
 }

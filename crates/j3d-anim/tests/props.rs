@@ -39,7 +39,7 @@ proptest! {
     }
 
     #[test]
-    fn sample_edits_round_trip(kind in 0usize..7, fill in proptest::collection::vec(any::<u8>(), 0..8)) {
+    fn sample_edits_round_trip(kind in 0usize..j3d_anim::SCHEMAS.len(), fill in proptest::collection::vec(any::<u8>(), 0..8)) {
         let k = j3d_anim::SCHEMAS[kind].kind;
         let mut a = build::sample(k);
         // Grow the last value-like table a little: layout facts still place everything.
@@ -57,13 +57,42 @@ proptest! {
         }
     }
 
+    /// Cluster files store no entry count: it is read back from where the next table starts,
+    /// which must give the same entries for any valid track list (count ≥ 1: the game's tools
+    /// never write an empty cluster track, and zero bytes could pass for padding).
+    #[test]
+    fn cluster_models_round_trip(
+        keyed in any::<bool>(),
+        tracks in proptest::collection::vec((1u16..5, 0u16..40, 0u16..2), 0..12),
+        weights in proptest::collection::vec(-2f32..2.0, 0..24),
+        duration in 0u32..0x8000,
+        field_c in 0u32..3,
+    ) {
+        let (kind, clusters) = if keyed {
+            (Kind::Blk, Data::Key(tracks.iter().map(|&(count, index, tangent)| KeyTrack { count, index, tangent }).collect()))
+        } else {
+            (Kind::Bla, Data::Full(tracks.iter().map(|&(count, index, _)| j3d_anim::FullTrack { count, index }).collect()))
+        };
+        let a = build::anim(
+            kind,
+            &[("loop_mode", 2), ("duration", duration), ("field_c", field_c)],
+            vec![clusters, Data::F32(weights)],
+        );
+        let bytes = a.write().unwrap();
+        let back = j3d_anim::parse(&bytes).unwrap();
+        prop_assert_eq!(&back.tables, &a.tables);
+        prop_assert_eq!(&back.values, &a.values);
+        prop_assert_eq!(back.write().unwrap(), bytes);
+        let _ = j3d_anim::eval::weights(&back, 3.5);
+    }
+
     #[test]
     fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..512)) {
         j3d_anim::fuzz_anim(&data);
     }
 
     #[test]
-    fn arbitrary_chunks_never_panic(kind in 0usize..7, body in proptest::collection::vec(any::<u8>(), 0..400)) {
+    fn arbitrary_chunks_never_panic(kind in 0usize..j3d_anim::SCHEMAS.len(), body in proptest::collection::vec(any::<u8>(), 0..400)) {
         let s = j3d_anim::SCHEMAS[kind];
         let mut data = b"J3D1".to_vec();
         data.extend(&s.tag);

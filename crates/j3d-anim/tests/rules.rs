@@ -116,6 +116,20 @@ fn stale_padding() -> Anim {
     })
 }
 
+fn bla_track_without_frames() -> Anim {
+    edit(Kind::Bla, |a| {
+        if let Data::Full(v) = &mut a.tables[0].data {
+            v[1].count = 0;
+        }
+    })
+}
+
+fn blk_clusters_then_raw_bytes() -> Anim {
+    edit(Kind::Blk, |a| {
+        a.layout.order[1].gap = Gap::Raw(b"xyz".to_vec())
+    })
+}
+
 const CASES: &[RuleCase<'_, Vec<u8>>] = &[
     ("header byte 8 flipped", unparseable, Error, "J3DA-000"),
     ("loop mode 9", || bytes(loop_mode_9()), Warning, "J3DA-001"),
@@ -163,6 +177,18 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         "J3DA-010",
     ),
     ("stale padding", || bytes(stale_padding()), Info, "J3DA-011"),
+    (
+        "BLA cluster track without frames",
+        || bytes(bla_track_without_frames()),
+        Error,
+        "J3DA-012",
+    ),
+    (
+        "BLK clusters followed by raw bytes",
+        || bytes(blk_clusters_then_raw_bytes()),
+        Warning,
+        "J3DA-013",
+    ),
 ];
 
 /// Three joints, one material `mat`, one shape.

@@ -1,4 +1,4 @@
-//! J3D animations (BCK, BCA, BTK, BRK, BPK, BTP, BVA): detected by `J3D1` + the type tag and the
+//! J3D animations (BCK, BCA, BTK, BRK, BPK, BTP, BVA, BLK, BLA): detected by `J3D1` + the type tag and the
 //! matching chunk magic, one `identify` name per kind (`j3d-bck` …); `info` lists the header and
 //! tables, `check` runs the J3DA-* validator (`-o model=X.bdl` also checks the binding to that
 //! model), `roundtrip` writes the model back, `convert anim.bck anim.json` and back.

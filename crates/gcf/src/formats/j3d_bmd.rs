@@ -217,7 +217,7 @@ impl Format for J3dBmd {
     }
 }
 
-/// Joint animations for a `.glb` export: option `anim` holds one BCK/BCA path per line (`gcf
+/// J3D animations for a `.glb` export: option `anim` holds one animation path per line (`gcf
 /// convert --anim FILE`, repeatable; a Yaz0-compressed file is decompressed), sampled at option
 /// `fps` frames per second (default 60, the rate Galaxy's game loop advances them).
 fn add_animations(scene: &mut gx::scene::Scene, opts: &Options, to: &Path) -> Result<()> {
