@@ -18,7 +18,7 @@ use crate::opcode::{Pointer, ops};
 /// Most entries read from one jump / call table (its index is a register, so the file bounds
 /// nothing; real tables are short).
 pub const MAX_JUMP_TABLE: usize = 256;
-/// Interrupt table slots the game reads (reference §3: slots 0–6).
+/// Interrupt table slots the game reads (slots 0–6).
 pub const INT_TABLE_SLOTS: usize = 7;
 
 /// What one byte of the file is.

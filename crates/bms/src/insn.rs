@@ -135,7 +135,7 @@ impl Args {
 }
 
 /// The 0x90–0x9F register-argument prefix: the top `(opcode & 7) + 1` bits of `flags` (MSB first)
-/// mark which of the next command's arguments are register numbers (reference §4).
+/// mark which of the next command's arguments are register numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RegPrefix {
     /// The prefix byte itself (0x90–0x9F; bit 3 is ignored by the game but kept).

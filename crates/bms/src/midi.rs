@@ -492,7 +492,7 @@ impl<'a, 'o> Sim<'a, 'o> {
         ));
     }
 
-    /// `cmdReg` sub-operations (reference §5).
+    /// `cmdReg` sub-operations.
     fn reg_op(&mut self, op: u32, reg: u32, v: u32) {
         let cur = self.read_reg(reg);
         let (reg, v) = match op {

@@ -75,9 +75,9 @@ impl Curve {
     /// only when the previous key was not SLP, so an SLP's slope becomes the outgoing tangent
     /// `d0` of the next spline segment.
     ///
-    /// The segment from key k to key k+1 runs over key k's wait with **key k's** opcode. Seed
-    /// 003 says the end key governs, but marks that unvalidated; the decompiled runtime assigns
-    /// `op_intrp = op` before loading the next key, so the start key governs (reference C-29;
+    /// The segment from key k to key k+1 runs over key k's wait with **key k's** opcode. One
+    /// reading has the end key govern, unvalidated; the decompiled runtime assigns
+    /// `op_intrp = op` before loading the next key, so the start key governs (C-29;
     /// pinned by `lin_then_con_is_linear`).
     pub fn new(keys: &[Key]) -> Curve {
         let (mut p1, mut d0, mut d1) = (0.0f32, 0.0f32, 0.0f32);

@@ -591,7 +591,7 @@ pub fn samples() -> Result<Vec<(String, Vec<u8>)>> {
 /// first with a two-TexAnim chain, one of them with a palette table; the second with one
 /// TexAnim), image pixels shared between textures, two light sets (ambient, directional), a
 /// camera and a bound box. Written here in a convenient order (not the compiler's);
-/// `tests/compile.rs` lays the same model out by hand in the seed's order and checks that
+/// `tests/compile.rs` lays the same model out by hand in the documented Colosseum/XD order and checks that
 /// [`crate::compile::compile`] reproduces it.
 pub fn xd_scene() -> Result<Dat> {
     let mut b = Builder::new();

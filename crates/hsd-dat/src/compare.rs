@@ -1,4 +1,4 @@
-//! Byte-similarity of two archives, to measure a layout against a reference (seed 003 §metrics):
+//! Byte-similarity of two archives, to measure a layout against a reference (docs/HSD-ORDER.md):
 //! BNB, a fuzzy match of 4-byte words, for the whole file and per [`Phase`] region (offsets
 //! relative to the region start, so an upstream size drift does not hide a correct region), and
 //! NBN, a per-struct field comparison.

@@ -1,5 +1,5 @@
 //! Lays a fresh archive out from the owned model the way sysdolphin's compiler orders the data
-//! section (seed 003, reference §6): vertex buffers → display lists → structs by phase
+//! section (docs/HSD-ORDER.md): vertex buffers → display lists → structs by phase
 //! (materials, envelopes, vertex descriptors, geometry, skeleton, animations) → image pixels →
 //! palettes (LUT and struct interleaved) → scene tail → bound box, with vertex buffers, image
 //! data, palettes and envelope lists content-deduplicated and the relocation table rebuilt in
@@ -12,7 +12,7 @@
 //! signals of [`Order::detect`] otherwise); [`compile_as`] chooses.
 //!
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
-//! made where the seed is silent), so `compile_with` with a chosen order and texture list is
+//! made where the observed layouts do not decide), so `compile_with` with a chosen order and texture list is
 //! canonical: any block order of the same model compiles to the same bytes, and an archive
 //! already in compiler order comes back unchanged (`compile` too, as a compiled archive detects
 //! the order it was laid out in). The one input besides the graph is Melee's texture list
@@ -25,8 +25,8 @@
 //! without a phase inherit the phase their predecessor ends up in, and a leading block nothing
 //! points at stays first.
 //! Blocks the graph does not type (unknown structs) keep their model order after the placed
-//! blocks of their phase. The one sub-order of the seed that is not reproduced is the internal
-//! order of the deduplicated envelope lists, which the seed itself leaves unknown.
+//! blocks of their phase. The one documented sub-order that is not reproduced is the internal
+//! order of the deduplicated envelope lists, which no observation pins down.
 
 use std::collections::HashMap;
 
@@ -49,7 +49,7 @@ mod melee;
 /// Which of HAL's compilers `compile` reproduces: the orders differ (docs/HSD-ORDER.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Order {
-    /// Pokémon Colosseum/XD (seed 003): one band per phase over the whole file, display lists a
+    /// Pokémon Colosseum/XD: one band per phase over the whole file, display lists a
     /// phase of their own, the skeleton in post-order, pixels and palettes deduplicated.
     ColosseumXd,
     /// Super Smash Bros. Melee and Chibi-Robo: one band per root, display lists with their
@@ -61,7 +61,7 @@ impl Order {
     /// The order an archive's layout follows: Melee when the first DObj with both a material
     /// and a display list has its MObj before the display list (Colosseum/XD writes every
     /// display list before the materials) or, without such a DObj, when a root joint precedes
-    /// its first child (Colosseum/XD writes children first); Colosseum/XD otherwise, the seed's
+    /// its first child (Colosseum/XD writes children first); Colosseum/XD otherwise, the documented
     /// order, also for files too small to tell. On well-formed models both signals survive
     /// compiling in the detected order.
     ///
@@ -309,14 +309,14 @@ fn inherit<T: Copy>(own: impl IntoIterator<Item = Option<T>> + Clone, none: T) -
 
 /// The compiler's order of every struct and buffer it can place, as (phase, data offset), built
 /// from the typed graph so it does not depend on the order of the input's blocks. Each phase
-/// follows seed 003 (reference §6); where the seed is silent the choice is named here and pinned
+/// follows the Colosseum/XD layout (docs/HSD-ORDER.md); where the observed layouts do not decide the choice is named here and pinned
 /// by `tests/compile.rs`:
 /// - joints are visited in post-order (children before their parent, siblings forward), the
-///   "joint post-order" the seed's material and vertex-descriptor rules start from;
+///   "joint post-order" the documented material and vertex-descriptor rules start from;
 /// - materials: MObjs in the reverse of (joint post-order → each joint's DObj list, first
 ///   encounter); per MObj its class name, PixelEngine, the TObj chain deepest first (each TObj:
 ///   name, Image, LOD, TEV, TObj), Material, MObj;
-/// - envelopes (order unknown to the seed): per PObj in the reverse (joint post-order → DObj →
+/// - envelopes (order not observed): per PObj in the reverse (joint post-order → DObj →
 ///   PObj chain) order, its envelope arrays in slot order, then its pointer array;
 /// - vertex descriptors: the same reverse PObj order, first encounter;
 /// - geometry: per joint in post-order, per DObj forward, its PObjs forward (name, shape set,
@@ -613,12 +613,12 @@ impl<'a, 'b> Emit<'a, 'b> {
         self.push(Phase::Animation, m.matanims);
     }
 
-    /// The scene tail (seed 003, "Scene tail — cracked") of one `scene_data`: the leaves first —
+    /// The scene tail (docs/HSD-ORDER.md) of one `scene_data`: the leaves first —
     /// each light's WObjs (position, interest), parameter struct and Light, in reverse LightSet
     /// order, then the camera's WObjs (eye, interest, up) and Camera — then the containers:
     /// ModelSets forward, the CameraSet, the LightSets in reverse order; SceneData last. Where
-    /// the two pointer arrays go the seed does not state; they are put right before SceneData
-    /// (models, then lights), so SceneData stays last as the seed has it. EXT: the StarsMmd
+    /// the two pointer arrays go is not observed; they are put right before SceneData
+    /// (models, then lights), so SceneData stays last as observed. EXT: the StarsMmd
     /// exporter, tuned against game-native PKX, also writes a node's pointer tables directly
     /// before its struct. The hand-written corpus `homebrew-min.dat` puts them after SceneData
     /// and so rebuilds at 95.24 % (tests/corpus.rs).
@@ -856,7 +856,7 @@ pub enum Detection {
     /// the layout signals of [`Order::signal`] name this order.
     Resembles(Order),
     /// Neither compiler's output and no layout signal (no textured mesh and no joint with a
-    /// child): undecided. `compile` then uses the seed's order, Colosseum/XD.
+    /// child): undecided. `compile` then uses Colosseum/XD's order.
     Undecided,
 }
 
@@ -931,7 +931,7 @@ pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
 /// edited to add textures lays them out deterministically after the ones it had. A parsed
 /// archive records its list as the order of its pixel blocks ([`textures`]), which
 /// [`compile`] and [`compile_as`] use. Colosseum/XD's compiler writes pixels in the order of
-/// their Image structs (seed 003) and takes no list.
+/// their Image structs and takes no list.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct TextureList(pub Vec<usize>);
 

@@ -325,7 +325,7 @@ impl Walker<'_, '_> {
             }
             at = at
                 .checked_add(4)
-                .ok_or_else(|| Error::invalid(0, "offset overflow"))?;
+                .ok_or_else(|| Error::message("offset overflow"))?;
         }
         self.mark(off, (out.len() + 1) * 4, Kind::PointerArray)?;
         Ok(out)

@@ -22,7 +22,7 @@
 //! - [`compile::compile`] lays a model out afresh in HAL's compiler order (derived from the
 //!   typed graph, so any block order of a model compiles to the same bytes in a chosen
 //!   [`compile::Order`] and [`compile::TextureList`], the texture order of HAL's authoring tool
-//!   that Melee's compiler follows and a parsed archive records): Colosseum/XD's (seed 003) or Melee/Chibi-Robo's (read off retail files,
+//!   that Melee's compiler follows and a parsed archive records): Colosseum/XD's or Melee/Chibi-Robo's (read off retail files,
 //!   `docs/HSD-ORDER.md`), detected from the layout unless chosen ([`compile::compile_as`];
 //!   [`compile::detect`] is exact on archives `compile` wrote and says when it cannot tell);
 //!   [`compare`] measures two archives against each other (BNB, per-phase regions, NBN).
@@ -31,12 +31,12 @@
 //! layout: several MObjs, a reversed multi-texture chain, deduplicated envelopes and pixels,
 //! bone and material/texture animation, palettes, lights and a camera) and `melee-joint.dat`
 //! are in compiler order — `compile(parse(x)) == x`, BNB 100 %, and `tests/compile.rs` lays
-//! `xd-scene` out by hand from the seed's rules and checks `compile` reproduces it from any block
+//! `xd-scene` out by hand from the documented rules and checks `compile` reproduces it from any block
 //! order. `mextk-minimal.dat` and `broken/*` exercise the layout-preserving writer (an unsorted
 //! relocation table; one rule broken each) and are not compiler output: their rebuilds score
 //! 100 % (mextk) and 61–62 % BNB (broken; `gcf rebuild` lays them out and prints the failing checks). The
 //! hand-written corpus `homebrew-min.dat` puts SceneData first where the compiler puts it last
-//! (seed 003); its rebuild scores BNB 95.24 %, NBN 100 %.
+//!; its rebuild scores BNB 95.24 %, NBN 100 %.
 //!
 //! ```
 //! use hsd_dat::{Dat, Joint, JointFlags, Target, parse};

@@ -278,7 +278,7 @@ pub fn envelope_matrix(
 }
 
 /// The mesh's envelope coord: `None` when its owner hangs off the skeleton root (no SKELETON
-/// ancestor), else the owner's matrix relative to its nearest SKELETON ancestor (the seed: the
+/// ancestor), else the owner's matrix relative to its nearest SKELETON ancestor (the documented reading: the
 /// runtime resolves the coord by walking from the owner to that ancestor).
 pub fn envelope_coord(g: &Graph, world: &[Mtx], owner: usize) -> Option<Mtx> {
     let mut at = g.joints.get(owner)?.parent;

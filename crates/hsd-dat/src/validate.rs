@@ -1,4 +1,4 @@
-//! The validator: archive rules (HSD-001…007), the runtime limits and invariants of the seed
+//! The validator: archive rules (HSD-001…007), the runtime limits and invariants the game's loader relies on
 //! (HSD-008…031) and graph soundness (HSD-032: cycles, pointers out of the data block, overlapping
 //! structs, runaway lists), each finding citing its rule id.
 

@@ -1,17 +1,13 @@
 //! Lays the owned archive out and writes it: blocks in order (aligned), pointers and extern chain
 //! links recomputed, relocation table in the kept order, symbol table kept or rebuilt.
 
-use gcio::{Error, ErrorKind, Result, Writer, padding_for};
+use gcio::{Error, Result, Writer, padding_for};
 
 use crate::model::{Dat, Loc, Slot, Target};
 use crate::raw::HEADER_SIZE;
 
-fn invalid(msg: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(msg))
-}
-
 fn to_u32(v: usize, what: &str) -> Result<u32> {
-    u32::try_from(v).map_err(|_| invalid(format!("{what} {v:#x} does not fit 32 bits")))
+    u32::try_from(v).map_err(|_| Error::message(format!("{what} {v:#x} does not fit 32 bits")))
 }
 
 impl Dat {
@@ -34,7 +30,7 @@ impl Dat {
             offsets
                 .get(l.block)
                 .map(|o| o.wrapping_add(l.offset))
-                .ok_or_else(|| invalid(format!("reference to missing block {}", l.block)))
+                .ok_or_else(|| Error::message(format!("reference to missing block {}", l.block)))
         };
         let resolve = |t: Target| match t {
             Target::In(l) => resolve_loc(l),
@@ -59,7 +55,7 @@ impl Dat {
             data.get_mut(a..a + 4)
                 .map(|w| w.copy_from_slice(&v.to_be_bytes()))
                 .ok_or_else(|| {
-                    invalid(format!(
+                    Error::message(format!(
                         "slot at data offset {at:#x} runs past the data block"
                     ))
                 })

@@ -166,7 +166,7 @@ fn animated_anim_joint(a: &hsd_dat::Archive) -> u32 {
         .offset
 }
 
-/// Scene tail in the seed's bands: light leaves in reverse LightSet order, then ModelSets, then
+/// Scene tail in the documented bands: light leaves in reverse LightSet order, then ModelSets, then
 /// LightSets reversed, SceneData last before the bound box.
 #[test]
 fn scene_tail_order() {
@@ -201,8 +201,8 @@ fn scene_tail_order() {
 }
 
 mod hand {
-    //! The model of `hsd_dat::build::xd_scene`, laid out by hand in the order the seed's rules
-    //! give (reference §6), block by block — written out here, independently of `compile`. The
+    //! The model of `hsd_dat::build::xd_scene`, laid out by hand in the order the documented rules
+    //! give (docs/HSD-ORDER.md), block by block — written out here, independently of `compile`. The
     //! struct values come from `hsd_dat::build::parts`, the order from here.
 
     use hsd_dat::build::Builder;
@@ -399,7 +399,7 @@ fn permuted(dat: &Dat, perm: &[usize]) -> Dat {
     out
 }
 
-/// The seed's layout written out by hand (`hand::scene`) is what `compile` makes of the same
+/// The documented Colosseum/XD layout written out by hand (`hand::scene`) is what `compile` makes of the same
 /// model in any block order, of its own bytes, and of the sample builder's model — and the
 /// committed compiler-order sample `xd-scene.dat` is exactly that layout.
 #[test]

@@ -75,7 +75,7 @@ fn archive_embedded_in_pkx() {
 }
 
 /// `gcf rebuild` of the hand-written corpus archive (and of the same archive inside both PKX
-/// files): the compiler puts SceneData last in the scene tail (seed 003), after its two pointer
+/// files): the compiler puts SceneData last in the scene tail, after its two pointer
 /// arrays, where the hand-written file has it first — so the rebuild moves three blocks and two
 /// of the 21 words change value (BNB 95.24 %), while every struct compares equal (NBN 100 %).
 /// The file does not follow the compiler's order; the rebuild is a fixed point.

@@ -58,7 +58,7 @@ pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
 
 /// The model as JSON (lossless: `from_json(to_json(a)) == a`).
 pub fn to_json(anim: &Anim) -> gcio::Result<serde_json::Value> {
-    serde_json::to_value(anim).map_err(|e| gcio::Error::invalid(0, format!("JSON: {e}")))
+    serde_json::to_value(anim).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
 }
 
 /// The model from [`to_json`]'s output.
@@ -68,7 +68,6 @@ pub fn from_json(v: &serde_json::Value) -> gcio::Result<Anim> {
 
 impl Anim {
     fn deserialize_value(v: &serde_json::Value) -> gcio::Result<Anim> {
-        serde::Deserialize::deserialize(v)
-            .map_err(|e| gcio::Error::invalid(0, format!("JSON: {e}")))
+        serde::Deserialize::deserialize(v).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
     }
 }

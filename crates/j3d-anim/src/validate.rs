@@ -1,6 +1,6 @@
 //! The validator. Rule ids `J3DA-xxx` are described in `docs/J3D-ANIM.md`.
 
-use gcio::Diagnostic;
+use gcio::{Diagnostic, Findings};
 
 use crate::model::{Anim, Data, FullTrack, KeyTrack};
 use crate::view::{FILE_HEADER, View};
@@ -24,7 +24,7 @@ pub fn validate_model(anim: &Anim) -> Vec<Diagnostic> {
 
 struct Out<'v> {
     view: Option<&'v View<'v>>,
-    found: Vec<Diagnostic>,
+    found: Findings,
 }
 
 impl Out<'_> {
@@ -33,30 +33,24 @@ impl Out<'_> {
         let s = self.view?.span(t)?;
         Some((FILE_HEADER + s.offset + i * size) as u64)
     }
-    fn error(&mut self, rule: &str, at: Option<u64>, m: String) {
-        self.found.push(Diagnostic::error(rule, at, m));
-    }
-    fn warning(&mut self, rule: &str, at: Option<u64>, m: String) {
-        self.found.push(Diagnostic::warning(rule, at, m));
-    }
 }
 
 fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
     let mut o = Out {
         view: view.map(|v| v as &View<'_>),
-        found: Vec::new(),
+        found: Findings::new(),
     };
     let s = anim.kind.schema();
     let lm = anim.loop_mode();
     if lm > 4 {
-        o.warning(
+        o.found.warning_at(
             "J3DA-001",
             Some(0x28),
             format!("loop mode {lm} (0–4 known)"),
         );
     }
     if anim.duration() > 0x7FFF {
-        o.warning(
+        o.found.warning_at(
             "J3DA-010",
             None,
             format!("duration {} is negative as the game's s16", anim.duration()),
@@ -119,7 +113,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
                 for (i, e) in v.iter().enumerate() {
                     if anim.kind == crate::schema::Kind::Bla && e.count == 0 {
                         let at = o.at(ti, i, size);
-                        o.error(
+                        o.found.error_at(
                             "J3DA-012",
                             at,
                             format!(
@@ -138,7 +132,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
                 for (i, e) in n.entries.iter().enumerate() {
                     let want = j3d_bmd::name_hash(&e.name);
                     if e.key != want {
-                        o.warning(
+                        o.found.warning_at(
                             "J3DA-008",
                             o.at(ti, 0, 0).map(|a| a + 4 + 4 * i as u64),
                             format!(
@@ -157,7 +151,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
         if let crate::schema::Len::Table(main) = def.len {
             let n = anim.table(main).map_or(0, Data::len);
             if data.len() != n {
-                o.error(
+                o.found.error_at(
                     "J3DA-007",
                     o.at(ti, 0, 0),
                     format!("{}: {} entries for {n} animations", def.name, data.len()),
@@ -169,7 +163,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
             let partner = usize::from(s.kind == crate::schema::Kind::Brk && ti == 5);
             let n = anim.table(partner).map_or(0, Data::len);
             if data.len() != n {
-                o.error(
+                o.found.error_at(
                     "J3DA-007",
                     o.at(ti, 0, 0),
                     format!("{}: {} names for {n} animations", def.name, data.len()),
@@ -179,7 +173,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
     }
     let guessed = cluster_end_guessed(anim);
     if let Some(gap) = &guessed {
-        o.warning(
+        o.found.warning_at(
             "J3DA-013",
             None,
             format!(
@@ -208,7 +202,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
             format!("{what}: {n} bytes of stale padding (not the fill; the game never reads them)"),
         ));
     }
-    o.found
+    o.found.into_vec()
 }
 
 /// Where a table whose count is not stored (CLK1/CLF1 clusters) is followed by bytes that are not
@@ -256,7 +250,7 @@ fn key_track(
         return;
     }
     if t.count > 1 && t.tangent > 1 {
-        o.error(
+        o.found.error_at(
             "J3DA-003",
             at,
             format!("{table} {i} track {c}: tangent mode {}", t.tangent),
@@ -272,7 +266,7 @@ fn key_track(
     };
     let end = idx + usize::from(t.count) * stride;
     if end > len {
-        o.error(
+        o.found.error_at(
             "J3DA-002",
             at,
             format!("{table} {i} track {c}: values {idx}..{end} past the {len} of {vname}"),
@@ -284,7 +278,7 @@ fn key_track(
         for k in 0..usize::from(t.count) {
             let time = crate::eval::value(values, idx + k * stride).unwrap_or(0.0);
             if time < prev {
-                o.warning(
+                o.found.warning_at(
                     "J3DA-004",
                     at,
                     format!("{table} {i} track {c}: key {k} at frame {time} before {prev}"),
@@ -306,7 +300,7 @@ fn full_track(
 ) {
     let end = usize::from(t.index) + usize::from(t.count);
     if end > values.len() {
-        o.error(
+        o.found.error_at(
             "J3DA-005",
             at,
             format!(

@@ -200,7 +200,7 @@ impl<'a> View<'a> {
             .schema
             .tables
             .get(i)
-            .ok_or_else(|| Error::invalid(0, format!("no table {i}")))?;
+            .ok_or_else(|| Error::message(format!("no table {i}")))?;
         let Some(s) = self.span(i) else {
             return Ok(empty(def.elem));
         };

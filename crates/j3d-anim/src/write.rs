@@ -64,16 +64,12 @@ fn write_data(w: &mut Writer, d: &Data) -> Result<()> {
     Ok(())
 }
 
-fn bad(m: String) -> Error {
-    Error::invalid(0, m)
-}
-
 impl Anim {
     /// Writes the file: byte-identical to the input for a parsed, unedited model.
     pub fn write(&self) -> Result<Vec<u8>> {
         let s = self.kind.schema();
         if self.tables.len() != s.tables.len() {
-            return Err(bad(format!(
+            return Err(Error::message(format!(
                 "{} tables, {:?} has {}",
                 self.tables.len(),
                 self.kind,
@@ -82,7 +78,7 @@ impl Anim {
         }
         for (t, def) in self.tables.iter().zip(s.tables) {
             if t.name != def.name {
-                return Err(bad(format!(
+                return Err(Error::message(format!(
                     "table {:?} where {:?} belongs",
                     t.name, def.name
                 )));
@@ -90,7 +86,7 @@ impl Anim {
             if let Len::Table(other) = def.len {
                 let n = self.tables.get(other).map_or(0, |o| o.data.len());
                 if t.data.len() != n {
-                    return Err(bad(format!(
+                    return Err(Error::message(format!(
                         "{}: {} entries but {n} animations (J3DA-007)",
                         def.name,
                         t.data.len()
@@ -121,7 +117,7 @@ impl Anim {
             let t = self
                 .tables
                 .get(p.table)
-                .ok_or_else(|| bad(format!("layout names table {}", p.table)))?;
+                .ok_or_else(|| Error::message(format!("layout names table {}", p.table)))?;
             write_gap(&mut w, cs, &p.gap, self.layout.fill);
             if let Some(o) = offsets.get_mut(p.table) {
                 *o = w.position() - cs;
@@ -138,26 +134,24 @@ impl Anim {
         w.fix(file_size, w.position() as u64)?;
         // Header fields.
         for (fi, f) in s.fields.iter().enumerate() {
-            let v: u64 = match f.role {
-                Role::Value => u64::from(
-                    *self
-                        .values
-                        .get(f.name)
-                        .ok_or_else(|| bad(format!("missing header value {:?}", f.name)))?,
-                ),
-                Role::Offset(t) => offsets.get(t).copied().unwrap_or(0) as u64,
-                Role::Count => s
-                    .tables
-                    .iter()
-                    .zip(&self.tables)
-                    .find_map(|(d, t)| match d.len {
-                        Len::Field { field, mul } if field == fi => {
-                            Some(t.data.len() as u64 * u64::from(mul))
-                        }
-                        _ => None,
-                    })
-                    .unwrap_or(0),
-            };
+            let v: u64 =
+                match f.role {
+                    Role::Value => u64::from(*self.values.get(f.name).ok_or_else(|| {
+                        Error::message(format!("missing header value {:?}", f.name))
+                    })?),
+                    Role::Offset(t) => offsets.get(t).copied().unwrap_or(0) as u64,
+                    Role::Count => s
+                        .tables
+                        .iter()
+                        .zip(&self.tables)
+                        .find_map(|(d, t)| match d.len {
+                            Len::Field { field, mul } if field == fi => {
+                                Some(t.data.len() as u64 * u64::from(mul))
+                            }
+                            _ => None,
+                        })
+                        .unwrap_or(0),
+                };
             let at = cs + f.at;
             let fits = match f.width {
                 1 => u8::try_from(v).map(|x| w.overwrite(at, &[x])).is_ok(),
@@ -169,7 +163,7 @@ impl Anim {
                     .is_ok(),
             };
             if !fits {
-                return Err(bad(format!(
+                return Err(Error::message(format!(
                     "header field {} = {v} does not fit {} bytes",
                     f.name, f.width
                 )));

@@ -1,6 +1,6 @@
 //! Struct values of the sample archives, one constructor each, so that the values live in one
 //! place while callers choose the block order: the sample builders ([`super::xd_model`],
-//! [`super::xd_scene`], [`super::melee_joint`]), the seed-order layout of `xd_scene` laid out by
+//! [`super::xd_scene`], [`super::melee_joint`]), the documented-order layout of `xd_scene` laid out by
 //! hand in `tests/compile.rs`, and other crates' builders (pkx's battle models).
 //!
 //! Generic constructors fill every field a caller does not pass with what the Sysdolphin compiler

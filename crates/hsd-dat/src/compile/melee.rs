@@ -1,6 +1,6 @@
 //! The layout of Melee's (and Chibi-Robo's) HAL compiler, derived from the retail files of
 //! `shared/corpus/real/hsd` (docs/HSD-ORDER.md has the evidence). It differs from Colosseum/XD's
-//! (seed 003) in three ways:
+//! in three ways:
 //!
 //! - each root is laid out as a band of its own, in root-table order (a fighter's model, then its
 //!   material-animation tree with that tree's own pixels and palettes);
