@@ -1,0 +1,266 @@
+//! x86-64-v3 (AVX2, SSSE3 `pshufb`) kernels for the formats whose scalar form cannot keep up with
+//! Dolphin's SIMD decoder: I4, I8, IA8, RGB565, RGBA8.
+//!
+//! The CPU is checked at run time by `pulp` (`V3::try_new`), and `V3::vectorize` runs the whole
+//! decode inside a function compiled for those features; the intrinsics it hands out are safe
+//! methods, so this crate keeps `forbid(unsafe_code)`. Registers are filled and emptied with
+//! `pulp::cast` (a size-checked transmute between plain-data types). The walk over blocks and the
+//! edge handling are `fast`'s; only the per-row or per-block work differs. `fast`'s portable
+//! kernels stay the path on other CPUs and the reference in the tests.
+
+use core::arch::x86_64::{__m128i, __m256i};
+
+use pulp::{NullaryFnOnce, cast, x86::V3};
+
+use super::fast::{Block, Row, blocks_with, src_row, untile_with};
+use super::format::TexFormat;
+use super::pixel::Rgba;
+
+/// Decodes I4, I8, IA8, RGB565 or RGBA8 (`data` = exactly the level's blocks) into `out`
+/// (`width × height`) when the CPU has x86-64-v3; false (nothing written) otherwise or for other
+/// formats.
+pub(super) fn decode_direct(
+    format: TexFormat,
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+) -> bool {
+    if !matches!(
+        format,
+        TexFormat::I4 | TexFormat::I8 | TexFormat::IA8 | TexFormat::RGB565 | TexFormat::RGBA8
+    ) {
+        return false;
+    }
+    let Some(s) = V3::try_new() else {
+        return false;
+    };
+    s.vectorize(Decode {
+        s,
+        format,
+        width,
+        height,
+        data,
+        out,
+    });
+    true
+}
+
+/// One `decode_direct` call, run by `V3::vectorize` (its `call` is inlined into the function
+/// compiled for AVX2, and so is everything below it).
+struct Decode<'a> {
+    s: V3,
+    format: TexFormat,
+    width: usize,
+    height: usize,
+    data: &'a [u8],
+    out: &'a mut [Rgba],
+}
+
+impl NullaryFnOnce for Decode<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        let Self {
+            s,
+            format,
+            width: w,
+            height: h,
+            data,
+            out,
+        } = self;
+        match format {
+            TexFormat::I4 => blocks_with::<8, 8, 32>(w, h, data, out, I4(s)),
+            TexFormat::I8 => untile_with::<8, 4, 32>(w, h, data, out, I8(s)),
+            TexFormat::IA8 => untile_with::<4, 4, 32>(w, h, data, out, Ia8(s)),
+            TexFormat::RGB565 => blocks_with::<4, 4, 32>(w, h, data, out, Rgb565(s)),
+            _ => untile_with::<4, 4, 64>(w, h, data, out, Rgba8(s)),
+        }
+    }
+}
+
+/// Eight bytes in the low half of a register.
+#[inline(always)]
+fn low64(bytes: &[u8; 8]) -> __m128i {
+    cast([u64::from_le_bytes(*bytes), 0])
+}
+
+/// Byte `k` of each pixel group picked from `v` by `mask` (`pshufb`).
+#[inline(always)]
+fn shuffle(s: V3, v: __m128i, mask: [u8; 16]) -> __m128i {
+    s.ssse3._mm_shuffle_epi8(v, cast(mask))
+}
+
+/// `pshufb` on both 128-bit lanes, each with its own mask.
+#[inline(always)]
+fn shuffle256(s: V3, v: __m256i, mask: [u8; 32]) -> __m256i {
+    s.avx2._mm256_shuffle_epi8(v, cast(mask))
+}
+
+/// Mask repeating bytes `0..8` four times each over two lanes (`0..4` in lane 0, `4..8` in lane
+/// 1): eight intensities to eight RGBA pixels when both lanes hold them.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+const QUADS: [u8; 32] = {
+    let mut m = [0; 32];
+    let mut k = 0;
+    while k < 32 {
+        m[k] = (k / 4) as u8;
+        k += 1;
+    }
+    m
+};
+
+/// Pixels `at..at + W` of `out` (`None` when they do not fit).
+#[inline(always)]
+fn span<const W: usize>(out: &mut [Rgba], at: usize) -> Option<&mut [Rgba; W]> {
+    out.get_mut(at..at.checked_add(W)?)?.try_into().ok()
+}
+
+/// I4, a whole 8 × 8 block (four bytes a row, high nibble first): nibbles split and interleaved,
+/// expanded through a 16-entry `pshufb` table, then each row's eight intensities spread to
+/// RGBA from a copy of its eight bytes in both lanes.
+struct I4(V3);
+
+impl Block<32> for I4 {
+    #[inline(always)]
+    fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+        let s = self.0;
+        // Built at compile time: an index out of range fails the build, not a run.
+        #[allow(clippy::indexing_slicing)]
+        const EXPAND: [u8; 32] = {
+            let mut m = [0; 32];
+            let mut k = 0;
+            while k < 32 {
+                m[k] = (k % 16) as u8 * 0x11;
+                k += 1;
+            }
+            m
+        };
+        let v: __m256i = cast(*b);
+        let nib = s.avx._mm256_set1_epi8(0x0F);
+        let hi = s
+            .avx2
+            ._mm256_and_si256(s.avx2._mm256_srli_epi16::<4>(v), nib);
+        let lo = s.avx2._mm256_and_si256(v, nib);
+        // Lane 0: rows 0-1 (unpacklo) and 2-3 (unpackhi); lane 1: rows 4-5 and 6-7.
+        let expand = |n| s.avx2._mm256_shuffle_epi8(cast(EXPAND), n);
+        let a = expand(s.avx2._mm256_unpacklo_epi8(hi, lo));
+        let c = expand(s.avx2._mm256_unpackhi_epi8(hi, lo));
+        let rows: [__m256i; 8] = [
+            s.avx2._mm256_permute4x64_epi64::<0x00>(a),
+            s.avx2._mm256_permute4x64_epi64::<0x55>(a),
+            s.avx2._mm256_permute4x64_epi64::<0x00>(c),
+            s.avx2._mm256_permute4x64_epi64::<0x55>(c),
+            s.avx2._mm256_permute4x64_epi64::<0xAA>(a),
+            s.avx2._mm256_permute4x64_epi64::<0xFF>(a),
+            s.avx2._mm256_permute4x64_epi64::<0xAA>(c),
+            s.avx2._mm256_permute4x64_epi64::<0xFF>(c),
+        ];
+        for (y, r) in rows.into_iter().enumerate() {
+            if let Some(d) = span::<8>(out, y * stride + x0) {
+                *d = cast(shuffle256(s, r, QUADS));
+            }
+        }
+    }
+}
+
+/// I8, one row of an 8 × 4 block: each byte four times.
+struct I8(V3);
+
+impl Row<8, 32> for I8 {
+    #[inline(always)]
+    fn row(&self, b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+        let s = self.0;
+        // Both lanes hold the row; lane 1's mask picks bytes 4..8.
+        let v = s
+            .avx2
+            ._mm256_broadcastsi128_si256(low64(src_row::<8, 32>(b, r)));
+        *d = cast(shuffle256(s, v, QUADS));
+    }
+}
+
+/// IA8, one row of a 4 × 4 block: stored alpha, intensity; out intensity ×3, alpha.
+struct Ia8(V3);
+
+impl Row<4, 32> for Ia8 {
+    #[inline(always)]
+    fn row(&self, b: &[u8; 32], r: usize, d: &mut [Rgba; 4]) {
+        let s = self.0;
+        const MASK: [u8; 16] = [1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6];
+        *d = cast(shuffle(s, low64(src_row::<8, 32>(b, r)), MASK));
+    }
+}
+
+/// RGBA8, one row of a 4 × 4 block: its AR pairs at `8r`, GB pairs at `32 + 8r`.
+struct Rgba8(V3);
+
+impl Row<4, 64> for Rgba8 {
+    #[inline(always)]
+    fn row(&self, b: &[u8; 64], r: usize, d: &mut [Rgba; 4]) {
+        let s = self.0;
+        const MASK: [u8; 16] = [1, 8, 9, 0, 3, 10, 11, 2, 5, 12, 13, 4, 7, 14, 15, 6];
+        let rows = b.as_chunks::<8>().0;
+        let (ar, gb) = (
+            rows.get(r).copied().unwrap_or_default(),
+            rows.get(4 + r).copied().unwrap_or_default(),
+        );
+        let v: __m128i = cast([u64::from_le_bytes(ar), u64::from_le_bytes(gb)]);
+        *d = cast(shuffle(s, v, MASK));
+    }
+}
+
+/// RGB565, a whole 4 × 4 block in 16-bit lanes: bytes swapped to native order, then
+/// `r << 3 | r >> 2`, `g << 2 | g >> 4`, `b << 3 | b >> 2` as shifted and masked copies of the
+/// pixel, packed to `RG` and `BA` halves and interleaved.
+struct Rgb565(V3);
+
+impl Block<32> for Rgb565 {
+    #[inline(always)]
+    fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+        let s = self.0;
+        // Built at compile time: an index out of range fails the build, not a run.
+        #[allow(clippy::indexing_slicing)]
+        const SWAP: [u8; 32] = {
+            let mut m = [0; 32];
+            let mut k = 0;
+            while k < 32 {
+                m[k] = ((k % 16) ^ 1) as u8;
+                k += 1;
+            }
+            m
+        };
+        let a = &s.avx2;
+        let p = shuffle256(s, cast(*b), SWAP);
+        let k = |v: i16| s.avx._mm256_set1_epi16(v);
+        let red = a._mm256_or_si256(
+            a._mm256_and_si256(a._mm256_srli_epi16::<8>(p), k(0xF8)),
+            a._mm256_srli_epi16::<13>(p),
+        );
+        let green = a._mm256_or_si256(
+            a._mm256_and_si256(a._mm256_slli_epi16::<5>(p), k(0xFC00_u16 as i16)),
+            a._mm256_and_si256(a._mm256_srli_epi16::<1>(p), k(0x0300)),
+        );
+        let blue = a._mm256_or_si256(
+            a._mm256_and_si256(a._mm256_slli_epi16::<3>(p), k(0xF8)),
+            a._mm256_and_si256(a._mm256_srli_epi16::<2>(p), k(0x07)),
+        );
+        let rg = a._mm256_or_si256(red, green);
+        let ba = a._mm256_or_si256(blue, k(0xFF00_u16 as i16));
+        // Lane 0 holds rows 0-1, lane 1 rows 2-3: unpacklo gives rows 0 and 2, unpackhi 1 and 3.
+        let even = a._mm256_unpacklo_epi16(rg, ba);
+        let odd = a._mm256_unpackhi_epi16(rg, ba);
+        let rows: [__m128i; 4] = [
+            s.avx._mm256_castsi256_si128(even),
+            s.avx._mm256_castsi256_si128(odd),
+            a._mm256_extracti128_si256::<1>(even),
+            a._mm256_extracti128_si256::<1>(odd),
+        ];
+        for (y, r) in rows.into_iter().enumerate() {
+            if let Some(d) = span::<4>(out, y * stride + x0) {
+                *d = cast(r);
+            }
+        }
+    }
+}
