@@ -333,7 +333,7 @@ fn pack(x: u64) -> u32 {
 /// endpoints through the RGB565 tables, blends with all three channels at once in 16-bit lanes
 /// (a lane's sum stays below 2^11, and the shift's spill from the next lane is masked off).
 #[inline(always)]
-fn cmpr_colors(c0: [u8; 2], c1: [u8; 2]) -> [u32; 4] {
+pub(super) fn cmpr_colors(c0: [u8; 2], c1: [u8; 2]) -> [u32; 4] {
     let (a, b) = (
         u32::from_le_bytes(rgb565(c0)),
         u32::from_le_bytes(rgb565(c1)),

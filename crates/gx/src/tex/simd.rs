@@ -1,5 +1,5 @@
 //! x86-64-v3 (AVX2, SSSE3 `pshufb`) kernels for the formats whose scalar form cannot keep up with
-//! Dolphin's SIMD decoder: I4, I8, IA8, RGB565, RGBA8.
+//! Dolphin's SIMD decoder: I4, I8, IA8, RGB565, RGBA8, CMPR.
 //!
 //! The CPU is checked at run time by `pulp` (`V3::try_new`), and `V3::vectorize` runs the whole
 //! decode inside a function compiled for those features; the intrinsics it hands out are safe
@@ -12,11 +12,11 @@ use core::arch::x86_64::{__m128i, __m256i};
 
 use pulp::{NullaryFnOnce, cast, x86::V3};
 
-use super::fast::{Block, Row, blocks_with, src_row, untile_with};
+use super::fast::{Block, Row, blocks_with, cmpr_colors, src_row, untile_with};
 use super::format::TexFormat;
 use super::pixel::Rgba;
 
-/// Decodes I4, I8, IA8, RGB565 or RGBA8 (`data` = exactly the level's blocks) into `out`
+/// Decodes I4, I8, IA8, RGB565, RGBA8 or CMPR (`data` = exactly the level's blocks) into `out`
 /// (`width × height`) when the CPU has x86-64-v3; false (nothing written) otherwise or for other
 /// formats.
 pub(super) fn decode_direct(
@@ -28,7 +28,12 @@ pub(super) fn decode_direct(
 ) -> bool {
     if !matches!(
         format,
-        TexFormat::I4 | TexFormat::I8 | TexFormat::IA8 | TexFormat::RGB565 | TexFormat::RGBA8
+        TexFormat::I4
+            | TexFormat::I8
+            | TexFormat::IA8
+            | TexFormat::RGB565
+            | TexFormat::RGBA8
+            | TexFormat::CMPR
     ) {
         return false;
     }
@@ -75,6 +80,7 @@ impl NullaryFnOnce for Decode<'_> {
             TexFormat::I8 => untile_with::<8, 4, 32>(w, h, data, out, I8(s)),
             TexFormat::IA8 => untile_with::<4, 4, 32>(w, h, data, out, Ia8(s)),
             TexFormat::RGB565 => blocks_with::<4, 4, 32>(w, h, data, out, Rgb565(s)),
+            TexFormat::CMPR => blocks_with::<8, 8, 32>(w, h, data, out, Cmpr(s)),
             _ => untile_with::<4, 4, 64>(w, h, data, out, Rgba8(s)),
         }
     }
@@ -260,6 +266,51 @@ impl Block<32> for Rgb565 {
         for (y, r) in rows.into_iter().enumerate() {
             if let Some(d) = span::<4>(out, y * stride + x0) {
                 *d = cast(r);
+            }
+        }
+    }
+}
+
+/// CMPR, a whole 8 × 8 block: each output row is row `y % 4` of two side-by-side 4 × 4
+/// sub-blocks, so one register holds both sub-blocks' four colours (from `fast`'s palette
+/// code) and one `vpermd` per row picks the eight pixels, their 2-bit indices shifted out of the
+/// sub-blocks' index bytes lane by lane (`vpsrlvd`), the right sub-block's offset by 4.
+struct Cmpr(V3);
+
+impl Block<32> for Cmpr {
+    #[inline(always)]
+    fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+        let (s, a) = (self.0, &self.0.avx2);
+        let v: __m256i = cast(*b);
+        let three = s.avx._mm256_set1_epi32(3);
+        let right: __m256i = cast([0u32, 0, 0, 0, 4, 4, 4, 4]);
+        let subs = b.as_chunks::<8>().0;
+        let pal = |i: usize| {
+            let [c0h, c0l, c1h, c1l, ..] = subs.get(i).copied().unwrap_or_default();
+            cmpr_colors([c0h, c0l], [c1h, c1l])
+        };
+        for half in 0..2 {
+            let [l0, l1, l2, l3] = pal(2 * half);
+            let [r0, r1, r2, r3] = pal(2 * half + 1);
+            let colors: __m256i = cast([l0, l1, l2, l3, r0, r1, r2, r3]);
+            // Dwords 1 and 3 (5 and 7) hold the index bytes of the two sub-blocks.
+            let sel: [u32; 8] = if half == 0 {
+                [1, 1, 1, 1, 3, 3, 3, 3]
+            } else {
+                [5, 5, 5, 5, 7, 7, 7, 7]
+            };
+            let bits = a._mm256_permutevar8x32_epi32(v, cast(sel));
+            for y in 0..4 {
+                // Pixel x of row y: bits 8y + 6 - 2x of the little-endian index word.
+                let sh = 8 * y as u32;
+                let shifts = [sh + 6, sh + 4, sh + 2, sh, sh + 6, sh + 4, sh + 2, sh];
+                let idx = a._mm256_or_si256(
+                    a._mm256_and_si256(a._mm256_srlv_epi32(bits, cast(shifts)), three),
+                    right,
+                );
+                if let Some(d) = span::<8>(out, (4 * half + y) * stride + x0) {
+                    *d = cast(a._mm256_permutevar8x32_epi32(colors, idx));
+                }
             }
         }
     }
