@@ -104,75 +104,85 @@ fn shuffle256(s: V3, v: __m256i, mask: [u8; 32]) -> __m256i {
     s.avx2._mm256_shuffle_epi8(v, cast(mask))
 }
 
-/// Mask repeating bytes `0..8` four times each over two lanes (`0..4` in lane 0, `4..8` in lane
-/// 1): eight intensities to eight RGBA pixels when both lanes hold them.
+/// Mask repeating bytes `first..first + 4` four times each in lane 0 and `first + 4..first + 8`
+/// in lane 1: eight intensities to eight RGBA pixels when both lanes hold them.
 // Built at compile time: an index out of range fails the build, not a run.
 #[allow(clippy::indexing_slicing)]
-const QUADS: [u8; 32] = {
+const fn quads(first: u8) -> [u8; 32] {
     let mut m = [0; 32];
     let mut k = 0;
     while k < 32 {
-        m[k] = (k / 4) as u8;
+        m[k] = first + (k / 4) as u8;
         k += 1;
     }
     m
-};
-
-/// Pixels `at..at + W` of `out` (`None` when they do not fit).
-#[inline(always)]
-fn span<const W: usize>(out: &mut [Rgba], at: usize) -> Option<&mut [Rgba; W]> {
-    out.get_mut(at..at.checked_add(W)?)?.try_into().ok()
 }
 
-/// I4, a whole 8 × 8 block (four bytes a row, high nibble first): nibbles split and interleaved,
-/// expanded through a 16-entry `pshufb` table, then each row's eight intensities spread to
-/// RGBA from a copy of its eight bytes in both lanes.
+/// [`quads`] from byte 0.
+const QUADS: [u8; 32] = quads(0);
+
+/// Stores `rows` (registers of `W` pixels) at `out[y * stride + x0..][..W]`, top to bottom,
+/// skipping rows that do not fit. Written as a fixed-count loop so it unrolls with the rows in
+/// registers.
+#[inline(always)]
+fn store<const W: usize, T: pulp::bytemuck::NoUninit, const N: usize>(
+    out: &mut [Rgba],
+    stride: usize,
+    x0: usize,
+    rows: [T; N],
+) where
+    [Rgba; W]: pulp::bytemuck::AnyBitPattern,
+{
+    let mut rest = out.get_mut(x0..).unwrap_or_default();
+    for v in rows {
+        let (row, tail) = rest.split_at_mut(stride.min(rest.len()));
+        if let Some(d) = row.first_chunk_mut::<W>() {
+            *d = cast(v);
+        }
+        rest = tail;
+    }
+}
+
+/// I4, a whole 8 × 8 block (four bytes a row, high nibble first), four rows at a time: their
+/// 16 bytes in both lanes, nibbles split, interleaved and expanded (`n << 4 | n`), then each
+/// row's eight intensities spread to RGBA by one in-lane `pshufb` (no lane-crossing shuffle).
 struct I4(V3);
 
 impl Block<32> for I4 {
     #[inline(always)]
     fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
-        let s = self.0;
-        // Built at compile time: an index out of range fails the build, not a run.
-        #[allow(clippy::indexing_slicing)]
-        const EXPAND: [u8; 32] = {
-            let mut m = [0; 32];
-            let mut k = 0;
-            while k < 32 {
-                m[k] = (k % 16) as u8 * 0x11;
-                k += 1;
-            }
-            m
-        };
-        let v: __m256i = cast(*b);
+        let (s, a) = (self.0, &self.0.avx2);
+        // Lane 0 spreads bytes 0..4 of a row's eight intensities, lane 1 bytes 4..8; the
+        // second row of an interleaved register starts at byte 8.
+        const ODD: [u8; 32] = quads(8);
         let nib = s.avx._mm256_set1_epi8(0x0F);
-        let hi = s
-            .avx2
-            ._mm256_and_si256(s.avx2._mm256_srli_epi16::<4>(v), nib);
-        let lo = s.avx2._mm256_and_si256(v, nib);
-        // Lane 0: rows 0-1 (unpacklo) and 2-3 (unpackhi); lane 1: rows 4-5 and 6-7.
-        let expand = |n| s.avx2._mm256_shuffle_epi8(cast(EXPAND), n);
-        let a = expand(s.avx2._mm256_unpacklo_epi8(hi, lo));
-        let c = expand(s.avx2._mm256_unpackhi_epi8(hi, lo));
-        let rows: [__m256i; 8] = [
-            s.avx2._mm256_permute4x64_epi64::<0x00>(a),
-            s.avx2._mm256_permute4x64_epi64::<0x55>(a),
-            s.avx2._mm256_permute4x64_epi64::<0x00>(c),
-            s.avx2._mm256_permute4x64_epi64::<0x55>(c),
-            s.avx2._mm256_permute4x64_epi64::<0xAA>(a),
-            s.avx2._mm256_permute4x64_epi64::<0xFF>(a),
-            s.avx2._mm256_permute4x64_epi64::<0xAA>(c),
-            s.avx2._mm256_permute4x64_epi64::<0xFF>(c),
-        ];
-        for (y, r) in rows.into_iter().enumerate() {
-            if let Some(d) = span::<8>(out, y * stride + x0) {
-                *d = cast(shuffle256(s, r, QUADS));
-            }
+        let mut rows8 = [s.avx._mm256_setzero_si256(); 8];
+        for (four, src) in rows8
+            .as_chunks_mut::<4>()
+            .0
+            .iter_mut()
+            .zip(b.as_chunks::<16>().0)
+        {
+            let v = a._mm256_broadcastsi128_si256(cast(*src));
+            let hi = a._mm256_and_si256(a._mm256_srli_epi16::<4>(v), nib);
+            let lo = a._mm256_and_si256(v, nib);
+            let x11 = |n: __m256i| a._mm256_or_si256(n, a._mm256_slli_epi16::<4>(n));
+            // Rows 0-1 and 2-3 of the four, each row's eight intensities in order.
+            let (p01, p23) = (
+                x11(a._mm256_unpacklo_epi8(hi, lo)),
+                x11(a._mm256_unpackhi_epi8(hi, lo)),
+            );
+            *four = [
+                shuffle256(s, p01, QUADS),
+                shuffle256(s, p01, ODD),
+                shuffle256(s, p23, QUADS),
+                shuffle256(s, p23, ODD),
+            ];
         }
+        store::<8, _, 8>(out, stride, x0, rows8);
     }
 }
 
-/// I8, one row of an 8 × 4 block: each byte four times.
 struct I8(V3);
 
 impl Row<8, 32> for I8 {
@@ -257,17 +267,13 @@ impl Block<32> for Rgb565 {
         // Lane 0 holds rows 0-1, lane 1 rows 2-3: unpacklo gives rows 0 and 2, unpackhi 1 and 3.
         let even = a._mm256_unpacklo_epi16(rg, ba);
         let odd = a._mm256_unpackhi_epi16(rg, ba);
-        let rows: [__m128i; 4] = [
+        let four: [__m128i; 4] = [
             s.avx._mm256_castsi256_si128(even),
             s.avx._mm256_castsi256_si128(odd),
             a._mm256_extracti128_si256::<1>(even),
             a._mm256_extracti128_si256::<1>(odd),
         ];
-        for (y, r) in rows.into_iter().enumerate() {
-            if let Some(d) = span::<4>(out, y * stride + x0) {
-                *d = cast(r);
-            }
-        }
+        store::<4, _, 4>(out, stride, x0, four);
     }
 }
 
@@ -289,7 +295,8 @@ impl Block<32> for Cmpr {
             let [c0h, c0l, c1h, c1l, ..] = subs.get(i).copied().unwrap_or_default();
             cmpr_colors([c0h, c0l], [c1h, c1l])
         };
-        for half in 0..2 {
+        let mut rows8 = [s.avx._mm256_setzero_si256(); 8];
+        for (half, four) in rows8.as_chunks_mut::<4>().0.iter_mut().enumerate() {
             let [l0, l1, l2, l3] = pal(2 * half);
             let [r0, r1, r2, r3] = pal(2 * half + 1);
             let colors: __m256i = cast([l0, l1, l2, l3, r0, r1, r2, r3]);
@@ -300,7 +307,7 @@ impl Block<32> for Cmpr {
                 [5, 5, 5, 5, 7, 7, 7, 7]
             };
             let bits = a._mm256_permutevar8x32_epi32(v, cast(sel));
-            for y in 0..4 {
+            for (y, row) in four.iter_mut().enumerate() {
                 // Pixel x of row y: bits 8y + 6 - 2x of the little-endian index word.
                 let sh = 8 * y as u32;
                 let shifts = [sh + 6, sh + 4, sh + 2, sh, sh + 6, sh + 4, sh + 2, sh];
@@ -308,10 +315,9 @@ impl Block<32> for Cmpr {
                     a._mm256_and_si256(a._mm256_srlv_epi32(bits, cast(shifts)), three),
                     right,
                 );
-                if let Some(d) = span::<8>(out, (4 * half + y) * stride + x0) {
-                    *d = cast(a._mm256_permutevar8x32_epi32(colors, idx));
-                }
+                *row = a._mm256_permutevar8x32_epi32(colors, idx);
             }
         }
+        store::<8, _, 8>(out, stride, x0, rows8);
     }
 }
