@@ -387,13 +387,18 @@ pub(super) fn blocks_with<const W: usize, const H: usize, const B: usize>(
     }
     let blocks_x = width.div_ceil(W);
     for (band_data, band) in data.chunks(blocks_x * B).zip(out.chunks_mut(width * H)) {
-        let full_band = band.len() == width * H;
-        for (bx, b) in band_data.as_chunks::<B>().0.iter().enumerate() {
-            let x0 = bx * W;
-            if full_band && x0 + W <= width {
-                block.block(b, band, width, x0);
-                continue;
-            }
+        let blocks = band_data.as_chunks::<B>().0;
+        let full = if band.len() == width * H {
+            width / W
+        } else {
+            0
+        };
+        let (inner, edge) = blocks.split_at(full.min(blocks.len()));
+        for (bx, b) in inner.iter().enumerate() {
+            block.block(b, band, width, bx * W);
+        }
+        for (i, b) in edge.iter().enumerate() {
+            let x0 = (inner.len() + i) * W;
             let mut tmp = [[0u8; 4]; 64];
             block.block(b, &mut tmp, W, 0);
             let cols = W.min(width.saturating_sub(x0));

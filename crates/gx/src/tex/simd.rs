@@ -77,7 +77,7 @@ impl NullaryFnOnce for Decode<'_> {
         } = self;
         match format {
             TexFormat::I4 => blocks_with::<8, 8, 32>(w, h, data, out, I4(s)),
-            TexFormat::I8 => untile_with::<8, 4, 32>(w, h, data, out, I8(s)),
+            TexFormat::I8 => untile_with::<8, 4, 32>(w, h, data, out, I8::new(s)),
             TexFormat::IA8 => untile_with::<4, 4, 32>(w, h, data, out, Ia8(s)),
             TexFormat::RGB565 => blocks_with::<4, 4, 32>(w, h, data, out, Rgb565(s)),
             TexFormat::CMPR => blocks_with::<8, 8, 32>(w, h, data, out, Cmpr(s)),
@@ -183,17 +183,38 @@ impl Block<32> for I4 {
     }
 }
 
-struct I8(V3);
+/// I8, one row of an 8 × 4 block: each byte four times. Rows 2k and 2k + 1 sit in both lanes
+/// (one 16-byte broadcast load) and the row's mask picks its bytes. The masks are opaque to
+/// the optimiser (built from a `black_box` zero once per call): with constant masks LLVM
+/// rewrites the broadcast and `pshufb` into three shuffles, one of them lane-crossing.
+struct I8 {
+    s: V3,
+    masks: [__m256i; 2],
+}
+
+impl I8 {
+    #[inline(always)]
+    fn new(s: V3) -> Self {
+        let zero = s.avx._mm256_set1_epi8(core::hint::black_box(0));
+        let masks = [QUADS, quads(8)].map(|m| s.avx2._mm256_or_si256(cast(m), zero));
+        Self { s, masks }
+    }
+}
 
 impl Row<8, 32> for I8 {
     #[inline(always)]
     fn row(&self, b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
-        let s = self.0;
-        // Both lanes hold the row; lane 1's mask picks bytes 4..8.
-        let v = s
-            .avx2
-            ._mm256_broadcastsi128_si256(low64(src_row::<8, 32>(b, r)));
-        *d = cast(shuffle256(s, v, QUADS));
+        let s = self.s;
+        let pair = b
+            .as_chunks::<16>()
+            .0
+            .get(r / 2)
+            .copied()
+            .unwrap_or_default();
+        let v = s.avx2._mm256_broadcastsi128_si256(cast(pair));
+        let [even, odd] = self.masks;
+        let mask = if r.is_multiple_of(2) { even } else { odd };
+        *d = cast(s.avx2._mm256_shuffle_epi8(v, mask));
     }
 }
 
