@@ -26,17 +26,6 @@ pub(super) fn decode_direct(
     data: &[u8],
     out: &mut [Rgba],
 ) -> bool {
-    if !matches!(
-        format,
-        TexFormat::I4
-            | TexFormat::I8
-            | TexFormat::IA8
-            | TexFormat::RGB565
-            | TexFormat::RGBA8
-            | TexFormat::CMPR
-    ) {
-        return false;
-    }
     let Some(s) = V3::try_new() else {
         return false;
     };
@@ -47,8 +36,7 @@ pub(super) fn decode_direct(
         height,
         data,
         out,
-    });
-    true
+    })
 }
 
 /// One `decode_direct` call, run by `V3::vectorize` (its `call` is inlined into the function
@@ -63,10 +51,10 @@ struct Decode<'a> {
 }
 
 impl NullaryFnOnce for Decode<'_> {
-    type Output = ();
+    type Output = bool;
 
     #[inline(always)]
-    fn call(self) {
+    fn call(self) -> bool {
         let Self {
             s,
             format,
@@ -81,8 +69,10 @@ impl NullaryFnOnce for Decode<'_> {
             TexFormat::IA8 => untile_with::<4, 4, 32>(w, h, data, out, Ia8(s)),
             TexFormat::RGB565 => blocks_with::<4, 4, 32>(w, h, data, out, Rgb565(s)),
             TexFormat::CMPR => blocks_with::<8, 8, 32>(w, h, data, out, Cmpr(s)),
-            _ => untile_with::<4, 4, 64>(w, h, data, out, Rgba8(s)),
+            TexFormat::RGBA8 => untile_with::<4, 4, 64>(w, h, data, out, Rgba8(s)),
+            _ => return false,
         }
+        true
     }
 }
 
