@@ -124,7 +124,7 @@ fn real_levels() -> Vec<Level> {
 }
 
 /// `gx ratio` lines for decoding `levels` (one format): gctex's and ours, into a caller's buffer
-/// and allocating.
+/// and allocating, and filling the same buffers (the write ceiling).
 fn decode_ratios(label: &str, levels: &[&Level], runs: usize) {
     let bytes: usize = levels.iter().map(|l| l.rgba_len()).sum();
     let bufs = RefCell::new(
@@ -187,6 +187,13 @@ fn decode_ratios(label: &str, levels: &[&Level], runs: usize) {
                         tex::decode(l.format, l.width, l.height, black_box(&l.data), l.palette())
                             .unwrap(),
                     );
+                }
+            }),
+            // The write ceiling: filling the same buffers, no decoding. A decoder at this
+            // speed is bound by writing its output.
+            ("fill (write ceiling)", &|| {
+                for b in bufs.borrow_mut().iter_mut() {
+                    black_box(b).fill(0x55);
                 }
             }),
         ],

@@ -5,26 +5,58 @@
 //! `&mut [Rgba; W]`, so the per-pixel work has no bounds checks and the compiler unrolls and
 //! vectorises it. Blocks that stick out of the image (right and bottom edges) decode into a
 //! scratch block and copy the visible part. `blocks::decode_direct` / `cmpr::decode_block` stay
-//! the reference the tests compare against.
+//! the reference the tests compare against. On x86-64 CPUs with AVX2, `simd` supplies the
+//! kernels of the formats it covers (the walk stays this module's); these kernels are the
+//! portable path and checked on every CPU.
 
 #[cfg(test)]
 use super::cmpr;
 use super::format::TexFormat;
 use super::pixel::Rgba;
 
+/// Decodes row `r` (`< H`) of a block of `B` bytes into `W` pixels. Closures are kernels; the
+/// SIMD kernels are types whose `#[inline(always)]` method keeps the whole chain inlined into
+/// the function compiled for their CPU features (a closure body may be compiled apart, without
+/// them, and then every intrinsic becomes a call).
+pub(super) trait Row<const W: usize, const B: usize> {
+    /// Decodes row `r` of `block` into `out`.
+    fn row(&self, block: &[u8; B], r: usize, out: &mut [Rgba; W]);
+}
+
+impl<const W: usize, const B: usize, F: Fn(&[u8; B], usize, &mut [Rgba; W])> Row<W, B> for F {
+    #[inline(always)]
+    fn row(&self, block: &[u8; B], r: usize, out: &mut [Rgba; W]) {
+        self(block, r, out)
+    }
+}
+
+/// Decodes a whole block of `B` bytes, its row `y` at `out[y * stride + x0..]` (as [`Row`], for
+/// kernels that share work between rows).
+pub(super) trait Block<const B: usize> {
+    /// Decodes `block` into `out`.
+    fn block(&self, block: &[u8; B], out: &mut [Rgba], stride: usize, x0: usize);
+}
+
+impl<const B: usize, F: Fn(&[u8; B], &mut [Rgba], usize, usize)> Block<B> for F {
+    #[inline(always)]
+    fn block(&self, block: &[u8; B], out: &mut [Rgba], stride: usize, x0: usize) {
+        self(block, out, stride, x0)
+    }
+}
+
 /// Decodes `width × height` pixels from `data` (the level's blocks of `B` bytes, each `W × H`
-/// pixels) into `out` (`width × height`). `row(block, r, dst)` decodes row `r` (`< H`) of a block.
+/// pixels) into `out` (`width × height`). `row` decodes one row of a block.
 ///
 /// A full band of blocks is walked output row by output row: each row is one slice cut into
 /// `[Rgba; W]` pieces zipped with the band's blocks, so the stores run in address order with no
 /// bounds checks. Blocks that stick out (right and bottom edges) decode into a scratch block.
 #[inline(always)]
-fn untile<const W: usize, const H: usize, const B: usize>(
+pub(super) fn untile_with<const W: usize, const H: usize, const B: usize>(
     width: usize,
     height: usize,
     data: &[u8],
     out: &mut [Rgba],
-    row: impl Fn(&[u8; B], usize, &mut [Rgba; W]),
+    row: impl Row<W, B>,
 ) {
     if width == 0 || height == 0 {
         return;
@@ -37,7 +69,7 @@ fn untile<const W: usize, const H: usize, const B: usize>(
             for r in 0..H {
                 if let Some(dst) = band.get_mut(r * width..(r + 1) * width) {
                     for (d, b) in dst.as_chunks_mut::<W>().0.iter_mut().zip(blocks) {
-                        row(b, r, d);
+                        row.row(b, r, d);
                     }
                 }
             }
@@ -51,7 +83,7 @@ fn untile<const W: usize, const H: usize, const B: usize>(
             let cols = W.min(width.saturating_sub(x0));
             let mut tmp = [[0u8; 4]; W];
             for (r, dst) in band.chunks_mut(width).take(H).enumerate() {
-                row(b, r, &mut tmp);
+                row.row(b, r, &mut tmp);
                 if let (Some(d), Some(s)) = (dst.get_mut(x0..x0 + cols), tmp.get(..cols)) {
                     d.copy_from_slice(s);
                 }
@@ -62,8 +94,20 @@ fn untile<const W: usize, const H: usize, const B: usize>(
 
 /// Row `r` of a block of 8-byte rows (I8, IA4, C8: 8 × 4; and the 2-byte formats' 4 × 4).
 #[inline(always)]
-fn src_row<const N: usize, const B: usize>(b: &[u8; B], r: usize) -> &[u8; N] {
+pub(super) fn src_row<const N: usize, const B: usize>(b: &[u8; B], r: usize) -> &[u8; N] {
     b.as_chunks::<N>().0.get(r).unwrap_or(&[0; N])
+}
+
+/// [`untile_with`] for a closure kernel.
+#[inline(always)]
+fn untile<const W: usize, const H: usize, const B: usize>(
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    row: impl Fn(&[u8; B], usize, &mut [Rgba; W]),
+) {
+    untile_with::<W, H, B>(width, height, data, out, row);
 }
 
 /// Lookup tables splitting a 16-bit pixel into its two bytes: the RGBA8 result is
@@ -289,7 +333,7 @@ fn pack(x: u64) -> u32 {
 /// endpoints through the RGB565 tables, blends with all three channels at once in 16-bit lanes
 /// (a lane's sum stays below 2^11, and the shift's spill from the next lane is masked off).
 #[inline(always)]
-fn cmpr_colors(c0: [u8; 2], c1: [u8; 2]) -> [u32; 4] {
+pub(super) fn cmpr_colors(c0: [u8; 2], c1: [u8; 2]) -> [u32; 4] {
     let (a, b) = (
         u32::from_le_bytes(rgb565(c0)),
         u32::from_le_bytes(rgb565(c1)),
@@ -331,27 +375,32 @@ fn cmpr(b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
 /// four rows): `block(bytes, out, stride, x0)` writes the block's rows at
 /// `out[r * stride + x0..][..W]`; edge blocks go through a scratch block.
 #[inline(always)]
-fn untile_blocks<const W: usize, const H: usize, const B: usize>(
+pub(super) fn blocks_with<const W: usize, const H: usize, const B: usize>(
     width: usize,
     height: usize,
     data: &[u8],
     out: &mut [Rgba],
-    block: impl Fn(&[u8; B], &mut [Rgba], usize, usize),
+    block: impl Block<B>,
 ) {
     if width == 0 || height == 0 {
         return;
     }
     let blocks_x = width.div_ceil(W);
     for (band_data, band) in data.chunks(blocks_x * B).zip(out.chunks_mut(width * H)) {
-        let full_band = band.len() == width * H;
-        for (bx, b) in band_data.as_chunks::<B>().0.iter().enumerate() {
-            let x0 = bx * W;
-            if full_band && x0 + W <= width {
-                block(b, band, width, x0);
-                continue;
-            }
+        let blocks = band_data.as_chunks::<B>().0;
+        let full = if band.len() == width * H {
+            width / W
+        } else {
+            0
+        };
+        let (inner, edge) = blocks.split_at(full.min(blocks.len()));
+        for (bx, b) in inner.iter().enumerate() {
+            block.block(b, band, width, bx * W);
+        }
+        for (i, b) in edge.iter().enumerate() {
+            let x0 = (inner.len() + i) * W;
             let mut tmp = [[0u8; 4]; 64];
-            block(b, &mut tmp, W, 0);
+            block.block(b, &mut tmp, W, 0);
             let cols = W.min(width.saturating_sub(x0));
             for (src, dst) in tmp.chunks_exact(W).zip(band.chunks_mut(width)) {
                 if let (Some(d), Some(s)) = (dst.get_mut(x0..x0 + cols), src.get(..cols)) {
@@ -362,9 +411,36 @@ fn untile_blocks<const W: usize, const H: usize, const B: usize>(
     }
 }
 
+/// [`blocks_with`] for a closure kernel.
+#[inline(always)]
+fn untile_blocks<const W: usize, const H: usize, const B: usize>(
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    block: impl Fn(&[u8; B], &mut [Rgba], usize, usize),
+) {
+    blocks_with::<W, H, B>(width, height, data, out, block);
+}
+
 /// Decodes a direct format or CMPR (`data` = exactly the level's blocks) into `out`
 /// (`width × height`). Returns false for formats it does not handle (indexed, unknown).
 pub(crate) fn decode_direct(
+    format: TexFormat,
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if super::simd::decode_direct(format, width, height, data, out) {
+        return true;
+    }
+    decode_portable(format, width, height, data, out)
+}
+
+/// [`decode_direct`] without the SIMD kernels: the path on other CPUs.
+fn decode_portable(
     format: TexFormat,
     width: usize,
     height: usize,
@@ -531,7 +607,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(256))]
         #[test]
         fn direct_matches_reference(
             which in 0usize..8,
@@ -545,8 +621,12 @@ mod tests {
             let mut s = seed | 1;
             let data: Vec<u8> = (0..len).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s as u8 }).collect();
             let mut out = vec![[0u8; 4]; (w * h) as usize];
+            let expect = reference(format, w, h, &data);
             prop_assert!(decode_direct(format, w as usize, h as usize, &data, &mut out));
-            prop_assert_eq!(out, reference(format, w, h, &data));
+            prop_assert_eq!(&out, &expect);
+            out.fill([0; 4]);
+            prop_assert!(decode_portable(format, w as usize, h as usize, &data, &mut out));
+            prop_assert_eq!(out, expect);
         }
 
         #[test]

@@ -40,6 +40,8 @@ mod format;
 mod image;
 mod palette;
 mod pixel;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 
 pub use format::{
     PaletteFormat, TexFormat, image_size, level_dims, level_offset, level_size, palette_size,

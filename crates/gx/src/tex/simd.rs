@@ -1,0 +1,334 @@
+//! x86-64-v3 (AVX2, SSSE3 `pshufb`) kernels for the formats whose scalar form cannot keep up with
+//! Dolphin's SIMD decoder: I4, I8, IA8, RGB565, RGBA8, CMPR.
+//!
+//! The CPU is checked at run time by `pulp` (`V3::try_new`), and `V3::vectorize` runs the whole
+//! decode inside a function compiled for those features; the intrinsics it hands out are safe
+//! methods, so this crate keeps `forbid(unsafe_code)`. Registers are filled and emptied with
+//! `pulp::cast` (a size-checked transmute between plain-data types). The walk over blocks and the
+//! edge handling are `fast`'s; only the per-row or per-block work differs. `fast`'s portable
+//! kernels stay the path on other CPUs and the reference in the tests.
+
+use core::arch::x86_64::{__m128i, __m256i};
+
+use pulp::{NullaryFnOnce, cast, x86::V3};
+
+use super::fast::{Block, Row, blocks_with, cmpr_colors, src_row, untile_with};
+use super::format::TexFormat;
+use super::pixel::Rgba;
+
+/// Decodes I4, I8, IA8, RGB565, RGBA8 or CMPR (`data` = exactly the level's blocks) into `out`
+/// (`width × height`) when the CPU has x86-64-v3; false (nothing written) otherwise or for other
+/// formats.
+pub(super) fn decode_direct(
+    format: TexFormat,
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+) -> bool {
+    let Some(s) = V3::try_new() else {
+        return false;
+    };
+    s.vectorize(Decode {
+        s,
+        format,
+        width,
+        height,
+        data,
+        out,
+    })
+}
+
+/// One `decode_direct` call, run by `V3::vectorize` (its `call` is inlined into the function
+/// compiled for AVX2, and so is everything below it).
+struct Decode<'a> {
+    s: V3,
+    format: TexFormat,
+    width: usize,
+    height: usize,
+    data: &'a [u8],
+    out: &'a mut [Rgba],
+}
+
+impl NullaryFnOnce for Decode<'_> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn call(self) -> bool {
+        let Self {
+            s,
+            format,
+            width: w,
+            height: h,
+            data,
+            out,
+        } = self;
+        match format {
+            TexFormat::I4 => blocks_with::<8, 8, 32>(w, h, data, out, I4(s)),
+            TexFormat::I8 => untile_with::<8, 4, 32>(w, h, data, out, I8::new(s)),
+            TexFormat::IA8 => untile_with::<4, 4, 32>(w, h, data, out, Ia8(s)),
+            TexFormat::RGB565 => blocks_with::<4, 4, 32>(w, h, data, out, Rgb565(s)),
+            TexFormat::CMPR => blocks_with::<8, 8, 32>(w, h, data, out, Cmpr(s)),
+            TexFormat::RGBA8 => untile_with::<4, 4, 64>(w, h, data, out, Rgba8(s)),
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// Eight bytes in the low half of a register.
+#[inline(always)]
+fn low64(bytes: &[u8; 8]) -> __m128i {
+    cast([u64::from_le_bytes(*bytes), 0])
+}
+
+/// Byte `k` of each pixel group picked from `v` by `mask` (`pshufb`).
+#[inline(always)]
+fn shuffle(s: V3, v: __m128i, mask: [u8; 16]) -> __m128i {
+    s.ssse3._mm_shuffle_epi8(v, cast(mask))
+}
+
+/// `pshufb` on both 128-bit lanes, each with its own mask.
+#[inline(always)]
+fn shuffle256(s: V3, v: __m256i, mask: [u8; 32]) -> __m256i {
+    s.avx2._mm256_shuffle_epi8(v, cast(mask))
+}
+
+/// Mask repeating bytes `first..first + 4` four times each in lane 0 and `first + 4..first + 8`
+/// in lane 1: eight intensities to eight RGBA pixels when both lanes hold them.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+const fn quads(first: u8) -> [u8; 32] {
+    let mut m = [0; 32];
+    let mut k = 0;
+    while k < 32 {
+        m[k] = first + (k / 4) as u8;
+        k += 1;
+    }
+    m
+}
+
+/// [`quads`] from byte 0.
+const QUADS: [u8; 32] = quads(0);
+
+/// Stores `rows` (registers of `W` pixels) at `out[y * stride + x0..][..W]`, top to bottom,
+/// skipping rows that do not fit. Written as a fixed-count loop so it unrolls with the rows in
+/// registers.
+#[inline(always)]
+fn store<const W: usize, T: pulp::bytemuck::NoUninit, const N: usize>(
+    out: &mut [Rgba],
+    stride: usize,
+    x0: usize,
+    rows: [T; N],
+) where
+    [Rgba; W]: pulp::bytemuck::AnyBitPattern,
+{
+    let mut rest = out.get_mut(x0..).unwrap_or_default();
+    for v in rows {
+        let (row, tail) = rest.split_at_mut(stride.min(rest.len()));
+        if let Some(d) = row.first_chunk_mut::<W>() {
+            *d = cast(v);
+        }
+        rest = tail;
+    }
+}
+
+/// I4, a whole 8 × 8 block (four bytes a row, high nibble first), four rows at a time: their
+/// 16 bytes in both lanes, nibbles split, interleaved and expanded (`n << 4 | n`), then each
+/// row's eight intensities spread to RGBA by one in-lane `pshufb` (no lane-crossing shuffle).
+struct I4(V3);
+
+impl Block<32> for I4 {
+    #[inline(always)]
+    fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+        let (s, a) = (self.0, &self.0.avx2);
+        // Lane 0 spreads bytes 0..4 of a row's eight intensities, lane 1 bytes 4..8; the
+        // second row of an interleaved register starts at byte 8.
+        const ODD: [u8; 32] = quads(8);
+        let nib = s.avx._mm256_set1_epi8(0x0F);
+        let mut rows8 = [s.avx._mm256_setzero_si256(); 8];
+        for (four, src) in rows8
+            .as_chunks_mut::<4>()
+            .0
+            .iter_mut()
+            .zip(b.as_chunks::<16>().0)
+        {
+            let v = a._mm256_broadcastsi128_si256(cast(*src));
+            let hi = a._mm256_and_si256(a._mm256_srli_epi16::<4>(v), nib);
+            let lo = a._mm256_and_si256(v, nib);
+            let x11 = |n: __m256i| a._mm256_or_si256(n, a._mm256_slli_epi16::<4>(n));
+            // Rows 0-1 and 2-3 of the four, each row's eight intensities in order.
+            let (p01, p23) = (
+                x11(a._mm256_unpacklo_epi8(hi, lo)),
+                x11(a._mm256_unpackhi_epi8(hi, lo)),
+            );
+            *four = [
+                shuffle256(s, p01, QUADS),
+                shuffle256(s, p01, ODD),
+                shuffle256(s, p23, QUADS),
+                shuffle256(s, p23, ODD),
+            ];
+        }
+        store::<8, _, 8>(out, stride, x0, rows8);
+    }
+}
+
+/// I8, one row of an 8 × 4 block: each byte four times. Rows 2k and 2k + 1 sit in both lanes
+/// (one 16-byte broadcast load) and the row's mask picks its bytes. The masks are opaque to
+/// the optimiser (built from a `black_box` zero once per call): with constant masks LLVM
+/// rewrites the broadcast and `pshufb` into three shuffles, one of them lane-crossing.
+struct I8 {
+    s: V3,
+    masks: [__m256i; 2],
+}
+
+impl I8 {
+    #[inline(always)]
+    fn new(s: V3) -> Self {
+        let zero = s.avx._mm256_set1_epi8(core::hint::black_box(0));
+        let masks = [QUADS, quads(8)].map(|m| s.avx2._mm256_or_si256(cast(m), zero));
+        Self { s, masks }
+    }
+}
+
+impl Row<8, 32> for I8 {
+    #[inline(always)]
+    fn row(&self, b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+        let s = self.s;
+        let pair = b
+            .as_chunks::<16>()
+            .0
+            .get(r / 2)
+            .copied()
+            .unwrap_or_default();
+        let v = s.avx2._mm256_broadcastsi128_si256(cast(pair));
+        let [even, odd] = self.masks;
+        let mask = if r.is_multiple_of(2) { even } else { odd };
+        *d = cast(s.avx2._mm256_shuffle_epi8(v, mask));
+    }
+}
+
+/// IA8, one row of a 4 × 4 block: stored alpha, intensity; out intensity ×3, alpha.
+struct Ia8(V3);
+
+impl Row<4, 32> for Ia8 {
+    #[inline(always)]
+    fn row(&self, b: &[u8; 32], r: usize, d: &mut [Rgba; 4]) {
+        let s = self.0;
+        const MASK: [u8; 16] = [1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6];
+        *d = cast(shuffle(s, low64(src_row::<8, 32>(b, r)), MASK));
+    }
+}
+
+/// RGBA8, one row of a 4 × 4 block: its AR pairs at `8r`, GB pairs at `32 + 8r`.
+struct Rgba8(V3);
+
+impl Row<4, 64> for Rgba8 {
+    #[inline(always)]
+    fn row(&self, b: &[u8; 64], r: usize, d: &mut [Rgba; 4]) {
+        let s = self.0;
+        const MASK: [u8; 16] = [1, 8, 9, 0, 3, 10, 11, 2, 5, 12, 13, 4, 7, 14, 15, 6];
+        let rows = b.as_chunks::<8>().0;
+        let (ar, gb) = (
+            rows.get(r).copied().unwrap_or_default(),
+            rows.get(4 + r).copied().unwrap_or_default(),
+        );
+        let v: __m128i = cast([u64::from_le_bytes(ar), u64::from_le_bytes(gb)]);
+        *d = cast(shuffle(s, v, MASK));
+    }
+}
+
+/// RGB565, a whole 4 × 4 block in 16-bit lanes: bytes swapped to native order, then
+/// `r << 3 | r >> 2`, `g << 2 | g >> 4`, `b << 3 | b >> 2` as shifted and masked copies of the
+/// pixel, packed to `RG` and `BA` halves and interleaved.
+struct Rgb565(V3);
+
+impl Block<32> for Rgb565 {
+    #[inline(always)]
+    fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+        let s = self.0;
+        // Built at compile time: an index out of range fails the build, not a run.
+        #[allow(clippy::indexing_slicing)]
+        const SWAP: [u8; 32] = {
+            let mut m = [0; 32];
+            let mut k = 0;
+            while k < 32 {
+                m[k] = ((k % 16) ^ 1) as u8;
+                k += 1;
+            }
+            m
+        };
+        let a = &s.avx2;
+        let p = shuffle256(s, cast(*b), SWAP);
+        let k = |v: i16| s.avx._mm256_set1_epi16(v);
+        let red = a._mm256_or_si256(
+            a._mm256_and_si256(a._mm256_srli_epi16::<8>(p), k(0xF8)),
+            a._mm256_srli_epi16::<13>(p),
+        );
+        let green = a._mm256_or_si256(
+            a._mm256_and_si256(a._mm256_slli_epi16::<5>(p), k(0xFC00_u16 as i16)),
+            a._mm256_and_si256(a._mm256_srli_epi16::<1>(p), k(0x0300)),
+        );
+        let blue = a._mm256_or_si256(
+            a._mm256_and_si256(a._mm256_slli_epi16::<3>(p), k(0xF8)),
+            a._mm256_and_si256(a._mm256_srli_epi16::<2>(p), k(0x07)),
+        );
+        let rg = a._mm256_or_si256(red, green);
+        let ba = a._mm256_or_si256(blue, k(0xFF00_u16 as i16));
+        // Lane 0 holds rows 0-1, lane 1 rows 2-3: unpacklo gives rows 0 and 2, unpackhi 1 and 3.
+        let even = a._mm256_unpacklo_epi16(rg, ba);
+        let odd = a._mm256_unpackhi_epi16(rg, ba);
+        let four: [__m128i; 4] = [
+            s.avx._mm256_castsi256_si128(even),
+            s.avx._mm256_castsi256_si128(odd),
+            a._mm256_extracti128_si256::<1>(even),
+            a._mm256_extracti128_si256::<1>(odd),
+        ];
+        store::<4, _, 4>(out, stride, x0, four);
+    }
+}
+
+/// CMPR, a whole 8 × 8 block: each output row is row `y % 4` of two side-by-side 4 × 4
+/// sub-blocks, so one register holds both sub-blocks' four colours (from `fast`'s palette
+/// code) and one `vpermd` per row picks the eight pixels, their 2-bit indices shifted out of the
+/// sub-blocks' index bytes lane by lane (`vpsrlvd`), the right sub-block's offset by 4.
+struct Cmpr(V3);
+
+impl Block<32> for Cmpr {
+    #[inline(always)]
+    fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+        let (s, a) = (self.0, &self.0.avx2);
+        let v: __m256i = cast(*b);
+        let three = s.avx._mm256_set1_epi32(3);
+        let right: __m256i = cast([0u32, 0, 0, 0, 4, 4, 4, 4]);
+        let subs = b.as_chunks::<8>().0;
+        let pal = |i: usize| {
+            let [c0h, c0l, c1h, c1l, ..] = subs.get(i).copied().unwrap_or_default();
+            cmpr_colors([c0h, c0l], [c1h, c1l])
+        };
+        let mut rows8 = [s.avx._mm256_setzero_si256(); 8];
+        for (half, four) in rows8.as_chunks_mut::<4>().0.iter_mut().enumerate() {
+            let [l0, l1, l2, l3] = pal(2 * half);
+            let [r0, r1, r2, r3] = pal(2 * half + 1);
+            let colors: __m256i = cast([l0, l1, l2, l3, r0, r1, r2, r3]);
+            // Dwords 1 and 3 (5 and 7) hold the index bytes of the two sub-blocks.
+            let sel: [u32; 8] = if half == 0 {
+                [1, 1, 1, 1, 3, 3, 3, 3]
+            } else {
+                [5, 5, 5, 5, 7, 7, 7, 7]
+            };
+            let bits = a._mm256_permutevar8x32_epi32(v, cast(sel));
+            for (y, row) in four.iter_mut().enumerate() {
+                // Pixel x of row y: bits 8y + 6 - 2x of the little-endian index word.
+                let sh = 8 * y as u32;
+                let shifts = [sh + 6, sh + 4, sh + 2, sh, sh + 6, sh + 4, sh + 2, sh];
+                let idx = a._mm256_or_si256(
+                    a._mm256_and_si256(a._mm256_srlv_epi32(bits, cast(shifts)), three),
+                    right,
+                );
+                *row = a._mm256_permutevar8x32_epi32(colors, idx);
+            }
+        }
+        store::<8, _, 8>(out, stride, x0, rows8);
+    }
+}
