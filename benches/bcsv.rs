@@ -78,6 +78,36 @@ fn real(_: &mut Criterion) {
         "real bcsv: {} tables, {total} bytes, {cells} cells",
         tables.len()
     );
+    if std::env::var_os("BCSV_STATS").is_some() {
+        for (name, b) in &tables {
+            let v = bcsv::parse(b).unwrap();
+            let kinds: String = v.fields().map(|f| f.kind.0.to_string()).collect();
+            eprintln!(
+                "table {name}: {} bytes, {} rows, entry {}, fields {kinds}, pool {}",
+                b.len(),
+                v.len(),
+                v.entry_size(),
+                v.pool().data().len()
+            );
+        }
+    }
+    // `BCSV_PROFILE=NAME`: the owned parse of the tables whose name ends with NAME in a loop (for perf).
+    if let Ok(want) = std::env::var("BCSV_PROFILE") {
+        let t = std::time::Instant::now();
+        let mut n = 0usize;
+        while t.elapsed().as_secs() < 3 {
+            for (name, b) in &tables {
+                if name.ends_with(&want) {
+                    n += Table::parse(black_box(b)).unwrap().rows.len();
+                    if std::env::var_os("BCSV_PROFILE_WRITE").is_some() {
+                        n += Table::parse(b).unwrap().write().unwrap().len();
+                    }
+                }
+            }
+        }
+        eprintln!("profiled {n}");
+        return;
+    }
     let opts = lib_bcsv_jmap::IoOptions::default();
     let jmap =
         |b: &[u8]| lib_bcsv_jmap::from_buffer(lib_bcsv_jmap::smg_hash_table(), b, &opts).unwrap();

@@ -96,12 +96,27 @@ impl Table {
         out.extend_from_slice(&self.header_gap);
 
         let plans: Vec<Slot> = self.fields.iter().map(Slot::new).collect();
+        // A string offset reads back as written unless its mask or shift drops bits or another
+        // field (possible in a hand-edited layout) overlaps it: only then is each row re-read.
+        let recheck = self.fields.iter().enumerate().any(|(i, f)| {
+            f.kind == FieldType::STRING_OFFSET
+                && (f.effective_mask() != u32::MAX
+                    || f.shift != 0
+                    || self.fields.iter().enumerate().any(|(j, g)| {
+                        let (a, b) = (usize::from(f.offset), usize::from(g.offset));
+                        j != i && a < b + g.size() && b < a + f.size()
+                    }))
+        });
         let stored = self.stored_pool.as_deref().unwrap_or_default();
         let mut pool = PoolWriter {
             bytes: stored.to_vec(),
             stored_len: stored.len(),
             added: HashMap::default(),
         };
+        let mut offsets = Vec::new();
+        let rows_start = out.len();
+        out.resize(rows_start + rows_len, 0);
+        let mut rows_out = out.get_mut(rows_start..).unwrap_or_default();
         for (r, row) in self.rows.iter().enumerate() {
             if row.values.len() != self.fields.len() {
                 return Err(Error::invalid(
@@ -113,22 +128,22 @@ impl Table {
                     ),
                 ));
             }
-            let start = out.len();
+            let (cells, rest) = rows_out.split_at_mut(entry.min(rows_out.len()));
+            rows_out = rest;
             if row.residue.len() == entry {
-                out.extend_from_slice(&row.residue);
-            } else {
-                out.resize(start + entry, 0);
+                cells.copy_from_slice(&row.residue);
             }
-            let cells = out.get_mut(start..).unwrap_or_default();
             let mut k = 0;
-            let mut offsets = Vec::new();
+            offsets.clear();
             for ((f, plan), v) in self.fields.iter().zip(&plans).zip(&row.values) {
                 let bits = match v {
                     Value::StringOffset(s) => {
                         let hint = row.string_offsets.get(k).copied();
                         k += 1;
                         let o = pool.offset(s, hint);
-                        offsets.push((f, plan, o));
+                        if recheck {
+                            offsets.push((f, plan, o));
+                        }
                         o
                     }
                     Value::InlineString(b) if f.kind == FieldType::STRING => {
@@ -154,7 +169,7 @@ impl Table {
             }
             // A field overlapping a string offset (possible in a hand-edited layout) must not
             // change it: the file would point into the wrong string or past the pool.
-            for (f, plan, o) in offsets {
+            for &(f, plan, o) in &offsets {
                 if plan.get(cells, endian) != Some(o) {
                     return Err(Error::invalid(
                         0,
