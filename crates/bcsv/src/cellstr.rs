@@ -38,6 +38,17 @@ impl Str {
         }
     }
 
+    /// The first `len` bytes of `window` (a string inside a larger buffer). When the window
+    /// holds at least the inline capacity, a fixed-size copy: the bytes past `len` are carried
+    /// along but never read.
+    #[inline]
+    pub(crate) fn from_window(window: &[u8], len: usize) -> Str {
+        match window.first_chunk::<INLINE>() {
+            Some(b) if len <= INLINE => Str(Repr::Inline(len as u8, *b)),
+            _ => Str::new(window.get(..len).unwrap_or_default()),
+        }
+    }
+
     /// The bytes.
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
@@ -184,6 +195,12 @@ mod tests {
             assert_eq!(h(&|st| s.hash(st)), h(&|st| bytes.as_slice().hash(st)));
         }
         assert_eq!(size_of::<Str>(), 32);
+        let pool = b"Kuribo\0Kuribo with a name longer than thirty bytes\0";
+        for (at, len) in [(0, 6), (7, 44), (7, 3)] {
+            let s = Str::from_window(&pool[at..], len);
+            assert_eq!(s, &pool[at..at + len]);
+            assert_eq!(s, Str::new(&pool[at..at + len]));
+        }
         assert_eq!(Str::default(), Str::EMPTY);
         assert!(Str::EMPTY.is_empty());
     }

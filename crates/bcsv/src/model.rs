@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::fasthash::FastState;
+use crate::fasthash::{FastState, Key};
 
 use gcio::{Context, Endian, Error, Limits, Result};
 
@@ -13,7 +13,7 @@ use crate::hash::{FieldKey, display_name, parse_name};
 use crate::slot::Slot;
 use crate::text::Encoding;
 use crate::types::{Field, FieldType, auto_layout};
-use crate::view::{Cell, View};
+use crate::view::{Cell, View, nul_at};
 
 /// One typed value.
 #[derive(Debug, Clone, PartialEq)]
@@ -233,12 +233,26 @@ impl Table {
             .count();
         let mut pool = Canon::new(pool_bytes, view.len().saturating_mul(strings));
         let mut rows = Vec::with_capacity(view.len());
-        let slots: Vec<Slot> = fields.iter().map(Slot::new).collect();
+        // Field slots on the stack for ordinary field counts.
+        let mut small_slots = [Slot::NONE; 64];
+        let heap_slots: Vec<Slot>;
+        let slots: &[Slot] = match small_slots.get_mut(..fields.len()) {
+            Some(s) => {
+                for (d, f) in s.iter_mut().zip(&fields) {
+                    *d = Slot::new(f);
+                }
+                s
+            }
+            None => {
+                heap_slots = fields.iter().map(Slot::new).collect();
+                &heap_slots
+            }
+        };
         let endian = view.endian();
         for row in view.rows() {
             let mut values = Vec::with_capacity(fields.len());
             let bytes = row.bytes();
-            for (f, slot) in fields.iter().zip(&slots) {
+            for (f, slot) in fields.iter().zip(slots) {
                 // Fast path straight from the row; `row.cell` only to report what went wrong.
                 let inline = || bytes.get(slot.offset..slot.offset + 32)?.try_into().ok();
                 let value = match (f.kind, slot.get(bytes, endian)) {
@@ -248,13 +262,13 @@ impl Table {
                     (FieldType::LONG_2, Some(v)) => Some(Value::Long2(v)),
                     (FieldType::SHORT, Some(v)) => Some(Value::Short(v as u16 as i16)),
                     (FieldType::CHAR, Some(v)) => Some(Value::Char(v as u8 as i8)),
-                    (FieldType::STRING_OFFSET, Some(off)) => match view.string_at(off) {
-                        Ok(s) => {
-                            pool.see(s, off);
-                            Some(Value::StringOffset(Str::new(s)))
-                        }
-                        Err(_) => None,
-                    },
+                    (FieldType::STRING_OFFSET, Some(off)) => {
+                        let rest = pool_bytes.get(off as usize..).unwrap_or_default();
+                        nul_at(rest).map(|n| {
+                            pool.see(rest.get(..n).unwrap_or_default(), off);
+                            Value::StringOffset(Str::from_window(rest, n))
+                        })
+                    }
                     _ => None,
                 };
                 match value {
@@ -292,7 +306,7 @@ impl Table {
             for (row, stored) in rows.iter_mut().zip(view.rows()) {
                 row.string_offsets = fields
                     .iter()
-                    .zip(&slots)
+                    .zip(slots)
                     .filter(|(f, _)| f.kind == FieldType::STRING_OFFSET)
                     .filter_map(|(_, slot)| slot.get(stored.bytes(), endian))
                     .collect();
@@ -419,7 +433,7 @@ struct Canon<'a> {
     cells: usize,
     small: [&'a [u8]; SMALL],
     nsmall: usize,
-    placed: HashSet<&'a [u8], FastState>,
+    placed: HashSet<Key<'a>, FastState>,
     next: usize,
     max_end: usize,
     noncanonical: bool,
@@ -462,9 +476,9 @@ impl<'a> Canon<'a> {
             // bytes each on average in game tables, roughly by the pool's length.
             let guess = (self.pool.len() / 12).min(self.cells).max(4 * SMALL);
             self.placed.reserve(guess);
-            self.placed.extend(self.small);
+            self.placed.extend(self.small.map(Key));
         }
-        self.placed.insert(s)
+        self.placed.insert(Key(s))
     }
 
     #[inline]

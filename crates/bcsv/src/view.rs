@@ -202,24 +202,26 @@ impl<'a> View<'a> {
 
     /// Field `i` of the field table.
     pub fn field(&self, i: usize) -> Option<Field> {
-        let b = self.field_table.get(i * FIELD_SIZE..(i + 1) * FIELD_SIZE)?;
-        let u32_at = |o: usize| -> u32 {
-            let w = [0, 1, 2, 3].map(|k| b.get(o + k).copied().unwrap_or(0));
-            match self.endian {
-                Endian::Big => u32::from_be_bytes(w),
-                Endian::Little => u32::from_le_bytes(w),
-            }
+        let b: &[u8; FIELD_SIZE] = self.field_table.get(i * FIELD_SIZE..)?.first_chunk()?;
+        let [h0, h1, h2, h3, m0, m1, m2, m3, o0, o1, shift, kind] = *b;
+        let (hash, mask, offset) = match self.endian {
+            Endian::Big => (
+                u32::from_be_bytes([h0, h1, h2, h3]),
+                u32::from_be_bytes([m0, m1, m2, m3]),
+                u16::from_be_bytes([o0, o1]),
+            ),
+            Endian::Little => (
+                u32::from_le_bytes([h0, h1, h2, h3]),
+                u32::from_le_bytes([m0, m1, m2, m3]),
+                u16::from_le_bytes([o0, o1]),
+            ),
         };
-        let o = [8, 9].map(|k| b.get(k).copied().unwrap_or(0));
         Some(Field {
-            hash: u32_at(0),
-            mask: u32_at(4),
-            offset: match self.endian {
-                Endian::Big => u16::from_be_bytes(o),
-                Endian::Little => u16::from_le_bytes(o),
-            },
-            shift: b.get(10).copied().unwrap_or(0),
-            kind: FieldType(b.get(11).copied().unwrap_or(0)),
+            hash,
+            mask,
+            offset,
+            shift,
+            kind: FieldType(kind),
         })
     }
 
@@ -287,7 +289,7 @@ impl<'a> View<'a> {
 /// Index of the first NUL in `bytes`, eight bytes at a time (game strings are short: the
 /// standard library's search starts word-wise only past 16 bytes).
 #[inline]
-fn nul_at(bytes: &[u8]) -> Option<usize> {
+pub(crate) fn nul_at(bytes: &[u8]) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let (words, rest) = bytes.as_chunks::<8>();

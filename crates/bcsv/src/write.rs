@@ -2,10 +2,11 @@
 //! residue, the string pool in first-use order with dedup (or the stored pool), then the tail.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use gcio::{Endian, Error, Limits, Result};
 
-use crate::fasthash::FastState;
+use crate::fasthash::{FastState, Key};
 use crate::hash::display_name;
 use crate::model::{Table, Tail, Value};
 use crate::slot::Slot;
@@ -24,7 +25,7 @@ fn put_u32(out: &mut Vec<u8>, v: u32, endian: Endian) {
 struct PoolWriter<'a> {
     bytes: Vec<u8>,
     stored_len: usize,
-    added: HashMap<&'a [u8], u32, FastState>,
+    added: HashMap<Key<'a>, u32, FastState>,
 }
 
 impl<'a> PoolWriter<'a> {
@@ -38,14 +39,16 @@ impl<'a> PoolWriter<'a> {
                 return h;
             }
         }
-        if let Some(&o) = self.added.get(s) {
-            return o;
-        }
         let o = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(s);
-        self.bytes.push(0);
-        self.added.insert(s, o);
-        o
+        match self.added.entry(Key(s)) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                e.insert(o);
+                self.bytes.extend_from_slice(s);
+                self.bytes.push(0);
+                o
+            }
+        }
     }
 }
 
@@ -108,10 +111,20 @@ impl Table {
                     }))
         });
         let stored = self.stored_pool.as_deref().unwrap_or_default();
+        // Sized once for most tables (distinct strings are bounded by the string cells; a
+        // capped guess keeps the set and the pool off the allocator's slow paths).
+        let string_fields = self
+            .fields
+            .iter()
+            .filter(|f| f.kind == FieldType::STRING_OFFSET)
+            .count();
+        let cells = self.rows.len().saturating_mul(string_fields);
+        let mut bytes = Vec::with_capacity(stored.len() + cells.min(8192) * 16);
+        bytes.extend_from_slice(stored);
         let mut pool = PoolWriter {
-            bytes: stored.to_vec(),
+            bytes,
             stored_len: stored.len(),
-            added: HashMap::default(),
+            added: HashMap::with_capacity_and_hasher(cells.min(8192), FastState::default()),
         };
         let mut offsets = Vec::new();
         let rows_start = out.len();
