@@ -100,13 +100,20 @@ fn real(_: &mut Criterion) {
             .collect();
         let write = std::env::var_os("BCSV_PROFILE_WRITE").is_some();
         let jmap_too = std::env::var_os("BCSV_PROFILE_JMAP").is_some();
+        let view = std::env::var_os("BCSV_PROFILE_VIEW").is_some();
         let model = Table::parse(picked[0]).unwrap();
         let c0 = thread_cpu().unwrap();
         let mut n = 0usize;
         while thread_cpu().unwrap() - c0 < 2.0 {
             for _ in 0..1000 {
                 for b in &picked {
-                    if jmap_too {
+                    if view {
+                        black_box(if std::env::var_os("BCSV_PROFILE_DECODE").is_some() {
+                            read_every_cell_decoded(black_box(b))
+                        } else {
+                            read_every_cell(black_box(b))
+                        });
+                    } else if jmap_too {
                         black_box(
                             lib_bcsv_jmap::from_buffer(
                                 lib_bcsv_jmap::smg_hash_table(),
@@ -257,6 +264,7 @@ fn real(_: &mut Criterion) {
     eprintln!("bcsv ratio: owned parse, slowest table {worst:.2}x lib-bcsv-jmap");
 }
 
+/// Every cell, row by row, strings as bytes.
 fn read_every_cell(data: &[u8]) -> u64 {
     let view = bcsv::parse(data).unwrap();
     let fields: Vec<_> = view.fields().collect();

@@ -28,14 +28,33 @@ impl Str {
     /// A copy of `bytes`.
     #[inline]
     pub fn new(bytes: &[u8]) -> Str {
-        let mut buf = [0u8; INLINE];
-        match buf.get_mut(..bytes.len()) {
-            Some(dst) => {
-                dst.copy_from_slice(bytes);
-                Str(Repr::Inline(bytes.len() as u8, buf))
-            }
-            None => Str(Repr::Heap(bytes.into())),
+        let n = bytes.len();
+        if n > INLINE {
+            return Str(Repr::Heap(bytes.into()));
         }
+        // Two overlapping fixed-size copies (no library call for a handful of bytes).
+        fn pair<const K: usize>(buf: &mut [u8; INLINE], bytes: &[u8]) -> bool {
+            let n = bytes.len();
+            match (bytes.first_chunk::<K>(), bytes.last_chunk::<K>()) {
+                (Some(head), Some(tail)) => {
+                    if let Some(d) = buf.first_chunk_mut::<K>() {
+                        *d = *head;
+                    }
+                    if let Some(d) = buf.get_mut(n - K..).and_then(<[u8]>::first_chunk_mut::<K>) {
+                        *d = *tail;
+                    }
+                    true
+                }
+                _ => false,
+            }
+        }
+        let mut buf = [0u8; INLINE];
+        if !pair::<16>(&mut buf, bytes) && !pair::<8>(&mut buf, bytes) {
+            for (d, s) in buf.iter_mut().zip(bytes) {
+                *d = *s;
+            }
+        }
+        Str(Repr::Inline(n as u8, buf))
     }
 
     /// The first `len` bytes of `window` (a string inside a larger buffer). When the window
@@ -179,7 +198,7 @@ mod tests {
 
     #[test]
     fn inline_and_heap_behave_as_slices() {
-        for n in [0, 1, 29, 30, 31, 64] {
+        for n in [0, 1, 7, 8, 9, 15, 16, 17, 29, 30, 31, 64] {
             let bytes: Vec<u8> = (0..n).map(|i| i as u8 ^ 0x5A).collect();
             let s = Str::new(&bytes);
             assert_eq!(&*s, bytes.as_slice());

@@ -46,7 +46,19 @@ impl Encoding {
     }
 
     /// Strict decode; `Err(i)` gives the index of the first byte that does not decode.
+    #[inline]
     pub fn decode(self, bytes: &[u8]) -> Result<Cow<'_, str>, usize> {
+        // ASCII (most game strings) inline; the rest out of line.
+        if bytes.is_ascii()
+            && let Ok(s) = std::str::from_utf8(bytes)
+        {
+            return Ok(Cow::Borrowed(s));
+        }
+        self.decode_text(bytes)
+    }
+
+    #[inline(never)]
+    fn decode_text(self, bytes: &[u8]) -> Result<Cow<'_, str>, usize> {
         if bytes.is_ascii() {
             return std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|_| 0);
         }

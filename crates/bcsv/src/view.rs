@@ -274,15 +274,23 @@ impl<'a> View<'a> {
             .and_then(|rest| rest.get(..nul_at(rest)?));
         match found {
             Some(s) => Ok(s),
-            None => self
-                .pool
-                .cstr(offset as usize)
-                .context("BCSV string pool (BCSV-005)"),
+            None => Err(self.unterminated(offset)),
         }
     }
 
     fn row_offset(&self, index: usize) -> u64 {
         u64::from(self.header.data_offset) + (index as u64) * u64::from(self.header.entry_size)
+    }
+}
+
+impl View<'_> {
+    #[cold]
+    #[inline(never)]
+    fn unterminated(&self, offset: u32) -> Error {
+        match self.pool.cstr(offset as usize) {
+            Err(e) => e.context("BCSV string pool (BCSV-005)"),
+            Ok(_) => Error::invalid(0, "string pool"),
+        }
     }
 }
 
@@ -416,7 +424,7 @@ impl<'a> RowView<'a> {
     }
 
     /// The cell of `field`, decoded as `(raw & mask) >> shift` (BCSV-013).
-    #[inline]
+    #[inline(always)]
     pub fn cell(&self, field: &Field) -> Result<Cell<'a>> {
         let off = usize::from(field.offset);
         let big = self.view.endian == Endian::Big;
@@ -434,13 +442,10 @@ impl<'a> RowView<'a> {
             FieldType::LONG_2 => word().map(|w| Cell::Long2(field.decode(w))),
             FieldType::STRING_OFFSET => match word() {
                 Some(w) => {
-                    return self
-                        .view
-                        .string_at(field.decode(w))
-                        .map(Cell::StringOffset)
-                        .with_context(|| {
-                            format!("row {} {}", self.index, display_name(field.hash))
-                        });
+                    return match self.view.string_at(field.decode(w)) {
+                        Ok(s) => Ok(Cell::StringOffset(s)),
+                        Err(e) => Err(self.bad_string(field, e)),
+                    };
                 }
                 None => None,
             },
@@ -465,17 +470,30 @@ impl<'a> RowView<'a> {
             // Unknown types have no size: reported as a field past the row, as before.
             _ => None,
         };
-        cell.ok_or_else(|| {
-            let what = if field.kind == FieldType::STRING {
-                "inline string past the row".to_owned()
-            } else {
-                format!("{} field past the row", field.kind)
-            };
-            Error::invalid(
-                self.view.row_offset(self.index) + u64::from(field.offset),
-                what,
-            )
-        })
+        match cell {
+            Some(c) => Ok(c),
+            None => Err(self.past_the_row(field)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn past_the_row(&self, field: &Field) -> Error {
+        let what = if field.kind == FieldType::STRING {
+            "inline string past the row".to_owned()
+        } else {
+            format!("{} field past the row", field.kind)
+        };
+        Error::invalid(
+            self.view.row_offset(self.index) + u64::from(field.offset),
+            what,
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_string(&self, field: &Field, e: Error) -> Error {
+        e.context(format!("row {} {}", self.index, display_name(field.hash)))
     }
 
     /// Reads the field named `key` as `T`: `u32` (any integer, unsigned), `i32` (only plain fields,
