@@ -67,7 +67,7 @@ pub fn every_type(rows: usize) -> Table {
             .from_text(NAMES.get((i / 3) % NAMES.len()).copied().unwrap_or(""))
             .unwrap_or_default();
         t.rows.push(Row::new(vec![
-            Value::StringOffset(enc.from_text(&name).unwrap_or_default()),
+            Value::StringOffset(enc.from_text(&name).unwrap_or_default().into()),
             Value::Long(r as i32),
             Value::Float((r % 100_000) as f32 / 7.0 - 5000.0),
             Value::inline(obj.get(..obj.len().min(31)).unwrap_or_default())
@@ -92,7 +92,7 @@ pub fn every_type_le(rows: usize) -> Table {
     for row in &mut t.rows {
         for v in &mut row.values {
             match v {
-                Value::StringOffset(s) => *s = utf8(s),
+                Value::StringOffset(s) => *s = utf8(s).into(),
                 Value::InlineString(b) => {
                     let end = b.iter().position(|&c| c == 0).unwrap_or(32);
                     let text = utf8(b.get(..end).unwrap_or_default());
@@ -117,7 +117,7 @@ pub fn sound_id_to_inst_list(rows: usize) -> Table {
         let id = i32::try_from(i).unwrap_or(0);
         t.rows.push(Row::new(vec![
             Value::Long(0x0001_0000 + id * 3),
-            Value::StringOffset(format!("BANK_{:02}", i % 7).into_bytes()),
+            Value::StringOffset(format!("BANK_{:02}", i % 7).as_str().into()),
             Value::Short(i16::try_from(i % 128).unwrap_or(0)),
         ]));
     }

@@ -232,7 +232,7 @@ pub(crate) fn parse_value(field: &Field, s: &str, enc: Encoding) -> Result<Value
                 None => Value::Float(t.parse().map_err(|_| format!("{s:?} is not a float"))?),
             }
         }
-        FieldType::STRING_OFFSET => Value::StringOffset(enc.from_text(s)?),
+        FieldType::STRING_OFFSET => Value::StringOffset(enc.from_text(s)?.into()),
         FieldType::STRING => {
             let bytes = enc.from_text(s)?;
             Value::inline(&bytes)

@@ -46,11 +46,11 @@ impl Hasher for FastHasher {
             self.add(u64::from_le_bytes(*w));
         }
         if !rest.is_empty() {
-            let mut last = [0u8; 8];
-            for (d, s) in last.iter_mut().zip(rest) {
-                *d = *s;
-            }
-            self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
+            // The last eight bytes (overlapping the last word), or the short string itself.
+            let last = bytes
+                .last_chunk::<8>()
+                .map_or_else(|| short(rest), |t| u64::from_le_bytes(*t));
+            self.add(last ^ ((rest.len() as u64) << 59));
         }
     }
 
@@ -64,5 +64,73 @@ impl Hasher for FastHasher {
         // hashbrown takes the top 7 bits as a tag and the low bits as the bucket: mix both ways.
         let h = self.0;
         (h ^ (h >> 29)).wrapping_mul(K) ^ (h >> 32)
+    }
+}
+
+/// A string key for the pool sets: hashed with one `write` and compared eight bytes at a time
+/// inline (game strings are short: a library `memcmp` call per probe cost more than the hash).
+#[derive(Clone, Copy, Eq)]
+pub(crate) struct Key<'a>(pub(crate) &'a [u8]);
+
+impl PartialEq for Key<'_> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0, other.0);
+        if a.len() != b.len() {
+            return false;
+        }
+        match (a.last_chunk::<8>(), b.last_chunk::<8>()) {
+            // Whole words, then the last eight bytes (overlapping the last word).
+            (Some(at), Some(bt)) => {
+                let (aw, _) = a.as_chunks::<8>();
+                let (bw, _) = b.as_chunks::<8>();
+                aw.iter()
+                    .zip(bw)
+                    .all(|(x, y)| u64::from_ne_bytes(*x) == u64::from_ne_bytes(*y))
+                    && u64::from_ne_bytes(*at) == u64::from_ne_bytes(*bt)
+            }
+            _ => short(a) == short(b),
+        }
+    }
+}
+
+/// Up to eight bytes as one little-endian word (zero-padded).
+#[inline]
+fn short(s: &[u8]) -> u64 {
+    s.iter()
+        .take(8)
+        .enumerate()
+        .fold(0, |w, (i, &b)| w | (u64::from(b) << (8 * i)))
+}
+
+impl std::hash::Hash for Key<'_> {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write(self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_equality_is_byte_equality() {
+        let words: [&[u8]; 9] = [
+            b"",
+            b"a",
+            b"ab",
+            b"b",
+            b"abcdefgh",
+            b"abcdefgi",
+            b"abcdefghX",
+            b"abcdefghY",
+            b"Xbcdefghabcdefgh",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(Key(a) == Key(b), a == b);
+            }
+        }
     }
 }

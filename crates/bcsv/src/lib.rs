@@ -8,7 +8,7 @@
 //!
 //! let mut t = Table::new(&[("name", FieldType::STRING_OFFSET), ("l_id", FieldType::LONG)]);
 //! let r = t.push_default_row();
-//! t.set(r, "name", Value::StringOffset(b"Kuribo".to_vec())).unwrap();
+//! t.set(r, "name", Value::StringOffset(b"Kuribo".into())).unwrap();
 //! t.set(r, "l_id", Value::Long(-3)).unwrap();
 //! let bytes = t.write().unwrap();
 //!
@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
+mod cellstr;
 mod convert;
 mod csv;
 mod detect;
@@ -43,6 +44,7 @@ mod validate;
 mod view;
 mod write;
 
+pub use cellstr::Str;
 pub use csv::{from_csv, to_csv};
 pub use detect::{Confidence, EXTENSIONS, has_bcsv_extension, sniff};
 pub use fuzz::{fuzz_bcsv, fuzz_bcsv_csv, fuzz_bcsv_json};

@@ -4,15 +4,16 @@
 
 use std::collections::HashSet;
 
-use crate::fasthash::FastState;
+use crate::fasthash::{FastState, Key};
 
 use gcio::{Context, Endian, Error, Limits, Result};
 
+use crate::cellstr::Str;
 use crate::hash::{FieldKey, display_name, parse_name};
 use crate::slot::Slot;
 use crate::text::Encoding;
 use crate::types::{Field, FieldType, auto_layout};
-use crate::view::{Cell, View};
+use crate::view::{Cell, View, nul_at};
 
 /// One typed value.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +31,7 @@ pub enum Value {
     /// Type 5 (decoded bits as `i8`).
     Char(i8),
     /// Type 6: the string's bytes in the table's encoding, without terminator.
-    StringOffset(Vec<u8>),
+    StringOffset(Str),
 }
 
 impl Value {
@@ -56,7 +57,7 @@ impl Value {
             FieldType::LONG_2 => Value::Long2(0),
             FieldType::SHORT => Value::Short(0),
             FieldType::CHAR => Value::Char(0),
-            FieldType::STRING_OFFSET => Value::StringOffset(Vec::new()),
+            FieldType::STRING_OFFSET => Value::StringOffset(Str::EMPTY),
             _ => return None,
         })
     }
@@ -99,7 +100,7 @@ impl From<Cell<'_>> for Value {
             Cell::Long2(v) => Value::Long2(v),
             Cell::Short(v) => Value::Short(v),
             Cell::Char(v) => Value::Char(v),
-            Cell::StringOffset(s) => Value::StringOffset(s.to_vec()),
+            Cell::StringOffset(s) => Value::StringOffset(Str::new(s)),
         }
     }
 }
@@ -210,34 +211,48 @@ impl Table {
         } else {
             view.entry_size()
         };
-        let cover = coverage(&fields, size, view.endian());
+        // The coverage mask on the stack for ordinary entry sizes (no allocation per table).
+        let mut small_cover = [0u8; 256];
+        let heap_cover: Vec<u8>;
+        let cover: &[u8] = match small_cover.get_mut(..size) {
+            Some(c) => {
+                coverage_into(&fields, view.endian(), c);
+                c
+            }
+            None => {
+                heap_cover = coverage(&fields, size, view.endian());
+                &heap_cover
+            }
+        };
         // Only bytes some field does not fully own can hold residue bits.
-        let partial: Vec<(usize, u8)> = cover
-            .iter()
-            .enumerate()
-            .filter(|&(_, &c)| c != 0xFF)
-            .map(|(i, &c)| (i, c))
-            .collect();
+        let full = cover.iter().all(|&c| c == 0xFF);
+        let pool_bytes = view.pool().data();
         let strings = fields
             .iter()
             .filter(|f| f.kind == FieldType::STRING_OFFSET)
             .count();
-        // Sized up front (string cells are bounded by the cell count checked above): no regrowth
-        // of the offset list, the placed-string set or the start bitmap on small tables.
-        let string_cells = view.len().saturating_mul(strings);
-        let mut pool = Canon {
-            placed: HashSet::with_capacity_and_hasher(string_cells.min(256), FastState::default()),
-            starts: Vec::with_capacity(view.pool().data().len() / 64 + 1),
-            ..Canon::default()
-        };
-        let mut string_offsets: Vec<u32> = Vec::with_capacity(string_cells);
+        let mut pool = Canon::new(pool_bytes, view.len().saturating_mul(strings));
         let mut rows = Vec::with_capacity(view.len());
-        let slots: Vec<Slot> = fields.iter().map(Slot::new).collect();
+        // Field slots on the stack for ordinary field counts.
+        let mut small_slots = [Slot::NONE; 64];
+        let heap_slots: Vec<Slot>;
+        let slots: &[Slot] = match small_slots.get_mut(..fields.len()) {
+            Some(s) => {
+                for (d, f) in s.iter_mut().zip(&fields) {
+                    *d = Slot::new(f);
+                }
+                s
+            }
+            None => {
+                heap_slots = fields.iter().map(Slot::new).collect();
+                &heap_slots
+            }
+        };
         let endian = view.endian();
         for row in view.rows() {
             let mut values = Vec::with_capacity(fields.len());
             let bytes = row.bytes();
-            for (f, slot) in fields.iter().zip(&slots) {
+            for (f, slot) in fields.iter().zip(slots) {
                 // Fast path straight from the row; `row.cell` only to report what went wrong.
                 let inline = || bytes.get(slot.offset..slot.offset + 32)?.try_into().ok();
                 let value = match (f.kind, slot.get(bytes, endian)) {
@@ -247,14 +262,13 @@ impl Table {
                     (FieldType::LONG_2, Some(v)) => Some(Value::Long2(v)),
                     (FieldType::SHORT, Some(v)) => Some(Value::Short(v as u16 as i16)),
                     (FieldType::CHAR, Some(v)) => Some(Value::Char(v as u8 as i8)),
-                    (FieldType::STRING_OFFSET, Some(off)) => match view.string_at(off) {
-                        Ok(s) => {
-                            pool.see(s, off);
-                            string_offsets.push(off);
-                            Some(Value::StringOffset(s.to_vec()))
-                        }
-                        Err(_) => None,
-                    },
+                    (FieldType::STRING_OFFSET, Some(off)) => {
+                        let rest = pool_bytes.get(off as usize..).unwrap_or_default();
+                        nul_at(rest).map(|n| {
+                            pool.see(rest.get(..n).unwrap_or_default(), off);
+                            Value::StringOffset(Str::from_window(rest, n))
+                        })
+                    }
                     _ => None,
                 };
                 match value {
@@ -267,11 +281,14 @@ impl Table {
                     }
                 }
             }
-            let stray = partial
-                .iter()
-                .any(|&(i, c)| bytes.get(i).is_some_and(|b| b & !c != 0));
+            let stray = !full
+                && bytes
+                    .iter()
+                    .zip(cover)
+                    .fold(0, |acc, (b, c)| acc | (b & !c))
+                    != 0;
             let residue = if stray {
-                bytes.iter().zip(&cover).map(|(b, c)| b & !c).collect()
+                bytes.iter().zip(cover).map(|(b, c)| b & !c).collect()
             } else {
                 Vec::new()
             };
@@ -281,13 +298,18 @@ impl Table {
                 string_offsets: Vec::new(),
             });
         }
-        let pool_bytes = view.pool().data();
         let pool_end = pool.max_end.min(pool_bytes.len());
         let stored_pool = if !pool.noncanonical && pool.next == pool.max_end {
             None
         } else {
-            for (row, chunk) in rows.iter_mut().zip(string_offsets.chunks(strings.max(1))) {
-                row.string_offsets = chunk.to_vec();
+            // The rare non-canonical pool: a second pass keeps each row's stored offsets.
+            for (row, stored) in rows.iter_mut().zip(view.rows()) {
+                row.string_offsets = fields
+                    .iter()
+                    .zip(slots)
+                    .filter(|(f, _)| f.kind == FieldType::STRING_OFFSET)
+                    .filter_map(|(_, slot)| slot.get(stored.bytes(), endian))
+                    .collect();
             }
             Some(pool_bytes.get(..pool_end).unwrap_or_default().to_vec())
         };
@@ -370,55 +392,96 @@ impl Table {
 /// Per-byte mask of the row bits that some field's value carries (inline strings cover all bytes).
 pub(crate) fn coverage(fields: &[Field], entry_size: usize, endian: Endian) -> Vec<u8> {
     let mut cover = vec![0u8; entry_size];
-    for f in fields {
-        let off = usize::from(f.offset);
-        // The field's bytes as stored (no allocation per field).
-        let (bytes, len) = if f.kind == FieldType::STRING {
-            ([0xFF; 32], 32)
-        } else {
-            let m = f.effective_mask();
-            let size = f.size().min(4);
-            let word = match endian {
-                Endian::Big => m.to_be_bytes(),
-                Endian::Little => m.to_le_bytes(),
-            };
-            let mut b = [0u8; 32];
-            let src = match endian {
-                Endian::Big => word.get(4 - size..),
-                Endian::Little => word.get(..size),
-            };
-            for (d, s) in b.iter_mut().zip(src.unwrap_or_default()) {
-                *d = *s;
-            }
-            (b, src.map_or(0, <[u8]>::len))
-        };
-        for (c, b) in cover.iter_mut().skip(off).zip(bytes.iter().take(len)) {
-            *c |= b;
-        }
-    }
+    coverage_into(fields, endian, &mut cover);
     cover
 }
 
+/// [`coverage`] into a zeroed buffer of the entry size.
+fn coverage_into(fields: &[Field], endian: Endian, cover: &mut [u8]) {
+    for f in fields {
+        let off = usize::from(f.offset);
+        if f.kind == FieldType::STRING {
+            for c in cover.iter_mut().skip(off).take(32) {
+                *c = 0xFF;
+            }
+            continue;
+        }
+        // The effective mask's bytes in stored order (nothing for unknown types).
+        let m = f.effective_mask();
+        let size = f.size().min(4);
+        for (k, c) in cover.iter_mut().skip(off).take(size).enumerate() {
+            let shift = match endian {
+                Endian::Big => 8 * (size - 1 - k),
+                Endian::Little => 8 * k,
+            };
+            *c |= (m >> shift) as u8;
+        }
+    }
+}
+
+/// Placed strings compared one by one before the first hash set is built: most tables place
+/// only a few distinct strings.
+const SMALL: usize = 8;
+
 /// Tracks whether stored string offsets are exactly the first-use, deduplicated layout: every
 /// string is either placed at the next free offset (and must differ from all placed so far) or
-/// points at the start of an earlier placement. Per cell this is a bitmap test; hashing happens
-/// once per distinct string.
-#[derive(Default)]
+/// points at the start of an earlier placement. The placed strings are contiguous and free of
+/// NULs, so an offset below the next free one is a start exactly when it is 0 or follows a NUL:
+/// per cell this is one byte test; the set of placed strings sees each distinct string once.
 struct Canon<'a> {
-    placed: HashSet<&'a [u8], FastState>,
-    starts: Vec<u64>,
+    pool: &'a [u8],
+    cells: usize,
+    small: [&'a [u8]; SMALL],
+    nsmall: usize,
+    placed: HashSet<Key<'a>, FastState>,
     next: usize,
     max_end: usize,
     noncanonical: bool,
 }
 
 impl<'a> Canon<'a> {
-    fn is_start(&self, off: usize) -> bool {
-        self.starts
-            .get(off / 64)
-            .is_some_and(|w| w & (1u64 << (off % 64)) != 0)
+    /// `cells`: the table's string cells, a bound on the distinct strings.
+    fn new(pool: &'a [u8], cells: usize) -> Self {
+        Canon {
+            pool,
+            cells,
+            small: [&[]; SMALL],
+            nsmall: 0,
+            placed: HashSet::default(),
+            next: 0,
+            max_end: 0,
+            noncanonical: false,
+        }
     }
 
+    /// Adds a placed string; false when an equal one was placed before.
+    fn insert(&mut self, s: &'a [u8]) -> bool {
+        if self.nsmall < SMALL {
+            if self
+                .small
+                .get(..self.nsmall)
+                .unwrap_or_default()
+                .contains(&s)
+            {
+                return false;
+            }
+            if let Some(slot) = self.small.get_mut(self.nsmall) {
+                *slot = s;
+            }
+            self.nsmall += 1;
+            return true;
+        }
+        if self.placed.is_empty() {
+            // Sized once: distinct strings are bounded by the string cells and, at a dozen
+            // bytes each on average in game tables, roughly by the pool's length.
+            let guess = (self.pool.len() / 12).min(self.cells).max(4 * SMALL);
+            self.placed.reserve(guess);
+            self.placed.extend(self.small.map(Key));
+        }
+        self.placed.insert(Key(s))
+    }
+
+    #[inline]
     fn see(&mut self, s: &'a [u8], off: u32) {
         let off = off as usize;
         self.max_end = self.max_end.max(off + s.len() + 1);
@@ -426,16 +489,12 @@ impl<'a> Canon<'a> {
             return;
         }
         if off == self.next {
-            if !self.placed.insert(s) {
+            if !self.insert(s) {
                 self.noncanonical = true;
                 return;
             }
-            self.starts.resize(off / 64 + 1, 0);
-            if let Some(w) = self.starts.get_mut(off / 64) {
-                *w |= 1u64 << (off % 64);
-            }
             self.next += s.len() + 1;
-        } else if off > self.next || !self.is_start(off) {
+        } else if off > self.next || (off != 0 && self.pool.get(off - 1) != Some(&0)) {
             self.noncanonical = true;
         }
     }

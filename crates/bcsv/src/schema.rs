@@ -424,7 +424,7 @@ mod tests {
     }
 
     fn s(v: &str) -> Value {
-        Value::StringOffset(v.as_bytes().to_vec())
+        Value::StringOffset(v.into())
     }
 
     #[test]

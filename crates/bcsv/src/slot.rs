@@ -6,6 +6,7 @@ use gcio::Endian;
 use crate::types::Field;
 
 /// Where and how one field's value goes into a row, computed once per table.
+#[derive(Clone, Copy)]
 pub(crate) struct Slot {
     /// Byte offset in the row.
     pub(crate) offset: usize,
@@ -20,6 +21,16 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
+    /// A placeholder (reads nothing).
+    pub(crate) const NONE: Slot = Slot {
+        offset: 0,
+        size: 0,
+        mask: 0,
+        read_mask: 0,
+        shift: 0,
+        whole: false,
+    };
+
     pub(crate) fn new(f: &Field) -> Slot {
         let mask = f.effective_mask();
         Slot {

@@ -46,7 +46,19 @@ impl Encoding {
     }
 
     /// Strict decode; `Err(i)` gives the index of the first byte that does not decode.
+    #[inline]
     pub fn decode(self, bytes: &[u8]) -> Result<Cow<'_, str>, usize> {
+        // ASCII (most game strings) inline; the rest out of line.
+        if bytes.is_ascii()
+            && let Ok(s) = std::str::from_utf8(bytes)
+        {
+            return Ok(Cow::Borrowed(s));
+        }
+        self.decode_text(bytes)
+    }
+
+    #[inline(never)]
+    fn decode_text(self, bytes: &[u8]) -> Result<Cow<'_, str>, usize> {
         if bytes.is_ascii() {
             return std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|_| 0);
         }
@@ -157,6 +169,16 @@ fn push_escaped(out: &mut String, s: &str) {
     }
 }
 
+/// Bytes of the only Shift-JIS characters that may not re-encode to themselves: 0x80 (decoded
+/// as U+0080), NEC row 13 (lead 0x87, some duplicated in JIS X 0208 row 2), and leads from 0xED
+/// on (NEC-selected IBM extensions encoded as the IBM ones, the user-defined area decoded to the
+/// Private Use Area, IBM extensions duplicated in row 13). A trail byte may take these values
+/// too, which only sends a string to the exact re-encoding check.
+#[inline]
+fn may_differ(b: u8) -> bool {
+    b == 0x80 || b == 0x87 || b >= 0xED
+}
+
 /// The whole string decoded in one pass when it re-encodes to the same bytes (the common case:
 /// Shift-JIS is stateless, so the whole string round-trips exactly when every character does);
 /// `None` sends the caller to the per-character path, which finds the byte that does not.
@@ -166,6 +188,11 @@ fn sjis_lossless(bytes: &[u8]) -> Option<Cow<'_, str>> {
     // character, as the per-character path does.
     if s.contains('\u{80}') {
         return None;
+    }
+    // Only characters with a byte [`may_differ`] accepts can re-encode differently (checked for every
+    // one- and two-byte sequence by a test): without one, decoding was lossless.
+    if !bytes.iter().any(|&b| may_differ(b)) {
+        return Some(s);
     }
     let (back, _, bad) = SHIFT_JIS.encode(&s);
     (!bad && back.as_ref() == bytes).then_some(s)
@@ -280,6 +307,25 @@ mod tests {
                 proptest::prop_assert!(slow.contains("\\x") || bytes.is_empty());
             }
             proptest::prop_assert_eq!(Encoding::ShiftJis.to_text(&bytes), slow);
+        }
+    }
+
+    #[test]
+    fn may_differ_covers_every_lossy_character() {
+        // Every one- and two-byte sequence without a byte [`may_differ`] accepts that decodes strictly
+        // re-encodes to the same bytes (Shift-JIS is stateless: strings follow).
+        for a in 0..=255u8 {
+            for b in (0..=255u8).map(Some).chain([None]) {
+                let seq: Vec<u8> = std::iter::once(a).chain(b).collect();
+                if seq.iter().any(|&b| may_differ(b)) {
+                    continue;
+                }
+                if let Some(s) = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(&seq)
+                {
+                    let (back, _, bad) = SHIFT_JIS.encode(&s);
+                    assert!(!bad && back.as_ref() == seq.as_slice(), "{seq:02X?}");
+                }
+            }
         }
     }
 

@@ -202,24 +202,26 @@ impl<'a> View<'a> {
 
     /// Field `i` of the field table.
     pub fn field(&self, i: usize) -> Option<Field> {
-        let b = self.field_table.get(i * FIELD_SIZE..(i + 1) * FIELD_SIZE)?;
-        let u32_at = |o: usize| -> u32 {
-            let w = [0, 1, 2, 3].map(|k| b.get(o + k).copied().unwrap_or(0));
-            match self.endian {
-                Endian::Big => u32::from_be_bytes(w),
-                Endian::Little => u32::from_le_bytes(w),
-            }
+        let b: &[u8; FIELD_SIZE] = self.field_table.get(i * FIELD_SIZE..)?.first_chunk()?;
+        let [h0, h1, h2, h3, m0, m1, m2, m3, o0, o1, shift, kind] = *b;
+        let (hash, mask, offset) = match self.endian {
+            Endian::Big => (
+                u32::from_be_bytes([h0, h1, h2, h3]),
+                u32::from_be_bytes([m0, m1, m2, m3]),
+                u16::from_be_bytes([o0, o1]),
+            ),
+            Endian::Little => (
+                u32::from_le_bytes([h0, h1, h2, h3]),
+                u32::from_le_bytes([m0, m1, m2, m3]),
+                u16::from_le_bytes([o0, o1]),
+            ),
         };
-        let o = [8, 9].map(|k| b.get(k).copied().unwrap_or(0));
         Some(Field {
-            hash: u32_at(0),
-            mask: u32_at(4),
-            offset: match self.endian {
-                Endian::Big => u16::from_be_bytes(o),
-                Endian::Little => u16::from_le_bytes(o),
-            },
-            shift: b.get(10).copied().unwrap_or(0),
-            kind: FieldType(b.get(11).copied().unwrap_or(0)),
+            hash,
+            mask,
+            offset,
+            shift,
+            kind: FieldType(kind),
         })
     }
 
@@ -262,15 +264,52 @@ impl<'a> View<'a> {
     }
 
     /// The pool string at `offset` (relative to the pool), without its terminator.
+    #[inline]
     pub fn string_at(&self, offset: u32) -> Result<&'a [u8]> {
-        self.pool
-            .cstr(offset as usize)
-            .context("BCSV string pool (BCSV-005)")
+        // A word-at-a-time NUL search; the reader's error on failure.
+        let found = self
+            .pool
+            .data()
+            .get(offset as usize..)
+            .and_then(|rest| rest.get(..nul_at(rest)?));
+        match found {
+            Some(s) => Ok(s),
+            None => Err(self.unterminated(offset)),
+        }
     }
 
     fn row_offset(&self, index: usize) -> u64 {
         u64::from(self.header.data_offset) + (index as u64) * u64::from(self.header.entry_size)
     }
+}
+
+impl View<'_> {
+    #[cold]
+    #[inline(never)]
+    fn unterminated(&self, offset: u32) -> Error {
+        match self.pool.cstr(offset as usize) {
+            Err(e) => e.context("BCSV string pool (BCSV-005)"),
+            Ok(_) => Error::invalid(0, "string pool"),
+        }
+    }
+}
+
+/// Index of the first NUL in `bytes`, eight bytes at a time (game strings are short: the
+/// standard library's search starts word-wise only past 16 bytes).
+#[inline]
+pub(crate) fn nul_at(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let (words, rest) = bytes.as_chunks::<8>();
+    for (i, w) in words.iter().enumerate() {
+        let v = u64::from_le_bytes(*w);
+        let zero = v.wrapping_sub(LO) & !v & HI;
+        if zero != 0 {
+            return Some(i * 8 + (zero.trailing_zeros() / 8) as usize);
+        }
+    }
+    let base = words.len() * 8;
+    rest.iter().position(|&b| b == 0).map(|i| base + i)
 }
 
 /// Types a cell can be read as with [`RowView::get`].
@@ -385,40 +424,76 @@ impl<'a> RowView<'a> {
     }
 
     /// The cell of `field`, decoded as `(raw & mask) >> shift` (BCSV-013).
-    #[inline]
+    #[inline(always)]
     pub fn cell(&self, field: &Field) -> Result<Cell<'a>> {
-        let at = || self.view.row_offset(self.index) + u64::from(field.offset);
-        if field.kind == FieldType::STRING {
-            let off = usize::from(field.offset);
-            return self
+        let off = usize::from(field.offset);
+        let big = self.view.endian == Endian::Big;
+        let word = || -> Option<u32> {
+            let b: [u8; 4] = *self.bytes.get(off..)?.first_chunk()?;
+            Some(if big {
+                u32::from_be_bytes(b)
+            } else {
+                u32::from_le_bytes(b)
+            })
+        };
+        let cell = match field.kind {
+            FieldType::LONG => word().map(|w| Cell::Long(field.decode(w) as i32)),
+            FieldType::FLOAT => word().map(|w| Cell::Float(f32::from_bits(field.decode(w)))),
+            FieldType::LONG_2 => word().map(|w| Cell::Long2(field.decode(w))),
+            FieldType::STRING_OFFSET => match word() {
+                Some(w) => {
+                    return match self.view.string_at(field.decode(w)) {
+                        Ok(s) => Ok(Cell::StringOffset(s)),
+                        Err(e) => Err(self.bad_string(field, e)),
+                    };
+                }
+                None => None,
+            },
+            FieldType::SHORT => self.bytes.get(off..).and_then(|b| {
+                let b: [u8; 2] = *b.first_chunk()?;
+                let raw = if big {
+                    u16::from_be_bytes(b)
+                } else {
+                    u16::from_le_bytes(b)
+                };
+                Some(Cell::Short(field.decode(u32::from(raw)) as u16 as i16))
+            }),
+            FieldType::CHAR => self
                 .bytes
-                .get(off..off + 32)
-                .and_then(|b| <&[u8; 32]>::try_from(b).ok())
-                .map(Cell::InlineString)
-                .ok_or_else(|| Error::invalid(at(), "inline string past the row"));
+                .get(off)
+                .map(|&b| Cell::Char(field.decode(u32::from(b)) as u8 as i8)),
+            FieldType::STRING => self
+                .bytes
+                .get(off..)
+                .and_then(|b| b.first_chunk::<32>())
+                .map(Cell::InlineString),
+            // Unknown types have no size: reported as a field past the row, as before.
+            _ => None,
+        };
+        match cell {
+            Some(c) => Ok(c),
+            None => Err(self.past_the_row(field)),
         }
-        let raw = self
-            .raw(field)
-            .ok_or_else(|| Error::invalid(at(), format!("{} field past the row", field.kind)))?;
-        let v = field.decode(raw);
-        Ok(match field.kind {
-            FieldType::LONG => Cell::Long(v as i32),
-            FieldType::FLOAT => Cell::Float(f32::from_bits(v)),
-            FieldType::LONG_2 => Cell::Long2(v),
-            FieldType::SHORT => Cell::Short(v as u16 as i16),
-            FieldType::CHAR => Cell::Char(v as u8 as i8),
-            FieldType::STRING_OFFSET => Cell::StringOffset(
-                self.view
-                    .string_at(v)
-                    .with_context(|| format!("row {} {}", self.index, display_name(field.hash)))?,
-            ),
-            other => {
-                return Err(Error::invalid(
-                    at(),
-                    format!("field type {} (BCSV-004)", other.0),
-                ));
-            }
-        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn past_the_row(&self, field: &Field) -> Error {
+        let what = if field.kind == FieldType::STRING {
+            "inline string past the row".to_owned()
+        } else {
+            format!("{} field past the row", field.kind)
+        };
+        Error::invalid(
+            self.view.row_offset(self.index) + u64::from(field.offset),
+            what,
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_string(&self, field: &Field, e: Error) -> Error {
+        e.context(format!("row {} {}", self.index, display_name(field.hash)))
     }
 
     /// Reads the field named `key` as `T`: `u32` (any integer, unsigned), `i32` (only plain fields,

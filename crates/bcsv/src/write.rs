@@ -2,10 +2,11 @@
 //! residue, the string pool in first-use order with dedup (or the stored pool), then the tail.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use gcio::{Endian, Error, Limits, Result};
 
-use crate::fasthash::FastState;
+use crate::fasthash::{FastState, Key};
 use crate::hash::display_name;
 use crate::model::{Table, Tail, Value};
 use crate::slot::Slot;
@@ -24,7 +25,7 @@ fn put_u32(out: &mut Vec<u8>, v: u32, endian: Endian) {
 struct PoolWriter<'a> {
     bytes: Vec<u8>,
     stored_len: usize,
-    added: HashMap<&'a [u8], u32, FastState>,
+    added: HashMap<Key<'a>, u32, FastState>,
 }
 
 impl<'a> PoolWriter<'a> {
@@ -38,14 +39,16 @@ impl<'a> PoolWriter<'a> {
                 return h;
             }
         }
-        if let Some(&o) = self.added.get(s) {
-            return o;
-        }
         let o = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(s);
-        self.bytes.push(0);
-        self.added.insert(s, o);
-        o
+        match self.added.entry(Key(s)) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                e.insert(o);
+                self.bytes.extend_from_slice(s);
+                self.bytes.push(0);
+                o
+            }
+        }
     }
 }
 
@@ -96,12 +99,37 @@ impl Table {
         out.extend_from_slice(&self.header_gap);
 
         let plans: Vec<Slot> = self.fields.iter().map(Slot::new).collect();
+        // A string offset reads back as written unless its mask or shift drops bits or another
+        // field (possible in a hand-edited layout) overlaps it: only then is each row re-read.
+        let recheck = self.fields.iter().enumerate().any(|(i, f)| {
+            f.kind == FieldType::STRING_OFFSET
+                && (f.effective_mask() != u32::MAX
+                    || f.shift != 0
+                    || self.fields.iter().enumerate().any(|(j, g)| {
+                        let (a, b) = (usize::from(f.offset), usize::from(g.offset));
+                        j != i && a < b + g.size() && b < a + f.size()
+                    }))
+        });
         let stored = self.stored_pool.as_deref().unwrap_or_default();
+        // Sized once for most tables (distinct strings are bounded by the string cells; a
+        // capped guess keeps the set and the pool off the allocator's slow paths).
+        let string_fields = self
+            .fields
+            .iter()
+            .filter(|f| f.kind == FieldType::STRING_OFFSET)
+            .count();
+        let cells = self.rows.len().saturating_mul(string_fields);
+        let mut bytes = Vec::with_capacity(stored.len() + cells.min(8192) * 16);
+        bytes.extend_from_slice(stored);
         let mut pool = PoolWriter {
-            bytes: stored.to_vec(),
+            bytes,
             stored_len: stored.len(),
-            added: HashMap::default(),
+            added: HashMap::with_capacity_and_hasher(cells.min(8192), FastState::default()),
         };
+        let mut offsets = Vec::new();
+        let rows_start = out.len();
+        out.resize(rows_start + rows_len, 0);
+        let mut rows_out = out.get_mut(rows_start..).unwrap_or_default();
         for (r, row) in self.rows.iter().enumerate() {
             if row.values.len() != self.fields.len() {
                 return Err(Error::invalid(
@@ -113,22 +141,22 @@ impl Table {
                     ),
                 ));
             }
-            let start = out.len();
+            let (cells, rest) = rows_out.split_at_mut(entry.min(rows_out.len()));
+            rows_out = rest;
             if row.residue.len() == entry {
-                out.extend_from_slice(&row.residue);
-            } else {
-                out.resize(start + entry, 0);
+                cells.copy_from_slice(&row.residue);
             }
-            let cells = out.get_mut(start..).unwrap_or_default();
             let mut k = 0;
-            let mut offsets = Vec::new();
+            offsets.clear();
             for ((f, plan), v) in self.fields.iter().zip(&plans).zip(&row.values) {
                 let bits = match v {
                     Value::StringOffset(s) => {
                         let hint = row.string_offsets.get(k).copied();
                         k += 1;
                         let o = pool.offset(s, hint);
-                        offsets.push((f, plan, o));
+                        if recheck {
+                            offsets.push((f, plan, o));
+                        }
                         o
                     }
                     Value::InlineString(b) if f.kind == FieldType::STRING => {
@@ -154,7 +182,7 @@ impl Table {
             }
             // A field overlapping a string offset (possible in a hand-edited layout) must not
             // change it: the file would point into the wrong string or past the pool.
-            for (f, plan, o) in offsets {
+            for &(f, plan, o) in &offsets {
                 if plan.get(cells, endian) != Some(o) {
                     return Err(Error::invalid(
                         0,

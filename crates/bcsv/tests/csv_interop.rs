@@ -17,14 +17,17 @@ fn pyjmap_csv() {
     assert_eq!(t.entry_size, 52);
     assert_eq!(
         t.get(0, "name"),
-        Some(&Value::StringOffset(b"Kuribo".to_vec()))
+        Some(&Value::StringOffset(b"Kuribo".into()))
     );
     assert_eq!(
         t.get(1, "SW_A"),
         Some(&Value::Short(7)),
         "empty cell takes the default"
     );
-    assert_eq!(t.get(1, "name"), Some(&Value::StringOffset(Vec::new())));
+    assert_eq!(
+        t.get(1, "name"),
+        Some(&Value::StringOffset(bcsv::Str::EMPTY))
+    );
     let bytes = t.write().unwrap();
     assert_eq!(Table::parse(&bytes).unwrap().write().unwrap(), bytes);
 }

@@ -12,8 +12,7 @@ fn be(words: &[u32]) -> Vec<u8> {
 fn base() -> Vec<u8> {
     let mut t = Table::new(&[("name", FieldType::STRING_OFFSET)]);
     let r = t.push_default_row();
-    t.set(r, "name", Value::StringOffset(b"ab".to_vec()))
-        .unwrap();
+    t.set(r, "name", Value::StringOffset(b"ab".into())).unwrap();
     t.write().unwrap()
 }
 
@@ -158,8 +157,7 @@ fn stored_pools_survive() {
     ]);
     for s in ["a", "a", "bc"] {
         let r = t.push_default_row();
-        t.set(r, "name", Value::StringOffset(s.as_bytes().to_vec()))
-            .unwrap();
+        t.set(r, "name", Value::StringOffset(s.into())).unwrap();
     }
     // No dedup and reverse order, plus an unreferenced string: "bc\0a\0a\0zz\0".
     t.stored_pool = Some(b"bc\0a\0a\0zz\0".to_vec());
@@ -183,14 +181,11 @@ fn stored_pools_survive() {
     // Editing a string appends it after the stored bytes; the rest keep their offsets.
     let mut edited = back.clone();
     edited
-        .set(1, "name", Value::StringOffset(b"new".to_vec()))
+        .set(1, "name", Value::StringOffset(b"new".into()))
         .unwrap();
     let e = Table::parse(&edited.write().unwrap()).unwrap();
-    assert_eq!(
-        e.get(1, "name"),
-        Some(&Value::StringOffset(b"new".to_vec()))
-    );
-    assert_eq!(e.get(0, "name"), Some(&Value::StringOffset(b"a".to_vec())));
+    assert_eq!(e.get(1, "name"), Some(&Value::StringOffset(b"new".into())));
+    assert_eq!(e.get(0, "name"), Some(&Value::StringOffset(b"a".into())));
 }
 
 /// Odd tails (16-byte padding, zeros) and a gap before the rows are kept.

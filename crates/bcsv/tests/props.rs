@@ -17,8 +17,9 @@ fn value(kind: FieldType) -> BoxedStrategy<Value> {
         3 => any::<u32>().prop_map(Value::Long2).boxed(),
         4 => any::<i16>().prop_map(Value::Short).boxed(),
         5 => any::<i8>().prop_map(Value::Char).boxed(),
-        _ => proptest::collection::vec(1u8..=255, 0..12)
-            .prop_map(Value::StringOffset)
+        // Up to 40 bytes: both the inline (<= 30) and the boxed form of `Str`.
+        _ => proptest::collection::vec(1u8..=255, 0..40)
+            .prop_map(|b| Value::StringOffset(b.into()))
             .boxed(),
     }
 }

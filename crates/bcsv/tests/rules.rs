@@ -14,7 +14,7 @@ const FLOAT: FieldType = FieldType::FLOAT;
 const STR: FieldType = FieldType::STRING_OFFSET;
 
 fn s(v: &str) -> Value {
-    Value::StringOffset(v.as_bytes().to_vec())
+    Value::StringOffset(v.into())
 }
 
 /// A table with `cols`, one row per entry of `rows`: zero values except the cells named.
@@ -218,7 +218,7 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
     ),
     (
         "string with a lone Shift-JIS lead byte",
-        || edit(|t| t.rows[0].values[2] = Value::StringOffset(vec![0x81])),
+        || edit(|t| t.rows[0].values[2] = Value::StringOffset((&[0x81]).into())),
         Warning,
         "BCSV-005",
     ),
