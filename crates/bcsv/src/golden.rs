@@ -196,10 +196,7 @@ impl Golden {
 
     /// The whole file the case writes: header, field record, row, pool, `@` padding.
     pub fn file(&self) -> Vec<u8> {
-        let w = |v: u32| match self.endian {
-            Endian::Big => v.to_be_bytes(),
-            Endian::Little => v.to_le_bytes(),
-        };
+        let w = |v: u32| self.endian.put_u32(v);
         let f = &self.field;
         let mut out = Vec::new();
         for v in [

@@ -277,7 +277,7 @@ impl Table {
                         return Err(row
                             .cell(f)
                             .err()
-                            .unwrap_or_else(|| Error::invalid(0, "unreadable cell")));
+                            .unwrap_or_else(|| Error::message("unreadable cell")));
                     }
                 }
             }
@@ -355,7 +355,7 @@ impl Table {
         let key = key.into();
         let i = self
             .field_index(key)
-            .ok_or_else(|| Error::invalid(0, format!("no field {}", display_name(key.0))))?;
+            .ok_or_else(|| Error::message(format!("no field {}", display_name(key.0))))?;
         let kind = self.fields.get(i).map(|f| f.kind);
         if kind != Some(value.kind()) {
             return Err(Error::invalid(
@@ -372,7 +372,7 @@ impl Table {
             .rows
             .get_mut(row)
             .and_then(|r| r.values.get_mut(i))
-            .ok_or_else(|| Error::invalid(0, format!("no row {row}")))?;
+            .ok_or_else(|| Error::message(format!("no row {row}")))?;
         *slot = value;
         Ok(())
     }

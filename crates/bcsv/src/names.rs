@@ -1,7 +1,7 @@
 //! The dictionary of known field names, so hashes print as names.
 //!
 //! Built in, in priority order (the first name of a hash wins; the lists share no hash today):
-//! - `data/fields.tsv`: the project's `bcsv-fields.tsv` (seed 004 schemas, public samples, seed prose)
+//! - `data/fields.tsv`: the project's `bcsv-fields.tsv` (known table schemas, public samples, format notes)
 //!   with its hashes;
 //! - `data/real-names.tsv`: names the real game tables needed, each with the hash it was seen under
 //!   and the table;

@@ -1,5 +1,5 @@
 //! Table schemas from the project's seed, kept as data (`data/schemas.txt`): which columns a known
-//! table has, their types, allowed values and the seed's rules (`TBL-*`). The validator applies the
+//! table has, their types, allowed values and the table rules (`TBL-*`, docs/rules/bcsv.md). The validator applies the
 //! schema that recognises a table.
 
 use std::collections::HashSet;
@@ -20,11 +20,11 @@ const SCHEMAS: &str = include_str!("../data/schemas.txt");
 pub enum TypeClass {
     /// Exactly this JMap type.
     Exact(FieldType),
-    /// The seed's `string`: STRING or STRING_OFFSET (C-16).
+    /// Schema type `string`: STRING or STRING_OFFSET (C-16).
     String,
-    /// The seed's `int`: LONG, LONG_2, SHORT or CHAR.
+    /// Schema type `int`: LONG, LONG_2, SHORT or CHAR.
     Int,
-    /// The seed's `float`: FLOAT.
+    /// Schema type `float`: FLOAT.
     Float,
 }
 
@@ -219,7 +219,7 @@ fn parse_schemas(text: &str) -> Vec<Schema> {
     out
 }
 
-/// Every schema from the seed.
+/// Every known table schema (`data/schemas.txt`).
 pub fn all() -> &'static [Schema] {
     static ALL: OnceLock<Vec<Schema>> = OnceLock::new();
     ALL.get_or_init(|| parse_schemas(SCHEMAS))
@@ -289,7 +289,7 @@ pub fn check(table: &Table) -> Vec<Diagnostic> {
                 "BCSV-004",
                 Some((HEADER_SIZE + i * FIELD_SIZE + 11) as u64),
                 format!(
-                    "{}: {} is {}, the seed's schema says {:?}",
+                    "{}: {} is {}, its schema says {:?}",
                     schema.name, c.name, f.kind, c.kind
                 ),
             ));

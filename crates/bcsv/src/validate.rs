@@ -1,4 +1,4 @@
-//! Validation: container rules `BCSV-*` on the bytes, and the seed's table rules `TBL-*` when a
+//! Validation: container rules `BCSV-*` on the bytes, and the table rules `TBL-*` when a
 //! schema recognises the table (see [`crate::schema`]).
 
 use std::collections::HashMap;

@@ -289,7 +289,7 @@ impl View<'_> {
     fn unterminated(&self, offset: u32) -> Error {
         match self.pool.cstr(offset as usize) {
             Err(e) => e.context("BCSV string pool (BCSV-005)"),
-            Ok(_) => Error::invalid(0, "string pool"),
+            Ok(_) => Error::message("string pool"),
         }
     }
 }

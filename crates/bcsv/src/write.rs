@@ -15,10 +15,7 @@ use crate::view::{FIELD_SIZE, HEADER_SIZE};
 
 /// Appends a u32 in `endian`.
 fn put_u32(out: &mut Vec<u8>, v: u32, endian: Endian) {
-    out.extend_from_slice(&match endian {
-        Endian::Big => v.to_be_bytes(),
-        Endian::Little => v.to_le_bytes(),
-    });
+    out.extend_from_slice(&endian.put_u32(v));
 }
 
 /// The string pool being written: stored bytes first (if any), then new strings deduplicated.
@@ -60,7 +57,7 @@ impl Table {
         let entry = self.entry_size as usize;
         for (i, f) in self.fields.iter().enumerate() {
             let size = f.kind.size().ok_or_else(|| {
-                Error::invalid(0, format!("field {i} has type {} (BCSV-004)", f.kind.0))
+                Error::message(format!("field {i} has type {} (BCSV-004)", f.kind.0))
             })?;
             if usize::from(f.offset) + size > entry {
                 return Err(Error::invalid(
@@ -74,7 +71,7 @@ impl Table {
             }
         }
         let count = |n: usize, what: &str| {
-            u32::try_from(n).map_err(|_| Error::invalid(0, format!("{what} {n} exceeds 32 bits")))
+            u32::try_from(n).map_err(|_| Error::message(format!("{what} {n} exceeds 32 bits")))
         };
         let data_offset = HEADER_SIZE + self.fields.len() * FIELD_SIZE + self.header_gap.len();
         // The row block is sized by declared numbers (a JSON/CSV `entry_size` times the rows), so
@@ -89,10 +86,7 @@ impl Table {
         for f in &self.fields {
             put_u32(&mut out, f.hash, endian);
             put_u32(&mut out, f.mask, endian);
-            out.extend_from_slice(&match endian {
-                Endian::Big => f.offset.to_be_bytes(),
-                Endian::Little => f.offset.to_le_bytes(),
-            });
+            out.extend_from_slice(&endian.put_u16(f.offset));
             out.push(f.shift);
             out.push(f.kind.0);
         }
