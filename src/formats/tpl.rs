@@ -95,6 +95,7 @@ impl Format for Tpl {
         f
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         if tpl::sniff(input) && extension(to).is_empty() {
             return Some((|| {

@@ -10,6 +10,7 @@ use std::path::Path;
 use gcio::{Diagnostic, Result};
 use j3d_bmd::{Bmd, Chunk, parse};
 
+#[cfg(feature = "convert")]
 use crate::export::write_scene;
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension};
 
@@ -194,6 +195,7 @@ impl Format for J3dBmd {
         Ok(j3d_bmd::validate(data))
     }
 
+    #[cfg(feature = "convert")]
     /// `model.bdl model.glb`: glTF 2.0 binary; `model.bdl y.obj`: `y.obj`, `y.mtl` and
     /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]).
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
@@ -220,6 +222,7 @@ impl Format for J3dBmd {
 /// Joint animations for a `.glb` export: option `anim` holds one BCK/BCA path per line (`gcf
 /// convert --anim FILE`, repeatable; a Yaz0-compressed file is decompressed), sampled at option
 /// `fps` frames per second (default 60, the rate Galaxy's game loop advances them).
+#[cfg(feature = "convert")]
 fn add_animations(scene: &mut gx::scene::Scene, opts: &Options, to: &Path) -> Result<()> {
     let Some(list) = opts.get("anim") else {
         return Ok(());

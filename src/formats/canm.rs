@@ -85,6 +85,7 @@ impl Format for Canm {
         ]
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
         let out = match (canm::sniff(input).is_some(), extension(to).as_str()) {

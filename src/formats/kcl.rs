@@ -133,6 +133,7 @@ impl Format for Kcl {
         Ok(kcl::validate(data))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         let out = match (extension(from).as_str(), extension(to).as_str()) {
             (_, "obj") if kcl::sniff(input) => {

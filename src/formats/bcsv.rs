@@ -164,6 +164,7 @@ impl Format for Bcsv {
         Ok(bcsv::validate(data))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let (src, dst) = (extension(from), extension(to));
         let bytes_in = is_table_path(from)

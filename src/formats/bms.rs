@@ -94,6 +94,7 @@ impl Format for Bms {
         Ok(bms::validate(data))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         let (src, dst) = (extension(from), extension(to));
         let out = match (src.as_str(), dst.as_str()) {
@@ -159,7 +160,7 @@ impl Format for Bms {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "convert"))]
 mod tests {
     use super::*;
 

@@ -11,6 +11,7 @@ use j3d_bmd::Bti as BtiFile;
 
 use std::path::Path;
 
+#[cfg(feature = "convert")]
 use crate::export::{read_png, write_png};
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 use j3d_bmd::gx::tex::TexFormat;
@@ -99,6 +100,7 @@ impl Format for Bti {
         Ok(j3d_bmd::validate_bti(data))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         match (extension(from).as_str(), extension(to).as_str()) {
             ("bti", "png") => Some(BtiFile::parse(input).and_then(|b| {

@@ -90,6 +90,7 @@ impl Format for GplFacial {
         Ok(BlockView::parse(data)?.validate())
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         if extension(to) != "json"
             || (extension(from) != "gpl" && gpl_facial::sniff(input).is_none())
@@ -135,7 +136,7 @@ impl Format for GplFacial {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "convert"))]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;

@@ -1,7 +1,7 @@
 //! `yaz0` and `yay0`: compressed streams (`.szs`; Galaxy's `.arc` files are Yaz0 too). Detection
 //! names the decompressed payload's format; the payload is the stream's one member, so
-//! `roundtrip`, `check` and `survey` descend into the archive inside, and `extract` goes through
-//! to it. A damaged stream is still identified as one, with the offset where decoding failed.
+//! `roundtrip`, `check` and `survey` descend into the archive inside (and `gcf extract` goes
+//! through to it). A damaged stream is still identified as one, with the offset where decoding failed.
 
 use std::path::Path;
 
@@ -41,7 +41,9 @@ fn plausible(data: &[u8]) -> bool {
 /// The payload's format, or `damaged: ERROR` (with the offset) when the stream does not decode.
 fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
     match decoded {
-        Ok(inner) => crate::identify(&inner, path).format.to_owned(),
+        Ok(inner) => crate::identify_named(&inner, path)
+            .map_or(crate::UNKNOWN, |d| d.format)
+            .to_owned(),
         Err(e) => format!("damaged: {e}"),
     }
 }
@@ -49,7 +51,8 @@ fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
 /// The payload's format, named from its first [`DETECT_PREFIX`] bytes as `identify` does (a
 /// detector may scan all it is given; a bomb's gigabyte of zeros is not worth it).
 fn payload_format(payload: &[u8]) -> &'static str {
-    crate::identify(payload.get(..DETECT_PREFIX).unwrap_or(payload), "").format
+    crate::identify(payload.get(..DETECT_PREFIX).unwrap_or(payload))
+        .map_or(crate::UNKNOWN, |d| d.format)
 }
 
 fn is_compressed_ext(path: &Path) -> bool {
@@ -167,11 +170,7 @@ impl Format for Yaz0 {
         }])
     }
 
-    /// The archive inside (see [`crate::archive::extract_into`]).
-    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        Some(extract(data, dir))
-    }
-
+    #[cfg(feature = "convert")]
     /// `x.szs → x.arc` (or any other name) decompresses; `x.arc → x.szs` compresses with
     /// `-o yaz0=ENCODER` (default `nintendo`).
     fn convert(&self, input: &[u8], _from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
@@ -198,12 +197,6 @@ impl Format for Yaz0 {
         })
         .unwrap_or_default()
     }
-}
-
-fn extract(data: &[u8], dir: &Path) -> Result<usize> {
-    crate::archive::extract_into(data, "stream", dir)
-        .map(|x| x.files)
-        .map_err(|e| Error::without_offset(gcio::ErrorKind::Invalid(e)))
 }
 
 /// The Yay0 format (SZP): the older three-stream variant of Yaz0.
@@ -265,10 +258,6 @@ impl Format for Yay0 {
             name: PAYLOAD.to_owned(),
             data: yaz0::yay0::decode(data)?,
         }])
-    }
-
-    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        Some(extract(data, dir))
     }
 }
 

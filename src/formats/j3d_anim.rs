@@ -105,6 +105,7 @@ impl Format for J3dAnim {
         Ok(out)
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let out = match (j3d_anim::sniff(input).is_some(), extension(to).as_str()) {
             (true, "json") => j3d_anim::parse(input)

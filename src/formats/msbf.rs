@@ -142,6 +142,7 @@ impl Format for Msbf {
         Ok(msbf::Msbf::parse(data)?.validate_with(&check_options(opts)?))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let (src, dst) = (extension(from), extension(to));
         let is_msbf = input.starts_with(msbf::raw::MAGIC);
