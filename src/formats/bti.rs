@@ -46,12 +46,13 @@ impl Format for Bti {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
+        // Weak at best: claimed for a `.bti` name only, tested first so other files cost nothing.
         if !path.to_ascii_lowercase().ends_with(".bti") {
             return None;
         }
-        let b = BtiFile::parse(data).ok()?;
-        let h = b.header()?;
-        (h.width > 0 && h.height > 0 && b.set.image(0).is_some()).then(|| Detection::new("bti"))
+        j3d_bmd::detect_bti(data)?
+            .claims(true)
+            .then(|| Detection::new("bti"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {

@@ -18,6 +18,7 @@ impl Format for Canm {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        canm::detect(data)?;
         canm::sniff(data).map(|k| Detection {
             format: "canm",
             detail: Some(format!("{k:?}").to_ascii_uppercase()),

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use gcio::{Diagnostic, Error, ErrorKind, Result};
-use gpl_facial::{Block, BlockView, Confidence, slot};
+use gpl_facial::{Block, BlockView, slot};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
@@ -24,11 +24,9 @@ impl Format for GplFacial {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        match gpl_facial::sniff(data)? {
-            Confidence::Strong => Some(Detection::new("gpl")),
-            Confidence::Weak if gpl_facial::has_gpl_extension(path) => Some(Detection::new("gpl")),
-            Confidence::Weak => None,
-        }
+        gpl_facial::detect(data)?
+            .claims(gpl_facial::has_gpl_extension(path))
+            .then(|| Detection::new("gpl"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {

@@ -24,7 +24,7 @@ impl Format for HsdDat {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        hsd_dat::sniff(data).then(|| Detection::new("hsd-dat"))
+        hsd_dat::detect(data).map(|_| Detection::new("hsd-dat"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {

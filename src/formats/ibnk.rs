@@ -40,7 +40,7 @@ impl Format for Ibnk {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        data.starts_with(b"IBNK").then(|| Detection::new("ibnk"))
+        ibnk::detect(data).map(|_| Detection::new("ibnk"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {

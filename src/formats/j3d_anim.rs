@@ -27,6 +27,7 @@ impl Format for J3dAnim {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        j3d_anim::detect(data)?;
         j3d_anim::sniff(data).map(|k| Detection::new(k.format_name()))
     }
 

@@ -23,8 +23,8 @@ impl Format for J3dBmd {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        let magic = data.get(..7)?;
-        match magic {
+        j3d_bmd::detect(data)?;
+        match data.get(..7)? {
             b"J3D2bdl" => Some(Detection::new("j3d-bdl")),
             b"J3D2bmd" => Some(Detection::new("j3d-bmd")),
             b"J3D2bmt" => Some(Detection {

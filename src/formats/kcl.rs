@@ -46,7 +46,7 @@ impl Format for Kcl {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        kcl::sniff(data).then(|| Detection::new("kcl"))
+        kcl::detect(data).map(|_| Detection::new("kcl"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {

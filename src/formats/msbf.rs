@@ -38,8 +38,7 @@ impl Format for Msbf {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        data.starts_with(msbf::raw::MAGIC)
-            .then(|| Detection::new("msbf"))
+        msbf::detect(data).map(|_| Detection::new("msbf"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {

@@ -35,7 +35,8 @@ impl Format for PkxContainer {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        pkx::detect(data).map(|g| Detection::new(g.format_name()))
+        pkx::detect(data)?;
+        pkx::game(data).map(|g| Detection::new(g.format_name()))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -154,7 +155,7 @@ impl Format for PkxContainer {
     #[cfg(feature = "convert")]
     /// `dir/model.dat` and `dir/metadata.json`: what `pack` (and `convert --dat`) rebuilds from.
     fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        pkx::detect(data)?;
+        pkx::game(data)?;
         let write = |name: &str, bytes: &[u8]| {
             let path = dir.join(name);
             std::fs::write(&path, bytes).map_err(|e| io_error(&path, e))

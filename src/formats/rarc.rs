@@ -16,7 +16,7 @@ impl Format for Rarc {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        rarc::is_rarc(data).then(|| Detection::new("rarc"))
+        rarc::detect(data).map(|_| Detection::new("rarc"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {

@@ -26,7 +26,7 @@ impl Format for Tpl {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        tpl::sniff(data).then(|| Detection::new("tpl"))
+        tpl::detect(data).map(|_| Detection::new("tpl"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {

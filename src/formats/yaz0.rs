@@ -23,21 +23,6 @@ const IDENTIFY_MAX: usize = 64 << 20;
 /// Name of the single member (the decompressed payload).
 const PAYLOAD: &str = "payload";
 
-/// Most output one stream byte can give: a 3-byte back-reference copies 0x111 bytes, and the
-/// flag byte costs 1/8 per token.
-const MAX_RATIO: u64 = 0x111 * 8 / (3 * 8 + 1) + 1;
-
-/// Whether a header could start a stream of this length: a 16-byte header and a declared size
-/// the remaining bytes could expand to. Text that merely starts with "Yaz0" fails this (its
-/// "size" is four letters), while a damaged or truncated stream still passes.
-fn plausible(data: &[u8]) -> bool {
-    let Ok(h) = yaz0::Header::parse(data) else {
-        return false;
-    };
-    let body = (data.len().saturating_sub(yaz0::HEADER_LEN)) as u64;
-    data.len() >= yaz0::HEADER_LEN && u64::from(h.size) <= body.saturating_mul(MAX_RATIO)
-}
-
 /// The payload's format, or `damaged: ERROR` (with the offset) when the stream does not decode.
 fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
     match decoded {
@@ -73,9 +58,7 @@ impl Format for Yaz0 {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        if !yaz0::is_yaz0(data) || !plausible(data) {
-            return None;
-        }
+        yaz0::detect(data)?;
         // Naming the payload needs its first bytes only, so a bomb is never expanded whole.
         Some(Detection {
             format: "yaz0",
@@ -209,17 +192,7 @@ impl Format for Yay0 {
 
     /// The magic and a header whose stream offsets fall inside the file.
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        if !yaz0::yay0::is_yay0(data) || data.len() < 16 {
-            return None;
-        }
-        let word = |at: usize| {
-            data.get(at..at + 4)
-                .and_then(|b| b.try_into().ok())
-                .map_or(0, u32::from_be_bytes) as usize
-        };
-        if word(8) > data.len() || word(12) > data.len() || word(8) < 16 {
-            return None;
-        }
+        yaz0::yay0::detect(data)?;
         Some(Detection {
             format: "yay0",
             detail: Some(payload_detail(yaz0::yay0::decode(data), path)),
