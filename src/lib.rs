@@ -5,13 +5,98 @@
 //! [`gcio`]. Every format offers a zero-copy view, an owned model that writes back byte for
 //! byte, and a validator returning [`gcio::Diagnostic`]s.
 //!
+//! It also holds the format registry: [`identify`] names a file's format from its bytes, and
+//! [`open`] gives an [`Opened`] file that answers its format, a summary ([`Opened::info`]), the
+//! validator's findings ([`Opened::validate`]), an unedited write-back ([`Opened::rewrite`]) and
+//! its members, each an [`Opened`] of its own ([`Opened::members`]): a compressed stream's
+//! payload, an archive's files. Only the formats whose features are on are registered; the
+//! `convert` feature adds the file conversions (PNG, glTF/OBJ, CSV, JSON, MIDI).
+//!
 //! ```
 //! let r = gcformats::gcio::Reader::new(b"RARC");
 //! assert!(r.expect_magic(0, b"RARC").is_ok());
+//! assert!(gcformats::identify(b"not a game file").is_none());
+//! assert!(gcformats::open(b"not a game file").is_err());
 //! ```
 #![forbid(unsafe_code)]
 
 pub use gcio;
+
+/// The JSON form of [`Info`]: a `serde_json::Value` with the `json` feature, `()` without it.
+#[cfg(feature = "json")]
+pub type Json = serde_json::Value;
+/// The JSON form of [`Info`]: a `serde_json::Value` with the `json` feature, `()` without it.
+#[cfg(not(feature = "json"))]
+pub type Json = ();
+
+// Without the `json` feature, the registry's `serde_json::json!(…)` summaries are `()`: this crate
+// stands in for serde_json (its `json!` macro drops its input; `Value` is `()`).
+#[cfg(not(feature = "json"))]
+extern crate self as serde_json;
+#[cfg(not(feature = "json"))]
+#[doc(hidden)]
+pub type Value = ();
+#[cfg(not(feature = "json"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! json {
+    ($($t:tt)*) => {
+        ()
+    };
+}
+
+#[cfg(feature = "convert")]
+pub mod export;
+mod format;
+pub mod formats;
+mod opened;
+
+pub use format::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
+pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_with};
+
+/// Name printed for files no format recognises.
+pub const UNKNOWN: &str = "unknown";
+
+/// Every registered format (those whose cargo features are on), in detection order.
+pub fn registry() -> &'static [&'static dyn Format] {
+    formats::FORMATS
+}
+
+/// Names the format of `data` from its bytes; `None` when no registered format claims it.
+/// Two formats have no signature and are recognised by name only ([`identify_named`]): BTI
+/// textures (`.bti`) and BMS sequences (`.bms`).
+pub fn identify(data: &[u8]) -> Option<Detection> {
+    identify_named(data, "")
+}
+
+/// [`identify`] with the file's name (or path) as a tie-breaker for formats without magic.
+pub fn identify_named(data: &[u8], name: &str) -> Option<Detection> {
+    detect_format(data, name).map(|(_, d)| d)
+}
+
+/// The registered format that detects `data` (named `name`), with its detection.
+pub fn detect_format(data: &[u8], name: &str) -> Option<(&'static dyn Format, Detection)> {
+    formats::FORMATS
+        .iter()
+        .find_map(|f| f.detect(data, name).map(|d| (*f, d)))
+}
+
+/// The format registered under `name` (e.g. `rarc`, `j3d-bmd`).
+pub fn format_by_name(name: &str) -> Option<&'static dyn Format> {
+    formats::FORMATS.iter().copied().find(|f| f.name() == name)
+}
+
+/// Every sample file the registered formats generate, as (`format/name`, bytes).
+pub fn samples() -> Vec<(String, Vec<u8>)> {
+    formats::FORMATS
+        .iter()
+        .flat_map(|f| {
+            f.samples()
+                .into_iter()
+                .map(move |(name, bytes)| (format!("{}/{name}", f.name()), bytes))
+        })
+        .collect()
+}
 
 #[cfg(feature = "bcsv")]
 pub use bcsv;

@@ -4,16 +4,12 @@
 use crate::types::FieldType;
 use crate::view::parse;
 
-/// How sure [`sniff`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Confidence {
-    /// Structurally readable, but loose (no fields, odd data offset, odd entry size or length):
-    /// claim it only when the file name says BCSV.
-    Weak,
-    /// Every check holds: data offset = 0x10 + 12 × fields, at least one field, entry size a
-    /// multiple of 4 covering the fields, length a multiple of 16, the first rows' strings resolve.
-    Strong,
-}
+/// How sure [`sniff`] is: [`Confidence::Weak`] when structurally readable but loose (no fields,
+/// odd data offset, odd entry size or length), so claimed only when the file name says BCSV;
+/// [`Confidence::Strong`] when every check holds (data offset = 0x10 + 12 × fields, at least one
+/// field, entry size a multiple of 4 covering the fields, length a multiple of 16, the first
+/// rows' strings resolve).
+pub use gcio::Confidence;
 
 /// File extensions BCSV tables use (`.bcam` camera tables, `.tbl` name tables, `.banmt`, `.pa`).
 pub const EXTENSIONS: [&str; 5] = ["bcsv", "bcam", "tbl", "banmt", "pa"];
@@ -46,6 +42,11 @@ pub fn sniff(data: &[u8]) -> Option<Confidence> {
     } else {
         Confidence::Weak
     })
+}
+
+/// Judges whether `data` is a BCSV table (the workspace's name for [`sniff`]).
+pub fn detect(data: &[u8]) -> Option<Confidence> {
+    sniff(data)
 }
 
 /// True when `path` ends in a BCSV extension.

@@ -46,7 +46,7 @@ mod write;
 
 pub use cellstr::Str;
 pub use csv::{from_csv, to_csv};
-pub use detect::{Confidence, EXTENSIONS, has_bcsv_extension, sniff};
+pub use detect::{Confidence, EXTENSIONS, detect, has_bcsv_extension, sniff};
 pub use fuzz::{fuzz_bcsv, fuzz_bcsv_csv, fuzz_bcsv_json};
 pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
 pub use json::{from_json, to_json};

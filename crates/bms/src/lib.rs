@@ -63,3 +63,19 @@ pub use model::{Block, Content, FRESH_LABEL, Program};
 pub use text::{from_text, label_name, note_name, to_text};
 pub use validate::validate;
 pub use view::{View, parse, parse_with};
+
+/// Recognises a sequence: BMS has no header, so at best [`gcio::Confidence::Weak`] (a registry
+/// claims it only for a `.bms` name) when offset 0 is code and the control-flow walk from it is
+/// clean (errors and BMS-007 findings under 1 in 8 instructions). Every format crate has this
+/// `detect` (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    let view = parse(data).ok()?;
+    let flow = view.flow();
+    let problems = flow
+        .findings()
+        .iter()
+        .filter(|d| d.severity == gcio::Severity::Error || d.rule == "BMS-007")
+        .count();
+    (flow.class(0) == flow::Class::Code && problems * 8 < flow.instruction_count())
+        .then_some(gcio::Confidence::Weak)
+}

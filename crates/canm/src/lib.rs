@@ -52,3 +52,9 @@ pub fn from_json(v: &serde_json::Value) -> gcio::Result<Canm> {
 }
 
 use serde::Deserialize as _;
+
+/// Recognises a camera animation (`ANDO` + `CANM`/`CKAN`); every format crate has this `detect`
+/// (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    (sniff(data).is_some()).then_some(gcio::Confidence::Strong)
+}

@@ -202,7 +202,7 @@ pub fn pack(dir: &Path, out: &Path, opts: &Options, policy: &Policy) -> Result<P
         return pack_rarc(dir, folder, out, opts);
     }
     drop(folder);
-    let bytes = crate::formats::FORMATS
+    let bytes = gcformats::registry()
         .iter()
         .find_map(|f| f.pack(dir, out, opts))
         .ok_or_else(|| {

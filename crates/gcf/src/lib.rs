@@ -1,5 +1,7 @@
-//! The engine behind the `gcf` command: a registry of formats ([`Format`]), identification, the
-//! per-file examination used by `roundtrip`, `check` and `survey`, and the survey report.
+//! The engine behind the `gcf` command: the per-file examination used by `roundtrip`, `check` and
+//! `survey` (over the library's [`gcformats::Opened`]), the survey report, and file I/O (archive
+//! extract/pack folders, output policy, disc images). The format registry and identification are
+//! the library's ([`gcformats::registry`]), re-exported here.
 //!
 //! ```
 //! let d = gcf::identify(b"not a game file", "x.bin");
@@ -10,38 +12,20 @@
 pub mod archive;
 #[cfg(feature = "disc")]
 pub mod disc;
-mod export;
-mod format;
-pub mod formats;
 pub mod output;
 pub mod report;
 pub mod survey;
 
-pub use format::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
+pub use gcformats::{
+    Detection, Format, Info, MAX_NESTING, Member, Options, Rewrite, UNKNOWN, detect_format,
+    extension, format_by_name, formats, io_error, samples,
+};
 
 use gcio::{Diagnostic, first_difference};
 
-/// Name printed for files no format recognises.
-pub const UNKNOWN: &str = "unknown";
-
-/// Identifies `data`; `unknown` when no format claims it.
+/// Identifies `data` (named `path`); `unknown` when no format claims it.
 pub fn identify(data: &[u8], path: &str) -> Detection {
-    formats::FORMATS
-        .iter()
-        .find_map(|f| f.detect(data, path))
-        .unwrap_or_else(|| Detection::new(UNKNOWN))
-}
-
-/// The format that detected `data`, with its detection.
-pub fn detect_format(data: &[u8], path: &str) -> Option<(&'static dyn Format, Detection)> {
-    formats::FORMATS
-        .iter()
-        .find_map(|f| f.detect(data, path).map(|d| (*f, d)))
-}
-
-/// The format registered under `name`.
-pub fn format_by_name(name: &str) -> Option<&'static dyn Format> {
-    formats::FORMATS.iter().copied().find(|f| f.name() == name)
+    gcformats::identify_named(data, path).unwrap_or_else(|| Detection::new(UNKNOWN))
 }
 
 /// Outcome of parsing and rewriting one file.
@@ -139,9 +123,6 @@ pub struct Examined {
     pub seconds: f64,
 }
 
-/// How deep `examine` descends into containers (archive in a Yaz0 stream in an archive …).
-pub const MAX_NESTING: u32 = 8;
-
 /// The option key (see [`Options`]) holding the byte budget: the most bytes one input may
 /// expand to (members and payloads decompressed, at every nesting level; files extracted).
 pub const BUDGET_KEY: &str = "budget";
@@ -230,20 +211,24 @@ impl Spent {
 /// counts against the [`budget`] in `opts`: past it, the container reports the error and its
 /// members are not examined.
 pub fn examine(path: &str, data: &[u8], deep: bool, opts: &Options, out: &mut Vec<Examined>) {
-    examine_at(path, data, deep, opts, out, 0, &mut Spent::new(opts));
+    let file = gcformats::open_any(data, path, &gcio::Limits::default());
+    examine_at(path, &file, deep, opts, out, &mut Spent::new(opts));
 }
 
+/// Examines one opened file (identified once, by [`gcformats::open_any`]) and its members.
 fn examine_at(
     path: &str,
-    data: &[u8],
+    file: &gcformats::Opened<'_>,
     deep: bool,
     opts: &Options,
     out: &mut Vec<Examined>,
-    depth: u32,
     spent: &mut Spent,
 ) {
     let start = std::time::Instant::now();
-    let Some((format, det)) = detect_format(data, path) else {
+    let data = file.bytes();
+    let depth = file.depth();
+    let det = file.detection().clone();
+    let Some(format) = file.registered() else {
         out.push(Examined {
             path: path.to_owned(),
             format: UNKNOWN,
@@ -261,7 +246,7 @@ fn examine_at(
         });
         return;
     };
-    let layer = matches!(format.name(), "yaz0" | "yay0");
+    let layer = file.is_compressed();
     if layer && let Err(e) = spent.charge(declared_payload(data)) {
         // A compressed stream past the budget is not decoded at all (check, facts, members).
         out.push(Examined {
@@ -278,14 +263,14 @@ fn examine_at(
         return;
     }
     let roundtrip = roundtrip_with(format, data);
-    let (diagnostics, mut error) = match format.check(data, opts) {
+    let (diagnostics, mut error) = match file.validate_with(opts) {
         Ok(d) => (d, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
     // Before the members exist: a compressed stream's facts decode its payload once more.
-    let facts = format.facts(data);
-    let mut members = if (deep || layer) && depth < MAX_NESTING {
-        format.members(data).unwrap_or_else(|e| {
+    let facts = file.facts();
+    let mut members = if deep || layer {
+        file.members().unwrap_or_else(|e| {
             error.get_or_insert_with(|| e.to_string());
             Vec::new()
         })
@@ -296,7 +281,7 @@ fn examine_at(
     let expanded = if layer {
         0
     } else {
-        members.iter().map(|m| m.data.len() as u64).sum()
+        members.iter().map(|m| m.bytes().len() as u64).sum()
     };
     if let Err(e) = spent.charge(expanded) {
         error.get_or_insert(e);
@@ -314,26 +299,6 @@ fn examine_at(
         seconds: start.elapsed().as_secs_f64(),
     });
     for m in members {
-        examine_at(
-            &format!("{path}:{}", m.name),
-            &m.data,
-            deep,
-            opts,
-            out,
-            depth + 1,
-            spent,
-        );
+        examine_at(&format!("{path}:{}", m.name()), &m, deep, opts, out, spent);
     }
-}
-
-/// Every sample file the registered formats generate, as (`format/name`, bytes).
-pub fn samples() -> Vec<(String, Vec<u8>)> {
-    formats::FORMATS
-        .iter()
-        .flat_map(|f| {
-            f.samples()
-                .into_iter()
-                .map(move |(name, bytes)| (format!("{}/{name}", f.name()), bytes))
-        })
-        .collect()
 }

@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 pub mod corpus;
+mod detect;
 mod diag;
 mod error;
 mod limits;
@@ -36,6 +37,7 @@ mod strpool;
 mod walk;
 mod writer;
 
+pub use detect::Confidence;
 pub use diag::{Diagnostic, Findings, RuleCase, Severity, check_rule_cases, first_difference};
 pub use error::{Context, Error, ErrorKind, Result};
 pub use limits::Limits;

@@ -6,13 +6,14 @@
 use crate::block::{BlockView, slot};
 use crate::mesh::{ACT_VERSION, GPL_VERSION};
 
-/// How sure [`sniff`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Confidence {
-    /// Consistent header and both version words.
-    Strong,
-    /// Consistent header and parsing sections, but unexpected version words.
-    Weak,
+/// How sure [`sniff`] is: [`Confidence::Strong`] with a consistent header and both version
+/// words, [`Confidence::Weak`] with a consistent header and parsing sections but unexpected
+/// version words.
+pub use gcio::Confidence;
+
+/// Whether `data` looks like a model block (the workspace's name for [`sniff`]).
+pub fn detect(data: &[u8]) -> Option<Confidence> {
+    sniff(data)
 }
 
 /// Whether `data` looks like a model block.

@@ -40,7 +40,7 @@ mod view;
 mod write;
 
 pub use block::{Block, BlockSection, BlockView, Body, HEADER_SIZE, slot};
-pub use detect::{Confidence, has_gpl_extension, sniff};
+pub use detect::{Confidence, detect, has_gpl_extension, sniff};
 pub use fuzz::fuzz_gpl_facial;
 pub use json::{block_json, poses_json};
 pub use mesh::{

@@ -96,3 +96,9 @@ pub use roots::RootKind;
 pub use types::*;
 pub use validate::{MAX_PALETTE, POBJ_CRASH, POBJ_WARN, ROTATION_EPSILON, validate_bytes};
 pub use view::{Archive, Extent, Symbol, parse, sniff};
+
+/// Recognises an HSD archive (its header arithmetic: tables fit, file size = length, relocations and roots in the data block); every format crate has this `detect`
+/// (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    (sniff(data)).then_some(gcio::Confidence::Strong)
+}

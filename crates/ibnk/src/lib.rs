@@ -47,3 +47,9 @@ pub use play::{Note, ProgramSummary, Silence};
 pub use read::{read, read_with};
 pub use validate::{validate, validate_model};
 pub use view::{View, parse};
+
+/// Recognises an instrument bank (magic `IBNK`); every format crate has this `detect`
+/// (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    (data.starts_with(b"IBNK")).then_some(gcio::Confidence::Strong)
+}

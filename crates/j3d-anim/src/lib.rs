@@ -71,3 +71,9 @@ impl Anim {
         serde::Deserialize::deserialize(v).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
     }
 }
+
+/// Recognises a J3D animation (magic `J3D1` + a known kind); every format crate has this `detect`
+/// (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    (sniff(data).is_some()).then_some(gcio::Confidence::Strong)
+}

@@ -90,3 +90,19 @@ pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, 
 pub use tex1::{Bti, BtiHeader, Segment, Tex1, Texture, TextureSet};
 pub use validate::{validate, validate_bti, validate_view};
 pub use vtx1::{AttrFormat, Buffer, Vtx1, Vtx1View};
+
+/// Recognises a J3D model or material file (magic `J3D2bdl`, `J3D2bmd` or `J3D2bmt`); every
+/// format crate has this `detect` (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    matches!(data.get(..7), Some(b"J3D2bdl" | b"J3D2bmd" | b"J3D2bmt"))
+        .then_some(gcio::Confidence::Strong)
+}
+
+/// Recognises a standalone BTI texture: no magic, so at best [`gcio::Confidence::Weak`] (a
+/// registry claims it only for a `.bti` name) when the header parses with a non-empty size and
+/// the first image fits.
+pub fn detect_bti(data: &[u8]) -> Option<gcio::Confidence> {
+    let b = Bti::parse(data).ok()?;
+    let h = b.header()?;
+    (h.width > 0 && h.height > 0 && b.set.image(0).is_some()).then_some(gcio::Confidence::Weak)
+}

@@ -45,3 +45,9 @@ pub fn parse(data: &[u8]) -> gcio::Result<Kcl> {
 pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
     View::parse(data)
 }
+
+/// Recognises a collision file (no magic: header offsets, whole-entry sections in order and an octree that walks); every format crate has this `detect`
+/// (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    (sniff(data)).then_some(gcio::Confidence::Strong)
+}

@@ -52,3 +52,9 @@ pub use model::{
     Section, SectionKind, label_hash,
 };
 pub use validate::{CheckOptions, SPIN, UNREACHABLE};
+
+/// Recognises a flow file (magic `MsgFlwBn`); every format crate has this `detect`
+/// (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    (data.starts_with(raw::MAGIC)).then_some(gcio::Confidence::Strong)
+}

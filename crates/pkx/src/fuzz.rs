@@ -5,7 +5,7 @@ use crate::{Game, Pkx, json};
 /// Detects and parses arbitrary bytes; whatever parses must write back exactly, validate,
 /// survive the JSON round trip and the conversion to the other game without panicking.
 pub fn fuzz_pkx(data: &[u8]) {
-    let _ = crate::detect(data);
+    let _ = crate::game(data);
     for game in [Game::Xd, Game::Colosseum] {
         if let Ok(v) = crate::View::parse_as(data, game, &gcio::Limits::default()) {
             let _ = v.archive().map(|a| crate::DatFacts::read(&a));

@@ -15,7 +15,7 @@
 //! use pkx::{Game, Pkx, build};
 //!
 //! let bytes = build::xd_pokemon().unwrap().write().unwrap();
-//! assert_eq!(pkx::detect(&bytes), Some(Game::Xd));
+//! assert_eq!(pkx::game(&bytes), Some(Game::Xd));
 //! let p = Pkx::parse(&bytes).unwrap();
 //! assert_eq!(p.write().unwrap(), bytes);
 //! assert!(p.validate().is_empty());
@@ -48,4 +48,4 @@ pub use model::{
     Trigger, XdFlags, XdHeader,
 };
 pub use names::{BODY_PARTS, ModelKind};
-pub use view::{Game, HeaderView, Layout, View, detect, parse};
+pub use view::{Game, HeaderView, Layout, View, detect, game, parse};

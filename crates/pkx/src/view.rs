@@ -144,7 +144,7 @@ impl Layout {
 /// bytes are often −1 in Colosseum too, and `u32@0 != u32@0x40` holds for any non-Colosseum file.
 /// Colosseum matches also need an HSD archive header at 0x40. A file matching both rules is
 /// settled by which layout holds a DAT (`hsd_dat::sniff`); else it is rejected.
-pub fn detect(data: &[u8]) -> Option<Game> {
+pub fn game(data: &[u8]) -> Option<Game> {
     let r = Reader::new(data);
     let colo = matches!((r.u32(0), r.u32(0x40)), (Ok(a), Ok(b)) if a == b)
         && matches!(r.u32(8), Ok(16 | 17));
@@ -200,7 +200,7 @@ pub struct View<'a> {
 
 /// Parses `data` (detected with [`detect`]).
 pub fn parse(data: &[u8]) -> Result<View<'_>> {
-    let game = detect(data).ok_or_else(|| {
+    let game = game(data).ok_or_else(|| {
         Error::invalid(
             0,
             "not a PKX: neither the XD nor the Colosseum signature (PKX-001) fits",
@@ -289,4 +289,10 @@ impl<'a> View<'a> {
             Game::Colosseum => self.range(l.entries_end(), l.shiny),
         }
     }
+}
+
+/// Recognises a PKX container ([`game`] names which layout). Every format crate has this
+/// `detect` (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    game(data).map(|_| gcio::Confidence::Strong)
 }

@@ -23,7 +23,7 @@ fn check(name: &str, game: Game) {
     )
     .unwrap();
     assert_eq!(e["format"], game.format_name());
-    assert_eq!(pkx::detect(&bytes), Some(game));
+    assert_eq!(pkx::game(&bytes), Some(game));
     let v = pkx::parse(&bytes).unwrap();
     let c = &e["container"];
     assert_eq!(v.layout.dat as i64, u(&c["dat_offset"]));

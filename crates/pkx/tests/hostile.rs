@@ -2,7 +2,7 @@
 //! Fuzz-seed replay and hostile headers: never a panic, a hang or an unbounded allocation;
 //! detection never misfires.
 
-use pkx::{Game, build, detect};
+use pkx::{Game, build, game};
 
 fn seeds() -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = build::samples()
@@ -52,7 +52,7 @@ fn huge_sizes_and_counts_are_errors() {
         if at == 0 && base == &colo {
             put(&mut b, 0x40, u32::MAX);
         }
-        assert_eq!(detect(&b), None);
+        assert_eq!(game(&b), None);
         assert!(pkx::parse(&b).is_err());
         pkx::fuzz_pkx(&b);
     }
@@ -72,18 +72,18 @@ fn a_file_matching_both_signatures_is_settled_by_the_dat() {
     let dat = u32::from_be_bytes(b[0..4].try_into().unwrap());
     put(&mut b, 0x40, dat);
     assert_eq!(u32::from_be_bytes(b[8..12].try_into().unwrap()), 17);
-    assert_eq!(detect(&b), Some(Game::Xd));
+    assert_eq!(game(&b), Some(Game::Xd));
     // With 0x08 = 16 the XD layout moves the DAT off its bytes: neither layout holds one.
     put(&mut b, 8, 16);
     assert_eq!(
-        detect(&b),
+        game(&b),
         Some(Game::Xd),
         "align32(16) = align32(17): same layout"
     );
     put(&mut b, 0x10, 16);
     put(&mut b, 8, 17);
     assert_eq!(
-        detect(&b),
+        game(&b),
         None,
         "XD count broken, Colosseum layout has no DAT: rejected"
     );
@@ -91,12 +91,12 @@ fn a_file_matching_both_signatures_is_settled_by_the_dat() {
 
 #[test]
 fn non_pkx_files_are_rejected() {
-    assert_eq!(detect(&[]), None);
-    assert_eq!(detect(&[0; 0x200]), None);
+    assert_eq!(game(&[]), None);
+    assert_eq!(game(&[0; 0x200]), None);
     let dat = build::battle_dat(4, 2).unwrap();
-    assert_eq!(detect(&dat), None);
+    assert_eq!(game(&dat), None);
     // GoD's heuristic alone (0xFFFFFFFF at 0x20) would call this XD.
     let mut b = vec![0u8; 0x2000];
     put(&mut b, 0x20, u32::MAX);
-    assert_eq!(detect(&b), None);
+    assert_eq!(game(&b), None);
 }

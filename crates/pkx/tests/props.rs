@@ -171,7 +171,7 @@ proptest! {
     #[test]
     fn detectable_models_write_and_parse_back_equal(p in any_model(true)) {
         let bytes = p.write().unwrap();
-        prop_assert_eq!(pkx::detect(&bytes), Some(p.game()));
+        prop_assert_eq!(pkx::game(&bytes), Some(p.game()));
         let q = Pkx::parse(&bytes).unwrap();
         prop_assert_eq!(&q, &p);
         prop_assert_eq!(q.write().unwrap(), bytes);

@@ -32,7 +32,7 @@ fn valid_samples_round_trip_and_validate_clean() {
     let samples = build::samples().unwrap();
     for (name, game, kind, slots) in want {
         let bytes = &samples.iter().find(|(n, _)| n == name).unwrap().1;
-        assert_eq!(pkx::detect(bytes), Some(game), "{name}");
+        assert_eq!(pkx::game(bytes), Some(game), "{name}");
         let p = Pkx::parse(bytes).unwrap();
         assert_eq!(&p.write().unwrap(), bytes, "{name}");
         assert_eq!((p.kind(), p.entries.len()), (kind, slots), "{name}");

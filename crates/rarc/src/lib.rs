@@ -50,3 +50,9 @@ pub use view::{DirRef, EntryRef, FileRef, Rarc, parse, parse_with};
 pub fn is_rarc(data: &[u8]) -> bool {
     data.starts_with(b"RARC")
 }
+
+/// Recognises a RARC archive (its magic); every format crate has this `detect`
+/// (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    (is_rarc(data)).then_some(gcio::Confidence::Strong)
+}

@@ -44,3 +44,9 @@ pub fn parse(data: &[u8]) -> gcio::Result<Tpl> {
 pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
     View::parse(data)
 }
+
+/// Recognises a TPL texture palette (magic 0x0020AF30 and a table inside the file); every format crate has this `detect`
+/// (the registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    (sniff(data)).then_some(gcio::Confidence::Strong)
+}

@@ -59,3 +59,20 @@ pub fn encode(data: &[u8], encoder: Encoder) -> Vec<u8> {
     });
     w.finish(encoder)
 }
+
+/// Most output one stream byte can give: a 3-byte back-reference copies 0x111 bytes, and the
+/// flag byte costs 1/8 per token.
+const MAX_RATIO: u64 = 0x111 * 8 / (3 * 8 + 1) + 1;
+
+/// Recognises a Yaz0 stream: the magic, a 16-byte header and a declared size the remaining bytes
+/// could expand to. Text that merely starts with "Yaz0" fails this (its "size" is four letters),
+/// while a damaged or truncated stream still passes. Every format crate has this `detect` (the
+/// registry in the `gcformats` facade calls it).
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    let h = Header::parse(data).ok()?;
+    let body = (data.len().saturating_sub(HEADER_LEN)) as u64;
+    (is_yaz0(data)
+        && data.len() >= HEADER_LEN
+        && u64::from(h.size) <= body.saturating_mul(MAX_RATIO))
+    .then_some(gcio::Confidence::Strong)
+}

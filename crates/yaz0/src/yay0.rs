@@ -220,3 +220,17 @@ impl Stream {
         out
     }
 }
+
+/// Recognises a Yay0 stream: the magic and a header whose stream offsets fall inside the file.
+pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
+    if !is_yay0(data) || data.len() < 16 {
+        return None;
+    }
+    let word = |at: usize| {
+        data.get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u32::from_be_bytes) as usize
+    };
+    (word(8) <= data.len() && word(12) <= data.len() && word(8) >= 16)
+        .then_some(gcio::Confidence::Strong)
+}

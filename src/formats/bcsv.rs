@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use bcsv::{Confidence, Table};
+use bcsv::Table;
 use gcio::{Diagnostic, Error, ErrorKind, Result};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
@@ -87,11 +87,9 @@ impl Format for Bcsv {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        match bcsv::sniff(data)? {
-            Confidence::Strong => Some(Detection::new("bcsv")),
-            Confidence::Weak if bcsv::has_bcsv_extension(path) => Some(Detection::new("bcsv")),
-            Confidence::Weak => None,
-        }
+        bcsv::detect(data)?
+            .claims(bcsv::has_bcsv_extension(path))
+            .then(|| Detection::new("bcsv"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -164,6 +162,7 @@ impl Format for Bcsv {
         Ok(bcsv::validate(data))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let (src, dst) = (extension(from), extension(to));
         let bytes_in = is_table_path(from)

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use gcio::{Diagnostic, Error, ErrorKind, Result};
-use gpl_facial::{Block, BlockView, Confidence, slot};
+use gpl_facial::{Block, BlockView, slot};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
@@ -24,11 +24,9 @@ impl Format for GplFacial {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        match gpl_facial::sniff(data)? {
-            Confidence::Strong => Some(Detection::new("gpl")),
-            Confidence::Weak if gpl_facial::has_gpl_extension(path) => Some(Detection::new("gpl")),
-            Confidence::Weak => None,
-        }
+        gpl_facial::detect(data)?
+            .claims(gpl_facial::has_gpl_extension(path))
+            .then(|| Detection::new("gpl"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -90,6 +88,7 @@ impl Format for GplFacial {
         Ok(BlockView::parse(data)?.validate())
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         if extension(to) != "json"
             || (extension(from) != "gpl" && gpl_facial::sniff(input).is_none())
@@ -135,7 +134,7 @@ impl Format for GplFacial {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "convert"))]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;

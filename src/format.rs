@@ -1,5 +1,6 @@
 //! The interface every format crate plugs into: detect, info, check, roundtrip, members, convert,
-//! extract, pack and sample generation. One implementation per format lives in `formats/`.
+//! extract, pack and sample generation. One implementation per format lives in `formats/`; the
+//! file conversions (`convert`, `extract`, `pack`) exist with the `convert` feature only.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,8 +31,8 @@ impl Detection {
 pub struct Info {
     /// Text for the terminal (may span lines).
     pub text: String,
-    /// The same facts as JSON for `--json`.
-    pub json: serde_json::Value,
+    /// The same facts as JSON for `--json` (`()` without the `json` feature).
+    pub json: crate::Json,
 }
 
 /// A file inside a container (archive member, decompressed payload, embedded model).
@@ -68,7 +69,7 @@ impl From<Vec<u8>> for Rewrite {
 /// `-o yaz0=best`); each format reads the keys it knows.
 pub type Options = BTreeMap<String, String>;
 
-/// One file format as the `gcf` tool sees it. Methods that a format does not support return
+/// One file format of the registry. Methods that a format does not support return
 /// `None` (for optional operations) or a default, so new formats implement only what they have.
 pub trait Format: Sync {
     /// Registry name; the primary `identify` name (e.g. `rarc`).
@@ -92,6 +93,7 @@ pub trait Format: Sync {
         Ok(Vec::new())
     }
 
+    #[cfg(feature = "convert")]
     /// Converts `input` (bytes read from `from`) into the file or directory `to`. Returns `None`
     /// when this format does not handle that pair of paths, so the registry can ask the next one.
     fn convert(
@@ -104,11 +106,13 @@ pub trait Format: Sync {
         None
     }
 
+    #[cfg(feature = "convert")]
     /// Writes every member under `dir`; `None` for non-containers.
     fn extract(&self, _data: &[u8], _dir: &Path) -> Option<Result<usize>> {
         None
     }
 
+    #[cfg(feature = "convert")]
     /// Builds a container from the directory `dir` for the output path `out`; `None` when this format
     /// is not the one `out` asks for.
     fn pack(&self, _dir: &Path, _out: &Path, _opts: &Options) -> Option<Result<Vec<u8>>> {

@@ -1,10 +1,8 @@
-//! `rarc`: RARC archives. `info` prints the tree, `members` gives decompressed members by path;
-//! `extract` and `pack` go through [`crate::archive`], which keeps the layout in the `rarc`
-//! crate's manifest so that an extracted folder packs back byte for byte.
+//! `rarc`: RARC archives. `info` prints the tree, `members` gives decompressed members by path.
+//! Extracting to and packing from folders is `gcf`'s (file I/O over the `rarc` crate's manifest,
+//! which keeps the layout so that an extracted folder packs back byte for byte).
 
-use std::path::Path;
-
-use gcio::{Error, ErrorKind, Limits, Result};
+use gcio::{Limits, Result};
 use rarc::{Archive, PackOptions};
 
 use crate::{Detection, Format, Info, Member, Options, Rewrite};
@@ -12,17 +10,13 @@ use crate::{Detection, Format, Info, Member, Options, Rewrite};
 /// The RARC format.
 pub struct Rarc;
 
-fn invalid(msg: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(msg))
-}
-
 impl Format for Rarc {
     fn name(&self) -> &'static str {
         "rarc"
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        rarc::is_rarc(data).then(|| Detection::new("rarc"))
+        rarc::detect(data).map(|_| Detection::new("rarc"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -129,30 +123,6 @@ impl Format for Rarc {
             });
         }
         Ok(out)
-    }
-
-    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        Some(
-            crate::archive::extract_into(data, "archive", dir)
-                .map(|x| x.files)
-                .map_err(invalid),
-        )
-    }
-
-    /// `.arc`, `.rarc`, `.szs` (or any name for a folder `extract` wrote): see
-    /// [`crate::archive::pack`].
-    fn pack(&self, dir: &Path, out: &Path, opts: &Options) -> Option<Result<Vec<u8>>> {
-        if !crate::archive::packs_rarc(dir, out) {
-            return None;
-        }
-        let policy = crate::output::Policy::default();
-        Some(
-            policy
-                .read_folder(dir, "")
-                .and_then(|f| crate::archive::pack_rarc(dir, f, out, opts))
-                .map(|p| p.bytes)
-                .map_err(invalid),
-        )
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

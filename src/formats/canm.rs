@@ -18,6 +18,7 @@ impl Format for Canm {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        canm::detect(data)?;
         canm::sniff(data).map(|k| Detection {
             format: "canm",
             detail: Some(format!("{k:?}").to_ascii_uppercase()),
@@ -85,6 +86,7 @@ impl Format for Canm {
         ]
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
         let out = match (canm::sniff(input).is_some(), extension(to).as_str()) {

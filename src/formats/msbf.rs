@@ -38,8 +38,7 @@ impl Format for Msbf {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        data.starts_with(msbf::raw::MAGIC)
-            .then(|| Detection::new("msbf"))
+        msbf::detect(data).map(|_| Detection::new("msbf"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -142,6 +141,7 @@ impl Format for Msbf {
         Ok(msbf::Msbf::parse(data)?.validate_with(&check_options(opts)?))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let (src, dst) = (extension(from), extension(to));
         let is_msbf = input.starts_with(msbf::raw::MAGIC);

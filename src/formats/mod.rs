@@ -1,52 +1,88 @@
 //! One module per format crate, each implementing [`crate::Format`]. The registry order is the
-//! detection order: more specific signatures first.
+//! detection order: more specific signatures first. Each module, and its registry entry, is there
+//! only with its format's cargo feature; conversions only with `convert`.
+// Helpers and imports only the conversions use.
+#![cfg_attr(not(feature = "convert"), allow(dead_code, unused_imports))]
+// Without `json`, values only the JSON summaries used.
+#![cfg_attr(not(feature = "json"), allow(unused_variables))]
 
 use crate::Format;
 
+#[cfg(feature = "bcsv")]
 mod bcsv;
+#[cfg(feature = "bms")]
 mod bms;
+#[cfg(feature = "j3d-bmd")]
 mod bti;
+#[cfg(feature = "canm")]
 mod canm;
+#[cfg(feature = "gpl-facial")]
 mod gpl_facial;
+#[cfg(feature = "hsd-dat")]
 pub mod hsd_dat;
+#[cfg(feature = "ibnk")]
 mod ibnk;
+#[cfg(feature = "j3d-anim")]
 mod j3d_anim;
+#[cfg(feature = "j3d-bmd")]
 mod j3d_bmd;
+#[cfg(feature = "kcl")]
 mod kcl;
+#[cfg(feature = "msbf")]
 mod msbf;
+#[cfg(feature = "pkx")]
 mod pkx;
+#[cfg(feature = "rarc")]
 mod rarc;
+#[cfg(feature = "tpl")]
 mod tpl;
+#[cfg(feature = "rarc")]
 mod yaz0;
 
 /// Every format `gcf` knows, in detection order.
 pub static FORMATS: &[&dyn Format] = &[
+    #[cfg(feature = "rarc")]
     &yaz0::Yaz0,
+    #[cfg(feature = "rarc")]
     &yaz0::Yay0,
+    #[cfg(feature = "rarc")]
     &rarc::Rarc,
+    #[cfg(feature = "ibnk")]
     &ibnk::Ibnk,
+    #[cfg(feature = "msbf")]
     &msbf::Msbf,
+    #[cfg(feature = "j3d-bmd")]
     &j3d_bmd::J3dBmd,
+    #[cfg(feature = "j3d-anim")]
     &j3d_anim::J3dAnim,
     // Magic 0x0020AF30 and a table offset inside the file.
+    #[cfg(feature = "tpl")]
     &tpl::Tpl,
     // `ANDO` + `CANM`/`CKAN`.
+    #[cfg(feature = "canm")]
     &canm::Canm,
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
+    #[cfg(feature = "j3d-bmd")]
     &bti::Bti,
     // No magic: position offset 0x38/0x3C, whole-entry sections in order and an octree that walks;
     // before bcsv, whose header arithmetic is looser.
+    #[cfg(feature = "kcl")]
     &kcl::Kcl,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
+    #[cfg(feature = "bcsv")]
     &bcsv::Bcsv,
     // No magic: PKX-001 header words (XD type id + 17 slots, or Colosseum DAT size twice + 16/17
     // slots) and a layout that fits; before hsd-dat, whose DAT it wraps.
+    #[cfg(feature = "pkx")]
     &pkx::PkxContainer,
     // No magic: header arithmetic (tables fit, file_size = length, relocations and roots in the data block).
+    #[cfg(feature = "hsd-dat")]
     &hsd_dat::HsdDat,
     // No magic either: header pointers ordered, aligned and in range, sections parse; late.
+    #[cfg(feature = "gpl-facial")]
     &gpl_facial::GplFacial,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
+    #[cfg(feature = "bms")]
     &bms::Bms,
 ];

@@ -11,6 +11,7 @@ use j3d_bmd::Bti as BtiFile;
 
 use std::path::Path;
 
+#[cfg(feature = "convert")]
 use crate::export::{read_png, write_png};
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 use j3d_bmd::gx::tex::TexFormat;
@@ -45,12 +46,13 @@ impl Format for Bti {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
+        // Weak at best: claimed for a `.bti` name only, tested first so other files cost nothing.
         if !path.to_ascii_lowercase().ends_with(".bti") {
             return None;
         }
-        let b = BtiFile::parse(data).ok()?;
-        let h = b.header()?;
-        (h.width > 0 && h.height > 0 && b.set.image(0).is_some()).then(|| Detection::new("bti"))
+        j3d_bmd::detect_bti(data)?
+            .claims(true)
+            .then(|| Detection::new("bti"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -99,6 +101,7 @@ impl Format for Bti {
         Ok(j3d_bmd::validate_bti(data))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         match (extension(from).as_str(), extension(to).as_str()) {
             ("bti", "png") => Some(BtiFile::parse(input).and_then(|b| {

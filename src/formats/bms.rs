@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Result, Severity};
+use gcio::{Diagnostic, Error, ErrorKind, Result};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
@@ -17,30 +17,15 @@ fn invalid(m: String) -> Error {
     Error::without_offset(ErrorKind::Invalid(m))
 }
 
-/// True when the walk from offset 0 decodes its first instruction and finds mostly clean code: at
-/// most one structural problem (an error, or a path running off the end, BMS-007) per 8
-/// instructions. Garbage named `.bms` fails within a few bytes; a real sequence with a table whose
-/// length was guessed wrong is still recognised, and `check` then reports the problem.
-fn sane(data: &[u8]) -> bool {
-    let Ok(view) = bms::parse(data) else {
-        return false;
-    };
-    let flow = view.flow();
-    let problems = flow
-        .findings()
-        .iter()
-        .filter(|d| d.severity == Severity::Error || d.rule == "BMS-007")
-        .count();
-    flow.class(0) == bms::flow::Class::Code && problems * 8 < flow.instruction_count()
-}
-
 impl Format for Bms {
     fn name(&self) -> &'static str {
         "bms"
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        (extension(Path::new(path)) == "bms" && sane(data)).then(|| Detection::new("bms"))
+        bms::detect(data)?
+            .claims(extension(Path::new(path)) == "bms")
+            .then(|| Detection::new("bms"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -94,6 +79,7 @@ impl Format for Bms {
         Ok(bms::validate(data))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         let (src, dst) = (extension(from), extension(to));
         let out = match (src.as_str(), dst.as_str()) {
@@ -159,7 +145,7 @@ impl Format for Bms {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "convert"))]
 mod tests {
     use super::*;
 

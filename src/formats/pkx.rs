@@ -35,7 +35,8 @@ impl Format for PkxContainer {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        pkx::detect(data).map(|g| Detection::new(g.format_name()))
+        pkx::detect(data)?;
+        pkx::game(data).map(|g| Detection::new(g.format_name()))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -129,6 +130,7 @@ impl Format for PkxContainer {
         }])
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         let out = match (extension(from).as_str(), extension(to).as_str()) {
             (_, "json") if pkx::detect(input).is_some() => {
@@ -150,9 +152,10 @@ impl Format for PkxContainer {
         Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
     }
 
+    #[cfg(feature = "convert")]
     /// `dir/model.dat` and `dir/metadata.json`: what `pack` (and `convert --dat`) rebuilds from.
     fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        pkx::detect(data)?;
+        pkx::game(data)?;
         let write = |name: &str, bytes: &[u8]| {
             let path = dir.join(name);
             std::fs::write(&path, bytes).map_err(|e| io_error(&path, e))
@@ -165,6 +168,7 @@ impl Format for PkxContainer {
         }))
     }
 
+    #[cfg(feature = "convert")]
     /// A `.pkx` from `dir/metadata.json` and `dir/model.dat`.
     fn pack(&self, dir: &Path, out: &Path, _opts: &Options) -> Option<Result<Vec<u8>>> {
         if extension(out) != "pkx" {
@@ -308,14 +312,16 @@ mod tests {
     #[test]
     fn survey_descends_into_the_dat() {
         let b = sample("colosseum-pokemon.pkx");
-        let mut out = Vec::new();
-        crate::examine("x.pkx", &b, true, &Options::new(), &mut out);
-        let formats: Vec<&str> = out.iter().map(|e| e.format).collect();
-        assert_eq!(formats, vec!["pkx-colosseum", "hsd-dat"]);
-        assert_eq!(out[1].path, "x.pkx:model.dat");
+        let o = crate::open_named(&b, "x.pkx").unwrap();
+        assert_eq!(o.format(), "pkx-colosseum");
+        let m = o.members().unwrap();
+        let formats: Vec<&str> = m.iter().map(|e| e.format()).collect();
+        assert_eq!(formats, vec!["hsd-dat"]);
+        assert_eq!(m[0].name(), "model.dat");
     }
 
     #[test]
+    #[cfg(feature = "convert")]
     fn convert_json_and_back_with_a_dat() {
         let dir = std::env::temp_dir().join(format!("gcf-pkx-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -1,7 +1,7 @@
 //! `yaz0` and `yay0`: compressed streams (`.szs`; Galaxy's `.arc` files are Yaz0 too). Detection
 //! names the decompressed payload's format; the payload is the stream's one member, so
-//! `roundtrip`, `check` and `survey` descend into the archive inside, and `extract` goes through
-//! to it. A damaged stream is still identified as one, with the offset where decoding failed.
+//! `roundtrip`, `check` and `survey` descend into the archive inside (and `gcf extract` goes
+//! through to it). A damaged stream is still identified as one, with the offset where decoding failed.
 
 use std::path::Path;
 
@@ -23,25 +23,12 @@ const IDENTIFY_MAX: usize = 64 << 20;
 /// Name of the single member (the decompressed payload).
 const PAYLOAD: &str = "payload";
 
-/// Most output one stream byte can give: a 3-byte back-reference copies 0x111 bytes, and the
-/// flag byte costs 1/8 per token.
-const MAX_RATIO: u64 = 0x111 * 8 / (3 * 8 + 1) + 1;
-
-/// Whether a header could start a stream of this length: a 16-byte header and a declared size
-/// the remaining bytes could expand to. Text that merely starts with "Yaz0" fails this (its
-/// "size" is four letters), while a damaged or truncated stream still passes.
-fn plausible(data: &[u8]) -> bool {
-    let Ok(h) = yaz0::Header::parse(data) else {
-        return false;
-    };
-    let body = (data.len().saturating_sub(yaz0::HEADER_LEN)) as u64;
-    data.len() >= yaz0::HEADER_LEN && u64::from(h.size) <= body.saturating_mul(MAX_RATIO)
-}
-
 /// The payload's format, or `damaged: ERROR` (with the offset) when the stream does not decode.
 fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
     match decoded {
-        Ok(inner) => crate::identify(&inner, path).format.to_owned(),
+        Ok(inner) => crate::identify_named(&inner, path)
+            .map_or(crate::UNKNOWN, |d| d.format)
+            .to_owned(),
         Err(e) => format!("damaged: {e}"),
     }
 }
@@ -49,7 +36,8 @@ fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
 /// The payload's format, named from its first [`DETECT_PREFIX`] bytes as `identify` does (a
 /// detector may scan all it is given; a bomb's gigabyte of zeros is not worth it).
 fn payload_format(payload: &[u8]) -> &'static str {
-    crate::identify(payload.get(..DETECT_PREFIX).unwrap_or(payload), "").format
+    crate::identify(payload.get(..DETECT_PREFIX).unwrap_or(payload))
+        .map_or(crate::UNKNOWN, |d| d.format)
 }
 
 fn is_compressed_ext(path: &Path) -> bool {
@@ -70,9 +58,7 @@ impl Format for Yaz0 {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        if !yaz0::is_yaz0(data) || !plausible(data) {
-            return None;
-        }
+        yaz0::detect(data)?;
         // Naming the payload needs its first bytes only, so a bomb is never expanded whole.
         Some(Detection {
             format: "yaz0",
@@ -167,11 +153,7 @@ impl Format for Yaz0 {
         }])
     }
 
-    /// The archive inside (see [`crate::archive::extract_into`]).
-    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        Some(extract(data, dir))
-    }
-
+    #[cfg(feature = "convert")]
     /// `x.szs → x.arc` (or any other name) decompresses; `x.arc → x.szs` compresses with
     /// `-o yaz0=ENCODER` (default `nintendo`).
     fn convert(&self, input: &[u8], _from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
@@ -200,12 +182,6 @@ impl Format for Yaz0 {
     }
 }
 
-fn extract(data: &[u8], dir: &Path) -> Result<usize> {
-    crate::archive::extract_into(data, "stream", dir)
-        .map(|x| x.files)
-        .map_err(|e| Error::without_offset(gcio::ErrorKind::Invalid(e)))
-}
-
 /// The Yay0 format (SZP): the older three-stream variant of Yaz0.
 pub struct Yay0;
 
@@ -216,17 +192,7 @@ impl Format for Yay0 {
 
     /// The magic and a header whose stream offsets fall inside the file.
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        if !yaz0::yay0::is_yay0(data) || data.len() < 16 {
-            return None;
-        }
-        let word = |at: usize| {
-            data.get(at..at + 4)
-                .and_then(|b| b.try_into().ok())
-                .map_or(0, u32::from_be_bytes) as usize
-        };
-        if word(8) > data.len() || word(12) > data.len() || word(8) < 16 {
-            return None;
-        }
+        yaz0::yay0::detect(data)?;
         Some(Detection {
             format: "yay0",
             detail: Some(payload_detail(yaz0::yay0::decode(data), path)),
@@ -265,10 +231,6 @@ impl Format for Yay0 {
             name: PAYLOAD.to_owned(),
             data: yaz0::yay0::decode(data)?,
         }])
-    }
-
-    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        Some(extract(data, dir))
     }
 }
 

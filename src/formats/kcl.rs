@@ -46,7 +46,7 @@ impl Format for Kcl {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        kcl::sniff(data).then(|| Detection::new("kcl"))
+        kcl::detect(data).map(|_| Detection::new("kcl"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -133,6 +133,7 @@ impl Format for Kcl {
         Ok(kcl::validate(data))
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         let out = match (extension(from).as_str(), extension(to).as_str()) {
             (_, "obj") if kcl::sniff(input) => {

@@ -40,7 +40,7 @@ impl Format for Ibnk {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        data.starts_with(b"IBNK").then(|| Detection::new("ibnk"))
+        ibnk::detect(data).map(|_| Detection::new("ibnk"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -120,6 +120,7 @@ impl Format for Ibnk {
         Ok(found)
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let is_bank = input.starts_with(b"IBNK");
         let out = match (is_bank, extension(from).as_str(), extension(to).as_str()) {
@@ -141,7 +142,7 @@ impl Format for Ibnk {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "convert"))]
 mod tests {
     use super::*;
 

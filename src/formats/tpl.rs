@@ -26,7 +26,7 @@ impl Format for Tpl {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        tpl::sniff(data).then(|| Detection::new("tpl"))
+        tpl::detect(data).map(|_| Detection::new("tpl"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -95,6 +95,7 @@ impl Format for Tpl {
         f
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         if tpl::sniff(input) && extension(to).is_empty() {
             return Some((|| {

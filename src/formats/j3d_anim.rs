@@ -27,6 +27,7 @@ impl Format for J3dAnim {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
+        j3d_anim::detect(data)?;
         j3d_anim::sniff(data).map(|k| Detection::new(k.format_name()))
     }
 
@@ -105,6 +106,7 @@ impl Format for J3dAnim {
         Ok(out)
     }
 
+    #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let out = match (j3d_anim::sniff(input).is_some(), extension(to).as_str()) {
             (true, "json") => j3d_anim::parse(input)

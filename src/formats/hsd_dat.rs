@@ -11,6 +11,7 @@ use gcio::{Diagnostic, Result};
 use hsd_dat::{Dat, Kind, parse};
 use serde_json::json;
 
+#[cfg(feature = "convert")]
 use crate::export::write_scene;
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension};
 
@@ -23,7 +24,7 @@ impl Format for HsdDat {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        hsd_dat::sniff(data).then(|| Detection::new("hsd-dat"))
+        hsd_dat::detect(data).map(|_| Detection::new("hsd-dat"))
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
@@ -120,6 +121,7 @@ impl Format for HsdDat {
         hsd_dat::validate_bytes(data)
     }
 
+    #[cfg(feature = "convert")]
     /// `x.dat x.glb`: glTF 2.0 binary; `x.dat y.obj`: `y.obj`, `y.mtl` and `y_img<i>.png` per
     /// distinct image; `x.dat dir/`: the same as `dir/x.*` ([`hsd_dat::export`]). A mesh or
     /// texture that fails to decode does not stop the rest: the files are written without it and

@@ -10,6 +10,7 @@ use std::path::Path;
 use gcio::{Diagnostic, Result};
 use j3d_bmd::{Bmd, Chunk, parse};
 
+#[cfg(feature = "convert")]
 use crate::export::write_scene;
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension};
 
@@ -22,8 +23,8 @@ impl Format for J3dBmd {
     }
 
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        let magic = data.get(..7)?;
-        match magic {
+        j3d_bmd::detect(data)?;
+        match data.get(..7)? {
             b"J3D2bdl" => Some(Detection::new("j3d-bdl")),
             b"J3D2bmd" => Some(Detection::new("j3d-bmd")),
             b"J3D2bmt" => Some(Detection {
@@ -194,6 +195,7 @@ impl Format for J3dBmd {
         Ok(j3d_bmd::validate(data))
     }
 
+    #[cfg(feature = "convert")]
     /// `model.bdl model.glb`: glTF 2.0 binary; `model.bdl y.obj`: `y.obj`, `y.mtl` and
     /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]).
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
@@ -220,6 +222,7 @@ impl Format for J3dBmd {
 /// J3D animations for a `.glb` export: option `anim` holds one animation path per line (`gcf
 /// convert --anim FILE`, repeatable; a Yaz0-compressed file is decompressed), sampled at option
 /// `fps` frames per second (default 60, the rate Galaxy's game loop advances them).
+#[cfg(feature = "convert")]
 fn add_animations(scene: &mut gx::scene::Scene, opts: &Options, to: &Path) -> Result<()> {
     let Some(list) = opts.get("anim") else {
         return Ok(());
