@@ -30,6 +30,7 @@ mod csv;
 mod detect;
 mod fasthash;
 mod fuzz;
+#[cfg(any(test, feature = "test-support"))]
 pub mod golden;
 mod hash;
 #[cfg(feature = "json")]
