@@ -2,12 +2,13 @@
 //!
 //! | task | what it does |
 //! |---|---|
-//! | `ci` | fmt check, clippy `-D warnings`, tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), samples up to date, round trip of `samples/`, fuzz smoke (cargo-fuzz required), every bench run once in test mode |
+//! | `ci` | fmt check, clippy `-D warnings`, `cargo package` of every published crate (packs and builds each `.crate`), tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), samples up to date, round trip of `samples/`, fuzz smoke (cargo-fuzz required), every bench run once in test mode |
 //! | `survey [DIR]` | the `gcf survey` table over DIR (default `samples/`) |
 //! | `roundtrip [DIR]` | round-trips every file under DIR and its members; fails on any difference |
 //! | `fuzz-smoke [SECONDS]` | runs every fuzz target for SECONDS (default 10) on stable |
 //! | `gen-samples [--check]` | writes `samples/` from the crates' builders; `--check` fails if it differs |
 //! | `bench` | runs every criterion bench briefly and prints a MB/s table |
+//! | `package` | `cargo package` of every published crate (the `ci` step alone) |
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,7 +31,8 @@ fn main() -> ExitCode {
         Some("fuzz-smoke") => arg(1).unwrap_or("10").parse().map_err(|e| format!("seconds: {e}")).and_then(fuzz_smoke),
         Some("gen-samples") => gen_samples(arg(1) == Some("--check")),
         Some("bench") => bench(),
-        _ => Err("usage: cargo xtask ci | survey [DIR] | roundtrip [DIR] | fuzz-smoke [SECONDS] | gen-samples [--check] | bench".into()),
+        Some("package") => package(),
+        _ => Err("usage: cargo xtask ci | survey [DIR] | roundtrip [DIR] | fuzz-smoke [SECONDS] | gen-samples [--check] | bench | package".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -93,6 +95,7 @@ fn ci() -> Result {
             None,
         )
     })?;
+    step("package", package)?;
     // Absolute: each test binary runs in its own crate's folder.
     let corpus_log = &std::env::current_dir()
         .map_err(|e| e.to_string())?
@@ -120,6 +123,27 @@ fn ci() -> Result {
     // The test log scrolls far above the fuzz and bench output; the totals close the run.
     println!("\n=== summary ===\n{tally}");
     Ok(())
+}
+
+/// `cargo package` of every published crate: each `.crate` must hold what it needs (sources,
+/// README, licenses, bundled data) and build on its own, with no path into the repository.
+/// Cargo (>= 1.90) resolves the workspace path dependencies through a local registry overlay;
+/// `gcf` and `xtask` are `publish = false` and `fuzz` is its own workspace, so they are left out.
+fn package() -> Result {
+    run(
+        &cargo(),
+        &[
+            "package",
+            "--workspace",
+            "--exclude",
+            "gcf",
+            "--exclude",
+            "xtask",
+            "--allow-dirty",
+            "--quiet",
+        ],
+        None,
+    )
 }
 
 /// Totals over every `test result:` line of a `cargo test` run.

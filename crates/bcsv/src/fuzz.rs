@@ -1,6 +1,8 @@
 //! Fuzz body shared by `cargo test` (seed replay) and `fuzz/fuzz_targets/bcsv.rs`.
 
-use crate::{Table, from_csv, from_json, to_csv, to_json, validate};
+use crate::{Table, from_csv, to_csv, validate};
+#[cfg(feature = "json")]
+use crate::{from_json, to_json};
 
 /// Parses arbitrary bytes every way the crate can; must never panic. When the bytes parse, the
 /// rewrite must equal them and the CSV and JSON forms must convert back to the same bytes.
@@ -22,8 +24,11 @@ pub fn fuzz_bcsv(data: &[u8]) {
     assert_eq!(written.as_deref().ok(), Some(data), "round trip");
     let csv = from_csv(&to_csv(&table)).and_then(|t| t.write());
     assert_eq!(csv.as_deref().ok(), Some(data), "CSV round trip");
-    let json = from_json(&to_json(&table)).and_then(|t| t.write());
-    assert_eq!(json.as_deref().ok(), Some(data), "JSON round trip");
+    #[cfg(feature = "json")]
+    {
+        let json = from_json(&to_json(&table)).and_then(|t| t.write());
+        assert_eq!(json.as_deref().ok(), Some(data), "JSON round trip");
+    }
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = from_csv(text);
     }
@@ -38,11 +43,11 @@ fn templates(json: bool) -> &'static [String] {
             .iter()
             .filter_map(|(_, b)| Table::parse(b).ok())
             .map(|t| {
+                #[cfg(feature = "json")]
                 if json {
-                    serde_json::to_string_pretty(&to_json(&t)).unwrap_or_default()
-                } else {
-                    to_csv(&t)
+                    return serde_json::to_string_pretty(&to_json(&t)).unwrap_or_default();
                 }
+                to_csv(&t)
             })
             .collect()
     };
@@ -65,13 +70,13 @@ fn fuzz_text(data: &[u8], json: bool) {
         return;
     };
     let text = gcio::mutate_text(template, edits);
-    let table = if json {
-        match serde_json::from_str(&text) {
+    let table = match json {
+        #[cfg(feature = "json")]
+        true => match serde_json::from_str(&text) {
             Ok(j) => from_json(&j),
             Err(_) => return,
-        }
-    } else {
-        from_csv(&text)
+        },
+        _ => from_csv(&text),
     };
     let Ok(bytes) = table.and_then(|t| t.write()) else {
         return;
@@ -88,6 +93,7 @@ pub fn fuzz_bcsv_csv(data: &[u8]) {
 }
 
 /// JSON → BCSV, the path of `gcf convert x.json x.bcsv` (see [`fuzz_text`]).
+#[cfg(feature = "json")]
 pub fn fuzz_bcsv_json(data: &[u8]) {
     fuzz_text(data, true);
 }

@@ -31,8 +31,10 @@ mod csv;
 mod detect;
 mod fasthash;
 mod fuzz;
+#[cfg(any(test, feature = "test-support"))]
 pub mod golden;
 mod hash;
+#[cfg(feature = "json")]
 mod json;
 mod model;
 pub mod names;
@@ -47,8 +49,11 @@ mod write;
 pub use cellstr::Str;
 pub use csv::{from_csv, to_csv};
 pub use detect::{Confidence, EXTENSIONS, detect, has_bcsv_extension, sniff};
-pub use fuzz::{fuzz_bcsv, fuzz_bcsv_csv, fuzz_bcsv_json};
+#[cfg(feature = "json")]
+pub use fuzz::fuzz_bcsv_json;
+pub use fuzz::{fuzz_bcsv, fuzz_bcsv_csv};
 pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
+#[cfg(feature = "json")]
 pub use json::{from_json, to_json};
 pub use model::{Row, Table, Tail, Value};
 pub use text::Encoding;

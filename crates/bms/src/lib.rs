@@ -46,6 +46,7 @@
 pub mod build;
 pub mod flow;
 mod fuzz;
+#[cfg(any(test, feature = "test-support"))]
 pub mod golden;
 pub mod insn;
 pub mod midi;

@@ -3,10 +3,9 @@
 use std::fmt;
 
 /// How bad a validator finding is.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Severity {
     /// Worth knowing (e.g. a convention the game tolerates).
     Info,
@@ -27,7 +26,8 @@ impl fmt::Display for Severity {
 }
 
 /// One validator finding, citing a rule id catalogued in `docs/rules/` (e.g. `RARC-003`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Diagnostic {
     /// How bad it is.
     pub severity: Severity,

@@ -6,9 +6,8 @@ use crate::{Error, ErrorKind, Result};
 
 /// Byte order of a multi-byte value. GameCube/Wii files are big-endian; a few streams (HSD FObj
 /// keys, the Switch port's BCSV, MSBF with a little-endian BOM) are not.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Endian {
     /// Most significant byte first (the GameCube/Wii default).
     #[default]

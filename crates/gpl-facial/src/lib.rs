@@ -30,6 +30,7 @@ pub mod build;
 mod detect;
 pub mod edit;
 mod fuzz;
+#[cfg(any(test, feature = "test-support"))]
 pub mod golden;
 mod json;
 mod mesh;

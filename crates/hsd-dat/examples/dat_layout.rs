@@ -1,7 +1,7 @@
 //! Prints every block of a sysdolphin `.dat` in file order with the kinds the typed graph gives
 //! it, its phase and size: the listing the compiler-order rules were derived from.
 //!
-//! `cargo run -p hsd-dat --example dat_layout -- model.dat`
+//! `cargo run -p gcformats-hsd-dat --example dat_layout -- model.dat`
 
 use std::collections::HashMap;
 

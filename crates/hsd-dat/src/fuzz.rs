@@ -17,6 +17,7 @@ pub fn fuzz_hsd_dat(data: &[u8]) {
     for t in a.textures(&g).iter().take(16) {
         let _ = a.decode_texture(t);
     }
+    #[cfg(feature = "export")]
     if let Ok(obj) = crate::export::to_obj(&a) {
         let _ = obj.len();
     }

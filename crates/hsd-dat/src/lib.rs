@@ -66,6 +66,7 @@ pub mod bound_box;
 pub mod build;
 pub mod compare;
 pub mod compile;
+#[cfg(feature = "export")]
 pub mod export;
 mod field;
 mod flags;

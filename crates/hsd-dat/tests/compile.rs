@@ -1,7 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 //! The compiler-order builder: every sample rebuilds into an archive that re-parses to the same
 //! structs, a compiled archive is a fixed point (BNB 100 %), and the BNB of each rebuild against
-//! its original is printed (`cargo test -p hsd-dat --test compile -- --nocapture`).
+//! its original is printed (`cargo test -p gcformats-hsd-dat --test compile -- --nocapture`).
 
 use hsd_dat::Dat;
 use hsd_dat::compare::{bnb, compare};

@@ -2,7 +2,7 @@
 //! Retail sysdolphin files in `../shared/corpus/real/hsd` (skipped when absent): the validator
 //! finds no error on files the game loads, `compile` lays each out again in the order of the
 //! compiler that wrote it (BNB against the original), and the rebuilt file is a fixed point that
-//! round-trips byte for byte. `cargo test -p hsd-dat --test real -- --nocapture` prints the
+//! round-trips byte for byte. `cargo test -p gcformats-hsd-dat --test real -- --nocapture` prints the
 //! figures.
 
 use hsd_dat::Dat;

@@ -30,6 +30,7 @@
 pub mod build;
 mod float;
 mod fuzz;
+#[cfg(any(test, feature = "test-support"))]
 pub mod golden;
 pub mod model;
 mod play;

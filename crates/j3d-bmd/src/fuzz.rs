@@ -7,8 +7,11 @@ pub fn fuzz_bmd(data: &[u8]) {
     let Ok(view) = crate::parse(data) else { return };
     let _ = crate::geometry(&view);
     let _ = crate::skeleton(&view);
-    let _ = crate::to_obj(&view);
-    let _ = crate::to_glb(&view);
+    #[cfg(feature = "export")]
+    {
+        let _ = crate::to_obj(&view);
+        let _ = crate::to_glb(&view);
+    }
     if let Ok(m) = crate::Bmd::from_view(&view)
         && let Ok(out) = m.write()
     {
@@ -66,6 +69,7 @@ pub fn fuzz_mat3(data: &[u8]) {
 /// the rest are pixels). Whatever converts must write a BTI that parses, writes back to the same
 /// bytes and decodes to the image's size. Never panics or allocates past
 /// [`gx::tex::MAX_PIXELS`].
+#[cfg(feature = "export")]
 pub fn fuzz_png_bti(data: &[u8]) {
     const FORMATS: [gx::tex::TexFormat; 10] = [
         gx::tex::TexFormat::I4,

@@ -289,8 +289,8 @@ pub struct Skeleton {
 }
 
 use gx::mtx::IDENTITY;
-/// Multiplies two 3×4 affine matrices; applies one to a point (shared with HSD via `gx::mtx`).
-pub use gx::mtx::{apply as transform, mul};
+/// Multiplies two 3×4 affine matrices (shared with HSD via `gx::mtx`).
+pub use gx::mtx::mul;
 
 /// The skeleton of `view`: parents from the INF1 joint nodes, local matrices from JNT1, world
 /// matrices composed top-down in hierarchy order (parents precede children in the node list).

@@ -60,6 +60,7 @@ mod nametab;
 mod pad;
 pub mod raw;
 mod record;
+#[cfg(feature = "export")]
 mod scene;
 pub mod shp1;
 pub mod tex1;
@@ -74,7 +75,9 @@ pub use file::{
     Bmd, BmdView, Chunk, ChunkView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3, RawChunk,
     SVR3_TAG, parse, parse_with,
 };
-pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3, fuzz_png_bti};
+#[cfg(feature = "export")]
+pub use fuzz::fuzz_png_bti;
+pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3};
 pub use geometry::{Mesh, MeshShape, MeshVertex, Skeleton, geometry, skeleton};
 /// The GX vertex and display-list types this crate's API uses.
 pub use gx;
@@ -85,6 +88,7 @@ pub use mdl3::{Command, Mdl3, Packet};
 pub use nametab::{NameEntry, NameTable, name_hash};
 pub use pad::{NINTENDO_PAD, Pad, SUPERBMD_PAD};
 pub use record::Record;
+#[cfg(feature = "export")]
 pub use scene::{to_glb, to_obj, to_scene};
 pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, Shp1View, Tail};
 pub use tex1::{Bti, BtiHeader, Segment, Tex1, Texture, TextureSet};

@@ -11,10 +11,11 @@ use gx::mtx::{IDENTITY, inverse};
 use gx::scene::{Material, Mesh, Node, Scene, skin_weights};
 
 use crate::file::BmdView;
-use crate::geometry::{geometry, skeleton, transform};
+use crate::geometry::{geometry, skeleton};
 use crate::inf1::NodeKind;
 use crate::mat3::Mat3;
 use crate::tex1::Tex1;
+use gx::mtx::apply as transform;
 
 /// The model as a format-neutral scene.
 pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {

@@ -1,5 +1,5 @@
 //! Prints a KCL file's header, pool sizes, octree shape and validator findings:
-//! `cargo run -p kcl --example kcl_info -- stage.kcl [--triangles]`.
+//! `cargo run -p gcformats-kcl --example kcl_info -- stage.kcl [--triangles]`.
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

@@ -33,6 +33,7 @@
 pub mod build;
 mod dot;
 mod fuzz;
+#[cfg(any(test, feature = "test-support"))]
 pub mod golden;
 mod graph;
 mod jsonfmt;

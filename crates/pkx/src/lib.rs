@@ -32,6 +32,7 @@
 pub mod build;
 mod dat;
 mod fuzz;
+#[cfg(any(test, feature = "test-support"))]
 pub mod golden;
 pub mod json;
 mod model;

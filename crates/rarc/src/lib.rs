@@ -29,20 +29,20 @@
 #![forbid(unsafe_code)]
 
 mod attr;
-mod build;
 mod fuzz;
 pub mod layer;
 pub mod manifest;
 mod model;
+mod pack;
 pub mod raw;
 mod validate;
 mod view;
 mod write;
 
 pub use attr::{Attr, name_hash, node_type};
-pub use build::{Dir, Item, PackOptions, default_attr, pack, sample_tree, tree};
 pub use fuzz::fuzz_parse;
 pub use model::{Archive, Entry, Gap, Node, Region, Target};
+pub use pack::{Dir, Item, PackOptions, default_attr, pack, sample_tree, tree};
 pub use validate::validate;
 pub use view::{DirRef, EntryRef, FileRef, Rarc, parse, parse_with};
 

@@ -21,9 +21,9 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use gcio::{Error, Limits, Result};
 
 use crate::attr::{Attr, name_hash};
-use crate::build::{Dir, Item, PackOptions, default_attr};
 use crate::layer::{Layer, hex, peel_all, unhex, wrap_all};
 use crate::model::{Archive, Entry, Gap, Node, Region, Target};
+use crate::pack::{Dir, Item, PackOptions, default_attr};
 use crate::view::NODES_AT;
 
 /// The manifest's file name inside an extracted folder.

@@ -472,9 +472,9 @@ impl Archive {
         let node = self.nodes.len();
         let first = self.entries.len() as u32;
         self.entries
-            .push(crate::build::dir_entry(b".".to_vec(), node as u32));
+            .push(crate::pack::dir_entry(b".".to_vec(), node as u32));
         self.entries
-            .push(crate::build::dir_entry(b"..".to_vec(), parent as u32));
+            .push(crate::pack::dir_entry(b"..".to_vec(), parent as u32));
         self.nodes.push(Node {
             ty: node_type(name),
             name: name.to_vec(),
@@ -483,7 +483,7 @@ impl Archive {
             first_entry: first,
             entry_count: 2,
         });
-        self.attach(parent, crate::build::dir_entry(name.to_vec(), node as u32))?;
+        self.attach(parent, crate::pack::dir_entry(name.to_vec(), node as u32))?;
         self.after_edit();
         Ok(node)
     }
