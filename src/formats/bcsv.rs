@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use bcsv::Table;
-use gcio::{Diagnostic, Error, ErrorKind, Result};
+use gcio::{Diagnostic, Error, Result};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
@@ -18,10 +18,6 @@ const INFO_ROWS: usize = 200;
 
 fn is_table_path(path: &Path) -> bool {
     bcsv::EXTENSIONS.contains(&extension(path).as_str())
-}
-
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
 }
 
 /// The table as aligned text columns (header = column specs).
@@ -170,14 +166,15 @@ impl Format for Bcsv {
         let result = match (bytes_in, dst.as_str(), src.as_str()) {
             (true, "csv", _) => Table::parse(input).map(|t| bcsv::to_csv(&t).into_bytes()),
             (true, "json", _) => Table::parse(input).and_then(|t| {
-                serde_json::to_vec_pretty(&bcsv::to_json(&t)).map_err(|e| invalid(e.to_string()))
+                serde_json::to_vec_pretty(&bcsv::to_json(&t))
+                    .map_err(|e| Error::message(e.to_string()))
             }),
             (false, _, "csv") if is_table_path(to) => std::str::from_utf8(input)
-                .map_err(|e| invalid(format!("CSV is not UTF-8: {e}")))
+                .map_err(|e| Error::message(format!("CSV is not UTF-8: {e}")))
                 .and_then(bcsv::from_csv)
                 .and_then(|t| t.write()),
             (false, _, "json") if is_table_path(to) => serde_json::from_slice(input)
-                .map_err(|e| invalid(format!("JSON: {e}")))
+                .map_err(|e| Error::message(format!("JSON: {e}")))
                 .and_then(|j| bcsv::from_json(&j))
                 .and_then(|t| t.write()),
             _ => return None,

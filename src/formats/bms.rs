@@ -6,16 +6,12 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Result};
+use gcio::{Diagnostic, Error, Result};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// The BMS format.
 pub struct Bms;
-
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
-}
 
 impl Format for Bms {
     fn name(&self) -> &'static str {
@@ -87,14 +83,14 @@ impl Format for Bms {
                 bms::Program::disassemble(input).map(|p| bms::to_text(&p).into_bytes())
             }
             ("txt", "bms") => std::str::from_utf8(input)
-                .map_err(|e| invalid(format!("text is not UTF-8: {e}")))
+                .map_err(|e| Error::message(format!("text is not UTF-8: {e}")))
                 .and_then(bms::from_text)
                 .and_then(|p| p.write()),
             ("bms", "mid" | "midi") => {
                 let mut o = bms::midi::ExportOptions::default();
                 match opts.get("loops").map(|v| v.parse::<u32>()) {
                     Some(Ok(n)) => o.loops = n,
-                    Some(Err(e)) => return Some(Err(invalid(format!("loops: {e}")))),
+                    Some(Err(e)) => return Some(Err(Error::message(format!("loops: {e}")))),
                     None => {}
                 }
                 bms::midi::export(input, &o)

@@ -108,13 +108,13 @@ impl Format for Bti {
                 let levels = b.decode()?;
                 let img = levels
                     .first()
-                    .ok_or_else(|| gcio::Error::invalid(0, "no image level"))?;
+                    .ok_or_else(|| gcio::Error::message("no image level"))?;
                 write_png(to, img)
             })),
             ("png", "bti") => Some((|| {
                 let name = opts.get("format").map_or("cmpr", String::as_str);
                 let format = TexFormat::from_name(name).ok_or_else(|| {
-                    gcio::Error::invalid(0, format!("unknown texture format {name:?}"))
+                    gcio::Error::message(format!("unknown texture format {name:?}"))
                 })?;
                 let img = read_png(from, input)?;
                 let bytes = BtiFile::encode(&img, format, 1)?.write()?;

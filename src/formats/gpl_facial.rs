@@ -6,17 +6,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Result};
+use gcio::{Diagnostic, Error, Result};
 use gpl_facial::{Block, BlockView, slot};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// GPL model blocks (`gpl`).
 pub struct GplFacial;
-
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
-}
 
 impl Format for GplFacial {
     fn name(&self) -> &'static str {
@@ -97,11 +93,11 @@ impl Format for GplFacial {
         }
         let result = BlockView::parse(input).and_then(|v| {
             let f = v.facial().ok_or_else(|| {
-                invalid("the block has no facial pose section (ptr7 is 0)".into())
+                Error::message("the block has no facial pose section (ptr7 is 0)")
             })??;
             let s = gpl_facial::FacialSection::from_view(&f, &gcio::Limits::default())?;
             serde_json::to_vec_pretty(&gpl_facial::poses_json(&s))
-                .map_err(|e| invalid(e.to_string()))
+                .map_err(|e| Error::message(e.to_string()))
         });
         Some(result.and_then(|out| std::fs::write(to, out).map_err(|e| io_error(to, e))))
     }

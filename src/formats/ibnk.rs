@@ -6,17 +6,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Result};
+use gcio::{Diagnostic, Error, Result};
 use ibnk::model::{Body, ChunkData};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// The IBNK format.
 pub struct Ibnk;
-
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
-}
 
 fn chunk_summary(c: &ChunkData) -> String {
     let id = String::from_utf8_lossy(&c.id()).into_owned();
@@ -127,10 +123,10 @@ impl Format for Ibnk {
             (true, _, "json") => ibnk::read(input).and_then(|b| {
                 serde_json::to_string_pretty(&b)
                     .map(|s| (s + "\n").into_bytes())
-                    .map_err(|e| invalid(format!("JSON: {e}")))
+                    .map_err(|e| Error::message(format!("JSON: {e}")))
             }),
             (false, "json", "bnk" | "ibnk") => serde_json::from_slice::<ibnk::Bank>(input)
-                .map_err(|e| invalid(format!("{}: {e}", from.display())))
+                .map_err(|e| Error::message(format!("{}: {e}", from.display())))
                 .and_then(|b| b.write()),
             _ => return None,
         };

@@ -6,16 +6,12 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Result};
+use gcio::{Diagnostic, Error, Result};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// The J3D animation family.
 pub struct J3dAnim;
-
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
-}
 
 fn is_anim_path(path: &Path) -> bool {
     j3d_anim::SCHEMAS.iter().any(|s| s.ext == extension(path))
@@ -111,10 +107,12 @@ impl Format for J3dAnim {
         let out = match (j3d_anim::sniff(input).is_some(), extension(to).as_str()) {
             (true, "json") => j3d_anim::parse(input)
                 .and_then(|a| j3d_anim::to_json(&a))
-                .and_then(|j| serde_json::to_vec_pretty(&j).map_err(|e| invalid(e.to_string()))),
+                .and_then(|j| {
+                    serde_json::to_vec_pretty(&j).map_err(|e| Error::message(e.to_string()))
+                }),
             (false, _) if extension(from) == "json" && is_anim_path(to) => {
                 serde_json::from_slice(input)
-                    .map_err(|e| invalid(format!("JSON: {e}")))
+                    .map_err(|e| Error::message(format!("JSON: {e}")))
                     .and_then(|j| j3d_anim::from_json(&j))
                     .and_then(|a| a.write())
             }

@@ -7,16 +7,12 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Result};
+use gcio::{Diagnostic, Error, Result};
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
 
 /// Nintendo KCL collision.
 pub struct Kcl;
-
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
-}
 
 fn build_options(opts: &Options) -> Result<kcl::build::Options> {
     let mut o = kcl::build::Options::default();
@@ -24,7 +20,7 @@ fn build_options(opts: &Options) -> Result<kcl::build::Options> {
         opts.get(k)
             .map(|v| {
                 v.parse::<f64>()
-                    .map_err(|e| invalid(format!("-o {k}={v}: {e}")))
+                    .map_err(|e| Error::message(format!("-o {k}={v}: {e}")))
             })
             .transpose()
     };
@@ -140,7 +136,7 @@ impl Format for Kcl {
                 kcl::parse(input).map(|k| kcl::obj::to_obj(&k).into_bytes())
             }
             ("obj", "kcl") => std::str::from_utf8(input)
-                .map_err(|e| invalid(format!("OBJ is not UTF-8: {e}")))
+                .map_err(|e| Error::message(format!("OBJ is not UTF-8: {e}")))
                 .and_then(kcl::obj::from_obj)
                 .and_then(|t| kcl::build::build(&t, &build_options(opts)?))
                 .and_then(|k| k.write()),

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
+use gcio::{Diagnostic, Error, Limits, Result};
 use msbf::CheckOptions;
 
 use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
@@ -14,16 +14,12 @@ use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_err
 /// The MSBF format.
 pub struct Msbf;
 
-fn invalid(m: String) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m))
-}
-
 fn check_options(opts: &Options) -> Result<CheckOptions> {
     let message_count = opts
         .get("messages")
         .map(|v| {
             v.parse()
-                .map_err(|e| invalid(format!("-o messages={v}: {e}")))
+                .map_err(|e| Error::message(format!("-o messages={v}: {e}")))
         })
         .transpose()?;
     Ok(CheckOptions {
@@ -151,7 +147,7 @@ impl Format for Msbf {
             }
             (true, _, "dot" | "gv") => msbf::Msbf::parse(input).map(|m| m.to_dot().into_bytes()),
             (false, "json", "msbf") => std::str::from_utf8(input)
-                .map_err(|e| invalid(format!("JSON is not UTF-8: {e}")))
+                .map_err(|e| Error::message(format!("JSON is not UTF-8: {e}")))
                 .and_then(msbf::Msbf::from_json)
                 .and_then(|m| m.write()),
             _ => return None,

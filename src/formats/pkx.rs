@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Result};
+use gcio::{Diagnostic, Error, Result};
 use pkx::{Game, ModelKind, Pkx};
 use serde_json::json;
 
@@ -16,16 +16,14 @@ use crate::format::{Detection, Format, Info, Member, Options, Rewrite, extension
 /// PKX model containers (`pkx-xd`, `pkx-colosseum`).
 pub struct PkxContainer;
 
-fn invalid(m: impl Into<String>) -> Error {
-    Error::without_offset(ErrorKind::Invalid(m.into()))
-}
-
 fn kind_option(opts: &Options) -> Result<Option<ModelKind>> {
     match opts.get("kind").map(String::as_str) {
         None => Ok(None),
         Some("pokemon") => Ok(Some(ModelKind::Pokemon)),
         Some("trainer") => Ok(Some(ModelKind::Trainer)),
-        Some(k) => Err(invalid(format!("kind={k}: expected pokemon or trainer"))),
+        Some(k) => Err(Error::message(format!(
+            "kind={k}: expected pokemon or trainer"
+        ))),
     }
 }
 
@@ -98,7 +96,7 @@ impl Format for PkxContainer {
             );
         }
         let mut meta = serde_json::to_value(pkx::json::Meta::from_pkx(&p))
-            .map_err(|e| invalid(e.to_string()))?;
+            .map_err(|e| Error::message(e.to_string()))?;
         if let Some(m) = meta.as_object_mut() {
             m.insert(
                 "layout".into(),
@@ -139,11 +137,13 @@ impl Format for PkxContainer {
             ("json", "pkx") => {
                 let dat = opts
                     .get("dat")
-                    .ok_or_else(|| invalid("building a .pkx from JSON needs --dat model.dat"))
+                    .ok_or_else(|| {
+                        Error::message("building a .pkx from JSON needs --dat model.dat")
+                    })
                     .and_then(|d| std::fs::read(d).map_err(|e| io_error(Path::new(d), e)));
                 dat.and_then(|dat| {
                     let s = std::str::from_utf8(input)
-                        .map_err(|e| invalid(format!("JSON is not UTF-8: {e}")))?;
+                        .map_err(|e| Error::message(format!("JSON is not UTF-8: {e}")))?;
                     pkx::json::from_str(s, dat)?.write()
                 })
             }
@@ -181,7 +181,7 @@ impl Format for PkxContainer {
         Some((|| {
             let meta = read("metadata.json")?;
             let s = std::str::from_utf8(&meta)
-                .map_err(|e| invalid(format!("metadata.json is not UTF-8: {e}")))?;
+                .map_err(|e| Error::message(format!("metadata.json is not UTF-8: {e}")))?;
             pkx::json::from_str(s, read("model.dat")?)?.write()
         })())
     }

@@ -201,7 +201,7 @@ impl Format for Yay0 {
 
     fn info(&self, data: &[u8]) -> Result<Info> {
         let (layer, payload) = rarc::layer::Layer::peel(data)
-            .unwrap_or_else(|| Err(Error::invalid(0, "not a Yay0 stream")))?;
+            .unwrap_or_else(|| Err(Error::message("not a Yay0 stream")))?;
         let inner = payload_format(&payload);
         let encoder = layer.encoder.map_or("unknown", |e| e.name());
         Ok(Info {
