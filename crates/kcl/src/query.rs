@@ -22,23 +22,49 @@ impl Kcl {
     /// Branch cycles cannot occur in a parsed file (children always lie further on); the walk also
     /// stops below depth 32.
     pub fn cells(&self) -> Vec<Cell> {
-        let h = &self.header;
         let mut out = Vec::new();
-        let Some([nx, ny, _]) = h.root_counts() else {
-            return out;
-        };
-        let size = 2f32.powi(h.block_width_shift.min(127) as i32);
-        for (i, n) in self.octree.root.iter().enumerate() {
-            let i = i as u32;
-            let (x, y, z) = (i % nx, (i / nx) % ny, i / (nx.max(1) * ny.max(1)));
-            let min = [
-                h.area_min[0] + x as f32 * size,
-                h.area_min[1] + y as f32 * size,
-                h.area_min[2] + z as f32 * size,
-            ];
-            self.collect(*n, min, size, 0, &mut out);
+        for (n, min, size) in self.roots() {
+            self.collect(n, min, size, 0, &mut out);
         }
         out
+    }
+
+    /// The root cells in file order with their cubes (none when the header's grid is unusable).
+    fn roots(&self) -> impl Iterator<Item = (Node, Vec3, f32)> + '_ {
+        let h = &self.header;
+        let size = 2f32.powi(h.block_width_shift.min(127) as i32);
+        let grid = h.root_counts();
+        grid.into_iter().flat_map(move |[nx, ny, _]| {
+            self.octree.root.iter().enumerate().map(move |(i, n)| {
+                let i = i as u32;
+                let (x, y, z) = (i % nx, (i / nx) % ny, i / (nx.max(1) * ny.max(1)));
+                let min = [
+                    h.area_min[0] + x as f32 * size,
+                    h.area_min[1] + y as f32 * size,
+                    h.area_min[2] + z as f32 * size,
+                ];
+                (*n, min, size)
+            })
+        })
+    }
+
+    /// The eight children of branch `b` (cube at `min`, edge `size`, at `depth`) with their cubes;
+    /// none for a missing block or at depth 32, which bounds every walk.
+    fn children(
+        &self,
+        b: u32,
+        min: Vec3,
+        size: f32,
+        depth: u32,
+    ) -> impl Iterator<Item = (Node, Vec3, f32)> + '_ {
+        let half = size * 0.5;
+        let block = self.octree.blocks.get(b as usize).filter(|_| depth < 32);
+        block.into_iter().flat_map(move |block| {
+            block
+                .iter()
+                .enumerate()
+                .map(move |(k, c)| (*c, crate::geom::child_min(min, half, k), half))
+        })
     }
 
     fn collect(&self, n: Node, min: Vec3, size: f32, depth: u32, out: &mut Vec<Cell>) {
@@ -50,16 +76,8 @@ impl Kcl {
                 list,
             }),
             Node::Branch(b) => {
-                let Some(block) = self.octree.blocks.get(b as usize) else {
-                    return;
-                };
-                if depth >= 32 {
-                    return;
-                }
-                let half = size * 0.5;
-                for (k, c) in block.iter().enumerate() {
-                    let m = crate::geom::child_min(min, half, k);
-                    self.collect(*c, m, half, depth + 1, out);
+                for (c, m, half) in self.children(b, min, size, depth) {
+                    self.collect(c, m, half, depth + 1, out);
                 }
             }
         }
@@ -157,19 +175,8 @@ impl Kcl {
     /// descending only into the octree cells the ray passes through.
     pub fn query_ray(&self, origin: Vec3, dir: Vec3, max_t: f32) -> Vec<u16> {
         let mut cand: Vec<u16> = Vec::new();
-        let h = &self.header;
-        if let Some([nx, ny, _]) = h.root_counts() {
-            let size = 2f32.powi(h.block_width_shift.min(127) as i32);
-            for (i, n) in self.octree.root.iter().enumerate() {
-                let i = i as u32;
-                let (x, y, z) = (i % nx, (i / nx) % ny, i / (nx.max(1) * ny.max(1)));
-                let min = [
-                    h.area_min[0] + x as f32 * size,
-                    h.area_min[1] + y as f32 * size,
-                    h.area_min[2] + z as f32 * size,
-                ];
-                self.ray_cells(*n, min, size, 0, (origin, dir, max_t), &mut cand);
-            }
+        for (n, min, size) in self.roots() {
+            self.ray_cells(n, min, size, 0, (origin, dir, max_t), &mut cand);
         }
         cand.sort_unstable();
         cand.dedup();
@@ -194,16 +201,8 @@ impl Kcl {
         match n {
             Node::Leaf(list) => out.extend(self.leaf_list(list)),
             Node::Branch(b) => {
-                let Some(block) = self.octree.blocks.get(b as usize) else {
-                    return;
-                };
-                if depth >= 32 {
-                    return;
-                }
-                let half = size * 0.5;
-                for (k, c) in block.iter().enumerate() {
-                    let m = crate::geom::child_min(min, half, k);
-                    self.ray_cells(*c, m, half, depth + 1, ray, out);
+                for (c, m, half) in self.children(b, min, size, depth) {
+                    self.ray_cells(c, m, half, depth + 1, ray, out);
                 }
             }
         }
