@@ -5,7 +5,6 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gcformats::canm;
-use std::hint::black_box;
 
 mod common;
 
@@ -15,33 +14,15 @@ fn bench(c: &mut Criterion) {
         files = canm::build::samples().into_iter().map(|(_, b)| b).collect();
     }
     let total: usize = files.iter().map(Vec::len).sum();
-    let models: Vec<_> = files.iter().map(|f| canm::parse(f).unwrap()).collect();
     let mut g = c.benchmark_group(format!("canm ({} files, {total} bytes)", files.len()));
     g.throughput(Throughput::Bytes(total as u64));
-    g.bench_function("parse", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| canm::parse(black_box(f)).unwrap().frames)
-                .sum::<u32>()
-        })
-    });
-    g.bench_function("write", |b| {
-        b.iter(|| {
-            models
-                .iter()
-                .map(|m| m.write().unwrap().len())
-                .sum::<usize>()
-        })
-    });
-    g.bench_function("validate", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| canm::validate(black_box(f)).len())
-                .sum::<usize>()
-        })
-    });
+    let models = common::parse_write_validate(
+        &mut g,
+        &files,
+        |f| canm::parse(f).unwrap(),
+        |m| m.write().unwrap().len(),
+        |f| canm::validate(f).len(),
+    );
     g.finish();
     let frames: u64 = models.iter().map(|m| u64::from(m.frames)).sum();
     let mut g = c.benchmark_group("canm eval");

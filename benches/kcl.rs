@@ -8,6 +8,8 @@ use gcformats::kcl::{self, build};
 use std::hint::black_box;
 use std::time::Duration;
 
+mod common;
+
 fn real_files() -> Vec<Vec<u8>> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real/rarc");
     let mut out = Vec::new();
@@ -88,31 +90,13 @@ fn kcl_bench(c: &mut Criterion) {
     let total: usize = files.iter().map(Vec::len).sum();
     let mut g = c.benchmark_group("kcl");
     g.throughput(Throughput::Bytes(total as u64));
-    g.bench_function("parse", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| kcl::parse(black_box(f)).unwrap().prisms.len())
-                .sum::<usize>()
-        })
-    });
-    let models: Vec<_> = files.iter().map(|f| kcl::parse(f).unwrap()).collect();
-    g.bench_function("write", |b| {
-        b.iter(|| {
-            models
-                .iter()
-                .map(|m| black_box(m).write().unwrap().len())
-                .sum::<usize>()
-        })
-    });
-    g.bench_function("validate", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| kcl::validate(black_box(f)).len())
-                .sum::<usize>()
-        })
-    });
+    common::parse_write_validate(
+        &mut g,
+        &files,
+        |f| kcl::parse(f).unwrap(),
+        |m| m.write().unwrap().len(),
+        |f| kcl::validate(f).len(),
+    );
     g.finish();
 
     let tris: Vec<_> = terrain(65_535)

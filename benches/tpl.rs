@@ -16,7 +16,6 @@ fn bench(c: &mut Criterion) {
         files.push(tpl::build::sample_bytes());
     }
     let total: usize = files.iter().map(Vec::len).sum();
-    let models: Vec<_> = files.iter().map(|f| tpl::parse(f).unwrap()).collect();
     let mut g = c.benchmark_group(format!("tpl ({} files, {total} bytes)", files.len()));
     g.throughput(Throughput::Bytes(total as u64));
     g.bench_function("view", |b| {
@@ -27,30 +26,13 @@ fn bench(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
-    g.bench_function("parse", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| tpl::parse(black_box(f)).unwrap().images.len())
-                .sum::<usize>()
-        })
-    });
-    g.bench_function("write", |b| {
-        b.iter(|| {
-            models
-                .iter()
-                .map(|m| m.write().unwrap().len())
-                .sum::<usize>()
-        })
-    });
-    g.bench_function("validate", |b| {
-        b.iter(|| {
-            files
-                .iter()
-                .map(|f| tpl::validate(black_box(f)).len())
-                .sum::<usize>()
-        })
-    });
+    let models = common::parse_write_validate(
+        &mut g,
+        &files,
+        |f| tpl::parse(f).unwrap(),
+        |m| m.write().unwrap().len(),
+        |f| tpl::validate(f).len(),
+    );
     g.bench_function("folder export (decode + PNG)", |b| {
         b.iter(|| {
             models

@@ -144,3 +144,29 @@ pub fn members(ext: &str) -> Vec<Vec<u8>> {
         .map(|r| r.bytes)
         .collect()
 }
+
+/// The three per-file benches of a format, on every file: `parse`, `write` (of the models parsed
+/// from those files) and `validate`. Each closure returns a size so the work is not optimised away.
+pub fn parse_write_validate<M>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    files: &[Vec<u8>],
+    parse: impl Fn(&[u8]) -> M,
+    write: impl Fn(&M) -> usize,
+    validate: impl Fn(&[u8]) -> usize,
+) -> Vec<M> {
+    let models: Vec<M> = files.iter().map(|f| parse(f)).collect();
+    g.bench_function("parse", |b| {
+        b.iter(|| {
+            for f in files {
+                black_box(parse(black_box(f)));
+            }
+        })
+    });
+    g.bench_function("write", |b| {
+        b.iter(|| models.iter().map(|m| write(black_box(m))).sum::<usize>())
+    });
+    g.bench_function("validate", |b| {
+        b.iter(|| files.iter().map(|f| validate(black_box(f))).sum::<usize>())
+    });
+    models
+}
