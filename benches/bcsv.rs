@@ -17,8 +17,9 @@ use std::hint::black_box;
 
 const ROWS: usize = 50_000;
 
-/// Every cell, with each string (pool or inline) decoded to text in the table's encoding.
-fn read_every_cell_decoded(data: &[u8]) -> u64 {
+/// Every cell, row by row: strings as bytes, or (`DECODE`) each string (pool or inline) decoded to
+/// text in the table's encoding.
+fn read_cells<const DECODE: bool>(data: &[u8]) -> u64 {
     let view = bcsv::parse(data).unwrap();
     let enc = view.encoding();
     let fields: Vec<_> = view.fields().collect();
@@ -31,11 +32,13 @@ fn read_every_cell_decoded(data: &[u8]) -> u64 {
                 Cell::Float(v) => u64::from(v.to_bits()),
                 Cell::Short(v) => v as u64,
                 Cell::Char(v) => v as u64,
-                Cell::StringOffset(s) => enc.decode(s).map_or(0, |t| t.len() as u64),
-                Cell::InlineString(b) => {
+                Cell::StringOffset(s) if DECODE => enc.decode(s).map_or(0, |t| t.len() as u64),
+                Cell::StringOffset(s) => s.len() as u64,
+                Cell::InlineString(b) if DECODE => {
                     let end = b.iter().position(|&c| c == 0).unwrap_or(32);
                     enc.decode(&b[..end]).map_or(0, |t| t.len() as u64)
                 }
+                Cell::InlineString(b) => u64::from(b[0]),
             });
         }
     }
@@ -109,9 +112,9 @@ fn real(_: &mut Criterion) {
                 for b in &picked {
                     if view {
                         black_box(if std::env::var_os("BCSV_PROFILE_DECODE").is_some() {
-                            read_every_cell_decoded(black_box(b))
+                            read_cells::<true>(black_box(b))
                         } else {
-                            read_every_cell(black_box(b))
+                            read_cells::<false>(black_box(b))
                         });
                     } else if jmap_too {
                         black_box(
@@ -161,13 +164,13 @@ fn real(_: &mut Criterion) {
             ("view every cell", &|| {
                 tables
                     .iter()
-                    .map(|(_, b)| read_every_cell(black_box(b)) as usize)
+                    .map(|(_, b)| read_cells::<false>(black_box(b)) as usize)
                     .sum::<usize>()
             }),
             ("view + strings decoded", &|| {
                 tables
                     .iter()
-                    .map(|(_, b)| read_every_cell_decoded(black_box(b)) as usize)
+                    .map(|(_, b)| read_cells::<true>(black_box(b)) as usize)
                     .sum::<usize>()
             }),
             ("owned parse", &|| {
@@ -200,13 +203,13 @@ fn real(_: &mut Criterion) {
             ("view every cell", &|| {
                 tables
                     .iter()
-                    .map(|(_, b)| read_every_cell(black_box(b)) as usize)
+                    .map(|(_, b)| read_cells::<false>(black_box(b)) as usize)
                     .sum()
             }),
             ("view + strings decoded", &|| {
                 tables
                     .iter()
-                    .map(|(_, b)| read_every_cell_decoded(black_box(b)) as usize)
+                    .map(|(_, b)| read_cells::<true>(black_box(b)) as usize)
                     .sum()
             }),
             ("owned parse", &|| {
@@ -264,27 +267,6 @@ fn real(_: &mut Criterion) {
     eprintln!("bcsv ratio: owned parse, slowest table {worst:.2}x lib-bcsv-jmap");
 }
 
-/// Every cell, row by row, strings as bytes.
-fn read_every_cell(data: &[u8]) -> u64 {
-    let view = bcsv::parse(data).unwrap();
-    let fields: Vec<_> = view.fields().collect();
-    let mut acc = 0u64;
-    for row in view.rows() {
-        for f in &fields {
-            acc = acc.wrapping_add(match row.cell(f).unwrap() {
-                Cell::Long(v) => v as u64,
-                Cell::Long2(v) => u64::from(v),
-                Cell::Float(v) => u64::from(v.to_bits()),
-                Cell::Short(v) => v as u64,
-                Cell::Char(v) => v as u64,
-                Cell::StringOffset(s) => s.len() as u64,
-                Cell::InlineString(b) => u64::from(b[0]),
-            });
-        }
-    }
-    acc
-}
-
 /// CPU seconds used by this thread (utime + stime of /proc/thread-self/stat, 10 ms ticks). On the
 /// shared 2-core machine wall time also counts other jobs' time slices; CPU time does not.
 fn thread_cpu() -> Option<f64> {
@@ -317,7 +299,7 @@ fn cpu_report(data: &[u8], model: &Table) {
         (
             "view_read_every_cell",
             Box::new(|| {
-                black_box(read_every_cell(black_box(data)));
+                black_box(read_cells::<false>(black_box(data)));
             }),
         ),
         (
@@ -364,7 +346,7 @@ fn table(c: &mut Criterion) {
     let mut g = c.benchmark_group("bcsv");
     g.throughput(Throughput::Bytes(data.len() as u64));
     g.bench_function("view_read_every_cell", |b| {
-        b.iter(|| read_every_cell(black_box(&data)))
+        b.iter(|| read_cells::<false>(black_box(&data)))
     });
     g.bench_function("model_parse", |b| {
         b.iter(|| Table::parse(black_box(&data)).unwrap())
