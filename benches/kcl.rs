@@ -11,37 +11,7 @@ use std::time::Duration;
 mod common;
 
 fn real_files() -> Vec<Vec<u8>> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/real/rarc");
-    let mut out = Vec::new();
-    let mut stack = vec![dir];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for p in rd.flatten().map(|e| e.path()) {
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(&p) else {
-                continue;
-            };
-            let raw = if bytes.starts_with(b"Yaz0") {
-                gcformats::yaz0::decode(&bytes).unwrap()
-            } else {
-                bytes
-            };
-            let Ok(arc) = gcformats::rarc::parse(&raw) else {
-                continue;
-            };
-            let (_, files) = arc.walk().unwrap();
-            for f in files {
-                if f.path.to_ascii_lowercase().ends_with(".kcl") {
-                    out.push(arc.decompressed(&f.entry).unwrap().into_owned());
-                }
-            }
-        }
-    }
+    let mut out = common::members(".kcl");
     if out.is_empty() {
         out = build::samples().into_iter().map(|(_, b)| b).collect();
     }

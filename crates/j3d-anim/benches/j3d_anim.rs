@@ -9,37 +9,11 @@ fn real_files() -> Vec<Vec<u8>> {
     else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    let mut stack = vec![dir];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(&p) else {
-                continue;
-            };
-            let raw = if bytes.starts_with(b"Yaz0") {
-                yaz0::decode(&bytes).unwrap_or_default()
-            } else {
-                bytes
-            };
-            let Ok(arc) = rarc::parse(&raw) else { continue };
-            let Ok((_, members)) = arc.walk() else {
-                continue;
-            };
-            for f in members {
-                if let Ok(data) = arc.decompressed(&f.entry)
-                    && j3d_anim::sniff(&data).is_some()
-                {
-                    out.push(data.into_owned());
-                }
-            }
-        }
-    }
-    out
+    gcio::corpus::members(&dir, |b| rarc::layer::members(b).ok().flatten())
+        .into_iter()
+        .map(|(_, _, data)| data)
+        .filter(|data| j3d_anim::sniff(data).is_some())
+        .collect()
 }
 
 fn bench(c: &mut Criterion) {
