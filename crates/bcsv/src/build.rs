@@ -4,8 +4,8 @@
 use gcio::Endian;
 
 use crate::model::{Row, Table, Value};
-use crate::text::Encoding;
 use crate::types::{Field, FieldType};
+use gcio::text::Encoding;
 
 const NAMES: [&str; 8] = [
     "Kuribo",

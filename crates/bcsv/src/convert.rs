@@ -5,8 +5,8 @@ use gcio::Endian;
 
 use crate::hash::{display_name, parse_name};
 use crate::model::{Table, Tail, Value};
-use crate::text::{Encoding, from_hex, to_hex};
 use crate::types::{Field, FieldType, auto_layout};
+use gcio::text::{Encoding, from_hex, to_hex};
 
 /// The offsets the auto layout would give these fields.
 fn auto_offsets(fields: &[Field]) -> Vec<u16> {

@@ -7,8 +7,8 @@ use gcio::{Error, Result};
 
 use crate::convert::{apply_meta, column_specs, meta, parse_columns, parse_value, value_text};
 use crate::model::{Row, Table};
-use crate::text::{from_hex, to_hex};
 use crate::types::FieldType;
+use gcio::text::{from_hex, to_hex};
 
 const META: &str = "#bcsv";
 const RESIDUE: &str = "#residue";
@@ -176,7 +176,7 @@ pub fn from_csv(text: &str) -> Result<Table> {
         apply_meta(&mut table, k, v).map_err(|m| err(1, m))?;
     }
     if !meta_line.contains("encoding=") {
-        table.encoding = crate::text::Encoding::for_endian(table.endian);
+        table.encoding = gcio::text::Encoding::for_endian(table.endian);
     }
     for (line, cells) in recs {
         let line = line + skip;

@@ -9,8 +9,8 @@ use serde_json::{Map, Value as Json, json};
 use crate::convert::{apply_meta, float_text, int_text, meta, parse_value, string_text};
 use crate::hash::{display_name, parse_name};
 use crate::model::{Row, Table, Value};
-use crate::text::{Encoding, from_hex, to_hex};
 use crate::types::{Field, FieldType};
+use gcio::text::{Encoding, from_hex, to_hex};
 
 fn cell_json(f: &Field, v: &Value, enc: Encoding) -> Json {
     match v {

@@ -40,7 +40,6 @@ mod model;
 pub mod names;
 pub mod schema;
 mod slot;
-mod text;
 mod types;
 mod validate;
 mod view;
@@ -52,11 +51,11 @@ pub use detect::{Confidence, EXTENSIONS, detect, has_bcsv_extension, sniff};
 #[cfg(feature = "json")]
 pub use fuzz::fuzz_bcsv_json;
 pub use fuzz::{fuzz_bcsv, fuzz_bcsv_csv};
+pub use gcio::text::Encoding;
 pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
 #[cfg(feature = "json")]
 pub use json::{from_json, to_json};
 pub use model::{Row, Table, Tail, Value};
-pub use text::Encoding;
 pub use types::{Field, FieldType, auto_layout};
 pub use validate::{validate, validate_table};
 pub use view::{

@@ -11,9 +11,9 @@ use gcio::{Context, Endian, Error, Limits, Result};
 use crate::cellstr::Str;
 use crate::hash::{FieldKey, display_name, parse_name};
 use crate::slot::Slot;
-use crate::text::Encoding;
 use crate::types::{Field, FieldType, auto_layout};
 use crate::view::{Cell, View, nul_at};
+use gcio::text::Encoding;
 
 /// One typed value.
 #[derive(Debug, Clone, PartialEq)]

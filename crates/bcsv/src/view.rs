@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use gcio::{Context, Endian, Error, ErrorKind, Reader, Result};
 
 use crate::hash::{FieldKey, display_name};
-use crate::text::Encoding;
 use crate::types::{Field, FieldType};
+use gcio::text::Encoding;
 
 /// Size of the fixed header.
 pub const HEADER_SIZE: usize = 0x10;

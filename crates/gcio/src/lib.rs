@@ -34,6 +34,7 @@ mod mutate;
 mod open_enum;
 mod reader;
 mod strpool;
+pub mod text;
 mod walk;
 mod writer;
 

@@ -1,8 +1,9 @@
-//! Text encodings of string cells and the lossless escaped form used in CSV and JSON.
+//! Text encodings of strings stored in game files (table cells, archive and model names) and the
+//! lossless escaped form used wherever they become text (CSV, JSON, file names, terminals).
 //!
-//! Wii tables hold Shift-JIS, the Switch port of SMG1 holds UTF-8. Bytes that do not decode (or do not
-//! re-encode to the same bytes) are written as `\xHH`, a backslash as `\\`, so any byte string
-//! survives `bytes -> text -> bytes` exactly.
+//! GameCube and Wii files hold Shift-JIS; the Switch port of Galaxy 1 holds UTF-8. Bytes that do
+//! not decode (or do not re-encode to the same bytes) are written as `\xHH`, a backslash as `\\`,
+//! so any byte string survives `bytes -> text -> bytes` exactly.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -21,10 +22,10 @@ pub enum Encoding {
 
 impl Encoding {
     /// The encoding a table of this byte order uses: Shift-JIS for big-endian, UTF-8 for little.
-    pub fn for_endian(endian: gcio::Endian) -> Self {
+    pub fn for_endian(endian: crate::Endian) -> Self {
         match endian {
-            gcio::Endian::Big => Encoding::ShiftJis,
-            gcio::Endian::Little => Encoding::Utf8,
+            crate::Endian::Big => Encoding::ShiftJis,
+            crate::Endian::Little => Encoding::Utf8,
         }
     }
 
