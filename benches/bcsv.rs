@@ -176,7 +176,7 @@ fn real(_: &mut Criterion) {
             ("owned parse", &|| {
                 tables
                     .iter()
-                    .map(|(_, b)| Table::parse(black_box(b)).unwrap().rows.len())
+                    .map(|(_, b)| Table::parse(black_box(b)).unwrap().len())
                     .sum::<usize>()
             }),
             ("write", &|| {
@@ -215,7 +215,7 @@ fn real(_: &mut Criterion) {
             ("owned parse", &|| {
                 tables
                     .iter()
-                    .map(|(_, b)| Table::parse(black_box(b)).unwrap().rows.len())
+                    .map(|(_, b)| Table::parse(black_box(b)).unwrap().len())
                     .sum()
             }),
             ("write", &|| {
@@ -257,7 +257,7 @@ fn real(_: &mut Criterion) {
                 }),
                 ("gcformats", &|| {
                     (0..reps)
-                        .map(|_| Table::parse(black_box(b)).unwrap().rows.len())
+                        .map(|_| Table::parse(black_box(b)).unwrap().len())
                         .sum::<usize>()
                 }),
             ],

@@ -67,11 +67,11 @@ fn table_text(table: &Table) -> String {
             .collect();
         let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
     }
-    if table.rows.len() > INFO_ROWS {
+    if table.len() > INFO_ROWS {
         let _ = writeln!(
             out,
             "  … {} more rows (gcf convert FILE out.csv for all)",
-            table.rows.len() - INFO_ROWS
+            table.len() - INFO_ROWS
         );
     }
     out
@@ -92,7 +92,7 @@ impl Format for Bcsv {
         let table = Table::parse(data)?;
         let mut text = format!(
             "{} rows × {} fields, entry size {}, {}-endian, {}\n",
-            table.rows.len(),
+            table.len(),
             table.fields.len(),
             table.entry_size,
             if table.endian == gcio::Endian::Big {
@@ -119,7 +119,7 @@ impl Format for Bcsv {
         text.push_str(&table_text(&table));
         let mut json = bcsv::to_json(&table);
         if let Some(obj) = json.as_object_mut() {
-            obj.insert("row_count".into(), serde_json::json!(table.rows.len()));
+            obj.insert("row_count".into(), serde_json::json!(table.len()));
             if let Some(schema) = bcsv::schema::recognise(&table) {
                 obj.insert("schema".into(), serde_json::json!(schema.name));
                 text.insert_str(0, &format!("schema: {}\n", schema.name));

@@ -3,9 +3,15 @@
 
 use gcio::Endian;
 
-use crate::model::{Row, Table, Value};
+use crate::model::{Table, Value};
 use crate::types::{Field, FieldType};
 use gcio::text::Encoding;
+
+/// Appends a row built here (one value per field by construction).
+fn push<const N: usize>(t: &mut Table, values: [Value; N]) {
+    let pushed = t.push_row(values);
+    debug_assert!(pushed.is_ok());
+}
 
 const NAMES: [&str; 8] = [
     "Kuribo",
@@ -66,19 +72,22 @@ pub fn every_type(rows: usize) -> Table {
         let obj = enc
             .from_text(NAMES.get((i / 3) % NAMES.len()).copied().unwrap_or(""))
             .unwrap_or_default();
-        t.rows.push(Row::new(vec![
-            Value::StringOffset(enc.from_text(&name).unwrap_or_default().into()),
-            Value::Long(r as i32),
-            Value::Float((r % 100_000) as f32 / 7.0 - 5000.0),
-            Value::inline(obj.get(..obj.len().min(31)).unwrap_or_default())
-                .unwrap_or(Value::InlineString([0; 32])),
-            Value::Long2(next()),
-            Value::Short((r >> 7) as i16),
-            Value::Char((r >> 3) as i8),
-            Value::Long((r & 0xFF) as i32),
-            Value::Long(((r >> 8) & 0x7F) as i32),
-            Value::Long(((r >> 20) & 1) as i32),
-        ]));
+        push(
+            &mut t,
+            [
+                Value::StringOffset(enc.from_text(&name).unwrap_or_default().into()),
+                Value::Long(r as i32),
+                Value::Float((r % 100_000) as f32 / 7.0 - 5000.0),
+                Value::inline(obj.get(..obj.len().min(31)).unwrap_or_default())
+                    .unwrap_or(Value::InlineString([0; 32])),
+                Value::Long2(next()),
+                Value::Short((r >> 7) as i16),
+                Value::Char((r >> 3) as i8),
+                Value::Long((r & 0xFF) as i32),
+                Value::Long(((r >> 8) & 0x7F) as i32),
+                Value::Long(((r >> 20) & 1) as i32),
+            ],
+        );
     }
     t
 }
@@ -89,8 +98,8 @@ pub fn every_type_le(rows: usize) -> Table {
     t.endian = Endian::Little;
     t.encoding = Encoding::Utf8;
     let utf8 = |b: &[u8]| Encoding::ShiftJis.to_text(b).into_bytes();
-    for row in &mut t.rows {
-        for v in &mut row.values {
+    for row in t.rows_mut() {
+        for v in row {
             match v {
                 Value::StringOffset(s) => *s = utf8(s).into(),
                 Value::InlineString(b) => {
@@ -115,11 +124,14 @@ pub fn sound_id_to_inst_list(rows: usize) -> Table {
     ]);
     for i in 0..rows {
         let id = i32::try_from(i).unwrap_or(0);
-        t.rows.push(Row::new(vec![
-            Value::Long(0x0001_0000 + id * 3),
-            Value::StringOffset(format!("BANK_{:02}", i % 7).as_str().into()),
-            Value::Short(i16::try_from(i % 128).unwrap_or(0)),
-        ]));
+        push(
+            &mut t,
+            [
+                Value::Long(0x0001_0000 + id * 3),
+                Value::StringOffset(format!("BANK_{:02}", i % 7).as_str().into()),
+                Value::Short(i16::try_from(i % 128).unwrap_or(0)),
+            ],
+        );
     }
     t
 }

@@ -6,7 +6,7 @@
 use gcio::{Error, Result};
 
 use crate::convert::{apply_meta, column_specs, meta, parse_columns, parse_value, value_text};
-use crate::model::{Row, Table};
+use crate::model::Table;
 use crate::types::FieldType;
 use gcio::text::{from_hex, to_hex};
 
@@ -48,7 +48,7 @@ pub fn to_csv(table: &Table) -> String {
         }
         out.push('\n');
     }
-    let residue = table.rows.iter().any(|r| !r.residue.is_empty());
+    let residue = table.has_residue();
     let offsets = table.stored_pool.is_some();
     let mut header = column_specs(table);
     if residue {
@@ -58,18 +58,18 @@ pub fn to_csv(table: &Table) -> String {
         header.push(OFFSETS.to_owned());
     }
     push_line(&mut out, header);
-    for row in &table.rows {
+    for (r, row) in table.rows().enumerate() {
         let mut cells: Vec<String> = table
             .fields
             .iter()
-            .zip(&row.values)
+            .zip(row)
             .map(|(f, v)| value_text(f, v, table.encoding))
             .collect();
         if residue {
-            cells.push(to_hex(&row.residue));
+            cells.push(to_hex(table.residue(r)));
         }
         if offsets {
-            let o: Vec<String> = row.string_offsets.iter().map(u32::to_string).collect();
+            let o: Vec<String> = table.string_offsets(r).iter().map(u32::to_string).collect();
             cells.push(o.join(" "));
         }
         push_line(&mut out, cells);
@@ -166,11 +166,9 @@ pub fn from_csv(text: &str) -> Result<Table> {
         .map_err(|m| err(hl, m))?
         .into_iter()
         .unzip();
-    let mut table = Table {
-        entry_size: crate::convert::natural_entry_size(&fields),
-        fields,
-        ..Table::default()
-    };
+    let mut table = Table::default();
+    table.entry_size = crate::convert::natural_entry_size(&fields);
+    table.fields = fields;
     for kv in meta_line.split_whitespace() {
         let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
         apply_meta(&mut table, k, v).map_err(|m| err(1, m))?;
@@ -192,14 +190,15 @@ pub fn from_csv(text: &str) -> Result<Table> {
                 format!("{} cells for {} columns", cells.len(), header.len()),
             ));
         }
-        let mut row = Row::default();
+        let mut values_out = Vec::with_capacity(table.fields.len());
+        let mut residue = Vec::new();
+        let mut string_offsets = Vec::new();
         let mut values = table.fields.iter().zip(&defaults);
         for (i, cell) in cells.iter().enumerate() {
             if Some(i) == residue_col {
-                row.residue =
-                    from_hex(cell).ok_or_else(|| err(line, "bad #residue hex".to_owned()))?;
+                residue = from_hex(cell).ok_or_else(|| err(line, "bad #residue hex".to_owned()))?;
             } else if Some(i) == offsets_col {
-                row.string_offsets = cell
+                string_offsets = cell
                     .split_whitespace()
                     .map(str::parse)
                     .collect::<std::result::Result<_, _>>()
@@ -212,10 +211,14 @@ pub fn from_csv(text: &str) -> Result<Table> {
                 };
                 let v = parse_value(f, cell, table.encoding)
                     .map_err(|m| err(line, format!("column {}: {m}", i + 1)))?;
-                row.values.push(v);
+                values_out.push(v);
             }
         }
-        table.rows.push(row);
+        let r = table
+            .push_row(values_out)
+            .map_err(|e| err(line, e.to_string()))?;
+        table.set_residue(r, residue);
+        table.set_string_offsets(r, string_offsets);
     }
     Ok(table)
 }

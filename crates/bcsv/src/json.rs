@@ -8,7 +8,7 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::convert::{apply_meta, float_text, int_text, meta, parse_value, string_text};
 use crate::hash::{display_name, parse_name};
-use crate::model::{Row, Table, Value};
+use crate::model::{Table, Value};
 use crate::types::{Field, FieldType};
 use gcio::text::{Encoding, from_hex, to_hex};
 
@@ -47,14 +47,13 @@ pub fn to_json(table: &Table) -> Json {
         })
         .collect();
     let rows: Vec<Json> = table
-        .rows
-        .iter()
+        .rows()
         .map(|r| {
             Json::Array(
                 table
                     .fields
                     .iter()
-                    .zip(&r.values)
+                    .zip(r)
                     .map(|(f, v)| cell_json(f, v, table.encoding))
                     .collect(),
             )
@@ -78,18 +77,18 @@ pub fn to_json(table: &Table) -> Json {
             root.insert(k.into(), json!(v));
         }
     }
-    let residue: Map<String, Json> = table
-        .rows
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| !r.residue.is_empty())
-        .map(|(i, r)| (i.to_string(), json!(to_hex(&r.residue))))
+    let residue: Map<String, Json> = (0..table.len())
+        .map(|i| (i, table.residue(i)))
+        .filter(|(_, r)| !r.is_empty())
+        .map(|(i, r)| (i.to_string(), json!(to_hex(r))))
         .collect();
     if !residue.is_empty() {
         root.insert("residue".into(), Json::Object(residue));
     }
     if table.stored_pool.is_some() {
-        let offs: Vec<Json> = table.rows.iter().map(|r| json!(r.string_offsets)).collect();
+        let offs: Vec<Json> = (0..table.len())
+            .map(|i| json!(table.string_offsets(i)))
+            .collect();
         root.insert("string_offsets".into(), Json::Array(offs));
     }
     Json::Object(root)
@@ -152,11 +151,9 @@ pub fn from_json(j: &Json) -> Result<Table> {
         .iter()
         .map(field_from_json)
         .collect::<Result<Vec<_>>>()?;
-    let mut table = Table {
-        entry_size: crate::convert::natural_entry_size(&fields),
-        fields,
-        ..Table::default()
-    };
+    let mut table = Table::default();
+    table.entry_size = crate::convert::natural_entry_size(&fields);
+    table.fields = fields;
     if let Some(e) = j.get("endian").and_then(Json::as_str) {
         apply_meta(&mut table, "endian", e).map_err(bad)?;
     }
@@ -189,7 +186,7 @@ pub fn from_json(j: &Json) -> Result<Table> {
                 table.fields.len()
             )));
         }
-        let mut row = Row::default();
+        let mut values = Vec::with_capacity(cells.len());
         for (f, c) in table.fields.iter().zip(cells) {
             let text = match c {
                 Json::String(s) => s.clone(),
@@ -204,22 +201,26 @@ pub fn from_json(j: &Json) -> Result<Table> {
                 _ => parse_value(f, &text, table.encoding)
                     .map_err(|m| bad(format!("row {i} {}: {m}", display_name(f.hash))))?,
             };
-            row.values.push(v);
+            values.push(v);
         }
+        table
+            .push_row(values)
+            .map_err(|e| bad(format!("row {i}: {e}")))?;
         if let Some(h) = residue
             .and_then(|m| m.get(&i.to_string()))
             .and_then(Json::as_str)
         {
-            row.residue = from_hex(h).ok_or_else(|| bad(format!("row {i}: bad residue")))?;
+            let residue = from_hex(h).ok_or_else(|| bad(format!("row {i}: bad residue")))?;
+            table.set_residue(i, residue);
         }
         if let Some(o) = offsets.and_then(|o| o.get(i)).and_then(Json::as_array) {
-            row.string_offsets = o
+            let offsets = o
                 .iter()
                 .map(|x| x.as_u64().and_then(|x| u32::try_from(x).ok()))
                 .collect::<Option<_>>()
                 .ok_or_else(|| bad(format!("row {i}: bad string_offsets")))?;
+            table.set_string_offsets(i, offsets);
         }
-        table.rows.push(row);
     }
     Ok(table)
 }

@@ -16,7 +16,9 @@
 //! let row = view.row(0).unwrap();
 //! assert_eq!(row.get_i32("l_id").unwrap(), -3);
 //! assert_eq!(row.get_str("name").unwrap(), "Kuribo");
-//! assert_eq!(Table::parse(&bytes).unwrap().write().unwrap(), bytes);
+//! let table = Table::parse(&bytes).unwrap();
+//! assert_eq!(table.row(0).unwrap()[1], Value::Long(-3));
+//! assert_eq!(table.write().unwrap(), bytes);
 //!
 //! let csv = bcsv::to_csv(&Table::parse(&bytes).unwrap());
 //! assert_eq!(csv, "name:STRING_OFFSET,l_id:LONG\nKuribo,-3\n");
@@ -55,7 +57,7 @@ pub use gcio::text::Encoding;
 pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
 #[cfg(feature = "json")]
 pub use json::{from_json, to_json};
-pub use model::{Row, Table, Tail, Value};
+pub use model::{Table, Tail, Value};
 pub use types::{Field, FieldType, auto_layout};
 pub use validate::{validate, validate_table};
 pub use view::{

@@ -105,29 +105,6 @@ impl From<Cell<'_>> for Value {
     }
 }
 
-/// One row: a value per field, plus bits no field covers.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Row {
-    /// One value per field, in field-table order.
-    pub values: Vec<Value>,
-    /// The row's bits outside every field's effective mask (gaps, unused bits of packed words),
-    /// or empty when all are zero (the usual case). Writing starts from these bytes.
-    pub residue: Vec<u8>,
-    /// Stored pool offsets of this row's STRING_OFFSET cells (in field order), kept only when the
-    /// table's pool is not the canonical rebuild; empty otherwise.
-    pub string_offsets: Vec<u32>,
-}
-
-impl Row {
-    /// A row of values.
-    pub fn new(values: Vec<Value>) -> Self {
-        Row {
-            values,
-            ..Row::default()
-        }
-    }
-}
-
 /// What follows the string pool.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Tail {
@@ -138,7 +115,9 @@ pub enum Tail {
     Raw(Vec<u8>),
 }
 
-/// An owned, editable BCSV table.
+/// An owned, editable BCSV table. The rows' values are stored flat, row after row (one
+/// allocation for the whole table): [`Table::row`] and [`Table::rows`] give each row as a slice
+/// of one value per field, in field-table order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Table {
     /// Byte order (big = Wii, little = Switch).
@@ -149,8 +128,18 @@ pub struct Table {
     pub fields: Vec<Field>,
     /// Bytes per row.
     pub entry_size: u32,
-    /// Rows.
-    pub rows: Vec<Row>,
+    /// Every row's values, row after row, `width` per row.
+    values: Vec<Value>,
+    /// Number of rows (a table without fields still has rows).
+    rows: usize,
+    /// Values per row: the field count when the first row was added.
+    width: usize,
+    /// By row index (ascending), the row's bits outside every field's effective mask (gaps,
+    /// unused bits of packed words) when they are not all zero; writing starts from these bytes.
+    residue: Vec<(usize, Vec<u8>)>,
+    /// By row index (ascending), the stored pool offsets of its STRING_OFFSET cells (in field
+    /// order), kept only when the table's pool is not the canonical rebuild.
+    string_offsets: Vec<(usize, Vec<u32>)>,
     /// Bytes between the field table and the first row (empty in valid files, BCSV-001).
     pub header_gap: Vec<u8>,
     /// The stored pool (without the tail), kept when it is not the first-use, deduplicated rebuild
@@ -198,132 +187,105 @@ impl Table {
     /// Copies a view into an owned table; `limits` bounds the cell count.
     pub fn from_view(view: &View<'_>, limits: &Limits) -> Result<Table> {
         let fields: Vec<Field> = view.fields().collect();
-        let cells = (view.len() as u64).saturating_mul(fields.len().max(1) as u64);
+        let n = view.len();
+        let cells = (n as u64).saturating_mul(fields.len().max(1) as u64);
         limits.check_elements(cells, 0).context("BCSV rows")?;
-        // The owned copy costs a Row per row and a Value per cell, whatever the entry size.
-        let per_row = (size_of::<Row>() + fields.len() * size_of::<Value>()) as u64;
+        // The owned copy costs a Value per cell, whatever the entry size.
         limits
-            .check_alloc(view.len() as u64, per_row, 0)
+            .check_alloc(cells, size_of::<Value>() as u64, 0)
             .context("BCSV rows")?;
-        // Without rows the entry size is unchecked by the file's length: allocate nothing for it.
-        let size = if view.is_empty() {
-            0
-        } else {
-            view.entry_size()
-        };
-        // The coverage mask on the stack for ordinary entry sizes (no allocation per table).
-        let mut small_cover = [0u8; 256];
-        let heap_cover: Vec<u8>;
-        let cover: &[u8] = match small_cover.get_mut(..size) {
-            Some(c) => {
-                coverage_into(&fields, view.endian(), c);
-                c
-            }
-            None => {
-                heap_cover = coverage(&fields, size, view.endian());
-                &heap_cover
-            }
-        };
-        // Only bytes some field does not fully own can hold residue bits.
-        let full = cover.iter().all(|&c| c == 0xFF);
         let pool_bytes = view.pool().data();
+        let mut values = Vec::with_capacity(n * fields.len());
+        let mut residue = Vec::new();
         let strings = fields
             .iter()
             .filter(|f| f.kind == FieldType::STRING_OFFSET)
             .count();
-        let mut pool = Canon::new(pool_bytes, view.len().saturating_mul(strings));
-        let mut rows = Vec::with_capacity(view.len());
-        // Field slots on the stack for ordinary field counts.
-        let mut small_slots = [Slot::NONE; 64];
-        let heap_slots: Vec<Slot>;
-        let slots: &[Slot] = match small_slots.get_mut(..fields.len()) {
-            Some(s) => {
-                for (d, f) in s.iter_mut().zip(&fields) {
-                    *d = Slot::new(f);
+        let mut pool = Canon::new(pool_bytes, n.saturating_mul(strings));
+        // Without rows the entry size is unchecked by the file's length: nothing to read.
+        if n > 0 {
+            // The coverage mask on the stack for ordinary entry sizes (no allocation per table).
+            let size = view.entry_size();
+            let mut small_cover = [0u8; 256];
+            let heap_cover: Vec<u8>;
+            let cover: &[u8] = match small_cover.get_mut(..size) {
+                Some(c) => {
+                    coverage_into(&fields, view.endian(), c);
+                    c
                 }
-                s
-            }
-            None => {
-                heap_slots = fields.iter().map(Slot::new).collect();
-                &heap_slots
-            }
-        };
-        let endian = view.endian();
-        for row in view.rows() {
-            let mut values = Vec::with_capacity(fields.len());
-            let bytes = row.bytes();
-            for (f, slot) in fields.iter().zip(slots) {
-                // Fast path straight from the row; `row.cell` only to report what went wrong.
-                let inline = || bytes.get(slot.offset..slot.offset + 32)?.try_into().ok();
-                let value = match (f.kind, slot.get(bytes, endian)) {
-                    (FieldType::STRING, _) => inline().map(Value::InlineString),
-                    (FieldType::LONG, Some(v)) => Some(Value::Long(v as i32)),
-                    (FieldType::FLOAT, Some(v)) => Some(Value::Float(f32::from_bits(v))),
-                    (FieldType::LONG_2, Some(v)) => Some(Value::Long2(v)),
-                    (FieldType::SHORT, Some(v)) => Some(Value::Short(v as u16 as i16)),
-                    (FieldType::CHAR, Some(v)) => Some(Value::Char(v as u8 as i8)),
-                    (FieldType::STRING_OFFSET, Some(off)) => {
-                        let rest = pool_bytes.get(off as usize..).unwrap_or_default();
-                        nul_at(rest).map(|n| {
-                            pool.see(rest.get(..n).unwrap_or_default(), off);
-                            Value::StringOffset(Str::from_window(rest, n))
-                        })
-                    }
-                    _ => None,
-                };
-                match value {
-                    Some(v) => values.push(v),
-                    None => {
-                        return Err(row
-                            .cell(f)
-                            .err()
-                            .unwrap_or_else(|| Error::message("unreadable cell")));
-                    }
+                None => {
+                    heap_cover = coverage(&fields, size, view.endian());
+                    &heap_cover
                 }
-            }
-            let stray = !full
-                && bytes
-                    .iter()
-                    .zip(cover)
-                    .fold(0, |acc, (b, c)| acc | (b & !c))
-                    != 0;
-            let residue = if stray {
-                bytes.iter().zip(cover).map(|(b, c)| b & !c).collect()
-            } else {
-                Vec::new()
             };
-            rows.push(Row {
-                values,
-                residue,
-                string_offsets: Vec::new(),
-            });
+            // Only bytes some field does not fully own can hold residue bits.
+            let full = cover.iter().all(|&c| c == 0xFF);
+            let mut copy = Copy {
+                fields: &fields,
+                pool_bytes,
+                pool: &mut pool,
+                values: &mut values,
+            };
+            for row in view.rows() {
+                let bytes = row.bytes();
+                let read = match view.endian() {
+                    Endian::Big => copy.row::<true>(bytes),
+                    Endian::Little => copy.row::<false>(bytes),
+                };
+                if let Err(i) = read {
+                    // `row.cell` only to report what went wrong.
+                    let f = fields
+                        .get(i)
+                        .copied()
+                        .unwrap_or(Field::new(0, FieldType::LONG, 0));
+                    return Err(row
+                        .cell(&f)
+                        .err()
+                        .unwrap_or_else(|| Error::message("unreadable cell")));
+                }
+                if !full && stray(bytes, cover) {
+                    residue.push((
+                        row.index(),
+                        bytes.iter().zip(cover).map(|(b, c)| b & !c).collect(),
+                    ));
+                }
+            }
         }
         let pool_end = pool.max_end.min(pool_bytes.len());
+        let mut string_offsets = Vec::new();
         let stored_pool = if !pool.noncanonical && pool.next == pool.max_end {
             None
         } else {
             // The rare non-canonical pool: a second pass keeps each row's stored offsets.
-            for (row, stored) in rows.iter_mut().zip(view.rows()) {
-                row.string_offsets = fields
+            let slots: Vec<Slot> = fields.iter().map(Slot::new).collect();
+            for stored in view.rows() {
+                let offsets: Vec<u32> = fields
                     .iter()
-                    .zip(slots)
+                    .zip(&slots)
                     .filter(|(f, _)| f.kind == FieldType::STRING_OFFSET)
-                    .filter_map(|(_, slot)| slot.get(stored.bytes(), endian))
+                    .filter_map(|(_, slot)| slot.get(stored.bytes(), view.endian()))
                     .collect();
+                if !offsets.is_empty() {
+                    string_offsets.push((stored.index(), offsets));
+                }
             }
             Some(pool_bytes.get(..pool_end).unwrap_or_default().to_vec())
         };
         let rest = pool_bytes.get(pool_end..).unwrap_or_default();
-        let end = view.header().pool_offset() as usize + pool_end;
-        let standard = rest.len() == gcio::padding_for(end, 32) && rest.iter().all(|&b| b == b'@');
         let header = view.header();
+        let end = header.pool_offset() as usize + pool_end;
+        let standard = rest.len() == gcio::padding_for(end, 32) && rest.iter().all(|&b| b == b'@');
         let gap_start = header.field_table_end() as usize;
         Ok(Table {
             endian: view.endian(),
             encoding: view.encoding(),
-            fields,
             entry_size: header.entry_size,
-            rows,
+            width: fields.len(),
+            fields,
+            values,
+            rows: n,
+            residue,
+            string_offsets,
             header_gap: view
                 .data()
                 .get(gap_start..header.data_offset as usize)
@@ -347,7 +309,7 @@ impl Table {
     /// The value of `key` in row `row`.
     pub fn get(&self, row: usize, key: impl Into<FieldKey>) -> Option<&Value> {
         let i = self.field_index(key)?;
-        self.rows.get(row)?.values.get(i)
+        self.row(row)?.get(i)
     }
 
     /// Sets the value of `key` in row `row`; the value's type must match the field's.
@@ -369,23 +331,183 @@ impl Table {
             ));
         }
         let slot = self
-            .rows
-            .get_mut(row)
-            .and_then(|r| r.values.get_mut(i))
+            .row_mut(row)
+            .and_then(|r| r.get_mut(i))
             .ok_or_else(|| Error::message(format!("no row {row}")))?;
         *slot = value;
         Ok(())
     }
 
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// True when the table has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// Row `i`: one value per field, in field-table order.
+    #[inline]
+    pub fn row(&self, i: usize) -> Option<&[Value]> {
+        if i >= self.rows {
+            return None;
+        }
+        let w = self.width;
+        self.values.get(i * w..(i + 1) * w)
+    }
+
+    /// Row `i`, editable in place.
+    #[inline]
+    pub fn row_mut(&mut self, i: usize) -> Option<&mut [Value]> {
+        if i >= self.rows {
+            return None;
+        }
+        let w = self.width;
+        self.values.get_mut(i * w..(i + 1) * w)
+    }
+
+    /// Every row, in order.
+    pub fn rows(&self) -> impl ExactSizeIterator<Item = &[Value]> + '_ {
+        let w = self.width;
+        (0..self.rows).map(move |i| self.values.get(i * w..(i + 1) * w).unwrap_or_default())
+    }
+
+    /// Every row, in order, editable in place.
+    pub fn rows_mut(&mut self) -> impl ExactSizeIterator<Item = &mut [Value]> + '_ {
+        let w = self.width;
+        let mut rest = self.values.as_mut_slice();
+        (0..self.rows).map(move |_| {
+            let at = w.min(rest.len());
+            let (row, tail) = std::mem::take(&mut rest).split_at_mut(at);
+            rest = tail;
+            row
+        })
+    }
+
+    /// Every row's values, row after row (`fields.len()` per row).
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+
+    /// Appends a row of one value per field (in field-table order) and returns its index. Fails,
+    /// leaving the table as it was, on a wrong number of values or when the fields changed in
+    /// number since the first row; value types are checked on [`Table::write`].
+    pub fn push_row(&mut self, values: impl IntoIterator<Item = Value>) -> Result<usize> {
+        let width = self.fields.len();
+        if self.rows > 0 && self.width != width {
+            return Err(Error::message(format!(
+                "rows have {} values, the table {width} fields",
+                self.width
+            )));
+        }
+        let start = self.values.len();
+        self.values.extend(values);
+        let n = self.values.len() - start;
+        if n != width {
+            self.values.truncate(start);
+            return Err(Error::message(format!(
+                "row {} has {n} values for {width} fields",
+                self.rows
+            )));
+        }
+        self.width = width;
+        self.rows += 1;
+        Ok(self.rows - 1)
+    }
+
     /// Appends a row of zero values (empty strings) and returns its index.
     pub fn push_default_row(&mut self) -> usize {
-        let values = self
-            .fields
-            .iter()
-            .map(|f| Value::zero(f.kind).unwrap_or(Value::Long(0)))
-            .collect();
-        self.rows.push(Row::new(values));
-        self.rows.len() - 1
+        let zero = |f: &Field| Value::zero(f.kind).unwrap_or(Value::Long(0));
+        if self.rows > 0 && self.width != self.fields.len() {
+            // The fields changed in number since the first row: keep the rows' width (the
+            // writer reports the mismatch).
+            let kinds: Vec<Value> = (0..self.width)
+                .map(|i| self.fields.get(i).map_or(Value::Long(0), zero))
+                .collect();
+            self.values.extend(kinds);
+        } else {
+            self.width = self.fields.len();
+            let fields = &self.fields;
+            self.values.extend(fields.iter().map(zero));
+        }
+        self.rows += 1;
+        self.rows - 1
+    }
+
+    /// Removes every row (fields and the rest stay).
+    pub fn clear_rows(&mut self) {
+        self.values.clear();
+        self.rows = 0;
+        self.residue.clear();
+        self.string_offsets.clear();
+    }
+
+    /// Values per stored row (the field count when the first row was added).
+    pub(crate) fn width(&self) -> usize {
+        self.width
+    }
+
+    /// No row has residue or stored string offsets (the usual case).
+    pub(crate) fn plain_rows(&self) -> bool {
+        self.residue.is_empty() && self.string_offsets.is_empty()
+    }
+
+    /// Row `i`'s bits outside every field's effective mask, or empty when all are zero (the
+    /// usual case). Writing starts from these bytes when they are one entry long.
+    pub fn residue(&self, i: usize) -> &[u8] {
+        side_get(&self.residue, i)
+    }
+
+    /// Sets row `i`'s residue (see [`Table::residue`]); empty clears it. Ignored past the rows.
+    pub fn set_residue(&mut self, i: usize, bytes: Vec<u8>) {
+        if i < self.rows {
+            side_set(&mut self.residue, i, bytes);
+        }
+    }
+
+    /// True when some row has residue bits.
+    pub fn has_residue(&self) -> bool {
+        !self.residue.is_empty()
+    }
+
+    /// Row `i`'s stored pool offsets of its STRING_OFFSET cells (in field order), kept only when
+    /// the table's pool is not the canonical rebuild ([`Table::stored_pool`]); empty otherwise.
+    pub fn string_offsets(&self, i: usize) -> &[u32] {
+        side_get(&self.string_offsets, i)
+    }
+
+    /// Sets row `i`'s stored string offsets (see [`Table::string_offsets`]); empty clears them.
+    /// Ignored past the rows.
+    pub fn set_string_offsets(&mut self, i: usize, offsets: Vec<u32>) {
+        if i < self.rows {
+            side_set(&mut self.string_offsets, i, offsets);
+        }
+    }
+}
+
+/// Row `i`'s entry of a per-row side list (ascending row indices), empty when absent.
+fn side_get<T>(list: &[(usize, Vec<T>)], i: usize) -> &[T] {
+    match list.binary_search_by_key(&i, |(r, _)| *r) {
+        Ok(k) => list.get(k).map_or(&[], |(_, v)| v.as_slice()),
+        Err(_) => &[],
+    }
+}
+
+/// Sets (or, when empty, removes) row `i`'s entry of a per-row side list.
+fn side_set<T>(list: &mut Vec<(usize, Vec<T>)>, i: usize, v: Vec<T>) {
+    match (list.binary_search_by_key(&i, |(r, _)| *r), v.is_empty()) {
+        (Ok(k), true) => {
+            list.remove(k);
+        }
+        (Ok(k), false) => {
+            if let Some(slot) = list.get_mut(k) {
+                slot.1 = v;
+            }
+        }
+        (Err(_), true) => {}
+        (Err(k), false) => list.insert(k, (i, v)),
     }
 }
 
@@ -400,22 +522,102 @@ pub(crate) fn coverage(fields: &[Field], entry_size: usize, endian: Endian) -> V
 fn coverage_into(fields: &[Field], endian: Endian, cover: &mut [u8]) {
     for f in fields {
         let off = usize::from(f.offset);
-        if f.kind == FieldType::STRING {
-            for c in cover.iter_mut().skip(off).take(32) {
-                *c = 0xFF;
-            }
-            continue;
-        }
-        // The effective mask's bytes in stored order (nothing for unknown types).
         let m = f.effective_mask();
-        let size = f.size().min(4);
-        for (k, c) in cover.iter_mut().skip(off).take(size).enumerate() {
-            let shift = match endian {
-                Endian::Big => 8 * (size - 1 - k),
-                Endian::Little => 8 * k,
-            };
-            *c |= (m >> shift) as u8;
+        // The effective mask's bytes in stored order (nothing for unknown types).
+        let (bytes, size): ([u8; 4], usize) = match (f.kind.size(), endian) {
+            (Some(32), _) => {
+                let end = cover.len().min(off.saturating_add(32));
+                if let Some(c) = cover.get_mut(off..end) {
+                    c.fill(0xFF);
+                }
+                continue;
+            }
+            (Some(4), Endian::Big) => (m.to_be_bytes(), 4),
+            (Some(4), Endian::Little) => (m.to_le_bytes(), 4),
+            (Some(2), Endian::Big) => ([(m >> 8) as u8, m as u8, 0, 0], 2),
+            (Some(2), Endian::Little) => ([m as u8, (m >> 8) as u8, 0, 0], 2),
+            (Some(1), _) => ([m as u8, 0, 0, 0], 1),
+            _ => continue,
+        };
+        for (c, b) in cover.iter_mut().skip(off).zip(bytes.iter().take(size)) {
+            *c |= b;
         }
+    }
+}
+
+/// True when `bytes` has a bit outside `cover` (eight bytes at a time).
+#[inline]
+fn stray(bytes: &[u8], cover: &[u8]) -> bool {
+    let (words, rest) = bytes.as_chunks::<8>();
+    let (cwords, crest) = cover.as_chunks::<8>();
+    let mut acc = 0u64;
+    for (b, c) in words.iter().zip(cwords) {
+        acc |= u64::from_le_bytes(*b) & !u64::from_le_bytes(*c);
+    }
+    for (b, c) in rest.iter().zip(crest) {
+        acc |= u64::from(b & !c);
+    }
+    acc != 0
+}
+
+/// The owned parse's per-row copy: each field's value read straight from the row bytes (the
+/// field type picks the width, so a cell is one match), strings copied from the pool.
+struct Copy<'a, 'p> {
+    fields: &'a [Field],
+    pool_bytes: &'p [u8],
+    pool: &'a mut Canon<'p>,
+    values: &'a mut Vec<Value>,
+}
+
+impl Copy<'_, '_> {
+    /// Appends one value per field; `Err(i)` names the field that does not read.
+    #[inline]
+    fn row<const BIG: bool>(&mut self, bytes: &[u8]) -> std::result::Result<(), usize> {
+        let word = |off: usize| -> Option<u32> {
+            let b: [u8; 4] = *bytes.get(off..)?.first_chunk()?;
+            Some(if BIG {
+                u32::from_be_bytes(b)
+            } else {
+                u32::from_le_bytes(b)
+            })
+        };
+        for (i, f) in self.fields.iter().enumerate() {
+            let off = usize::from(f.offset);
+            let value = match f.kind {
+                FieldType::LONG => word(off).map(|w| Value::Long(f.decode(w) as i32)),
+                FieldType::FLOAT => word(off).map(|w| Value::Float(f32::from_bits(f.decode(w)))),
+                FieldType::LONG_2 => word(off).map(|w| Value::Long2(f.decode(w))),
+                FieldType::STRING_OFFSET => word(off).and_then(|w| {
+                    let at = f.decode(w);
+                    let rest = self.pool_bytes.get(at as usize..)?;
+                    let n = nul_at(rest)?;
+                    self.pool.see(rest.get(..n)?, at);
+                    Some(Value::StringOffset(Str::from_window(rest, n)))
+                }),
+                FieldType::SHORT => bytes.get(off..).and_then(|b| {
+                    let b: [u8; 2] = *b.first_chunk()?;
+                    let raw = if BIG {
+                        u16::from_be_bytes(b)
+                    } else {
+                        u16::from_le_bytes(b)
+                    };
+                    Some(Value::Short(f.decode(u32::from(raw)) as u16 as i16))
+                }),
+                FieldType::CHAR => bytes
+                    .get(off)
+                    .map(|&b| Value::Char(f.decode(u32::from(b)) as u8 as i8)),
+                FieldType::STRING => bytes
+                    .get(off..)
+                    .and_then(|b| b.first_chunk::<32>())
+                    .map(|b| Value::InlineString(*b)),
+                _ => None,
+            };
+            match value {
+                Some(v) => self.values.push(v),
+                None => return Err(i),
+            }
+        }
+        Ok(())
     }
 }
 
@@ -497,5 +699,66 @@ impl<'a> Canon<'a> {
         } else if off > self.next || (off != 0 && self.pool.get(off - 1) != Some(&0)) {
             self.noncanonical = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flat_rows() {
+        let mut t = Table::new(&[("a", FieldType::LONG), ("b", FieldType::SHORT)]);
+        assert!(t.is_empty());
+        assert_eq!(t.push_row([Value::Long(1), Value::Short(2)]).unwrap(), 0);
+        assert_eq!(t.push_default_row(), 1);
+        // A wrong number of values leaves the table as it was.
+        assert!(t.push_row([Value::Long(3)]).is_err());
+        assert_eq!((t.len(), t.values().len()), (2, 4));
+        assert_eq!(t.row(0).unwrap(), &[Value::Long(1), Value::Short(2)]);
+        assert_eq!(t.row(1).unwrap(), &[Value::Long(0), Value::Short(0)]);
+        assert!(t.row(2).is_none());
+        for row in t.rows_mut() {
+            row[0] = Value::Long(7);
+        }
+        t.row_mut(1).unwrap()[1] = Value::Short(-1);
+        let rows: Vec<&[Value]> = t.rows().collect();
+        assert_eq!(rows[0], &[Value::Long(7), Value::Short(2)]);
+        assert_eq!(rows[1], &[Value::Long(7), Value::Short(-1)]);
+        assert_eq!(t.get(1, "b"), Some(&Value::Short(-1)));
+        // Fields changed in number after the first row: pushes fail, the writer refuses.
+        t.fields.push(Field::new(9, FieldType::CHAR, 6));
+        assert!(
+            t.push_row([Value::Long(0), Value::Short(0), Value::Char(0)])
+                .is_err()
+        );
+        assert!(t.write().is_err());
+        t.fields.pop();
+        assert!(t.write().is_ok());
+        // Side lists: set, replace, clear, ignored past the rows.
+        t.set_residue(1, vec![0, 0, 0, 0, 0, 0, 0, 1]);
+        t.set_residue(0, vec![1]);
+        t.set_residue(5, vec![1]);
+        assert_eq!(t.residue(0), &[1]);
+        assert_eq!(t.residue(1), &[0, 0, 0, 0, 0, 0, 0, 1]);
+        assert!(t.residue(5).is_empty());
+        t.set_residue(0, Vec::new());
+        assert!(t.residue(0).is_empty() && t.has_residue());
+        t.set_string_offsets(1, vec![4]);
+        t.set_string_offsets(1, vec![8]);
+        assert_eq!(t.string_offsets(1), &[8]);
+        assert!(t.string_offsets(0).is_empty());
+        t.clear_rows();
+        assert!(t.is_empty() && !t.has_residue() && t.string_offsets(1).is_empty());
+        // A table without fields still counts its rows.
+        let mut none = Table::new(&[]);
+        none.entry_size = 4;
+        none.push_row([]).unwrap();
+        none.push_default_row();
+        assert_eq!(
+            (none.len(), none.rows().count(), none.rows_mut().count()),
+            (2, 2, 2)
+        );
+        assert_eq!(Table::parse(&none.write().unwrap()).unwrap().len(), 2);
     }
 }

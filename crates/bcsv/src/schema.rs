@@ -303,10 +303,9 @@ pub fn check(table: &Table) -> Vec<Diagnostic> {
             continue;
         };
         let cells = table
-            .rows
-            .iter()
+            .rows()
             .enumerate()
-            .filter_map(|(r, row)| row.values.get(i).map(|v| (r, row, text(table, f, v))));
+            .filter_map(|(r, row)| row.get(i).map(|v| (r, row, text(table, f, v))));
         let mut report = |r: usize, msg: String| {
             out.push(Diagnostic::new(
                 rule.severity,
@@ -329,7 +328,7 @@ pub fn check(table: &Table) -> Vec<Diagnostic> {
                     allowed,
                 } => {
                     let cond = index(field)
-                        .and_then(|j| Some((table.fields.get(j)?, row.values.get(j)?)))
+                        .and_then(|j| Some((table.fields.get(j)?, row.get(j)?)))
                         .is_some_and(|(g, w)| text(table, g, w) == *value);
                     if cond && !allowed.contains(&v) {
                         report(
@@ -390,7 +389,6 @@ pub fn check(table: &Table) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Row;
 
     #[test]
     fn schemas_parse_and_name_known_fields() {
@@ -419,7 +417,9 @@ mod tests {
 
     fn table(cols: &[(&str, FieldType)], rows: Vec<Vec<Value>>) -> Table {
         let mut t = Table::new(cols);
-        t.rows = rows.into_iter().map(Row::new).collect();
+        for r in rows {
+            t.push_row(r).unwrap();
+        }
         t
     }
 

@@ -21,16 +21,6 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    /// A placeholder (reads nothing).
-    pub(crate) const NONE: Slot = Slot {
-        offset: 0,
-        size: 0,
-        mask: 0,
-        read_mask: 0,
-        shift: 0,
-        whole: false,
-    };
-
     pub(crate) fn new(f: &Field) -> Slot {
         let mask = f.effective_mask();
         Slot {

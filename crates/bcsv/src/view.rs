@@ -117,26 +117,67 @@ pub fn parse_endian(data: &[u8], endian: Endian) -> Result<View<'_>> {
         rows,
         pool,
     };
+    // Type and extent of every field; the error (cold) names the first that fails.
+    let entry = header.entry_size as usize;
+    let bad = view.fields().any(|f| {
+        f.kind
+            .size()
+            .is_none_or(|size| usize::from(f.offset) + size > entry)
+    });
+    if bad {
+        return Err(bad_field(&view));
+    }
+    Ok(view)
+}
+
+/// The error for the first field of unknown type or past the entry size.
+#[cold]
+#[inline(never)]
+fn bad_field(view: &View<'_>) -> Error {
+    let header = view.header;
     for (i, f) in view.fields().enumerate() {
         let at = (HEADER_SIZE + i * FIELD_SIZE) as u64;
         let Some(size) = f.kind.size() else {
-            return Err(
-                Error::invalid(at + 11, format!("field type {} (BCSV-004)", f.kind.0))
-                    .context(format!("field {i} {}", display_name(f.hash))),
-            );
+            return Error::invalid(at + 11, format!("field type {} (BCSV-004)", f.kind.0))
+                .context(format!("field {i} {}", display_name(f.hash)));
         };
         if usize::from(f.offset) + size > header.entry_size as usize {
-            return Err(Error::invalid(
+            return Error::invalid(
                 at + 8,
                 format!(
                     "{} at offset {} + {size} bytes is past the entry size {} (BCSV-003)",
                     f.kind, f.offset, header.entry_size
                 ),
             )
-            .context(format!("field {i} {}", display_name(f.hash))));
+            .context(format!("field {i} {}", display_name(f.hash)));
         }
     }
-    Ok(view)
+    Error::message("bad field")
+}
+
+/// Decodes one field-table record.
+#[inline]
+fn field_record(b: &[u8; FIELD_SIZE], endian: Endian) -> Field {
+    let [h0, h1, h2, h3, m0, m1, m2, m3, o0, o1, shift, kind] = *b;
+    let (hash, mask, offset) = match endian {
+        Endian::Big => (
+            u32::from_be_bytes([h0, h1, h2, h3]),
+            u32::from_be_bytes([m0, m1, m2, m3]),
+            u16::from_be_bytes([o0, o1]),
+        ),
+        Endian::Little => (
+            u32::from_le_bytes([h0, h1, h2, h3]),
+            u32::from_le_bytes([m0, m1, m2, m3]),
+            u16::from_le_bytes([o0, o1]),
+        ),
+    };
+    Field {
+        hash,
+        mask,
+        offset,
+        shift,
+        kind: FieldType(kind),
+    }
 }
 
 /// One cell as stored, decoded with the field's mask and shift. Integers hold the decoded bits of
@@ -201,34 +242,22 @@ impl<'a> View<'a> {
     }
 
     /// Field `i` of the field table.
+    #[inline]
     pub fn field(&self, i: usize) -> Option<Field> {
         let b: &[u8; FIELD_SIZE] = self.field_table.get(i * FIELD_SIZE..)?.first_chunk()?;
-        let [h0, h1, h2, h3, m0, m1, m2, m3, o0, o1, shift, kind] = *b;
-        let (hash, mask, offset) = match self.endian {
-            Endian::Big => (
-                u32::from_be_bytes([h0, h1, h2, h3]),
-                u32::from_be_bytes([m0, m1, m2, m3]),
-                u16::from_be_bytes([o0, o1]),
-            ),
-            Endian::Little => (
-                u32::from_le_bytes([h0, h1, h2, h3]),
-                u32::from_le_bytes([m0, m1, m2, m3]),
-                u16::from_le_bytes([o0, o1]),
-            ),
-        };
-        Some(Field {
-            hash,
-            mask,
-            offset,
-            shift,
-            kind: FieldType(kind),
-        })
+        Some(field_record(b, self.endian))
     }
 
     /// Every field, in field-table order.
+    #[inline]
     pub fn fields(&self) -> impl ExactSizeIterator<Item = Field> + '_ {
-        (0..self.header.fields as usize)
-            .map(|i| self.field(i).unwrap_or(Field::new(0, FieldType::LONG, 0)))
+        // The field table holds exactly `fields` records (checked by the parse).
+        let endian = self.endian;
+        self.field_table
+            .as_chunks::<FIELD_SIZE>()
+            .0
+            .iter()
+            .map(move |b| field_record(b, endian))
     }
 
     /// The first field whose hash matches `key` (a name, `[XXXXXXXX]`, or a hash), with its index.

@@ -77,9 +77,9 @@ impl Table {
         // The row block is sized by declared numbers (a JSON/CSV `entry_size` times the rows), so
         // it is bounded like any other allocation sized by input; the pool grows as needed.
         let rows_len =
-            Limits::default().check_alloc(self.rows.len() as u64, u64::from(self.entry_size), 0)?;
+            Limits::default().check_alloc(self.len() as u64, u64::from(self.entry_size), 0)?;
         let mut out = Vec::with_capacity(data_offset + rows_len + 32);
-        put_u32(&mut out, count(self.rows.len(), "row count")?, endian);
+        put_u32(&mut out, count(self.len(), "row count")?, endian);
         put_u32(&mut out, count(self.fields.len(), "field count")?, endian);
         put_u32(&mut out, count(data_offset, "data offset")?, endian);
         put_u32(&mut out, self.entry_size, endian);
@@ -112,7 +112,7 @@ impl Table {
             .iter()
             .filter(|f| f.kind == FieldType::STRING_OFFSET)
             .count();
-        let cells = self.rows.len().saturating_mul(string_fields);
+        let cells = self.len().saturating_mul(string_fields);
         let mut bytes = Vec::with_capacity(stored.len() + cells.min(8192) * 16);
         bytes.extend_from_slice(stored);
         let mut pool = PoolWriter {
@@ -124,28 +124,35 @@ impl Table {
         let rows_start = out.len();
         out.resize(rows_start + rows_len, 0);
         let mut rows_out = out.get_mut(rows_start..).unwrap_or_default();
-        for (r, row) in self.rows.iter().enumerate() {
-            if row.values.len() != self.fields.len() {
-                return Err(Error::invalid(
-                    0,
-                    format!(
-                        "row {r} has {} values for {} fields",
-                        row.values.len(),
-                        self.fields.len()
-                    ),
-                ));
-            }
+        if self.width() != self.fields.len() && !self.is_empty() {
+            return Err(Error::invalid(
+                0,
+                format!(
+                    "rows have {} values for {} fields",
+                    self.width(),
+                    self.fields.len()
+                ),
+            ));
+        }
+        let plain = self.plain_rows();
+        for (r, row) in self.rows().enumerate() {
             let (cells, rest) = rows_out.split_at_mut(entry.min(rows_out.len()));
             rows_out = rest;
-            if row.residue.len() == entry {
-                cells.copy_from_slice(&row.residue);
-            }
+            let row_offsets = if plain {
+                &[]
+            } else {
+                let residue = self.residue(r);
+                if residue.len() == entry {
+                    cells.copy_from_slice(residue);
+                }
+                self.string_offsets(r)
+            };
             let mut k = 0;
             offsets.clear();
-            for ((f, plan), v) in self.fields.iter().zip(&plans).zip(&row.values) {
+            for ((f, plan), v) in self.fields.iter().zip(&plans).zip(row) {
                 let bits = match v {
                     Value::StringOffset(s) => {
-                        let hint = row.string_offsets.get(k).copied();
+                        let hint = row_offsets.get(k).copied();
                         k += 1;
                         let o = pool.offset(s, hint);
                         if recheck {

@@ -161,9 +161,9 @@ fn stored_pools_survive() {
     }
     // No dedup and reverse order, plus an unreferenced string: "bc\0a\0a\0zz\0".
     t.stored_pool = Some(b"bc\0a\0a\0zz\0".to_vec());
-    t.rows[0].string_offsets = vec![3];
-    t.rows[1].string_offsets = vec![5];
-    t.rows[2].string_offsets = vec![0];
+    t.set_string_offsets(0, vec![3]);
+    t.set_string_offsets(1, vec![5]);
+    t.set_string_offsets(2, vec![0]);
     let bytes = t.write().unwrap();
     let back = Table::parse(&bytes).unwrap();
     assert!(back.stored_pool.is_some());

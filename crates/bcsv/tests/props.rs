@@ -2,7 +2,7 @@
 //! and mutated bytes never panic.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use bcsv::{Field, FieldType, Row, Table, Tail, Value, from_csv, from_json, to_csv, to_json};
+use bcsv::{Field, FieldType, Table, Tail, Value, from_csv, from_json, to_csv, to_json};
 use proptest::prelude::*;
 
 fn value(kind: FieldType) -> BoxedStrategy<Value> {
@@ -45,18 +45,19 @@ fn table() -> impl Strategy<Value = Table> {
             if raw_tail {
                 t.tail = Tail::Raw(vec![0, 0x40]);
             }
-            t.rows = rows.into_iter().map(Row::new).collect();
+            for r in rows {
+                t.push_row(r).unwrap();
+            }
             t
         })
 }
 
 fn same(a: &Table, b: &Table) -> bool {
     a.fields == b.fields
-        && a.rows.len() == b.rows.len()
-        && a.rows
-            .iter()
-            .zip(&b.rows)
-            .all(|(x, y)| x.values.iter().zip(&y.values).all(|(p, q)| p.same(q)))
+        && a.len() == b.len()
+        && a.rows()
+            .zip(b.rows())
+            .all(|(x, y)| x.iter().zip(y).all(|(p, q)| p.same(q)))
 }
 
 proptest! {
@@ -86,8 +87,8 @@ proptest! {
         }
         let back = Table::parse(&bytes).unwrap();
         prop_assert_eq!(back.write().unwrap(), bytes.clone());
-        for (row, w) in back.rows.iter().zip(&words) {
-            prop_assert_eq!(&row.values[1], &Value::Long(((w & 0x7F00) >> 8) as i32));
+        for (row, w) in back.rows().zip(&words) {
+            prop_assert_eq!(&row[1], &Value::Long(((w & 0x7F00) >> 8) as i32));
         }
     }
 

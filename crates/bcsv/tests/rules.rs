@@ -218,7 +218,7 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
     ),
     (
         "string with a lone Shift-JIS lead byte",
-        || edit(|t| t.rows[0].values[2] = Value::StringOffset((&[0x81]).into())),
+        || edit(|t| t.row_mut(0).unwrap()[2] = Value::StringOffset((&[0x81]).into())),
         Warning,
         "BCSV-005",
     ),

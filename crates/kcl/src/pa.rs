@@ -45,8 +45,8 @@ pub fn read(data: &[u8]) -> Result<Vec<Attribute>> {
     let [a, b, c, d, e] = cols;
     let cols = [a?, b?, c?, d?, e?];
     let mut out = Vec::new();
-    for row in &table.rows {
-        let v = cols.map(|c| row.values.get(c).and_then(bcsv_int).unwrap_or(0));
+    for row in table.rows() {
+        let v = cols.map(|c| row.get(c).and_then(bcsv_int).unwrap_or(0));
         out.push(Attribute {
             camera_id: v[0],
             sound_code: v[1],
