@@ -61,5 +61,5 @@ pub use model::{Table, Tail, Value};
 pub use types::{Field, FieldType, auto_layout};
 pub use validate::{validate, validate_table};
 pub use view::{
-    Cell, FIELD_SIZE, FromCell, HEADER_SIZE, Header, RowView, View, parse, parse_endian,
+    Cell, FIELD_SIZE, FromCell, HEADER_SIZE, Header, RowView, Strings, View, parse, parse_endian,
 };

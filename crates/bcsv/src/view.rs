@@ -155,6 +155,38 @@ fn bad_field(view: &View<'_>) -> Error {
     Error::message("bad field")
 }
 
+/// A view's string pool made ready for decoding many cells: a copy of the pool with every byte
+/// outside ASCII replaced by `?`, validated as text once, so that an ASCII pool string (most game
+/// strings) decodes to a slice of it instead of being validated on its own; any other string
+/// decodes with [`Encoding::decode`].
+#[derive(Debug, Clone)]
+pub struct Strings<'a> {
+    pool: &'a [u8],
+    /// `pool` with non-ASCII bytes replaced: the same length, so offsets carry over.
+    text: String,
+    encoding: Encoding,
+}
+
+impl Strings<'_> {
+    /// Strict decode of a cell's string bytes (a pool string from [`Cell::StringOffset`], or an
+    /// inline string up to its NUL) in the table's encoding; `Err(i)` gives the index of the first
+    /// byte that does not decode.
+    #[inline]
+    pub fn decode<'s>(&'s self, bytes: &'s [u8]) -> std::result::Result<Cow<'s, str>, usize> {
+        // Where the bytes sit in the pool, if they are a part of it (live slices cannot overlap
+        // unless they share memory); anything else gets a start past the copy.
+        let at = (bytes.as_ptr() as usize).wrapping_sub(self.pool.as_ptr() as usize);
+        if bytes.is_ascii()
+            && let Some(s) = at
+                .checked_add(bytes.len())
+                .and_then(|end| self.text.get(at..end))
+        {
+            return Ok(Cow::Borrowed(s));
+        }
+        self.encoding.decode(bytes)
+    }
+}
+
 /// Decodes one field-table record.
 #[inline]
 fn field_record(b: &[u8; FIELD_SIZE], endian: Endian) -> Field {
@@ -307,6 +339,20 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The string pool made ready for decoding many cells (see [`Strings`]).
+    pub fn strings(&self) -> Strings<'a> {
+        let pool = self.pool.data();
+        let ascii: Vec<u8> = pool
+            .iter()
+            .map(|&b| if b.is_ascii() { b } else { b'?' })
+            .collect();
+        Strings {
+            pool,
+            text: String::from_utf8(ascii).unwrap_or_default(),
+            encoding: self.encoding(),
+        }
+    }
+
     fn row_offset(&self, index: usize) -> u64 {
         u64::from(self.header.data_offset) + (index as u64) * u64::from(self.header.entry_size)
     }
@@ -323,10 +369,30 @@ impl View<'_> {
     }
 }
 
-/// Index of the first NUL in `bytes`, eight bytes at a time (game strings are short: the
-/// standard library's search starts word-wise only past 16 bytes).
+/// Index of the first NUL in `bytes`: the first sixteen bytes in one step (game strings are
+/// short: most end there, so the one branch is predictable), then eight at a time (the standard
+/// library's search starts word-wise only past 16 bytes).
 #[inline]
 pub(crate) fn nul_at(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    if let Some(head) = bytes.first_chunk::<16>() {
+        // A true 128-bit subtraction: the lowest flagged byte is exactly the first zero.
+        let lo = u128::from(LO) << 64 | u128::from(LO);
+        let hi = u128::from(HI) << 64 | u128::from(HI);
+        let v = u128::from_le_bytes(*head);
+        let zero = v.wrapping_sub(lo) & !v & hi;
+        if zero != 0 {
+            return Some((zero.trailing_zeros() / 8) as usize);
+        }
+        return nul_words(bytes.get(16..).unwrap_or_default()).map(|i| i + 16);
+    }
+    nul_words(bytes)
+}
+
+/// [`nul_at`] eight bytes at a time.
+#[inline]
+fn nul_words(bytes: &[u8]) -> Option<usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let (words, rest) = bytes.as_chunks::<8>();
@@ -576,5 +642,64 @@ impl<'a> RowView<'a> {
             )
             .context(format!("row {} {}", self.index, display_name(key.0)))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Table, Value};
+
+    #[test]
+    fn nul_at_finds_the_first_zero() {
+        for len in 0..48 {
+            for at in (0..len).map(Some).chain([None]) {
+                // Bytes that trip naive zero tests: 0x01 after 0x00, 0x80, 0xFF.
+                let mut b: Vec<u8> = (0..len).map(|i| [0x01, 0x80, 0xFF, b'a'][i % 4]).collect();
+                if let Some(at) = at {
+                    b[at] = 0;
+                    if at + 1 < len {
+                        b[at + 1] = 0;
+                    }
+                }
+                assert_eq!(nul_at(&b), b.iter().position(|&c| c == 0), "{len} {at:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn strings_decode_as_the_encoding() {
+        let mut t = Table::new(&[
+            ("a", FieldType::STRING_OFFSET),
+            ("b", FieldType::STRING_OFFSET),
+            ("c", FieldType::STRING),
+        ]);
+        let sjis: &[u8] = &[0x83, 0x7D, 0x83, 0x8A, 0x83, 0x49];
+        let cells: [&[u8]; 6] = [b"Kuribo", sjis, b"", &[0x81], b"x\\y", &[b'a', 0x87, 0x40]];
+        for pair in cells.windows(2) {
+            let inline = Value::inline(pair[0]).unwrap();
+            t.push_row([
+                Value::StringOffset(pair[0].into()),
+                Value::StringOffset(pair[1].into()),
+                inline,
+            ])
+            .unwrap();
+        }
+        let bytes = t.write().unwrap();
+        let view = parse(&bytes).unwrap();
+        let strings = view.strings();
+        let enc = view.encoding();
+        let fields: Vec<Field> = view.fields().collect();
+        for row in view.rows() {
+            for f in &fields {
+                let s: &[u8] = row.get(f.hash).unwrap();
+                assert_eq!(strings.decode(s), enc.decode(s), "{s:?}");
+            }
+        }
+        // Bytes from elsewhere (and an empty slice) decode as well.
+        for s in cells {
+            assert_eq!(strings.decode(s), enc.decode(s));
+        }
+        assert_eq!(strings.decode(&bytes), enc.decode(&bytes));
     }
 }

@@ -170,14 +170,31 @@ fn push_escaped(out: &mut String, s: &str) {
     }
 }
 
-/// Bytes of the only Shift-JIS characters that may not re-encode to themselves: 0x80 (decoded
-/// as U+0080), NEC row 13 (lead 0x87, some duplicated in JIS X 0208 row 2), and leads from 0xED
-/// on (NEC-selected IBM extensions encoded as the IBM ones, the user-defined area decoded to the
-/// Private Use Area, IBM extensions duplicated in row 13). A trail byte may take these values
-/// too, which only sends a string to the exact re-encoding check.
+/// First bytes of the only Shift-JIS characters that may not re-encode to themselves: 0x80
+/// (decoded as U+0080), NEC row 13 (lead 0x87, some duplicated in JIS X 0208 row 2), and leads
+/// from 0xED on (NEC-selected IBM extensions encoded as the IBM ones, the user-defined area decoded
+/// to the Private Use Area, IBM extensions duplicated in row 13).
 #[inline]
 fn may_differ(b: u8) -> bool {
     b == 0x80 || b == 0x87 || b >= 0xED
+}
+
+/// True when a character of `bytes` (a strictly decoded Shift-JIS string) starts with a byte
+/// [`may_differ`] accepts. Only first bytes count: a trail byte (0x40..=0xFC) is part of a
+/// character whose lead decides (checked for every one- and two-byte sequence by a test).
+#[inline]
+fn has_lossy_lead(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if may_differ(b) {
+            return true;
+        }
+        i += match b {
+            0x81..=0x9F | 0xE0..=0xFC => 2,
+            _ => 1,
+        };
+    }
+    false
 }
 
 /// The whole string decoded in one pass when it re-encodes to the same bytes (the common case:
@@ -190,9 +207,9 @@ fn sjis_lossless(bytes: &[u8]) -> Option<Cow<'_, str>> {
     if s.contains('\u{80}') {
         return None;
     }
-    // Only characters with a byte [`may_differ`] accepts can re-encode differently (checked for every
-    // one- and two-byte sequence by a test): without one, decoding was lossless.
-    if !bytes.iter().any(|&b| may_differ(b)) {
+    // Only characters whose first byte [`may_differ`] accepts can re-encode differently: without
+    // one, decoding was lossless.
+    if !has_lossy_lead(bytes) {
         return Some(s);
     }
     let (back, _, bad) = SHIFT_JIS.encode(&s);
@@ -313,12 +330,13 @@ mod tests {
 
     #[test]
     fn may_differ_covers_every_lossy_character() {
-        // Every one- and two-byte sequence without a byte [`may_differ`] accepts that decodes strictly
-        // re-encodes to the same bytes (Shift-JIS is stateless: strings follow).
+        // Every one- and two-byte sequence that decodes strictly and has no character starting
+        // with a byte [`may_differ`] accepts re-encodes to the same bytes (Shift-JIS is
+        // stateless: strings follow).
         for a in 0..=255u8 {
             for b in (0..=255u8).map(Some).chain([None]) {
                 let seq: Vec<u8> = std::iter::once(a).chain(b).collect();
-                if seq.iter().any(|&b| may_differ(b)) {
+                if has_lossy_lead(&seq) {
                     continue;
                 }
                 if let Some(s) = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(&seq)
@@ -328,6 +346,10 @@ mod tests {
                 }
             }
         }
+        // Trail bytes from 0xED on or 0x80 alone no longer send a string to the exact check.
+        assert!(!has_lossy_lead(&[0x83, 0xED, 0x83, 0x80, 0x41]));
+        assert!(has_lossy_lead(&[0x41, 0x87, 0x40]));
+        assert!(has_lossy_lead(&[0x83, 0x40, 0xED, 0x40]));
     }
 
     #[test]
