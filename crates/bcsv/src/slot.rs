@@ -56,11 +56,12 @@ impl Slot {
         Some((raw & self.read_mask).checked_shr(self.shift).unwrap_or(0))
     }
 
-    /// Read-modify-write of the field's word: `(word & !mask) | ((value << shift) & mask)`.
+    /// Read-modify-write of the field's word: `(word & !mask) | ((value << shift) & mask)`, for a
+    /// byte order known at compile time (big-endian when `BIG`).
     #[inline]
-    pub(crate) fn put(&self, cells: &mut [u8], value: u32, endian: Endian) {
+    pub(crate) fn put_in<const BIG: bool>(&self, cells: &mut [u8], value: u32) {
         let v = value.checked_shl(self.shift).unwrap_or(0) & self.mask;
-        let big = endian == Endian::Big;
+        let big = BIG;
         let Some(dst) = cells.get_mut(self.offset..self.offset + self.size) else {
             return;
         };

@@ -10,7 +10,7 @@ use crate::fasthash::{FastState, Key};
 use crate::hash::display_name;
 use crate::model::{Table, Tail, Value};
 use crate::slot::Slot;
-use crate::types::FieldType;
+use crate::types::{Field, FieldType};
 use crate::view::{FIELD_SIZE, HEADER_SIZE};
 
 /// Appends a u32 in `endian`.
@@ -47,6 +47,21 @@ impl<'a> PoolWriter<'a> {
             }
         }
     }
+}
+
+/// A value whose type is not its field's.
+#[cold]
+#[inline(never)]
+fn wrong_type(r: usize, f: &Field, v: &Value) -> Error {
+    Error::invalid(
+        0,
+        format!(
+            "row {r} {}: {} value in a {} field",
+            display_name(f.hash),
+            v.kind(),
+            f.kind
+        ),
+    )
 }
 
 impl Table {
@@ -150,8 +165,9 @@ impl Table {
             let mut k = 0;
             offsets.clear();
             for ((f, plan), v) in self.fields.iter().zip(&plans).zip(row) {
-                let bits = match v {
-                    Value::StringOffset(s) => {
+                // One match on the field type and the value: a value of another type is an error.
+                let bits = match (f.kind, v) {
+                    (FieldType::STRING_OFFSET, Value::StringOffset(s)) => {
                         let hint = row_offsets.get(k).copied();
                         k += 1;
                         let o = pool.offset(s, hint);
@@ -160,26 +176,23 @@ impl Table {
                         }
                         o
                     }
-                    Value::InlineString(b) if f.kind == FieldType::STRING => {
+                    (FieldType::STRING, Value::InlineString(b)) => {
                         if let Some(dst) = cells.get_mut(plan.offset..plan.offset + 32) {
                             dst.copy_from_slice(b);
                         }
                         continue;
                     }
-                    v => v.bits().unwrap_or(0),
+                    (FieldType::LONG, Value::Long(x)) => *x as u32,
+                    (FieldType::FLOAT, Value::Float(x)) => x.to_bits(),
+                    (FieldType::LONG_2, Value::Long2(x)) => *x,
+                    (FieldType::SHORT, Value::Short(x)) => u32::from(*x as u16),
+                    (FieldType::CHAR, Value::Char(x)) => u32::from(*x as u8),
+                    _ => return Err(wrong_type(r, f, v)),
                 };
-                if v.kind() != f.kind {
-                    return Err(Error::invalid(
-                        0,
-                        format!(
-                            "row {r} {}: {} value in a {} field",
-                            display_name(f.hash),
-                            v.kind(),
-                            f.kind
-                        ),
-                    ));
+                match endian {
+                    Endian::Big => plan.put_in::<true>(cells, bits),
+                    Endian::Little => plan.put_in::<false>(cells, bits),
                 }
-                plan.put(cells, bits, endian);
             }
             // A field overlapping a string offset (possible in a hand-edited layout) must not
             // change it: the file would point into the wrong string or past the pool.
