@@ -539,8 +539,14 @@ fn coverage_into(fields: &[Field], endian: Endian, cover: &mut [u8]) {
             (Some(1), _) => ([m as u8, 0, 0, 0], 1),
             _ => continue,
         };
-        for (c, b) in cover.iter_mut().skip(off).zip(bytes.iter().take(size)) {
-            *c |= b;
+        match cover.get_mut(off..).and_then(<[u8]>::first_chunk_mut::<4>) {
+            // One word OR when four bytes fit (the mask bytes past `size` are zero).
+            Some(c) => *c = (u32::from_ne_bytes(*c) | u32::from_ne_bytes(bytes)).to_ne_bytes(),
+            None => {
+                for (c, b) in cover.iter_mut().skip(off).zip(bytes.iter().take(size)) {
+                    *c |= b;
+                }
+            }
         }
     }
 }
