@@ -162,6 +162,8 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
     let mut last3: Vec<Option<usize>> = vec![None; 256];
     // best[rp] for the current run: the (q, e) of the earlier run giving the longest match.
     let mut best: Vec<(usize, usize)> = Vec::new();
+    // sufmax[rp]: the longest q so far over runs at least rp long (slot >= rp).
+    let mut sufmax: Vec<usize> = Vec::new();
     let mut pos = 0;
     while pos < n {
         let b = data.get(pos).copied().unwrap_or(0);
@@ -187,6 +189,8 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
         let top = (len - 1).min(MAX_LEN);
         best.clear();
         best.resize(top + 1, (0, 0));
+        sufmax.clear();
+        sufmax.resize(top + 1, 0);
         let cap = MAX_LEN.min(n - pos);
         // The run's first position: see the function comment.
         let mut first = (0usize, 0usize);
@@ -205,20 +209,34 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
                 }
                 continue;
             }
-            let q = common_len(data, e, end, MAX_LEN);
-            if m >= len {
-                if (len + q).min(cap) > first.0 {
+            // `q` (the common length after both runs) is compared only when it can matter:
+            // for the interior when it beats every run at least as long seen so far (ties keep
+            // those: same lengths), for the first byte when it beats `first`. Either needs the
+            // byte at that bound equal; most earlier runs fail that one compare.
+            let slot = (e - s).min(top);
+            let t = sufmax.get(slot).copied().unwrap_or(0);
+            let differs = |k: usize| data.get(end + k).is_none_or(|x| data.get(e + k) != Some(x));
+            let for_slot = !differs(t);
+            let for_first = m >= len && first.0 < cap && (first.0 < len || !differs(first.0 - len));
+            if for_slot || for_first {
+                let q = common_len(data, e, end, MAX_LEN);
+                if m >= len && (len + q).min(cap) > first.0 {
                     first = ((len + q).min(cap), end - e);
                 }
-            } else if m.min(cap) > first.0 {
-                first = (m.min(cap), pos - lo);
+                if q > t {
+                    if let Some(x) = best.get_mut(slot) {
+                        *x = (q, e);
+                    }
+                    for r in (0..=slot).rev() {
+                        match sufmax.get_mut(r) {
+                            Some(v) if *v < q => *v = q,
+                            _ => break,
+                        }
+                    }
+                }
             }
-            let slot = (e - s).min(top);
-            // Later (nearer) runs come first and win ties.
-            if let Some(x) = best.get_mut(slot)
-                && (q > x.0 || x.1 == 0)
-            {
-                *x = (q, e);
+            if m < len && m.min(cap) > first.0 {
+                first = (m.min(cap), pos - lo);
             }
         }
         // A 3-byte run (not in `runs`) gives 3 bytes when wholly inside the window; the newest
