@@ -1,5 +1,5 @@
 //! Times encoders on every Yaz0 stream under a folder (best of RUNS passes, this thread's CPU time, so a
-//! shared machine's load counts less): `cargo run --release -p yaz0 --example
+//! shared machine's load counts less): `cargo run --release -p gcformats-yaz0 --example
 //! realperf -- DIR [RUNS] [ENCODER...]`.
 #![allow(
     clippy::expect_used,

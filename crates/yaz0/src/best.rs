@@ -158,10 +158,16 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
     // Runs of more than RUN_MIN bytes seen so far, per byte value: (start, end). The loop goes
     // run by run, so these are maximal runs.
     let mut runs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); 256];
+    // The same runs chained per (byte, byte after the run): (start, end, the next older run's
+    // index in `chained`), the newest per key in `chain_head`.
+    let mut chained: Vec<(usize, usize, u32)> = Vec::new();
+    let mut chain_head: Vec<u32> = vec![NONE; 1 << 16];
     // The newest run of exactly RUN_MIN bytes per byte value (its start); `runs` holds the longer.
     let mut last3: Vec<Option<usize>> = vec![None; 256];
     // best[rp] for the current run: the (q, e) of the earlier run giving the longest match.
     let mut best: Vec<(usize, usize)> = Vec::new();
+    // sufmax[rp]: the longest q so far over runs at least rp long (slot >= rp).
+    let mut sufmax: Vec<usize> = Vec::new();
     let mut pos = 0;
     while pos < n {
         let b = data.get(pos).copied().unwrap_or(0);
@@ -187,9 +193,15 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
         let top = (len - 1).min(MAX_LEN);
         best.clear();
         best.resize(top + 1, (0, 0));
+        sufmax.clear();
+        sufmax.resize(top + 1, 0);
         let cap = MAX_LEN.min(n - pos);
         // The run's first position: see the function comment.
         let mut first = (0usize, 0usize);
+        // Without the bytes after the runs, an earlier run gives the first byte what it has
+        // inside the window, at most `len` (then at `end - e`, the same bytes after); the
+        // nearest run reaching that bound ends the scan.
+        let full = len.min(cap);
         let list = runs.get(usize::from(b)).map_or(&[][..], |v| &v[..]);
         for &(s, e) in list.iter().rev() {
             if pos - e >= MAX_DIST {
@@ -198,27 +210,59 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
             // The earlier run's first position inside the window, and how long it still is.
             let lo = s.max(pos.saturating_sub(MAX_DIST));
             let m = e - lo;
-            if end - e > MAX_DIST {
-                // Then m < len: the run is shorter than this one inside the window.
+            if end - e > MAX_DIST || m < len {
+                // (The first case implies m < len: shorter than this run inside the window.)
                 if m.min(cap) > first.0 {
                     first = (m.min(cap), pos - lo);
                 }
+            } else if full > first.0 {
+                first = (full, end - e);
+            }
+            if first.0 >= full {
+                break;
+            }
+        }
+        // The bytes after the runs (q, their common length) count only for earlier runs followed
+        // by the same byte as this one: those chained under (byte, next byte), nearest first.
+        // q is compared only when it can matter: for the interior when it beats every run at
+        // least as long seen so far (ties keep those: same lengths), for the first byte when it
+        // beats `first`. Either needs the byte at that bound equal; most runs fail that compare.
+        let mut k = data
+            .get(end)
+            .and_then(|&nb| chain_head.get(usize::from(b) << 8 | usize::from(nb)))
+            .copied()
+            .unwrap_or(NONE);
+        while let Some(&(s, e, older)) = chained.get(k as usize) {
+            k = older;
+            if pos - e >= MAX_DIST {
+                break;
+            }
+            if end - e > MAX_DIST {
                 continue;
             }
-            let q = common_len(data, e, end, MAX_LEN);
-            if m >= len {
-                if (len + q).min(cap) > first.0 {
+            let lo = s.max(pos.saturating_sub(MAX_DIST));
+            let m = e - lo;
+            let slot = (e - s).min(top);
+            let t = sufmax.get(slot).copied().unwrap_or(0);
+            let differs = |k: usize| data.get(end + k).is_none_or(|x| data.get(e + k) != Some(x));
+            let for_slot = !differs(t);
+            let for_first = m >= len && first.0 < cap && (first.0 < len || !differs(first.0 - len));
+            if for_slot || for_first {
+                let q = common_len(data, e, end, MAX_LEN);
+                if m >= len && (len + q).min(cap) > first.0 {
                     first = ((len + q).min(cap), end - e);
                 }
-            } else if m.min(cap) > first.0 {
-                first = (m.min(cap), pos - lo);
-            }
-            let slot = (e - s).min(top);
-            // Later (nearer) runs come first and win ties.
-            if let Some(x) = best.get_mut(slot)
-                && (q > x.0 || x.1 == 0)
-            {
-                *x = (q, e);
+                if q > t {
+                    if let Some(x) = best.get_mut(slot) {
+                        *x = (q, e);
+                    }
+                    for r in (0..=slot).rev() {
+                        match sufmax.get_mut(r) {
+                            Some(v) if *v < q => *v = q,
+                            _ => break,
+                        }
+                    }
+                }
             }
         }
         // A 3-byte run (not in `runs`) gives 3 bytes when wholly inside the window; the newest
@@ -269,6 +313,12 @@ fn longest_matches(data: &[u8]) -> Vec<(u16, u16)> {
         }
         if let Some(v) = runs.get_mut(usize::from(b)) {
             v.push((pos, end));
+        }
+        if let Some(&nb) = data.get(end)
+            && let Some(h) = chain_head.get_mut(usize::from(b) << 8 | usize::from(nb))
+        {
+            chained.push((pos, end, *h));
+            *h = (chained.len() - 1) as u32;
         }
         pos = end;
     }

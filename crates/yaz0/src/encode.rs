@@ -183,9 +183,24 @@ impl Trailer {
     }
 }
 
+/// Where an encoder's tokens go; `false` stops the encoder. Closures are sinks (identification
+/// compares each token as it comes); [`crate::stream::GroupWriter`] is one whose `token` inlines
+/// into the encoder's loop.
+pub(crate) trait Sink {
+    /// Takes one token; `false` = stop.
+    fn token(&mut self, t: Token) -> bool;
+}
+
+impl<F: FnMut(Token) -> bool> Sink for F {
+    #[inline(always)]
+    fn token(&mut self, t: Token) -> bool {
+        self(t)
+    }
+}
+
 #[inline(always)]
 pub(crate) fn emit(
-    sink: &mut impl FnMut(Token) -> bool,
+    sink: &mut impl Sink,
     data: &[u8],
     pos: usize,
     len: usize,
@@ -199,7 +214,7 @@ pub(crate) fn emit(
     } else {
         Token::Literal(data.get(pos).copied().unwrap_or(0))
     };
-    sink(t).then(|| t.output_len())
+    sink.token(t).then(|| t.output_len())
 }
 
 /// Nintendo-style look-ahead that reuses the look-ahead match (variants 1 and 2).

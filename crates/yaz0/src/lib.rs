@@ -53,10 +53,14 @@ pub use validate::validate;
 /// bytes).
 pub fn encode(data: &[u8], encoder: Encoder) -> Vec<u8> {
     let mut w = stream::GroupWriter::new(data.len());
-    encoder.run(data, &mut |t| {
-        w.push(t);
-        true
-    });
+    match encoder {
+        // The writer inlines into `fast`'s loop (a closure would be a call per token).
+        Encoder::Fast => fast::fast(data, &mut w),
+        _ => encoder.run(data, &mut |t| {
+            w.push(t);
+            true
+        }),
+    }
     w.finish(encoder)
 }
 

@@ -5,7 +5,7 @@
 use gcio::{Context, Limits, Result};
 
 use crate::decode::{HEADER_LEN, Header, check_ref, read_ref, truncated};
-use crate::encode::Encoder;
+use crate::encode::{Encoder, Sink};
 use crate::token::{Token, expand};
 
 /// A parsed Yaz0 stream.
@@ -228,10 +228,17 @@ pub(crate) fn write_groups(out: &mut Vec<u8>, tokens: &[Token], unused: u8) {
 
 /// Writes tokens as Yaz0 groups as they come (what [`crate::encode`] does: no token list, no
 /// second pass; the bytes are those of [`Stream::encode`] then [`Stream::write`]).
+///
+/// The output is sized once for the worst case (every token a literal) and written through a
+/// cursor; the flag byte is kept in a register until its group is full.
 pub(crate) struct GroupWriter {
     out: Vec<u8>,
+    /// Where the next byte goes.
+    at: usize,
     /// Where the current group's flag byte is.
     flag_at: usize,
+    /// The current group's flags so far.
+    flags: u8,
     /// The current group's next flag bit (0 = a new group starts with the next token).
     bit: u8,
     tokens: usize,
@@ -240,42 +247,74 @@ pub(crate) struct GroupWriter {
 impl GroupWriter {
     /// A writer for a stream of `size` decompressed bytes; the header is written.
     pub(crate) fn new(size: usize) -> GroupWriter {
-        let mut out = Vec::with_capacity(HEADER_LEN + size + size / 8 + 16);
+        // A token writes at most one byte per output byte (a literal 1 for 1, a match 2 or 3
+        // for 3 or more), plus a flag byte per 8 tokens.
+        let mut out = vec![0; HEADER_LEN + size + size / 8 + 16];
         let header = Header {
             size: size as u32,
             reserved: [0; 8],
         };
-        out.extend_from_slice(&header.to_bytes());
+        if let Some(h) = out.get_mut(..HEADER_LEN) {
+            h.copy_from_slice(&header.to_bytes());
+        }
         GroupWriter {
             out,
-            flag_at: 0,
+            at: HEADER_LEN,
+            flag_at: HEADER_LEN,
+            flags: 0,
             bit: 0,
             tokens: 0,
+        }
+    }
+
+    /// Writes `bytes` at the cursor (the buffer grows only if a caller wrote more tokens than
+    /// its input has bytes).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, bytes: [u8; N]) {
+        match self.out.get_mut(self.at..self.at + N) {
+            Some(d) => d.copy_from_slice(&bytes),
+            None => self.grow_put(&bytes),
+        }
+        self.at += N;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow_put(&mut self, bytes: &[u8]) {
+        self.out.resize(self.at + bytes.len() + 64, 0);
+        if let Some(d) = self.out.get_mut(self.at..self.at + bytes.len()) {
+            d.copy_from_slice(bytes);
+        }
+    }
+
+    #[inline(always)]
+    fn close_group(&mut self) {
+        if let Some(f) = self.out.get_mut(self.flag_at) {
+            *f = self.flags;
         }
     }
 
     #[inline(always)]
     pub(crate) fn push(&mut self, t: Token) {
         if self.bit == 0 {
-            self.flag_at = self.out.len();
-            self.out.push(0);
+            self.close_group();
+            self.flag_at = self.at;
+            self.put([0]);
+            self.flags = 0;
             self.bit = 0x80;
         }
         match t {
             Token::Literal(b) => {
-                if let Some(f) = self.out.get_mut(self.flag_at) {
-                    *f |= self.bit;
-                }
-                self.out.push(b);
+                self.flags |= self.bit;
+                self.put([b]);
             }
             Token::Match { dist, len } => {
                 let d = dist.wrapping_sub(1) & 0x0FFF;
                 let [dh, dl] = d.to_be_bytes();
                 if len >= 0x12 {
-                    self.out.extend_from_slice(&[dh, dl, (len - 0x12) as u8]);
+                    self.put([dh, dl, (len - 0x12) as u8]);
                 } else {
-                    self.out
-                        .extend_from_slice(&[((len - 2) as u8) << 4 | dh, dl]);
+                    self.put([((len - 2) as u8) << 4 | dh, dl]);
                 }
             }
         }
@@ -285,9 +324,21 @@ impl GroupWriter {
 
     /// The stream, with `encoder`'s trailing bytes.
     pub(crate) fn finish(mut self, encoder: Encoder) -> Vec<u8> {
+        if self.tokens > 0 {
+            self.close_group();
+        }
+        self.out.truncate(self.at);
         let end = self.out.len();
         self.out
             .extend_from_slice(&encoder.trailer().bytes(self.tokens, end));
         self.out
+    }
+}
+
+impl Sink for GroupWriter {
+    #[inline(always)]
+    fn token(&mut self, t: Token) -> bool {
+        self.push(t);
+        true
     }
 }
