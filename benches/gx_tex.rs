@@ -7,7 +7,18 @@
 //! files (`../shared/corpus/real`: standalone BTI, TEX1 of models, BTI/BMD/BDL members of the
 //! Galaxy archives; needs `--features gx,rarc`), per format, and the synthetic pattern per format.
 //! `decode_into` writes into a buffer the caller owns (as `gctex::decode_into`); `decode` returns
-//! a new image (as `gctex::decode`).
+//! a new image (as `gctex::decode`). Both sides get the same bytes, the same dimensions and the
+//! same output layout (row-major RGBA8, `width × height × 4` bytes), and both `decode`s allocate
+//! a zeroed buffer.
+//!
+//! Each ratio is given three ways, since the machine is shared: the best wall time of N
+//! interleaved calls, the median wall time, and the median thread CPU time (which does not count
+//! the time slices of other jobs). The real set is timed two ways: all levels of a format in one
+//! pass (several MB of output: the pass streams through the L3 cache, as a batch conversion does),
+//! and level by level (each level's calls back to back, its output warm in the L2 cache; the
+//! per-level medians summed). Two ceilings are timed on the same buffers: `fill` (memset, whose
+//! `rep stosb` writes whole cache lines without reading them first) and a loop of 32-byte stores
+//! in address order, the fastest any decoder writing with ordinary stores can go.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
 #[path = "common/mod.rs"]
@@ -17,6 +28,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gcformats::gx::tex::{self, EncodeOptions, Image, Palette, PaletteFormat, TexFormat};
 use std::cell::RefCell;
 use std::hint::black_box;
+use std::time::Instant;
 
 /// One texture level as stored.
 struct Level {
@@ -123,17 +135,92 @@ fn real_levels() -> Vec<Level> {
     out
 }
 
-/// `gx ratio` lines for decoding `levels` (one format): gctex's and ours, into a caller's buffer
-/// and allocating, and filling the same buffers (the write ceiling).
-fn decode_ratios(label: &str, levels: &[&Level], runs: usize) {
-    let bytes: usize = levels.iter().map(|l| l.rgba_len()).sum();
-    let bufs = RefCell::new(
-        levels
-            .iter()
-            .map(|l| vec![0u8; l.rgba_len()])
-            .collect::<Vec<_>>(),
-    );
-    // Same pixels first (tests/gx_oracle.rs checks this too).
+/// Best wall, median wall and median thread-CPU seconds per call of one timed function.
+#[derive(Clone, Copy)]
+struct Timing {
+    best: f64,
+    median: f64,
+    cpu: f64,
+}
+
+/// This thread's CPU time in seconds (wall time where there is no such clock).
+fn thread_cpu() -> f64 {
+    #[cfg(unix)]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    }
+    #[cfg(not(unix))]
+    {
+        use std::sync::OnceLock;
+        static START: OnceLock<std::time::Instant> = OnceLock::new();
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_secs_f64()
+    }
+}
+
+/// `n` scaled by `RATIO_RUNS` (1 in criterion's test mode, `-- --test`).
+fn runs(n: usize) -> usize {
+    if common::test_mode() {
+        return 1;
+    }
+    let scale = std::env::var("RATIO_RUNS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+    n * scale
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::MAX)
+}
+
+/// Times `fns` interleaved: each round calls every function once, in turn.
+fn interleaved(n: usize, fns: &[(&str, &dyn Fn())]) -> Vec<Timing> {
+    let mut wall = vec![Vec::with_capacity(n); fns.len()];
+    let mut cpu = vec![Vec::with_capacity(n); fns.len()];
+    for _ in 0..runs(n) {
+        for ((w, c), (_, f)) in wall.iter_mut().zip(cpu.iter_mut()).zip(fns) {
+            let c0 = thread_cpu();
+            let t = Instant::now();
+            f();
+            w.push(t.elapsed().as_secs_f64());
+            c.push(thread_cpu() - c0);
+        }
+    }
+    wall.iter_mut()
+        .zip(cpu.iter_mut())
+        .map(|(w, c)| Timing {
+            best: w.iter().copied().fold(f64::MAX, f64::min),
+            median: median(w),
+            cpu: median(c),
+        })
+        .collect()
+}
+
+/// Prints `gx ratio LABEL NAME  MB/s  best× | median× | cpu×` for each timing, against the first.
+fn report(label: &str, bytes: usize, names: &[&str], t: &[Timing]) {
+    let Some(base) = t.first().copied() else {
+        return;
+    };
+    for (name, t) in names.iter().zip(t) {
+        eprintln!(
+            "gx ratio {label:22} {name:24} {:9.1} MB/s  {:5.2}x | median {:5.2}x | cpu {:5.2}x",
+            bytes as f64 / t.best / 1e6,
+            base.best / t.best,
+            base.median / t.median,
+            base.cpu / t.cpu,
+            name = name,
+        );
+    }
+}
+
+/// Same pixels as gctex (tests/gx_oracle.rs checks this too).
+fn assert_same(label: &str, levels: &[&Level]) {
     for l in levels {
         let (f, tlut, tf) = l.gctex_args();
         let ours = tex::decode(l.format, l.width, l.height, &l.data, l.palette()).unwrap();
@@ -143,60 +230,137 @@ fn decode_ratios(label: &str, levels: &[&Level], runs: usize) {
             "{label}"
         );
     }
-    common::ratios(
-        "gx",
-        label,
-        bytes,
-        runs,
-        &[
+}
+
+fn gctex_into(l: &Level, b: &mut [u8]) {
+    let (f, tlut, tf) = l.gctex_args();
+    gctex::decode_into(b, black_box(&l.data), l.width, l.height, f, tlut, tf);
+}
+
+fn ours_into(l: &Level, b: &mut [u8]) {
+    tex::decode_into(
+        l.format,
+        l.width,
+        l.height,
+        black_box(&l.data),
+        l.palette(),
+        b,
+    )
+    .unwrap();
+}
+
+/// A loop of 32-byte stores in address order over `b`: the ceiling of a decoder writing its
+/// output with ordinary (read-for-ownership) vector stores.
+fn store32(b: &mut [u8]) {
+    for (i, c) in b.as_chunks_mut::<32>().0.iter_mut().enumerate() {
+        *c = [(i >> 4) as u8; 32];
+    }
+}
+
+/// `gx ratio` lines for decoding `levels` (one format) in one pass: gctex's and ours, into a
+/// caller's buffer and allocating, and the two write ceilings on the same buffers.
+fn decode_ratios(label: &str, levels: &[&Level], runs: usize) {
+    let bytes: usize = levels.iter().map(|l| l.rgba_len()).sum();
+    let bufs = RefCell::new(
+        levels
+            .iter()
+            .map(|l| vec![0u8; l.rgba_len()])
+            .collect::<Vec<_>>(),
+    );
+    assert_same(label, levels);
+    let fns: [(&str, &dyn Fn()); 6] = [
+        ("gctex decode_into", &|| {
+            for (l, b) in levels.iter().zip(bufs.borrow_mut().iter_mut()) {
+                gctex_into(l, b);
+            }
+        }),
+        ("gx::tex decode_into", &|| {
+            for (l, b) in levels.iter().zip(bufs.borrow_mut().iter_mut()) {
+                ours_into(l, b);
+            }
+        }),
+        ("gctex decode", &|| {
+            for l in levels {
+                let (f, tlut, tf) = l.gctex_args();
+                black_box(gctex::decode(
+                    black_box(&l.data),
+                    l.width,
+                    l.height,
+                    f,
+                    tlut,
+                    tf,
+                ));
+            }
+        }),
+        ("gx::tex decode", &|| {
+            for l in levels {
+                black_box(
+                    tex::decode(l.format, l.width, l.height, black_box(&l.data), l.palette())
+                        .unwrap(),
+                );
+            }
+        }),
+        ("fill (memset ceiling)", &|| {
+            for b in bufs.borrow_mut().iter_mut() {
+                black_box(b).fill(0x55);
+            }
+        }),
+        ("32-byte stores (ceiling)", &|| {
+            for b in bufs.borrow_mut().iter_mut() {
+                store32(black_box(b));
+            }
+        }),
+    ];
+    let names: Vec<&str> = fns.iter().map(|(n, _)| *n).collect();
+    report(label, bytes, &names, &interleaved(runs, &fns));
+}
+
+/// The real levels one at a time: gctex's and our `decode_into` interleaved on each level (its
+/// buffer warm), per-level best and medians summed over the levels.
+fn per_level_ratios(label: &str, levels: &[&Level], runs: usize) {
+    let bytes: usize = levels.iter().map(|l| l.rgba_len()).sum();
+    let mut sum = [Timing {
+        best: 0.0,
+        median: 0.0,
+        cpu: 0.0,
+    }; 3];
+    for l in levels {
+        let buf = RefCell::new(vec![0u8; l.rgba_len()]);
+        // Small levels: enough calls per timing that the clock's own cost stays out of it.
+        let reps = (1 << 16) / l.rgba_len().max(1) + 1;
+        let fns: [(&str, &dyn Fn()); 3] = [
             ("gctex decode_into", &|| {
-                for (l, b) in levels.iter().zip(bufs.borrow_mut().iter_mut()) {
-                    let (f, tlut, tf) = l.gctex_args();
-                    gctex::decode_into(b, black_box(&l.data), l.width, l.height, f, tlut, tf);
+                for _ in 0..reps {
+                    gctex_into(l, &mut buf.borrow_mut());
                 }
             }),
             ("gx::tex decode_into", &|| {
-                for (l, b) in levels.iter().zip(bufs.borrow_mut().iter_mut()) {
-                    tex::decode_into(
-                        l.format,
-                        l.width,
-                        l.height,
-                        black_box(&l.data),
-                        l.palette(),
-                        b,
-                    )
-                    .unwrap();
+                for _ in 0..reps {
+                    ours_into(l, &mut buf.borrow_mut());
                 }
             }),
-            ("gctex decode", &|| {
-                for l in levels {
-                    let (f, tlut, tf) = l.gctex_args();
-                    black_box(gctex::decode(
-                        black_box(&l.data),
-                        l.width,
-                        l.height,
-                        f,
-                        tlut,
-                        tf,
-                    ));
+            ("32-byte stores (ceiling)", &|| {
+                for _ in 0..reps {
+                    store32(black_box(&mut buf.borrow_mut()));
                 }
             }),
-            ("gx::tex decode", &|| {
-                for l in levels {
-                    black_box(
-                        tex::decode(l.format, l.width, l.height, black_box(&l.data), l.palette())
-                            .unwrap(),
-                    );
-                }
-            }),
-            // The write ceiling: filling the same buffers, no decoding. A decoder at this
-            // speed is bound by writing its output.
-            ("fill (write ceiling)", &|| {
-                for b in bufs.borrow_mut().iter_mut() {
-                    black_box(b).fill(0x55);
-                }
-            }),
+        ];
+        for (s, t) in sum.iter_mut().zip(interleaved(runs, &fns)) {
+            let r = reps as f64;
+            s.best += t.best / r;
+            s.median += t.median / r;
+            s.cpu += t.cpu / r;
+        }
+    }
+    report(
+        label,
+        bytes,
+        &[
+            "gctex decode_into",
+            "gx::tex decode_into",
+            "32-byte stores (ceiling)",
         ],
+        &sum,
     );
 }
 
@@ -216,7 +380,9 @@ fn real(_: &mut Criterion) {
             f.name().unwrap(),
             of.len()
         );
-        decode_ratios(&format!("real {}", f.name().unwrap()), &of, 40);
+        let name = f.name().unwrap();
+        decode_ratios(&format!("real {name}"), &of, 40);
+        per_level_ratios(&format!("real {name} per level"), &of, 20);
     }
 }
 

@@ -19,8 +19,19 @@ use super::pixel::Rgba;
 /// the function compiled for their CPU features (a closure body may be compiled apart, without
 /// them, and then every intrinsic becomes a call).
 pub(super) trait Row<const W: usize, const B: usize> {
+    /// True when [`Row::rows2`] shares work between a pair of rows: the walk then goes over a
+    /// band two output rows at a time.
+    const PAIRS: bool = false;
+
     /// Decodes row `r` of `block` into `out`.
     fn row(&self, block: &[u8; B], r: usize, out: &mut [Rgba; W]);
+
+    /// Decodes rows `r` (even) and `r + 1` of `block`.
+    #[inline(always)]
+    fn rows2(&self, block: &[u8; B], r: usize, out0: &mut [Rgba; W], out1: &mut [Rgba; W]) {
+        self.row(block, r, out0);
+        self.row(block, r + 1, out1);
+    }
 }
 
 impl<const W: usize, const B: usize, F: Fn(&[u8; B], usize, &mut [Rgba; W])> Row<W, B> for F {
@@ -51,12 +62,12 @@ impl<const B: usize, F: Fn(&[u8; B], &mut [Rgba], usize, usize)> Block<B> for F 
 /// `[Rgba; W]` pieces zipped with the band's blocks, so the stores run in address order with no
 /// bounds checks. Blocks that stick out (right and bottom edges) decode into a scratch block.
 #[inline(always)]
-pub(super) fn untile_with<const W: usize, const H: usize, const B: usize>(
+pub(super) fn untile_with<const W: usize, const H: usize, const B: usize, R: Row<W, B>>(
     width: usize,
     height: usize,
     data: &[u8],
     out: &mut [Rgba],
-    row: impl Row<W, B>,
+    row: R,
 ) {
     if width == 0 || height == 0 {
         return;
@@ -66,10 +77,23 @@ pub(super) fn untile_with<const W: usize, const H: usize, const B: usize>(
     for (band_data, band) in data.chunks(blocks_x * B).zip(out.chunks_mut(width * H)) {
         let (blocks, _) = band_data.as_chunks::<B>();
         let edge = if band.len() == width * H {
-            for r in 0..H {
-                if let Some(dst) = band.get_mut(r * width..(r + 1) * width) {
-                    for (d, b) in dst.as_chunks_mut::<W>().0.iter_mut().zip(blocks) {
-                        row.row(b, r, d);
+            if R::PAIRS {
+                for r in (0..H).step_by(2) {
+                    if let Some(two) = band.get_mut(r * width..(r + 2) * width) {
+                        let (d0, d1) = two.split_at_mut(width);
+                        let pairs = d0.as_chunks_mut::<W>().0.iter_mut();
+                        let pairs = pairs.zip(d1.as_chunks_mut::<W>().0.iter_mut());
+                        for ((d0, d1), b) in pairs.zip(blocks) {
+                            row.rows2(b, r, d0, d1);
+                        }
+                    }
+                }
+            } else {
+                for r in 0..H {
+                    if let Some(dst) = band.get_mut(r * width..(r + 1) * width) {
+                        for (d, b) in dst.as_chunks_mut::<W>().0.iter_mut().zip(blocks) {
+                            row.row(b, r, d);
+                        }
                     }
                 }
             }
@@ -107,7 +131,7 @@ fn untile<const W: usize, const H: usize, const B: usize>(
     out: &mut [Rgba],
     row: impl Fn(&[u8; B], usize, &mut [Rgba; W]),
 ) {
-    untile_with::<W, H, B>(width, height, data, out, row);
+    untile_with::<W, H, B, _>(width, height, data, out, row);
 }
 
 /// Lookup tables splitting a 16-bit pixel into its two bytes: the RGBA8 result is

@@ -64,12 +64,19 @@ impl NullaryFnOnce for Decode<'_> {
             out,
         } = self;
         match format {
-            TexFormat::I4 => blocks_with::<8, 8, 32>(w, h, data, out, I4(s)),
-            TexFormat::I8 => untile_with::<8, 4, 32>(w, h, data, out, I8::new(s)),
-            TexFormat::IA8 => untile_with::<4, 4, 32>(w, h, data, out, Ia8(s)),
+            TexFormat::I4 => untile_with::<8, 8, 32, _>(w, h, data, out, I4Rows(s)),
+            TexFormat::I8 => untile_with::<8, 4, 32, _>(w, h, data, out, I8::new(s)),
+            // Two blocks side by side per 32-byte row store when the block count is even.
+            TexFormat::IA8 if w.div_ceil(4).is_multiple_of(2) => {
+                untile_with::<8, 4, 64, _>(w, h, data, out, Ia8Pair(s))
+            }
+            TexFormat::IA8 => untile_with::<4, 4, 32, _>(w, h, data, out, Ia8(s)),
             TexFormat::RGB565 => blocks_with::<4, 4, 32>(w, h, data, out, Rgb565(s)),
             TexFormat::CMPR => blocks_with::<8, 8, 32>(w, h, data, out, Cmpr(s)),
-            TexFormat::RGBA8 => untile_with::<4, 4, 64>(w, h, data, out, Rgba8(s)),
+            TexFormat::RGBA8 if w.div_ceil(4).is_multiple_of(2) => {
+                untile_with::<8, 4, 128, _>(w, h, data, out, Rgba8Pair(s))
+            }
+            TexFormat::RGBA8 => untile_with::<4, 4, 64, _>(w, h, data, out, Rgba8(s)),
             _ => return false,
         }
         true
@@ -108,12 +115,25 @@ const fn quads(first: u8) -> [u8; 32] {
     m
 }
 
+/// The same 16-byte `pshufb` mask for both lanes.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+const fn both_lanes(lane: [u8; 16]) -> [u8; 32] {
+    let mut m = [0; 32];
+    let mut k = 0;
+    while k < 32 {
+        m[k] = lane[k % 16];
+        k += 1;
+    }
+    m
+}
+
 /// [`quads`] from byte 0.
 const QUADS: [u8; 32] = quads(0);
 
 /// Stores `rows` (registers of `W` pixels) at `out[y * stride + x0..][..W]`, top to bottom,
-/// skipping rows that do not fit. Written as a fixed-count loop so it unrolls with the rows in
-/// registers.
+/// skipping rows that do not fit. Each row's place is found on its own (one bounds check, no
+/// chain of slice splits from row to row), so the stores issue back to back.
 #[inline(always)]
 fn store<const W: usize, T: pulp::bytemuck::NoUninit, const N: usize>(
     out: &mut [Rgba],
@@ -123,53 +143,65 @@ fn store<const W: usize, T: pulp::bytemuck::NoUninit, const N: usize>(
 ) where
     [Rgba; W]: pulp::bytemuck::AnyBitPattern,
 {
-    let mut rest = out.get_mut(x0..).unwrap_or_default();
-    for v in rows {
-        let (row, tail) = rest.split_at_mut(stride.min(rest.len()));
-        if let Some(d) = row.first_chunk_mut::<W>() {
+    for (y, v) in rows.into_iter().enumerate() {
+        if let Some(d) = out
+            .get_mut(y * stride + x0..)
+            .and_then(|r| r.first_chunk_mut::<W>())
+        {
             *d = cast(v);
         }
-        rest = tail;
     }
 }
 
-/// I4, a whole 8 × 8 block (four bytes a row, high nibble first), four rows at a time: their
-/// 16 bytes in both lanes, nibbles split, interleaved and expanded (`n << 4 | n`), then each
-/// row's eight intensities spread to RGBA by one in-lane `pshufb` (no lane-crossing shuffle).
-struct I4(V3);
+/// I4, an 8 × 8 block walked output row by output row like I8, two rows per step: their eight
+/// bytes broadcast from memory, each byte's high nibble expanded (`n << 4 | n`) into the low
+/// quarter of a lane and its low nibble into the next, so one `pshufb` per row picks the row's
+/// eight intensities four times each (one shuffle-port operation per 32-byte store).
+struct I4Rows(V3);
 
-impl Block<32> for I4 {
+/// Mask of [`I4Rows`] for row `odd` of a pair: pixel `p` of the row is byte `p / 2` of the
+/// row's four (plus 4 for the odd row), its high nibble (quarter 0) or its low one (quarter 1);
+/// lane 0 holds pixels 0-3, lane 1 pixels 4-7.
+// Built at compile time: an index out of range fails the build, not a run.
+#[allow(clippy::indexing_slicing)]
+const fn i4_mask(odd: u8) -> [u8; 32] {
+    let mut m = [0; 32];
+    let mut k = 0;
+    while k < 32 {
+        let p = (k / 4) as u8;
+        m[k] = 4 * odd + p / 2 + 8 * (p % 2);
+        k += 1;
+    }
+    m
+}
+
+impl Row<8, 32> for I4Rows {
+    const PAIRS: bool = true;
+
     #[inline(always)]
-    fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
-        let (s, a) = (self.0, &self.0.avx2);
-        // Lane 0 spreads bytes 0..4 of a row's eight intensities, lane 1 bytes 4..8; the
-        // second row of an interleaved register starts at byte 8.
-        const ODD: [u8; 32] = quads(8);
-        let nib = s.avx._mm256_set1_epi8(0x0F);
-        let mut rows8 = [s.avx._mm256_setzero_si256(); 8];
-        for (four, src) in rows8
-            .as_chunks_mut::<4>()
-            .0
-            .iter_mut()
-            .zip(b.as_chunks::<16>().0)
-        {
-            let v = a._mm256_broadcastsi128_si256(cast(*src));
-            let hi = a._mm256_and_si256(a._mm256_srli_epi16::<4>(v), nib);
-            let lo = a._mm256_and_si256(v, nib);
-            let x11 = |n: __m256i| a._mm256_or_si256(n, a._mm256_slli_epi16::<4>(n));
-            // Rows 0-1 and 2-3 of the four, each row's eight intensities in order.
-            let (p01, p23) = (
-                x11(a._mm256_unpacklo_epi8(hi, lo)),
-                x11(a._mm256_unpackhi_epi8(hi, lo)),
-            );
-            *four = [
-                shuffle256(s, p01, QUADS),
-                shuffle256(s, p01, ODD),
-                shuffle256(s, p23, QUADS),
-                shuffle256(s, p23, ODD),
-            ];
+    fn row(&self, b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
+        let mut other = [[0; 4]; 8];
+        if r.is_multiple_of(2) {
+            self.rows2(b, r, d, &mut other);
+        } else {
+            self.rows2(b, r - 1, &mut other, d);
         }
-        store::<8, _, 8>(out, stride, x0, rows8);
+    }
+
+    #[inline(always)]
+    fn rows2(&self, b: &[u8; 32], r: usize, d0: &mut [Rgba; 8], d1: &mut [Rgba; 8]) {
+        let (s, a) = (self.0, &self.0.avx2);
+        let pair = b.as_chunks::<8>().0.get(r / 2).copied().unwrap_or_default();
+        let v = bcast64(s, pair);
+        let k = |m: u8| s.avx._mm256_set1_epi8(m as i8);
+        let hi = a._mm256_and_si256(v, k(0xF0));
+        let lo = a._mm256_and_si256(v, k(0x0F));
+        let hi = a._mm256_or_si256(hi, a._mm256_srli_epi16::<4>(hi));
+        let lo = a._mm256_or_si256(lo, a._mm256_slli_epi16::<4>(lo));
+        // Quarters 0 and 2 from the high nibbles, 1 and 3 from the low.
+        let both = a._mm256_blend_epi32::<0b1100_1100>(hi, lo);
+        *d0 = cast(shuffle256(s, both, i4_mask(0)));
+        *d1 = cast(shuffle256(s, both, i4_mask(1)));
     }
 }
 
@@ -217,6 +249,54 @@ impl Row<4, 32> for Ia8 {
         let s = self.0;
         const MASK: [u8; 16] = [1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6];
         *d = cast(shuffle(s, low64(src_row::<8, 32>(b, r)), MASK));
+    }
+}
+
+/// Eight bytes in every quarter of a register (`vpbroadcastq`, a load-port operation when the
+/// bytes come from memory).
+#[inline(always)]
+fn bcast64(s: V3, bytes: [u8; 8]) -> __m256i {
+    s.avx._mm256_set1_epi64x(i64::from_le_bytes(bytes))
+}
+
+/// Lane 0 from `lo`, lane 1 from `hi` (`vpblendd`, any vector port: no shuffle-port work).
+#[inline(always)]
+fn lanes(s: V3, lo: __m256i, hi: __m256i) -> __m256i {
+    s.avx2._mm256_blend_epi32::<0xF0>(lo, hi)
+}
+
+/// IA8, one row of two side-by-side 4 × 4 blocks (64 bytes): each block's 8-byte row broadcast
+/// from memory into its lane, one `vpshufb`, one 32-byte store.
+struct Ia8Pair(V3);
+
+impl Row<8, 64> for Ia8Pair {
+    #[inline(always)]
+    fn row(&self, b: &[u8; 64], r: usize, d: &mut [Rgba; 8]) {
+        let s = self.0;
+        const MASK: [u8; 32] = both_lanes([1, 1, 1, 0, 3, 3, 3, 2, 5, 5, 5, 4, 7, 7, 7, 6]);
+        let rows = b.as_chunks::<8>().0;
+        let at = |i: usize| rows.get(i).copied().unwrap_or_default();
+        let v = lanes(s, bcast64(s, at(r)), bcast64(s, at(4 + r)));
+        *d = cast(shuffle256(s, v, MASK));
+    }
+}
+
+/// RGBA8, one row of two side-by-side 4 × 4 blocks (128 bytes): per lane the block's AR and GB
+/// rows (four broadcast loads, three blends), one `vpshufb`, one 32-byte store.
+struct Rgba8Pair(V3);
+
+impl Row<8, 128> for Rgba8Pair {
+    #[inline(always)]
+    fn row(&self, b: &[u8; 128], r: usize, d: &mut [Rgba; 8]) {
+        let s = self.0;
+        const MASK: [u8; 32] = both_lanes([1, 8, 9, 0, 3, 10, 11, 2, 5, 12, 13, 4, 7, 14, 15, 6]);
+        let rows = b.as_chunks::<8>().0;
+        let at = |i: usize| bcast64(s, rows.get(i).copied().unwrap_or_default());
+        // Quarters: left AR, left GB, right AR, right GB.
+        let ar = lanes(s, at(r), at(8 + r));
+        let gb = lanes(s, at(4 + r), at(12 + r));
+        let v = s.avx2._mm256_blend_epi32::<0b1100_1100>(ar, gb);
+        *d = cast(shuffle256(s, v, MASK));
     }
 }
 
