@@ -51,8 +51,11 @@ mod format;
 pub mod formats;
 mod opened;
 
-pub use format::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
-pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_with};
+pub use bytes::Bytes;
+pub use format::{
+    Detection, Format, Info, Input, Member, Options, Parsed, Rewrite, extension, io_error,
+};
+pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
 
 /// Name printed for files no format recognises.
 pub const UNKNOWN: &str = "unknown";

@@ -17,8 +17,8 @@ pub mod report;
 pub mod survey;
 
 pub use gcformats::{
-    Detection, Format, Info, MAX_NESTING, Member, Options, Rewrite, UNKNOWN, detect_format,
-    extension, format_by_name, formats, io_error, samples,
+    Detection, Format, Info, MAX_NESTING, Member, Opened, Options, Rewrite, UNKNOWN, detect_format,
+    extension, format_by_name, formats, io_error, open_any, open_named, open_shared, samples,
 };
 
 use gcio::{Diagnostic, first_difference};
@@ -81,10 +81,13 @@ impl std::fmt::Display for RoundTrip {
     }
 }
 
-/// Parses `data` with `format` and compares the rewrite with the input.
-pub fn roundtrip_with(format: &dyn Format, data: &[u8]) -> RoundTrip {
-    match format.roundtrip(data) {
-        Ok(out) => match first_difference(data, &out.bytes) {
+/// Writes `file` back from its model and compares the rewrite with its bytes.
+pub fn roundtrip_of(file: &Opened<'_>) -> RoundTrip {
+    if !file.is_known() {
+        return RoundTrip::Unknown;
+    }
+    match file.rewrite() {
+        Ok(out) => match first_difference(file.bytes(), &out.bytes) {
             None if out.raw.is_empty() => RoundTrip::Identical,
             None => RoundTrip::Raw { parts: out.raw },
             Some(offset) => RoundTrip::Differs {
@@ -212,7 +215,13 @@ impl Spent {
 /// members are not examined.
 pub fn examine(path: &str, data: &[u8], deep: bool, opts: &Options, out: &mut Vec<Examined>) {
     let file = gcformats::open_any(data, path, &gcio::Limits::default());
-    examine_at(path, &file, deep, opts, out, &mut Spent::new(opts));
+    examine_opened(&file, deep, opts, out);
+}
+
+/// [`examine`] of a file already opened (e.g. with [`gcformats::open_shared`], whose members
+/// stored as they are share its bytes).
+pub fn examine_opened(file: &Opened<'_>, deep: bool, opts: &Options, out: &mut Vec<Examined>) {
+    examine_at(file.name(), file, deep, opts, out, &mut Spent::new(opts));
 }
 
 /// Examines one opened file (identified once, by [`gcformats::open_any`]) and its members.
@@ -228,7 +237,7 @@ fn examine_at(
     let data = file.bytes();
     let depth = file.depth();
     let det = file.detection().clone();
-    let Some(format) = file.registered() else {
+    if !file.is_known() {
         out.push(Examined {
             path: path.to_owned(),
             format: UNKNOWN,
@@ -262,12 +271,11 @@ fn examine_at(
         });
         return;
     }
-    let roundtrip = roundtrip_with(format, data);
+    let roundtrip = roundtrip_of(file);
     let (diagnostics, mut error) = match file.validate_with(opts) {
         Ok(d) => (d, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
-    // Before the members exist: a compressed stream's facts decode its payload once more.
     let facts = file.facts();
     let mut members = if deep || layer {
         file.members().unwrap_or_else(|e| {

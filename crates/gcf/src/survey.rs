@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
-use crate::{Examined, Options, RoundTrip, examine};
+use crate::{Examined, Options, RoundTrip, examine_opened};
 
 /// Per-format totals.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -299,17 +299,17 @@ pub fn survey(path: &Path, so: &SurveyOptions) -> std::io::Result<Survey> {
                 .fold(Survey::default, |mut acc, (name, data)| {
                     match data {
                         Ok(data) => {
+                            let len = data.len() as u64;
+                            let file = crate::open_shared(data, &name, &gcio::Limits::default());
                             let mut found = Vec::new();
-                            examine(&name, &data, true, &so.options, &mut found);
+                            examine_opened(&file, true, &so.options, &mut found);
                             for e in &found {
                                 acc.add(e);
                             }
                             so.progress
                                 .files
                                 .fetch_add(found.len() as u64, Ordering::Relaxed);
-                            so.progress
-                                .bytes
-                                .fetch_add(data.len() as u64, Ordering::Relaxed);
+                            so.progress.bytes.fetch_add(len, Ordering::Relaxed);
                         }
                         Err(e) => {
                             acc.unreadable.insert(name, e.to_string());
