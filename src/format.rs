@@ -54,6 +54,11 @@ pub struct Member {
     pub data: Bytes,
 }
 
+/// Companion files a check reads besides the file itself (e.g. the model an animation binds to,
+/// the wave system a sound bank plays from), by the option key that names them
+/// ([`Format::companions`]) → their bytes. The caller reads them; the library opens no path.
+pub type Companions = BTreeMap<String, Vec<u8>>;
+
 /// What [`Format::parse`] returns: the format's parsed state, whatever type it chooses.
 pub type Parsed = Box<dyn Any + Send + Sync>;
 
@@ -69,6 +74,7 @@ pub struct Input<'a> {
     limits: &'a Limits,
     format: &'a dyn Format,
     parsed: &'a ParseCell,
+    companions: Option<&'a Companions>,
 }
 
 impl std::ops::Deref for Input<'_> {
@@ -94,7 +100,19 @@ impl<'a> Input<'a> {
             limits,
             format,
             parsed,
+            companions: None,
         }
+    }
+
+    /// The same input with the caller's companion files.
+    pub(crate) fn with_companions(mut self, files: &'a Companions) -> Self {
+        self.companions = Some(files);
+        self
+    }
+
+    /// The companion file given under option key `key` ([`Format::companions`]), if any.
+    pub fn companion(&self, key: &str) -> Option<&'a [u8]> {
+        self.companions?.get(key).map(Vec::as_slice)
     }
 
     /// The file's bytes.
@@ -205,8 +223,21 @@ pub trait Format: Sync {
     /// and reports the parts the model kept raw.
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite>;
 
-    /// Validator findings for `gcf check`.
+    /// Validator findings for `gcf check`; companion files are in [`Input::companion`].
     fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>>;
+
+    /// The bytes the file expands to, as its header declares before anything is decoded (a
+    /// compressed stream's payload size): what a caller charges against a decompression budget
+    /// first. `None` for formats that do not expand.
+    fn expands_to(&self, _data: &[u8]) -> Option<u64> {
+        None
+    }
+
+    /// Option keys whose values name companion files the check reads (e.g. `model`, `wsys`):
+    /// the caller reads each and passes its bytes ([`Companions`]).
+    fn companions(&self) -> &'static [&'static str] {
+        &[]
+    }
 
     /// Members of a container, decompressed; empty for plain files.
     fn members(&self, _data: &Input<'_>) -> Result<Vec<Member>> {

@@ -4,7 +4,7 @@ use bytes::Bytes;
 use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
 
 use crate::format::{Input, ParseCell};
-use crate::{Detection, Format, Info, Options, Rewrite, UNKNOWN};
+use crate::{Companions, Detection, Format, Info, Options, Rewrite, UNKNOWN};
 
 /// An opened file's bytes: the caller's, or shared (a member, a decompressed payload).
 #[derive(Clone)]
@@ -160,6 +160,12 @@ impl<'a> Opened<'a> {
         self.detection.detail.as_deref()
     }
 
+    /// The payload size a compressed stream's header declares, before decoding
+    /// ([`Format::expands_to`]); `None` for files that do not expand.
+    pub fn expands_to(&self) -> Option<u64> {
+        self.format?.expands_to(self.bytes())
+    }
+
     /// The whole detection.
     pub fn detection(&self) -> &Detection {
         &self.detection
@@ -198,13 +204,15 @@ impl<'a> Opened<'a> {
 
     /// The validator's findings (empty for an unrecognised member: nothing to check).
     pub fn validate(&self) -> Result<Vec<Diagnostic>> {
-        self.validate_with(&Options::new())
+        self.validate_with(&Options::new(), &Companions::new())
     }
 
-    /// [`Opened::validate`] with format options (e.g. hsd-dat's `order`).
-    pub fn validate_with(&self, opts: &Options) -> Result<Vec<Diagnostic>> {
+    /// [`Opened::validate`] with format options (e.g. hsd-dat's `order`) and the companion files
+    /// the format checks against, read by the caller: option key ([`Format::companions`], e.g.
+    /// j3d-anim's `model`, ibnk's `wsys`) → bytes.
+    pub fn validate_with(&self, opts: &Options, files: &Companions) -> Result<Vec<Diagnostic>> {
         match self.format {
-            Some(f) => f.check(&self.input()?, opts),
+            Some(f) => f.check(&self.input()?.with_companions(files), opts),
             None => Ok(Vec::new()),
         }
     }
@@ -300,6 +308,10 @@ mod tests {
         let members = payload.members().unwrap();
         let stored = members.iter().find(|m| !m.bytes().is_empty()).unwrap();
         let inside = payload.bytes().as_ptr_range();
-        assert!(inside.contains(&stored.bytes().as_ptr()), "{}", stored.name());
+        assert!(
+            inside.contains(&stored.bytes().as_ptr()),
+            "{}",
+            stored.name()
+        );
     }
 }

@@ -105,13 +105,16 @@ impl Format for Ibnk {
         })
     }
 
-    fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
+    /// `wsys` ([`Input::companion`]): the wave system the bank plays from.
+    fn companions(&self) -> &'static [&'static str] {
+        &["wsys"]
+    }
+
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut found = ibnk::validate(data);
-        if let Some(path) = opts.get("wsys") {
-            let path = Path::new(path);
-            let ws = std::fs::read(path).map_err(|e| io_error(path, e))?;
+        if let Some(ws) = data.companion("wsys") {
             let bank = ibnk::read(data)?;
-            found.extend(ibnk::wsys::missing_waves(&bank, &ws).map_err(|e| e.context("WSYS"))?);
+            found.extend(ibnk::wsys::missing_waves(&bank, ws).map_err(|e| e.context("WSYS"))?);
         }
         Ok(found)
     }
@@ -156,11 +159,11 @@ mod tests {
             assert_eq!(info.json["programs"].as_array().unwrap().len(), 4);
             assert!(Ibnk.check_of(&bytes, &Options::new()).unwrap().is_empty());
 
-            let ws = dir.join("w.ws");
             let waves: Vec<u16> = d.waves().into_iter().filter(|w| *w != 0x31).collect();
-            std::fs::write(&ws, ibnk::wsys::build(1, &[("a.aw", &waves)])).unwrap();
-            let opts: Options = [("wsys".to_owned(), ws.display().to_string())].into();
-            let found = Ibnk.check_of(&bytes, &opts).unwrap();
+            let ws = ibnk::wsys::build(1, &[("a.aw", &waves)]);
+            let files = crate::Companions::from([("wsys".to_owned(), ws)]);
+            let file = crate::open_named(&bytes, "x.bnk").unwrap();
+            let found = file.validate_with(&Options::new(), &files).unwrap();
             assert_eq!(found.len(), 1);
             assert_eq!(
                 found[0].message,

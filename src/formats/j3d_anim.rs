@@ -89,11 +89,15 @@ impl Format for J3dAnim {
         })
     }
 
-    fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
+    /// `model` ([`Input::companion`]): the J3D model the animation binds to.
+    fn companions(&self) -> &'static [&'static str] {
+        &["model"]
+    }
+
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut out = j3d_anim::validate(data);
-        if let Some(path) = opts.get("model") {
-            let model = std::fs::read(path).map_err(|e| io_error(Path::new(path), e))?;
-            let target = j3d_anim::Target::from_model(&model)?;
+        if let Some(model) = data.companion("model") {
+            let target = j3d_anim::Target::from_model(model)?;
             out.extend(j3d_anim::bind::check_binding(
                 &j3d_anim::parse(data)?,
                 &target,

@@ -109,6 +109,11 @@ impl Format for Yaz0 {
         ))
     }
 
+    /// The header's payload size.
+    fn expands_to(&self, data: &[u8]) -> Option<u64> {
+        yaz0::Header::parse(data).ok().map(|h| u64::from(h.size))
+    }
+
     /// The payload, decoded once for every question (the stream's tokens on first need).
     fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
         Ok(Box::new(Parsed::new(yaz0::decode_with(data, limits)?)))
@@ -245,6 +250,11 @@ impl Format for Yay0 {
     /// The magic and a header whose stream offsets fall inside the file.
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
         self.detect_parsed(data, path).map(|(d, _)| d)
+    }
+
+    /// The header's payload size (word 4).
+    fn expands_to(&self, data: &[u8]) -> Option<u64> {
+        gcio::Reader::new(data).u32(4).ok().map(u64::from)
     }
 
     /// Detection decodes the payload to name it: it is kept as the parse.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gcf::{Examined, Options, RoundTrip, examine, formats::FORMATS, identify, output, survey};
+use gcf::{Examined, Options, RoundTrip, examine, identify, output, survey};
 use gcio::Severity;
 
 #[derive(Parser)]
@@ -300,7 +300,7 @@ fn info_chain(
         // The payload's declared size against the budget, before decoding it.
         let mut probe = *spent;
         probe
-            .charge(gcf::declared_payload(file.bytes()))
+            .charge(file.expands_to().unwrap_or(0))
             .map_err(|e| format!("{name}: {e}"))?;
     }
     let info = file.info().map_err(|e| format!("{name}: {e}"))?;
@@ -411,6 +411,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Check { files, wsys, opt } => {
             let opts = options(opt, &[("wsys", path_opt(wsys))]);
+            let companions = gcf::read_companions(&opts)?;
             let mut failed = false;
             let mut rows = Vec::new();
             for f in &files {
@@ -423,8 +424,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     }
                 };
                 let name = f.display().to_string();
+                let file = gcf::open_shared(data, &name, &gcio::Limits::default());
                 let mut found = Vec::new();
-                examine(&name, &data, true, &opts, &mut found);
+                gcf::examine_with(&file, true, &opts, &companions, &mut found);
                 for e in &found {
                     failed |= e.error.is_some()
                         || matches!(e.roundtrip, RoundTrip::Error { .. } | RoundTrip::Unknown);
@@ -671,24 +673,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             };
             let pol = policy(vec![input.clone()]);
             pol.check_output(&output, true)?;
-            // A compressed input's payload first (a Yaz0 table converts to CSV), then the file
-            // itself (a Yaz0 stream decompresses to any other name).
-            let mut candidates = Vec::new();
-            if let Ok((layers, inner)) = rarc::layer::peel_all(&data, 4)
-                && !layers.is_empty()
-            {
-                candidates.push(inner);
-            }
-            candidates.push(data);
-            let handles = |tmp: &Path| {
-                candidates.iter().find_map(|d| {
-                    FORMATS
-                        .iter()
-                        .find_map(|f| f.convert(d, &input, tmp, &opts))
-                })
-            };
             pol.with_temp(&output, |tmp| {
-                handles(tmp)
+                gcformats::convert(&data, &input, tmp, &opts)
                     .ok_or_else(|| {
                         format!(
                             "no conversion from {} to {}\n{CONVERSIONS}",
