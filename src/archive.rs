@@ -5,7 +5,6 @@
 //! facts live in the `rarc` crate's manifest and layers; this module composes them and reads or
 //! writes no file (`gcf` moves the bytes between folders and these functions).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use rarc::layer::{Kind, Layer, encoder_named, peel_all, wrap_all};
@@ -13,13 +12,77 @@ use rarc::manifest::{self, MANIFEST, MAX_LAYERS};
 
 use crate::{Options, extension};
 
-/// A folder read into memory (what [`pack_rarc`] packs).
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Folder {
-    /// Files by folder-relative `/`-separated path.
-    pub files: BTreeMap<String, Vec<u8>>,
-    /// Every sub-folder, parents first.
+pub use crate::Folder;
+
+/// A container as a folder in memory: what `gcf extract` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unpacked {
+    /// Compression layers around the container, outermost first.
+    pub layers: Vec<Layer>,
+    /// Folders to create, `/`-separated, parents first.
     pub dirs: Vec<String>,
+    /// Files as (folder-relative path, bytes).
+    pub files: crate::Outputs,
+    /// A RARC's manifest (written as [`MANIFEST`] at the folder's top; the layout it packs back
+    /// from), `None` for other containers.
+    pub manifest: Option<String>,
+    /// Members written under another name: (original name escaped, path used).
+    pub renamed: Vec<(String, String)>,
+}
+
+/// The folder `data` extracts to: a RARC (through its Yaz0/Yay0 layers) as its members and
+/// manifest (`rarc::manifest`), another container as its format's [`crate::Format::extract`]
+/// files. `name` breaks detection ties; `charge` is told the payload size before anything is
+/// unpacked (a caller's decompression budget: its error stops the extraction), and the RARC's
+/// members are unpacked under an allocation limit of `budget` (at most 1 GiB).
+#[cfg(feature = "convert")]
+pub fn unpack(
+    data: &[u8],
+    name: &str,
+    budget: u64,
+    mut charge: impl FnMut(u64) -> Result<(), String>,
+) -> Result<Unpacked, String> {
+    let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| e.to_string())?;
+    charge(inner.len() as u64)?;
+    if !rarc::is_rarc(&inner) {
+        let (format, _) =
+            crate::detect_format(&inner, name).ok_or_else(|| "unknown format".to_owned())?;
+        let files = format.extract(&inner).map_err(|e| e.to_string())?.ok_or_else(|| {
+            let what = if layers.is_empty() {
+                format.name().to_owned()
+            } else {
+                format!("a compressed {}", format.name())
+            };
+            format!(
+                "{what} is not an archive (formats with members: rarc, pkx; `gcf convert` decompresses a Yaz0 file)"
+            )
+        })?;
+        return Ok(Unpacked {
+            layers,
+            dirs: Vec::new(),
+            files,
+            manifest: None,
+            renamed: Vec::new(),
+        });
+    }
+    drop(inner);
+    let limits = gcio::Limits {
+        max_alloc_bytes: budget.min(gcio::Limits::default().max_alloc_bytes),
+        ..gcio::Limits::default()
+    };
+    let u = manifest::unpack_with(data, limits).map_err(|e| match e.kind() {
+        gcio::ErrorKind::Limit { .. } => format!(
+            "{e}: the members expand past what one extraction may write (the budget, --budget, up to 1 GiB per archive)"
+        ),
+        _ => e.to_string(),
+    })?;
+    Ok(Unpacked {
+        layers: u.layers,
+        dirs: u.dirs,
+        files: u.files,
+        manifest: Some(u.manifest),
+        renamed: u.renamed,
+    })
 }
 
 /// What `pack` built.

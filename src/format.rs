@@ -54,6 +54,18 @@ pub struct Member {
     pub data: Bytes,
 }
 
+/// Files made in memory for the caller to write: folder-relative `/`-separated path → bytes.
+pub type Outputs = Vec<(String, Vec<u8>)>;
+
+/// A folder read into memory (what [`Format::pack`] and `archive::pack_rarc` pack).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Folder {
+    /// Files by folder-relative `/`-separated path.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Every sub-folder, parents first.
+    pub dirs: Vec<String>,
+}
+
 /// Companion files a check reads besides the file itself (e.g. the model an animation binds to,
 /// the wave system a sound bank plays from), by the option key that names them
 /// ([`Format::companions`]) → their bytes. The caller reads them; the library opens no path.
@@ -258,16 +270,17 @@ pub trait Format: Sync {
     }
 
     #[cfg(feature = "convert")]
-    /// Writes every member under `dir`; `None` for non-containers.
-    fn extract(&self, _data: &[u8], _dir: &Path) -> Option<Result<usize>> {
-        None
+    /// The files an extracted folder holds (folder-relative `/`-separated path → bytes), in
+    /// memory: the caller writes them. `Ok(None)` for files this format does not extract.
+    fn extract(&self, _data: &[u8]) -> Result<Option<Outputs>> {
+        Ok(None)
     }
 
     #[cfg(feature = "convert")]
-    /// Builds a container from the directory `dir` for the output path `out`; `None` when this format
-    /// is not the one `out` asks for.
-    fn pack(&self, _dir: &Path, _out: &Path, _opts: &Options) -> Option<Result<Vec<u8>>> {
-        None
+    /// Builds a container from `folder` (read into memory by the caller) for the output named
+    /// `out`; `Ok(None)` when this format is not the one `out` asks for.
+    fn pack(&self, _folder: &Folder, _out: &Path, _opts: &Options) -> Result<Option<Vec<u8>>> {
+        Ok(None)
     }
 
     /// Facts for the survey (e.g. `("sync-id flag=1", 1)`, `("opcode 0xc1", 34)`): counters summed per

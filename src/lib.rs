@@ -55,8 +55,8 @@ mod opened;
 
 pub use bytes::Bytes;
 pub use format::{
-    Companions, Detection, Format, Info, Input, Member, Options, Parsed, Rewrite, extension,
-    io_error,
+    Companions, Detection, Folder, Format, Info, Input, Member, Options, Outputs, Parsed, Rewrite,
+    extension, io_error,
 };
 pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
 

@@ -155,37 +155,39 @@ impl Format for PkxContainer {
     }
 
     #[cfg(feature = "convert")]
-    /// `dir/model.dat` and `dir/metadata.json`: what `pack` (and `convert --dat`) rebuilds from.
-    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        pkx::game(data)?;
-        let write = |name: &str, bytes: &[u8]| {
-            let path = dir.join(name);
-            std::fs::write(&path, bytes).map_err(|e| io_error(&path, e))
-        };
-        Some(Pkx::parse(data).and_then(|p| {
-            std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
-            write("model.dat", &p.dat)?;
-            write("metadata.json", pkx::json::to_string(&p).as_bytes())?;
-            Ok(2)
-        }))
+    /// `model.dat` and `metadata.json`: what `pack` (and `convert --dat`) rebuilds from.
+    fn extract(&self, data: &[u8]) -> Result<Option<crate::Outputs>> {
+        if pkx::game(data).is_none() {
+            return Ok(None);
+        }
+        let p = Pkx::parse(data)?;
+        Ok(Some(vec![
+            ("model.dat".to_owned(), p.dat.clone()),
+            (
+                "metadata.json".to_owned(),
+                pkx::json::to_string(&p).into_bytes(),
+            ),
+        ]))
     }
 
     #[cfg(feature = "convert")]
-    /// A `.pkx` from `dir/metadata.json` and `dir/model.dat`.
-    fn pack(&self, dir: &Path, out: &Path, _opts: &Options) -> Option<Result<Vec<u8>>> {
+    /// A `.pkx` from the folder's `metadata.json` and `model.dat`.
+    fn pack(&self, folder: &crate::Folder, out: &Path, _opts: &Options) -> Result<Option<Vec<u8>>> {
         if extension(out) != "pkx" {
-            return None;
+            return Ok(None);
         }
         let read = |name: &str| {
-            let path = dir.join(name);
-            std::fs::read(&path).map_err(|e| io_error(&path, e))
+            folder
+                .files
+                .get(name)
+                .ok_or_else(|| Error::message(format!("{name}: not in the folder")))
         };
-        Some((|| {
-            let meta = read("metadata.json")?;
-            let s = std::str::from_utf8(&meta)
-                .map_err(|e| Error::message(format!("metadata.json is not UTF-8: {e}")))?;
-            pkx::json::from_str(s, read("model.dat")?)?.write()
-        })())
+        let meta = read("metadata.json")?;
+        let s = std::str::from_utf8(meta)
+            .map_err(|e| Error::message(format!("metadata.json is not UTF-8: {e}")))?;
+        pkx::json::from_str(s, read("model.dat")?.clone())?
+            .write()
+            .map(Some)
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
@@ -374,22 +376,27 @@ mod tests {
                 .is_none()
         );
         let b = sample("colosseum-pokemon.pkx");
-        let x = dir.join("extracted");
-        assert_eq!(PkxContainer.extract(&b, &x).unwrap().unwrap(), 2);
+        let files = PkxContainer.extract(&b).unwrap().unwrap();
+        assert_eq!(files.len(), 2);
+        let folder = crate::Folder {
+            files: files.into_iter().collect(),
+            dirs: Vec::new(),
+        };
         let out = dir.join("z.pkx");
         assert_eq!(
             PkxContainer
-                .pack(&x, &out, &Options::new())
+                .pack(&folder, &out, &Options::new())
                 .unwrap()
                 .unwrap(),
             b
         );
         assert!(
             PkxContainer
-                .pack(&x, &dir.join("z.arc"), &Options::new())
+                .pack(&folder, &dir.join("z.arc"), &Options::new())
+                .unwrap()
                 .is_none()
         );
-        assert!(PkxContainer.extract(b"not a pkx", &x).is_none());
+        assert!(PkxContainer.extract(b"not a pkx").unwrap().is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-pub use gcformats::archive::{Packed, member, pack_rarc, replace};
-use rarc::layer::{Layer, peel_all};
-use rarc::manifest::{self, MANIFEST, MAX_LAYERS};
+pub use gcformats::archive::{Packed, Unpacked, member, pack_rarc, replace, unpack};
+use rarc::layer::Layer;
+use rarc::manifest::MANIFEST;
 
 use crate::output::Policy;
 use crate::{Options, extension};
@@ -38,41 +38,9 @@ pub fn extract_within(
     dir: &Path,
     budget: u64,
 ) -> Result<Extracted, String> {
-    let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| format!("{name}: {e}"))?;
-    crate::Spent { bytes: 0, budget }
-        .charge(inner.len() as u64)
+    let mut spent = crate::Spent { bytes: 0, budget };
+    let u = gcformats::archive::unpack(data, name, budget, |n| spent.charge(n))
         .map_err(|e| format!("{name}: {e}"))?;
-    if !rarc::is_rarc(&inner) {
-        let (format, _) =
-            crate::detect_format(&inner, name).ok_or_else(|| format!("{name}: unknown format"))?;
-        let n = format
-            .extract(&inner, dir)
-            .ok_or_else(|| {
-                let what = if layers.is_empty() {
-                    format.name().to_owned()
-                } else {
-                    format!("a compressed {}", format.name())
-                };
-                format!("{name}: {what} is not an archive (formats with members: rarc, pkx; `gcf convert` decompresses a Yaz0 file)")
-            })?
-            .map_err(|e| format!("{name}: {e}"))?;
-        return Ok(Extracted {
-            files: n,
-            layers: layers.iter().map(Layer::describe).collect(),
-            notices: Vec::new(),
-        });
-    }
-    drop(inner);
-    let limits = gcio::Limits {
-        max_alloc_bytes: budget.min(gcio::Limits::default().max_alloc_bytes),
-        ..gcio::Limits::default()
-    };
-    let u = manifest::unpack_with(data, limits).map_err(|e| match e.kind() {
-        gcio::ErrorKind::Limit { .. } => format!(
-            "{name}: {e}: the members expand past what one extraction may write (the budget, --budget, up to 1 GiB per archive)"
-        ),
-        _ => format!("{name}: {e}"),
-    })?;
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     for d in &u.dirs {
         let p = dir.join(d);
@@ -90,7 +58,9 @@ pub fn extract_within(
     for (path, bytes) in &u.files {
         create(&dir.join(path), bytes)?;
     }
-    create(&dir.join(MANIFEST), u.manifest.as_bytes())?;
+    if let Some(m) = &u.manifest {
+        create(&dir.join(MANIFEST), m.as_bytes())?;
+    }
     Ok(Extracted {
         files: u.files.len(),
         layers: u.layers.iter().map(Layer::describe).collect(),
@@ -122,17 +92,18 @@ pub fn pack(dir: &Path, out: &Path, opts: &Options, policy: &Policy) -> Result<P
             .unwrap_or_else(|| "root".to_owned());
         return pack_rarc(&dir.display().to_string(), &root, folder, out, opts);
     }
-    drop(folder);
-    let bytes = gcformats::registry()
+    let packed = gcformats::registry()
         .iter()
-        .find_map(|f| f.pack(dir, out, opts))
-        .ok_or_else(|| {
-            format!(
-                "{}: no format packs this kind of file (.arc, .szs, .rarc: RARC; .pkx: PKX)",
-                out.display()
-            )
-        })?
+        .map(|f| f.pack(&folder, out, opts))
+        .find(|r| !matches!(r, Ok(None)))
+        .unwrap_or(Ok(None))
         .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let bytes = packed.ok_or_else(|| {
+        format!(
+            "{}: no format packs this kind of file (.arc, .szs, .rarc: RARC; .pkx: PKX)",
+            out.display()
+        )
+    })?;
     Ok(Packed {
         bytes,
         notices: Vec::new(),
