@@ -1,11 +1,20 @@
-//! The interface every format crate plugs into: detect, info, check, roundtrip, members, convert,
-//! extract, pack and sample generation. One implementation per format lives in `formats/`; the
-//! file conversions (`convert`, `extract`, `pack`) exist with the `convert` feature only.
+//! The interface every format crate plugs into: detect, parse, info, check, roundtrip, members,
+//! convert, extract, pack and sample generation. One implementation per format lives in
+//! `formats/`; the file conversions (`convert`, `extract`, `pack`) exist with the `convert` feature
+//! only.
+//!
+//! A file is parsed once: [`Format::parse`] returns the format's parsed state (an owned model, a
+//! decoded payload), which [`crate::Opened`] keeps, and every question ([`Format::info`],
+//! [`Format::roundtrip`], [`Format::check`], [`Format::members`], [`Format::facts`]) receives it
+//! through its [`Input`] ([`Input::parsed`]), together with the file's bytes.
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
-use gcio::{Diagnostic, Error, Result};
+use bytes::Bytes;
+use gcio::{Diagnostic, Error, Limits, Result};
 
 /// What `identify` says about a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,8 +49,130 @@ pub struct Info {
 pub struct Member {
     /// Path inside the container (`dir/file.bdl`).
     pub name: String,
-    /// The member's bytes, decompressed.
-    pub data: Vec<u8>,
+    /// The member's bytes, decompressed: shared with the container's parsed state or its input
+    /// when stored as is ([`Input::share`]), not copied.
+    pub data: Bytes,
+}
+
+/// Files made in memory for the caller to write: folder-relative `/`-separated path → bytes.
+pub type Outputs = Vec<(String, Vec<u8>)>;
+
+/// A folder read into memory (what [`Format::pack`] and `archive::pack_rarc` pack).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Folder {
+    /// Files by folder-relative `/`-separated path.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Every sub-folder, parents first.
+    pub dirs: Vec<String>,
+}
+
+/// Companion files a check reads besides the file itself (e.g. the model an animation binds to,
+/// the wave system a sound bank plays from), by the option key that names them
+/// ([`Format::companions`]) → their bytes. The caller reads them; the library opens no path.
+pub type Companions = BTreeMap<String, Vec<u8>>;
+
+/// What [`Format::parse`] returns: the format's parsed state, whatever type it chooses.
+pub type Parsed = Box<dyn Any + Send + Sync>;
+
+/// The parse result an [`crate::Opened`] keeps (its first question parses; the rest reuse it).
+pub(crate) type ParseCell = OnceLock<Result<Parsed>>;
+
+/// A file as a format's questions see it: its bytes (`Input` dereferences to `[u8]`), its name,
+/// the caller's [`Limits`] and, parsed on first use and then kept, the format's [`Parsed`] state.
+pub struct Input<'a> {
+    data: &'a [u8],
+    shared: Option<&'a Bytes>,
+    name: &'a str,
+    limits: &'a Limits,
+    format: &'a dyn Format,
+    parsed: &'a ParseCell,
+    companions: Option<&'a Companions>,
+}
+
+impl std::ops::Deref for Input<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.data
+    }
+}
+
+impl<'a> Input<'a> {
+    pub(crate) fn new(
+        data: &'a [u8],
+        shared: Option<&'a Bytes>,
+        name: &'a str,
+        limits: &'a Limits,
+        format: &'a dyn Format,
+        parsed: &'a ParseCell,
+    ) -> Self {
+        Input {
+            data,
+            shared,
+            name,
+            limits,
+            format,
+            parsed,
+            companions: None,
+        }
+    }
+
+    /// The same input with the caller's companion files.
+    pub(crate) fn with_companions(mut self, files: &'a Companions) -> Self {
+        self.companions = Some(files);
+        self
+    }
+
+    /// The companion file given under option key `key` ([`Format::companions`]), if any.
+    pub fn companion(&self, key: &str) -> Option<&'a [u8]> {
+        self.companions?.get(key).map(Vec::as_slice)
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The name the file was opened under (`""` when none).
+    pub fn name(&self) -> &'a str {
+        self.name
+    }
+
+    /// The bounds the file is read under.
+    pub fn limits(&self) -> &'a Limits {
+        self.limits
+    }
+
+    /// The format's parsed state: [`Format::parse`] runs on the first call, later calls (from any
+    /// question) get the same state, or the same parse error.
+    pub fn parsed<T: Any>(&self) -> Result<&'a T> {
+        let state = self
+            .parsed
+            .get_or_init(|| self.format.parse(self.data, self.limits));
+        match state {
+            Ok(p) => p.downcast_ref::<T>().ok_or_else(|| {
+                Error::message(format!(
+                    "{}: parsed state is not a {}",
+                    self.format.name(),
+                    std::any::type_name::<T>()
+                ))
+            }),
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    /// `part` (a slice of [`Input::bytes`], e.g. a member stored uncompressed) as [`Bytes`]:
+    /// shared with the input when it is held as `Bytes` (a decompressed payload, a member), copied
+    /// otherwise.
+    pub fn share(&self, part: &[u8]) -> Bytes {
+        let inside = self.data.as_ptr_range();
+        let p = part.as_ptr_range();
+        match self.shared {
+            Some(b) if !part.is_empty() && inside.start <= p.start && p.end <= inside.end => {
+                b.slice_ref(part)
+            }
+            _ => Bytes::copy_from_slice(part),
+        }
+    }
 }
 
 /// A file written back without edits, and the parts the model kept as stored bytes rather than
@@ -71,6 +202,11 @@ pub type Options = BTreeMap<String, String>;
 
 /// One file format of the registry. Methods that a format does not support return
 /// `None` (for optional operations) or a default, so new formats implement only what they have.
+///
+/// [`Format::parse`] is the one parse step: the questions get its state from
+/// [`Input::parsed`] (parsed on the first question that asks, then kept by [`crate::Opened`]), so
+/// a file is parsed, and a compressed payload decoded, once however many questions are asked.
+/// Questions that work from the bytes alone (a validator over the raw file) ignore it.
 pub trait Format: Sync {
     /// Registry name; the primary `identify` name (e.g. `rarc`).
     fn name(&self) -> &'static str;
@@ -78,18 +214,45 @@ pub trait Format: Sync {
     /// Recognises the file from its bytes (and, only as a tie-breaker, its path).
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection>;
 
+    /// [`Format::detect`], handing over the parse state when detecting already made it (a
+    /// compressed stream decodes its payload to name the format inside): [`crate::Opened`]
+    /// keeps it as if [`Format::parse`] had returned it, so the work is not done twice. The
+    /// default detects only.
+    fn detect_parsed(&self, data: &[u8], path: &str) -> Option<(Detection, Option<Parsed>)> {
+        self.detect(data, path).map(|d| (d, None))
+    }
+
+    /// Parses the file once into the state the questions share ([`Input::parsed`]); the default
+    /// keeps nothing (`()`), for formats whose questions read the bytes directly.
+    fn parse(&self, _data: &[u8], _limits: &Limits) -> Result<Parsed> {
+        Ok(Box::new(()))
+    }
+
     /// Summary for `gcf info`.
-    fn info(&self, data: &[u8]) -> Result<Info>;
+    fn info(&self, data: &Input<'_>) -> Result<Info>;
 
     /// Parses and writes back without edits; `gcf roundtrip` compares the result with the input
     /// and reports the parts the model kept raw.
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite>;
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite>;
 
-    /// Validator findings for `gcf check`.
-    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>>;
+    /// Validator findings for `gcf check`; companion files are in [`Input::companion`].
+    fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>>;
+
+    /// The bytes the file expands to, as its header declares before anything is decoded (a
+    /// compressed stream's payload size): what a caller charges against a decompression budget
+    /// first. `None` for formats that do not expand.
+    fn expands_to(&self, _data: &[u8]) -> Option<u64> {
+        None
+    }
+
+    /// Option keys whose values name companion files the check reads (e.g. `model`, `wsys`):
+    /// the caller reads each and passes its bytes ([`Companions`]).
+    fn companions(&self) -> &'static [&'static str] {
+        &[]
+    }
 
     /// Members of a container, decompressed; empty for plain files.
-    fn members(&self, _data: &[u8]) -> Result<Vec<Member>> {
+    fn members(&self, _data: &Input<'_>) -> Result<Vec<Member>> {
         Ok(Vec::new())
     }
 
@@ -107,22 +270,23 @@ pub trait Format: Sync {
     }
 
     #[cfg(feature = "convert")]
-    /// Writes every member under `dir`; `None` for non-containers.
-    fn extract(&self, _data: &[u8], _dir: &Path) -> Option<Result<usize>> {
-        None
+    /// The files an extracted folder holds (folder-relative `/`-separated path → bytes), in
+    /// memory: the caller writes them. `Ok(None)` for files this format does not extract.
+    fn extract(&self, _data: &[u8]) -> Result<Option<Outputs>> {
+        Ok(None)
     }
 
     #[cfg(feature = "convert")]
-    /// Builds a container from the directory `dir` for the output path `out`; `None` when this format
-    /// is not the one `out` asks for.
-    fn pack(&self, _dir: &Path, _out: &Path, _opts: &Options) -> Option<Result<Vec<u8>>> {
-        None
+    /// Builds a container from `folder` (read into memory by the caller) for the output named
+    /// `out`; `Ok(None)` when this format is not the one `out` asks for.
+    fn pack(&self, _folder: &Folder, _out: &Path, _opts: &Options) -> Result<Option<Vec<u8>>> {
+        Ok(None)
     }
 
     /// Facts for the survey (e.g. `("sync-id flag=1", 1)`, `("opcode 0xc1", 34)`): counters summed per
     /// format across all files, so claims like "every block has a terminated run list" can be
     /// re-checked on any disc.
-    fn facts(&self, _data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, _data: &Input<'_>) -> Vec<(String, u64)> {
         Vec::new()
     }
 

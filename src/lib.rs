@@ -45,14 +45,20 @@ macro_rules! json {
     };
 }
 
+#[cfg(feature = "rarc")]
+pub mod archive;
 #[cfg(feature = "convert")]
 pub mod export;
 mod format;
 pub mod formats;
 mod opened;
 
-pub use format::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
-pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_with};
+pub use bytes::Bytes;
+pub use format::{
+    Companions, Detection, Folder, Format, Info, Input, Member, Options, Outputs, Parsed, Rewrite,
+    extension, io_error,
+};
+pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
 
 /// Name printed for files no format recognises.
 pub const UNKNOWN: &str = "unknown";
@@ -79,6 +85,44 @@ pub fn detect_format(data: &[u8], name: &str) -> Option<(&'static dyn Format, De
     formats::FORMATS
         .iter()
         .find_map(|f| f.detect(data, name).map(|d| (*f, d)))
+}
+
+/// Every option key naming a companion file some registered format checks against
+/// ([`Format::companions`]): what a caller reads and passes to [`Opened::validate_with`].
+pub fn companion_keys() -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = formats::FORMATS
+        .iter()
+        .flat_map(|f| f.companions().iter().copied())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// Converts `data` (read from `from`; empty for a folder input) into the file or folder `to`
+/// through the first registered format that handles the pair: a compressed input's payload
+/// first (a Yaz0 table converts to CSV), then the file itself (a Yaz0 stream decompresses to any
+/// other name). `None` when no format converts between them.
+#[cfg(feature = "convert")]
+pub fn convert(
+    data: &[u8],
+    from: &std::path::Path,
+    to: &std::path::Path,
+    opts: &Options,
+) -> Option<gcio::Result<()>> {
+    let payload = match rarc::layer::peel_all(data, rarc::manifest::MAX_LAYERS) {
+        Ok((layers, inner)) if !layers.is_empty() => Some(inner),
+        _ => None,
+    };
+    payload
+        .iter()
+        .map(Vec::as_slice)
+        .chain(std::iter::once(data))
+        .find_map(|d| {
+            formats::FORMATS
+                .iter()
+                .find_map(|f| f.convert(d, from, to, opts))
+        })
 }
 
 /// The format registered under `name` (e.g. `rarc`, `j3d-bmd`).

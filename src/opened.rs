@@ -1,10 +1,26 @@
 //! [`open`]: a file identified once, with everything the registry can say about it.
 
-use std::borrow::Cow;
-
+use bytes::Bytes;
 use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
 
-use crate::{Detection, Format, Info, Options, Rewrite, UNKNOWN};
+use crate::format::{Input, ParseCell};
+use crate::{Companions, Detection, Format, Info, Options, Rewrite, UNKNOWN};
+
+/// An opened file's bytes: the caller's, or shared (a member, a decompressed payload).
+#[derive(Clone)]
+enum Data<'a> {
+    Borrowed(&'a [u8]),
+    Shared(Bytes),
+}
+
+impl Data<'_> {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Data::Borrowed(b) => b,
+            Data::Shared(b) => b,
+        }
+    }
+}
 
 /// How deep [`Opened::members`] descends into containers (an archive in a Yaz0 stream in an
 /// archive …): members of a file this deep have no members of their own.
@@ -12,17 +28,20 @@ pub const MAX_NESTING: u32 = 8;
 
 /// A file identified by the registry: its bytes, its format and detection, and the bounds its
 /// members are read under. Every question (info, findings, write-back, members, conversions)
-/// goes to the format that detected it, without detecting again.
+/// goes to the format that detected it, without detecting again, and the format's parsed state
+/// ([`Format::parse`]) is made on the first question and kept for the others: a Yaz0 payload is
+/// decoded once, and its member shares those bytes.
 ///
 /// Members are [`Opened`] files too; a member no registered format recognises is still one
 /// ([`Opened::is_known`] is false): opaque bytes that write back as they are.
 pub struct Opened<'a> {
-    data: Cow<'a, [u8]>,
+    data: Data<'a>,
     name: String,
     format: Option<&'static dyn Format>,
     detection: Detection,
     limits: Limits,
     depth: u32,
+    parsed: ParseCell,
 }
 
 impl std::fmt::Debug for Opened<'_> {
@@ -31,7 +50,8 @@ impl std::fmt::Debug for Opened<'_> {
             .field("name", &self.name)
             .field("format", &self.detection.format)
             .field("detail", &self.detection.detail)
-            .field("bytes", &self.data.len())
+            .field("bytes", &self.bytes().len())
+            .field("parsed", &self.parsed.get().is_some())
             .finish()
     }
 }
@@ -53,7 +73,13 @@ pub fn open_named<'a>(data: &'a [u8], name: &str) -> Result<Opened<'a>> {
 /// An [`Opened`] for any bytes: unrecognised ones included ([`Opened::is_known`] false), as
 /// container members are.
 pub fn open_any<'a>(data: &'a [u8], name: &str, limits: &Limits) -> Opened<'a> {
-    Opened::new(Cow::Borrowed(data), name.to_owned(), limits, 0)
+    Opened::new(Data::Borrowed(data), name.to_owned(), limits, 0)
+}
+
+/// [`open_any`] for bytes the file keeps (e.g. a file just read): its members stored as they are
+/// share these bytes instead of copying them.
+pub fn open_shared(data: impl Into<Bytes>, name: &str, limits: &Limits) -> Opened<'static> {
+    Opened::new(Data::Shared(data.into()), name.to_owned(), limits, 0)
 }
 
 /// [`open_named`] under caller `limits`: members decompressed past `limits.max_alloc_bytes` in
@@ -71,9 +97,19 @@ pub fn open_with<'a>(data: &'a [u8], name: &str, limits: &Limits) -> Result<Open
 }
 
 impl<'a> Opened<'a> {
-    fn new(data: Cow<'a, [u8]>, name: String, limits: &Limits, depth: u32) -> Self {
-        let (format, detection) = match crate::detect_format(&data, &name) {
-            Some((f, d)) => (Some(f), d),
+    fn new(data: Data<'a>, name: String, limits: &Limits, depth: u32) -> Self {
+        let parsed = ParseCell::new();
+        let found = crate::formats::FORMATS.iter().find_map(|f| {
+            f.detect_parsed(data.as_slice(), &name)
+                .map(|(d, state)| (*f, d, state))
+        });
+        let (format, detection) = match found {
+            Some((f, d, state)) => {
+                if let Some(state) = state {
+                    let _ = parsed.set(Ok(state));
+                }
+                (Some(f), d)
+            }
             None => (None, Detection::new(UNKNOWN)),
         };
         Opened {
@@ -83,12 +119,30 @@ impl<'a> Opened<'a> {
             detection,
             limits: *limits,
             depth,
+            parsed,
         }
     }
 
     /// The file's bytes.
     pub fn bytes(&self) -> &[u8] {
-        &self.data
+        self.data.as_slice()
+    }
+
+    /// What the registered format's questions receive: the bytes and the parse kept for them.
+    fn input(&self) -> Result<Input<'_>> {
+        let format = self.known()?;
+        let shared = match &self.data {
+            Data::Shared(b) => Some(b),
+            Data::Borrowed(_) => None,
+        };
+        Ok(Input::new(
+            self.bytes(),
+            shared,
+            &self.name,
+            &self.limits,
+            format,
+            &self.parsed,
+        ))
     }
 
     /// The name it was opened under (a member's path inside its container).
@@ -104,6 +158,12 @@ impl<'a> Opened<'a> {
     /// Detection detail (for a compressed stream, the payload's format).
     pub fn detail(&self) -> Option<&str> {
         self.detection.detail.as_deref()
+    }
+
+    /// The payload size a compressed stream's header declares, before decoding
+    /// ([`Format::expands_to`]); `None` for files that do not expand.
+    pub fn expands_to(&self) -> Option<u64> {
+        self.format?.expands_to(self.bytes())
     }
 
     /// The whole detection.
@@ -139,18 +199,20 @@ impl<'a> Opened<'a> {
 
     /// A summary: text for a terminal and the same facts as JSON.
     pub fn info(&self) -> Result<Info> {
-        self.known()?.info(&self.data)
+        self.known()?.info(&self.input()?)
     }
 
     /// The validator's findings (empty for an unrecognised member: nothing to check).
     pub fn validate(&self) -> Result<Vec<Diagnostic>> {
-        self.validate_with(&Options::new())
+        self.validate_with(&Options::new(), &Companions::new())
     }
 
-    /// [`Opened::validate`] with format options (e.g. hsd-dat's `order`).
-    pub fn validate_with(&self, opts: &Options) -> Result<Vec<Diagnostic>> {
+    /// [`Opened::validate`] with format options (e.g. hsd-dat's `order`) and the companion files
+    /// the format checks against, read by the caller: option key ([`Format::companions`], e.g.
+    /// j3d-anim's `model`, ibnk's `wsys`) → bytes.
+    pub fn validate_with(&self, opts: &Options, files: &Companions) -> Result<Vec<Diagnostic>> {
         match self.format {
-            Some(f) => f.check(&self.data, opts),
+            Some(f) => f.check(&self.input()?.with_companions(files), opts),
             None => Ok(Vec::new()),
         }
     }
@@ -159,8 +221,8 @@ impl<'a> Opened<'a> {
     /// ([`Rewrite::raw`]). An unrecognised member writes back as its bytes.
     pub fn rewrite(&self) -> Result<Rewrite> {
         match self.format {
-            Some(f) => f.roundtrip(&self.data),
-            None => Ok(Rewrite::from(self.data.to_vec())),
+            Some(f) => f.roundtrip(&self.input()?),
+            None => Ok(Rewrite::from(self.bytes().to_vec())),
         }
     }
 
@@ -171,7 +233,10 @@ impl<'a> Opened<'a> {
 
     /// Counters for a survey (see [`Format::facts`]).
     pub fn facts(&self) -> Vec<(String, u64)> {
-        self.format.map(|f| f.facts(&self.data)).unwrap_or_default()
+        match (self.format, self.input()) {
+            (Some(f), Ok(input)) => f.facts(&input),
+            _ => Vec::new(),
+        }
     }
 
     /// The members, each opened (decompressed; a compressed stream's one member is its payload,
@@ -185,12 +250,12 @@ impl<'a> Opened<'a> {
         if self.depth >= MAX_NESTING {
             return Ok(Vec::new());
         }
-        let members = f.members(&self.data)?;
+        let members = f.members(&self.input()?)?;
         let total: u64 = members.iter().map(|m| m.data.len() as u64).sum();
         self.limits.check_alloc(total, 1, 0)?;
         Ok(members
             .into_iter()
-            .map(|m| Opened::new(Cow::Owned(m.data), m.name, &self.limits, self.depth + 1))
+            .map(|m| Opened::new(Data::Shared(m.data), m.name, &self.limits, self.depth + 1))
             .collect())
     }
 
@@ -199,18 +264,54 @@ impl<'a> Opened<'a> {
     #[cfg(feature = "convert")]
     pub fn convert(&self, to: &std::path::Path, opts: &Options) -> Option<Result<()>> {
         self.format?
-            .convert(&self.data, std::path::Path::new(&self.name), to, opts)
+            .convert(self.bytes(), std::path::Path::new(&self.name), to, opts)
     }
 
     /// Takes ownership of the bytes (for keeping a borrowed file past its buffer).
     pub fn into_owned(self) -> Opened<'static> {
+        let data = match self.data {
+            Data::Borrowed(b) => Bytes::copy_from_slice(b),
+            Data::Shared(b) => b,
+        };
         Opened {
-            data: Cow::Owned(self.data.into_owned()),
+            data: Data::Shared(data),
             name: self.name,
             format: self.format,
             detection: self.detection,
             limits: self.limits,
             depth: self.depth,
+            parsed: self.parsed,
         }
+    }
+}
+
+#[cfg(all(test, feature = "rarc"))]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+    /// One decode per examination: every question of a Yaz0 file shares the payload detection
+    /// decoded, and a stored member shares its archive's bytes.
+    #[test]
+    fn questions_share_one_parse_and_members_share_bytes() {
+        let arc = rarc::pack(&rarc::sample_tree(), rarc::PackOptions::default())
+            .write()
+            .unwrap();
+        let szs = yaz0::encode(&arc, yaz0::Encoder::Matching(yaz0::Matching::Nintendo));
+        let file = crate::open_named(&szs, "stage.szs").unwrap();
+        let first = file.members().unwrap();
+        assert!(file.validate().unwrap().is_empty());
+        assert_eq!(file.rewrite().unwrap().bytes, szs);
+        let again = file.members().unwrap();
+        assert_eq!(first[0].bytes(), &arc[..]);
+        assert_eq!(first[0].bytes().as_ptr(), again[0].bytes().as_ptr());
+        let payload = &first[0];
+        let members = payload.members().unwrap();
+        let stored = members.iter().find(|m| !m.bytes().is_empty()).unwrap();
+        let inside = payload.bytes().as_ptr_range();
+        assert!(
+            inside.contains(&stored.bytes().as_ptr()),
+            "{}",
+            stored.name()
+        );
     }
 }

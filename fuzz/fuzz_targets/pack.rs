@@ -1,4 +1,4 @@
 #![no_main]
-//! `gcf pack` from a generated folder: see `gcf::archive::fuzz_pack` (folders with hostile names,
+//! `gcf pack` from a generated folder: see `gcformats::archive::fuzz_pack` (folders with hostile names,
 //! and an extracted sample whose manifest has input-chosen edits).
-libfuzzer_sys::fuzz_target!(|data: &[u8]| gcf::archive::fuzz_pack(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gcformats::archive::fuzz_pack(data));

@@ -8,7 +8,7 @@ use std::path::Path;
 use bcsv::Table;
 use gcio::{Diagnostic, Error, Result};
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// The BCSV format.
 pub struct Bcsv;
@@ -88,7 +88,7 @@ impl Format for Bcsv {
             .then(|| Detection::new("bcsv"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let table = Table::parse(data)?;
         let mut text = format!(
             "{} rows × {} fields, entry size {}, {}-endian, {}\n",
@@ -130,7 +130,7 @@ impl Format for Bcsv {
 
     /// Survey facts: field hashes no dictionary name matches (`unknown hash [XXXXXXXX]`, to grow
     /// the dictionary from real discs), packed (masked) fields, and the byte order.
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(v) = bcsv::parse(data) else {
             return Vec::new();
         };
@@ -146,7 +146,7 @@ impl Format for Bcsv {
         facts
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let t = Table::parse(data)?;
         Ok(Rewrite {
             bytes: t.write()?,
@@ -154,7 +154,7 @@ impl Format for Bcsv {
         })
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(bcsv::validate(data))
     }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Error, Result};
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// The BMS format.
 pub struct Bms;
@@ -24,7 +24,7 @@ impl Format for Bms {
             .then(|| Detection::new("bms"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let view = bms::parse(data)?;
         let flow = view.flow();
         let code = (0..data.len())
@@ -63,7 +63,7 @@ impl Format for Bms {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let p = bms::Program::disassemble(data)?;
         Ok(Rewrite {
             bytes: p.write()?,
@@ -71,7 +71,7 @@ impl Format for Bms {
         })
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(bms::validate(data))
     }
 
@@ -100,7 +100,7 @@ impl Format for Bms {
         Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
     }
 
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(view) = bms::parse(data) else {
             return Vec::new();
         };
@@ -144,6 +144,7 @@ impl Format for Bms {
 #[cfg(all(test, feature = "convert"))]
 mod tests {
     use super::*;
+    use crate::formats::Ask;
 
     fn sample() -> Vec<u8> {
         bms::build::demo_song()
@@ -167,7 +168,7 @@ mod tests {
             .unwrap_or(0);
         broken.splice(at + 2..at + 5, [0xFF, 0xFF, 0xFF]);
         assert!(Bms.detect(&broken, "x.bms").is_some());
-        let d = Bms.check(&broken, &Options::new()).unwrap_or_default();
+        let d = Bms.check_of(&broken, &Options::new()).unwrap_or_default();
         assert!(d.iter().any(|d| d.rule == "BMS-005"), "{d:?}");
     }
 
@@ -176,12 +177,12 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/bms");
         for (name, bytes) in Bms.samples() {
             assert_eq!(
-                Bms.roundtrip(&bytes).ok().map(|r| r.bytes),
+                Bms.roundtrip_of(&bytes).ok().map(|r| r.bytes),
                 Some(bytes.clone()),
                 "{name}"
             );
             assert!(
-                Bms.check(&bytes, &Options::new())
+                Bms.check_of(&bytes, &Options::new())
                     .is_ok_and(|d| d.is_empty()),
                 "{name}"
             );
@@ -229,7 +230,7 @@ mod tests {
                 .is_none()
         );
         assert!(
-            Bms.info(&song)
+            Bms.info_of(&song)
                 .is_ok_and(|i| i.json["tracks"].as_array().map(Vec::len) == Some(4))
         );
         std::fs::remove_dir_all(&dir).ok();

@@ -13,7 +13,7 @@ use std::path::Path;
 
 #[cfg(feature = "convert")]
 use crate::export::{read_png, write_png};
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 use j3d_bmd::gx::tex::TexFormat;
 
 /// The BTI texture format.
@@ -55,7 +55,7 @@ impl Format for Bti {
             .then(|| Detection::new("bti"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let b = BtiFile::parse(data)?;
         let h = b.header().copied().unwrap_or_default();
         let mut text = String::new();
@@ -93,11 +93,11 @@ impl Format for Bti {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         Ok(BtiFile::parse(data)?.write()?.into())
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(j3d_bmd::validate_bti(data))
     }
 

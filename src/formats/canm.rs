@@ -7,7 +7,7 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Error, ErrorKind, Result};
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// The camera animation format.
 pub struct Canm;
@@ -25,7 +25,7 @@ impl Format for Canm {
         })
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let a = canm::parse(data)?;
         let mut text = format!(
             "camera animation {:?} ({} bytes): {} frames, header {:?}, {} values\n",
@@ -63,7 +63,7 @@ impl Format for Canm {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let m = canm::parse(data)?;
         Ok(Rewrite {
             bytes: m.write()?,
@@ -71,11 +71,11 @@ impl Format for Canm {
         })
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(canm::validate(data))
     }
 
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(a) = canm::parse(data) else {
             return Vec::new();
         };

@@ -9,7 +9,7 @@ use std::path::Path;
 use gcio::{Diagnostic, Error, Result};
 use gpl_facial::{Block, BlockView, slot};
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// GPL model blocks (`gpl`).
 pub struct GplFacial;
@@ -25,7 +25,7 @@ impl Format for GplFacial {
             .then(|| Detection::new("gpl"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let v = BlockView::parse(data)?;
         let mut text = String::new();
         for i in 1..8 {
@@ -72,7 +72,7 @@ impl Format for GplFacial {
         })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let b = Block::parse(data)?;
         Ok(Rewrite {
             bytes: b.write()?,
@@ -80,7 +80,7 @@ impl Format for GplFacial {
         })
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(BlockView::parse(data)?.validate())
     }
 
@@ -102,7 +102,7 @@ impl Format for GplFacial {
         Some(result.and_then(|out| std::fs::write(to, out).map_err(|e| io_error(to, e))))
     }
 
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(b) = Block::parse(data) else {
             return Vec::new();
         };
@@ -134,6 +134,7 @@ impl Format for GplFacial {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+    use crate::formats::Ask;
 
     #[test]
     fn detection_is_strict_and_extension_breaks_ties() {
@@ -150,18 +151,18 @@ mod tests {
     #[test]
     fn info_check_roundtrip_convert() {
         let b = gpl_facial::build::luigi_block();
-        let info = GplFacial.info(&b).unwrap();
+        let info = GplFacial.info_of(&b).unwrap();
         assert!(info.text.contains("facial: 4 objects"), "{}", info.text);
         assert!(info.text.contains("00 01 06 02: 356 entries"));
-        assert_eq!(GplFacial.roundtrip(&b).unwrap(), b.clone().into());
-        assert!(GplFacial.check(&b, &Options::new()).unwrap().is_empty());
+        assert_eq!(GplFacial.roundtrip_of(&b).unwrap(), b.clone().into());
+        assert!(GplFacial.check_of(&b, &Options::new()).unwrap().is_empty());
         let mut spec = gpl_facial::build::birdo();
         spec.facial.as_mut().unwrap().objects[0].attributes[0]
             .runs
             .pop();
         let broken = spec.build().unwrap();
         let rules: Vec<String> = GplFacial
-            .check(&broken, &Options::new())
+            .check_of(&broken, &Options::new())
             .unwrap()
             .into_iter()
             .map(|d| d.rule)
@@ -206,7 +207,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(
             GplFacial
-                .facts(&b)
+                .facts_of(&b)
                 .iter()
                 .any(|(k, _)| k == "run list terminated=true")
         );

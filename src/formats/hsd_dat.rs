@@ -13,7 +13,7 @@ use serde_json::json;
 
 #[cfg(feature = "convert")]
 use crate::export::write_scene;
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension};
 
 /// Sysdolphin archives (`hsd-dat`).
 pub struct HsdDat;
@@ -27,7 +27,7 @@ impl Format for HsdDat {
         hsd_dat::detect(data).map(|_| Detection::new("hsd-dat"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let a = parse(data)?;
         let h = a.header();
         let g = a.graph();
@@ -109,7 +109,7 @@ impl Format for HsdDat {
         })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let d = Dat::parse(data)?;
         Ok(Rewrite {
             bytes: d.write()?,
@@ -117,7 +117,7 @@ impl Format for HsdDat {
         })
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         hsd_dat::validate_bytes(data)
     }
 
@@ -140,7 +140,7 @@ impl Format for HsdDat {
         }))
     }
 
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(a) = parse(data) else {
             return Vec::new();
         };

@@ -9,7 +9,7 @@ use std::path::Path;
 use gcio::{Diagnostic, Error, Result};
 use ibnk::model::{Body, ChunkData};
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// The IBNK format.
 pub struct Ibnk;
@@ -39,7 +39,7 @@ impl Format for Ibnk {
         ibnk::detect(data).map(|_| Detection::new("ibnk"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let bank = ibnk::read(data)?;
         let layout = match &bank.body {
             Body::V1(b) => b.chunks.iter().map(|c| chunk_summary(&c.data)).collect(),
@@ -81,7 +81,7 @@ impl Format for Ibnk {
     }
 
     /// Survey facts: bank version, instruments vs drum sets.
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(bank) = ibnk::read(data) else {
             return Vec::new();
         };
@@ -97,7 +97,7 @@ impl Format for Ibnk {
         ]
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let b = ibnk::read(data)?;
         Ok(Rewrite {
             bytes: b.write()?,
@@ -105,13 +105,16 @@ impl Format for Ibnk {
         })
     }
 
-    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
+    /// `wsys` ([`Input::companion`]): the wave system the bank plays from.
+    fn companions(&self) -> &'static [&'static str] {
+        &["wsys"]
+    }
+
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut found = ibnk::validate(data);
-        if let Some(path) = opts.get("wsys") {
-            let path = Path::new(path);
-            let ws = std::fs::read(path).map_err(|e| io_error(path, e))?;
+        if let Some(ws) = data.companion("wsys") {
             let bank = ibnk::read(data)?;
-            found.extend(ibnk::wsys::missing_waves(&bank, &ws).map_err(|e| e.context("WSYS"))?);
+            found.extend(ibnk::wsys::missing_waves(&bank, ws).map_err(|e| e.context("WSYS"))?);
         }
         Ok(found)
     }
@@ -141,6 +144,7 @@ impl Format for Ibnk {
 #[cfg(all(test, feature = "convert"))]
 mod tests {
     use super::*;
+    use crate::formats::Ask;
 
     #[test]
     fn detect_info_check_wsys_and_json() {
@@ -150,16 +154,16 @@ mod tests {
         for bank in [d.to_v0(9), d.to_v1(9)] {
             let bytes = bank.write().unwrap();
             assert_eq!(Ibnk.detect(&bytes, "x.bnk"), Some(Detection::new("ibnk")));
-            assert_eq!(Ibnk.roundtrip(&bytes).unwrap(), bytes.clone().into());
-            let info = Ibnk.info(&bytes).unwrap();
+            assert_eq!(Ibnk.roundtrip_of(&bytes).unwrap(), bytes.clone().into());
+            let info = Ibnk.info_of(&bytes).unwrap();
             assert_eq!(info.json["programs"].as_array().unwrap().len(), 4);
-            assert!(Ibnk.check(&bytes, &Options::new()).unwrap().is_empty());
+            assert!(Ibnk.check_of(&bytes, &Options::new()).unwrap().is_empty());
 
-            let ws = dir.join("w.ws");
             let waves: Vec<u16> = d.waves().into_iter().filter(|w| *w != 0x31).collect();
-            std::fs::write(&ws, ibnk::wsys::build(1, &[("a.aw", &waves)])).unwrap();
-            let opts: Options = [("wsys".to_owned(), ws.display().to_string())].into();
-            let found = Ibnk.check(&bytes, &opts).unwrap();
+            let ws = ibnk::wsys::build(1, &[("a.aw", &waves)]);
+            let files = crate::Companions::from([("wsys".to_owned(), ws)]);
+            let file = crate::open_named(&bytes, "x.bnk").unwrap();
+            let found = file.validate_with(&Options::new(), &files).unwrap();
             assert_eq!(found.len(), 1);
             assert_eq!(
                 found[0].message,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Error, Result};
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// The J3D animation family.
 pub struct J3dAnim;
@@ -27,7 +27,7 @@ impl Format for J3dAnim {
         j3d_anim::sniff(data).map(|k| Detection::new(k.format_name()))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let a = j3d_anim::parse(data)?;
         let mut text = format!(
             "{} ({} bytes): loop mode {}, duration {} frames\n",
@@ -67,7 +67,7 @@ impl Format for J3dAnim {
         Ok(Info { text, json })
     }
 
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(a) = j3d_anim::parse(data) else {
             return Vec::new();
         };
@@ -81,7 +81,7 @@ impl Format for J3dAnim {
         f
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let a = j3d_anim::parse(data)?;
         Ok(Rewrite {
             bytes: a.write()?,
@@ -89,11 +89,15 @@ impl Format for J3dAnim {
         })
     }
 
-    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
+    /// `model` ([`Input::companion`]): the J3D model the animation binds to.
+    fn companions(&self) -> &'static [&'static str] {
+        &["model"]
+    }
+
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut out = j3d_anim::validate(data);
-        if let Some(path) = opts.get("model") {
-            let model = std::fs::read(path).map_err(|e| io_error(Path::new(path), e))?;
-            let target = j3d_anim::Target::from_model(&model)?;
+        if let Some(model) = data.companion("model") {
+            let target = j3d_anim::Target::from_model(model)?;
             out.extend(j3d_anim::bind::check_binding(
                 &j3d_anim::parse(data)?,
                 &target,

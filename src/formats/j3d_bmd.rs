@@ -12,7 +12,7 @@ use j3d_bmd::{Bmd, Chunk, parse};
 
 #[cfg(feature = "convert")]
 use crate::export::write_scene;
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension};
 
 /// The J3D model format.
 pub struct J3dBmd;
@@ -35,7 +35,7 @@ impl Format for J3dBmd {
         }
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let v = parse(data)?;
         let model = Bmd::from_view(&v)?;
         let mesh = j3d_bmd::geometry(&v);
@@ -163,7 +163,7 @@ impl Format for J3dBmd {
     }
 
     /// A chunk kept raw is copied, not rewritten: it is reported as raw (`gcf info` says why).
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let m = Bmd::parse(data)?;
         Ok(Rewrite {
             bytes: m.write()?,
@@ -173,7 +173,7 @@ impl Format for J3dBmd {
 
     /// Chunk coverage: `chunks` and `chunks typed` (their ratio is the typed share), and one
     /// `raw chunk MAGIC` per chunk the owned model keeps as bytes.
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(v) = parse(data) else {
             return Vec::new();
         };
@@ -191,7 +191,7 @@ impl Format for J3dBmd {
         facts
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(j3d_bmd::validate(data))
     }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Error, Result};
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// Nintendo KCL collision.
 pub struct Kcl;
@@ -45,7 +45,7 @@ impl Format for Kcl {
         kcl::detect(data).map(|_| Detection::new("kcl"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let k = kcl::parse(data)?;
         let h = &k.header;
         let cells = k.cells();
@@ -106,7 +106,7 @@ impl Format for Kcl {
         Ok(Info { text, json })
     }
 
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(k) = kcl::parse(data) else {
             return Vec::new();
         };
@@ -117,7 +117,7 @@ impl Format for Kcl {
         ]
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let m = kcl::parse(data)?;
         Ok(Rewrite {
             bytes: m.write()?,
@@ -125,7 +125,7 @@ impl Format for Kcl {
         })
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(kcl::validate(data))
     }
 

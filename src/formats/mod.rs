@@ -86,3 +86,32 @@ pub static FORMATS: &[&dyn Format] = &[
     #[cfg(feature = "bms")]
     &bms::Bms,
 ];
+
+/// The questions asked of bytes directly, each parsing afresh (unit tests of one format, on
+/// bytes detection may refuse).
+#[cfg(test)]
+pub(crate) trait Ask: Format + Sized {
+    fn ask<R>(&self, data: &[u8], q: impl FnOnce(&crate::Input<'_>) -> R) -> R {
+        let cell = crate::format::ParseCell::new();
+        let limits = gcio::Limits::default();
+        q(&crate::Input::new(data, None, "", &limits, self, &cell))
+    }
+    fn info_of(&self, data: &[u8]) -> gcio::Result<crate::Info> {
+        self.ask(data, |i| self.info(i))
+    }
+    fn roundtrip_of(&self, data: &[u8]) -> gcio::Result<crate::Rewrite> {
+        self.ask(data, |i| self.roundtrip(i))
+    }
+    fn check_of(&self, data: &[u8], opts: &crate::Options) -> gcio::Result<Vec<gcio::Diagnostic>> {
+        self.ask(data, |i| self.check(i, opts))
+    }
+    fn members_of(&self, data: &[u8]) -> gcio::Result<Vec<crate::Member>> {
+        self.ask(data, |i| self.members(i))
+    }
+    fn facts_of(&self, data: &[u8]) -> Vec<(String, u64)> {
+        self.ask(data, |i| self.facts(i))
+    }
+}
+
+#[cfg(test)]
+impl<F: Format> Ask for F {}

@@ -9,7 +9,7 @@ use std::path::Path;
 use gcio::{Diagnostic, Error, Limits, Result};
 use msbf::CheckOptions;
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// The MSBF format.
 pub struct Msbf;
@@ -37,7 +37,7 @@ impl Format for Msbf {
         msbf::detect(data).map(|_| Detection::new("msbf"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let m = msbf::Msbf::parse(data)?;
         let nodes = m.flow().map(|f| f.nodes.as_slice()).unwrap_or_default();
         let count = |k: msbf::names::NodeType| nodes.iter().filter(|n| n.kind() == k).count();
@@ -106,7 +106,7 @@ impl Format for Msbf {
     }
 
     /// Survey facts: byte order and how often each node type occurs.
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(m) = msbf::Msbf::parse(data) else {
             return Vec::new();
         };
@@ -125,7 +125,7 @@ impl Format for Msbf {
         facts
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let m = msbf::Msbf::parse(data)?;
         Ok(Rewrite {
             bytes: m.write()?,
@@ -133,7 +133,7 @@ impl Format for Msbf {
         })
     }
 
-    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(msbf::Msbf::parse(data)?.validate_with(&check_options(opts)?))
     }
 

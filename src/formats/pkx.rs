@@ -11,7 +11,9 @@ use gcio::{Diagnostic, Error, Result};
 use pkx::{Game, ModelKind, Pkx};
 use serde_json::json;
 
-use crate::format::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Detection, Format, Info, Input, Member, Options, Rewrite, extension, io_error,
+};
 
 /// PKX model containers (`pkx-xd`, `pkx-colosseum`).
 pub struct PkxContainer;
@@ -37,7 +39,7 @@ impl Format for PkxContainer {
         pkx::game(data).map(|g| Detection::new(g.format_name()))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let v = pkx::parse(data)?;
         let p = Pkx::from_view(&v, &gcio::Limits::default())?;
         let game = p.game();
@@ -108,11 +110,11 @@ impl Format for PkxContainer {
         Ok(Info { text, json: meta })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         Ok(Pkx::parse(data)?.write()?.into())
     }
 
-    fn check(&self, data: &[u8], opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
         let p = Pkx::parse(data)?;
         Ok(match kind_option(opts)? {
             Some(k) => p.validate_as(k),
@@ -120,11 +122,11 @@ impl Format for PkxContainer {
         })
     }
 
-    fn members(&self, data: &[u8]) -> Result<Vec<Member>> {
+    fn members(&self, data: &Input<'_>) -> Result<Vec<Member>> {
         let v = pkx::parse(data)?;
         Ok(vec![Member {
             name: "model.dat".into(),
-            data: v.dat().to_vec(),
+            data: data.share(v.dat()),
         }])
     }
 
@@ -153,40 +155,42 @@ impl Format for PkxContainer {
     }
 
     #[cfg(feature = "convert")]
-    /// `dir/model.dat` and `dir/metadata.json`: what `pack` (and `convert --dat`) rebuilds from.
-    fn extract(&self, data: &[u8], dir: &Path) -> Option<Result<usize>> {
-        pkx::game(data)?;
-        let write = |name: &str, bytes: &[u8]| {
-            let path = dir.join(name);
-            std::fs::write(&path, bytes).map_err(|e| io_error(&path, e))
-        };
-        Some(Pkx::parse(data).and_then(|p| {
-            std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
-            write("model.dat", &p.dat)?;
-            write("metadata.json", pkx::json::to_string(&p).as_bytes())?;
-            Ok(2)
-        }))
+    /// `model.dat` and `metadata.json`: what `pack` (and `convert --dat`) rebuilds from.
+    fn extract(&self, data: &[u8]) -> Result<Option<crate::Outputs>> {
+        if pkx::game(data).is_none() {
+            return Ok(None);
+        }
+        let p = Pkx::parse(data)?;
+        Ok(Some(vec![
+            ("model.dat".to_owned(), p.dat.clone()),
+            (
+                "metadata.json".to_owned(),
+                pkx::json::to_string(&p).into_bytes(),
+            ),
+        ]))
     }
 
     #[cfg(feature = "convert")]
-    /// A `.pkx` from `dir/metadata.json` and `dir/model.dat`.
-    fn pack(&self, dir: &Path, out: &Path, _opts: &Options) -> Option<Result<Vec<u8>>> {
+    /// A `.pkx` from the folder's `metadata.json` and `model.dat`.
+    fn pack(&self, folder: &crate::Folder, out: &Path, _opts: &Options) -> Result<Option<Vec<u8>>> {
         if extension(out) != "pkx" {
-            return None;
+            return Ok(None);
         }
         let read = |name: &str| {
-            let path = dir.join(name);
-            std::fs::read(&path).map_err(|e| io_error(&path, e))
+            folder
+                .files
+                .get(name)
+                .ok_or_else(|| Error::message(format!("{name}: not in the folder")))
         };
-        Some((|| {
-            let meta = read("metadata.json")?;
-            let s = std::str::from_utf8(&meta)
-                .map_err(|e| Error::message(format!("metadata.json is not UTF-8: {e}")))?;
-            pkx::json::from_str(s, read("model.dat")?)?.write()
-        })())
+        let meta = read("metadata.json")?;
+        let s = std::str::from_utf8(meta)
+            .map_err(|e| Error::message(format!("metadata.json is not UTF-8: {e}")))?;
+        pkx::json::from_str(s, read("model.dat")?.clone())?
+            .write()
+            .map(Some)
     }
 
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(p) = Pkx::parse(data) else {
             return Vec::new();
         };
@@ -236,6 +240,7 @@ impl Format for PkxContainer {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+    use crate::formats::Ask;
 
     fn sample(name: &str) -> Vec<u8> {
         pkx::build::samples()
@@ -268,18 +273,23 @@ mod tests {
     #[test]
     fn info_check_roundtrip_members_facts() {
         let b = sample("xd-pokemon.pkx");
-        let info = PkxContainer.info(&b).unwrap();
+        let info = PkxContainer.info_of(&b).unwrap();
         assert!(
             info.text.contains("pkx-xd (Pokemon): 17 slots"),
             "{}",
             info.text
         );
         assert_eq!(info.json["species_id"], 359);
-        assert_eq!(PkxContainer.roundtrip(&b).unwrap(), b.clone().into());
-        assert!(PkxContainer.check(&b, &Options::new()).unwrap().is_empty());
+        assert_eq!(PkxContainer.roundtrip_of(&b).unwrap(), b.clone().into());
+        assert!(
+            PkxContainer
+                .check_of(&b, &Options::new())
+                .unwrap()
+                .is_empty()
+        );
         let broken = sample("broken/colosseum-timing-zero.pkx");
         let rules: Vec<String> = PkxContainer
-            .check(&broken, &Options::new())
+            .check_of(&broken, &Options::new())
             .unwrap()
             .into_iter()
             .map(|d| d.rule)
@@ -288,23 +298,23 @@ mod tests {
         let trainer = sample("colosseum-trainer.pkx");
         assert!(
             PkxContainer
-                .check(&trainer, &Options::new())
+                .check_of(&trainer, &Options::new())
                 .unwrap()
                 .is_empty()
         );
         let as_pokemon = Options::from([("kind".to_owned(), "pokemon".to_owned())]);
         assert!(
             PkxContainer
-                .check(&trainer, &as_pokemon)
+                .check_of(&trainer, &as_pokemon)
                 .unwrap()
                 .iter()
                 .all(|d| d.rule == "PKX-008")
         );
-        let m = PkxContainer.members(&b).unwrap();
+        let m = PkxContainer.members_of(&b).unwrap();
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].name, "model.dat");
         assert!(hsd_dat::sniff(&m[0].data));
-        let facts = PkxContainer.facts(&b);
+        let facts = PkxContainer.facts_of(&b);
         assert!(facts.iter().any(|(k, _)| k == "xd motion_type 2 (real)"));
         assert!(facts.iter().any(|(k, _)| k == "game xd"));
     }
@@ -333,7 +343,7 @@ mod tests {
                 .unwrap()
                 .unwrap();
             let dat = dir.join("model.dat");
-            std::fs::write(&dat, &PkxContainer.members(&b).unwrap()[0].data).unwrap();
+            std::fs::write(&dat, &PkxContainer.members_of(&b).unwrap()[0].data).unwrap();
             let opts = Options::from([("dat".to_owned(), dat.display().to_string())]);
             let text = std::fs::read(&json).unwrap();
             let out = dir.join("y.pkx");
@@ -366,22 +376,27 @@ mod tests {
                 .is_none()
         );
         let b = sample("colosseum-pokemon.pkx");
-        let x = dir.join("extracted");
-        assert_eq!(PkxContainer.extract(&b, &x).unwrap().unwrap(), 2);
+        let files = PkxContainer.extract(&b).unwrap().unwrap();
+        assert_eq!(files.len(), 2);
+        let folder = crate::Folder {
+            files: files.into_iter().collect(),
+            dirs: Vec::new(),
+        };
         let out = dir.join("z.pkx");
         assert_eq!(
             PkxContainer
-                .pack(&x, &out, &Options::new())
+                .pack(&folder, &out, &Options::new())
                 .unwrap()
                 .unwrap(),
             b
         );
         assert!(
             PkxContainer
-                .pack(&x, &dir.join("z.arc"), &Options::new())
+                .pack(&folder, &dir.join("z.arc"), &Options::new())
+                .unwrap()
                 .is_none()
         );
-        assert!(PkxContainer.extract(b"not a pkx", &x).is_none());
+        assert!(PkxContainer.extract(b"not a pkx").unwrap().is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

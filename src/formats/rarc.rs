@@ -2,10 +2,13 @@
 //! Extracting to and packing from folders is `gcf`'s (file I/O over the `rarc` crate's manifest,
 //! which keeps the layout so that an extracted folder packs back byte for byte).
 
+use std::borrow::Cow;
+
+use bytes::Bytes;
 use gcio::{Limits, Result};
 use rarc::{Archive, PackOptions};
 
-use crate::{Detection, Format, Info, Member, Options, Rewrite};
+use crate::{Detection, Format, Info, Input, Member, Options, Rewrite};
 
 /// The RARC format.
 pub struct Rarc;
@@ -19,7 +22,7 @@ impl Format for Rarc {
         rarc::detect(data).map(|_| Detection::new("rarc"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let v = rarc::parse(data)?;
         let (dirs, files) = v.walk()?;
         let mut text = format!(
@@ -74,7 +77,7 @@ impl Format for Rarc {
 
     /// Survey facts: the sync-ID flag (SMG archives keep it off), member load attributes and
     /// compression, and whether names are all lower-case (the SMG1 convention).
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(v) = rarc::parse(data) else {
             return Vec::new();
         };
@@ -91,17 +94,17 @@ impl Format for Rarc {
         facts
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         Ok(Archive::parse(data)?.write()?.into())
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
         Ok(rarc::validate(data, Limits::default()))
     }
 
     /// Every member, decompressed; entries sharing another's data are left out (examined once).
     /// The decompressed total is bounded by the allocation limit.
-    fn members(&self, data: &[u8]) -> Result<Vec<Member>> {
+    fn members(&self, data: &Input<'_>) -> Result<Vec<Member>> {
         let limits = Limits::default();
         let v = rarc::parse(data)?;
         let (_, files) = v.walk()?;
@@ -114,7 +117,10 @@ impl Format for Rarc {
             if f.entry.size > 0 && !seen.insert((f.entry.data, f.entry.size)) {
                 continue;
             }
-            let bytes = v.decompressed(&f.entry)?.into_owned();
+            let bytes = match v.decompressed(&f.entry)? {
+                Cow::Borrowed(stored) => data.share(stored),
+                Cow::Owned(decoded) => Bytes::from(decoded),
+            };
             total += bytes.len() as u64;
             limits.check_alloc(total, 1, u64::from(f.entry.data))?;
             out.push(Member {

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Result};
 
-use crate::format::{Detection, Format, Info, Options, Rewrite, extension, io_error};
+use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
 /// The TPL format.
 pub struct Tpl;
@@ -29,7 +29,7 @@ impl Format for Tpl {
         tpl::detect(data).map(|_| Detection::new("tpl"))
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let t = tpl::parse(data)?;
         let mut text = format!("TPL ({} bytes): {} image(s)\n", data.len(), t.images.len());
         let mut images = Vec::new();
@@ -70,7 +70,7 @@ impl Format for Tpl {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         let m = tpl::parse(data)?;
         Ok(Rewrite {
             bytes: m.write()?,
@@ -78,11 +78,11 @@ impl Format for Tpl {
         })
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<Diagnostic>> {
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(tpl::validate(data))
     }
 
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
         let Ok(t) = tpl::parse(data) else {
             return Vec::new();
         };

@@ -5,10 +5,13 @@
 
 use std::path::Path;
 
+use std::sync::OnceLock;
+
+use bytes::Bytes;
 use gcio::{Error, Limits, Result};
 use yaz0::{Encoder, Matching, Stream};
 
-use crate::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
+use crate::{Detection, Format, Info, Input, Member, Options, Rewrite, extension, io_error};
 
 /// The Yaz0 format.
 pub struct Yaz0;
@@ -23,10 +26,34 @@ const IDENTIFY_MAX: usize = 64 << 20;
 /// Name of the single member (the decompressed payload).
 const PAYLOAD: &str = "payload";
 
+/// A Yaz0 file parsed once: the payload (decoded by detection when it fits its prefix, and
+/// shared with the member, not copied) and, parsed when a question needs it, the stream model
+/// (every token, for the write-back and the checks).
+struct Parsed {
+    payload: Bytes,
+    stream: OnceLock<Result<Stream>>,
+}
+
+impl Parsed {
+    fn new(payload: Vec<u8>) -> Parsed {
+        Parsed {
+            payload: Bytes::from(payload),
+            stream: OnceLock::new(),
+        }
+    }
+
+    fn stream(&self, data: &Input<'_>) -> Result<&Stream> {
+        self.stream
+            .get_or_init(|| Stream::parse_with(data, data.limits()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
 /// The payload's format, or `damaged: ERROR` (with the offset) when the stream does not decode.
-fn payload_detail(decoded: Result<Vec<u8>>, path: &str) -> String {
+fn payload_detail(decoded: &Result<Vec<u8>>, path: &str) -> String {
     match decoded {
-        Ok(inner) => crate::identify_named(&inner, path)
+        Ok(inner) => crate::identify_named(inner, path)
             .map_or(crate::UNKNOWN, |d| d.format)
             .to_owned(),
         Err(e) => format!("damaged: {e}"),
@@ -58,25 +85,48 @@ impl Format for Yaz0 {
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        yaz0::detect(data)?;
-        // Naming the payload needs its first bytes only, so a bomb is never expanded whole.
-        Some(Detection {
-            format: "yaz0",
-            detail: Some(payload_detail(
-                yaz0::decode_prefix(data, DETECT_PREFIX),
-                path,
-            )),
-        })
+        self.detect_parsed(data, path).map(|(d, _)| d)
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
-        let s = Stream::parse(data)?;
-        let payload = s.decode();
+    /// Naming the payload needs its first bytes only, so a bomb is never expanded whole; a
+    /// payload that fits the prefix is decoded whole, and kept as the parse.
+    fn detect_parsed(&self, data: &[u8], path: &str) -> Option<(Detection, Option<crate::Parsed>)> {
+        yaz0::detect(data)?;
+        let prefix = yaz0::decode_prefix(data, DETECT_PREFIX);
+        let whole = yaz0::Header::parse(data)
+            .is_ok_and(|h| prefix.as_ref().is_ok_and(|p| p.len() == h.size as usize));
+        let detail = payload_detail(&prefix, path);
+        let state: Option<crate::Parsed> = match prefix {
+            Ok(p) if whole => Some(Box::new(Parsed::new(p))),
+            _ => None,
+        };
+        Some((
+            Detection {
+                format: "yaz0",
+                detail: Some(detail),
+            },
+            state,
+        ))
+    }
+
+    /// The header's payload size.
+    fn expands_to(&self, data: &[u8]) -> Option<u64> {
+        yaz0::Header::parse(data).ok().map(|h| u64::from(h.size))
+    }
+
+    /// The payload, decoded once for every question (the stream's tokens on first need).
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(Parsed::new(yaz0::decode_with(data, limits)?)))
+    }
+
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
+        let p = data.parsed::<Parsed>()?;
+        let (s, payload) = (p.stream(data)?, &p.payload);
         let stats = s.stats();
         // Naming the encoder re-encodes the payload (up to the first token that differs, per
         // encoder), so it is skipped past a size no real stream comes near.
         let encoders: Vec<&str> = if payload.len() <= IDENTIFY_MAX {
-            s.identify(&payload).iter().map(|e| e.name()).collect()
+            s.identify(payload).iter().map(|e| e.name()).collect()
         } else {
             Vec::new()
         };
@@ -85,7 +135,7 @@ impl Format for Yaz0 {
             None if payload.len() > IDENTIFY_MAX => "not identified (payload over 64 MiB)",
             None => "unknown",
         };
-        let inner = payload_format(&payload);
+        let inner = payload_format(payload);
         let ratio = if payload.is_empty() {
             0.0
         } else {
@@ -127,29 +177,36 @@ impl Format for Yaz0 {
     /// Survey facts: the payload's format and stream details an encoder leaves behind (trailing
     /// bytes, non-zero reserved header words). Encoder identification stays in `info`: it
     /// re-encodes the payload once per known encoder, too slow for a disc-wide survey.
-    fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
-        let Ok(s) = Stream::parse(data) else {
+    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
+        let Ok(p) = data.parsed::<Parsed>() else {
             return Vec::new();
         };
-        let payload = s.decode();
+        let (Ok(stream), payload) = (p.stream(data), &p.payload) else {
+            return Vec::new();
+        };
         vec![
-            (format!("payload {}", payload_format(&payload)), 1),
-            (format!("trailing bytes={}", !s.trailing.is_empty()), 1),
+            (format!("payload {}", payload_format(payload)), 1),
+            (format!("trailing bytes={}", !stream.trailing.is_empty()), 1),
         ]
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
-        Ok(Stream::parse(data)?.write().into())
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
+        Ok(data.parsed::<Parsed>()?.stream(data)?.write().into())
     }
 
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
-        Ok(yaz0::validate(data, &Limits::default()))
+    /// The `YAZ0-*` rules on the parsed stream; a stream that does not parse is validated from
+    /// its bytes (the finding names the rule it breaks and the offset).
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
+        Ok(match data.parsed::<Parsed>().and_then(|p| p.stream(data)) {
+            Ok(s) => yaz0::validate_stream(s),
+            Err(_) => yaz0::validate(data, data.limits()),
+        })
     }
 
-    fn members(&self, data: &[u8]) -> Result<Vec<Member>> {
+    fn members(&self, data: &Input<'_>) -> Result<Vec<Member>> {
         Ok(vec![Member {
             name: PAYLOAD.to_owned(),
-            data: yaz0::decode(data)?,
+            data: data.parsed::<Parsed>()?.payload.clone(),
         }])
     }
 
@@ -192,14 +249,32 @@ impl Format for Yay0 {
 
     /// The magic and a header whose stream offsets fall inside the file.
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        yaz0::yay0::detect(data)?;
-        Some(Detection {
-            format: "yay0",
-            detail: Some(payload_detail(yaz0::yay0::decode(data), path)),
-        })
+        self.detect_parsed(data, path).map(|(d, _)| d)
     }
 
-    fn info(&self, data: &[u8]) -> Result<Info> {
+    /// The header's payload size (word 4).
+    fn expands_to(&self, data: &[u8]) -> Option<u64> {
+        gcio::Reader::new(data).u32(4).ok().map(u64::from)
+    }
+
+    /// Detection decodes the payload to name it: it is kept as the parse.
+    fn detect_parsed(&self, data: &[u8], path: &str) -> Option<(Detection, Option<crate::Parsed>)> {
+        yaz0::yay0::detect(data)?;
+        let decoded = yaz0::yay0::decode(data);
+        let detail = payload_detail(&decoded, path);
+        let state = decoded
+            .ok()
+            .map(|p| -> crate::Parsed { Box::new(Bytes::from(p)) });
+        Some((
+            Detection {
+                format: "yay0",
+                detail: Some(detail),
+            },
+            state,
+        ))
+    }
+
+    fn info(&self, data: &Input<'_>) -> Result<Info> {
         let (layer, payload) = rarc::layer::Layer::peel(data)
             .unwrap_or_else(|| Err(Error::message("not a Yay0 stream")))?;
         let inner = payload_format(&payload);
@@ -217,19 +292,26 @@ impl Format for Yay0 {
         })
     }
 
-    fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
+    /// The payload, decoded once (the check and the member).
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(Bytes::from(yaz0::yay0::decode_with(
+            data, limits,
+        )?)))
+    }
+
+    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
         Ok(yaz0::yay0::Stream::parse(data)?.write().into())
     }
 
     /// Decoding is the check: a stream that does not decode is an error with its offset.
-    fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
-        yaz0::yay0::decode(data).map(|_| Vec::new())
+    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
+        data.parsed::<Bytes>().map(|_| Vec::new())
     }
 
-    fn members(&self, data: &[u8]) -> Result<Vec<Member>> {
+    fn members(&self, data: &Input<'_>) -> Result<Vec<Member>> {
         Ok(vec![Member {
             name: PAYLOAD.to_owned(),
-            data: yaz0::yay0::decode(data)?,
+            data: data.parsed::<Bytes>()?.clone(),
         }])
     }
 }
@@ -238,6 +320,7 @@ impl Format for Yay0 {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::formats::Ask;
 
     #[test]
     fn damaged_streams_are_yaz0_with_an_offset() {
@@ -251,12 +334,12 @@ mod tests {
             "{detail}"
         );
         assert!(Yaz0.detect(b"Yaz0 member inside a RARC.", "x").is_none());
-        let e = Yaz0.roundtrip(&bad).unwrap_err().to_string();
+        let e = Yaz0.roundtrip_of(&bad).unwrap_err().to_string();
         assert!(e.contains("0x"), "{e}");
         let yay0 =
             yaz0::yay0::Stream::encode(&[1u8; 100], Encoder::Matching(Matching::Nintendo)).write();
         let d = Yay0.detect(&yay0, "x.szp").unwrap();
         assert_eq!(d.detail.as_deref(), Some("unknown"));
-        assert_eq!(Yay0.roundtrip(&yay0).unwrap(), yay0.into());
+        assert_eq!(Yay0.roundtrip_of(&yay0).unwrap(), yay0.into());
     }
 }

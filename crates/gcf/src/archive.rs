@@ -1,14 +1,15 @@
-//! Containers compose: `extract`, `pack` and `replace` see through Yaz0/Yay0 layers to the archive
-//! inside (and through archives nested in archive members), and put every layer back with the
-//! encoder the original used. The layout facts live in the `rarc` crate's manifest; this module
-//! only moves bytes between it and folders ([`crate::output`]).
+//! `extract` and `pack` between archives and folders: the composition through Yaz0/Yay0 layers
+//! and nested archives is the library's ([`gcformats::archive`]: `pack_rarc`, `replace`,
+//! `member`), the layout facts the `rarc` crate's manifest; this module only moves bytes between
+//! them and folders ([`crate::output`]).
 
 use std::path::Path;
 
-use rarc::layer::{Kind, Layer, encoder_named, peel_all, wrap_all};
-use rarc::manifest::{self, MANIFEST, MAX_LAYERS};
+pub use gcformats::archive::{Packed, Unpacked, member, pack_rarc, replace, unpack};
+use rarc::layer::Layer;
+use rarc::manifest::MANIFEST;
 
-use crate::output::{Folder, Policy};
+use crate::output::Policy;
 use crate::{Options, extension};
 
 /// What `extract` did.
@@ -37,41 +38,9 @@ pub fn extract_within(
     dir: &Path,
     budget: u64,
 ) -> Result<Extracted, String> {
-    let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| format!("{name}: {e}"))?;
-    crate::Spent { bytes: 0, budget }
-        .charge(inner.len() as u64)
+    let mut spent = crate::Spent { bytes: 0, budget };
+    let u = gcformats::archive::unpack(data, name, budget, |n| spent.charge(n))
         .map_err(|e| format!("{name}: {e}"))?;
-    if !rarc::is_rarc(&inner) {
-        let (format, _) =
-            crate::detect_format(&inner, name).ok_or_else(|| format!("{name}: unknown format"))?;
-        let n = format
-            .extract(&inner, dir)
-            .ok_or_else(|| {
-                let what = if layers.is_empty() {
-                    format.name().to_owned()
-                } else {
-                    format!("a compressed {}", format.name())
-                };
-                format!("{name}: {what} is not an archive (formats with members: rarc, pkx; `gcf convert` decompresses a Yaz0 file)")
-            })?
-            .map_err(|e| format!("{name}: {e}"))?;
-        return Ok(Extracted {
-            files: n,
-            layers: layers.iter().map(Layer::describe).collect(),
-            notices: Vec::new(),
-        });
-    }
-    drop(inner);
-    let limits = gcio::Limits {
-        max_alloc_bytes: budget.min(gcio::Limits::default().max_alloc_bytes),
-        ..gcio::Limits::default()
-    };
-    let u = manifest::unpack_with(data, limits).map_err(|e| match e.kind() {
-        gcio::ErrorKind::Limit { .. } => format!(
-            "{name}: {e}: the members expand past what one extraction may write (the budget, --budget, up to 1 GiB per archive)"
-        ),
-        _ => format!("{name}: {e}"),
-    })?;
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     for d in &u.dirs {
         let p = dir.join(d);
@@ -89,7 +58,9 @@ pub fn extract_within(
     for (path, bytes) in &u.files {
         create(&dir.join(path), bytes)?;
     }
-    create(&dir.join(MANIFEST), u.manifest.as_bytes())?;
+    if let Some(m) = &u.manifest {
+        create(&dir.join(MANIFEST), m.as_bytes())?;
+    }
     Ok(Extracted {
         files: u.files.len(),
         layers: u.layers.iter().map(Layer::describe).collect(),
@@ -99,42 +70,6 @@ pub fn extract_within(
             .map(|(orig, path)| format!("member {orig:?} written as {path}"))
             .collect(),
     })
-}
-
-/// What `pack` built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Packed {
-    /// The output bytes.
-    pub bytes: Vec<u8>,
-    /// Added files, replaced encoders.
-    pub notices: Vec<String>,
-}
-
-/// The compression layers for a packed archive: `--yaz0 ENCODER` (or `none`) wins, then the
-/// manifest's (the original's), then the output name (`.szs`, `.yaz0`, `.carc`: Yaz0).
-fn layers_for(out: &Path, from_manifest: Vec<Layer>, opts: &Options) -> Result<Vec<Layer>, String> {
-    match opts.get("yaz0").map(String::as_str) {
-        Some("none") => return Ok(Vec::new()),
-        Some(name) if !name.is_empty() && name != "true" => {
-            let enc = encoder_named(name).map_err(|e| e.to_string())?;
-            let mut l = from_manifest;
-            match l.first_mut() {
-                Some(first) if first.kind == Kind::Yaz0 => {
-                    first.encoder = Some(enc);
-                }
-                _ => l.insert(0, Layer::new(Kind::Yaz0, enc)),
-            }
-            return Ok(l);
-        }
-        Some(_) if from_manifest.is_empty() => {
-            return Ok(vec![Layer::new(Kind::Yaz0, rarc::layer::DEFAULT_ENCODER)]);
-        }
-        _ => {}
-    }
-    if from_manifest.is_empty() && matches!(extension(out).as_str(), "szs" | "yaz0" | "carc") {
-        return Ok(vec![Layer::new(Kind::Yaz0, rarc::layer::DEFAULT_ENCODER)]);
-    }
-    Ok(from_manifest)
 }
 
 /// True when `out` asks for a RARC (by name) or `dir` was extracted from one.
@@ -147,216 +82,30 @@ pub fn packs_rarc(dir: &Path, out: &Path) -> bool {
         )
 }
 
-/// Builds a RARC from a folder read into memory: with its manifest exactly as extracted (plus
-/// edits), without one as a new retail-layout archive named after the folder.
-pub fn pack_rarc(
-    dir: &Path,
-    mut folder: Folder,
-    out: &Path,
-    opts: &Options,
-) -> Result<Packed, String> {
-    let flag = |k: &str| opts.get(k).is_some_and(|v| v != "false" && v != "0");
-    let e = |e: gcio::Error| format!("{}: {e}", dir.display());
-    let manifest_text = folder.files.remove(MANIFEST);
-    let (archive, from_manifest, notices) = match manifest_text {
-        Some(text) => {
-            let text = String::from_utf8(text)
-                .map_err(|_| format!("{}: {MANIFEST} is not UTF-8", dir.display()))?;
-            let p = manifest::pack(&text, folder.files, &folder.dirs).map_err(e)?;
-            (p.archive, p.layers, p.notices)
-        }
-        None => {
-            let root = std::fs::canonicalize(dir)
-                .ok()
-                .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .unwrap_or_else(|| "root".to_owned());
-            let popts = rarc::PackOptions {
-                lowercase: flag("lowercase"),
-                sync_ids: flag("sync-ids"),
-            };
-            let a = manifest::pack_folder(root.as_bytes(), &folder.files, &folder.dirs, popts)
-                .map_err(e)?;
-            (a.write().map_err(e)?, Vec::new(), Vec::new())
-        }
-    };
-    let layers = layers_for(out, from_manifest, opts)?;
-    let mut notices = notices;
-    for l in &layers {
-        if l.encoder.is_none() {
-            notices.push(format!(
-                "original {} encoder unknown: compressed with nintendo (same archive inside)",
-                l.kind.name()
-            ));
-        }
-    }
-    Ok(Packed {
-        bytes: wrap_all(&layers, archive),
-        notices,
-    })
-}
-
 /// Reads `dir` under `policy` and packs it for `out`.
 pub fn pack(dir: &Path, out: &Path, opts: &Options, policy: &Policy) -> Result<Packed, String> {
     let folder = policy.read_folder(dir, "")?;
     if packs_rarc(dir, out) {
-        return pack_rarc(dir, folder, out, opts);
+        let root = std::fs::canonicalize(dir)
+            .ok()
+            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "root".to_owned());
+        return pack_rarc(&dir.display().to_string(), &root, folder, out, opts);
     }
-    drop(folder);
-    let bytes = gcformats::registry()
+    let packed = gcformats::registry()
         .iter()
-        .find_map(|f| f.pack(dir, out, opts))
-        .ok_or_else(|| {
-            format!(
-                "{}: no format packs this kind of file (.arc, .szs, .rarc: RARC; .pkx: PKX)",
-                out.display()
-            )
-        })?
+        .map(|f| f.pack(&folder, out, opts))
+        .find(|r| !matches!(r, Ok(None)))
+        .unwrap_or(Ok(None))
         .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let bytes = packed.ok_or_else(|| {
+        format!(
+            "{}: no format packs this kind of file (.arc, .szs, .rarc: RARC; .pkx: PKX)",
+            out.display()
+        )
+    })?;
     Ok(Packed {
         bytes,
         notices: Vec::new(),
     })
-}
-
-/// Replaces member `path` of the archive `data` with `new`: `:` separates nesting levels
-/// (`stage.arc` member `jmp/inner.arc:dir/file`), compression layers are seen through at every
-/// level and put back with their original encoders, and a member stored compressed is
-/// compressed again the way it was. Every other byte stays.
-pub fn replace(data: &[u8], path: &str, new: Vec<u8>) -> Result<Vec<u8>, String> {
-    replace_at(data, path, new, 0)
-}
-
-fn replace_at(data: &[u8], path: &str, new: Vec<u8>, depth: u32) -> Result<Vec<u8>, String> {
-    if depth > crate::MAX_NESTING {
-        return Err("archives nested too deep".to_owned());
-    }
-    let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| e.to_string())?;
-    if !rarc::is_rarc(&inner) {
-        return Err(format!(
-            "not an archive ({})",
-            crate::identify(&inner, "").format
-        ));
-    }
-    let mut a = rarc::Archive::parse(&inner).map_err(|e| e.to_string())?;
-    let (here, rest) = match path.split_once(':') {
-        Some((h, r)) => (h, Some(r)),
-        None => (path, None),
-    };
-    let entry = a
-        .find(here)
-        .filter(|&i| a.entries.get(i).is_some_and(|e| !e.is_dir()))
-        .ok_or_else(|| format!("no member {here:?}"))?;
-    let old = a.file_data(entry).unwrap_or_default().to_vec();
-    let stored = match rest {
-        Some(r) => replace_at(&old, r, new, depth + 1).map_err(|e| format!("{here}: {e}"))?,
-        None => match Layer::peel(&old) {
-            // A compressed member gets its new bytes compressed the same way, unless they
-            // already are.
-            Some(Ok((l, _))) if Kind::of(&new).is_none() => l.wrap(&new),
-            _ => new,
-        },
-    };
-    a.replace_data(entry, stored).map_err(|e| e.to_string())?;
-    a.file_size = None;
-    let bytes = a.write().map_err(|e| e.to_string())?;
-    Ok(wrap_all(&layers, bytes))
-}
-
-/// The bytes of member `path` (`:` between nesting levels), decompressed.
-pub fn member(data: &[u8], path: &str) -> Result<Vec<u8>, String> {
-    let (_, inner) = peel_all(data, MAX_LAYERS).map_err(|e| e.to_string())?;
-    let a = rarc::Archive::parse(&inner).map_err(|e| e.to_string())?;
-    let (here, rest) = match path.split_once(':') {
-        Some((h, r)) => (h, Some(r)),
-        None => (path, None),
-    };
-    let entry = a.find(here).ok_or_else(|| format!("no member {here:?}"))?;
-    let bytes = a.file_data(entry).unwrap_or_default();
-    match rest {
-        Some(r) => member(bytes, r),
-        None => Ok(peel_all(bytes, MAX_LAYERS)
-            .map(|x| x.1)
-            .unwrap_or_else(|_| bytes.to_vec())),
-    }
-}
-
-/// A folder described by bytes, for the `pack` fuzz body: records of `[kind, name length, name…,
-/// size, bytes…]` (kind bit 0: folder) whose names may hold `/`, `..`, empty parts, the
-/// manifest's name or anything else a folder on disk could not (the packer sees them all the
-/// same way it sees a folder read from disk).
-pub fn folder_from_bytes(data: &[u8]) -> Folder {
-    let mut folder = Folder::default();
-    let mut rest = data;
-    while let [kind, len, tail @ ..] = rest {
-        let (name, tail) = tail.split_at(usize::from(*len % 24).min(tail.len()));
-        let name = String::from_utf8_lossy(name).into_owned();
-        if kind & 1 == 1 {
-            folder.dirs.push(name);
-            rest = tail;
-            continue;
-        }
-        let Some((&size, tail)) = tail.split_first() else {
-            break;
-        };
-        let (bytes, tail) = tail.split_at(usize::from(size).min(tail.len()));
-        folder.files.insert(name, bytes.to_vec());
-        rest = tail;
-    }
-    folder
-}
-
-/// `pack` from a generated folder, in memory: the first byte chooses a folder without manifest
-/// (built by [`folder_from_bytes`] from the rest) or a sample archive's extracted folder whose
-/// manifest has the edits the rest chooses ([`gcio::mutate_text`]) plus generated files. Packing
-/// may refuse; whatever packs must be an archive that extracts and packs again to the same bytes.
-/// Never panics, hangs or allocates without bound.
-pub fn fuzz_pack(data: &[u8]) {
-    static SAMPLE: std::sync::OnceLock<Option<manifest::Unpacked>> = std::sync::OnceLock::new();
-    let Some((&mode, rest)) = data.split_first() else {
-        return;
-    };
-    let opts: Options = [("yaz0".to_owned(), "none".to_owned())].into();
-    let out = Path::new("fuzz.arc");
-    let dir = Path::new("fuzz");
-    let folder = if mode & 1 == 0 {
-        folder_from_bytes(rest)
-    } else {
-        let sample = SAMPLE.get_or_init(|| {
-            let tree = rarc::sample_tree();
-            let bytes = rarc::pack(&tree, rarc::PackOptions::default())
-                .write()
-                .ok()?;
-            manifest::unpack(&bytes).ok()
-        });
-        let Some(u) = sample else { return };
-        let (edits, extra) = rest.split_at(rest.len().min(usize::from(mode >> 1) * 3));
-        let mut folder = folder_from_bytes(extra);
-        folder.files.extend(u.files.iter().cloned());
-        folder.dirs.extend(u.dirs.iter().cloned());
-        folder.files.insert(
-            MANIFEST.to_owned(),
-            gcio::mutate_text(&u.manifest, edits).into_bytes(),
-        );
-        folder
-    };
-    let Ok(packed) = pack_rarc(dir, folder, out, &opts) else {
-        return;
-    };
-    let u = manifest::unpack(&packed.bytes);
-    assert!(u.is_ok(), "a packed archive extracts: {u:?}");
-    let Ok(u) = u else { return };
-    let again = Folder {
-        files: u
-            .files
-            .into_iter()
-            .chain([(MANIFEST.to_owned(), u.manifest.into_bytes())])
-            .collect(),
-        dirs: u.dirs,
-    };
-    let repacked = pack_rarc(dir, again, out, &opts).map(|p| p.bytes);
-    assert_eq!(
-        repacked.as_ref().ok(),
-        Some(&packed.bytes),
-        "extract then pack reproduces a packed archive"
-    );
 }

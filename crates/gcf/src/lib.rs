@@ -17,8 +17,9 @@ pub mod report;
 pub mod survey;
 
 pub use gcformats::{
-    Detection, Format, Info, MAX_NESTING, Member, Options, Rewrite, UNKNOWN, detect_format,
-    extension, format_by_name, formats, io_error, samples,
+    Companions, Detection, Format, Info, MAX_NESTING, Member, Opened, Options, Rewrite, UNKNOWN,
+    detect_format, extension, format_by_name, formats, io_error, open_any, open_named, open_shared,
+    samples,
 };
 
 use gcio::{Diagnostic, first_difference};
@@ -81,10 +82,13 @@ impl std::fmt::Display for RoundTrip {
     }
 }
 
-/// Parses `data` with `format` and compares the rewrite with the input.
-pub fn roundtrip_with(format: &dyn Format, data: &[u8]) -> RoundTrip {
-    match format.roundtrip(data) {
-        Ok(out) => match first_difference(data, &out.bytes) {
+/// Writes `file` back from its model and compares the rewrite with its bytes.
+pub fn roundtrip_of(file: &Opened<'_>) -> RoundTrip {
+    if !file.is_known() {
+        return RoundTrip::Unknown;
+    }
+    match file.rewrite() {
+        Ok(out) => match first_difference(file.bytes(), &out.bytes) {
             None if out.raw.is_empty() => RoundTrip::Identical,
             None => RoundTrip::Raw { parts: out.raw },
             Some(offset) => RoundTrip::Differs {
@@ -164,13 +168,6 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("size {s:?}: expected a number with K, M, G or T"))
 }
 
-/// The payload size a Yaz0/Yay0 header declares (word 4), before anything is decoded.
-pub fn declared_payload(data: &[u8]) -> u64 {
-    data.get(4..8)
-        .and_then(|w| w.try_into().ok())
-        .map_or(0, |w| u64::from(u32::from_be_bytes(w)))
-}
-
 /// Bytes decompressed so far from one input against its [`budget`].
 #[derive(Debug, Clone, Copy)]
 pub struct Spent {
@@ -212,24 +209,62 @@ impl Spent {
 /// members are not examined.
 pub fn examine(path: &str, data: &[u8], deep: bool, opts: &Options, out: &mut Vec<Examined>) {
     let file = gcformats::open_any(data, path, &gcio::Limits::default());
-    examine_at(path, &file, deep, opts, out, &mut Spent::new(opts));
+    examine_opened(&file, deep, opts, out);
+}
+
+/// [`examine`] of a file already opened (e.g. with [`gcformats::open_shared`], whose members
+/// stored as they are share its bytes).
+pub fn examine_opened(file: &Opened<'_>, deep: bool, opts: &Options, out: &mut Vec<Examined>) {
+    examine_with(file, deep, opts, &Companions::new(), out);
+}
+
+/// [`examine_opened`] with the companion files the checks read (see [`read_companions`]).
+pub fn examine_with(
+    file: &Opened<'_>,
+    deep: bool,
+    opts: &Options,
+    files: &Companions,
+    out: &mut Vec<Examined>,
+) {
+    let mut cx = Cx {
+        deep,
+        opts,
+        files,
+        out,
+    };
+    examine_at(file.name(), file, &mut cx, &mut Spent::new(opts));
+}
+
+/// Reads the companion files named in `opts` (the option keys of
+/// [`gcformats::companion_keys`], e.g. `wsys=waves.ws`, `model=x.bdl`): the library checks
+/// against their bytes and opens no path itself.
+pub fn read_companions(opts: &Options) -> Result<Companions, String> {
+    let mut files = Companions::new();
+    for key in gcformats::companion_keys() {
+        if let Some(path) = opts.get(key) {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            files.insert(key.to_owned(), bytes);
+        }
+    }
+    Ok(files)
+}
+
+/// What every level of one examination shares.
+struct Cx<'a> {
+    deep: bool,
+    opts: &'a Options,
+    files: &'a Companions,
+    out: &'a mut Vec<Examined>,
 }
 
 /// Examines one opened file (identified once, by [`gcformats::open_any`]) and its members.
-fn examine_at(
-    path: &str,
-    file: &gcformats::Opened<'_>,
-    deep: bool,
-    opts: &Options,
-    out: &mut Vec<Examined>,
-    spent: &mut Spent,
-) {
+fn examine_at(path: &str, file: &gcformats::Opened<'_>, cx: &mut Cx<'_>, spent: &mut Spent) {
     let start = std::time::Instant::now();
     let data = file.bytes();
     let depth = file.depth();
     let det = file.detection().clone();
-    let Some(format) = file.registered() else {
-        out.push(Examined {
+    if !file.is_known() {
+        cx.out.push(Examined {
             path: path.to_owned(),
             format: UNKNOWN,
             detail: None,
@@ -247,9 +282,9 @@ fn examine_at(
         return;
     };
     let layer = file.is_compressed();
-    if layer && let Err(e) = spent.charge(declared_payload(data)) {
+    if layer && let Err(e) = spent.charge(file.expands_to().unwrap_or(0)) {
         // A compressed stream past the budget is not decoded at all (check, facts, members).
-        out.push(Examined {
+        cx.out.push(Examined {
             path: path.to_owned(),
             format: det.format,
             detail: det.detail,
@@ -262,14 +297,13 @@ fn examine_at(
         });
         return;
     }
-    let roundtrip = roundtrip_with(format, data);
-    let (diagnostics, mut error) = match file.validate_with(opts) {
+    let roundtrip = roundtrip_of(file);
+    let (diagnostics, mut error) = match file.validate_with(cx.opts, cx.files) {
         Ok(d) => (d, None),
         Err(e) => (Vec::new(), Some(e.to_string())),
     };
-    // Before the members exist: a compressed stream's facts decode its payload once more.
     let facts = file.facts();
-    let mut members = if deep || layer {
+    let mut members = if cx.deep || layer {
         file.members().unwrap_or_else(|e| {
             error.get_or_insert_with(|| e.to_string());
             Vec::new()
@@ -287,7 +321,7 @@ fn examine_at(
         error.get_or_insert(e);
         members.clear();
     }
-    out.push(Examined {
+    cx.out.push(Examined {
         path: path.to_owned(),
         format: det.format,
         detail: det.detail,
@@ -299,6 +333,6 @@ fn examine_at(
         seconds: start.elapsed().as_secs_f64(),
     });
     for m in members {
-        examine_at(&format!("{path}:{}", m.name()), &m, deep, opts, out, spent);
+        examine_at(&format!("{path}:{}", m.name()), &m, cx, spent);
     }
 }

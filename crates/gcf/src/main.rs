@@ -6,10 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use gcf::{
-    Examined, Options, RoundTrip, detect_format, examine, formats::FORMATS, identify, output,
-    survey,
-};
+use gcf::{Examined, Options, RoundTrip, examine, identify, output, survey};
 use gcio::Severity;
 
 #[derive(Parser)]
@@ -291,35 +288,37 @@ fn file_error(json: bool, rows: &mut Vec<serde_json::Value>, path: &Path, msg: S
 
 /// `info` through compression layers: the stream, then what it holds.
 fn info_chain(
-    data: &[u8],
+    file: &gcf::Opened<'_>,
     name: &str,
-    depth: u32,
     spent: &mut gcf::Spent,
 ) -> Result<serde_json::Value, String> {
-    let (format, det) =
-        detect_format(data, name).ok_or_else(|| format!("{name}: unknown format"))?;
-    if matches!(format.name(), "yaz0" | "yay0") {
+    if !file.is_known() {
+        return Err(format!("{name}: unknown format"));
+    }
+    let det = file.detection();
+    if file.is_compressed() {
         // The payload's declared size against the budget, before decoding it.
         let mut probe = *spent;
         probe
-            .charge(gcf::declared_payload(data))
+            .charge(file.expands_to().unwrap_or(0))
             .map_err(|e| format!("{name}: {e}"))?;
     }
-    let info = format.info(data).map_err(|e| format!("{name}: {e}"))?;
+    let info = file.info().map_err(|e| format!("{name}: {e}"))?;
     let mut v = serde_json::json!({"path": name, "format": det.format, "detail": det.detail, "info": info.json, "text": info.text});
-    if matches!(format.name(), "yaz0" | "yay0") && depth < gcf::MAX_NESTING {
-        let payload = format
-            .members(data)
+    if file.is_compressed() && file.depth() < gcf::MAX_NESTING {
+        let Some(payload) = file
+            .members()
             .map_err(|e| format!("{name}: {e}"))?
             .into_iter()
             .next()
-            .map(|m| m.data)
-            .unwrap_or_default();
+        else {
+            return Ok(v);
+        };
         spent
-            .charge(payload.len() as u64)
+            .charge(payload.bytes().len() as u64)
             .map_err(|e| format!("{name}: {e}"))?;
-        if detect_format(&payload, "").is_some() {
-            let inner = info_chain(&payload, &format!("{name}:payload"), depth + 1, spent)?;
+        if payload.is_known() {
+            let inner = info_chain(&payload, &format!("{name}:payload"), spent)?;
             if let Some(o) = v.as_object_mut() {
                 o.insert("payload".to_owned(), inner);
             }
@@ -399,7 +398,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Cmd::Info { file } => {
             let data = read(&file)?;
             let mut spent = gcf::Spent { bytes: 0, budget };
-            let mut v = info_chain(&data, &file.display().to_string(), 0, &mut spent)?;
+            let name = file.display().to_string();
+            let opened = gcf::open_any(&data, &name, &gcio::Limits::default());
+            let mut v = info_chain(&opened, &name, &mut spent)?;
             if json {
                 strip_text(&mut v);
                 print_json(&v)?;
@@ -410,6 +411,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Check { files, wsys, opt } => {
             let opts = options(opt, &[("wsys", path_opt(wsys))]);
+            let companions = gcf::read_companions(&opts)?;
             let mut failed = false;
             let mut rows = Vec::new();
             for f in &files {
@@ -422,8 +424,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     }
                 };
                 let name = f.display().to_string();
+                let file = gcf::open_shared(data, &name, &gcio::Limits::default());
                 let mut found = Vec::new();
-                examine(&name, &data, true, &opts, &mut found);
+                gcf::examine_with(&file, true, &opts, &companions, &mut found);
                 for e in &found {
                     failed |= e.error.is_some()
                         || matches!(e.roundtrip, RoundTrip::Error { .. } | RoundTrip::Unknown);
@@ -670,24 +673,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             };
             let pol = policy(vec![input.clone()]);
             pol.check_output(&output, true)?;
-            // A compressed input's payload first (a Yaz0 table converts to CSV), then the file
-            // itself (a Yaz0 stream decompresses to any other name).
-            let mut candidates = Vec::new();
-            if let Ok((layers, inner)) = rarc::layer::peel_all(&data, 4)
-                && !layers.is_empty()
-            {
-                candidates.push(inner);
-            }
-            candidates.push(data);
-            let handles = |tmp: &Path| {
-                candidates.iter().find_map(|d| {
-                    FORMATS
-                        .iter()
-                        .find_map(|f| f.convert(d, &input, tmp, &opts))
-                })
-            };
             pol.with_temp(&output, |tmp| {
-                handles(tmp)
+                gcformats::convert(&data, &input, tmp, &opts)
                     .ok_or_else(|| {
                         format!(
                             "no conversion from {} to {}\n{CONVERSIONS}",

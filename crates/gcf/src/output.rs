@@ -13,7 +13,6 @@
 //!   `--follow-symlinks` (and then followed only to regular files and folders), devices, FIFOs
 //!   and sockets are always refused, and the total size is capped ([`Policy::budget`]).
 
-use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -323,14 +322,8 @@ impl Policy {
     }
 }
 
-/// A folder read into memory.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Folder {
-    /// Files by folder-relative `/`-separated path.
-    pub files: BTreeMap<String, Vec<u8>>,
-    /// Every sub-folder, parents first.
-    pub dirs: Vec<String>,
-}
+/// A folder read into memory (the library's, which packs it).
+pub use gcformats::archive::Folder;
 
 /// Moves everything under `from` into `to` (`rel` below both): files replace files or links of
 /// the same name (the link itself, never its target); a sub-folder must be a real folder.

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
-use crate::{Examined, Options, RoundTrip, examine};
+use crate::{Examined, Options, RoundTrip, examine_with};
 
 /// Per-format totals.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -290,6 +290,7 @@ pub fn survey(path: &Path, so: &SurveyOptions) -> std::io::Result<Survey> {
         .num_threads(threads)
         .build()
         .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let companions = crate::read_companions(&so.options).map_err(std::io::Error::other)?;
     let (tx, rx) = sync_channel::<Item>(QUEUE);
     let mut report = std::thread::scope(|s| {
         s.spawn(move || produce(&files, &tx, &so.stop));
@@ -299,17 +300,17 @@ pub fn survey(path: &Path, so: &SurveyOptions) -> std::io::Result<Survey> {
                 .fold(Survey::default, |mut acc, (name, data)| {
                     match data {
                         Ok(data) => {
+                            let len = data.len() as u64;
+                            let file = crate::open_shared(data, &name, &gcio::Limits::default());
                             let mut found = Vec::new();
-                            examine(&name, &data, true, &so.options, &mut found);
+                            examine_with(&file, true, &so.options, &companions, &mut found);
                             for e in &found {
                                 acc.add(e);
                             }
                             so.progress
                                 .files
                                 .fetch_add(found.len() as u64, Ordering::Relaxed);
-                            so.progress
-                                .bytes
-                                .fetch_add(data.len() as u64, Ordering::Relaxed);
+                            so.progress.bytes.fetch_add(len, Ordering::Relaxed);
                         }
                         Err(e) => {
                             acc.unreadable.insert(name, e.to_string());

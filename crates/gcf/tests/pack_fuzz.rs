@@ -1,10 +1,10 @@
-//! Replays the `pack` fuzz body (`gcf::archive::fuzz_pack`) on reproducible inputs: generated
+//! Replays the `pack` fuzz body (`gcformats::archive::fuzz_pack`) on reproducible inputs: generated
 //! folders and a sample's extracted folder with an edited manifest.
 
 #[test]
 fn replay() {
     for input in gcio::replay_inputs(300) {
-        gcf::archive::fuzz_pack(&input);
+        gcformats::archive::fuzz_pack(&input);
     }
     // Hostile names in generated folders.
     for names in [
@@ -18,6 +18,6 @@ fn replay() {
             input.extend_from_slice(n);
             input.extend([3, 1, 2, 3]);
         }
-        gcf::archive::fuzz_pack(&input);
+        gcformats::archive::fuzz_pack(&input);
     }
 }

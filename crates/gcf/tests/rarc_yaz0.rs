@@ -92,8 +92,9 @@ fn extract_then_pack_is_the_identity_on_the_sample() {
 }
 
 fn gcformats_yaz0_decode(s: &[u8]) -> Vec<u8> {
-    let yaz0 = gcf::format_by_name("yaz0").unwrap();
-    yaz0.members(s).unwrap().remove(0).data
+    let file = gcf::open_named(s, "x.szs").unwrap();
+    assert_eq!(file.format(), "yaz0");
+    file.members().unwrap().remove(0).bytes().to_vec()
 }
 
 #[test]

@@ -125,8 +125,10 @@ fn flipped_j3d_padding_is_reported_raw() {
         .into_iter()
         .find(|(n, _)| n == "skinned.bmd")
         .unwrap();
-    let bmd = gcf::format_by_name("j3d-bmd").unwrap();
-    assert_eq!(gcf::roundtrip_with(bmd, &model), RoundTrip::Identical);
+    assert_eq!(
+        gcf::roundtrip_of(&gcf::open_named(&model, "skinned.bmd").unwrap()),
+        RoundTrip::Identical
+    );
     let v = j3d_bmd::parse(&model).unwrap();
     let mut flipped = 0;
     for c in v.chunks() {
@@ -141,7 +143,7 @@ fn flipped_j3d_padding_is_reported_raw() {
         let end = c.offset() as usize + bytes.len();
         let mut data = model.clone();
         data[end - 1] ^= 0x01;
-        match gcf::roundtrip_with(bmd, &data) {
+        match gcf::roundtrip_of(&gcf::open_named(&data, "skinned.bmd").unwrap()) {
             RoundTrip::Raw { parts } => {
                 assert_eq!(parts, [c.name()]);
                 flipped += 1;

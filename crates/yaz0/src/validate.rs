@@ -7,18 +7,22 @@ use crate::Stream;
 /// Checks a Yaz0 stream against the `YAZ0-*` rules. A stream that does not decode gives one error
 /// finding citing the rule it breaks, at the offset where decoding stopped.
 pub fn validate(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let stream = match Stream::parse_with(data, limits) {
-        Ok(s) => s,
+    match Stream::parse_with(data, limits) {
+        Ok(s) => validate_stream(&s),
         Err(e) => {
             let rule = match e.kind() {
                 ErrorKind::Invalid(m) if m.contains("back-reference") => "YAZ0-003",
                 _ => "YAZ0-001",
             };
-            out.push(Diagnostic::error(rule, e.offset(), e.to_string()));
-            return out;
+            vec![Diagnostic::error(rule, e.offset(), e.to_string())]
         }
-    };
+    }
+}
+
+/// [`validate`] of a stream already parsed (a stream that parsed decodes: only the rules about
+/// its header and trailing bytes remain).
+pub fn validate_stream(stream: &Stream) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     if stream.header.reserved != [0; 8] {
         out.push(Diagnostic::info(
             "YAZ0-002",
