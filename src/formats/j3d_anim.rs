@@ -28,7 +28,7 @@ impl Format for J3dAnim {
     }
 
     fn info(&self, data: &[u8]) -> Result<Info> {
-        let a = j3d_anim::parse(data)?;
+        let a = j3d_anim::Anim::parse(data)?;
         let mut text = format!(
             "{} ({} bytes): loop mode {}, duration {} frames\n",
             a.kind.format_name(),
@@ -68,7 +68,7 @@ impl Format for J3dAnim {
     }
 
     fn facts(&self, data: &[u8]) -> Vec<(String, u64)> {
-        let Ok(a) = j3d_anim::parse(data) else {
+        let Ok(a) = j3d_anim::Anim::parse(data) else {
             return Vec::new();
         };
         let mut f = vec![
@@ -82,7 +82,7 @@ impl Format for J3dAnim {
     }
 
     fn roundtrip(&self, data: &[u8]) -> Result<Rewrite> {
-        let a = j3d_anim::parse(data)?;
+        let a = j3d_anim::Anim::parse(data)?;
         Ok(Rewrite {
             bytes: a.write()?,
             raw: a.raw_parts(),
@@ -95,7 +95,7 @@ impl Format for J3dAnim {
             let model = std::fs::read(path).map_err(|e| io_error(Path::new(path), e))?;
             let target = j3d_anim::Target::from_model(&model)?;
             out.extend(j3d_anim::bind::check_binding(
-                &j3d_anim::parse(data)?,
+                &j3d_anim::Anim::parse(data)?,
                 &target,
             ));
         }
@@ -105,7 +105,7 @@ impl Format for J3dAnim {
     #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let out = match (j3d_anim::sniff(input).is_some(), extension(to).as_str()) {
-            (true, "json") => j3d_anim::parse(input)
+            (true, "json") => j3d_anim::Anim::parse(input)
                 .and_then(|a| j3d_anim::to_json(&a))
                 .and_then(|j| {
                     serde_json::to_vec_pretty(&j).map_err(|e| Error::message(e.to_string()))

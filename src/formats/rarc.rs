@@ -96,7 +96,7 @@ impl Format for Rarc {
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
-        Ok(rarc::validate(data, Limits::default()))
+        Ok(rarc::validate(data))
     }
 
     /// Every member, decompressed; entries sharing another's data are left out (examined once).

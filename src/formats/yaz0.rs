@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use gcio::{Error, Limits, Result};
+use gcio::{Error, Result};
 use yaz0::{Encoder, Matching, Stream};
 
 use crate::{Detection, Format, Info, Member, Options, Rewrite, extension, io_error};
@@ -143,7 +143,7 @@ impl Format for Yaz0 {
     }
 
     fn check(&self, data: &[u8], _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
-        Ok(yaz0::validate(data, &Limits::default()))
+        Ok(yaz0::validate(data))
     }
 
     fn members(&self, data: &[u8]) -> Result<Vec<Member>> {

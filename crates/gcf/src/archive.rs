@@ -66,7 +66,7 @@ pub fn extract_within(
         max_alloc_bytes: budget.min(gcio::Limits::default().max_alloc_bytes),
         ..gcio::Limits::default()
     };
-    let u = manifest::unpack_with(data, limits).map_err(|e| match e.kind() {
+    let u = manifest::unpack_with(data, &limits).map_err(|e| match e.kind() {
         gcio::ErrorKind::Limit { .. } => format!(
             "{name}: {e}: the members expand past what one extraction may write (the budget, --budget, up to 1 GiB per archive)"
         ),

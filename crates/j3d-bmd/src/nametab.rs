@@ -43,12 +43,17 @@ impl NameTable {
         }
     }
 
-    /// Reads the table at `offset` of `r`.
+    /// Reads the table at `offset` of `r` with the default [`Limits`].
     pub fn parse(r: Reader<'_>, offset: usize) -> Result<Self> {
+        Self::parse_with(r, offset, &Limits::default())
+    }
+
+    /// Reads the table at `offset` of `r`; `limits` bound the name count.
+    pub fn parse_with(r: Reader<'_>, offset: usize, limits: &Limits) -> Result<Self> {
         let t = r.sub_from(offset).context("name table")?;
         let count = t.u16(0)?;
         let marker = t.u16(2)?;
-        let n = Limits::default().check_elements(u64::from(count), t.abs(0))?;
+        let n = limits.check_elements(u64::from(count), t.abs(0))?;
         let mut entries = Vec::with_capacity(n.min(t.len() / 4));
         for i in 0..n {
             let key = t.u16(4 + i * 4).with_context(|| format!("name {i}"))?;

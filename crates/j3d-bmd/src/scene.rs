@@ -59,7 +59,7 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
         .and_then(|m| Mat3::from_view(&m, crate::Pad::Nintendo, 4).ok());
     let tex1 = view
         .chunk(b"TEX1")
-        .and_then(|c| Tex1::parse(c.data, crate::Pad::Nintendo).ok());
+        .and_then(|c| Tex1::parse_with(c.data, crate::Pad::Nintendo, view.limits()).ok());
     let mut image_of = HashMap::new();
     if let Some(m) = &mat3 {
         for material in m.materials() {

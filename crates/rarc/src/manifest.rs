@@ -270,14 +270,15 @@ enum Stored {
 
 /// Takes an archive (plain, or inside Yaz0/Yay0 layers) apart into a manifest and files.
 pub fn unpack(data: &[u8]) -> Result<Unpacked> {
-    unpack_with(data, Limits::default())
+    unpack_with(data, &Limits::default())
 }
 
 /// [`unpack`] with the files' total bounded by `limits.max_alloc_bytes` (a caller's extraction
 /// budget).
-pub fn unpack_with(data: &[u8], limits: Limits) -> Result<Unpacked> {
+pub fn unpack_with(data: &[u8], limits: &Limits) -> Result<Unpacked> {
+    let limits = *limits;
     let (layers, inner) = peel_all(data, MAX_LAYERS)?;
-    let a = Archive::parse(&inner)?;
+    let a = Archive::parse_with(&inner, &limits)?;
     let p = paths(&a);
     let mut m = String::from(
         "# gcf RARC manifest (docs/RARC-MANIFEST.md). `gcf pack` rebuilds the archive from this\n\
@@ -1062,7 +1063,7 @@ mod tests {
         );
         assert!(v.lookup("extra/deep/x.bin").unwrap().is_some());
         assert!(
-            crate::validate(&p.archive, Limits::default())
+            crate::validate(&p.archive)
                 .iter()
                 .all(|d| d.severity != gcio::Severity::Error)
         );
@@ -1134,7 +1135,7 @@ mod tests {
             assert_ne!(p, MANIFEST);
         }
         assert_eq!(u.renamed.len(), 6, "{:?}", u.renamed);
-        let rules: Vec<_> = crate::validate(&bytes, Limits::default())
+        let rules: Vec<_> = crate::validate(&bytes)
             .into_iter()
             .filter(|d| d.rule == "RARC-029")
             .collect();

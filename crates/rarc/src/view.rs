@@ -84,11 +84,12 @@ pub struct DirRef<'a> {
 
 /// Parses an archive with the default [`Limits`].
 pub fn parse(data: &[u8]) -> Result<Rarc<'_>> {
-    parse_with(data, Limits::default())
+    parse_with(data, &Limits::default())
 }
 
-/// Parses an archive; counts pass through `limits`.
-pub fn parse_with(data: &[u8], limits: Limits) -> Result<Rarc<'_>> {
+/// Parses an archive; counts, the directory walk and member decoding pass through `limits`.
+pub fn parse_with<'a>(data: &'a [u8], limits: &Limits) -> Result<Rarc<'a>> {
+    let limits = *limits;
     let r = Reader::new(data);
     r.expect_magic(0, b"RARC").context("RARC header")?;
     let header: &raw::Header = r.get(0).context("RARC header")?;

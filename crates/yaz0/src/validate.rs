@@ -6,7 +6,12 @@ use crate::Stream;
 
 /// Checks a Yaz0 stream against the `YAZ0-*` rules. A stream that does not decode gives one error
 /// finding citing the rule it breaks, at the offset where decoding stopped.
-pub fn validate(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (a declared size over them is the `YAZ0-001` error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let stream = match Stream::parse_with(data, limits) {
         Ok(s) => s,
