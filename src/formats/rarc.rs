@@ -40,7 +40,7 @@ impl Format for Rarc {
             text.push_str(&format!(
                 "{}{}/  [node {}]\n",
                 "  ".repeat(d.depth as usize),
-                String::from_utf8_lossy(d.name),
+                rarc::manifest::name_text(d.name),
                 d.node
             ));
             for f in files.iter().filter(|f| parent(&f.path) == d.path) {
@@ -48,7 +48,7 @@ impl Format for Rarc {
                 text.push_str(&format!(
                     "{}{}  {} bytes  {}  id {}\n",
                     "  ".repeat(d.depth as usize + 1),
-                    String::from_utf8_lossy(e.name),
+                    rarc::manifest::name_text(e.name),
                     e.size,
                     e.attr.names(),
                     e.id

@@ -289,7 +289,7 @@ pub fn folder_from_bytes(data: &[u8]) -> Folder {
     let mut rest = data;
     while let [kind, len, tail @ ..] = rest {
         let (name, tail) = tail.split_at(usize::from(*len % 24).min(tail.len()));
-        let name = String::from_utf8_lossy(name).into_owned();
+        let name = rarc::manifest::name_text(name);
         if kind & 1 == 1 {
             folder.dirs.push(name);
             rest = tail;

@@ -314,9 +314,9 @@ impl Archive {
             for i in first..first + usize::from(n.entry_count) {
                 let Some(e) = self.entries.get(i) else { break };
                 let p = if path.is_empty() {
-                    String::from_utf8_lossy(&e.name).into_owned()
+                    crate::manifest::name_text(&e.name)
                 } else {
-                    format!("{path}/{}", String::from_utf8_lossy(&e.name))
+                    format!("{path}/{}", crate::manifest::name_text(&e.name))
                 };
                 match e.target {
                     Target::Dir(d) if e.name != b"." && e.name != b".." => {
