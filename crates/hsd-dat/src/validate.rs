@@ -125,7 +125,7 @@ impl Archive<'_> {
                     None,
                     format!(
                         "root name {:?} is not unique",
-                        String::from_utf8_lossy(r.name)
+                        gcio::text::Encoding::ShiftJis.to_text(r.name)
                     ),
                 ));
             }

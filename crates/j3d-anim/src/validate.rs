@@ -143,7 +143,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
                             format!(
                                 "{} {i} {:?}: key {:#06x}, hash is {want:#06x}",
                                 def.name,
-                                String::from_utf8_lossy(&e.name),
+                                gcio::text::Encoding::ShiftJis.to_text(&e.name),
                                 e.key
                             ),
                         );

@@ -73,7 +73,10 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
                 }
                 texture = image_of.get(&t).copied();
             }
-            let mut mat = Material::new(String::from_utf8_lossy(&material.name), texture);
+            let mut mat = Material::new(
+                gcio::text::Encoding::ShiftJis.to_text(&material.name),
+                texture,
+            );
             mat.double_sided = material.cull == Some(crate::mat3::cull::NONE);
             scene.materials.push(mat);
         }

@@ -183,7 +183,7 @@ fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Findin
             at,
             format!(
                 "material {i} ({}): MDL3 packet {i} register {}: MAT3 + TEX1 give {:#x}, the packet {found}",
-                String::from_utf8_lossy(&material.name),
+                gcio::text::Encoding::ShiftJis.to_text(&material.name),
                 miss.register,
                 miss.expected
             ),
@@ -922,7 +922,7 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Findings) {
         names
             .as_ref()
             .and_then(|t| t.entries.get(j))
-            .map(|e| format!(" ({})", String::from_utf8_lossy(&e.name)))
+            .map(|e| format!(" ({})", gcio::text::Encoding::ShiftJis.to_text(&e.name)))
             .unwrap_or_default()
     };
     for (j, (s, b)) in seen.iter().zip(&stored).enumerate() {

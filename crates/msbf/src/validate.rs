@@ -174,7 +174,7 @@ impl Msbf {
         }
         let mut labelled = vec![false; flow.nodes.len()];
         for (b, l) in t.iter() {
-            let name = String::from_utf8_lossy(&l.name);
+            let name = gcio::text::Encoding::ShiftJis.to_text(&l.name);
             if let Some(want) = t.bucket_of(&l.name).filter(|&w| w != b) {
                 o.push(
                     Warning,
