@@ -6,10 +6,7 @@ use pkx::build::{self, BREAKS};
 use pkx::{Game, ModelKind, Pkx};
 
 fn rules(p: &Pkx) -> Vec<String> {
-    let mut r: Vec<String> = pkx::validate_model(&p)
-        .into_iter()
-        .map(|d| d.rule)
-        .collect();
+    let mut r: Vec<String> = pkx::validate_model(p).into_iter().map(|d| d.rule).collect();
     r.dedup();
     r
 }

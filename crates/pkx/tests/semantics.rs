@@ -6,10 +6,7 @@ use pkx::names::{COLOSSEUM_TRAINER_SLOTS, XD_TRAINER_SLOTS};
 use pkx::{BODY_PARTS, DatFacts, Game, Header, ModelKind, Pkx, SubAnim, Timing, build, json};
 
 fn rules(p: &Pkx) -> Vec<String> {
-    let mut r: Vec<String> = pkx::validate_model(&p)
-        .into_iter()
-        .map(|d| d.rule)
-        .collect();
+    let mut r: Vec<String> = pkx::validate_model(p).into_iter().map(|d| d.rule).collect();
     r.dedup();
     r
 }
