@@ -54,7 +54,7 @@ fn benches(c: &mut Criterion) {
     let song = big_song();
     let view = bms::parse(&song).unwrap();
     let insns = view.flow().instruction_count() as u64;
-    let program = view.to_program().unwrap();
+    let program = bms::Program::from_view(&view, &gcformats::gcio::Limits::default()).unwrap();
     let text = bms::to_text(&program);
 
     let mut g = c.benchmark_group("bms_instructions");
@@ -72,7 +72,7 @@ fn benches(c: &mut Criterion) {
     });
     g.throughput(Throughput::Elements(insns));
     g.bench_function("disassemble_song", |b| {
-        b.iter(|| bms::Program::disassemble(black_box(&song)).unwrap())
+        b.iter(|| bms::Program::parse(black_box(&song)).unwrap())
     });
     g.finish();
 

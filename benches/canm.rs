@@ -19,7 +19,7 @@ fn bench(c: &mut Criterion) {
     let models = common::parse_write_validate(
         &mut g,
         &files,
-        |f| canm::parse(f).unwrap(),
+        |f| canm::Canm::parse(f).unwrap(),
         |m| m.write().unwrap().len(),
         |f| canm::validate(f).len(),
     );

@@ -15,7 +15,7 @@ fn golden(c: &mut Criterion) {
     g.bench_function("read", |b| {
         b.iter(|| {
             for r in &rows {
-                black_box(ibnk::read(black_box(&r.bytes)).unwrap());
+                black_box(ibnk::Bank::parse(black_box(&r.bytes)).unwrap());
             }
         })
     });
@@ -39,7 +39,7 @@ fn orchestra(c: &mut Criterion) {
             b.iter(|| ibnk::parse(black_box(&bytes)).unwrap().program_offset(100))
         });
         g.bench_function("read", |b| {
-            b.iter(|| ibnk::read(black_box(&bytes)).unwrap())
+            b.iter(|| ibnk::Bank::parse(black_box(&bytes)).unwrap())
         });
         g.bench_function("write", |b| b.iter(|| black_box(&bank).write().unwrap()));
         g.bench_function("validate", |b| b.iter(|| ibnk::validate(black_box(&bytes))));

@@ -63,7 +63,7 @@ fn kcl_bench(c: &mut Criterion) {
     common::parse_write_validate(
         &mut g,
         &files,
-        |f| kcl::parse(f).unwrap(),
+        |f| kcl::Kcl::parse(f).unwrap(),
         |m| m.write().unwrap().len(),
         |f| kcl::validate(f).len(),
     );

@@ -6,7 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gcformats::msbf::build::FlowBuilder;
 use gcformats::msbf::golden::NODES;
 use gcformats::msbf::names::{ConditionType, EventType, YesNo};
-use gcformats::msbf::{Msbf, Node, view};
+use gcformats::msbf::{self, Msbf, Node};
 use std::hint::black_box;
 
 /// 1000 NPC flows (message, YesNo, event + message / message), one label each: ~90 KB.
@@ -36,7 +36,7 @@ fn benches(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function("view_walk", |b| {
         b.iter(|| {
-            let v = view::parse(black_box(&bytes)).unwrap();
+            let v = msbf::parse(black_box(&bytes)).unwrap();
             let f = v.flow().unwrap().unwrap();
             let nodes = f.iter().filter(|n| n.next().is_some()).count();
             let labels = v.labels().unwrap().unwrap();
@@ -47,7 +47,9 @@ fn benches(c: &mut Criterion) {
         b.iter(|| Msbf::parse(black_box(&bytes)).unwrap())
     });
     g.bench_function("write", |b| b.iter(|| black_box(&m).write().unwrap()));
-    g.bench_function("validate", |b| b.iter(|| black_box(&m).validate()));
+    g.bench_function("validate", |b| {
+        b.iter(|| msbf::validate_model(black_box(&m)))
+    });
     g.bench_function("to_json", |b| b.iter(|| black_box(&m).to_json()));
     g.finish();
 

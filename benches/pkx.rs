@@ -39,7 +39,7 @@ fn benches(c: &mut Criterion) {
         });
         g.bench_function("write", |b| b.iter(|| black_box(&p).write().unwrap()));
         g.bench_function("parse_validate", |b| {
-            b.iter(|| Pkx::parse(black_box(&bytes)).unwrap().validate())
+            b.iter(|| gcformats::pkx::validate_model(&Pkx::parse(black_box(&bytes)).unwrap()))
         });
         g.bench_function("to_json", |b| b.iter(|| json::to_string(black_box(&p))));
         g.finish();

@@ -22,14 +22,14 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             files
                 .iter()
-                .map(|f| tpl::view(black_box(f)).unwrap().entries.len())
+                .map(|f| tpl::parse(black_box(f)).unwrap().entries.len())
                 .sum::<usize>()
         })
     });
     let models = common::parse_write_validate(
         &mut g,
         &files,
-        |f| tpl::parse(f).unwrap(),
+        |f| tpl::Tpl::parse(f).unwrap(),
         |m| m.write().unwrap().len(),
         |f| tpl::validate(f).len(),
     );

@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for d in bms::validate(&data) {
         println!("{d}");
     }
-    let program = view.to_program()?;
+    let program = bms::Program::from_view(&view, &gcformats::gcio::Limits::default())?;
     assert_eq!(program.write()?, data, "byte-exact round trip");
     print!("{}", bms::to_text(&program));
     if let Some(out) = args.next() {

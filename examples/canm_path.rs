@@ -16,7 +16,7 @@ fn main() -> Result<(), String> {
         .map_or(Ok(30), |s| s.parse())
         .map_err(|e| format!("{e}"))?;
     let data = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
-    let anim = canm::parse(&data).map_err(|e| e.to_string())?;
+    let anim = canm::Canm::parse(&data).map_err(|e| e.to_string())?;
     println!("{:?}, {} frames", anim.kind, anim.frames);
     for f in (0..=anim.frames).step_by(step.max(1) as usize) {
         let p = canm::eval::pose(&anim, f as f32).ok_or("a track cannot be evaluated")?;

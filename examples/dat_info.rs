@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for e in &g.errors {
         println!("graph error: {e}");
     }
-    for d in a.validate() {
+    for d in hsd_dat::validate_view(&a) {
         println!("{d}");
     }
     Ok(())

@@ -5,20 +5,20 @@
 //! `cargo run --example gpl_facial --features gpl-facial [BLOCK.gpl]`
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
-use gcformats::gpl_facial::{AttrKind, Block, BlockView, build, slot};
+use gcformats::gpl_facial::{self, AttrKind, Block, build, slot};
 
 fn main() {
     let bytes = match std::env::args().nth(1) {
         Some(path) => std::fs::read(&path).expect("read block"),
         None => build::birdo_block(),
     };
-    let view = BlockView::parse(&bytes).expect("model block");
+    let view = gpl_facial::parse(&bytes).expect("model block");
     println!(
         "{} bytes, facial section at {:#x}",
         bytes.len(),
         view.word(slot::FACIAL)
     );
-    for d in view.validate() {
+    for d in gpl_facial::validate_view(&view) {
         println!("  {d}");
     }
     let mut block = Block::parse(&bytes).expect("parse");
@@ -81,7 +81,7 @@ fn main() {
     let detached = block.write().unwrap();
     println!(
         "detached: ptr7 = {:#x}, section bytes left in place ({} bytes)",
-        BlockView::parse(&detached).unwrap().word(slot::FACIAL),
+        gpl_facial::parse(&detached).unwrap().word(slot::FACIAL),
         detached.len()
     );
 }

@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             rest.first().map(std::fs::read).transpose()?,
         ),
     };
-    let bank = ibnk::read(&bytes)?;
+    let bank = ibnk::Bank::parse(&bytes)?;
     println!(
         "IBNK version {}, bank {}, {} bytes",
         bank.version(),

@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
         std::fs::write(output, bytes)?;
     } else {
-        let k = kcl::parse(&data)?;
+        let k = kcl::Kcl::parse(&data)?;
         std::fs::write(output, kcl::obj::to_obj(&k))?;
         println!("{} prisms -> {output}", k.prisms.len());
     }

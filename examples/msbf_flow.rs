@@ -27,7 +27,7 @@ fn print_flows(m: &Msbf) -> Result<(), gcformats::gcio::Error> {
             }
         }
     }
-    for d in m.validate() {
+    for d in gcformats::msbf::validate_model(m) {
         println!("{d}");
     }
     Ok(())

@@ -44,7 +44,7 @@ fn show(p: &Pkx) -> Result<(), gcformats::gcio::Error> {
             t.anim_index
         );
     }
-    for d in p.validate() {
+    for d in gcformats::pkx::validate_model(p) {
         println!("  {d}");
     }
     Ok(())

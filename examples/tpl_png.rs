@@ -13,7 +13,7 @@ fn main() -> Result<(), String> {
         return Err("usage: tpl_png FILE.tpl OUT_DIR".into());
     };
     let data = std::fs::read(input).map_err(|e| format!("{input}: {e}"))?;
-    let lib = tpl::parse(&data).map_err(|e| e.to_string())?;
+    let lib = tpl::Tpl::parse(&data).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(out).map_err(|e| format!("{out}: {e}"))?;
     for (i, e) in lib.images.iter().enumerate() {
         let h = &e.header;

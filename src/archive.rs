@@ -70,7 +70,7 @@ pub fn unpack(
         max_alloc_bytes: budget.min(gcio::Limits::default().max_alloc_bytes),
         ..gcio::Limits::default()
     };
-    let u = manifest::unpack_with(data, limits).map_err(|e| match e.kind() {
+    let u = manifest::unpack_with(data, &limits).map_err(|e| match e.kind() {
         gcio::ErrorKind::Limit { .. } => format!(
             "{e}: the members expand past what one extraction may write (the budget, --budget, up to 1 GiB per archive)"
         ),
@@ -243,7 +243,7 @@ pub fn folder_from_bytes(data: &[u8]) -> Folder {
     let mut rest = data;
     while let [kind, len, tail @ ..] = rest {
         let (name, tail) = tail.split_at(usize::from(*len % 24).min(tail.len()));
-        let name = String::from_utf8_lossy(name).into_owned();
+        let name = rarc::manifest::name_text(name);
         if kind & 1 == 1 {
             folder.dirs.push(name);
             rest = tail;

@@ -64,7 +64,7 @@ impl Format for Bms {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let p = bms::Program::disassemble(data)?;
+        let p = bms::Program::parse(data)?;
         Ok(Rewrite {
             bytes: p.write()?,
             raw: p.raw_parts(),
@@ -79,9 +79,7 @@ impl Format for Bms {
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         let (src, dst) = (extension(from), extension(to));
         let out = match (src.as_str(), dst.as_str()) {
-            ("bms", "txt") => {
-                bms::Program::disassemble(input).map(|p| bms::to_text(&p).into_bytes())
-            }
+            ("bms", "txt") => bms::Program::parse(input).map(|p| bms::to_text(&p).into_bytes()),
             ("txt", "bms") => std::str::from_utf8(input)
                 .map_err(|e| Error::message(format!("text is not UTF-8: {e}")))
                 .and_then(bms::from_text)

@@ -26,7 +26,7 @@ impl Format for Canm {
     }
 
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let a = canm::parse(data)?;
+        let a = canm::Canm::parse(data)?;
         let mut text = format!(
             "camera animation {:?} ({} bytes): {} frames, header {:?}, {} values\n",
             a.kind,
@@ -64,7 +64,7 @@ impl Format for Canm {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = canm::parse(data)?;
+        let m = canm::Canm::parse(data)?;
         Ok(Rewrite {
             bytes: m.write()?,
             raw: m.raw_parts(),
@@ -76,7 +76,7 @@ impl Format for Canm {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(a) = canm::parse(data) else {
+        let Ok(a) = canm::Canm::parse(data) else {
             return Vec::new();
         };
         vec![
@@ -90,7 +90,7 @@ impl Format for Canm {
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
         let out = match (canm::sniff(input).is_some(), extension(to).as_str()) {
-            (true, "json") => canm::parse(input)
+            (true, "json") => canm::Canm::parse(input)
                 .and_then(|a| canm::to_json(&a))
                 .and_then(|j| serde_json::to_vec_pretty(&j).map_err(|e| invalid(e.to_string()))),
             (false, "canm") if extension(from) == "json" => serde_json::from_slice(input)

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use gcio::{Diagnostic, Error, Result};
-use gpl_facial::{Block, BlockView, slot};
+use gpl_facial::{Block, slot};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
@@ -26,7 +26,7 @@ impl Format for GplFacial {
     }
 
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let v = BlockView::parse(data)?;
+        let v = gpl_facial::parse(data)?;
         let mut text = String::new();
         for i in 1..8 {
             if let Some((s, e)) = v.extent(i) {
@@ -81,7 +81,7 @@ impl Format for GplFacial {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(BlockView::parse(data)?.validate())
+        Ok(gpl_facial::validate_view(&gpl_facial::parse(data)?))
     }
 
     #[cfg(feature = "convert")]
@@ -91,7 +91,7 @@ impl Format for GplFacial {
         {
             return None;
         }
-        let result = BlockView::parse(input).and_then(|v| {
+        let result = gpl_facial::parse(input).and_then(|v| {
             let f = v.facial().ok_or_else(|| {
                 Error::message("the block has no facial pose section (ptr7 is 0)")
             })??;

@@ -118,7 +118,7 @@ impl Format for HsdDat {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        hsd_dat::validate_bytes(data)
+        Ok(hsd_dat::validate_view(&hsd_dat::parse(data)?))
     }
 
     #[cfg(feature = "convert")]

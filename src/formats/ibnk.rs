@@ -40,7 +40,7 @@ impl Format for Ibnk {
     }
 
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let bank = ibnk::read(data)?;
+        let bank = ibnk::Bank::parse(data)?;
         let layout = match &bank.body {
             Body::V1(b) => b.chunks.iter().map(|c| chunk_summary(&c.data)).collect(),
             Body::V0(b) => vec![format!("{} objects", b.objects.len())],
@@ -82,7 +82,7 @@ impl Format for Ibnk {
 
     /// Survey facts: bank version, instruments vs drum sets.
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(bank) = ibnk::read(data) else {
+        let Ok(bank) = ibnk::Bank::parse(data) else {
             return Vec::new();
         };
         let programs = bank.programs();
@@ -98,7 +98,7 @@ impl Format for Ibnk {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let b = ibnk::read(data)?;
+        let b = ibnk::Bank::parse(data)?;
         Ok(Rewrite {
             bytes: b.write()?,
             raw: b.raw_parts(),
@@ -113,7 +113,7 @@ impl Format for Ibnk {
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut found = ibnk::validate(data);
         if let Some(ws) = data.companion("wsys") {
-            let bank = ibnk::read(data)?;
+            let bank = ibnk::Bank::parse(data)?;
             found.extend(ibnk::wsys::missing_waves(&bank, ws).map_err(|e| e.context("WSYS"))?);
         }
         Ok(found)
@@ -123,7 +123,7 @@ impl Format for Ibnk {
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let is_bank = input.starts_with(b"IBNK");
         let out = match (is_bank, extension(from).as_str(), extension(to).as_str()) {
-            (true, _, "json") => ibnk::read(input).and_then(|b| {
+            (true, _, "json") => ibnk::Bank::parse(input).and_then(|b| {
                 serde_json::to_string_pretty(&b)
                     .map(|s| (s + "\n").into_bytes())
                     .map_err(|e| Error::message(format!("JSON: {e}")))

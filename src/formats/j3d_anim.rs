@@ -28,7 +28,7 @@ impl Format for J3dAnim {
     }
 
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let a = j3d_anim::parse(data)?;
+        let a = j3d_anim::Anim::parse(data)?;
         let mut text = format!(
             "{} ({} bytes): loop mode {}, duration {} frames\n",
             a.kind.format_name(),
@@ -68,7 +68,7 @@ impl Format for J3dAnim {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(a) = j3d_anim::parse(data) else {
+        let Ok(a) = j3d_anim::Anim::parse(data) else {
             return Vec::new();
         };
         let mut f = vec![
@@ -82,7 +82,7 @@ impl Format for J3dAnim {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let a = j3d_anim::parse(data)?;
+        let a = j3d_anim::Anim::parse(data)?;
         Ok(Rewrite {
             bytes: a.write()?,
             raw: a.raw_parts(),
@@ -99,7 +99,7 @@ impl Format for J3dAnim {
         if let Some(model) = data.companion("model") {
             let target = j3d_anim::Target::from_model(model)?;
             out.extend(j3d_anim::bind::check_binding(
-                &j3d_anim::parse(data)?,
+                &j3d_anim::Anim::parse(data)?,
                 &target,
             ));
         }
@@ -109,7 +109,7 @@ impl Format for J3dAnim {
     #[cfg(feature = "convert")]
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         let out = match (j3d_anim::sniff(input).is_some(), extension(to).as_str()) {
-            (true, "json") => j3d_anim::parse(input)
+            (true, "json") => j3d_anim::Anim::parse(input)
                 .and_then(|a| j3d_anim::to_json(&a))
                 .and_then(|j| {
                     serde_json::to_vec_pretty(&j).map_err(|e| Error::message(e.to_string()))

@@ -37,7 +37,7 @@ impl Format for J3dBmd {
 
     fn info(&self, data: &Input<'_>) -> Result<Info> {
         let v = parse(data)?;
-        let model = Bmd::from_view(&v)?;
+        let model = Bmd::from_view(&v, v.limits())?;
         let mesh = j3d_bmd::geometry(&v);
         let mut text = format!(
             "{} ({} chunks, {} bytes)\n",
@@ -247,7 +247,8 @@ fn add_animations(scene: &mut gx::scene::Scene, opts: &Options, to: &Path) -> Re
             || path.display().to_string(),
             |s| s.to_string_lossy().into_owned(),
         );
-        let anim = j3d_anim::parse(&data).map_err(|e| e.context(path.display().to_string()))?;
+        let anim =
+            j3d_anim::Anim::parse(&data).map_err(|e| e.context(path.display().to_string()))?;
         j3d_anim::export::add_to_scene(scene, &anim, &name, fps)?;
     }
     Ok(())

@@ -46,7 +46,7 @@ impl Format for Kcl {
     }
 
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let k = kcl::parse(data)?;
+        let k = kcl::Kcl::parse(data)?;
         let h = &k.header;
         let cells = k.cells();
         let depth = cells.iter().map(|c| c.depth).max().unwrap_or(0);
@@ -107,7 +107,7 @@ impl Format for Kcl {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(k) = kcl::parse(data) else {
+        let Ok(k) = kcl::Kcl::parse(data) else {
             return Vec::new();
         };
         vec![
@@ -118,7 +118,7 @@ impl Format for Kcl {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = kcl::parse(data)?;
+        let m = kcl::Kcl::parse(data)?;
         Ok(Rewrite {
             bytes: m.write()?,
             raw: m.raw_parts(),
@@ -133,7 +133,7 @@ impl Format for Kcl {
     fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
         let out = match (extension(from).as_str(), extension(to).as_str()) {
             (_, "obj") if kcl::sniff(input) => {
-                kcl::parse(input).map(|k| kcl::obj::to_obj(&k).into_bytes())
+                kcl::Kcl::parse(input).map(|k| kcl::obj::to_obj(&k).into_bytes())
             }
             ("obj", "kcl") => std::str::from_utf8(input)
                 .map_err(|e| Error::message(format!("OBJ is not UTF-8: {e}")))

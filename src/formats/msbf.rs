@@ -134,7 +134,10 @@ impl Format for Msbf {
     }
 
     fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(msbf::Msbf::parse(data)?.validate_with(&check_options(opts)?))
+        Ok(msbf::validate_model_for(
+            &msbf::Msbf::parse(data)?,
+            &check_options(opts)?,
+        ))
     }
 
     #[cfg(feature = "convert")]

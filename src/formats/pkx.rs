@@ -117,8 +117,8 @@ impl Format for PkxContainer {
     fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
         let p = Pkx::parse(data)?;
         Ok(match kind_option(opts)? {
-            Some(k) => p.validate_as(k),
-            None => p.validate(),
+            Some(k) => pkx::validate_model_as(&p, k),
+            None => pkx::validate_model(&p),
         })
     }
 

@@ -43,7 +43,7 @@ impl Format for Rarc {
             text.push_str(&format!(
                 "{}{}/  [node {}]\n",
                 "  ".repeat(d.depth as usize),
-                String::from_utf8_lossy(d.name),
+                rarc::manifest::name_text(d.name),
                 d.node
             ));
             for f in files.iter().filter(|f| parent(&f.path) == d.path) {
@@ -51,7 +51,7 @@ impl Format for Rarc {
                 text.push_str(&format!(
                     "{}{}  {} bytes  {}  id {}\n",
                     "  ".repeat(d.depth as usize + 1),
-                    String::from_utf8_lossy(e.name),
+                    rarc::manifest::name_text(e.name),
                     e.size,
                     e.attr.names(),
                     e.id
@@ -99,7 +99,7 @@ impl Format for Rarc {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
-        Ok(rarc::validate(data, Limits::default()))
+        Ok(rarc::validate_with(data, data.limits()))
     }
 
     /// Every member, decompressed; entries sharing another's data are left out (examined once).

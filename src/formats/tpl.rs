@@ -30,7 +30,7 @@ impl Format for Tpl {
     }
 
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let t = tpl::parse(data)?;
+        let t = tpl::Tpl::parse(data)?;
         let mut text = format!("TPL ({} bytes): {} image(s)\n", data.len(), t.images.len());
         let mut images = Vec::new();
         for (i, e) in t.images.iter().enumerate() {
@@ -71,7 +71,7 @@ impl Format for Tpl {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = tpl::parse(data)?;
+        let m = tpl::Tpl::parse(data)?;
         Ok(Rewrite {
             bytes: m.write()?,
             raw: m.raw_parts(),
@@ -83,7 +83,7 @@ impl Format for Tpl {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(t) = tpl::parse(data) else {
+        let Ok(t) = tpl::Tpl::parse(data) else {
             return Vec::new();
         };
         let mut f: Vec<(String, u64)> = t
@@ -99,7 +99,7 @@ impl Format for Tpl {
     fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
         if tpl::sniff(input) && extension(to).is_empty() {
             return Some((|| {
-                let files = tpl::folder::to_folder(&tpl::parse(input)?)?;
+                let files = tpl::folder::to_folder(&tpl::Tpl::parse(input)?)?;
                 std::fs::create_dir_all(to).map_err(|e| io_error(to, e))?;
                 for (name, bytes) in files {
                     let p = to.join(name);

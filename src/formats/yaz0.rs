@@ -198,8 +198,8 @@ impl Format for Yaz0 {
     /// its bytes (the finding names the rule it breaks and the offset).
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
         Ok(match data.parsed::<Parsed>().and_then(|p| p.stream(data)) {
-            Ok(s) => yaz0::validate_stream(s),
-            Err(_) => yaz0::validate(data, data.limits()),
+            Ok(s) => yaz0::validate_model(s),
+            Err(_) => yaz0::validate_with(data, data.limits()),
         })
     }
 

@@ -59,7 +59,8 @@ pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
 pub use json::{from_json, to_json};
 pub use model::{Table, Tail, Value};
 pub use types::{Field, FieldType, auto_layout};
-pub use validate::{validate, validate_table};
+pub use validate::{validate, validate_model, validate_with};
 pub use view::{
     Cell, FIELD_SIZE, FromCell, HEADER_SIZE, Header, RowView, Strings, View, parse, parse_endian,
+    parse_with,
 };

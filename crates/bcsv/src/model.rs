@@ -181,7 +181,12 @@ impl Table {
 
     /// Parses and copies a file into an owned table.
     pub fn parse(data: &[u8]) -> Result<Table> {
-        Self::from_view(&crate::view::parse(data)?, &Limits::default())
+        Self::parse_with(data, &Limits::default())
+    }
+
+    /// Parses and copies a file into an owned table; `limits` bound the cell count.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Table> {
+        Self::from_view(&crate::view::parse_with(data, limits)?, limits)
     }
 
     /// Copies a view into an owned table; `limits` bounds the cell count.

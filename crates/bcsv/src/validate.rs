@@ -3,12 +3,12 @@
 
 use std::collections::HashMap;
 
-use gcio::Diagnostic;
+use gcio::{Diagnostic, Limits};
 
 use crate::hash::display_name;
 use crate::model::{Table, Tail};
 use crate::types::FieldType;
-use crate::view::{Cell, FIELD_SIZE, HEADER_SIZE, View, parse};
+use crate::view::{Cell, FIELD_SIZE, HEADER_SIZE, View, parse_with};
 
 /// Most BCSV-008 findings listed one by one.
 const MAX_OVERLAP_REPORTS: usize = 32;
@@ -17,7 +17,12 @@ const MAX_OVERLAP_REPORTS: usize = 32;
 /// names, else BCSV-002); otherwise every
 /// container rule and the matching schema's rules are checked.
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
-    let view = match parse(data) {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (they bound the cells checked and the owned copy).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    let view = match parse_with(data, limits) {
         Ok(v) => v,
         Err(e) => {
             // The parser names the rule a broken header or field table breaks; anything else
@@ -30,9 +35,9 @@ pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
             return vec![Diagnostic::error(rule, e.offset(), msg)];
         }
     };
-    let mut out = validate_view(&view);
-    if let Ok(table) = Table::from_view(&view, &gcio::Limits::default()) {
-        out.extend(validate_table(&table));
+    let mut out = view_rules(&view, limits);
+    if let Ok(table) = Table::from_view(&view, limits) {
+        out.extend(validate_model(&table));
     }
     out
 }
@@ -42,7 +47,7 @@ fn field_at(i: usize) -> Option<u64> {
 }
 
 /// Container rules that need the file's bytes (offsets, pool, padding).
-fn validate_view(view: &View<'_>) -> Vec<Diagnostic> {
+fn view_rules(view: &View<'_>, limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let h = view.header();
     if u64::from(h.data_offset) != h.field_table_end() {
@@ -108,7 +113,7 @@ fn validate_view(view: &View<'_>) -> Vec<Diagnostic> {
     // Fields and rows share the file's bytes, so their product can grow with the square of its size:
     // the same bound as the model's keeps checking time linear.
     let cells = (view.len() as u64).saturating_mul(fields.len() as u64);
-    if let Err(e) = gcio::Limits::default().check_elements(cells, 0) {
+    if let Err(e) = limits.check_elements(cells, 0) {
         out.push(Diagnostic::error(
             "BCSV-002",
             None,
@@ -146,7 +151,7 @@ fn validate_view(view: &View<'_>) -> Vec<Diagnostic> {
 }
 
 /// Model-level rules: pool layout, padding, names, signedness, and the recognised schema's rules.
-pub fn validate_table(table: &Table) -> Vec<Diagnostic> {
+pub fn validate_model(table: &Table) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if table.stored_pool.is_some() {
         out.push(Diagnostic::info(

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use gcio::{Context, Endian, Error, ErrorKind, Reader, Result};
+use gcio::{Context, Endian, Error, ErrorKind, Limits, Reader, Result};
 
 use crate::hash::{FieldKey, display_name};
 use crate::types::{Field, FieldType};
@@ -52,6 +52,12 @@ pub struct View<'a> {
 
 /// Parses a table, trying big-endian (Wii) first, then little-endian (Switch).
 pub fn parse(data: &[u8]) -> Result<View<'_>> {
+    parse_with(data, &Limits::default())
+}
+
+/// [`parse`] (borrowed: nothing sized from the file is allocated, so the limits bound
+/// [`crate::Table::from_view`] and the validator).
+pub fn parse_with<'a>(data: &'a [u8], _limits: &Limits) -> Result<View<'a>> {
     parse_endian(data, Endian::Big)
         .or_else(|big| parse_endian(data, Endian::Little).map_err(|_| big))
 }

@@ -30,7 +30,7 @@ pub fn fuzz_bms(data: &[u8]) {
     let Ok(view) = parse_with(data, &limits) else {
         return;
     };
-    if let Ok(program) = view.to_program() {
+    if let Ok(program) = crate::Program::from_view(&view, &Limits::default()) {
         assert_eq!(program.write().ok().as_deref(), Some(data), "round trip");
         let text = to_text(&program);
         let again = from_text(&text).and_then(|p| p.write());
@@ -56,11 +56,7 @@ pub fn fuzz_bms_text(data: &[u8]) {
         crate::build::samples()
             .unwrap_or_default()
             .iter()
-            .filter_map(|s| {
-                Some(to_text(
-                    &crate::view::parse(&s.bytes).ok()?.to_program().ok()?,
-                ))
-            })
+            .filter_map(|s| Some(to_text(&crate::Program::parse(&s.bytes).ok()?)))
             .collect()
     });
     let (Some(&pick), Some(edits)) = (data.first(), data.get(1..)) else {
@@ -73,7 +69,7 @@ pub fn fuzz_bms_text(data: &[u8]) {
         return;
     };
     let Ok(bytes) = program.write() else { return };
-    let back = parse_with(&bytes, &Limits::default()).and_then(|v| v.to_program());
+    let back = crate::Program::parse(&bytes);
     assert!(back.is_ok(), "a written sequence disassembles: {back:?}");
     let Ok(back) = back else { return };
     assert_eq!(

@@ -29,7 +29,7 @@
 //! // Discover, disassemble, write back byte for byte, through text too.
 //! let view = bms::parse(&data).unwrap();
 //! assert_eq!(view.tracks().len(), 2);
-//! let program = view.to_program().unwrap();
+//! let program = bms::Program::from_view(&view, &gcio::Limits::default()).unwrap();
 //! assert_eq!(program.write().unwrap(), data);
 //! let text = bms::to_text(&program);
 //! assert!(text.contains("note 60, 0x00, 100, 120"));
@@ -62,7 +62,7 @@ pub use fuzz::{fuzz_bms, fuzz_bms_text};
 pub use insn::{Args, Body, Command, Instruction, Printf, RegPrefix, Vlq};
 pub use model::{Block, Content, FRESH_LABEL, Program};
 pub use text::{from_text, label_name, note_name, to_text};
-pub use validate::validate;
+pub use validate::{validate, validate_with};
 pub use view::{View, parse, parse_with};
 
 /// Recognises a sequence: BMS has no header, so at best [`gcio::Confidence::Weak`] (a registry

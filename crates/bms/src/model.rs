@@ -65,13 +65,24 @@ impl Program {
     }
 
     /// Disassembles `data` with default limits: discovery from offset 0, then blocks.
-    pub fn disassemble(data: &[u8]) -> Result<Program> {
-        let flow = Flow::discover(data, &Limits::default())?;
+    pub fn parse(data: &[u8]) -> Result<Program> {
+        Program::parse_with(data, &Limits::default())
+    }
+
+    /// Disassembles `data`; `limits` bound the discovery walk.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Program> {
+        let flow = Flow::discover(data, limits)?;
         Program::from_flow(data, &flow)
     }
 
+    /// The owned program of a parsed view (its discovery already ran under the limits, which
+    /// bound nothing more here: blocks are at most one per byte).
+    pub fn from_view(v: &crate::View<'_>, _limits: &Limits) -> Result<Program> {
+        Program::from_flow(v.data(), v.flow())
+    }
+
     /// Builds the program from a finished discovery over the same `data`.
-    pub fn from_flow(data: &[u8], flow: &Flow) -> Result<Program> {
+    pub(crate) fn from_flow(data: &[u8], flow: &Flow) -> Result<Program> {
         let r = Reader::new(data);
         let mut blocks: Vec<Block> = Vec::new();
         let mut pos = 0;

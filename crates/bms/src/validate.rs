@@ -1,15 +1,20 @@
 //! Validator: the control-flow findings plus per-instruction checks, citing `BMS-*` rules.
 
-use gcio::Diagnostic;
+use gcio::{Diagnostic, Limits};
 
 use crate::insn::{Body, Command, Instruction};
 use crate::opcode::{EXT, Width, ops};
-use crate::view::parse;
+use crate::view::parse_with;
 
 /// Checks `data` and returns every finding. Never fails: a file that cannot be walked at all (a
 /// limit) is reported as one error.
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
-    let view = match parse(data) {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (a walk over them is the one error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    let view = match parse_with(data, limits) {
         Ok(v) => v,
         Err(e) => return vec![Diagnostic::error("BMS-001", e.offset(), e.to_string())],
     };

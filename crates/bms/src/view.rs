@@ -5,7 +5,6 @@ use gcio::{Limits, Reader, Result};
 
 use crate::flow::{Class, Flow, Track};
 use crate::insn::Instruction;
-use crate::model::Program;
 
 /// A parsed sequence: the bytes plus the control-flow discovery over them.
 #[derive(Debug, Clone)]
@@ -55,10 +54,5 @@ impl<'a> View<'a> {
         (0..self.data.len())
             .filter(|&o| self.flow.class(o) == Class::Code)
             .filter_map(move |o| Instruction::decode(r, o).ok().map(|(i, _)| (o, i)))
-    }
-
-    /// The owned, editable program.
-    pub fn to_program(&self) -> Result<Program> {
-        Program::from_flow(self.data, &self.flow)
     }
 }

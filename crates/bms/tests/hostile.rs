@@ -12,7 +12,7 @@ fn rules(data: &[u8]) -> Vec<String> {
 fn targets_past_the_end() {
     let data = [0xC7, 0x12, 0x34, 0x56];
     assert!(rules(&data).contains(&"BMS-005".to_owned()));
-    assert_eq!(Program::disassemble(&data).unwrap().write().unwrap(), data);
+    assert_eq!(Program::parse(&data).unwrap().write().unwrap(), data);
     let data = [0xC1, 0x20, 0x00, 0x00, 0x00, 0xFF];
     let r = rules(&data);
     assert!(r.contains(&"BMS-004".to_owned()), "{r:?}");

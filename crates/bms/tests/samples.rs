@@ -15,7 +15,7 @@ fn samples_round_trip_and_validate_clean() {
             s.name,
             view.flow().findings()
         );
-        let p = view.to_program().unwrap();
+        let p = bms::Program::from_view(&view, &gcio::Limits::default()).unwrap();
         assert_eq!(p.write().unwrap(), s.bytes, "{}", s.name);
         let text = to_text(&p);
         let back = from_text(&text).unwrap();
@@ -36,7 +36,7 @@ fn song_structure() {
         view.flow().tables().values().copied().collect::<Vec<_>>(),
         [3]
     );
-    let p = view.to_program().unwrap();
+    let p = bms::Program::from_view(&view, &gcio::Limits::default()).unwrap();
     let kinds: Vec<&str> = p
         .blocks
         .iter()
@@ -112,7 +112,7 @@ fn loops_unroll_as_configured() {
 #[test]
 fn edited_text_relays_code_and_fixes_offsets() {
     let s = build::song().unwrap();
-    let p = Program::disassemble(&s.bytes).unwrap();
+    let p = Program::parse(&s.bytes).unwrap();
     let text = to_text(&p);
     // Insert an instruction at the very start: every later offset moves by 3 bytes.
     let edited = text.replacen("    tempo 120", "    tempo 120\n    tempo 121", 1);
@@ -124,7 +124,7 @@ fn edited_text_relays_code_and_fixes_offsets() {
     let notes = |s: &bms::midi::Song| s.tracks.iter().map(|t| t.note_count()).collect::<Vec<_>>();
     assert_eq!(notes(&a), notes(&b));
     // The re-laid program matches the original except for the inserted command.
-    let p2 = Program::disassemble(&out).unwrap();
+    let p2 = Program::parse(&out).unwrap();
     assert_eq!(p2.instructions().count(), p.instructions().count() + 1);
     assert_eq!(p2.tracks().len(), 3);
 }
@@ -167,7 +167,7 @@ fn handwritten_text_with_named_labels() {
 fn model_edits_with_fresh_labels() {
     use bms::{Block, Instruction, opcode::ops};
     let s = build::song().unwrap();
-    let mut p = Program::disassemble(&s.bytes).unwrap();
+    let mut p = Program::parse(&s.bytes).unwrap();
     // Route track 1's bass loop through a new subroutine appended at the end.
     let sub = p.fresh_label();
     assert!(sub >= bms::FRESH_LABEL);
@@ -189,7 +189,7 @@ fn model_edits_with_fresh_labels() {
     code.insert(0, Instruction::cmd(ops::CALL, &[sub]).unwrap());
     let out = p.write().unwrap();
     assert!(validate(&out).is_empty(), "{:?}", validate(&out));
-    let again = Program::disassemble(&out).unwrap();
+    let again = Program::parse(&out).unwrap();
     assert_eq!(again.instructions().count(), p.instructions().count());
     assert_eq!(
         render(&out, &ExportOptions::default()).unwrap().tracks[2].note_count(),

@@ -6,7 +6,7 @@
 pub fn fuzz_canm(data: &[u8]) {
     let _ = crate::validate(data);
     let _ = crate::sniff(data);
-    let Ok(anim) = crate::parse(data) else {
+    let Ok(anim) = crate::Canm::parse(data) else {
         return;
     };
     assert_eq!(anim.write().ok().as_deref(), Some(data), "round trip");

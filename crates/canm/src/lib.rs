@@ -11,7 +11,7 @@
 //! ```
 //! let anim = canm::build::sample();
 //! let bytes = anim.write().unwrap();
-//! assert_eq!(canm::parse(&bytes).unwrap(), anim);
+//! assert_eq!(canm::Canm::parse(&bytes).unwrap(), anim);
 //! let pose = canm::eval::pose(&anim, 60.0).unwrap();
 //! assert_eq!(pose.pos[0], 100.0);
 //! assert!(canm::validate(&bytes).is_empty());
@@ -28,17 +28,17 @@ mod write;
 
 pub use fuzz::fuzz_canm;
 pub use model::{Canm, Kind, MAGIC, TRACK_NAMES, Track};
-pub use validate::{validate, validate_view};
+pub use validate::{validate, validate_view, validate_with};
 pub use view::{View, sniff};
 
-/// Parses `data` into the owned model.
-pub fn parse(data: &[u8]) -> gcio::Result<Canm> {
-    Ok(View::parse(data)?.to_model())
+/// Parses `data` into the zero-copy view with the default [`gcio::Limits`].
+pub fn parse(data: &[u8]) -> gcio::Result<View<'_>> {
+    View::parse_with(data, &gcio::Limits::default())
 }
 
-/// Parses into the zero-copy view.
-pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
-    View::parse(data)
+/// Parses into the zero-copy view; `limits` bound the bytes the view may describe.
+pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<View<'a>> {
+    View::parse_with(data, limits)
 }
 
 /// The model as JSON (lossless for finite values: `from_json(to_json(a)) == a`).

@@ -109,6 +109,26 @@ pub struct Canm {
 }
 
 impl Canm {
+    /// Parses `data` into the owned model with the default [`gcio::Limits`].
+    pub fn parse(data: &[u8]) -> gcio::Result<Canm> {
+        Canm::parse_with(data, &gcio::Limits::default())
+    }
+
+    /// Parses `data` into the owned model; `limits` bound the copied bytes.
+    pub fn parse_with(data: &[u8], limits: &gcio::Limits) -> gcio::Result<Canm> {
+        Canm::from_view(&crate::parse_with(data, limits)?, limits)
+    }
+
+    /// The owned model of a parsed view.
+    pub fn from_view(v: &crate::View<'_>, limits: &gcio::Limits) -> gcio::Result<Canm> {
+        limits.check_alloc(
+            (v.gap.len() + v.values.len() + v.trailer.len()) as u64,
+            1,
+            0,
+        )?;
+        Ok(v.to_model())
+    }
+
     /// The floats of track `i` (`None` when `i` is not a track or the values run past the
     /// table).
     pub fn track_values(&self, i: usize) -> Option<&[f32]> {

@@ -1,13 +1,18 @@
 //! The validator: rule ids `CANM-001`… catalogued in `docs/rules/canm.md`.
 
-use gcio::Diagnostic;
+use gcio::{Diagnostic, Limits};
 
 use crate::model::{HEADER_SIZE, Kind, TRACK_NAMES};
 use crate::view::View;
 
 /// Validates a camera animation. A file that does not parse gives one `CANM-001` error.
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
-    match View::parse(data) {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (a file over them gives the `CANM-001` error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    match View::parse_with(data, limits) {
         Ok(v) => validate_view(&v),
         Err(e) => vec![Diagnostic::error("CANM-001", e.offset(), e.to_string())],
     }

@@ -1,6 +1,6 @@
 //! The zero-copy view: header, track table and the value block borrowed from the input.
 
-use gcio::{Context, Error, Reader, Result};
+use gcio::{Context, Error, Limits, Reader, Result};
 
 use crate::model::{Canm, HEADER_SIZE, Kind, MAGIC, Track};
 
@@ -34,8 +34,9 @@ pub fn sniff(data: &[u8]) -> Option<Kind> {
 }
 
 impl<'a> View<'a> {
-    /// Parses the header, the track table and the value block's extent.
-    pub fn parse(data: &'a [u8]) -> Result<View<'a>> {
+    /// Parses the header, the track table and the value block's extent (borrowed: nothing
+    /// sized from the file is allocated, so the limits only bound [`Canm::from_view`]).
+    pub(crate) fn parse_with(data: &'a [u8], _limits: &Limits) -> Result<View<'a>> {
         let r = Reader::new(data);
         r.expect_magic(0, &MAGIC).context("CANM header")?;
         let kind = Kind::from_tag(r.bytes(4, 4).context("CANM header")?).ok_or_else(|| {
@@ -101,8 +102,8 @@ impl<'a> View<'a> {
         (HEADER_SIZE + self.value_offset as usize + 4 + 4 * i) as u64
     }
 
-    /// The owned model.
-    pub fn to_model(&self) -> Canm {
+    /// The owned model ([`Canm::from_view`]).
+    pub(crate) fn to_model(&self) -> Canm {
         Canm {
             kind: self.kind,
             header: self.header,

@@ -26,7 +26,7 @@ fn real_camera_animations() {
             continue;
         }
         seen += 1;
-        let anim = match canm::parse(&data) {
+        let anim = match canm::Canm::parse(&data) {
             Ok(a) => a,
             Err(e) => {
                 failures.push(format!("{arc}:{path}: {e}"));

@@ -41,7 +41,7 @@ proptest! {
     #[test]
     fn model_round_trips(a in anim()) {
         let bytes = a.write().unwrap();
-        prop_assert_eq!(&canm::parse(&bytes).unwrap(), &a);
+        prop_assert_eq!(&canm::Canm::parse(&bytes).unwrap(), &a);
         let j = canm::to_json(&a).unwrap();
         prop_assert_eq!(&canm::from_json(&j).unwrap(), &a);
         canm::fuzz_canm(&bytes);

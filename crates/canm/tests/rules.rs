@@ -89,12 +89,12 @@ fn each_rule_fires() {
 fn errors_name_structure_and_offset() {
     let mut b = build::sample().write().unwrap();
     b[0x1C..0x20].copy_from_slice(&0x10u32.to_be_bytes());
-    let e = canm::parse(&b).unwrap_err().to_string();
+    let e = canm::Canm::parse(&b).unwrap_err().to_string();
     assert!(
         e.contains("overlaps the track table") && e.contains("0x1c"),
         "{e}"
     );
     let b = build::sample().write().unwrap();
-    let e = canm::parse(&b[..0x90]).unwrap_err().to_string();
+    let e = canm::Canm::parse(&b[..0x90]).unwrap_err().to_string();
     assert!(e.contains("value block"), "{e}");
 }

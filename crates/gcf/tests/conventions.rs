@@ -1,6 +1,6 @@
 //! The command line's conventions, through the real binary: exit codes, batches that keep going,
 //! usage errors, `-` for stdin/stdout, JSON errors, refusal to overwrite, temp-and-rename (no
-//! partial outputs), and the pack/extract safety rules. Fixtures are built in code.
+//! partial outputs), the pack/extract safety rules and Shift-JIS names. Fixtures are built in code.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::expect_used)]
 
 use std::io::Write;
@@ -327,4 +327,48 @@ fn pack_refuses_links_and_special_files() {
         assert!(text(&o.stderr).contains("not a regular file"));
     }
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Shift-JIS member and folder names (ステージ/マリオ.bcsv, and a lone lead byte): `info` prints
+/// them as Japanese text, `extract` writes them as readable file names (`\xHH` for bytes that do
+/// not decode) and `pack` gives the archive back byte for byte.
+#[test]
+fn japanese_names_print_extract_and_pack_back() {
+    let file = |name: &[u8], data: &[u8]| rarc::Item::File {
+        name: name.to_vec(),
+        attr: None,
+        data: data.to_vec(),
+        id: None,
+    };
+    let tree = rarc::Dir {
+        name: b"root".to_vec(),
+        children: vec![
+            rarc::Item::Dir(rarc::Dir {
+                name: b"\x83\x58\x83\x65\x81\x5B\x83\x57".to_vec(),
+                children: vec![file(b"\x83\x7D\x83\x8A\x83\x49.bcsv", b"table")],
+            }),
+            file(b"bad\x81.bin", b"lead byte"),
+        ],
+    };
+    let bytes = rarc::pack(&tree, rarc::PackOptions::default())
+        .write()
+        .unwrap();
+    let d = scratch("sjis");
+    let (arc, out, back) = (d.join("a.arc"), d.join("out"), d.join("b.arc"));
+    std::fs::write(&arc, &bytes).unwrap();
+    let info = text(&gcf(&["info", s(&arc)]).stdout);
+    assert!(
+        info.contains("ステージ/") && info.contains("マリオ.bcsv"),
+        "{info}"
+    );
+    assert!(info.contains("bad\\x81.bin"), "{info}");
+    assert!(gcf(&["extract", s(&arc), s(&out)]).status.success());
+    let member = out.join("ステージ").join("マリオ.bcsv");
+    assert_eq!(std::fs::read(member).unwrap(), b"table");
+    assert_eq!(
+        std::fs::read(out.join("bad\\x81.bin")).unwrap(),
+        b"lead byte"
+    );
+    assert!(gcf(&["pack", s(&out), s(&back)]).status.success());
+    assert_eq!(std::fs::read(&back).unwrap(), bytes);
 }

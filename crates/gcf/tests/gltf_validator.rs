@@ -116,7 +116,7 @@ fn animated(archives: Option<&Path>) -> Vec<(String, Vec<u8>)> {
     let glb = |name: String, model: &[u8], anims: &[(String, Vec<u8>)]| {
         let mut scene = j3d_bmd::to_scene(&j3d_bmd::parse(model).unwrap()).unwrap();
         for (n, a) in anims {
-            let anim = j3d_anim::parse(a).unwrap();
+            let anim = j3d_anim::Anim::parse(a).unwrap();
             j3d_anim::export::add_to_scene(&mut scene, &anim, n, 60.0).unwrap();
         }
         (name, scene.to_glb().unwrap())

@@ -45,7 +45,7 @@ fn kcl_identify_check_roundtrip_convert() {
     let back = dir.join("back.kcl");
     let (ok, out) = gcf(&["convert", obj.to_str().unwrap(), back.to_str().unwrap()]);
     assert!(ok, "{out}");
-    let rebuilt = kcl::parse(&std::fs::read(&back).unwrap()).unwrap();
+    let rebuilt = kcl::Kcl::parse(&std::fs::read(&back).unwrap()).unwrap();
     assert_eq!(rebuilt.prisms.len(), 9);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -39,11 +39,22 @@ pub mod slot {
 pub struct BlockView<'a> {
     r: Reader<'a>,
     header: &'a BlockHeader,
+    limits: Limits,
+}
+
+/// Reads a block header with the default [`Limits`]; every non-null section pointer must lie
+/// between the header and the end.
+pub fn parse(data: &[u8]) -> Result<BlockView<'_>> {
+    BlockView::parse_with(data, &Limits::default())
+}
+
+/// [`parse`]; `limits` bound the mesh and facial tables read through the view.
+pub fn parse_with<'a>(data: &'a [u8], limits: &Limits) -> Result<BlockView<'a>> {
+    BlockView::parse_with(data, limits)
 }
 
 impl<'a> BlockView<'a> {
-    /// Reads the header; every non-null section pointer must lie between the header and the end.
-    pub fn parse(data: &'a [u8]) -> Result<Self> {
+    fn parse_with(data: &'a [u8], limits: &Limits) -> Result<Self> {
         let r = Reader::new(data);
         let header: &BlockHeader = r.get(0).context("model block header")?;
         for (i, w) in header.words.iter().enumerate().skip(1) {
@@ -59,7 +70,11 @@ impl<'a> BlockView<'a> {
                 .context("model block header");
             }
         }
-        Ok(BlockView { r, header })
+        Ok(BlockView {
+            r,
+            header,
+            limits: *limits,
+        })
     }
 
     /// The whole block.
@@ -104,7 +119,7 @@ impl<'a> BlockView<'a> {
         let gpl = self
             .section(slot::GPL)
             .ok_or_else(|| Error::invalid(4, "no GPL section"))?;
-        Mesh::parse(gpl, self.section(slot::SKN), &Limits::default())
+        Mesh::parse(gpl, self.section(slot::SKN), &self.limits)
     }
 }
 
@@ -172,7 +187,17 @@ impl Block {
     /// Parses a block. The facial section is parsed into a [`FacialSection`] when it can be;
     /// otherwise its bytes are kept as they are ([`Block::facial`] is then `None`).
     pub fn parse(data: &[u8]) -> Result<Self> {
-        let v = BlockView::parse(data)?;
+        Block::parse_with(data, &Limits::default())
+    }
+
+    /// [`Block::parse`]; `limits` bound the section list and the facial section's tables.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Self> {
+        Block::from_view(&parse_with(data, limits)?, limits)
+    }
+
+    /// The owned block of a parsed view.
+    pub fn from_view(v: &BlockView<'_>, limits: &Limits) -> Result<Self> {
+        let data = v.r.data();
         let mut starts: Vec<usize> = (1..8)
             .map(|i| v.word(i) as usize)
             .filter(|&p| p != 0)
@@ -190,7 +215,7 @@ impl Block {
             // round-trips and can be detached; the validator says what is wrong with it.
             let facial = if slots.contains(&slot::FACIAL) {
                 FacialView::from_reader(v.r.sub(s, e - s)?)
-                    .and_then(|f| FacialSection::from_view(&f, &Limits::default()))
+                    .and_then(|f| FacialSection::from_view(&f, limits))
                     .ok()
             } else {
                 None

@@ -3,7 +3,7 @@
 //! block, and the GPL (and SKN, facial) sections parse. The GPL and ACT version words then make
 //! it strong; without them only the `.gpl` extension claims the file.
 
-use crate::block::{BlockView, slot};
+use crate::block::slot;
 use crate::mesh::{ACT_VERSION, GPL_VERSION};
 
 /// How sure [`sniff`] is: [`Confidence::Strong`] with a consistent header and both version
@@ -18,7 +18,7 @@ pub fn detect(data: &[u8]) -> Option<Confidence> {
 
 /// Whether `data` looks like a model block.
 pub fn sniff(data: &[u8]) -> Option<Confidence> {
-    let v = BlockView::parse(data).ok()?;
+    let v = crate::parse(data).ok()?;
     if v.word(0) != 0 {
         return None;
     }

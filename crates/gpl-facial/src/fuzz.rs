@@ -1,6 +1,6 @@
 //! Fuzz body shared by cargo-fuzz and `cargo test`.
 
-use crate::{Block, BlockView, FacialSection, Run, block_json, validate_section};
+use crate::{Block, FacialSection, Run, block_json, validate_section};
 
 /// True when every run list ends with a zero-length pair. Only then is a list's extent fixed by
 /// the bytes themselves; an unterminated list ends at the next pointer target, and after a
@@ -15,8 +15,8 @@ fn terminated(s: &FacialSection) -> bool {
 /// Parses `data` as a block and as a bare facial section, validates both, and checks that a
 /// parsed model writes back to bytes that parse to the same model. Must never panic.
 pub fn fuzz_gpl_facial(data: &[u8]) {
-    if let Ok(v) = BlockView::parse(data) {
-        let _ = v.validate();
+    if let Ok(v) = crate::parse(data) {
+        let _ = crate::validate_view(&v);
         let _ = block_json(&v);
     }
     if let Some(s) = Block::parse(data).ok().as_ref().and_then(Block::facial) {

@@ -16,8 +16,8 @@
 //! use gpl_facial::{Block, BlockView, build};
 //!
 //! let bytes = build::birdo_block();
-//! let view = BlockView::parse(&bytes).unwrap();
-//! assert!(view.validate().is_empty());
+//! let view = gpl_facial::parse(&bytes).unwrap();
+//! assert!(gpl_facial::validate_view(&view).is_empty());
 //! let facial = view.facial().unwrap().unwrap();
 //! assert_eq!(facial.header().object_count.get(), 2);
 //! let block = Block::parse(&bytes).unwrap();
@@ -40,7 +40,7 @@ mod validate;
 mod view;
 mod write;
 
-pub use block::{Block, BlockSection, BlockView, Body, HEADER_SIZE, slot};
+pub use block::{Block, BlockSection, BlockView, Body, HEADER_SIZE, parse, parse_with, slot};
 pub use detect::{Confidence, detect, has_gpl_extension, sniff};
 pub use fuzz::fuzz_gpl_facial;
 pub use json::{block_json, poses_json};
@@ -48,6 +48,8 @@ pub use mesh::{
     ACT_VERSION, GPL_VERSION, Mesh, SKIN_STRIDE, Skin, SkinEntry, Submesh, VertexArray,
 };
 pub use model::{AttrFormat, AttrKind, Attribute, Descriptor, FacialObject, FacialSection, Run};
-pub use validate::{DESCRIPTOR_FORMATS, validate_facial, validate_section};
+pub use validate::{
+    DESCRIPTOR_FORMATS, validate, validate_facial, validate_section, validate_view, validate_with,
+};
 pub use view::{FacialView, ObjectView, RecordView, record_size};
 pub use write::SECTION_ALIGN;

@@ -285,7 +285,12 @@ pub struct FacialSection {
 impl FacialSection {
     /// Parses a section (strict: every pointer must resolve inside `data`).
     pub fn parse(data: &[u8]) -> Result<Self> {
-        Self::from_view(&FacialView::parse(data)?, &Limits::default())
+        Self::parse_with(data, &Limits::default())
+    }
+
+    /// [`FacialSection::parse`]; `limits` bound the descriptor, object and record tables.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Self> {
+        Self::from_view(&FacialView::parse(data)?, limits)
     }
 
     /// Copies a view into the owned model. The data copied cannot exceed the section's size, so

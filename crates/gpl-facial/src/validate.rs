@@ -1,7 +1,7 @@
 //! Validator: block rules (GPL-001/002/003/016/017/018) and the facial section rules of the
 //! game's block validator (GPL-004 … GPL-014, GPL-016), each finding citing its rule id.
 
-use gcio::{Diagnostic, Reader};
+use gcio::{Diagnostic, Limits, Reader};
 
 use crate::block::{BlockView, slot};
 use crate::mesh::{ACT_VERSION, GPL_VERSION, Mesh, Skin};
@@ -15,10 +15,27 @@ pub const DESCRIPTOR_FORMATS: [u8; 3] = [0x32, 0x62, 0x61];
 /// Record formats seen in vanilla for each kind (GPL-013): (kind, count, width).
 const RECORD_FORMATS: [(u8, u8, u8); 4] = [(1, 3, 2), (2, 3, 2), (1, 6, 2), (0, 6, 1)];
 
+/// Validates a model block; one whose header does not parse is one `GPL-001` error.
+pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits.
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    match crate::parse_with(data, limits) {
+        Ok(v) => validate_view(&v),
+        Err(e) => vec![Diagnostic::error("GPL-001", e.offset(), e.to_string())],
+    }
+}
+
+/// Every finding for a parsed block: header, section versions, SKN mirror and alignment, and
+/// the facial section checked against the mesh.
+pub fn validate_view(v: &BlockView<'_>) -> Vec<Diagnostic> {
+    v.findings()
+}
+
 impl BlockView<'_> {
-    /// Every finding for the block: header, section versions, SKN mirror and alignment, and the
-    /// facial section checked against the mesh.
-    pub fn validate(&self) -> Vec<Diagnostic> {
+    fn findings(&self) -> Vec<Diagnostic> {
         let mut d = Vec::new();
         if self.word(0) != 0 {
             d.push(Diagnostic::error(

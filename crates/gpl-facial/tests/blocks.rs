@@ -6,9 +6,7 @@ use gpl_facial::build::{BlockSpec, birdo, luigi};
 use gpl_facial::*;
 
 fn rules(bytes: &[u8]) -> Vec<String> {
-    let mut r: Vec<String> = BlockView::parse(bytes)
-        .unwrap()
-        .validate()
+    let mut r: Vec<String> = gpl_facial::validate_view(&gpl_facial::parse(bytes).unwrap())
         .into_iter()
         .map(|d| d.rule)
         .collect();
@@ -20,8 +18,12 @@ fn rules(bytes: &[u8]) -> Vec<String> {
 #[test]
 fn generated_blocks_round_trip_and_validate_clean() {
     for (name, bytes) in build::samples() {
-        let v = BlockView::parse(&bytes).unwrap();
-        assert!(v.validate().is_empty(), "{name}: {:?}", v.validate());
+        let v = gpl_facial::parse(&bytes).unwrap();
+        assert!(
+            gpl_facial::validate_view(&v).is_empty(),
+            "{name}: {:?}",
+            gpl_facial::validate_view(&v)
+        );
         let block = Block::parse(&bytes).unwrap();
         assert!(
             block.raw_parts().is_empty(),
@@ -63,7 +65,7 @@ fn birdo_has_the_seed_shapes() {
         );
     }
     // Pose 0 is the mesh; later poses are deltas with zero triplets for entries at rest.
-    let v = BlockView::parse(&bytes).unwrap();
+    let v = gpl_facial::parse(&bytes).unwrap();
     let head = v.mesh().unwrap().submeshes[1].positions.unwrap();
     let a = &f.objects[0].attributes[0];
     let idx = a.indices();
@@ -75,7 +77,7 @@ fn birdo_has_the_seed_shapes() {
         .unwrap()
         .1;
     assert_eq!(
-        BlockView::parse(&low).unwrap().word(slot::FACIAL),
+        gpl_facial::parse(&low).unwrap().word(slot::FACIAL),
         0,
         "low detail: null ptr7"
     );
@@ -108,7 +110,7 @@ fn luigi_has_interleaved_and_kind_zero_records_and_pose_counts_2_to_6() {
             .any(|d| d.kind == AttrKind::SKACC && d.format == 0x61)
     );
     // Record sizes follow each object's own pose count.
-    let v = BlockView::parse(&bytes).unwrap();
+    let v = gpl_facial::parse(&bytes).unwrap();
     let fv = v.facial().unwrap().unwrap();
     for (i, o) in f.objects.iter().enumerate() {
         assert_eq!(
@@ -143,9 +145,9 @@ fn patch(
     edit: impl FnOnce(&mut [u8], &FacialView<'_>) -> Vec<(usize, Vec<u8>)>,
 ) -> Vec<u8> {
     let mut b = spec.build().unwrap();
-    let start = BlockView::parse(&b).unwrap().word(slot::FACIAL) as usize;
+    let start = gpl_facial::parse(&b).unwrap().word(slot::FACIAL) as usize;
     let copy = b.clone();
-    let v = BlockView::parse(&copy).unwrap();
+    let v = gpl_facial::parse(&copy).unwrap();
     let fv = v.facial().unwrap().unwrap();
     for (off, bytes) in edit(&mut b[start..], &fv) {
         b[start + off..start + off + bytes.len()].copy_from_slice(&bytes);
@@ -213,7 +215,7 @@ fn sources_off_the_mirror_fire_gpl_016_only() {
     spec.skin.as_mut().unwrap().sk2[0].skew = 0x20;
     let b = spec.build().unwrap();
     assert_eq!(rules(&b), vec!["GPL-016"]);
-    let d = BlockView::parse(&b).unwrap().validate();
+    let d = gpl_facial::validate_view(&gpl_facial::parse(&b).unwrap());
     // The SK2 entry itself, and the facial record whose neck vertices it skins.
     assert_eq!(d.len(), 2, "{d:?}");
 }
@@ -254,7 +256,7 @@ fn other_section_rules() {
 
 #[test]
 fn stored_target_pointer_into_skn_fires_gpl_015() {
-    let skn = BlockView::parse(&build::luigi_block())
+    let skn = gpl_facial::parse(&build::luigi_block())
         .unwrap()
         .word(slot::SKN);
     for p in [skn + 0x40, 0x40] {
@@ -277,10 +279,10 @@ fn block_rules() {
     let mut b = build::birdo_block();
     b[0x18..0x1C].copy_from_slice(&0x20u32.to_be_bytes());
     assert!(rules(&b).contains(&"GPL-003".to_string()));
-    assert!(BlockView::parse(&b[..0x10]).is_err());
+    assert!(gpl_facial::parse(&b[..0x10]).is_err());
     let mut b = build::birdo_block();
     b[0x08..0x0C].copy_from_slice(&0xFFFF_FF00u32.to_be_bytes());
-    assert!(BlockView::parse(&b).is_err());
+    assert!(gpl_facial::parse(&b).is_err());
 }
 
 #[test]
@@ -339,9 +341,7 @@ fn rebuilt_skinned_body_validates_clean_and_drops_kind_zero() {
 
 /// Findings of another rule than `rule` with severity error (none allowed in a broken variant).
 fn other_errors(bytes: &[u8], rule: &str) -> Vec<gcio::Diagnostic> {
-    BlockView::parse(bytes)
-        .unwrap()
-        .validate()
+    gpl_facial::validate_view(&gpl_facial::parse(bytes).unwrap())
         .into_iter()
         .filter(|d| d.severity == gcio::Severity::Error && d.rule != rule)
         .collect()
@@ -351,7 +351,7 @@ fn other_errors(bytes: &[u8], rule: &str) -> Vec<gcio::Diagnostic> {
 fn skin_rules() {
     // GPL-017: posNrmShift (SKN + 6) with a non-zero high nibble.
     let mut b = build::luigi_block();
-    let skn = BlockView::parse(&b).unwrap().word(slot::SKN) as usize;
+    let skn = gpl_facial::parse(&b).unwrap().word(slot::SKN) as usize;
     b[skn + 6] |= 0x10;
     assert_eq!(rules(&b), vec!["GPL-017"]);
     // GPL-018: an SK2 range starting off an 8-slot boundary (destination not 32-aligned; the

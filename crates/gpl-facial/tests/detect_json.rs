@@ -41,7 +41,7 @@ fn poses_json_lists_vertices_and_deltas() {
     assert_eq!(a["deltas"][0][3], serde_json::json!([0, 0, 0]));
     assert_eq!(j["objects"][1]["attributes"][1]["entries"], 520);
     let luigi = build::luigi_block();
-    let v = BlockView::parse(&luigi).unwrap();
+    let v = gpl_facial::parse(&luigi).unwrap();
     let info = block_json(&v);
     assert_eq!(info["sections"].as_array().unwrap().len(), 5);
     assert_eq!(info["facial"]["objects"].as_array().unwrap().len(), 4);

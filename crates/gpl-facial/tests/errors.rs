@@ -23,10 +23,10 @@ fn errors_carry_structure_and_offset() {
         spec.facial = Some(FacialSection::parse(&golden::tiny_bytes()).unwrap());
         spec.build().unwrap()
     };
-    let start = BlockView::parse(&block).unwrap().word(slot::FACIAL) as usize;
+    let start = gpl_facial::parse(&block).unwrap().word(slot::FACIAL) as usize;
     let mut broken = block.clone();
     broken[start + 0x40..start + 0x44].copy_from_slice(&0x200u32.to_be_bytes());
-    let d = BlockView::parse(&broken).unwrap().validate();
+    let d = gpl_facial::validate_view(&gpl_facial::parse(&broken).unwrap());
     assert!(
         d.iter()
             .any(|x| x.rule == "GPL-014" && x.offset == Some(start as u64 + 0x40)),

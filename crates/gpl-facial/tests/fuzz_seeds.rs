@@ -11,7 +11,7 @@ fn replay_seeds() {
         seeds.push(birdo[..cut].to_vec());
     }
     // Facial section alone, and with every object pointing at the same records.
-    let start = BlockView::parse(&birdo).unwrap().word(slot::FACIAL) as usize;
+    let start = gpl_facial::parse(&birdo).unwrap().word(slot::FACIAL) as usize;
     let sec = birdo[start..].to_vec();
     seeds.push(sec.clone());
     let mut same = sec.clone();

@@ -119,7 +119,7 @@ proptest! {
         let poses = [p.clone(), p];
         spec.facial.as_mut().unwrap().rebuild_rigid(1, &positions, &normals, with_poses.then_some(&poses[..])).unwrap();
         let b = spec.build().unwrap();
-        let d = BlockView::parse(&b).unwrap().validate();
+        let d = gpl_facial::validate_view(&gpl_facial::parse(&b).unwrap());
         prop_assert!(d.is_empty(), "{:?}", d);
         prop_assert_eq!(Block::parse(&b).unwrap().write().unwrap(), b);
     }
@@ -136,7 +136,7 @@ proptest! {
         let poses = [deltas(1), deltas(5)];
         spec.facial.as_mut().unwrap().rebuild_skinned(0, &buffer, &slot_of, &poses).unwrap();
         let b = spec.build().unwrap();
-        let d = BlockView::parse(&b).unwrap().validate();
+        let d = gpl_facial::validate_view(&gpl_facial::parse(&b).unwrap());
         prop_assert!(d.is_empty(), "{:?}", d);
     }
 

@@ -831,7 +831,7 @@ fn starts_at(dat: &Dat, loc: Loc) -> bool {
 /// IBM HSD-010, mesh owners without render-pass flags HSD-018).
 pub fn check(dat: &Dat) -> Result<Vec<Diagnostic>> {
     let bytes = dat.write()?;
-    Ok(crate::parse(&bytes)?.validate())
+    Ok(crate::validate_view(&crate::parse(&bytes)?))
 }
 
 /// Lays `dat` out afresh in compiler order (see the module doc). The result writes a valid

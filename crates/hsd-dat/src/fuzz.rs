@@ -21,7 +21,7 @@ pub fn fuzz_hsd_dat(data: &[u8]) {
     if let Ok(obj) = crate::export::to_obj(&a) {
         let _ = obj.len();
     }
-    let _ = a.validate();
+    let _ = crate::validate_view(&a);
     for r in a.roots().take(8) {
         use crate::anim::TreeKind;
         let kind = match r.kind() {
@@ -38,10 +38,10 @@ pub fn fuzz_hsd_dat(data: &[u8]) {
     ) {
         let _ = a.sample_anim_joint(j.offset, Some(n.offset), 1.5);
     }
-    if let Ok(dat) = Dat::from_archive(&a) {
+    if let Ok(dat) = Dat::from_view(&a, &a.limits()) {
         let _ = crate::compile::compile(&dat).and_then(|c| c.write());
     }
-    if let Ok(dat) = Dat::from_archive(&a)
+    if let Ok(dat) = Dat::from_view(&a, &a.limits())
         && let Ok(out) = dat.write()
         && let Ok(again) = Dat::parse(&out)
     {

@@ -219,7 +219,7 @@ impl<'a> Archive<'a> {
         for r in self.roots() {
             let res = w.root(r.kind(), r.offset);
             if let Err(e) = res {
-                let name = String::from_utf8_lossy(r.name).into_owned();
+                let name = gcio::text::Encoding::ShiftJis.to_text(r.name);
                 w.g.errors.push(e.context(format!("root {name}")));
             }
         }

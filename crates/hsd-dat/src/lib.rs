@@ -11,7 +11,7 @@
 //! - [`Dat`]: the owned model, a graph of blocks joined by [`Target`]s that writes any parsed
 //!   archive back byte for byte (relocation order, struct order, padding, symbol layout) and lays
 //!   out edited ones again. [`Dat::read`] / [`Dat::write_struct`] edit typed structs in place.
-//! - [`Archive::validate`]: findings citing `HSD-*` rules; [`Archive::mesh`] and [`mesh`]:
+//! - [`validate`], [`validate_view`]: findings citing `HSD-*` rules; [`Archive::mesh`] and [`mesh`]:
 //!   triangles, skins, world matrices; [`export`]: the models as a `gx::scene` written as glTF
 //!   2.0 binary or OBJ + MTL with PNG textures.
 //! - Animation: [`fobj`] decodes keyframe streams to keys and packs and encodes them back byte
@@ -47,7 +47,7 @@
 //! assert_eq!(root.kind(), hsd_dat::RootKind::Joint);
 //! let j: Joint = a.read(root.offset).unwrap();
 //! assert!(j.flags.contains(JointFlags::ROOT_OPA));
-//! assert!(a.validate().iter().all(|d| d.severity == gcio::Severity::Info));
+//! assert!(hsd_dat::validate_view(&a).iter().all(|d| d.severity == gcio::Severity::Info));
 //!
 //! // Edit through the owned model: scale the root joint, write, read back.
 //! let mut dat = Dat::parse(&bytes).unwrap();
@@ -95,8 +95,10 @@ pub use graph::{Graph, JointRef, Kind, Node, PObjRef};
 pub use model::{Block, Dat, Extern, Loc, Pointer, Root, Slot, Target};
 pub use roots::RootKind;
 pub use types::*;
-pub use validate::{MAX_PALETTE, POBJ_CRASH, POBJ_WARN, ROTATION_EPSILON, validate_bytes};
-pub use view::{Archive, Extent, Symbol, parse, sniff};
+pub use validate::{
+    MAX_PALETTE, POBJ_CRASH, POBJ_WARN, ROTATION_EPSILON, validate, validate_view, validate_with,
+};
+pub use view::{Archive, Extent, Symbol, parse, parse_with, sniff};
 
 /// Recognises an HSD archive (its header arithmetic: tables fit, file size = length, relocations and roots in the data block); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).

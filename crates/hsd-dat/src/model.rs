@@ -185,14 +185,18 @@ impl Dat {
 
     /// Parses `bytes` into an owned model.
     pub fn parse(bytes: &[u8]) -> Result<Dat> {
-        Dat::from_archive(&crate::parse(bytes)?)
+        Dat::parse_with(bytes, &gcio::Limits::default())
+    }
+
+    /// Parses `bytes` into an owned model; `limits` bound the tables and the slot map.
+    pub fn parse_with(bytes: &[u8], limits: &gcio::Limits) -> Result<Dat> {
+        Dat::from_view(&crate::parse_with(bytes, limits)?, limits)
     }
 
     /// Builds the owned model of a parsed archive.
-    pub fn from_archive(a: &Archive<'_>) -> Result<Dat> {
+    pub fn from_view(a: &Archive<'_>, limits: &gcio::Limits) -> Result<Dat> {
         let size = a.data_size();
         let data = a.data();
-        let limits = a.limits();
         // Accept a relocation entry as a pointer slot when it is a whole word inside the data
         // block that does not overlap an earlier-listed slot.
         let n = a.relocations().len();

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use gcio::{Diagnostic, Result};
+use gcio::{Diagnostic, Limits};
 use gx::dl::{DisplayList, matrix_slot};
 use gx::vtx::Attr;
 
@@ -13,7 +13,7 @@ use crate::flags::{JointFlags, PObjKind, RenderMode, TObjFlags};
 use crate::graph::{Graph, Kind, PObjRef};
 use crate::roots::RootKind;
 use crate::types::{AObj, AnimJoint, Image, MObj, Palette, TObj};
-use crate::view::{Archive, parse};
+use crate::view::{Archive, parse_with};
 
 /// Most matrix-palette slots per PObj (`HSD_Index2PosNrmMtx` asserts index ≤ 9).
 pub const MAX_PALETTE: usize = 10;
@@ -31,14 +31,30 @@ const COORD_SHADOW: u32 = 3;
 /// noise such as 1e-22 (a retail Chibi-Robo model), far below anything visible.
 pub const ROTATION_EPSILON: f32 = 1e-6;
 
-/// Validates a file; a file that does not parse yields its parse error.
-pub fn validate_bytes(bytes: &[u8]) -> Result<Vec<Diagnostic>> {
-    Ok(parse(bytes)?.validate())
+/// Validates a file; a file that does not parse is one `HSD-001` error.
+pub fn validate(bytes: &[u8]) -> Vec<Diagnostic> {
+    validate_with(bytes, &Limits::default())
+}
+
+/// [`validate`] with caller limits (also bounding the graph walk).
+pub fn validate_with(bytes: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    match parse_with(bytes, limits) {
+        Ok(a) => validate_view(&a),
+        Err(e) => vec![Diagnostic::error(
+            "HSD-001",
+            e.offset(),
+            format!("does not parse: {e}"),
+        )],
+    }
+}
+
+/// Every finding of a parsed archive, archive rules first.
+pub fn validate_view(a: &Archive<'_>) -> Vec<Diagnostic> {
+    a.findings()
 }
 
 impl Archive<'_> {
-    /// Every finding, archive rules first.
-    pub fn validate(&self) -> Vec<Diagnostic> {
+    fn findings(&self) -> Vec<Diagnostic> {
         let mut d = Vec::new();
         self.archive_rules(&mut d);
         let g = self.graph();
@@ -109,7 +125,7 @@ impl Archive<'_> {
                     None,
                     format!(
                         "root name {:?} is not unique",
-                        String::from_utf8_lossy(r.name)
+                        gcio::text::Encoding::ShiftJis.to_text(r.name)
                     ),
                 ));
             }

@@ -9,7 +9,12 @@ use crate::roots::RootKind;
 
 /// Parses an archive with the default [`Limits`].
 pub fn parse(data: &[u8]) -> Result<Archive<'_>> {
-    Archive::parse_with(data, Limits::default())
+    Archive::parse_with(data, &Limits::default())
+}
+
+/// Parses an archive, bounding table counts and every later walk with `limits`.
+pub fn parse_with<'a>(data: &'a [u8], limits: &Limits) -> Result<Archive<'a>> {
+    Archive::parse_with(data, limits)
 }
 
 /// A parsed archive borrowing the file bytes.
@@ -71,7 +76,8 @@ fn size_err(at: u64, what: &'static str) -> Error {
 
 impl<'a> Archive<'a> {
     /// Parses an archive, bounding allocations with `limits`.
-    pub fn parse_with(bytes: &'a [u8], limits: Limits) -> Result<Self> {
+    pub(crate) fn parse_with(bytes: &'a [u8], limits: &Limits) -> Result<Self> {
+        let limits = *limits;
         let file = Reader::new(bytes);
         let header: &Header = file.get(0).context("header")?;
         let data_size = header.data_size.get() as usize;

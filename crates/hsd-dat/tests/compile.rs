@@ -409,11 +409,11 @@ fn hand_laid_scene_is_reproduced() {
     let a = hsd_dat::parse(&expected).unwrap();
     assert!(a.graph().errors.is_empty());
     assert!(
-        a.validate()
+        hsd_dat::validate_view(&a)
             .iter()
             .all(|d| d.severity == gcio::Severity::Info),
         "{:?}",
-        a.validate()
+        hsd_dat::validate_view(&a)
     );
     let rebuild = |d: &Dat| {
         compile(&Dat::parse(&d.write().unwrap()).unwrap())
@@ -585,11 +585,11 @@ fn melee_order_is_reproduced() {
     let a = hsd_dat::parse(&expected).unwrap();
     assert!(a.graph().errors.is_empty(), "{:?}", a.graph().errors);
     assert!(
-        a.validate()
+        hsd_dat::validate_view(&a)
             .iter()
             .all(|d| d.severity != gcio::Severity::Error),
         "{:?}",
-        a.validate()
+        hsd_dat::validate_view(&a)
     );
     assert_eq!(Order::detect(&a), Order::Melee);
     let melee = |bytes: &[u8], order| {

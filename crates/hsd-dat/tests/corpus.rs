@@ -67,7 +67,11 @@ fn archive_embedded_in_pkx() {
     assert!(hsd_dat::sniff(payload));
     let a = hsd_dat::parse(payload).unwrap();
     assert_eq!(a.trailing().len(), 13);
-    assert!(a.validate().iter().any(|d| d.rule == "HSD-001"));
+    assert!(
+        hsd_dat::validate_view(&a)
+            .iter()
+            .any(|d| d.rule == "HSD-001")
+    );
     assert_eq!(
         hsd_dat::Dat::parse(payload).unwrap().write().unwrap(),
         payload

@@ -38,8 +38,7 @@ fn real_files() -> Vec<(String, Vec<u8>)> {
 #[test]
 fn retail_files_have_no_errors() {
     for (name, bytes) in real_files() {
-        let errors: Vec<String> = hsd_dat::validate_bytes(&bytes)
-            .unwrap()
+        let errors: Vec<String> = hsd_dat::validate(&bytes)
             .into_iter()
             .filter(|d| d.severity == gcio::Severity::Error)
             .map(|d| d.to_string())
@@ -83,7 +82,7 @@ fn retail_files_rebuild_in_their_compilers_order() {
             "{name}: {found:?}"
         );
         assert!(
-            b.validate()
+            hsd_dat::validate_view(&b)
                 .iter()
                 .all(|d| d.severity != gcio::Severity::Error),
             "{name}"

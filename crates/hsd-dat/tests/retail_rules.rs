@@ -8,7 +8,7 @@ use hsd_dat::build::parts::*;
 use hsd_dat::*;
 
 fn findings(dat: Dat) -> Vec<gcio::Diagnostic> {
-    parse(&dat.write().unwrap()).unwrap().validate()
+    hsd_dat::validate_view(&parse(&dat.write().unwrap()).unwrap())
 }
 
 fn rules(d: &[gcio::Diagnostic], severity: Severity) -> Vec<&str> {

@@ -149,7 +149,7 @@ fn root_table(f: &[u8]) -> usize {
 }
 
 fn findings(f: &[u8]) -> Vec<Diagnostic> {
-    validate_bytes(f).unwrap()
+    validate(f)
 }
 
 const CASES: &[RuleCase<'_, Vec<u8>>] = &[

@@ -5,9 +5,7 @@ use hsd_dat::build::{XdOptions, melee_joint, mextk_minimal, xd_model};
 use hsd_dat::{Dat, parse};
 
 fn rules(bytes: &[u8]) -> Vec<String> {
-    let mut r: Vec<String> = parse(bytes)
-        .unwrap()
-        .validate()
+    let mut r: Vec<String> = hsd_dat::validate_view(&parse(bytes).unwrap())
         .into_iter()
         .filter(|d| d.severity > gcio::Severity::Info)
         .map(|d| {

@@ -10,9 +10,9 @@ pub fn fuzz_ibnk(data: &[u8]) {
         }
         let _ = v.program_offset(0);
     }
-    if let Ok(bank) = crate::read(data) {
+    if let Ok(bank) = crate::Bank::parse(data) {
         if let Ok(bytes) = bank.write() {
-            let _ = crate::read(&bytes);
+            let _ = crate::Bank::parse(&bytes);
         }
         for (p, k, v) in [(0, 60, 100), (1, 0, 0), (3, 38, 127), (0xE4, 36, 64)] {
             let _ = bank.play(p, k, v);
@@ -38,7 +38,7 @@ pub fn fuzz_ibnk_json(data: &[u8]) {
     let templates = TEMPLATES.get_or_init(|| {
         crate::build::samples()
             .iter()
-            .filter_map(|(_, b)| serde_json::to_string(&crate::read(b).ok()?).ok())
+            .filter_map(|(_, b)| serde_json::to_string(&crate::Bank::parse(b).ok()?).ok())
             .collect()
     });
     let (Some(&pick), Some(edits)) = (data.first(), data.get(1..)) else {
@@ -51,7 +51,7 @@ pub fn fuzz_ibnk_json(data: &[u8]) {
         return;
     };
     let Ok(bytes) = bank.write() else { return };
-    let back = crate::read(&bytes);
+    let back = crate::Bank::parse(&bytes);
     let broken = || {
         crate::validate_model(&bank)
             .iter()

@@ -1,7 +1,7 @@
 //! JAudio IBNK instrument banks, both layouts (version 0 offset tables, version 1 chunks), and
 //! the WSYS wave systems their velocity regions point into.
 //!
-//! - [`parse`] gives a zero-copy [`View`]; [`read`] an owned [`Bank`] that
+//! - [`parse`] gives a zero-copy [`View`]; [`Bank::parse`] an owned [`Bank`] that
 //!   [`Bank::write`] turns back into the exact input bytes.
 //! - [`Bank::play`] answers "what plays" for (program, key, velocity): the wave id, volume
 //!   and pitch the runtime would use, or why nothing plays.
@@ -15,7 +15,7 @@
 //! let bank: Bank = build::demo().to_v1(7);
 //! let bytes = bank.write().unwrap();
 //! assert_eq!(ibnk::parse(&bytes).unwrap().version(), 1);
-//! let back = ibnk::read(&bytes).unwrap();
+//! let back = ibnk::Bank::parse(&bytes).unwrap();
 //! assert_eq!(back.write().unwrap(), bytes);
 //! assert!(ibnk::validate(&bytes).is_empty());
 //!
@@ -45,9 +45,8 @@ pub use float::F32;
 pub use fuzz::{fuzz_ibnk, fuzz_ibnk_json};
 pub use model::{Bank, Body, Link};
 pub use play::{Note, ProgramSummary, Silence};
-pub use read::{read, read_with};
-pub use validate::{validate, validate_model};
-pub use view::{View, parse};
+pub use validate::{validate, validate_model, validate_with};
+pub use view::{View, parse, parse_with};
 
 /// Recognises an instrument bank (magic `IBNK`); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).

@@ -10,19 +10,30 @@ use crate::model::*;
 use crate::view::{self, BANK0_END, ChunkView, InstView, PercView, PmapView, View};
 use crate::{F32, raw};
 
-/// Reads a bank with default [`Limits`].
-pub fn read(data: &[u8]) -> Result<Bank> {
-    read_with(data, &Limits::default())
+impl Bank {
+    /// Parses a bank into the owned model with default [`Limits`].
+    pub fn parse(data: &[u8]) -> Result<Bank> {
+        Bank::parse_with(data, &Limits::default())
+    }
+
+    /// Parses a bank into the owned model, bounding element counts and graph size by `limits`.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Bank> {
+        Bank::from_view(&view::parse_with(data, limits)?, limits)
+    }
+
+    /// The owned model of a parsed view (walks every object).
+    pub fn from_view(v: &View<'_>, limits: &Limits) -> Result<Bank> {
+        from_view(v, limits)
+    }
 }
 
-/// Reads a bank, bounding element counts and graph size by `limits`.
-pub fn read_with(data: &[u8], limits: &Limits) -> Result<Bank> {
-    let v = view::parse(data)?;
+fn from_view(v: &View<'_>, limits: &Limits) -> Result<Bank> {
+    let data = v.reader().data();
     let h = v.header();
     let body = if v.version() == 0 {
-        Body::V0(read0(&v, limits).context("version 0")?)
+        Body::V0(read0(v, limits).context("version 0")?)
     } else {
-        Body::V1(read1(&v, limits).context("version 1")?)
+        Body::V1(read1(v, limits).context("version 1")?)
     };
     Ok(Bank {
         id: h.id.get(),

@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Display};
 
-use gcio::{Diagnostic, Findings};
+use gcio::{Diagnostic, Findings, Limits};
 
 use crate::model::*;
 use crate::view::{self, HEADER_SIZE};
@@ -12,8 +12,13 @@ use crate::view::{self, HEADER_SIZE};
 /// Validates file bytes: header rules, then (if the bank parses) the model rules. A bank that
 /// does not parse yields one error finding naming the structural problem.
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (a bank over them gives the structure error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    match view::parse(data) {
+    match view::parse_with(data, limits) {
         Err(e) => {
             let rule = if data.get(..4) == Some(b"IBNK") && data.len() >= HEADER_SIZE {
                 "IBNK-002"
@@ -22,7 +27,7 @@ pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
             };
             out.push(Diagnostic::error(rule, e.offset(), e.to_string()));
         }
-        Ok(_) => match crate::read(data) {
+        Ok(v) => match Bank::from_view(&v, limits) {
             Ok(bank) => out.extend(validate_model(&bank)),
             Err(e) => out.push(Diagnostic::error(
                 // Version 0 is an offset graph (IBNK-011), version 1 sized chunks (IBNK-004).

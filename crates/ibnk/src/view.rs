@@ -1,7 +1,7 @@
 //! Zero-copy access: the header, the version-1 chunk walk, and borrowed views of every object
 //! kind, read through `gcio::Reader` at absolute file offsets.
 
-use gcio::{Context, Error, Reader, Result};
+use gcio::{Context, Error, Limits, Reader, Result};
 use zerocopy::byteorder::big_endian::U32;
 use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
@@ -12,8 +12,14 @@ pub const HEADER_SIZE: usize = 0x20;
 /// Offset of the first object after a version-0 bank block.
 pub const BANK0_END: usize = HEADER_SIZE + size_of::<raw::BankBlock0>();
 
-/// Parses the header; everything else is read on demand.
+/// Parses the header with default [`Limits`]; everything else is read on demand.
 pub fn parse(data: &[u8]) -> Result<View<'_>> {
+    parse_with(data, &Limits::default())
+}
+
+/// Parses the header; everything else is read on demand (borrowed: the limits bound
+/// [`crate::Bank::from_view`]'s walk).
+pub fn parse_with<'a>(data: &'a [u8], _limits: &Limits) -> Result<View<'a>> {
     let r = Reader::new(data);
     r.expect_magic(0, b"IBNK").context("IBNK header")?;
     let header: &raw::Header = r.get(0).context("IBNK header")?;

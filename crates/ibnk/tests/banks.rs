@@ -22,7 +22,7 @@ fn rules(bytes: &[u8]) -> Vec<String> {
 fn generated_banks_round_trip_and_validate_clean() {
     for (bank, _) in both() {
         let bytes = bank.write().unwrap();
-        let back = ibnk::read(&bytes).unwrap();
+        let back = ibnk::Bank::parse(&bytes).unwrap();
         assert_eq!(back, bank, "version {}", bank.version());
         assert_eq!(back.write().unwrap(), bytes);
         assert_eq!(ibnk::validate(&bytes), vec![], "version {}", bank.version());
@@ -34,7 +34,7 @@ fn generated_banks_round_trip_and_validate_clean() {
     let big = build::orchestra(40, 8);
     for bank in [big.to_v1(1), big.to_v0(1)] {
         let bytes = bank.write().unwrap();
-        assert_eq!(ibnk::read(&bytes).unwrap().write().unwrap(), bytes);
+        assert_eq!(ibnk::Bank::parse(&bytes).unwrap().write().unwrap(), bytes);
         assert_eq!(ibnk::validate(&bytes), vec![]);
     }
 }
@@ -92,7 +92,7 @@ fn shared_objects_stay_shared() {
     }
     .write()
     .unwrap();
-    let back = ibnk::read(&bytes).unwrap();
+    let back = ibnk::Bank::parse(&bytes).unwrap();
     assert_eq!(back.write().unwrap(), bytes);
 }
 
@@ -100,7 +100,7 @@ fn shared_objects_stay_shared() {
 fn json_round_trips_identically() {
     for (bank, _) in both() {
         let bytes = bank.write().unwrap();
-        let json = serde_json::to_string_pretty(&ibnk::read(&bytes).unwrap()).unwrap();
+        let json = serde_json::to_string_pretty(&ibnk::Bank::parse(&bytes).unwrap()).unwrap();
         let back: Bank = serde_json::from_str(&json).unwrap();
         assert_eq!(back.write().unwrap(), bytes);
     }
@@ -232,7 +232,7 @@ fn what_plays_version0_specifics() {
     let n = b.play(0xE4, 46, 1).unwrap();
     assert_eq!((n.pan, n.release), (Some(0.5), Some(1000)));
     let bytes = b.write().unwrap();
-    assert_eq!(ibnk::read(&bytes).unwrap(), b);
+    assert_eq!(ibnk::Bank::parse(&bytes).unwrap(), b);
 }
 
 #[test]
@@ -289,7 +289,7 @@ fn broken_header_variants() {
     b[7] ^= 1;
     assert_eq!(rules(&b), ["IBNK-001"]);
     assert_eq!(
-        ibnk::read(&b).unwrap().write().unwrap(),
+        ibnk::Bank::parse(&b).unwrap().write().unwrap(),
         b,
         "kept byte-exact"
     );
@@ -299,7 +299,7 @@ fn broken_header_variants() {
     let mut b = good.clone();
     b[0x13] = 1;
     assert_eq!(rules(&b), ["IBNK-003"]);
-    assert_eq!(ibnk::read(&b).unwrap().write().unwrap(), b);
+    assert_eq!(ibnk::Bank::parse(&b).unwrap().write().unwrap(), b);
     assert_eq!(rules(b"RIFF0000"), ["IBNK-001"]);
 }
 
@@ -387,7 +387,7 @@ fn broken_v1_variants_fire_their_rules() {
     for (rule, bytes) in cases {
         assert_eq!(rules(&bytes), [rule], "variant for {rule}");
         assert_eq!(
-            ibnk::read(&bytes).unwrap().write().unwrap(),
+            ibnk::Bank::parse(&bytes).unwrap().write().unwrap(),
             bytes,
             "{rule}"
         );
@@ -424,7 +424,7 @@ fn broken_v0_variants_fire_their_rules() {
     for (rule, bytes) in cases {
         assert_eq!(rules(&bytes), [rule], "variant for {rule}");
         assert_eq!(
-            ibnk::read(&bytes).unwrap().write().unwrap(),
+            ibnk::Bank::parse(&bytes).unwrap().write().unwrap(),
             bytes,
             "{rule}"
         );
@@ -497,7 +497,7 @@ fn chunk_padding_is_kept_and_checked() {
     b.chunks[0].pad = Some(vec![0xAB, 0xCD]);
     let bytes = bank.write().unwrap();
     assert_eq!(&bytes[0x2E..0x30], &[0xAB, 0xCD]);
-    assert_eq!(ibnk::read(&bytes).unwrap(), bank);
+    assert_eq!(ibnk::Bank::parse(&bytes).unwrap(), bank);
     let found = ibnk::validate(&bytes);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(
@@ -518,7 +518,7 @@ fn chunk_padding_is_kept_and_checked() {
     });
     let bytes = bank.write().unwrap();
     assert_eq!(bytes.len() % 4, 1);
-    assert_eq!(ibnk::read(&bytes).unwrap().write().unwrap(), bytes);
+    assert_eq!(ibnk::Bank::parse(&bytes).unwrap().write().unwrap(), bytes);
 }
 
 #[test]

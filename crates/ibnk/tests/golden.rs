@@ -6,7 +6,7 @@ use ibnk::golden;
 #[test]
 fn golden_rows_read() {
     for row in golden::table() {
-        let bank = ibnk::read(&row.bytes).unwrap_or_else(|e| panic!("{}: {e}", row.name));
+        let bank = ibnk::Bank::parse(&row.bytes).unwrap_or_else(|e| panic!("{}: {e}", row.name));
         assert_eq!(bank, row.bank, "{}", row.name);
         let v = ibnk::parse(&row.bytes).unwrap();
         assert_eq!(

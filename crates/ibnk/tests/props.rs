@@ -1,5 +1,5 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
-//! Property tests (`read(write(m)) == m` for generated banks of both versions, JSON round trips,
+//! Property tests (`Bank::parse(write(m)) == m` for generated banks of both versions, JSON round trips,
 //! arbitrary and mutated bytes never panic), fuzz-seed replay and the optional corpus check.
 
 use ibnk::build::{Design, DrumKey, Effect, InstDesign, Layer, OscDesign, ProgramDesign};
@@ -176,11 +176,11 @@ proptest! {
     ) {
         let mut bank = if v1 { d.to_v1(id) } else { d.to_v0(id) };
         let bytes = bank.write().unwrap();
-        prop_assert_eq!(&ibnk::read(&bytes).unwrap(), &bank);
+        prop_assert_eq!(&ibnk::Bank::parse(&bytes).unwrap(), &bank);
         prop_assert!(ibnk::validate(&bytes).iter().all(|x| x.severity != gcio::Severity::Error));
         decorate(&mut bank, &extra, odd);
         let bytes = bank.write().unwrap();
-        let back = ibnk::read(&bytes).unwrap();
+        let back = ibnk::Bank::parse(&bytes).unwrap();
         prop_assert_eq!(&back, &bank);
         prop_assert_eq!(back.write().unwrap(), bytes.clone());
         let json = serde_json::to_string(&back).unwrap();
@@ -251,7 +251,7 @@ fn hostile_counts_and_cycles_fail_cleanly() {
     let mut b = b"IBNK\0\0\0\x0c\0\0\0\0\0\0\0\x01".to_vec();
     b.extend_from_slice(&[0; 16]);
     b.extend_from_slice(b"INST\0\0\0\x04\xff\xff\xff\xff");
-    assert!(ibnk::read(&b).is_err());
+    assert!(ibnk::Bank::parse(&b).is_err());
     assert_eq!(ibnk::validate(&b)[0].rule, "IBNK-004");
     // Version 0: a key map whose velocity region points back at the key map.
     let mut bank = ibnk::build::demo().to_v0(1);
@@ -267,7 +267,7 @@ fn hostile_counts_and_cycles_fail_cleanly() {
         k.velocities[0] = Link::Object(km as u32);
     }
     let bytes = bank.write().unwrap();
-    let back = ibnk::read(&bytes).unwrap();
+    let back = ibnk::Bank::parse(&bytes).unwrap();
     assert_eq!(back.write().unwrap(), bytes);
     assert!(ibnk::validate(&bytes).iter().any(|d| d.rule == "IBNK-011"));
     assert!(back.play(0, 0, 0).is_err());
@@ -285,7 +285,7 @@ fn corpus_banks_round_trip_when_present() {
             stack.extend(std::fs::read_dir(&p).unwrap().flatten().map(|e| e.path()));
         } else if std::fs::read(&p).is_ok_and(|d| d.starts_with(b"IBNK")) {
             let data = std::fs::read(&p).unwrap();
-            let bank = ibnk::read(&data).unwrap();
+            let bank = ibnk::Bank::parse(&data).unwrap();
             assert_eq!(bank.write().unwrap(), data, "{}", p.display());
             assert!(bank.raw_parts().is_empty(), "{}", p.display());
         }
@@ -296,7 +296,7 @@ fn corpus_banks_round_trip_when_present() {
 #[test]
 fn samples_have_no_raw_parts() {
     for (name, data) in ibnk::build::samples() {
-        let bank = ibnk::read(&data).unwrap();
+        let bank = ibnk::Bank::parse(&data).unwrap();
         assert!(
             bank.raw_parts().is_empty(),
             "{name}: {:?}",

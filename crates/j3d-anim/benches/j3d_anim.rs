@@ -26,7 +26,10 @@ fn bench(c: &mut Criterion) {
             .collect();
     }
     let total: usize = files.iter().map(Vec::len).sum();
-    let models: Vec<_> = files.iter().map(|f| j3d_anim::parse(f).unwrap()).collect();
+    let models: Vec<_> = files
+        .iter()
+        .map(|f| j3d_anim::Anim::parse(f).unwrap())
+        .collect();
     let mut g = c.benchmark_group(format!(
         "j3d-anim {label} ({} files, {total} bytes)",
         files.len()
@@ -36,7 +39,11 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             files
                 .iter()
-                .map(|f| j3d_anim::parse(f).map(|a| a.tables.len()).unwrap_or(0))
+                .map(|f| {
+                    j3d_anim::Anim::parse(f)
+                        .map(|a| a.tables.len())
+                        .unwrap_or(0)
+                })
                 .sum::<usize>()
         })
     });

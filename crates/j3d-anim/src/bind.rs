@@ -81,7 +81,7 @@ pub fn check_binding(anim: &Anim, target: &Target) -> Vec<Diagnostic> {
     if !missing.is_empty() {
         let list: Vec<_> = missing
             .iter()
-            .map(|m| String::from_utf8_lossy(m).into_owned())
+            .map(|m| gcio::text::Encoding::ShiftJis.to_text(m))
             .collect();
         let m = format!(
             "materials not in the model (their entries are skipped): {}",

@@ -131,7 +131,7 @@ fn names(anim: &Anim, t: usize) -> Vec<String> {
         Some(Data::Names(n)) => n
             .entries
             .iter()
-            .map(|e| String::from_utf8_lossy(&e.name).into_owned())
+            .map(|e| gcio::text::Encoding::ShiftJis.to_text(&e.name))
             .collect(),
         _ => Vec::new(),
     }

@@ -1,6 +1,6 @@
 //! Fuzz body shared by `cargo test` (seed replay) and `fuzz/fuzz_targets/j3d_anim.rs`.
 
-use crate::{eval, from_json, parse, to_json, validate};
+use crate::{Anim, eval, from_json, to_json, validate};
 
 /// Parses arbitrary bytes every way the crate can; must never panic. When they parse, the rewrite
 /// must equal them, JSON must convert back to the same bytes, and evaluation and glTF export
@@ -8,7 +8,7 @@ use crate::{eval, from_json, parse, to_json, validate};
 pub fn fuzz_anim(data: &[u8]) {
     let _ = validate(data);
     let _ = crate::sniff(data);
-    let Ok(anim) = parse(data) else {
+    let Ok(anim) = Anim::parse(data) else {
         return;
     };
     let written = anim.write();

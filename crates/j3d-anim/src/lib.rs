@@ -17,7 +17,7 @@
 //!
 //! ```
 //! let bytes = j3d_anim::build::sample_bck();
-//! let anim = j3d_anim::parse(&bytes).unwrap();
+//! let anim = j3d_anim::Anim::parse(&bytes).unwrap();
 //! assert_eq!(anim.write().unwrap(), bytes);
 //! let pose = j3d_anim::eval::joint(&anim, 0, 5.0).unwrap();
 //! assert!((pose.translation[0] - 5.0).abs() < 1e-4);
@@ -43,17 +43,17 @@ pub use model::{
     Table, TevColor,
 };
 pub use schema::{Kind, SCHEMAS, Schema};
-pub use validate::{validate, validate_model};
+pub use validate::{validate, validate_model, validate_with};
 pub use view::{FILE_HEADER, Span, View, sniff};
 
-/// Parses `data` into the owned model.
-pub fn parse(data: &[u8]) -> gcio::Result<Anim> {
-    View::parse(data)?.to_model()
+/// Parses `data` into the zero-copy view with the default [`gcio::Limits`].
+pub fn parse(data: &[u8]) -> gcio::Result<View<'_>> {
+    View::parse_with(data, &gcio::Limits::default())
 }
 
-/// Parses into the zero-copy view.
-pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
-    View::parse(data)
+/// Parses into the zero-copy view; `limits` bound nothing (the view reads tables on demand; [`Anim::from_view`] uses them).
+pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<View<'a>> {
+    View::parse_with(data, limits)
 }
 
 /// The model as JSON (lossless: `from_json(to_json(a)) == a`).

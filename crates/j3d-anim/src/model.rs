@@ -262,6 +262,21 @@ impl Kind {
 }
 
 impl Anim {
+    /// Parses `data` into the owned model with the default [`gcio::Limits`].
+    pub fn parse(data: &[u8]) -> gcio::Result<Anim> {
+        Anim::parse_with(data, &gcio::Limits::default())
+    }
+
+    /// Parses `data` into the owned model; `limits` bound each table's element count.
+    pub fn parse_with(data: &[u8], limits: &gcio::Limits) -> gcio::Result<Anim> {
+        Anim::from_view(&crate::parse_with(data, limits)?, limits)
+    }
+
+    /// The owned model of a parsed view (reads every table).
+    pub fn from_view(v: &crate::View<'_>, limits: &gcio::Limits) -> gcio::Result<Anim> {
+        v.to_model(limits)
+    }
+
     /// A header value (0 when absent).
     pub fn value(&self, name: &str) -> u32 {
         self.values.get(name).copied().unwrap_or(0)

@@ -1,17 +1,22 @@
 //! The validator. Rule ids `J3DA-xxx` are described in `docs/J3D-ANIM.md`.
 
-use gcio::{Diagnostic, Findings};
+use gcio::{Diagnostic, Findings, Limits};
 
 use crate::model::{Anim, Data, FullTrack, KeyTrack};
 use crate::view::{FILE_HEADER, View};
 
 /// Validates file bytes: a parse failure is `J3DA-000`, then every model rule.
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
-    let view = match View::parse(data) {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (a file over them gives the `J3DA-000` error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    let view = match View::parse_with(data, limits) {
         Ok(v) => v,
         Err(e) => return vec![Diagnostic::error("J3DA-000", e.offset(), e.to_string())],
     };
-    match view.to_model() {
+    match Anim::from_view(&view, limits) {
         Ok(a) => check(&a, Some(&view)),
         Err(e) => vec![Diagnostic::error("J3DA-000", e.offset(), e.to_string())],
     }
@@ -138,7 +143,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
                             format!(
                                 "{} {i} {:?}: key {:#06x}, hash is {want:#06x}",
                                 def.name,
-                                String::from_utf8_lossy(&e.name),
+                                gcio::text::Encoding::ShiftJis.to_text(&e.name),
                                 e.key
                             ),
                         );

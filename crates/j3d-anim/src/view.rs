@@ -1,5 +1,5 @@
 //! Zero-copy view: the file header, the chunk header's fields and where each table lies. Typed
-//! tables are read on demand; [`View::to_model`] reads them all.
+//! tables are read on demand; [`crate::Anim::from_view`] reads them all.
 
 use std::collections::BTreeMap;
 
@@ -47,8 +47,8 @@ pub fn sniff(data: &[u8]) -> Option<Kind> {
 }
 
 impl<'a> View<'a> {
-    /// Parses `data`.
-    pub fn parse(data: &'a [u8]) -> Result<Self> {
+    /// Parses `data` (borrowed: the limits bound [`crate::Anim::from_view`]).
+    pub(crate) fn parse_with(data: &'a [u8], _limits: &gcio::Limits) -> Result<Self> {
         let r = Reader::new(data);
         r.expect_magic(0, b"J3D1").context("J3D header")?;
         let tag = r.bytes(4, 4)?;
@@ -213,8 +213,12 @@ impl<'a> View<'a> {
         })
     }
 
-    /// Reads everything into the owned model, with the layout facts.
-    pub fn to_model(&self) -> Result<Anim> {
+    /// Reads everything into the owned model, with the layout facts ([`Anim::from_view`]);
+    /// `limits` bound each table's element count.
+    pub(crate) fn to_model(&self, limits: &gcio::Limits) -> Result<Anim> {
+        for s in self.spans.iter().flatten() {
+            limits.check_elements(s.len as u64, s.offset as u64)?;
+        }
         let s = self.schema;
         let mut values = BTreeMap::new();
         for (f, &v) in s.fields.iter().zip(&self.fields) {

@@ -35,7 +35,7 @@ fn real_animations() {
             continue;
         };
         *seen.entry(kind.format_name()).or_default() += 1;
-        let anim = match j3d_anim::parse(data) {
+        let anim = match j3d_anim::Anim::parse(data) {
             Ok(a) => a,
             Err(e) => {
                 failures.push(format!("{arc}:{path}: {e}"));

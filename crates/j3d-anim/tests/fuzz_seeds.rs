@@ -21,7 +21,7 @@ fn replay_seeds() {
         .unwrap_or_default();
     let names = 0x20 + usize::from(u16::from_be_bytes([btp[0x3E], btp[0x3F]]));
     btp[names + 7] += 1;
-    assert!(j3d_anim::parse(&btp).is_err());
+    assert!(j3d_anim::Anim::parse(&btp).is_err());
     seeds.push(btp);
     for (_, s) in j3d_anim::build::samples() {
         for cut in [0, 1, 0x20, 0x24, s.len() / 2, s.len().saturating_sub(1)] {

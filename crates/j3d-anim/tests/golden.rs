@@ -75,7 +75,7 @@ fn sample_cluster_bytes() {
     }
     pad(&mut blk, 32);
     assert_eq!(build::sample(Kind::Blk).write().unwrap(), blk);
-    let back = j3d_anim::parse(&blk).unwrap();
+    let back = j3d_anim::Anim::parse(&blk).unwrap();
     assert_eq!(back.tables, build::sample(Kind::Blk).tables);
     assert_eq!(back.write().unwrap(), blk);
 
@@ -93,7 +93,7 @@ fn sample_cluster_bytes() {
     pad(&mut bla, 32);
     assert_eq!(bla.len(), 0x80);
     assert_eq!(build::sample(Kind::Bla).write().unwrap(), bla);
-    let back = j3d_anim::parse(&bla).unwrap();
+    let back = j3d_anim::Anim::parse(&bla).unwrap();
     assert_eq!(back.tables, build::sample(Kind::Bla).tables);
     assert_eq!(back.write().unwrap(), bla);
 }
@@ -133,7 +133,7 @@ fn sample_evaluation() {
 #[test]
 fn every_sample_round_trips_and_validates_clean() {
     for (name, bytes) in build::samples() {
-        let a = j3d_anim::parse(&bytes).unwrap();
+        let a = j3d_anim::Anim::parse(&bytes).unwrap();
         assert_eq!(a.write().unwrap(), bytes, "{name}");
         assert!(a.raw_parts().is_empty(), "{name}");
         assert_eq!(j3d_anim::validate(&bytes), Vec::new(), "{name}");

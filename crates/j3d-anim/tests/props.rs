@@ -30,7 +30,7 @@ proptest! {
             vec![Data::KeySrt(joints), Data::F32(scales), Data::I16(rots), Data::F32(trans)],
         );
         let bytes = a.write().unwrap();
-        let back = j3d_anim::parse(&bytes).unwrap();
+        let back = j3d_anim::Anim::parse(&bytes).unwrap();
         prop_assert_eq!(back.write().unwrap(), bytes.clone());
         prop_assert_eq!(&back.tables, &a.tables);
         prop_assert_eq!(&back.values, &a.values);
@@ -51,7 +51,7 @@ proptest! {
             }
         }
         if let Ok(bytes) = a.write() {
-            let back = j3d_anim::parse(&bytes).unwrap();
+            let back = j3d_anim::Anim::parse(&bytes).unwrap();
             prop_assert_eq!(&back.tables, &a.tables);
             prop_assert_eq!(back.write().unwrap(), bytes);
         }
@@ -79,7 +79,7 @@ proptest! {
             vec![clusters, Data::F32(weights)],
         );
         let bytes = a.write().unwrap();
-        let back = j3d_anim::parse(&bytes).unwrap();
+        let back = j3d_anim::Anim::parse(&bytes).unwrap();
         prop_assert_eq!(&back.tables, &a.tables);
         prop_assert_eq!(&back.values, &a.values);
         prop_assert_eq!(back.write().unwrap(), bytes);

@@ -276,7 +276,7 @@ fn raw_bytes_are_counted() {
 #[test]
 fn stale_padding_survives_a_round_trip() {
     let b = bytes(stale_padding());
-    let back = j3d_anim::parse(&b).unwrap();
+    let back = j3d_anim::Anim::parse(&b).unwrap();
     assert_eq!(back.write().unwrap(), b);
     assert_eq!(rules_of(&back), ["J3DA-011"]);
 }

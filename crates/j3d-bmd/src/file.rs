@@ -184,7 +184,8 @@ impl<'a> BmdView<'a> {
 
     /// MAT3, when present.
     pub fn mat3(&self) -> Option<Result<Mat3View<'a>>> {
-        self.chunk(b"MAT3").map(|c| Mat3View::parse(c.data))
+        self.chunk(b"MAT3")
+            .map(|c| Mat3View::parse_with(c.data, &self.limits))
     }
 }
 
@@ -386,9 +387,9 @@ impl Chunk {
                 pad: p,
                 ..Shp1::from_view(&Shp1View::parse_with(r, limits)?)?
             }),
-            b"MAT3" => Chunk::Mat3(Mat3::from_view(&Mat3View::parse(r)?, p, a)?),
-            b"TEX1" => Chunk::Tex1(Tex1::parse(r, p)?),
-            b"MDL3" => Chunk::Mdl3(Mdl3::parse(r, p)?),
+            b"MAT3" => Chunk::Mat3(Mat3::from_view(&Mat3View::parse_with(r, limits)?, p, a)?),
+            b"TEX1" => Chunk::Tex1(Tex1::parse_with(r, p, limits)?),
+            b"MDL3" => Chunk::Mdl3(Mdl3::parse_with(r, p, limits)?),
             _ => return Err(Error::invalid(c.offset(), "no typed form")),
         })
     }
@@ -428,20 +429,20 @@ macro_rules! accessors {
 impl Bmd {
     /// Parses `data` into the owned model.
     pub fn parse(data: &[u8]) -> Result<Self> {
-        Self::from_view(&parse(data)?)
+        Self::parse_with(data, &Limits::default())
     }
 
     /// [`Bmd::parse`] within `limits` (element counts, allocations, nesting depth).
     pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Self> {
-        Self::from_view(&parse_with(data, limits)?)
+        Self::from_view(&parse_with(data, limits)?, limits)
     }
 
-    /// Copies a view.
-    pub fn from_view(v: &BmdView<'_>) -> Result<Self> {
+    /// Copies a view; `limits` bound every chunk's typed parse.
+    pub fn from_view(v: &BmdView<'_>, limits: &Limits) -> Result<Self> {
         let chunks = v
             .chunks
             .iter()
-            .map(|c| Chunk::from_view_with(c, &v.limits))
+            .map(|c| Chunk::from_view_with(c, limits))
             .collect::<Result<Vec<Chunk>>>()?;
         let real_size = v.r.len() as u64;
         let size = v.header.size.get();

@@ -12,7 +12,7 @@ pub fn fuzz_bmd(data: &[u8]) {
         let _ = crate::to_obj(&view);
         let _ = crate::to_glb(&view);
     }
-    if let Ok(m) = crate::Bmd::from_view(&view)
+    if let Ok(m) = crate::Bmd::from_view(&view, view.limits())
         && let Ok(out) = m.write()
     {
         assert_eq!(out, data, "round trip differs");

@@ -173,7 +173,7 @@ impl Inf1 {
 
     /// The hierarchy as a tree (roots first). Fails on unbalanced open/close nodes.
     pub fn tree(&self) -> Result<Vec<SceneNode>> {
-        tree_of(&self.nodes, Limits::default())
+        tree_of(&self.nodes, &Limits::default())
     }
 
     /// Replaces the flat list by `tree`, with OPEN/CLOSE around children and a final END.
@@ -219,7 +219,7 @@ impl Inf1 {
 }
 
 /// Builds the tree of a flat list; depth is bounded by `limits`.
-pub fn tree_of(nodes: &[Node], limits: Limits) -> Result<Vec<SceneNode>> {
+pub fn tree_of(nodes: &[Node], limits: &Limits) -> Result<Vec<SceneNode>> {
     // Stack of open child lists; the last node of each list is the parent of an OPEN.
     let mut stack: Vec<Vec<SceneNode>> = vec![Vec::new()];
     for (i, n) in nodes.iter().enumerate() {
@@ -320,10 +320,10 @@ mod tests {
 
     #[test]
     fn unbalanced_trees_fail() {
-        assert!(tree_of(&[n(1, 0)], Limits::default()).is_err());
-        assert!(tree_of(&[n(0x10, 0), n(2, 0)], Limits::default()).is_err());
-        assert!(tree_of(&[n(0x10, 0), n(1, 0), n(0x10, 1)], Limits::default()).is_err());
+        assert!(tree_of(&[n(1, 0)], &Limits::default()).is_err());
+        assert!(tree_of(&[n(0x10, 0), n(2, 0)], &Limits::default()).is_err());
+        assert!(tree_of(&[n(0x10, 0), n(1, 0), n(0x10, 1)], &Limits::default()).is_err());
         let deep: Vec<Node> = (0..600).flat_map(|_| [n(0x10, 0), n(1, 0)]).collect();
-        assert!(tree_of(&deep, Limits::default()).is_err());
+        assert!(tree_of(&deep, &Limits::default()).is_err());
     }
 }

@@ -181,7 +181,7 @@ impl<'a> Jnt1View<'a> {
     pub fn names(&self) -> Option<Result<NameTable>> {
         match off(self.h.names) {
             0 => None,
-            o => Some(NameTable::parse(self.r, o).context("JNT1")),
+            o => Some(NameTable::parse_with(self.r, o, &self.limits).context("JNT1")),
         }
     }
 }

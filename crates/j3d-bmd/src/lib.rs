@@ -92,7 +92,7 @@ pub use record::Record;
 pub use scene::{to_glb, to_obj, to_scene};
 pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, Shp1View, Tail};
 pub use tex1::{Bti, BtiHeader, Segment, Tex1, Texture, TextureSet};
-pub use validate::{validate, validate_bti, validate_view};
+pub use validate::{validate, validate_bti, validate_view, validate_with};
 pub use vtx1::{AttrFormat, Buffer, Vtx1, Vtx1View};
 
 /// Recognises a J3D model or material file (magic `J3D2bdl`, `J3D2bmd` or `J3D2bmt`); every

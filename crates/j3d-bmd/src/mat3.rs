@@ -5,7 +5,7 @@
 //! [`Mat3::materials`] resolves every material into a self-contained [`Material`];
 //! [`Mat3::from_materials`] deduplicates materials back into tables the way Nintendo's tools do.
 
-use gcio::{Context, Error, Reader, Result, Writer};
+use gcio::{Context, Error, Limits, Reader, Result, Writer};
 
 use crate::chunk::{gap_align, u16_of, write_chunk};
 use crate::nametab::NameTable;
@@ -585,9 +585,16 @@ macro_rules! links {
                 )*
             }
 
-            fn read(&mut self, id: usize, r: &Reader<'_>, at: usize, n: usize) -> Result<bool> {
+            fn read(
+                &mut self,
+                id: usize,
+                r: &Reader<'_>,
+                at: usize,
+                n: usize,
+                limits: &Limits,
+            ) -> Result<bool> {
                 match id {
-                    $($id => self.$field = Some(read_vec(r, at, n)?),)*
+                    $($id => self.$field = Some(read_vec(r, at, n, limits)?),)*
                     _ => return Ok(false),
                 }
                 Ok(true)
@@ -669,18 +676,29 @@ links! {
 pub struct Mat3View<'a> {
     r: Reader<'a>,
     offsets: [usize; TABLE_COUNT],
+    limits: Limits,
 }
 
 impl<'a> Mat3View<'a> {
-    /// Reads the chunk `r` (header only).
+    /// Reads the chunk `r` (header only) with the default [`Limits`].
     pub fn parse(r: Reader<'a>) -> Result<Self> {
+        Self::parse_with(r, &Limits::default())
+    }
+
+    /// Reads the chunk `r` (header only); `limits` bound the tables read from the view and by
+    /// [`Mat3::from_view`].
+    pub fn parse_with(r: Reader<'a>, limits: &Limits) -> Result<Self> {
         r.expect_magic(0, b"MAT3").context("MAT3")?;
         r.bytes(0, HEADER).context("MAT3 header")?;
         let mut offsets = [0; TABLE_COUNT];
         for (i, o) in offsets.iter_mut().enumerate() {
             *o = r.u32(0x0C + 4 * i).context("MAT3 header")? as usize;
         }
-        Ok(Mat3View { r, offsets })
+        Ok(Mat3View {
+            r,
+            offsets,
+            limits: *limits,
+        })
     }
 
     /// The chunk's bytes.
@@ -725,7 +743,7 @@ impl<'a> Mat3View<'a> {
     /// The material name table, when present.
     pub fn names(&self) -> Option<Result<NameTable>> {
         let o = self.offset(2);
-        (o != 0).then(|| NameTable::parse(self.r, o).context("MAT3"))
+        (o != 0).then(|| NameTable::parse_with(self.r, o, &self.limits).context("MAT3"))
     }
 }
 
@@ -915,7 +933,7 @@ impl Mat3 {
         };
         // The remap first: it bounds the entries.
         if v.offset(1) != 0 {
-            m.remap = Some(read_vec(&r, v.offset(1), count).context("MAT3 > remap")?);
+            m.remap = Some(read_vec(&r, v.offset(1), count, &v.limits).context("MAT3 > remap")?);
         }
         let mut need = [0usize; TABLE_COUNT];
         need[0] = m
@@ -949,7 +967,7 @@ impl Mat3 {
                     } else {
                         fit(o, end, last, MaterialEntry::SIZE, need[0])
                     };
-                    let e: Vec<MaterialEntry> = read_vec(&r, o, n).with_context(ctx)?;
+                    let e: Vec<MaterialEntry> = read_vec(&r, o, n, &v.limits).with_context(ctx)?;
                     for e in &e {
                         Tables::scan(e, &mut need);
                     }
@@ -957,7 +975,7 @@ impl Mat3 {
                 }
                 1 => {}
                 2 => {
-                    let names = NameTable::parse(r, o).with_context(ctx)?;
+                    let names = NameTable::parse_with(r, o, &v.limits).with_context(ctx)?;
                     let name_end = o + names.byte_len();
                     let found = gap_align(name_end, end, align, align).filter(|a| *a != align);
                     m.name_align = found.filter(|_| !last);
@@ -969,7 +987,7 @@ impl Mat3 {
                     } else {
                         fit(o, end, last, IndirectEntry::SIZE, need[3])
                     };
-                    m.indirect = Some(read_vec(&r, o, n).with_context(ctx)?);
+                    m.indirect = Some(read_vec(&r, o, n, &v.limits).with_context(ctx)?);
                 }
                 _ => {}
             }
@@ -987,7 +1005,7 @@ impl Mat3 {
                 fit(o, end, last, size, need.get(id).copied().unwrap_or(0))
             };
             m.tables
-                .read(id, &r, o, n)
+                .read(id, &r, o, n, &v.limits)
                 .with_context(|| format!("MAT3 > {}", TABLE_NAMES.get(id).unwrap_or(&"?")))?;
         }
         Ok(m)

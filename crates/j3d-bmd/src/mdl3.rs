@@ -5,7 +5,7 @@
 //! each aligned to 4. [`Mdl3::from_materials`] regenerates packets from MAT3 + TEX1 values;
 //! [`registers`] and [`first_mismatch`] compare packets by the register values they leave.
 
-use gcio::{Context, Error, Reader, Result, Writer};
+use gcio::{Context, Error, Limits, Reader, Result, Writer};
 
 use crate::Pad;
 use crate::chunk::{u16_of, u32_of, write_chunk};
@@ -382,10 +382,15 @@ fn table<T>(
 }
 
 impl Mdl3 {
-    /// Reads the chunk `r`.
+    /// Reads the chunk `r` with the default [`Limits`].
     pub fn parse(r: Reader<'_>, pad: Pad) -> Result<Self> {
+        Self::parse_with(r, pad, &Limits::default())
+    }
+
+    /// Reads the chunk `r`; `limits` bound the packet and name counts.
+    pub fn parse_with(r: Reader<'_>, pad: Pad, limits: &Limits) -> Result<Self> {
         r.expect_magic(0, b"MDL3").context("MDL3")?;
-        let n = usize::from(r.u16(8)?);
+        let n = limits.check_elements(u64::from(r.u16(8)?), r.abs(8))?;
         let off = |k: usize| r.u32(0x0C + 4 * k).map(|v| v as usize);
         let (pk, sp, mx, un, ix, nm) = (off(0)?, off(1)?, off(2)?, off(3)?, off(4)?, off(5)?);
         // Packets do not overlap in real files: decoding more bytes than the chunk holds means
@@ -422,7 +427,9 @@ impl Mdl3 {
         let matrix = table(&r, mx, n, 8, |e| r.array::<8>(e))?;
         let unknown = table(&r, un, n, 1, |e| r.u8(e))?;
         let indices = table(&r, ix, n, 2, |e| r.u16(e))?;
-        let names = (nm != 0).then(|| NameTable::parse(r, nm)).transpose()?;
+        let names = (nm != 0)
+            .then(|| NameTable::parse_with(r, nm, limits))
+            .transpose()?;
         Ok(Mdl3 {
             marker: r.u16(0x0A)?,
             packets,

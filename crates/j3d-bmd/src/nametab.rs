@@ -43,12 +43,17 @@ impl NameTable {
         }
     }
 
-    /// Reads the table at `offset` of `r`.
+    /// Reads the table at `offset` of `r` with the default [`Limits`].
     pub fn parse(r: Reader<'_>, offset: usize) -> Result<Self> {
+        Self::parse_with(r, offset, &Limits::default())
+    }
+
+    /// Reads the table at `offset` of `r`; `limits` bound the name count.
+    pub fn parse_with(r: Reader<'_>, offset: usize, limits: &Limits) -> Result<Self> {
         let t = r.sub_from(offset).context("name table")?;
         let count = t.u16(0)?;
         let marker = t.u16(2)?;
-        let n = Limits::default().check_elements(u64::from(count), t.abs(0))?;
+        let n = limits.check_elements(u64::from(count), t.abs(0))?;
         let mut entries = Vec::with_capacity(n.min(t.len() / 4));
         for i in 0..n {
             let key = t.u16(4 + i * 4).with_context(|| format!("name {i}"))?;
@@ -64,11 +69,11 @@ impl NameTable {
         Ok(NameTable { marker, entries })
     }
 
-    /// Name `i` as text (lossy for non-UTF-8 bytes).
+    /// Name `i` as text: Shift-JIS decoded, bytes that do not decode as `\xHH` (lossless).
     pub fn name(&self, i: usize) -> Option<String> {
         self.entries
             .get(i)
-            .map(|e| String::from_utf8_lossy(&e.name).into_owned())
+            .map(|e| gcio::text::Encoding::ShiftJis.to_text(&e.name))
     }
 
     /// Bytes [`write`](Self::write) emits: header, entries and the NUL-terminated names.
@@ -115,5 +120,20 @@ mod tests {
         assert_eq!(NameTable::parse(Reader::new(&expect), 0).unwrap(), t);
         assert_eq!(name_hash(&[0x82]), 0xFF82, "bytes are signed chars");
         assert!(NameTable::parse(Reader::new(&expect[..10]), 0).is_err());
+    }
+
+    #[test]
+    fn shift_jis_names_read_as_text() {
+        // "マリオ" in Shift-JIS, and a lone lead byte that does not decode.
+        let t = NameTable::new([&b"\x83\x7D\x83\x8A\x83\x49"[..], b"m\x81"]);
+        assert_eq!(t.name(0).as_deref(), Some("マリオ"));
+        assert_eq!(t.name(1).as_deref(), Some("m\\x81"));
+        let limited = Limits {
+            max_elements: 1,
+            ..Limits::default()
+        };
+        let mut w = Writer::new();
+        t.write(&mut w).unwrap();
+        assert!(NameTable::parse_with(Reader::new(w.as_slice()), 0, &limited).is_err());
     }
 }

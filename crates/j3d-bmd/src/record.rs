@@ -78,8 +78,13 @@ macro_rules! record {
 pub(crate) use record;
 
 /// Reads `n` records from `at`.
-pub(crate) fn read_vec<T: Record>(r: &Reader<'_>, at: usize, n: usize) -> Result<Vec<T>> {
-    let bytes = gcio::Limits::default().check_alloc(n as u64, T::SIZE as u64, r.abs(at))?;
+pub(crate) fn read_vec<T: Record>(
+    r: &Reader<'_>,
+    at: usize,
+    n: usize,
+    limits: &gcio::Limits,
+) -> Result<Vec<T>> {
+    let bytes = limits.check_alloc(n as u64, T::SIZE as u64, r.abs(at))?;
     // The bytes must exist before anything is allocated for them.
     r.bytes(at, bytes)?;
     (0..n).map(|i| T::read(r, at + i * T::SIZE)).collect()

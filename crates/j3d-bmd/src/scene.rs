@@ -59,7 +59,7 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
         .and_then(|m| Mat3::from_view(&m, crate::Pad::Nintendo, 4).ok());
     let tex1 = view
         .chunk(b"TEX1")
-        .and_then(|c| Tex1::parse(c.data, crate::Pad::Nintendo).ok());
+        .and_then(|c| Tex1::parse_with(c.data, crate::Pad::Nintendo, view.limits()).ok());
     let mut image_of = HashMap::new();
     if let Some(m) = &mat3 {
         for material in m.materials() {
@@ -73,7 +73,10 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
                 }
                 texture = image_of.get(&t).copied();
             }
-            let mut mat = Material::new(String::from_utf8_lossy(&material.name), texture);
+            let mut mat = Material::new(
+                gcio::text::Encoding::ShiftJis.to_text(&material.name),
+                texture,
+            );
             mat.double_sided = material.cull == Some(crate::mat3::cull::NONE);
             scene.materials.push(mat);
         }

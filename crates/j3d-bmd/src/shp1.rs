@@ -141,7 +141,7 @@ impl<'a> Shp1View<'a> {
     pub fn names(&self) -> Option<Result<NameTable>> {
         match off(self.h.names) {
             0 => None,
-            o => Some(NameTable::parse(self.r, o).context("SHP1")),
+            o => Some(NameTable::parse_with(self.r, o, &self.limits).context("SHP1")),
         }
     }
 

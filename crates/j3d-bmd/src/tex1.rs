@@ -118,8 +118,9 @@ impl TextureSet {
         count: usize,
         end: usize,
         names: Option<(usize, usize)>,
+        limits: &Limits,
     ) -> Result<(Self, usize)> {
-        let headers: Vec<BtiHeader> = read_vec(r, at, count)?;
+        let headers: Vec<BtiHeader> = read_vec(r, at, count, limits)?;
         let data_start = at + count * BtiHeader::SIZE;
         // Every referenced block: (start, exact length).
         let mut blocks: Vec<(usize, usize)> = Vec::new();
@@ -322,16 +323,21 @@ pub struct Tex1 {
 }
 
 impl Tex1 {
-    /// Reads the chunk `r`.
+    /// Reads the chunk `r` with the default [`Limits`].
     pub fn parse(r: Reader<'_>, pad: Pad) -> Result<Self> {
+        Self::parse_with(r, pad, &Limits::default())
+    }
+
+    /// Reads the chunk `r`; `limits` bound the texture and name counts.
+    pub fn parse_with(r: Reader<'_>, pad: Pad, limits: &Limits) -> Result<Self> {
         r.expect_magic(0, b"TEX1").context("TEX1")?;
         let count = usize::from(r.u16(8).context("TEX1")?);
         let marker = r.u16(0x0A)?;
         let at = r.u32(0x0C)? as usize;
         let names_at = r.u32(0x10)? as usize;
-        Limits::default().check_elements(count as u64, r.abs(8))?;
+        limits.check_elements(count as u64, r.abs(8))?;
         let names = (names_at != 0)
-            .then(|| NameTable::parse(r, names_at))
+            .then(|| NameTable::parse_with(r, names_at, limits))
             .transpose()
             .context("TEX1")?;
         let names_len = names.as_ref().map(|n| {
@@ -342,8 +348,15 @@ impl Tex1 {
         let (set, end) = if count == 0 && at == 0 {
             (TextureSet::default(), 0x14)
         } else {
-            TextureSet::parse(&r, at, count, r.len(), names_len.map(|l| (names_at, l)))
-                .context("TEX1")?
+            TextureSet::parse(
+                &r,
+                at,
+                count,
+                r.len(),
+                names_len.map(|l| (names_at, l)),
+                limits,
+            )
+            .context("TEX1")?
         };
         let mut m = Tex1 {
             marker,
@@ -426,13 +439,19 @@ const BTI_IMAGE_OFFSET_AT: usize = 0x1C;
 impl Bti {
     /// Parses a `.bti` file (an image offset of 0 reads the image right after the header).
     pub fn parse(data: &[u8]) -> Result<Self> {
+        Self::parse_with(data, &Limits::default())
+    }
+
+    /// [`Bti::parse`]; `limits` bound the image data copied.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Self> {
         let r = Reader::new(data);
-        let h: BtiHeader = read_vec(&r, 0, 1)
+        let h: BtiHeader = read_vec(&r, 0, 1, limits)
             .context("BTI")?
             .into_iter()
             .next()
             .unwrap_or_default();
-        let parse = |r: &Reader<'_>| TextureSet::parse(r, 0, 1, data.len(), None).context("BTI");
+        let parse =
+            |r: &Reader<'_>| TextureSet::parse(r, 0, 1, data.len(), None, limits).context("BTI");
         // Image offset 0: the game's loader reads the image right after the header. Read it there
         // when an image fits; otherwise (nothing there) the header is kept exactly as stored.
         let zero = h.image_offset == 0 && h.image_size().is_some_and(|n| n > 0);

@@ -2,7 +2,7 @@
 //! VTX1, EVP1, DRW1, JNT1 (with the joint bounds against the geometry), SHP1, MAT3, MDL3 (against
 //! MAT3 + TEX1) and TEX1. It reports what it can read and never fails.
 
-use gcio::{Diagnostic, Findings, Severity};
+use gcio::{Diagnostic, Findings, Limits, Severity};
 use gx::dl::{DisplayList, matrix_slot};
 use gx::vtx::{Attr, AttrType, CompType};
 
@@ -23,7 +23,12 @@ use crate::vtx1::{BUFFER_ATTRS, Vtx1View, buffer_slot};
 
 /// Validates file bytes (a file that does not parse yields one J3D-006 finding).
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
-    match crate::parse(data) {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (the view keeps them for every chunk it reads).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    match crate::parse_with(data, limits) {
         Ok(v) => validate_view(&v),
         Err(e) => vec![Diagnostic::error("J3D-006", e.offset(), e.to_string())],
     }
@@ -145,13 +150,13 @@ fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Findin
         );
     }
     let Some(mat) = mat else { return };
-    let stored = match Mdl3::parse(r, crate::Pad::Nintendo) {
+    let stored = match Mdl3::parse_with(r, crate::Pad::Nintendo, v.limits()) {
         Ok(m) => m,
         Err(e) => return broken(o, e),
     };
     let textures = v
         .chunk(b"TEX1")
-        .and_then(|t| Tex1::parse(t.data, crate::Pad::Nintendo).ok())
+        .and_then(|t| Tex1::parse_with(t.data, crate::Pad::Nintendo, v.limits()).ok())
         .map(|t| t.set)
         .unwrap_or_default();
     let table = r.u32(0x0C).map_or(0, |t| t as usize);
@@ -178,7 +183,7 @@ fn mdl3(v: &BmdView<'_>, r: gcio::Reader<'_>, mat: Option<&Mat3>, o: &mut Findin
             at,
             format!(
                 "material {i} ({}): MDL3 packet {i} register {}: MAT3 + TEX1 give {:#x}, the packet {found}",
-                String::from_utf8_lossy(&material.name),
+                gcio::text::Encoding::ShiftJis.to_text(&material.name),
                 miss.register,
                 miss.expected
             ),
@@ -501,7 +506,7 @@ fn inf1(x: &Inf1View<'_>, o: &mut Findings, c: &Counts, shp: Option<&Shp1View<'_
     if !ended {
         o.error_at("J3D-012", base, "hierarchy has no END node");
     }
-    if let Err(e) = tree_of(&nodes, x.limits) {
+    if let Err(e) = tree_of(&nodes, &x.limits) {
         o.error_at(
             "J3D-013",
             e.offset()
@@ -917,7 +922,7 @@ fn joint_bounds(v: &BmdView<'_>, x: &Jnt1View<'_>, o: &mut Findings) {
         names
             .as_ref()
             .and_then(|t| t.entries.get(j))
-            .map(|e| format!(" ({})", String::from_utf8_lossy(&e.name)))
+            .map(|e| format!(" ({})", gcio::text::Encoding::ShiftJis.to_text(&e.name)))
             .unwrap_or_default()
     };
     for (j, (s, b)) in seen.iter().zip(&stored).enumerate() {

@@ -8,7 +8,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("usage: kcl_info FILE.kcl [--triangles]")?;
     let tris = args.next().as_deref() == Some("--triangles");
     let data = std::fs::read(&path)?;
-    let k = kcl::parse(&data)?;
+    let k = kcl::Kcl::parse(&data)?;
     println!("{path}: {} bytes", data.len());
     println!("header: {:?}", k.header);
     println!(

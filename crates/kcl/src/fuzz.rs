@@ -1,13 +1,13 @@
 //! Fuzz body shared by `cargo test` (seed replay) and `fuzz/fuzz_targets/kcl.rs`.
 
-use crate::{parse, validate};
+use crate::{Kcl, validate};
 
 /// Parses arbitrary bytes every way the crate can; must never panic. When they parse, the rewrite
 /// must equal them, and queries, OBJ export and re-building must not panic.
 pub fn fuzz_kcl(data: &[u8]) {
     let _ = validate(data);
     let _ = crate::sniff(data);
-    let Ok(k) = parse(data) else {
+    let Ok(k) = Kcl::parse(data) else {
         return;
     };
     assert_eq!(k.write().ok().as_deref(), Some(data), "round trip");

@@ -14,7 +14,7 @@
 //! let tris = vec![([[0.0, 0.0, 0.0], [0.0, 0.0, 100.0], [100.0, 0.0, 0.0]], 0u16)];
 //! let kcl = kcl::build::build(&tris, &kcl::build::Options::default()).unwrap();
 //! let bytes = kcl.write().unwrap();
-//! assert_eq!(kcl::parse(&bytes).unwrap(), kcl);
+//! assert_eq!(kcl::Kcl::parse(&bytes).unwrap(), kcl);
 //! assert_eq!(kcl.query_point([10.0, -1.0, 10.0]), vec![0]);
 //! assert!(kcl::validate(&bytes).is_empty());
 //! ```
@@ -33,17 +33,17 @@ mod write;
 
 pub use fuzz::fuzz_kcl;
 pub use model::{Header, Kcl, Node, Octree, Prism};
-pub use validate::{validate, validate_model};
+pub use validate::{validate, validate_model, validate_with};
 pub use view::{LEAF_FLAG, PRISM_SIZE, VEC_SIZE, View, sniff};
 
-/// Parses `data` into the owned model.
-pub fn parse(data: &[u8]) -> gcio::Result<Kcl> {
-    View::parse(data)?.to_model()
+/// Parses `data` into the zero-copy view with the default [`gcio::Limits`].
+pub fn parse(data: &[u8]) -> gcio::Result<View<'_>> {
+    View::parse_with(data, &gcio::Limits::default())
 }
 
-/// Parses into the zero-copy view.
-pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
-    View::parse(data)
+/// Parses into the zero-copy view; `limits` bound nothing (the view allocates nothing sized from the file; [`Kcl::from_view`] uses them).
+pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<View<'a>> {
+    View::parse_with(data, limits)
 }
 
 /// Recognises a collision file (no magic: header offsets, whole-entry sections in order and an octree that walks); every format crate has this `detect`

@@ -107,6 +107,21 @@ pub struct Kcl {
 }
 
 impl Kcl {
+    /// Parses `data` into the owned model with the default [`gcio::Limits`].
+    pub fn parse(data: &[u8]) -> gcio::Result<Kcl> {
+        Kcl::parse_with(data, &gcio::Limits::default())
+    }
+
+    /// Parses `data` into the owned model; `limits` bound the element counts.
+    pub fn parse_with(data: &[u8], limits: &gcio::Limits) -> gcio::Result<Kcl> {
+        Kcl::from_view(&crate::parse_with(data, limits)?, limits)
+    }
+
+    /// The owned model of a parsed view (walks the octree).
+    pub fn from_view(v: &crate::View<'_>, limits: &gcio::Limits) -> gcio::Result<Kcl> {
+        v.to_model(limits)
+    }
+
     /// Parts kept as bytes, named like every model's `raw_parts()` in the workspace: only an odd
     /// trailing byte, never seen in a real file.
     pub fn raw_parts(&self) -> Vec<String> {

@@ -1,17 +1,21 @@
 //! The validator: rule ids KCL-001… (catalogued in `docs/rules/kcl.md`).
 
-use gcio::Diagnostic;
+use gcio::{Diagnostic, Limits};
 
 use crate::geom::{axis, length, tri_box_overlap};
 use crate::model::Kcl;
-use crate::view::View;
 
 /// Tolerance on a normal's length.
 pub const UNIT_TOLERANCE: f32 = 1e-3;
 
 /// Validates a file's bytes: KCL-001 when it does not parse, otherwise [`validate_model`].
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
-    match View::parse(data).and_then(|v| v.to_model()) {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (a file over them gives the `KCL-001` error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    match Kcl::parse_with(data, limits) {
         Ok(k) => validate_model(&k),
         Err(e) => vec![Diagnostic::error("KCL-001", e.offset(), e.to_string())],
     }

@@ -1,9 +1,9 @@
 //! The zero-copy view: header values and section spans over the file's bytes, pool entries decoded
-//! on demand; [`View::to_model`] walks the octree into the owned model.
+//! on demand; [`crate::Kcl::from_view`] walks the octree into the owned model.
 
 use std::collections::VecDeque;
 
-use gcio::{Error, ErrorKind, Reader, Result};
+use gcio::{Error, ErrorKind, Limits, Reader, Result};
 
 use crate::geom::Vec3;
 use crate::model::{Header, Kcl, Node, Octree, Prism};
@@ -33,12 +33,13 @@ fn bad(offset: usize, what: &str, msg: String) -> Error {
 /// Whether `data` looks like a KCL file (header offsets ordered, sized by whole entries, inside the
 /// file, and the octree walks); used by `gcf identify`. KCL has no magic number.
 pub fn sniff(data: &[u8]) -> bool {
-    View::parse(data).and_then(|v| v.octree()).is_ok()
+    crate::parse(data).and_then(|v| v.octree()).is_ok()
 }
 
 impl<'a> View<'a> {
-    /// Reads the header and checks the section spans.
-    pub fn parse(data: &'a [u8]) -> Result<View<'a>> {
+    /// Reads the header and checks the section spans (borrowed: the limits bound
+    /// [`crate::Kcl::from_view`]).
+    pub(crate) fn parse_with(data: &'a [u8], _limits: &Limits) -> Result<View<'a>> {
         let r = Reader::new(data);
         let pos = r.u32(0)? as usize;
         let sphere_radius = match pos {
@@ -261,8 +262,15 @@ impl<'a> View<'a> {
         Ok((octree, tail))
     }
 
-    /// The owned model.
-    pub fn to_model(&self) -> Result<Kcl> {
+    /// The owned model ([`Kcl::from_view`]); `limits` bound the element counts.
+    pub(crate) fn to_model(&self, limits: &Limits) -> Result<Kcl> {
+        for n in [
+            self.position_count(),
+            self.normal_count(),
+            self.prism_count(),
+        ] {
+            limits.check_elements(n as u64, 0)?;
+        }
         let positions = (0..self.position_count())
             .map(|i| self.position(i))
             .collect::<Result<_>>()?;

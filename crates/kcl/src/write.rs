@@ -1,5 +1,5 @@
 //! The writer: header with derived offsets, the pools, then the octree (root grid, blocks in model
-//! order, list stream). Byte-identical to the input for every file [`crate::parse`] accepts.
+//! order, list stream). Byte-identical to the input for every file [`crate::Kcl::parse`] accepts.
 
 use gcio::{Error, ErrorKind, Result, Writer};
 

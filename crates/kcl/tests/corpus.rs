@@ -27,7 +27,7 @@ fn real_kcl_round_trip_and_validate() {
             continue;
         }
         n += 1;
-        let k = kcl::parse(data).unwrap_or_else(|e| panic!("{arc}:{path}: {e}"));
+        let k = kcl::Kcl::parse(data).unwrap_or_else(|e| panic!("{arc}:{path}: {e}"));
         assert_eq!(k.write().unwrap(), *data, "{arc}:{path} round trip");
         assert!(k.raw_parts().is_empty(), "{arc}:{path} raw parts");
         let diags = kcl::validate(data);
@@ -85,7 +85,7 @@ fn real_kcl_rebuild_same_prisms() {
         if !path.to_ascii_lowercase().ends_with(".kcl") {
             continue;
         }
-        let k = kcl::parse(data).unwrap();
+        let k = kcl::Kcl::parse(data).unwrap();
         let opts = kcl::build::Options {
             prism_thickness: k.header.prism_thickness,
             ..Default::default()
@@ -121,7 +121,7 @@ fn real_pa_fields_named() {
         // The KCL beside it uses attributes that are rows of this table.
         let kcl_path = path.replace(".pa", ".kcl");
         if let Some((_, _, kd)) = all.iter().find(|(a, p, _)| a == arc && *p == kcl_path) {
-            let k = kcl::parse(kd).unwrap();
+            let k = kcl::Kcl::parse(kd).unwrap();
             for p in &k.prisms {
                 assert!(
                     usize::from(p.attribute) < rows.len(),
@@ -174,7 +174,7 @@ fn real_kcl_golden_counts() {
             .iter()
             .find(|(_, p, _)| p.rsplit('/').next() == Some(name))
             .unwrap_or_else(|| panic!("{name} missing"));
-        let k = kcl::parse(data).unwrap();
+        let k = kcl::Kcl::parse(data).unwrap();
         let got = (
             data.len(),
             k.positions.len(),

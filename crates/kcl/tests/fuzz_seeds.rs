@@ -17,12 +17,12 @@ fn replay_seeds() {
     // One root leaf pointing 2 bytes before a single terminator.
     h.extend_from_slice(&0x8000_0002u32.to_be_bytes());
     h.extend_from_slice(&[0, 0]);
-    assert!(kcl::parse(&h).is_ok());
+    assert!(kcl::Kcl::parse(&h).is_ok());
     seeds.push(h.clone());
     // A branch pointing at itself.
     let mut cyc = h.clone();
     cyc[0x38..0x3C].copy_from_slice(&0u32.to_be_bytes());
-    assert!(kcl::parse(&cyc).is_err());
+    assert!(kcl::Kcl::parse(&cyc).is_err());
     seeds.push(cyc);
     for (_, s) in kcl::build::samples() {
         for cut in [0, 1, 0x20, 0x38, s.len() / 2, s.len().saturating_sub(1)] {

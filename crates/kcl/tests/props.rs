@@ -54,7 +54,7 @@ fn mesh(n: usize, seed: u64) -> Vec<([Vec3; 3], u16)> {
 fn point_queries_equal_brute_force_on_10000_points() {
     let k = build::build(&mesh(2000, 0x9E37_79B9_7F4A_7C15), &Options::default()).unwrap();
     let bytes = k.write().unwrap();
-    assert_eq!(kcl::parse(&bytes).unwrap(), k);
+    assert_eq!(kcl::Kcl::parse(&bytes).unwrap(), k);
     assert!(
         kcl::validate(&bytes).is_empty(),
         "{:?}",
@@ -139,7 +139,7 @@ proptest! {
         let opts = Options { max_per_leaf: leaf, ..Default::default() };
         let k = build::build(&mesh(n, seed), &opts).unwrap();
         let bytes = k.write().unwrap();
-        prop_assert_eq!(kcl::parse(&bytes).unwrap(), k);
+        prop_assert_eq!(kcl::Kcl::parse(&bytes).unwrap(), k);
         kcl::fuzz_kcl(&bytes);
     }
 }

@@ -34,7 +34,7 @@ impl Msbf {
             "digraph msbf {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
         );
         for (k, e) in self.entries().iter().enumerate() {
-            let name = esc(&String::from_utf8_lossy(e.label));
+            let name = esc(&gcio::text::Encoding::ShiftJis.to_text(e.label));
             let _ = writeln!(s, "  label{k} [label=\"{name}\", shape=plaintext];");
             let _ = writeln!(s, "  label{k} -> n{};", e.node);
         }

@@ -5,7 +5,7 @@ use crate::Msbf;
 /// Parses arbitrary bytes through the view and the model; whatever parses must write back
 /// exactly, survive JSON, validate and render without panicking.
 pub fn fuzz_msbf(data: &[u8]) {
-    if let Ok(v) = crate::view::parse(data) {
+    if let Ok(v) = crate::parse(data) {
         if let Ok(Some(f)) = v.flow() {
             let _ = f.iter().count();
         }
@@ -21,7 +21,7 @@ pub fn fuzz_msbf(data: &[u8]) {
         Some(data),
         "parse -> write must reproduce the input"
     );
-    let _ = m.validate();
+    let _ = crate::validate_model(&m);
     let _ = m.to_dot();
     let back = Msbf::from_json(&m.to_json());
     assert_eq!(back.as_ref().ok(), Some(&m), "JSON must round-trip");

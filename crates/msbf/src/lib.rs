@@ -1,11 +1,11 @@
 //! MSBF ("MsgFlwBn"): the message flows of Super Mario Galaxy 2, which decide which text box
 //! follows which, where a YesNo choice branches and which events fire.
 //!
-//! - [`view::parse`]: zero-copy access to the header, FLW2 nodes and branch list, FEN1 labels.
+//! - [`parse`]: zero-copy access to the header, FLW2 nodes and branch list, FEN1 labels.
 //! - [`Msbf`]: the owned model ([`Msbf::parse`], edit, [`Msbf::write`] byte for byte, both byte
 //!   orders), its JSON form ([`Msbf::to_json`], [`Msbf::from_json`]) and Graphviz ([`Msbf::to_dot`]).
 //! - The flow as a graph: [`Msbf::entries`], [`Flow::edges`], [`Flow::walk`], [`Flow::cycles`].
-//! - [`Msbf::validate`]: findings citing `MSBF-*` rule ids.
+//! - [`validate`], [`validate_model`]: findings citing `MSBF-*` rule ids.
 //! - [`build`]: builders for realistic flows.
 //!
 //! ```
@@ -22,7 +22,7 @@
 //!
 //! let m = Msbf::parse(&bytes)?;
 //! assert_eq!(m.write()?, bytes);
-//! assert!(m.validate().is_empty());
+//! assert!(msbf::validate_model(&m).is_empty());
 //! let start = m.labels().and_then(|l| l.get(b"Npc000")).unwrap_or(u32::MAX);
 //! let flow = m.flow().map(|f| f.walk(start as usize, &Default::default()));
 //! assert_eq!(flow.transpose()?, Some(vec![0, 1, 2, 3, 4]));
@@ -52,7 +52,10 @@ pub use model::{
     CONDITION_ARG1, END, Flow, Frame, Label, LabelTable, MESSAGE_ARG1, Msbf, Node, SMG2_BUCKETS,
     Section, SectionKind, label_hash,
 };
-pub use validate::{CheckOptions, SPIN, UNREACHABLE};
+pub use validate::{
+    CheckOptions, SPIN, UNREACHABLE, validate, validate_model, validate_model_for, validate_with,
+};
+pub use view::{View, parse, parse_with};
 
 /// Recognises a flow file (magic `MsgFlwBn`); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).

@@ -4,7 +4,7 @@ use gcio::{Context, Limits, Result};
 
 use crate::model::{Flow, Frame, Label, LabelTable, Msbf, Section, SectionKind};
 use crate::raw::{FEN1, FLW2};
-use crate::view::{self, FlowView, LabelView, SectionView};
+use crate::view::{self, FlowView, LabelView, SectionView, View};
 use crate::write;
 
 impl Msbf {
@@ -15,7 +15,12 @@ impl Msbf {
 
     /// Parses a whole file; `limits` bounds the label count.
     pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Msbf> {
-        let v = view::parse(data)?;
+        Msbf::from_view(&view::parse_with(data, limits)?, limits)
+    }
+
+    /// The owned model of a parsed view; `limits` bound the section and label counts.
+    pub fn from_view(v: &View<'_>, limits: &Limits) -> Result<Msbf> {
+        let data = v.bytes();
         let count = limits.check_elements(u64::from(v.section_count), 0x0E)?;
         let mut sections = Vec::with_capacity(count.min(16));
         for s in v.sections() {

@@ -3,7 +3,7 @@
 //! Two rules are ours (the reference has no id for them; see `docs/RULES.md`):
 //! [`UNREACHABLE`] (MSBF-019) and [`SPIN`] (MSBF-020).
 
-use gcio::{Diagnostic, Endian, Severity};
+use gcio::{Diagnostic, Endian, Limits, Severity};
 
 use crate::model::{CONDITION_ARG1, END, Flow, Msbf, Node, SMG2_BUCKETS, SectionKind};
 use crate::names::{ConditionType, EventType, FuncParam, YesNo, branch_funcs};
@@ -35,14 +35,31 @@ impl Out {
     }
 }
 
-impl Msbf {
-    /// Validates with no outside knowledge.
-    pub fn validate(&self) -> Vec<Diagnostic> {
-        self.validate_with(&CheckOptions::default())
-    }
+/// Validates a file with no outside knowledge; one that does not parse is one `MSBF-002` error.
+pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    validate_with(data, &Limits::default())
+}
 
-    /// Validates; `opts` enables the rules that need the MSBT or the object.
-    pub fn validate_with(&self, opts: &CheckOptions) -> Vec<Diagnostic> {
+/// [`validate`] with caller limits.
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    match Msbf::parse_with(data, limits) {
+        Ok(m) => validate_model(&m),
+        Err(e) => vec![Diagnostic::error("MSBF-002", e.offset(), e.to_string())],
+    }
+}
+
+/// Validates a model with no outside knowledge.
+pub fn validate_model(m: &Msbf) -> Vec<Diagnostic> {
+    validate_model_for(m, &CheckOptions::default())
+}
+
+/// Validates a model; `opts` enables the rules that need the MSBT or the object.
+pub fn validate_model_for(m: &Msbf, opts: &CheckOptions) -> Vec<Diagnostic> {
+    m.findings(opts)
+}
+
+impl Msbf {
+    fn findings(&self, opts: &CheckOptions) -> Vec<Diagnostic> {
         let mut o = Out { d: Vec::new() };
         self.check_framing(&mut o);
         let offsets = self.section_offsets();
@@ -157,7 +174,7 @@ impl Msbf {
         }
         let mut labelled = vec![false; flow.nodes.len()];
         for (b, l) in t.iter() {
-            let name = String::from_utf8_lossy(&l.name);
+            let name = gcio::text::Encoding::ShiftJis.to_text(&l.name);
             if let Some(want) = t.bucket_of(&l.name).filter(|&w| w != b) {
                 o.push(
                     Warning,

@@ -51,8 +51,15 @@ impl SectionView<'_> {
     }
 }
 
-/// Parses the header and checks that every section lies inside the file.
+/// Parses the header with the default [`Limits`] and checks that every section lies inside the
+/// file.
 pub fn parse(data: &[u8]) -> Result<View<'_>> {
+    parse_with(data, &Limits::default())
+}
+
+/// [`parse`] (borrowed: sections are walked on demand, so the limits bound
+/// [`crate::Msbf::from_view`]).
+pub fn parse_with<'a>(data: &'a [u8], _limits: &Limits) -> Result<View<'a>> {
     let r = Reader::new(data);
     r.expect_magic(0, MAGIC).context("MSBF header")?;
     r.bytes(0, HEADER_SIZE).context("MSBF header")?;

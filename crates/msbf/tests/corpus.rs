@@ -43,7 +43,11 @@ fn corpus_round_trips_and_matches_expectations() {
             data,
             "{name} via JSON"
         );
-        assert!(m.validate().is_empty(), "{name}: {:?}", m.validate());
+        assert!(
+            msbf::validate_model(&m).is_empty(),
+            "{name}: {:?}",
+            msbf::validate_model(&m)
+        );
 
         let flow = m.flow().unwrap();
         let nodes = exp["nodes"].as_array().unwrap();
@@ -145,7 +149,7 @@ fn corpus_round_trips_and_matches_expectations() {
                 .unwrap();
             assert_eq!(e.node.to_string(), *node);
         }
-        let v = msbf::view::parse(&data).unwrap();
+        let v = msbf::parse(&data).unwrap();
         let lv = v.labels().unwrap().unwrap();
         for b in exp["layout"]["fen1_nonempty_buckets"].as_array().unwrap() {
             let (count, offset) = lv.bucket(b["bucket"].as_u64().unwrap() as usize).unwrap();

@@ -66,7 +66,7 @@ fn little_endian_file_reads_and_writes() {
     let m = Msbf::parse(LITTLE_FILE).unwrap();
     assert_eq!(m, little_model());
     assert_eq!(little_model().write().unwrap(), LITTLE_FILE);
-    let v = msbf::view::parse(LITTLE_FILE).unwrap();
+    let v = msbf::parse(LITTLE_FILE).unwrap();
     assert_eq!(
         (v.endian, v.version, v.section_count, v.file_size_field),
         (Endian::Little, 3, 2, 0x80)
@@ -76,6 +76,9 @@ fn little_endian_file_reads_and_writes() {
     assert_eq!(v.labels().unwrap().unwrap().find(b"A"), Some(0));
     assert_eq!(v.labels().unwrap().unwrap().find(b"B"), None);
     // Only the byte order differs from the big-endian SMG2 form.
-    let diags: Vec<String> = m.validate().into_iter().map(|d| d.rule).collect();
+    let diags: Vec<String> = msbf::validate_model(&m)
+        .into_iter()
+        .map(|d| d.rule)
+        .collect();
     assert_eq!(diags, ["MSBF-001", "MSBF-015"]);
 }

@@ -18,7 +18,7 @@ pub fn fuzz_pkx(data: &[u8]) {
         Some(data),
         "parse -> write must reproduce the input"
     );
-    let _ = p.validate();
+    let _ = crate::validate_model(&p);
     let s = json::to_string(&p);
     if let Ok(q) = json::from_str(&s, p.dat.clone()) {
         assert_eq!(

@@ -8,7 +8,7 @@
 //!   motion_type polarity ([`SubAnim::is_active`]), [`Pkx::resolve`] maps slots to the DAT's
 //!   `ModelSet.anims[]`, [`Pkx::triggers`] abstracts the part-animation triggers, slot names for
 //!   Pokémon and each game's trainers ([`ModelKind`]), [`Pkx::to_game`] converts the header.
-//! - [`Pkx::validate`] cites PKX-* rules and runs `hsd-dat`'s rules on the embedded model.
+//! - [`validate`] / [`validate_model`] cite PKX-* rules and runs `hsd-dat`'s rules on the embedded model.
 //! - [`json`]: the metadata as JSON (header only, with names) and back.
 //!
 //! ```
@@ -18,7 +18,7 @@
 //! assert_eq!(pkx::game(&bytes), Some(Game::Xd));
 //! let p = Pkx::parse(&bytes).unwrap();
 //! assert_eq!(p.write().unwrap(), bytes);
-//! assert!(p.validate().is_empty());
+//! assert!(pkx::validate_model(&p).is_empty());
 //! assert!(p.entries[0].is_active(Game::Xd));
 //!
 //! // The same model as a Colosseum file: frames, inverted polarity, trailing shiny.
@@ -49,4 +49,5 @@ pub use model::{
     Trigger, XdFlags, XdHeader,
 };
 pub use names::{BODY_PARTS, ModelKind};
-pub use view::{Game, HeaderView, Layout, View, detect, game, parse};
+pub use validate::{validate, validate_model, validate_model_as, validate_with};
+pub use view::{Game, HeaderView, Layout, View, detect, game, parse, parse_with};

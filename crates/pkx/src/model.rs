@@ -6,7 +6,7 @@ use gcio::{Limits, Result};
 
 use crate::names::ModelKind;
 use crate::raw::{self, RawAnimEntry};
-use crate::view::{Game, HeaderView, View, parse};
+use crate::view::{Game, HeaderView, View};
 
 bitflags! {
     /// XD model flags (preamble 0x68). Unknown bits survive (`from_bits_retain`).
@@ -379,7 +379,12 @@ pub struct Pads {
 impl Pkx {
     /// Parses a file (detected by PKX-001).
     pub fn parse(data: &[u8]) -> Result<Pkx> {
-        Pkx::from_view(&parse(data)?, &Limits::default())
+        Pkx::parse_with(data, &Limits::default())
+    }
+
+    /// Parses a file; `limits` bound the animation table and the copied blocks.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Pkx> {
+        Pkx::from_view(&crate::parse_with(data, limits)?, limits)
     }
 
     /// Builds the owned model from a view.

@@ -1,7 +1,7 @@
 //! The validator: PKX-* rules on the header and slots, plus `hsd-dat`'s HSD-* rules on the
 //! embedded model (offsets moved to the PKX file).
 
-use gcio::Diagnostic;
+use gcio::{Diagnostic, Limits};
 
 use crate::dat::DatFacts;
 use crate::model::{Header, Pkx, Timing};
@@ -29,20 +29,39 @@ impl Pkx {
             Game::Colosseum => crate::raw::COLO_HEADER + self.dat.len().next_multiple_of(32),
         }
     }
+}
 
-    /// Validates with the model kind inferred by [`Pkx::kind`].
-    pub fn validate(&self) -> Vec<Diagnostic> {
-        self.validate_as(self.kind())
+/// Validates a file; one that does not parse is one `PKX-001` error.
+pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits.
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    match Pkx::parse_with(data, limits) {
+        Ok(p) => validate_model(&p),
+        Err(e) => vec![Diagnostic::error("PKX-001", e.offset(), e.to_string())],
     }
+}
 
-    /// Validates as a Pokémon or trainer model (PKX-008 depends on it).
-    pub fn validate_as(&self, kind: ModelKind) -> Vec<Diagnostic> {
+/// Validates a model with the model kind inferred by [`Pkx::kind`].
+pub fn validate_model(p: &Pkx) -> Vec<Diagnostic> {
+    validate_model_as(p, p.kind())
+}
+
+/// Validates a model as a Pokémon or trainer model (PKX-008 depends on it).
+pub fn validate_model_as(p: &Pkx, kind: ModelKind) -> Vec<Diagnostic> {
+    p.findings(kind)
+}
+
+impl Pkx {
+    fn findings(&self, kind: ModelKind) -> Vec<Diagnostic> {
         let mut d = Vec::new();
         let game = self.game();
         let dat_off = self.dat_offset() as u64;
         let facts = match hsd_dat::parse(&self.dat) {
             Ok(a) => {
-                for mut x in a.validate() {
+                for mut x in hsd_dat::validate_view(&a) {
                     x.offset = x.offset.map(|o| o + dat_off);
                     x.message = format!("embedded DAT: {}", x.message);
                     d.push(x);

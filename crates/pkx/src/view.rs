@@ -198,15 +198,20 @@ pub struct View<'a> {
     pub entries: &'a [RawAnimEntry],
 }
 
-/// Parses `data` (detected with [`detect`]).
+/// Parses `data` (detected with [`detect`]) with the default [`Limits`].
 pub fn parse(data: &[u8]) -> Result<View<'_>> {
+    parse_with(data, &Limits::default())
+}
+
+/// Parses `data` (detected with [`detect`]); `limits` bound the animation table.
+pub fn parse_with<'a>(data: &'a [u8], limits: &Limits) -> Result<View<'a>> {
     let game = game(data).ok_or_else(|| {
         Error::invalid(
             0,
             "not a PKX: neither the XD nor the Colosseum signature (PKX-001) fits",
         )
     })?;
-    View::parse_as(data, game, &Limits::default())
+    View::parse_as(data, game, limits)
 }
 
 impl<'a> View<'a> {

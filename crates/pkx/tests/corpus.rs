@@ -164,8 +164,7 @@ fn check(name: &str, game: Game) {
     }
     // The payload has no ModelSet: active anim refs are reported (PKX-006), never a crash rule
     // the file does not break.
-    let rules: Vec<String> = p
-        .validate()
+    let rules: Vec<String> = pkx::validate_model(&p)
         .into_iter()
         .filter(|d| d.severity == gcio::Severity::Error)
         .map(|d| d.rule)

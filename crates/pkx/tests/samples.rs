@@ -6,7 +6,7 @@ use pkx::build::{self, BREAKS};
 use pkx::{Game, ModelKind, Pkx};
 
 fn rules(p: &Pkx) -> Vec<String> {
-    let mut r: Vec<String> = p.validate().into_iter().map(|d| d.rule).collect();
+    let mut r: Vec<String> = pkx::validate_model(p).into_iter().map(|d| d.rule).collect();
     r.dedup();
     r
 }
@@ -36,7 +36,7 @@ fn valid_samples_round_trip_and_validate_clean() {
         let p = Pkx::parse(bytes).unwrap();
         assert_eq!(&p.write().unwrap(), bytes, "{name}");
         assert_eq!((p.kind(), p.entries.len()), (kind, slots), "{name}");
-        let d = p.validate();
+        let d = pkx::validate_model(&p);
         assert!(d.is_empty(), "{name}: {d:#?}");
     }
 }
@@ -57,7 +57,7 @@ fn each_broken_variant_fires_exactly_its_rule() {
                 rules(&p),
                 vec![rule.to_owned()],
                 "{file}: {:#?}",
-                p.validate()
+                pkx::validate_model(&p)
             );
         }
     }

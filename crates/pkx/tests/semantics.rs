@@ -6,7 +6,7 @@ use pkx::names::{COLOSSEUM_TRAINER_SLOTS, XD_TRAINER_SLOTS};
 use pkx::{BODY_PARTS, DatFacts, Game, Header, ModelKind, Pkx, SubAnim, Timing, build, json};
 
 fn rules(p: &Pkx) -> Vec<String> {
-    let mut r: Vec<String> = p.validate().into_iter().map(|d| d.rule).collect();
+    let mut r: Vec<String> = pkx::validate_model(p).into_iter().map(|d| d.rule).collect();
     r.dedup();
     r
 }
@@ -94,7 +94,11 @@ fn conversion_between_games() {
         panic!()
     };
     assert_eq!(h.part_anim_refs, [9, 10, 11]);
-    assert!(colo.validate().is_empty(), "{:#?}", colo.validate());
+    assert!(
+        pkx::validate_model(&colo).is_empty(),
+        "{:#?}",
+        pkx::validate_model(&colo)
+    );
     let back = Pkx::parse(&colo.to_game(Game::Xd).write().unwrap()).unwrap();
     assert_eq!(
         back.entries[0].timing,
@@ -115,7 +119,11 @@ fn conversion_between_games() {
     )
     .unwrap();
     assert_eq!(t.entries.len(), 17);
-    assert!(t.validate().is_empty(), "{:#?}", t.validate());
+    assert!(
+        pkx::validate_model(&t).is_empty(),
+        "{:#?}",
+        pkx::validate_model(&t)
+    );
 }
 
 #[test]
@@ -129,7 +137,7 @@ fn advisory_rules_fire_on_their_own_edit() {
             rules(&q),
             vec![rule.to_owned()],
             "{rule}: {:#?}",
-            q.validate()
+            pkx::validate_model(&q)
         );
     };
     case(&base, &|p| p.entries[0].body_map[15] = 30, "PKX-009");
@@ -195,9 +203,9 @@ fn advisory_rules_fire_on_their_own_edit() {
     );
     // Trainers keep −1 in unused slots; the same map on a Pokémon is PKX-008.
     let t = build::xd_trainer().unwrap();
-    assert!(t.validate().is_empty());
+    assert!(pkx::validate_model(&t).is_empty());
     assert!(
-        t.validate_as(ModelKind::Pokemon)
+        pkx::validate_model_as(&t, ModelKind::Pokemon)
             .iter()
             .all(|d| d.rule == "PKX-008")
     );
@@ -209,7 +217,7 @@ fn hsd_rules_run_on_the_embedded_model_at_pkx_offsets() {
     let mut dat = p.dat.clone();
     dat.extend([0; 8]); // trailing bytes past the archive's file_size: HSD-001
     p.set_dat(dat);
-    let d = p.validate();
+    let d = pkx::validate_model(&p);
     let hsd: Vec<_> = d.iter().filter(|x| x.rule.starts_with("HSD")).collect();
     assert_eq!(hsd.len(), 1, "{d:#?}");
     assert_eq!(
@@ -251,7 +259,7 @@ fn rotated_root_joint_fires_hsd_021_inside_the_pkx() {
         .unwrap() as usize;
     let at = 0x20 + root + 0x14; // DAT header, then Joint.rotation[0]
     p.dat[at..at + 4].copy_from_slice(&0.5f32.to_be_bytes());
-    let d = p.validate();
+    let d = pkx::validate_model(&p);
     assert_eq!(
         d.iter().map(|x| x.rule.as_str()).collect::<Vec<_>>(),
         vec!["HSD-021"],
@@ -263,7 +271,7 @@ fn rotated_root_joint_fires_hsd_021_inside_the_pkx() {
 fn unreadable_embedded_dat_fires_hsd_002_alone() {
     let mut p = build::xd_pokemon().unwrap();
     p.set_dat(vec![0xFF; 0x20]);
-    let d = p.validate();
+    let d = pkx::validate_model(&p);
     assert!(d.iter().any(|x| x.rule == "HSD-002"), "{d:#?}");
     assert!(
         d.iter()

@@ -13,8 +13,8 @@ const FUZZ_LIMITS: Limits = Limits {
 /// Parses `data`, validates it, walks it, and for archives the model accepts checks that writing
 /// reproduces the input and re-parses to the same model.
 pub fn fuzz_parse(data: &[u8]) {
-    let _ = crate::validate(data, FUZZ_LIMITS);
-    let Ok(v) = crate::parse_with(data, FUZZ_LIMITS) else {
+    let _ = crate::validate_with(data, &FUZZ_LIMITS);
+    let Ok(v) = crate::parse_with(data, &FUZZ_LIMITS) else {
         return;
     };
     if let Ok((_, files)) = v.walk() {
@@ -23,7 +23,7 @@ pub fn fuzz_parse(data: &[u8]) {
         }
     }
     let _ = v.lookup("a/b");
-    if let Ok(model) = crate::Archive::from_view(&v) {
+    if let Ok(model) = crate::Archive::from_view(&v, &FUZZ_LIMITS) {
         let out = model.write().unwrap_or_default();
         assert_eq!(out, data, "model must write back the input");
         let again = crate::Archive::parse(&out).map(|m| m == model);

@@ -43,7 +43,7 @@ pub use attr::{Attr, name_hash, node_type};
 pub use fuzz::fuzz_parse;
 pub use model::{Archive, Entry, Gap, Node, Region, Target};
 pub use pack::{Dir, Item, PackOptions, default_attr, pack, sample_tree, tree};
-pub use validate::validate;
+pub use validate::{validate, validate_with};
 pub use view::{DirRef, EntryRef, FileRef, Rarc, parse, parse_with};
 
 /// True when `data` starts with the RARC magic.

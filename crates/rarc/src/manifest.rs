@@ -18,6 +18,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
+use gcio::text::Encoding;
 use gcio::{Error, Limits, Result};
 
 use crate::attr::{Attr, name_hash};
@@ -45,7 +46,7 @@ pub struct Unpacked {
     /// Files as (folder-relative path, bytes): members decompressed when their compression can be
     /// reproduced, else as stored.
     pub files: Vec<(String, Vec<u8>)>,
-    /// Members whose name could not be used as a file name as is (`..`, empty, not UTF-8,
+    /// Members whose name could not be used as a file name as is (`..`, empty, holding `/`,
     /// duplicate, the manifest's own name): (original name escaped, path used). The manifest
     /// records the original bytes, so packing restores them.
     pub renamed: Vec<(String, String)>,
@@ -121,30 +122,38 @@ pub fn unescape(s: &str) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The text of a stored name on disk: Shift-JIS decoded (what GameCube and Wii archives hold),
+/// bytes that do not decode as `\xHH` and a backslash as `\\` ([`gcio::text`]), so a Japanese
+/// name reads as itself and [`name_bytes`] gives back the exact bytes.
+pub fn name_text(name: &[u8]) -> String {
+    Encoding::ShiftJis.to_text(name)
+}
+
+/// The stored bytes of a name written by [`name_text`] (or typed by a user): Shift-JIS encoded,
+/// escapes undone; a character Shift-JIS cannot hold keeps its UTF-8 bytes.
+pub fn name_bytes(text: &str) -> Vec<u8> {
+    Encoding::ShiftJis
+        .from_text(text)
+        .unwrap_or_else(|_| text.as_bytes().to_vec())
+}
+
 /// A file or folder name for `name` that is safe on disk and unique (case-insensitively) among
-/// `taken`: the name itself when it can be, else a readable substitute with `~N` if needed.
+/// `taken`: the name's text ([`name_text`]) when it can be, else a readable substitute with `~N`
+/// if needed.
 fn disk_name(name: &[u8], taken: &mut HashSet<String>) -> String {
-    let usable = std::str::from_utf8(name).ok().filter(|s| {
-        !s.is_empty()
-            && *s != "."
-            && *s != ".."
-            && !s.chars().any(|c| c == '/' || c == '\\' || c.is_control())
-    });
-    let base = match usable {
-        Some(s) => s.to_owned(),
-        None => {
-            let s: String = String::from_utf8_lossy(name)
-                .chars()
-                .map(|c| {
-                    if c == '/' || c == '\\' || c.is_control() || c == '\u{FFFD}' {
-                        '_'
-                    } else {
-                        c
-                    }
-                })
-                .collect();
-            format!("_{s}")
-        }
+    let text = name_text(name);
+    let usable = !text.is_empty()
+        && text != "."
+        && text != ".."
+        && !text.chars().any(|c| c == '/' || c.is_control());
+    let base = if usable {
+        text
+    } else {
+        let s: String = text
+            .chars()
+            .map(|c| if c == '/' || c.is_control() { '_' } else { c })
+            .collect();
+        format!("_{s}")
     };
     let mut cand = base.clone();
     let mut k = 1;
@@ -270,14 +279,15 @@ enum Stored {
 
 /// Takes an archive (plain, or inside Yaz0/Yay0 layers) apart into a manifest and files.
 pub fn unpack(data: &[u8]) -> Result<Unpacked> {
-    unpack_with(data, Limits::default())
+    unpack_with(data, &Limits::default())
 }
 
 /// [`unpack`] with the files' total bounded by `limits.max_alloc_bytes` (a caller's extraction
 /// budget).
-pub fn unpack_with(data: &[u8], limits: Limits) -> Result<Unpacked> {
+pub fn unpack_with(data: &[u8], limits: &Limits) -> Result<Unpacked> {
+    let limits = *limits;
     let (layers, inner) = peel_all(data, MAX_LAYERS)?;
-    let a = Archive::parse(&inner)?;
+    let a = Archive::parse_with(&inner, &limits)?;
     let p = paths(&a);
     let mut m = String::from(
         "# gcf RARC manifest (docs/RARC-MANIFEST.md). `gcf pack` rebuilds the archive from this\n\
@@ -389,7 +399,7 @@ pub fn unpack_with(data: &[u8], limits: Limits) -> Result<Unpacked> {
                     e.id
                 );
                 let last = path.rsplit('/').next().unwrap_or_default();
-                if last.as_bytes() != e.name.as_slice() {
+                if name_bytes(last) != e.name {
                     cols.push_str(&format!("\tname={}", escape(&e.name)));
                     renamed.push((escape(&e.name), path.clone()));
                 }
@@ -679,12 +689,7 @@ pub fn pack(
                 let path = String::from_utf8(unescape(path)?).map_err(|_| bad())?;
                 let name = match c.map.get("name") {
                     Some(n) => unescape(n)?,
-                    None => path
-                        .rsplit('/')
-                        .next()
-                        .unwrap_or_default()
-                        .as_bytes()
-                        .to_vec(),
+                    None => name_bytes(path.rsplit('/').next().unwrap_or_default()),
                 };
                 let region = match c.int::<usize>("region")? {
                     Some(r) => r,
@@ -906,7 +911,7 @@ fn add_new(
         let parent = *node_of
             .get(parent)
             .ok_or_else(|| Error::message(format!("{d}: parent folder not in the archive")))?;
-        let node = a.add_dir(parent, name.as_bytes())?;
+        let node = a.add_dir(parent, &name_bytes(name))?;
         notices.push(format!("added folder {d} (not in {MANIFEST})"));
         node_of.insert(d, node);
     }
@@ -916,7 +921,7 @@ fn add_new(
             .get(parent)
             .ok_or_else(|| Error::message(format!("{path}: folder not in the archive")))?;
         let id = a.next_id;
-        let at = a.add_file(node, name.as_bytes(), default_attr(&data), data)?;
+        let at = a.add_file(node, &name_bytes(name), default_attr(&data), data)?;
         notices.push(format!(
             "added {path} (not in {MANIFEST}): entry {at}, id {}, after its folder's other entries",
             a.entries.get(at).map_or(id, |e| e.id)
@@ -962,14 +967,14 @@ pub fn pack_folder(
         let mut items: Vec<(String, Item)> = Vec::new();
         for f in folders.iter().filter(|f| !f.is_empty()) {
             if let Some(n) = child(f) {
-                let sub = build(n.as_bytes(), f, folders, files, depth + 1)?;
+                let sub = build(&name_bytes(&n), f, folders, files, depth + 1)?;
                 items.push((n, Item::Dir(sub)));
             }
         }
         for (p, data) in files {
             if let Some(n) = child(p) {
                 let item = Item::File {
-                    name: n.as_bytes().to_vec(),
+                    name: name_bytes(&n),
                     attr: None,
                     data: data.clone(),
                     id: None,
@@ -1062,7 +1067,7 @@ mod tests {
         );
         assert!(v.lookup("extra/deep/x.bin").unwrap().is_some());
         assert!(
-            crate::validate(&p.archive, Limits::default())
+            crate::validate(&p.archive)
                 .iter()
                 .all(|d| d.severity != gcio::Severity::Error)
         );
@@ -1133,12 +1138,13 @@ mod tests {
             assert!(seen.insert(p.to_lowercase()), "{p}");
             assert_ne!(p, MANIFEST);
         }
-        assert_eq!(u.renamed.len(), 6, "{:?}", u.renamed);
-        let rules: Vec<_> = crate::validate(&bytes, Limits::default())
+        // `\xff\xfe` is its escaped text on disk (`\xFF\xFE`), not a substitute.
+        assert_eq!(u.renamed.len(), 5, "{:?}", u.renamed);
+        let rules: Vec<_> = crate::validate(&bytes)
             .into_iter()
             .filter(|d| d.rule == "RARC-029")
             .collect();
-        // Not UTF-8 is a fine name for the game (Shift-JIS): renamed on disk, not a finding.
+        // Not UTF-8 is a fine name for the game (Shift-JIS): not a finding.
         assert_eq!(rules.len(), 5, "{rules:?}");
         assert_eq!(
             pack(&u.manifest, files(&u), &u.dirs).unwrap().archive,

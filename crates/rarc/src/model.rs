@@ -141,11 +141,17 @@ pub struct Archive {
 impl Archive {
     /// Parses an archive into the model (default [`Limits`]).
     pub fn parse(data: &[u8]) -> Result<Archive> {
-        Self::from_view(&crate::parse(data)?)
+        Self::parse_with(data, &Limits::default())
     }
 
-    /// Builds the model from a view.
-    pub fn from_view(v: &Rarc<'_>) -> Result<Archive> {
+    /// Parses an archive into the model; `limits` bound the counts and the walk.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Archive> {
+        Self::from_view(&crate::parse_with(data, limits)?, limits)
+    }
+
+    /// Builds the model from a view (whose counts already passed the limits it was parsed with;
+    /// the copied names and data are bounded by the file, so `limits` add nothing here yet).
+    pub fn from_view(v: &Rarc<'_>, _limits: &Limits) -> Result<Archive> {
         let data = v.bytes();
         let mut nodes = Vec::with_capacity(v.nodes.len());
         for (i, n) in v.nodes.iter().enumerate() {
@@ -308,9 +314,9 @@ impl Archive {
             for i in first..first + usize::from(n.entry_count) {
                 let Some(e) = self.entries.get(i) else { break };
                 let p = if path.is_empty() {
-                    String::from_utf8_lossy(&e.name).into_owned()
+                    crate::manifest::name_text(&e.name)
                 } else {
-                    format!("{path}/{}", String::from_utf8_lossy(&e.name))
+                    format!("{path}/{}", crate::manifest::name_text(&e.name))
                 };
                 match e.target {
                     Target::Dir(d) if e.name != b"." && e.name != b".." => {

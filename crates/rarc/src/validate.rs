@@ -6,7 +6,12 @@ use crate::attr::{Attr, name_hash, node_type};
 use crate::view::{NODES_AT, Rarc};
 
 /// Checks an archive against the `RARC-*` rules (`docs/rules/rarc.md`).
-pub fn validate(data: &[u8], limits: Limits) -> Vec<Diagnostic> {
+pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (an archive over them is the `RARC-001` error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let v = match crate::parse_with(data, limits) {
         Ok(v) => v,

@@ -84,11 +84,12 @@ pub struct DirRef<'a> {
 
 /// Parses an archive with the default [`Limits`].
 pub fn parse(data: &[u8]) -> Result<Rarc<'_>> {
-    parse_with(data, Limits::default())
+    parse_with(data, &Limits::default())
 }
 
-/// Parses an archive; counts pass through `limits`.
-pub fn parse_with(data: &[u8], limits: Limits) -> Result<Rarc<'_>> {
+/// Parses an archive; counts, the directory walk and member decoding pass through `limits`.
+pub fn parse_with<'a>(data: &'a [u8], limits: &Limits) -> Result<Rarc<'a>> {
+    let limits = *limits;
     let r = Reader::new(data);
     r.expect_magic(0, b"RARC").context("RARC header")?;
     let header: &raw::Header = r.get(0).context("RARC header")?;
@@ -319,12 +320,12 @@ impl<'a> Rarc<'a> {
             visited.visit_once(node as u64)?;
             // The game hashes the lower-cased query and compares names; stored hashes follow the
             // stored case (SMG2 keeps it), so the stored hash only short-cuts exact-case hits.
-            let h = name_hash(part.as_bytes());
+            let part = crate::manifest::name_bytes(part);
+            let h = name_hash(&part);
             let mut found = None;
             for i in self.node_entries(node)? {
                 let e = self.entry(i)?;
-                if (e.hash == h && e.name == part.as_bytes())
-                    || e.name.eq_ignore_ascii_case(part.as_bytes())
+                if (e.hash == h && e.name == part.as_slice()) || e.name.eq_ignore_ascii_case(&part)
                 {
                     found = Some(e);
                     break;
@@ -344,9 +345,9 @@ impl<'a> Rarc<'a> {
 }
 
 fn join(dir: &str, name: &[u8]) -> String {
-    let name = String::from_utf8_lossy(name);
+    let name = crate::manifest::name_text(name);
     if dir.is_empty() {
-        return name.into_owned();
+        return name;
     }
     let mut out = String::with_capacity(dir.len() + 1 + name.len());
     out.push_str(dir);

@@ -71,7 +71,7 @@ fn corpus_archives_round_trip_and_list_members() {
             values(&json, "next_file_id")[0].parse::<u16>().unwrap(),
             v.info.next_id.get()
         );
-        let errors: Vec<_> = rarc::validate(&data, gcio::Limits::default())
+        let errors: Vec<_> = rarc::validate(&data)
             .into_iter()
             .filter(|d| d.severity == gcio::Severity::Error)
             .collect();

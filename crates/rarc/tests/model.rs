@@ -94,7 +94,7 @@ fn pack_uses_the_retail_layout() {
     assert_eq!(v.info.sync_ids, 0);
     assert_eq!(usize::from(v.info.next_id.get()), v.entries.len());
     assert_eq!(v.header.aram_size.get(), 64);
-    let findings = rarc::validate(&bytes, gcio::Limits::default());
+    let findings = rarc::validate(&bytes);
     assert!(findings.is_empty(), "{findings:?}");
 }
 
@@ -233,7 +233,7 @@ fn edits_keep_untouched_bytes() {
     let e = v.lookup("camera/extra.bin").unwrap().unwrap();
     assert_eq!(e.index, added);
     assert_eq!(v.file_bytes(&e).unwrap(), &[7; 5]);
-    let errors: Vec<_> = rarc::validate(&out, gcio::Limits::default())
+    let errors: Vec<_> = rarc::validate(&out)
         .into_iter()
         .filter(|d| d.severity == gcio::Severity::Error)
         .collect();
@@ -248,7 +248,7 @@ fn edits_keep_untouched_bytes() {
     assert!(v.lookup("camera/extra.bin").unwrap().is_none());
     assert_eq!(v.file_bytes(&e).unwrap(), &[7; 5]);
     assert!(
-        rarc::validate(&out, gcio::Limits::default())
+        rarc::validate(&out)
             .iter()
             .all(|d| d.severity != gcio::Severity::Error)
     );
@@ -286,10 +286,7 @@ fn hostile_inputs_are_errors_with_offsets() {
     // A data-header offset other than 0x20 cites RARC-002.
     let mut off = good.clone();
     off[8..12].copy_from_slice(&0x40u32.to_be_bytes());
-    assert_eq!(
-        rarc::validate(&off, gcio::Limits::default())[0].rule,
-        "RARC-002"
-    );
+    assert_eq!(rarc::validate(&off)[0].rule, "RARC-002");
     // Huge counts are refused before anything is read.
     let mut huge = good.clone();
     huge[0x28..0x2C].copy_from_slice(&u32::MAX.to_be_bytes());
@@ -304,7 +301,7 @@ fn hostile_inputs_are_errors_with_offsets() {
     let len = v.strings.len();
     unterminated[s..s + len].fill(b'x');
     assert!(rarc::parse(&unterminated).unwrap().entry(0).is_err());
-    assert!(!rarc::validate(&unterminated, gcio::Limits::default()).is_empty());
+    assert!(!rarc::validate(&unterminated).is_empty());
     // Data outside the data section: the model refuses, the validator reports RARC-014.
     let mut outside = good.clone();
     let obj = v.lookup("Module.rel").unwrap().unwrap();
@@ -312,7 +309,7 @@ fn hostile_inputs_are_errors_with_offsets() {
     outside[at..at + 4].copy_from_slice(&0x10_0000u32.to_be_bytes());
     assert!(Archive::parse(&outside).is_err());
     assert!(
-        rarc::validate(&outside, gcio::Limits::default())
+        rarc::validate(&outside)
             .iter()
             .any(|d| d.rule == "RARC-014")
     );
@@ -384,7 +381,7 @@ fn golden_minimal_archive() {
         rarc::pack(&root, PackOptions::default()).write().unwrap(),
         g
     );
-    assert!(rarc::validate(&g, gcio::Limits::default()).is_empty());
+    assert!(rarc::validate(&g).is_empty());
 }
 
 fn arb_dir(depth: u32) -> BoxedStrategy<Dir> {
@@ -442,11 +439,7 @@ proptest! {
 fn aliased_entries_are_reported() {
     // Entries sharing one payload: info; sharing one compressed member that expands far past the
     // archive's size (a decompression bomb): a warning.
-    let rule = |d: &[u8]| {
-        rarc::validate(d, gcio::Limits::default())
-            .into_iter()
-            .find(|d| d.rule == "RARC-030")
-    };
+    let rule = |d: &[u8]| rarc::validate(d).into_iter().find(|d| d.rule == "RARC-030");
     let plain = rarc::pack(
         &Dir {
             name: b"a".to_vec(),

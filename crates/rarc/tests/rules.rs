@@ -5,7 +5,7 @@
 //! `tests/rules_catalogue.rs` checks that every id `src/` emits has a row here.
 
 use gcio::Severity::{Error, Info, Warning};
-use gcio::{Limits, RuleCase, check_rule_cases};
+use gcio::{RuleCase, check_rule_cases};
 use rarc::{Archive, Attr, Dir, Entry, Item, PackOptions, Target, pack};
 
 fn file(name: &str, fill: u8) -> Item {
@@ -362,13 +362,13 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
 
 #[test]
 fn the_base_archive_is_clean() {
-    let found = rarc::validate(&base().write().unwrap(), Limits::default());
+    let found = rarc::validate(&base().write().unwrap());
     assert!(found.is_empty(), "{found:#?}");
 }
 
 #[test]
 fn every_rule_has_a_broken_variant() {
-    if let Err(e) = check_rule_cases(CASES, |b| rarc::validate(b, Limits::default())) {
+    if let Err(e) = check_rule_cases(CASES, |b| rarc::validate(b)) {
         panic!("{e}");
     }
 }

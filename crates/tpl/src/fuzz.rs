@@ -5,7 +5,7 @@
 pub fn fuzz_tpl(data: &[u8]) {
     let _ = crate::validate(data);
     let _ = crate::sniff(data);
-    let Ok(tpl) = crate::parse(data) else {
+    let Ok(tpl) = crate::Tpl::parse(data) else {
         return;
     };
     assert_eq!(tpl.write().ok().as_deref(), Some(data), "round trip");

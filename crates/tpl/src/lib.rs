@@ -13,7 +13,7 @@
 //!
 //! ```
 //! let bytes = tpl::build::sample_bytes();
-//! let lib = tpl::parse(&bytes).unwrap();
+//! let lib = tpl::Tpl::parse(&bytes).unwrap();
 //! assert_eq!(lib.images.len(), 3);
 //! assert_eq!(lib.write().unwrap(), bytes);
 //! let first = lib.images[0].texture().unwrap().decode_level(0).unwrap();
@@ -32,17 +32,17 @@ mod write;
 
 pub use fuzz::fuzz_tpl;
 pub use model::{Entry, Fill, ImageHeader, MAGIC, Palette, PaletteHeader, Tpl};
-pub use validate::{validate, validate_view};
+pub use validate::{validate, validate_view, validate_with};
 pub use view::{EntryView, View, sniff};
 
-/// Parses `data` into the owned model.
-pub fn parse(data: &[u8]) -> gcio::Result<Tpl> {
-    View::parse(data)?.to_model()
+/// Parses `data` into the zero-copy view with the default [`gcio::Limits`].
+pub fn parse(data: &[u8]) -> gcio::Result<View<'_>> {
+    View::parse_with(data, &gcio::Limits::default())
 }
 
-/// Parses into the zero-copy view.
-pub fn view(data: &[u8]) -> gcio::Result<View<'_>> {
-    View::parse(data)
+/// Parses into the zero-copy view; `limits` bounds the image count.
+pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<View<'a>> {
+    View::parse_with(data, limits)
 }
 
 /// Recognises a TPL texture palette (magic 0x0020AF30 and a table inside the file); every format crate has this `detect`

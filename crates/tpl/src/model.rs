@@ -225,6 +225,21 @@ fn align(n: usize, a: usize) -> usize {
 }
 
 impl Tpl {
+    /// Parses `data` into the owned model with the default [`gcio::Limits`].
+    pub fn parse(data: &[u8]) -> gcio::Result<Tpl> {
+        Tpl::parse_with(data, &gcio::Limits::default())
+    }
+
+    /// Parses `data` into the owned model; `limits` bound the image count and the copied bytes.
+    pub fn parse_with(data: &[u8], limits: &gcio::Limits) -> gcio::Result<Tpl> {
+        Tpl::from_view(&crate::parse_with(data, limits)?, limits)
+    }
+
+    /// The owned model of a parsed view.
+    pub fn from_view(v: &crate::View<'_>, limits: &gcio::Limits) -> gcio::Result<Tpl> {
+        v.to_model(limits)
+    }
+
     /// An empty library.
     pub fn new() -> Tpl {
         Tpl {

@@ -1,6 +1,6 @@
 //! The validator: rule ids `TPL-001`… catalogued in `docs/rules/tpl.md`.
 
-use gcio::Diagnostic;
+use gcio::{Diagnostic, Limits};
 use gx::tex::TexFormat;
 
 use crate::view::View;
@@ -10,7 +10,12 @@ pub const MAX_SIDE: u16 = 1024;
 
 /// Validates a TPL file. A file that does not parse gives one `TPL-001` error.
 pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
-    match View::parse(data) {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (a file over them gives the `TPL-001` error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+    match View::parse_with(data, limits) {
         Ok(v) => validate_view(&v),
         Err(e) => vec![Diagnostic::error("TPL-001", e.offset(), e.to_string())],
     }

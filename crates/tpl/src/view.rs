@@ -1,6 +1,6 @@
 //! The zero-copy view: headers decoded, texel and palette bytes borrowed from the input.
 
-use gcio::{Context, Error, Reader, Result};
+use gcio::{Context, Error, Limits, Reader, Result};
 
 use crate::model::{
     Entry, FILE_HEADER_SIZE, Fill, IMAGE_HEADER_SIZE, ImageHeader, MAGIC, PALETTE_HEADER_SIZE,
@@ -83,7 +83,7 @@ fn palette_header(r: &Reader<'_>, at: usize) -> Result<PaletteHeader> {
 impl<'a> View<'a> {
     /// Parses the file header, image table and every header; borrows texels and palettes.
     /// Errors name the structure and the file offset.
-    pub fn parse(data: &'a [u8]) -> Result<View<'a>> {
+    pub(crate) fn parse_with(data: &'a [u8], limits: &Limits) -> Result<View<'a>> {
         let r = Reader::new(data);
         r.expect_magic(0, &MAGIC.to_be_bytes())
             .context("TPL header")?;
@@ -94,7 +94,7 @@ impl<'a> View<'a> {
             .ok_or_else(|| Error::invalid(4, format!("image count {count} overflows")))?;
         r.bytes(table_offset as usize, table_len)
             .context("image table")?;
-        let mut entries = Vec::with_capacity(count as usize);
+        let mut entries = Vec::with_capacity(limits.check_elements(u64::from(count), 4)?);
         for i in 0..count as usize {
             let ctx = || format!("image {i}");
             let at = table_offset as usize + i * TABLE_ENTRY_SIZE;
@@ -213,8 +213,9 @@ impl<'a> View<'a> {
         out
     }
 
-    /// The owned model.
-    pub fn to_model(&self) -> Result<Tpl> {
+    /// The owned model ([`Tpl::from_view`]).
+    pub(crate) fn to_model(&self, limits: &Limits) -> Result<Tpl> {
+        limits.check_alloc(self.data.len() as u64, 1, 0)?;
         let size =
             u32::try_from(self.data.len()).map_err(|_| Error::message("file larger than 4 GiB"))?;
         Ok(Tpl {

@@ -26,7 +26,7 @@ fn real_textures() {
             continue;
         }
         seen += 1;
-        let lib = match tpl::parse(&data) {
+        let lib = match tpl::Tpl::parse(&data) {
             Ok(l) => l,
             Err(e) => {
                 failures.push(format!("{arc}:{path}: {e}"));

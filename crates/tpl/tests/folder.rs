@@ -54,7 +54,7 @@ fn resized_png_relays_out() {
     set(&mut files, "0.png", gx::png::encode(&big).unwrap());
     let back = rebuild(&files);
     let bytes = back.write().unwrap();
-    let again = tpl::parse(&bytes).unwrap();
+    let again = tpl::Tpl::parse(&bytes).unwrap();
     assert_eq!(
         (again.images[0].header.width, again.images[0].header.height),
         (40, 40)

@@ -53,7 +53,7 @@ proptest! {
         let mut t = tpl::build::library(entries).unwrap();
         t.size += pad;
         let bytes = t.write().unwrap();
-        let back = tpl::parse(&bytes).unwrap();
+        let back = tpl::Tpl::parse(&bytes).unwrap();
         prop_assert_eq!(&back, &t);
         prop_assert_eq!(back.write().unwrap(), bytes.clone());
         prop_assert!(tpl::validate(&bytes).iter().all(|d| d.severity != gcio::Severity::Error));

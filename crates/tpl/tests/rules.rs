@@ -118,7 +118,7 @@ fn errors_name_structure_and_offset() {
     // Image 1's texel offset past the end.
     let h = u32::from_be_bytes(b[0x14..0x18].try_into().unwrap()) as usize;
     b[h + 8..h + 12].copy_from_slice(&0xFFFF_0000u32.to_be_bytes());
-    let e = tpl::parse(&b).unwrap_err().to_string();
+    let e = tpl::Tpl::parse(&b).unwrap_err().to_string();
     assert!(e.contains("image 1") && e.contains("texel data"), "{e}");
     assert!(e.contains("0xffff0000"), "{e}");
 }

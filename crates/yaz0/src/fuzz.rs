@@ -22,7 +22,7 @@ pub fn fuzz_decode(data: &[u8]) {
     } else {
         assert!(decoded.is_err());
     }
-    let _ = crate::validate(data, &FUZZ_LIMITS);
+    let _ = crate::validate_with(data, &FUZZ_LIMITS);
     if let Ok(y) = yay0::Stream::parse(data) {
         assert_eq!(y.write(), data, "Yay0 stream model must write back exactly");
     }

@@ -47,7 +47,7 @@ pub use encode::{Encoder, Matching, Trailer};
 pub use fuzz::fuzz_decode;
 pub use stream::{Stats, Stream};
 pub use token::{MAX_DIST, MAX_LEN, MIN_LEN, Token, expand};
-pub use validate::{validate, validate_stream};
+pub use validate::{validate, validate_model, validate_with};
 
 /// Compresses `data` into a complete Yaz0 file with `encoder` (including the encoder's trailing
 /// bytes).

@@ -6,9 +6,14 @@ use crate::Stream;
 
 /// Checks a Yaz0 stream against the `YAZ0-*` rules. A stream that does not decode gives one error
 /// finding citing the rule it breaks, at the offset where decoding stopped.
-pub fn validate(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
+pub fn validate(data: &[u8]) -> Vec<Diagnostic> {
+    validate_with(data, &Limits::default())
+}
+
+/// [`validate`] with caller limits (a declared size over them is the `YAZ0-001` error).
+pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
     match Stream::parse_with(data, limits) {
-        Ok(s) => validate_stream(&s),
+        Ok(s) => validate_model(&s),
         Err(e) => {
             let rule = match e.kind() {
                 ErrorKind::Invalid(m) if m.contains("back-reference") => "YAZ0-003",
@@ -21,7 +26,7 @@ pub fn validate(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
 
 /// [`validate`] of a stream already parsed (a stream that parsed decodes: only the rules about
 /// its header and trailing bytes remain).
-pub fn validate_stream(stream: &Stream) -> Vec<Diagnostic> {
+pub fn validate_model(stream: &Stream) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if stream.header.reserved != [0; 8] {
         out.push(Diagnostic::info(

@@ -136,7 +136,12 @@ impl Stream {
     /// Parses a stream with the default [`Limits`]. The streams must appear in the order masks,
     /// links, chunks (as every known encoder writes them).
     pub fn parse(data: &[u8]) -> Result<Stream> {
-        let l = layout(data, &Limits::default())?;
+        Stream::parse_with(data, &Limits::default())
+    }
+
+    /// [`Stream::parse`]; the declared size must pass `limits`.
+    pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Stream> {
+        let l = layout(data, limits)?;
         let mut tokens = Vec::new();
         let (mp, lp, cp, unused) = walk(data, l, |t, _, _| {
             tokens.push(t);

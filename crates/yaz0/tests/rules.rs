@@ -5,7 +5,7 @@
 //! id `src/` emits has a row here.
 
 use gcio::Severity::{Error, Info};
-use gcio::{Limits, RuleCase, check_rule_cases};
+use gcio::{RuleCase, check_rule_cases};
 
 /// A stream: `Yaz0`, the decoded size, the 8 header bytes 0x08..0x10, then the groups.
 fn stream(size: u32, reserved: [u8; 8], groups: &[u8]) -> Vec<u8> {
@@ -71,12 +71,12 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
 fn the_base_stream_is_clean() {
     let s = stream(4, [0; 8], AAAA);
     assert_eq!(yaz0::decode(&s).unwrap(), b"aaaa");
-    assert!(yaz0::validate(&s, &Limits::default()).is_empty());
+    assert!(yaz0::validate(&s).is_empty());
 }
 
 #[test]
 fn every_rule_has_a_broken_variant() {
-    if let Err(e) = check_rule_cases(CASES, |s| yaz0::validate(s, &Limits::default())) {
+    if let Err(e) = check_rule_cases(CASES, |s| yaz0::validate(s)) {
         panic!("{e}");
     }
 }
