@@ -132,6 +132,7 @@ fn ci() -> Result {
 /// Cargo (>= 1.90) resolves the workspace path dependencies through a local registry overlay;
 /// `gcf` and `xtask` are `publish = false` and `fuzz` is its own workspace, so they are left out.
 fn package() -> Result {
+    forget_package_builds();
     run(
         &cargo(),
         &[
@@ -143,9 +144,37 @@ fn package() -> Result {
             "xtask",
             "--allow-dirty",
             "--quiet",
+            "--target-dir",
+            PACKAGE_TARGET,
         ],
         None,
     )
+}
+
+/// Target folder of the package step's verification builds.
+const PACKAGE_TARGET: &str = "target/package-check";
+
+/// Forgets earlier verification builds of our own packages. `cargo package` builds each crate
+/// against the others as registry packages (same name and version, 0.1.0, on every run), and
+/// cargo never re-checks a registry package's sources: a build left from an earlier run would be
+/// reused after a change (a new `gcio` module "not found" while verifying `rarc`). Third-party
+/// builds in the folder stay.
+fn forget_package_builds() {
+    let fingerprints = std::path::Path::new(PACKAGE_TARGET)
+        .join("debug")
+        .join(".fingerprint");
+    let Ok(entries) = std::fs::read_dir(&fingerprints) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with("gcformats-")
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Totals over every `test result:` line of a `cargo test` run.
