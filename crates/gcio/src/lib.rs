@@ -29,6 +29,7 @@ pub mod corpus;
 mod detect;
 mod diag;
 mod error;
+mod float;
 mod limits;
 mod mutate;
 mod open_enum;
@@ -41,6 +42,9 @@ mod writer;
 pub use detect::Confidence;
 pub use diag::{Diagnostic, Findings, RuleCase, Severity, check_rule_cases, first_difference};
 pub use error::{Context, Error, ErrorKind, Result};
+pub use float::F32;
+#[cfg(feature = "serde")]
+pub use float::json_f32;
 pub use limits::Limits;
 pub use mutate::{mutate_text, replay_inputs};
 pub use reader::{Cursor, Endian, Reader};

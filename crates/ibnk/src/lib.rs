@@ -28,7 +28,6 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
-mod float;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
@@ -41,8 +40,8 @@ pub mod view;
 mod write;
 pub mod wsys;
 
-pub use float::F32;
 pub use fuzz::{fuzz_ibnk, fuzz_ibnk_json};
+pub use gcio::F32;
 pub use model::{Bank, Body, Link};
 pub use play::{Note, ProgramSummary, Silence};
 pub use validate::{validate, validate_model, validate_with};

@@ -35,7 +35,8 @@ pub struct ImageHeader {
     pub min_filter: u32,
     /// Magnification filter (0 near, 1 linear).
     pub mag_filter: u32,
-    /// LOD bias.
+    /// LOD bias (any bits: a NaN converts to JSON as hex bits).
+    #[serde(with = "gcio::json_f32")]
     pub lod_bias: f32,
     /// Edge LOD enable (0 or 1).
     pub edge_lod: u8,

@@ -14,6 +14,12 @@ fn replay_seeds() {
         seeds.push(s[..cut].to_vec());
     }
     seeds.push(s);
+    // Found by the CI fuzz smoke: an I4 image whose texels are shared by a palette-less CI entry.
+    seeds.push(vec![
+        0, 32, 175, 48, 0, 0, 0, 1, 0, 0, 0, 12, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 255, 208, 0, 0, 0, 255, 255, 255, 255, 0, 255, 208, 0, 0, 0, 255, 255, 255, 255, 1,
+        67, 0, 0, 0, 0, 0, 0, 0, 229, 0, 32, 64, 32, 93,
+    ]);
     for s in &seeds {
         tpl::fuzz_tpl(s);
     }
