@@ -77,6 +77,12 @@ pub type Parsed = Box<dyn Any + Send + Sync>;
 /// The parse result an [`crate::Opened`] keeps (its first question parses; the rest reuse it).
 pub(crate) type ParseCell = OnceLock<Result<Parsed>>;
 
+#[cfg(test)]
+thread_local! {
+    /// How many times [`Format::parse`] ran on this thread (tests count the parses per file).
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// A file as a format's questions see it: its bytes (`Input` dereferences to `[u8]`), its name,
 /// the caller's [`Limits`] and, parsed on first use and then kept, the format's [`Parsed`] state.
 pub struct Input<'a> {
@@ -145,9 +151,11 @@ impl<'a> Input<'a> {
     /// The format's parsed state: [`Format::parse`] runs on the first call, later calls (from any
     /// question) get the same state, or the same parse error.
     pub fn parsed<T: Any>(&self) -> Result<&'a T> {
-        let state = self
-            .parsed
-            .get_or_init(|| self.format.parse(self.data, self.limits));
+        let state = self.parsed.get_or_init(|| {
+            #[cfg(test)]
+            PARSES.with(|n| n.set(n.get() + 1));
+            self.format.parse(self.data, self.limits)
+        });
         match state {
             Ok(p) => p.downcast_ref::<T>().ok_or_else(|| {
                 Error::message(format!(

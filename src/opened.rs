@@ -315,3 +315,77 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod parse_once {
+    #![allow(clippy::unwrap_used)]
+
+    /// Every sample of every registered format, opened once, answers info, write-back, check,
+    /// members and facts with one run of [`crate::Format::parse`] at most (none when detection
+    /// handed its decoded payload over), and the members' own questions parse them once each.
+    #[test]
+    fn every_question_shares_one_parse() {
+        let samples = crate::samples();
+        assert!(!samples.is_empty() || crate::registry().is_empty());
+        for (name, bytes) in &samples {
+            let file = crate::open_any(bytes, name, &gcio::Limits::default());
+            if !file.is_known() {
+                continue;
+            }
+            let before = crate::format::PARSES.with(std::cell::Cell::get);
+            let _ = file.info();
+            let _ = file.rewrite();
+            let _ = file.validate();
+            let members = file.members().unwrap_or_default();
+            let _ = file.facts();
+            let _ = file.info();
+            let parses = crate::format::PARSES.with(std::cell::Cell::get) - before;
+            let handed_over = file.is_compressed();
+            assert!(
+                parses == usize::from(!handed_over) || (handed_over && parses <= 1),
+                "{name} ({}): parsed {parses} times",
+                file.format()
+            );
+            for m in members.iter().filter(|m| m.is_known()) {
+                let before = crate::format::PARSES.with(std::cell::Cell::get);
+                let _ = m.rewrite();
+                let _ = m.validate();
+                let _ = m.facts();
+                let _ = m.info();
+                let parses = crate::format::PARSES.with(std::cell::Cell::get) - before;
+                assert!(parses <= 1, "{name}:{}: parsed {parses} times", m.name());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod caller_limits {
+    /// Opened under limits no file meets, every sample's summary is refused (the model, or the
+    /// view it reads, is parsed under the caller's [`gcio::Limits`]), and so is its write-back
+    /// wherever the model charges what it copies: the caller's limits reach the questions. An
+    /// empty table has nothing to bound.
+    #[test]
+    fn zero_limits_refuse_the_questions() {
+        let none = gcio::Limits {
+            max_alloc_bytes: 0,
+            max_elements: 0,
+            max_nodes: 0,
+            max_depth: 0,
+        };
+        let mut passed = Vec::new();
+        let mut refused = 0;
+        for (name, bytes) in crate::samples() {
+            let file = crate::open_any(&bytes, &name, &none);
+            if !file.is_known() || file.is_compressed() || name == "bcsv/empty.bcsv" {
+                continue;
+            }
+            if file.info().is_ok() {
+                passed.push(format!("{name} ({})", file.format()));
+            }
+            refused += usize::from(file.rewrite().is_err());
+        }
+        assert!(passed.is_empty(), "{passed:#?}");
+        assert!(refused > 0 || crate::registry().is_empty());
+    }
+}

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use bcsv::Table;
-use gcio::{Diagnostic, Error, Result};
+use gcio::{Diagnostic, Error, Limits, Result};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
@@ -88,8 +88,15 @@ impl Format for Bcsv {
             .then(|| Detection::new("bcsv"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
+    /// model's questions); the questions that read the zero-copy view make it under the same
+    /// limits.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(Table::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let table = Table::parse(data)?;
+        let table = data.parsed::<Table>()?;
         let mut text = format!(
             "{} rows × {} fields, entry size {}, {}-endian, {}\n",
             table.len(),
@@ -116,11 +123,11 @@ impl Format for Bcsv {
             );
         }
         text.push_str("rows:\n");
-        text.push_str(&table_text(&table));
-        let mut json = bcsv::to_json(&table);
+        text.push_str(&table_text(table));
+        let mut json = bcsv::to_json(table);
         if let Some(obj) = json.as_object_mut() {
             obj.insert("row_count".into(), serde_json::json!(table.len()));
-            if let Some(schema) = bcsv::schema::recognise(&table) {
+            if let Some(schema) = bcsv::schema::recognise(table) {
                 obj.insert("schema".into(), serde_json::json!(schema.name));
                 text.insert_str(0, &format!("schema: {}\n", schema.name));
             }
@@ -131,7 +138,7 @@ impl Format for Bcsv {
     /// Survey facts: field hashes no dictionary name matches (`unknown hash [XXXXXXXX]`, to grow
     /// the dictionary from real discs), packed (masked) fields, and the byte order.
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(v) = bcsv::parse(data) else {
+        let Ok(v) = bcsv::parse_with(data, data.limits()) else {
             return Vec::new();
         };
         let mut facts = vec![(format!("byte order {:?}", v.endian()), 1)];
@@ -147,7 +154,7 @@ impl Format for Bcsv {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let t = Table::parse(data)?;
+        let t = data.parsed::<Table>()?;
         Ok(Rewrite {
             bytes: t.write()?,
             raw: t.raw_parts(),
@@ -155,7 +162,7 @@ impl Format for Bcsv {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(bcsv::validate(data))
+        Ok(bcsv::validate_with(data, data.limits()))
     }
 
     #[cfg(feature = "convert")]

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, Result};
+use gcio::{Diagnostic, Error, Limits, Result};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
@@ -24,8 +24,15 @@ impl Format for Bms {
             .then(|| Detection::new("bms"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
+    /// model's questions); the questions that read the zero-copy view make it under the same
+    /// limits.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(bms::Program::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let view = bms::parse(data)?;
+        let view = bms::parse_with(data, data.limits())?;
         let flow = view.flow();
         let code = (0..data.len())
             .filter(|&o| {
@@ -64,7 +71,7 @@ impl Format for Bms {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let p = bms::Program::parse(data)?;
+        let p = data.parsed::<bms::Program>()?;
         Ok(Rewrite {
             bytes: p.write()?,
             raw: p.raw_parts(),
@@ -72,7 +79,7 @@ impl Format for Bms {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(bms::validate(data))
+        Ok(bms::validate_with(data, data.limits()))
     }
 
     #[cfg(feature = "convert")]
@@ -99,7 +106,7 @@ impl Format for Bms {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(view) = bms::parse(data) else {
+        let Ok(view) = bms::parse_with(data, data.limits()) else {
             return Vec::new();
         };
         let mut counts = std::collections::BTreeMap::<String, u64>::new();

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Result};
+use gcio::{Diagnostic, Limits, Result};
 use j3d_bmd::Bti as BtiFile;
 
 use std::path::Path;
@@ -55,8 +55,13 @@ impl Format for Bti {
             .then(|| Detection::new("bti"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] for every question.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(BtiFile::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let b = BtiFile::parse(data)?;
+        let b = data.parsed::<BtiFile>()?;
         let h = b.header().copied().unwrap_or_default();
         let mut text = String::new();
         let _ = writeln!(
@@ -94,7 +99,7 @@ impl Format for Bti {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        Ok(BtiFile::parse(data)?.write()?.into())
+        Ok(data.parsed::<BtiFile>()?.write()?.into())
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {

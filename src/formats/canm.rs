@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, ErrorKind, Result};
+use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
@@ -25,8 +25,13 @@ impl Format for Canm {
         })
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] for every question.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(canm::Canm::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let a = canm::Canm::parse(data)?;
+        let a = data.parsed::<canm::Canm>()?;
         let mut text = format!(
             "camera animation {:?} ({} bytes): {} frames, header {:?}, {} values\n",
             a.kind,
@@ -64,7 +69,7 @@ impl Format for Canm {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = canm::Canm::parse(data)?;
+        let m = data.parsed::<canm::Canm>()?;
         Ok(Rewrite {
             bytes: m.write()?,
             raw: m.raw_parts(),
@@ -72,11 +77,11 @@ impl Format for Canm {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(canm::validate(data))
+        Ok(canm::validate_with(data, data.limits()))
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(a) = canm::Canm::parse(data) else {
+        let Ok(a) = data.parsed::<canm::Canm>() else {
             return Vec::new();
         };
         vec![

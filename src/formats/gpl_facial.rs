@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, Result};
+use gcio::{Diagnostic, Error, Limits, Result};
 use gpl_facial::{Block, slot};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
@@ -25,8 +25,15 @@ impl Format for GplFacial {
             .then(|| Detection::new("gpl"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
+    /// model's questions); the questions that read the zero-copy view make it under the same
+    /// limits.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(Block::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let v = gpl_facial::parse(data)?;
+        let v = gpl_facial::parse_with(data, data.limits())?;
         let mut text = String::new();
         for i in 1..8 {
             if let Some((s, e)) = v.extent(i) {
@@ -44,7 +51,7 @@ impl Format for GplFacial {
         match v.facial() {
             None => text.push_str("no facial pose section\n"),
             Some(f) => {
-                let s = gpl_facial::FacialSection::from_view(&f?, &gcio::Limits::default())?;
+                let s = gpl_facial::FacialSection::from_view(&f?, data.limits())?;
                 let _ = writeln!(
                     text,
                     "facial: {} objects, {} type descriptors, max pose count {}",
@@ -73,7 +80,7 @@ impl Format for GplFacial {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let b = Block::parse(data)?;
+        let b = data.parsed::<Block>()?;
         Ok(Rewrite {
             bytes: b.write()?,
             raw: b.raw_parts(),
@@ -81,7 +88,10 @@ impl Format for GplFacial {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(gpl_facial::validate_view(&gpl_facial::parse(data)?))
+        Ok(gpl_facial::validate_view(&gpl_facial::parse_with(
+            data,
+            data.limits(),
+        )?))
     }
 
     #[cfg(feature = "convert")]
@@ -103,7 +113,7 @@ impl Format for GplFacial {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(b) = Block::parse(data) else {
+        let Ok(b) = data.parsed::<Block>() else {
             return Vec::new();
         };
         let Some(s) = b.facial() else {

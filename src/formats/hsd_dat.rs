@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Result};
-use hsd_dat::{Dat, Kind, parse};
+use gcio::{Diagnostic, Limits, Result};
+use hsd_dat::{Dat, Kind, parse, parse_with};
 use serde_json::json;
 
 #[cfg(feature = "convert")]
@@ -27,8 +27,15 @@ impl Format for HsdDat {
         hsd_dat::detect(data).map(|_| Detection::new("hsd-dat"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
+    /// model's questions); the questions that read the zero-copy view make it under the same
+    /// limits.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(Dat::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let a = parse(data)?;
+        let a = parse_with(data, data.limits())?;
         let h = a.header();
         let g = a.graph();
         let mut text = String::new();
@@ -110,7 +117,7 @@ impl Format for HsdDat {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let d = Dat::parse(data)?;
+        let d = data.parsed::<Dat>()?;
         Ok(Rewrite {
             bytes: d.write()?,
             raw: d.raw_parts(),
@@ -118,7 +125,7 @@ impl Format for HsdDat {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(hsd_dat::validate_view(&hsd_dat::parse(data)?))
+        Ok(hsd_dat::validate_view(&parse_with(data, data.limits())?))
     }
 
     #[cfg(feature = "convert")]
@@ -141,7 +148,7 @@ impl Format for HsdDat {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(a) = parse(data) else {
+        let Ok(a) = parse_with(data, data.limits()) else {
             return Vec::new();
         };
         let g = a.graph();

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, Result};
+use gcio::{Diagnostic, Error, Limits, Result};
 use ibnk::model::{Body, ChunkData};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
@@ -39,8 +39,13 @@ impl Format for Ibnk {
         ibnk::detect(data).map(|_| Detection::new("ibnk"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] for every question.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(ibnk::Bank::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let bank = ibnk::Bank::parse(data)?;
+        let bank = data.parsed::<ibnk::Bank>()?;
         let layout = match &bank.body {
             Body::V1(b) => b.chunks.iter().map(|c| chunk_summary(&c.data)).collect(),
             Body::V0(b) => vec![format!("{} objects", b.objects.len())],
@@ -82,7 +87,7 @@ impl Format for Ibnk {
 
     /// Survey facts: bank version, instruments vs drum sets.
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(bank) = ibnk::Bank::parse(data) else {
+        let Ok(bank) = data.parsed::<ibnk::Bank>() else {
             return Vec::new();
         };
         let programs = bank.programs();
@@ -98,7 +103,7 @@ impl Format for Ibnk {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let b = ibnk::Bank::parse(data)?;
+        let b = data.parsed::<ibnk::Bank>()?;
         Ok(Rewrite {
             bytes: b.write()?,
             raw: b.raw_parts(),
@@ -111,10 +116,10 @@ impl Format for Ibnk {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        let mut found = ibnk::validate(data);
+        let mut found = ibnk::validate_with(data, data.limits());
         if let Some(ws) = data.companion("wsys") {
-            let bank = ibnk::Bank::parse(data)?;
-            found.extend(ibnk::wsys::missing_waves(&bank, ws).map_err(|e| e.context("WSYS"))?);
+            let bank = data.parsed::<ibnk::Bank>()?;
+            found.extend(ibnk::wsys::missing_waves(bank, ws).map_err(|e| e.context("WSYS"))?);
         }
         Ok(found)
     }

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, Result};
+use gcio::{Diagnostic, Error, Limits, Result};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
@@ -27,8 +27,13 @@ impl Format for J3dAnim {
         j3d_anim::sniff(data).map(|k| Detection::new(k.format_name()))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] for every question.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(j3d_anim::Anim::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let a = j3d_anim::Anim::parse(data)?;
+        let a = data.parsed::<j3d_anim::Anim>()?;
         let mut text = format!(
             "{} ({} bytes): loop mode {}, duration {} frames\n",
             a.kind.format_name(),
@@ -68,7 +73,7 @@ impl Format for J3dAnim {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(a) = j3d_anim::Anim::parse(data) else {
+        let Ok(a) = data.parsed::<j3d_anim::Anim>() else {
             return Vec::new();
         };
         let mut f = vec![
@@ -82,7 +87,7 @@ impl Format for J3dAnim {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let a = j3d_anim::Anim::parse(data)?;
+        let a = data.parsed::<j3d_anim::Anim>()?;
         Ok(Rewrite {
             bytes: a.write()?,
             raw: a.raw_parts(),
@@ -95,11 +100,11 @@ impl Format for J3dAnim {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        let mut out = j3d_anim::validate(data);
+        let mut out = j3d_anim::validate_with(data, data.limits());
         if let Some(model) = data.companion("model") {
             let target = j3d_anim::Target::from_model(model)?;
             out.extend(j3d_anim::bind::check_binding(
-                &j3d_anim::Anim::parse(data)?,
+                data.parsed::<j3d_anim::Anim>()?,
                 &target,
             ));
         }

@@ -7,8 +7,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Result};
-use j3d_bmd::{Bmd, Chunk, parse};
+use gcio::{Diagnostic, Limits, Result};
+use j3d_bmd::{Bmd, Chunk, parse, parse_with};
 
 #[cfg(feature = "convert")]
 use crate::export::write_scene;
@@ -35,9 +35,16 @@ impl Format for J3dBmd {
         }
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
+    /// model's questions); the questions that read the zero-copy view make it under the same
+    /// limits.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(Bmd::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let v = parse(data)?;
-        let model = Bmd::from_view(&v, v.limits())?;
+        let v = parse_with(data, data.limits())?;
+        let model = data.parsed::<Bmd>()?;
         let mesh = j3d_bmd::geometry(&v);
         let mut text = format!(
             "{} ({} chunks, {} bytes)\n",
@@ -164,7 +171,7 @@ impl Format for J3dBmd {
 
     /// A chunk kept raw is copied, not rewritten: it is reported as raw (`gcf info` says why).
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = Bmd::parse(data)?;
+        let m = data.parsed::<Bmd>()?;
         Ok(Rewrite {
             bytes: m.write()?,
             raw: m.raw_parts(),
@@ -174,7 +181,7 @@ impl Format for J3dBmd {
     /// Chunk coverage: `chunks` and `chunks typed` (their ratio is the typed share), and one
     /// `raw chunk MAGIC` per chunk the owned model keeps as bytes.
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(v) = parse(data) else {
+        let Ok(v) = parse_with(data, data.limits()) else {
             return Vec::new();
         };
         let mut typed = 0;
@@ -192,7 +199,7 @@ impl Format for J3dBmd {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(j3d_bmd::validate(data))
+        Ok(j3d_bmd::validate_with(data, data.limits()))
     }
 
     #[cfg(feature = "convert")]

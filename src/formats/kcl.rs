@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, Result};
+use gcio::{Diagnostic, Error, Limits, Result};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
@@ -45,8 +45,13 @@ impl Format for Kcl {
         kcl::detect(data).map(|_| Detection::new("kcl"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] for every question.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(kcl::Kcl::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let k = kcl::Kcl::parse(data)?;
+        let k = data.parsed::<kcl::Kcl>()?;
         let h = &k.header;
         let cells = k.cells();
         let depth = cells.iter().map(|c| c.depth).max().unwrap_or(0);
@@ -107,7 +112,7 @@ impl Format for Kcl {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(k) = kcl::Kcl::parse(data) else {
+        let Ok(k) = data.parsed::<kcl::Kcl>() else {
             return Vec::new();
         };
         vec![
@@ -118,7 +123,7 @@ impl Format for Kcl {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = kcl::Kcl::parse(data)?;
+        let m = data.parsed::<kcl::Kcl>()?;
         Ok(Rewrite {
             bytes: m.write()?,
             raw: m.raw_parts(),
@@ -126,7 +131,7 @@ impl Format for Kcl {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(kcl::validate(data))
+        Ok(kcl::validate_with(data, data.limits()))
     }
 
     #[cfg(feature = "convert")]

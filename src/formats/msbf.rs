@@ -37,8 +37,13 @@ impl Format for Msbf {
         msbf::detect(data).map(|_| Detection::new("msbf"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] for every question.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(msbf::Msbf::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let m = msbf::Msbf::parse(data)?;
+        let m = data.parsed::<msbf::Msbf>()?;
         let nodes = m.flow().map(|f| f.nodes.as_slice()).unwrap_or_default();
         let count = |k: msbf::names::NodeType| nodes.iter().filter(|n| n.kind() == k).count();
         let sections: Vec<String> = m
@@ -69,7 +74,7 @@ impl Format for Msbf {
             let label = String::from_utf8_lossy(e.label).into_owned();
             let walk = m
                 .flow()
-                .map(|f| f.walk(e.node as usize, &Limits::default()))
+                .map(|f| f.walk(e.node as usize, data.limits()))
                 .transpose()?
                 .unwrap_or_default();
             let _ = writeln!(text, "{label} (node {}):", e.node);
@@ -107,7 +112,7 @@ impl Format for Msbf {
 
     /// Survey facts: byte order and how often each node type occurs.
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(m) = msbf::Msbf::parse(data) else {
+        let Ok(m) = data.parsed::<msbf::Msbf>() else {
             return Vec::new();
         };
         let mut facts = vec![(format!("byte order {:?}", m.endian), 1)];
@@ -126,7 +131,7 @@ impl Format for Msbf {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = msbf::Msbf::parse(data)?;
+        let m = data.parsed::<msbf::Msbf>()?;
         Ok(Rewrite {
             bytes: m.write()?,
             raw: m.raw_parts(),
@@ -135,7 +140,7 @@ impl Format for Msbf {
 
     fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(msbf::validate_model_for(
-            &msbf::Msbf::parse(data)?,
+            data.parsed::<msbf::Msbf>()?,
             &check_options(opts)?,
         ))
     }

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, Result};
+use gcio::{Diagnostic, Error, Limits, Result};
 use pkx::{Game, ModelKind, Pkx};
 use serde_json::json;
 
@@ -39,9 +39,16 @@ impl Format for PkxContainer {
         pkx::game(data).map(|g| Detection::new(g.format_name()))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
+    /// model's questions); the questions that read the zero-copy view make it under the same
+    /// limits.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(Pkx::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let v = pkx::parse(data)?;
-        let p = Pkx::from_view(&v, &gcio::Limits::default())?;
+        let v = pkx::parse_with(data, data.limits())?;
+        let p = data.parsed::<Pkx>()?;
         let game = p.game();
         let kind = p.kind();
         let l = v.layout;
@@ -97,7 +104,7 @@ impl Format for PkxContainer {
                 e.timing.frames()
             );
         }
-        let mut meta = serde_json::to_value(pkx::json::Meta::from_pkx(&p))
+        let mut meta = serde_json::to_value(pkx::json::Meta::from_pkx(p))
             .map_err(|e| Error::message(e.to_string()))?;
         if let Some(m) = meta.as_object_mut() {
             m.insert(
@@ -111,19 +118,19 @@ impl Format for PkxContainer {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        Ok(Pkx::parse(data)?.write()?.into())
+        Ok(data.parsed::<Pkx>()?.write()?.into())
     }
 
     fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
-        let p = Pkx::parse(data)?;
+        let p = data.parsed::<Pkx>()?;
         Ok(match kind_option(opts)? {
-            Some(k) => pkx::validate_model_as(&p, k),
-            None => pkx::validate_model(&p),
+            Some(k) => pkx::validate_model_as(p, k),
+            None => pkx::validate_model(p),
         })
     }
 
     fn members(&self, data: &Input<'_>) -> Result<Vec<Member>> {
-        let v = pkx::parse(data)?;
+        let v = pkx::parse_with(data, data.limits())?;
         Ok(vec![Member {
             name: "model.dat".into(),
             data: data.share(v.dat()),
@@ -191,7 +198,7 @@ impl Format for PkxContainer {
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(p) = Pkx::parse(data) else {
+        let Ok(p) = data.parsed::<Pkx>() else {
             return Vec::new();
         };
         let game = p.game();

@@ -22,8 +22,14 @@ impl Format for Rarc {
         rarc::detect(data).map(|_| Detection::new("rarc"))
     }
 
+    /// The owned archive, parsed once (the write-back); the tree questions read the zero-copy
+    /// view under the same [`Limits`].
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(Archive::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let v = rarc::parse(data)?;
+        let v = view(data)?;
         let (dirs, files) = v.walk()?;
         let mut text = format!(
             "nodes: {}, entries: {}, files: {}, data: {:#x} bytes (MRAM {:#x}, ARAM {:#x}, DVD {:#x})\nsync IDs: {}, next free ID: {}\n",
@@ -78,7 +84,7 @@ impl Format for Rarc {
     /// Survey facts: the sync-ID flag (SMG archives keep it off), member load attributes and
     /// compression, and whether names are all lower-case (the SMG1 convention).
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(v) = rarc::parse(data) else {
+        let Ok(v) = view(data) else {
             return Vec::new();
         };
         let mut facts = vec![(format!("sync-id flag={}", v.info.sync_ids), 1)];
@@ -95,7 +101,7 @@ impl Format for Rarc {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        Ok(Archive::parse(data)?.write()?.into())
+        Ok(data.parsed::<Archive>()?.write()?.into())
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
@@ -105,8 +111,8 @@ impl Format for Rarc {
     /// Every member, decompressed; entries sharing another's data are left out (examined once).
     /// The decompressed total is bounded by the allocation limit.
     fn members(&self, data: &Input<'_>) -> Result<Vec<Member>> {
-        let limits = Limits::default();
-        let v = rarc::parse(data)?;
+        let limits = data.limits();
+        let v = view(data)?;
         let (_, files) = v.walk()?;
         let mut total = 0u64;
         let mut out = Vec::with_capacity(files.len());
@@ -137,6 +143,11 @@ impl Format for Rarc {
             .map(|b| vec![("stage.arc".to_owned(), b)])
             .unwrap_or_default()
     }
+}
+
+/// The zero-copy view under the caller's limits.
+fn view<'a>(data: &Input<'a>) -> Result<rarc::Rarc<'a>> {
+    rarc::parse_with(data.bytes(), data.limits())
 }
 
 fn parent(path: &str) -> &str {

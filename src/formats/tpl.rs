@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Result};
+use gcio::{Diagnostic, Limits, Result};
 
 use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
 
@@ -29,8 +29,13 @@ impl Format for Tpl {
         tpl::detect(data).map(|_| Detection::new("tpl"))
     }
 
+    /// The owned model, parsed once under the caller's [`Limits`] for every question.
+    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
+        Ok(Box::new(tpl::Tpl::parse_with(data, limits)?))
+    }
+
     fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let t = tpl::Tpl::parse(data)?;
+        let t = data.parsed::<tpl::Tpl>()?;
         let mut text = format!("TPL ({} bytes): {} image(s)\n", data.len(), t.images.len());
         let mut images = Vec::new();
         for (i, e) in t.images.iter().enumerate() {
@@ -71,7 +76,7 @@ impl Format for Tpl {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = tpl::Tpl::parse(data)?;
+        let m = data.parsed::<tpl::Tpl>()?;
         Ok(Rewrite {
             bytes: m.write()?,
             raw: m.raw_parts(),
@@ -79,11 +84,11 @@ impl Format for Tpl {
     }
 
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(tpl::validate(data))
+        Ok(tpl::validate_with(data, data.limits()))
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(t) = tpl::Tpl::parse(data) else {
+        let Ok(t) = data.parsed::<tpl::Tpl>() else {
             return Vec::new();
         };
         let mut f: Vec<(String, u64)> = t
