@@ -1,56 +1,47 @@
-//! Files the conversions write and read: PNG images (`x.bti ⇄ x.png`) through the workspace's one
-//! PNG codec (`gx::png`), and exported models (`x.dat`/`x.bmd` → `.glb`, `.obj` + `.mtl` + PNGs)
-//! through the shared scene writers (`gx::scene`).
-
-use std::path::Path;
+//! Files the conversions make and read, in memory: PNG images (`x.bti ⇄ x.png`) through the
+//! workspace's one PNG codec (`gx::png`), and exported models (`x.dat`/`x.bmd` → `.glb`, `.obj` +
+//! `.mtl` + PNGs) through the shared scene writers (`gx::scene`). The caller writes them.
 
 use gcio::Result;
 use gx::scene::Scene;
 use gx::tex::Image;
 
-use crate::{extension, io_error};
+use crate::{Outputs, extension_of, file_name, is_folder_name};
 
-fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).map_err(|e| io_error(path, e))
+/// An RGBA8 image as PNG bytes.
+pub fn png(img: &Image) -> Result<Vec<u8>> {
+    gx::png::encode(img)
 }
 
-/// Writes an RGBA8 image as a PNG file.
-pub fn write_png(path: &Path, img: &Image) -> Result<()> {
-    write(path, &gx::png::encode(img)?)
+/// Reads a PNG (any colour type, 8 or 16 bits) named `name` into an RGBA8 image.
+pub fn read_png(name: &str, data: &[u8]) -> Result<Image> {
+    gx::png::decode(data).map_err(|e| e.context(name.to_owned()))
 }
 
-/// Reads a PNG (any colour type, 8 or 16 bits) into an RGBA8 image.
-pub fn read_png(path: &Path, data: &[u8]) -> Result<Image> {
-    gx::png::decode(data).map_err(|e| e.context(path.display().to_string()))
-}
-
-/// Writes a model scene to `to`: a `.glb` file; or `name.obj` with `name.mtl` and one
-/// `name_img<i>.png` per distinct image beside it; or, when `to` is a directory (or has no
-/// extension), those files as `to/<stem>.*`.
-pub fn write_scene(scene: &Scene, to: &Path, stem: &str) -> Result<()> {
-    let ext = extension(to);
+/// A model scene as the files `to` asks for ([`Outputs`]): a `.glb` file; or `name.obj` with
+/// `name.mtl` and one `name_img<i>.png` per distinct image beside it; or, when `to` names a
+/// folder ([`is_folder_name`]), those files as `<stem>.*` inside it.
+pub fn scene_files(scene: &Scene, to: &str, stem: &str) -> Result<Outputs> {
+    let ext = extension_of(to);
     if ext == "glb" {
-        return write(to, &scene.to_glb()?);
+        return Ok(vec![(file_name(to), scene.to_glb()?)]);
     }
-    let obj = if ext == "obj" {
-        to.to_path_buf()
+    let name = if is_folder_name(to) {
+        stem.to_owned()
     } else {
-        to.join(format!("{stem}.obj"))
+        let file = file_name(to);
+        file.strip_suffix(".obj")
+            .or_else(|| file.strip_suffix(".OBJ"))
+            .unwrap_or(&file)
+            .to_owned()
     };
-    let dir = obj.parent().unwrap_or(Path::new("."));
-    if !dir.as_os_str().is_empty() {
-        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
-    }
-    let name = obj
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or(stem)
-        .to_owned();
-    let png = |i: usize| format!("{name}_img{i}.png");
+    let png_name = |i: usize| format!("{name}_img{i}.png");
+    let mut out = Vec::new();
     for (i, img) in scene.images().iter().enumerate() {
-        write_png(&dir.join(png(i)), img)?;
+        out.push((png_name(i), png(img)?));
     }
     let mtl = format!("{name}.mtl");
-    write(&dir.join(&mtl), scene.to_mtl(png).as_bytes())?;
-    write(&obj, scene.to_obj(Some(&mtl)).as_bytes())
+    out.push((mtl.clone(), scene.to_mtl(png_name).into_bytes()));
+    out.push((format!("{name}.obj"), scene.to_obj(Some(&mtl)).into_bytes()));
+    Ok(out)
 }

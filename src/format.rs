@@ -54,7 +54,11 @@ pub struct Member {
     pub data: Bytes,
 }
 
-/// Files made in memory for the caller to write: folder-relative `/`-separated path → bytes.
+/// Files made in memory for the caller to write: `/`-separated relative path → bytes. For
+/// [`Format::extract`], paths inside the extracted folder; for [`Format::convert`], paths inside
+/// the output folder when the target names one ([`is_folder_name`]), otherwise beside the target:
+/// the target itself is the entry named as its file name ([`file_name`]), e.g. `y.obj`, with the
+/// files it refers to (`y.mtl`, `y_img0.png`) next to it.
 pub type Outputs = Vec<(String, Vec<u8>)>;
 
 /// A folder read into memory (what [`Format::pack`] and `archive::pack_rarc` pack).
@@ -66,10 +70,35 @@ pub struct Folder {
     pub dirs: Vec<String>,
 }
 
-/// Companion files a check reads besides the file itself (e.g. the model an animation binds to,
-/// the wave system a sound bank plays from), by the option key that names them
-/// ([`Format::companions`]) → their bytes. The caller reads them; the library opens no path.
+/// Companion files a check or a conversion reads besides the file itself (e.g. the model an
+/// animation binds to, the wave system a sound bank plays from, the DAT a PKX is built around,
+/// the animations a glTF export carries), by the option key that names them
+/// ([`Format::companions`]) → their bytes. The key is `KEY`, or `KEY:NAME` when the file has a
+/// name (its path) or the option takes several files (j3d-bmd's `anim`). The caller reads them;
+/// the library opens no path.
 pub type Companions = BTreeMap<String, Vec<u8>>;
+
+/// The companion files given under option key `key` ([`Companions`]: `KEY` and every
+/// `KEY:NAME`), as (name, bytes) in key order; the name is `""` for a plain `KEY`.
+pub fn companion_files<'a>(files: &'a Companions, key: &str) -> Vec<(&'a str, &'a [u8])> {
+    files
+        .iter()
+        .filter_map(|(k, v)| {
+            let name = k.strip_prefix(key)?;
+            let name = if name.is_empty() {
+                name
+            } else {
+                name.strip_prefix(':')?
+            };
+            Some((name, v.as_slice()))
+        })
+        .collect()
+}
+
+/// The first companion file given under option key `key` ([`companion_files`]).
+pub fn companion<'a>(files: &'a Companions, key: &str) -> Option<&'a [u8]> {
+    companion_files(files, key).first().map(|(_, b)| *b)
+}
 
 /// What [`Format::parse`] returns: the format's parsed state, whatever type it chooses.
 pub type Parsed = Box<dyn Any + Send + Sync>;
@@ -130,7 +159,7 @@ impl<'a> Input<'a> {
 
     /// The companion file given under option key `key` ([`Format::companions`]), if any.
     pub fn companion(&self, key: &str) -> Option<&'a [u8]> {
-        self.companions?.get(key).map(Vec::as_slice)
+        companion(self.companions?, key)
     }
 
     /// The file's bytes.
@@ -253,8 +282,9 @@ pub trait Format: Sync {
         None
     }
 
-    /// Option keys whose values name companion files the check reads (e.g. `model`, `wsys`):
-    /// the caller reads each and passes its bytes ([`Companions`]).
+    /// Option keys whose values name companion files the check or the conversion reads (e.g.
+    /// `model`, `wsys`, `dat`, `anim`): the caller reads each and passes its bytes
+    /// ([`Companions`]).
     fn companions(&self) -> &'static [&'static str] {
         &[]
     }
@@ -265,16 +295,20 @@ pub trait Format: Sync {
     }
 
     #[cfg(feature = "convert")]
-    /// Converts `input` (bytes read from `from`) into the file or directory `to`. Returns `None`
-    /// when this format does not handle that pair of paths, so the registry can ask the next one.
+    /// Converts `input` (the bytes of the file named `from`) into what the name `to` asks for
+    /// (by its extension; a name without one is a folder), with the extra inputs named by option
+    /// keys in `files` ([`Format::companions`], e.g. pkx's `dat`). Returns the files made, in
+    /// memory ([`Outputs`]: a single file is one entry); `Ok(None)` when this format does not
+    /// convert between those names, so the registry can ask the next one.
     fn convert(
         &self,
         _input: &[u8],
-        _from: &Path,
-        _to: &Path,
+        _from: &str,
+        _to: &str,
         _opts: &Options,
-    ) -> Option<Result<()>> {
-        None
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        Ok(None)
     }
 
     #[cfg(feature = "convert")]
@@ -310,6 +344,35 @@ pub fn extension(path: &Path) -> String {
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase()
+}
+
+/// Extension of the name `name`, lower-cased (`""` when none).
+pub fn extension_of(name: &str) -> String {
+    extension(Path::new(name))
+}
+
+/// Whether the output name `to` names a folder: it has no extension (`out`, `out/`, `.`).
+pub fn is_folder_name(to: &str) -> bool {
+    extension_of(to).is_empty()
+}
+
+/// The last component of `name` (`"out"` when it has none, e.g. `..`).
+pub fn file_name(name: &str) -> String {
+    Path::new(name)
+        .file_name()
+        .map_or_else(|| "out".to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The file stem of `name` (its file name without the extension; `model` when none).
+pub fn file_stem(name: &str) -> String {
+    Path::new(name)
+        .file_stem()
+        .map_or_else(|| "model".to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+/// A conversion's one output file, named as the target ([`Outputs`]).
+pub fn one_file(to: &str, bytes: Vec<u8>) -> Outputs {
+    vec![(file_name(to), bytes)]
 }
 
 /// Wraps an I/O error into a gcio error (no file offset applies).

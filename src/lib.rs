@@ -56,7 +56,8 @@ mod opened;
 pub use bytes::Bytes;
 pub use format::{
     Companions, Detection, Folder, Format, Info, Input, Member, Options, Outputs, Parsed, Rewrite,
-    extension, io_error,
+    companion, companion_files, extension, extension_of, file_name, file_stem, io_error,
+    is_folder_name, one_file,
 };
 pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
 
@@ -87,8 +88,9 @@ pub fn detect_format(data: &[u8], name: &str) -> Option<(&'static dyn Format, De
         .find_map(|f| f.detect(data, name).map(|d| (*f, d)))
 }
 
-/// Every option key naming a companion file some registered format checks against
-/// ([`Format::companions`]): what a caller reads and passes to [`Opened::validate_with`].
+/// Every option key naming a companion file some registered format checks against or converts
+/// with ([`Format::companions`]): what a caller reads and passes to [`Opened::validate_with`]
+/// and [`convert`].
 pub fn companion_keys() -> Vec<&'static str> {
     let mut keys: Vec<&'static str> = formats::FORMATS
         .iter()
@@ -99,17 +101,20 @@ pub fn companion_keys() -> Vec<&'static str> {
     keys
 }
 
-/// Converts `data` (read from `from`; empty for a folder input) into the file or folder `to`
-/// through the first registered format that handles the pair: a compressed input's payload
-/// first (a Yaz0 table converts to CSV), then the file itself (a Yaz0 stream decompresses to any
-/// other name). `None` when no format converts between them.
+/// Converts `data` (the bytes of the file named `from`) into what the name `to` asks for, in
+/// memory ([`Outputs`], written by the caller), through the first registered format that
+/// handles the pair: a compressed input's payload first (a Yaz0 table converts to CSV), then the
+/// file itself (a Yaz0 stream decompresses to any other name). `files` holds the extra inputs
+/// named by option keys ([`companion_keys`], e.g. `dat` for a PKX built from JSON). `Ok(None)`
+/// when no format converts between them.
 #[cfg(feature = "convert")]
 pub fn convert(
     data: &[u8],
-    from: &std::path::Path,
-    to: &std::path::Path,
+    from: &str,
+    to: &str,
     opts: &Options,
-) -> Option<gcio::Result<()>> {
+    files: &Companions,
+) -> gcio::Result<Option<Outputs>> {
     let payload = match rarc::layer::peel_all(data, rarc::manifest::MAX_LAYERS) {
         Ok((layers, inner)) if !layers.is_empty() => Some(inner),
         _ => None,
@@ -118,11 +123,13 @@ pub fn convert(
         .iter()
         .map(Vec::as_slice)
         .chain(std::iter::once(data))
-        .find_map(|d| {
+        .flat_map(|d| {
             formats::FORMATS
                 .iter()
-                .find_map(|f| f.convert(d, from, to, opts))
+                .map(move |f| f.convert(d, from, to, opts, files))
         })
+        .find(|r| !matches!(r, Ok(None)))
+        .unwrap_or(Ok(None))
 }
 
 /// The format registered under `name` (e.g. `rarc`, `j3d-bmd`).

@@ -259,12 +259,21 @@ impl<'a> Opened<'a> {
             .collect())
     }
 
-    /// Converts the file into `to` (a file or folder, by its extension: `.png`, `.glb`, `.obj`,
-    /// `.csv`, `.json`, `.mid`, …). `None` when the format has no conversion to that kind of file.
+    /// Converts the file into what the name `to` asks for (by its extension: `.png`, `.glb`,
+    /// `.obj`, `.csv`, `.json`, `.mid`, …; a folder without one), in memory ([`crate::Outputs`],
+    /// which the caller writes), with the companion files the conversion reads (e.g. `dat`).
+    /// `Ok(None)` when the format has no conversion to that kind of file.
     #[cfg(feature = "convert")]
-    pub fn convert(&self, to: &std::path::Path, opts: &Options) -> Option<Result<()>> {
-        self.format?
-            .convert(self.bytes(), std::path::Path::new(&self.name), to, opts)
+    pub fn convert(
+        &self,
+        to: &str,
+        opts: &Options,
+        files: &Companions,
+    ) -> Result<Option<crate::Outputs>> {
+        match self.format {
+            Some(f) => f.convert(self.bytes(), &self.name, to, opts, files),
+            None => Ok(None),
+        }
     }
 
     /// Takes ownership of the bytes (for keeping a borrowed file past its buffer).

@@ -2,13 +2,13 @@
 //! ties), `info` prints the table, `check` runs the validator and schemas, and `convert` goes
 //! BCSV ⇄ CSV and BCSV ⇄ JSON losslessly.
 
-use std::fmt::Write as _;
-use std::path::Path;
-
 use bcsv::Table;
 use gcio::{Diagnostic, Error, Limits, Result};
+use std::fmt::Write as _;
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+};
 
 /// The BCSV format.
 pub struct Bcsv;
@@ -16,8 +16,8 @@ pub struct Bcsv;
 /// Rows `info` prints before summarising the rest.
 const INFO_ROWS: usize = 200;
 
-fn is_table_path(path: &Path) -> bool {
-    bcsv::EXTENSIONS.contains(&extension(path).as_str())
+fn is_table_path(name: &str) -> bool {
+    bcsv::EXTENSIONS.contains(&extension_of(name).as_str())
 }
 
 /// The table as aligned text columns (header = column specs).
@@ -166,8 +166,15 @@ impl Format for Bcsv {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
-        let (src, dst) = (extension(from), extension(to));
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        _opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        let (src, dst) = (extension_of(from), extension_of(to));
         let bytes_in = is_table_path(from)
             || (!matches!(src.as_str(), "csv" | "json") && bcsv::sniff(input).is_some());
         let result = match (bytes_in, dst.as_str(), src.as_str()) {
@@ -184,9 +191,9 @@ impl Format for Bcsv {
                 .map_err(|e| Error::message(format!("JSON: {e}")))
                 .and_then(|j| bcsv::from_json(&j))
                 .and_then(|t| t.write()),
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some(result.and_then(|out| std::fs::write(to, out).map_err(|e| io_error(to, e))))
+        result.map(|out| Some(one_file(to, out)))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

@@ -8,7 +8,10 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Error, Limits, Result};
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension, extension_of,
+    one_file,
+};
 
 /// The BMS format.
 pub struct Bms;
@@ -83,8 +86,15 @@ impl Format for Bms {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
-        let (src, dst) = (extension(from), extension(to));
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        let (src, dst) = (extension_of(from), extension_of(to));
         let out = match (src.as_str(), dst.as_str()) {
             ("bms", "txt") => bms::Program::parse(input).map(|p| bms::to_text(&p).into_bytes()),
             ("txt", "bms") => std::str::from_utf8(input)
@@ -95,14 +105,14 @@ impl Format for Bms {
                 let mut o = bms::midi::ExportOptions::default();
                 match opts.get("loops").map(|v| v.parse::<u32>()) {
                     Some(Ok(n)) => o.loops = n,
-                    Some(Err(e)) => return Some(Err(Error::message(format!("loops: {e}")))),
+                    Some(Err(e)) => return Err(Error::message(format!("loops: {e}"))),
                     None => {}
                 }
                 bms::midi::export(input, &o)
             }
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+        out.map(|bytes| Some(one_file(to, bytes)))
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
@@ -197,47 +207,32 @@ mod tests {
         }
     }
 
+    /// The one file each conversion returns, named as the target.
+    fn one(r: Result<Option<Outputs>>) -> Result<Vec<u8>> {
+        let mut files = r?.unwrap_or_default();
+        assert_eq!(files.len(), 1);
+        Ok(files.remove(0).1)
+    }
+
     #[test]
     fn convert_text_and_midi() {
-        let dir = std::env::temp_dir().join(format!("gcf-bms-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).ok();
-        let (bin, txt, back, mid) = (
-            dir.join("s.bms"),
-            dir.join("s.txt"),
-            dir.join("t.bms"),
-            dir.join("s.mid"),
-        );
         let song = sample();
-        let opts = Options::new();
-        assert!(
-            Bms.convert(&song, &bin, &txt, &opts)
-                .is_some_and(|r| r.is_ok())
-        );
-        let text = std::fs::read(&txt).unwrap_or_default();
-        assert!(
-            Bms.convert(&text, &txt, &back, &opts)
-                .is_some_and(|r| r.is_ok())
-        );
-        assert_eq!(std::fs::read(&back).ok(), Some(song.clone()));
+        let (opts, none) = (Options::new(), Companions::new());
+        let text = one(Bms.convert(&song, "s.bms", "s.txt", &opts, &none)).unwrap_or_default();
+        let back = Bms.convert(&text, "s.txt", "t.bms", &opts, &none);
+        assert_eq!(back.ok().flatten(), Some(one_file("t.bms", song.clone())));
         let loops: Options = [("loops".to_owned(), "2".to_owned())].into();
-        assert!(
-            Bms.convert(&song, &bin, &mid, &loops)
-                .is_some_and(|r| r.is_ok())
-        );
-        assert!(std::fs::read(&mid).is_ok_and(|m| m.starts_with(b"MThd")));
+        let mid = one(Bms.convert(&song, "s.bms", "s.mid", &loops, &none));
+        assert!(mid.is_ok_and(|m| m.starts_with(b"MThd")));
         let bad: Options = [("loops".to_owned(), "x".to_owned())].into();
-        assert!(
-            Bms.convert(&song, &bin, &mid, &bad)
-                .is_some_and(|r| r.is_err())
-        );
-        assert!(
-            Bms.convert(&song, &bin, &dir.join("s.wav"), &opts)
-                .is_none()
-        );
+        assert!(Bms.convert(&song, "s.bms", "s.mid", &bad, &none).is_err());
+        assert!(matches!(
+            Bms.convert(&song, "s.bms", "s.wav", &opts, &none),
+            Ok(None)
+        ));
         assert!(
             Bms.info_of(&song)
                 .is_ok_and(|i| i.json["tracks"].as_array().map(Vec::len) == Some(4))
         );
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

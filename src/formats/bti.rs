@@ -9,11 +9,11 @@ use std::fmt::Write as _;
 use gcio::{Diagnostic, Limits, Result};
 use j3d_bmd::Bti as BtiFile;
 
-use std::path::Path;
-
 #[cfg(feature = "convert")]
-use crate::export::{read_png, write_png};
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::export::{png, read_png};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+};
 use j3d_bmd::gx::tex::TexFormat;
 
 /// The BTI texture format.
@@ -107,26 +107,33 @@ impl Format for Bti {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
-        match (extension(from).as_str(), extension(to).as_str()) {
-            ("bti", "png") => Some(BtiFile::parse(input).and_then(|b| {
-                let levels = b.decode()?;
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
+            ("bti", "png") => {
+                let levels = BtiFile::parse(input)?.decode()?;
                 let img = levels
                     .first()
                     .ok_or_else(|| gcio::Error::message("no image level"))?;
-                write_png(to, img)
-            })),
-            ("png", "bti") => Some((|| {
+                png(img)?
+            }
+            ("png", "bti") => {
                 let name = opts.get("format").map_or("cmpr", String::as_str);
                 let format = TexFormat::from_name(name).ok_or_else(|| {
                     gcio::Error::message(format!("unknown texture format {name:?}"))
                 })?;
                 let img = read_png(from, input)?;
-                let bytes = BtiFile::encode(&img, format, 1)?.write()?;
-                std::fs::write(to, bytes).map_err(|e| io_error(to, e))
-            })()),
-            _ => None,
-        }
+                BtiFile::encode(&img, format, 1)?.write()?
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(one_file(to, out)))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

@@ -3,11 +3,12 @@
 //! x.json` and back.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+};
 
 /// The camera animation format.
 pub struct Canm;
@@ -92,19 +93,26 @@ impl Format for Canm {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        _opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
         let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
-        let out = match (canm::sniff(input).is_some(), extension(to).as_str()) {
+        let out = match (canm::sniff(input).is_some(), extension_of(to).as_str()) {
             (true, "json") => canm::Canm::parse(input)
                 .and_then(|a| canm::to_json(&a))
                 .and_then(|j| serde_json::to_vec_pretty(&j).map_err(|e| invalid(e.to_string()))),
-            (false, "canm") if extension(from) == "json" => serde_json::from_slice(input)
+            (false, "canm") if extension_of(from) == "json" => serde_json::from_slice(input)
                 .map_err(|e| invalid(format!("JSON: {e}")))
                 .and_then(|j| canm::from_json(&j))
                 .and_then(|a| a.write()),
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some(out.and_then(|b| std::fs::write(to, b).map_err(|e| io_error(to, e))))
+        out.map(|bytes| Some(one_file(to, bytes)))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

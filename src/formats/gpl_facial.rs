@@ -4,12 +4,13 @@
 //! vertices, rest pose and per-pose deltas.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Error, Limits, Result};
 use gpl_facial::{Block, slot};
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+};
 
 /// GPL model blocks (`gpl`).
 pub struct GplFacial;
@@ -95,21 +96,28 @@ impl Format for GplFacial {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
-        if extension(to) != "json"
-            || (extension(from) != "gpl" && gpl_facial::sniff(input).is_none())
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        _opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        if extension_of(to) != "json"
+            || (extension_of(from) != "gpl" && gpl_facial::sniff(input).is_none())
         {
-            return None;
+            return Ok(None);
         }
-        let result = gpl_facial::parse(input).and_then(|v| {
-            let f = v.facial().ok_or_else(|| {
-                Error::message("the block has no facial pose section (ptr7 is 0)")
-            })??;
-            let s = gpl_facial::FacialSection::from_view(&f, &gcio::Limits::default())?;
-            serde_json::to_vec_pretty(&gpl_facial::poses_json(&s))
-                .map_err(|e| Error::message(e.to_string()))
-        });
-        Some(result.and_then(|out| std::fs::write(to, out).map_err(|e| io_error(to, e))))
+        let limits = Limits::default();
+        let v = gpl_facial::parse_with(input, &limits)?;
+        let f = v
+            .facial()
+            .ok_or_else(|| Error::message("the block has no facial pose section (ptr7 is 0)"))??;
+        let s = gpl_facial::FacialSection::from_view(&f, &limits)?;
+        let out = serde_json::to_vec_pretty(&gpl_facial::poses_json(&s))
+            .map_err(|e| Error::message(e.to_string()))?;
+        Ok(Some(one_file(to, out)))
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
@@ -178,14 +186,14 @@ mod tests {
             .map(|d| d.rule)
             .collect();
         assert_eq!(rules, vec!["GPL-008"]);
-        let dir = std::env::temp_dir().join(format!("gcf-gpl-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let out = dir.join("poses.json");
-        GplFacial
-            .convert(&b, Path::new("luigi.gpl"), &out, &Options::new())
+        let (opts, none) = (Options::new(), Companions::new());
+        let out = GplFacial
+            .convert(&b, "luigi.gpl", "poses.json", &opts, &none)
             .unwrap()
             .unwrap();
-        let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0, "poses.json");
+        let j: serde_json::Value = serde_json::from_slice(&out[0].1).unwrap();
         assert_eq!(
             j["objects"][1]["attributes"][0]["vertices"]
                 .as_array()
@@ -193,16 +201,10 @@ mod tests {
                 .len(),
             356
         );
-        assert!(
-            GplFacial
-                .convert(
-                    &b,
-                    Path::new("luigi.gpl"),
-                    &dir.join("x.csv"),
-                    &Options::new()
-                )
-                .is_none()
-        );
+        assert!(matches!(
+            GplFacial.convert(&b, "luigi.gpl", "x.csv", &opts, &none),
+            Ok(None)
+        ));
         let low = gpl_facial::build::samples()
             .into_iter()
             .find(|(n, _)| n.starts_with("L_"))
@@ -210,11 +212,9 @@ mod tests {
             .1;
         assert!(
             GplFacial
-                .convert(&low, Path::new("l.gpl"), &out, &Options::new())
-                .unwrap()
+                .convert(&low, "l.gpl", "poses.json", &opts, &none)
                 .is_err()
         );
-        let _ = std::fs::remove_dir_all(&dir);
         assert!(
             GplFacial
                 .facts_of(&b)

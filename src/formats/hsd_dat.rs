@@ -5,15 +5,17 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Limits, Result};
 use hsd_dat::{Dat, Kind, parse, parse_with};
 use serde_json::json;
 
 #[cfg(feature = "convert")]
-use crate::export::write_scene;
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension};
+use crate::export::scene_files;
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, file_stem,
+    is_folder_name,
+};
 
 /// Sysdolphin archives (`hsd-dat`).
 pub struct HsdDat;
@@ -130,21 +132,26 @@ impl Format for HsdDat {
 
     #[cfg(feature = "convert")]
     /// `x.dat x.glb`: glTF 2.0 binary; `x.dat y.obj`: `y.obj`, `y.mtl` and `y_img<i>.png` per
-    /// distinct image; `x.dat dir/`: the same as `dir/x.*` ([`hsd_dat::export`]). A mesh or
-    /// texture that fails to decode does not stop the rest: the files are written without it and
-    /// the first such problem is returned.
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
-        let ext = extension(to);
-        let to_dir = to.is_dir() || ext.is_empty();
-        if !(to_dir || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
-            return None;
+    /// distinct image; `x.dat dir`: the same as `dir/x.*` ([`hsd_dat::export`]). A mesh or
+    /// texture that fails to decode is an error (the first such problem), so no partial
+    /// export is written.
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        _opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        let ext = extension_of(to);
+        if !(is_folder_name(to) || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
+            return Ok(None);
         }
-        let stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
-        Some(parse(input).and_then(|a| {
-            let e = hsd_dat::export::to_scene(&a);
-            write_scene(&e.scene, to, stem)?;
-            e.problems.into_iter().next().map_or(Ok(()), Err)
-        }))
+        let e = hsd_dat::export::to_scene(&parse(input)?);
+        if let Some(problem) = e.problems.into_iter().next() {
+            return Err(problem);
+        }
+        scene_files(&e.scene, to, &file_stem(from)).map(Some)
     }
 
     fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {

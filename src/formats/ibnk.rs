@@ -4,12 +4,13 @@
 //! `convert` goes bank ⇄ JSON (identical bytes for unedited JSON).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Error, Limits, Result};
 use ibnk::model::{Body, ChunkData};
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+};
 
 /// The IBNK format.
 pub struct Ibnk;
@@ -125,20 +126,31 @@ impl Format for Ibnk {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        _opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
         let is_bank = input.starts_with(b"IBNK");
-        let out = match (is_bank, extension(from).as_str(), extension(to).as_str()) {
+        let out = match (
+            is_bank,
+            extension_of(from).as_str(),
+            extension_of(to).as_str(),
+        ) {
             (true, _, "json") => ibnk::Bank::parse(input).and_then(|b| {
                 serde_json::to_string_pretty(&b)
                     .map(|s| (s + "\n").into_bytes())
                     .map_err(|e| Error::message(format!("JSON: {e}")))
             }),
             (false, "json", "bnk" | "ibnk") => serde_json::from_slice::<ibnk::Bank>(input)
-                .map_err(|e| Error::message(format!("{}: {e}", from.display())))
+                .map_err(|e| Error::message(format!("{}: {e}", from)))
                 .and_then(|b| b.write()),
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+        out.map(|bytes| Some(one_file(to, bytes)))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
@@ -154,8 +166,6 @@ mod tests {
     #[test]
     fn detect_info_check_wsys_and_json() {
         let d = ibnk::build::demo();
-        let dir = std::env::temp_dir().join(format!("gcf-ibnk-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
         for bank in [d.to_v0(9), d.to_v1(9)] {
             let bytes = bank.write().unwrap();
             assert_eq!(Ibnk.detect(&bytes, "x.bnk"), Some(Detection::new("ibnk")));
@@ -175,26 +185,19 @@ mod tests {
                 "program 1: wave(s) 0x0031 missing from WSYS 1"
             );
 
-            let (bnk, json, back) = (dir.join("a.bnk"), dir.join("a.json"), dir.join("b.bnk"));
-            std::fs::write(&bnk, &bytes).unwrap();
-            Ibnk.convert(&bytes, &bnk, &json, &Options::new())
-                .unwrap()
-                .unwrap();
-            let text = std::fs::read(&json).unwrap();
-            Ibnk.convert(&text, &json, &back, &Options::new())
-                .unwrap()
-                .unwrap();
-            assert_eq!(std::fs::read(&back).unwrap(), bytes);
+            let (opts, none) = (Options::new(), Companions::new());
+            let json = Ibnk.convert(&bytes, "a.bnk", "a.json", &opts, &none);
+            let [(name, text)] = &json.unwrap().unwrap()[..] else {
+                panic!("one file")
+            };
+            assert_eq!(name, "a.json");
+            let back = Ibnk.convert(text, "a.json", "b.bnk", &opts, &none);
+            assert_eq!(back.unwrap(), Some(one_file("b.bnk", bytes)));
         }
-        assert!(
-            Ibnk.convert(
-                b"IBNK",
-                Path::new("a.bnk"),
-                Path::new("a.txt"),
-                &Options::new()
-            )
-            .is_none()
-        );
-        let _ = std::fs::remove_dir_all(&dir);
+        let none = Companions::new();
+        assert!(matches!(
+            Ibnk.convert(b"IBNK", "a.bnk", "a.txt", &Options::new(), &none),
+            Ok(None)
+        ));
     }
 }

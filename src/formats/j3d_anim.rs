@@ -4,17 +4,20 @@
 //! model), `roundtrip` writes the model back, `convert anim.bck anim.json` and back.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Error, Limits, Result};
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+};
 
 /// The J3D animation family.
 pub struct J3dAnim;
 
-fn is_anim_path(path: &Path) -> bool {
-    j3d_anim::SCHEMAS.iter().any(|s| s.ext == extension(path))
+fn is_anim_path(path: &str) -> bool {
+    j3d_anim::SCHEMAS
+        .iter()
+        .any(|s| s.ext == extension_of(path))
 }
 
 impl Format for J3dAnim {
@@ -112,22 +115,29 @@ impl Format for J3dAnim {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
-        let out = match (j3d_anim::sniff(input).is_some(), extension(to).as_str()) {
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        _opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        let out = match (j3d_anim::sniff(input).is_some(), extension_of(to).as_str()) {
             (true, "json") => j3d_anim::Anim::parse(input)
                 .and_then(|a| j3d_anim::to_json(&a))
                 .and_then(|j| {
                     serde_json::to_vec_pretty(&j).map_err(|e| Error::message(e.to_string()))
                 }),
-            (false, _) if extension(from) == "json" && is_anim_path(to) => {
+            (false, _) if extension_of(from) == "json" && is_anim_path(to) => {
                 serde_json::from_slice(input)
                     .map_err(|e| Error::message(format!("JSON: {e}")))
                     .and_then(|j| j3d_anim::from_json(&j))
                     .and_then(|a| a.write())
             }
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some(out.and_then(|b| std::fs::write(to, b).map_err(|e| io_error(to, e))))
+        out.map(|bytes| Some(one_file(to, bytes)))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

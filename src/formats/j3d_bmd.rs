@@ -5,14 +5,16 @@
 //! joints, skin, PNG base-colour textures).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Limits, Result};
 use j3d_bmd::{Bmd, Chunk, parse, parse_with};
 
 #[cfg(feature = "convert")]
-use crate::export::write_scene;
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension};
+use crate::export::scene_files;
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, companion_files,
+    extension_of, file_stem,
+};
 
 /// The J3D model format.
 pub struct J3dBmd;
@@ -205,20 +207,25 @@ impl Format for J3dBmd {
     #[cfg(feature = "convert")]
     /// `model.bdl model.glb`: glTF 2.0 binary; `model.bdl y.obj`: `y.obj`, `y.mtl` and
     /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]).
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
-        self.detect(input, "")?;
-        if !matches!(extension(to).as_str(), "obj" | "glb") {
-            return None;
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        opts: &Options,
+        files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        if self.detect(input, "").is_none() || !matches!(extension_of(to).as_str(), "obj" | "glb") {
+            return Ok(None);
         }
-        let stem = from.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
-        Some(
-            parse(input)
-                .and_then(|v| j3d_bmd::to_scene(&v))
-                .and_then(|mut scene| {
-                    add_animations(&mut scene, opts, to)?;
-                    write_scene(&scene, to, stem)
-                }),
-        )
+        let mut scene = j3d_bmd::to_scene(&parse(input)?)?;
+        add_animations(&mut scene, opts, files, to)?;
+        scene_files(&scene, to, &file_stem(from)).map(Some)
+    }
+
+    /// `anim`: the J3D animations a `.glb` export carries ([`Companions`]: `anim:NAME` each).
+    fn companions(&self) -> &'static [&'static str] {
+        &["anim"]
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
@@ -226,16 +233,23 @@ impl Format for J3dBmd {
     }
 }
 
-/// J3D animations for a `.glb` export: option `anim` holds one animation path per line (`gcf
-/// convert --anim FILE`, repeatable; a Yaz0-compressed file is decompressed), sampled at option
-/// `fps` frames per second (default 60, the rate Galaxy's game loop advances them).
+/// J3D animations for a `.glb` export: the companion files under `anim` (`anim:NAME`, one per
+/// animation, named by NAME's file stem: `gcf convert --anim FILE`, repeatable; a Yaz0-compressed
+/// file is decompressed), sampled at option `fps` frames per second (default 60, the rate
+/// Galaxy's game loop advances them).
 #[cfg(feature = "convert")]
-fn add_animations(scene: &mut gx::scene::Scene, opts: &Options, to: &Path) -> Result<()> {
-    let Some(list) = opts.get("anim") else {
+fn add_animations(
+    scene: &mut gx::scene::Scene,
+    opts: &Options,
+    files: &Companions,
+    to: &str,
+) -> Result<()> {
+    let anims = companion_files(files, "anim");
+    if anims.is_empty() {
         return Ok(());
-    };
+    }
     let invalid = |m: String| gcio::Error::without_offset(gcio::ErrorKind::Invalid(m));
-    if extension(to) != "glb" {
+    if extension_of(to) != "glb" {
         return Err(invalid("animations are written to .glb only".into()));
     }
     let fps = match opts.get("fps") {
@@ -244,18 +258,13 @@ fn add_animations(scene: &mut gx::scene::Scene, opts: &Options, to: &Path) -> Re
             .map_err(|_| invalid(format!("fps={f}: not a number")))?,
         None => 60.0,
     };
-    for path in list.lines().map(Path::new) {
-        let data = std::fs::read(path).map_err(|e| crate::io_error(path, e))?;
-        let data = match rarc::layer::peel_all(&data, 4) {
-            Ok((layers, inner)) if !layers.is_empty() => inner,
-            _ => data,
+    for (path, data) in anims {
+        let data = match rarc::layer::peel_all(data, 4) {
+            Ok((layers, inner)) if !layers.is_empty() => std::borrow::Cow::Owned(inner),
+            _ => std::borrow::Cow::Borrowed(data),
         };
-        let name = path.file_stem().map_or_else(
-            || path.display().to_string(),
-            |s| s.to_string_lossy().into_owned(),
-        );
-        let anim =
-            j3d_anim::Anim::parse(&data).map_err(|e| e.context(path.display().to_string()))?;
+        let name = file_stem(path);
+        let anim = j3d_anim::Anim::parse(&data).map_err(|e| e.context(path.to_owned()))?;
         j3d_anim::export::add_to_scene(scene, &anim, &name, fps)?;
     }
     Ok(())

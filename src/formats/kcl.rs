@@ -5,11 +5,12 @@
 //! (`-o thickness=40`, `-o max_per_leaf=8`, `-o min_cell_shift=3`).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Error, Limits, Result};
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+};
 
 /// Nintendo KCL collision.
 pub struct Kcl;
@@ -135,8 +136,15 @@ impl Format for Kcl {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
-        let out = match (extension(from).as_str(), extension(to).as_str()) {
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             (_, "obj") if kcl::sniff(input) => {
                 kcl::Kcl::parse(input).map(|k| kcl::obj::to_obj(&k).into_bytes())
             }
@@ -145,9 +153,9 @@ impl Format for Kcl {
                 .and_then(kcl::obj::from_obj)
                 .and_then(|t| kcl::build::build(&t, &build_options(opts)?))
                 .and_then(|k| k.write()),
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some(out.and_then(|b| std::fs::write(to, b).map_err(|e| io_error(to, e))))
+        out.map(|bytes| Some(one_file(to, bytes)))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

@@ -4,12 +4,13 @@
 //! MSBF ⇄ JSON (identical bytes for unedited JSON) and MSBF → DOT (Graphviz).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Error, Limits, Result};
 use msbf::CheckOptions;
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+};
 
 /// The MSBF format.
 pub struct Msbf;
@@ -146,8 +147,15 @@ impl Format for Msbf {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
-        let (src, dst) = (extension(from), extension(to));
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        _opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        let (src, dst) = (extension_of(from), extension_of(to));
         let is_msbf = input.starts_with(msbf::raw::MAGIC);
         let out = match (is_msbf, src.as_str(), dst.as_str()) {
             (true, _, "json") => {
@@ -158,9 +166,9 @@ impl Format for Msbf {
                 .map_err(|e| Error::message(format!("JSON is not UTF-8: {e}")))
                 .and_then(msbf::Msbf::from_json)
                 .and_then(|m| m.write()),
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+        out.map(|bytes| Some(one_file(to, bytes)))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

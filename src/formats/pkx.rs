@@ -12,7 +12,8 @@ use pkx::{Game, ModelKind, Pkx};
 use serde_json::json;
 
 use crate::format::{
-    Detection, Format, Info, Input, Member, Options, Rewrite, extension, io_error,
+    Companions, Detection, Format, Info, Input, Member, Options, Outputs, Rewrite, companion,
+    extension, extension_of, one_file,
 };
 
 /// PKX model containers (`pkx-xd`, `pkx-colosseum`).
@@ -138,27 +139,36 @@ impl Format for PkxContainer {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
-        let out = match (extension(from).as_str(), extension(to).as_str()) {
+    /// `x.pkx x.json`: the metadata; `x.json x.pkx`: a file built around the DAT given as the
+    /// `dat` companion ([`Companions`]).
+    fn convert(
+        &self,
+        input: &[u8],
+        from: &str,
+        to: &str,
+        _opts: &Options,
+        files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             (_, "json") if pkx::detect(input).is_some() => {
-                Pkx::parse(input).map(|p| pkx::json::to_string(&p).into_bytes())
+                pkx::json::to_string(&Pkx::parse(input)?).into_bytes()
             }
             ("json", "pkx") => {
-                let dat = opts
-                    .get("dat")
-                    .ok_or_else(|| {
-                        Error::message("building a .pkx from JSON needs --dat model.dat")
-                    })
-                    .and_then(|d| std::fs::read(d).map_err(|e| io_error(Path::new(d), e)));
-                dat.and_then(|dat| {
-                    let s = std::str::from_utf8(input)
-                        .map_err(|e| Error::message(format!("JSON is not UTF-8: {e}")))?;
-                    pkx::json::from_str(s, dat)?.write()
-                })
+                let dat = companion(files, "dat").ok_or_else(|| {
+                    Error::message("building a .pkx from JSON needs --dat model.dat")
+                })?;
+                let s = std::str::from_utf8(input)
+                    .map_err(|e| Error::message(format!("JSON is not UTF-8: {e}")))?;
+                pkx::json::from_str(s, dat.to_vec())?.write()?
             }
-            _ => return None,
+            _ => return Ok(None),
         };
-        Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+        Ok(Some(one_file(to, out)))
+    }
+
+    /// `dat`: the DAT a `.pkx` is built around (`convert x.json x.pkx --dat model.dat`).
+    fn companions(&self) -> &'static [&'static str] {
+        &["dat"]
     }
 
     #[cfg(feature = "convert")]
@@ -340,48 +350,34 @@ mod tests {
     #[test]
     #[cfg(feature = "convert")]
     fn convert_json_and_back_with_a_dat() {
-        let dir = std::env::temp_dir().join(format!("gcf-pkx-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let (opts, none) = (Options::new(), Companions::new());
         for name in ["xd-pokemon.pkx", "colosseum-pokemon.pkx", "xd-trainer.pkx"] {
             let b = sample(name);
-            let json = dir.join("x.json");
-            PkxContainer
-                .convert(&b, Path::new(name), &json, &Options::new())
-                .unwrap()
-                .unwrap();
-            let dat = dir.join("model.dat");
-            std::fs::write(&dat, &PkxContainer.members_of(&b).unwrap()[0].data).unwrap();
-            let opts = Options::from([("dat".to_owned(), dat.display().to_string())]);
-            let text = std::fs::read(&json).unwrap();
-            let out = dir.join("y.pkx");
-            PkxContainer
-                .convert(&text, &json, &out, &opts)
-                .unwrap()
-                .unwrap();
-            assert_eq!(std::fs::read(&out).unwrap(), b, "{name}");
-            let json2 = dir.join("y.json");
-            PkxContainer
-                .convert(&std::fs::read(&out).unwrap(), &out, &json2, &Options::new())
-                .unwrap()
-                .unwrap();
+            let json = PkxContainer.convert(&b, name, "x.json", &opts, &none);
+            let [(json_name, text)] = &json.unwrap().unwrap()[..] else {
+                panic!("one file")
+            };
+            assert_eq!(json_name, "x.json");
+            let dat = PkxContainer.members_of(&b).unwrap()[0].data.to_vec();
+            let files = Companions::from([("dat:model.dat".to_owned(), dat)]);
+            let built = PkxContainer.convert(text, "x.json", "y.pkx", &opts, &files);
+            assert_eq!(built.unwrap(), Some(one_file("y.pkx", b.clone())), "{name}");
+            let again = PkxContainer.convert(&b, "y.pkx", "y.json", &opts, &none);
             assert_eq!(
-                std::fs::read(&json2).unwrap(),
-                text,
+                again.unwrap(),
+                Some(one_file("y.json", text.clone())),
                 "{name}: json -> pkx -> json"
             );
-            let no_dat = PkxContainer.convert(&text, &json, &out, &Options::new());
-            assert!(no_dat.unwrap().is_err());
+            assert!(
+                PkxContainer
+                    .convert(text, "x.json", "y.pkx", &opts, &none)
+                    .is_err()
+            );
         }
-        assert!(
-            PkxContainer
-                .convert(
-                    b"{}",
-                    Path::new("a.json"),
-                    &dir.join("a.bin"),
-                    &Options::new()
-                )
-                .is_none()
-        );
+        assert!(matches!(
+            PkxContainer.convert(b"{}", "a.json", "a.bin", &opts, &none),
+            Ok(None)
+        ));
         let b = sample("colosseum-pokemon.pkx");
         let files = PkxContainer.extract(&b).unwrap().unwrap();
         assert_eq!(files.len(), 2);
@@ -389,21 +385,20 @@ mod tests {
             files: files.into_iter().collect(),
             dirs: Vec::new(),
         };
-        let out = dir.join("z.pkx");
+        let out = Path::new("z.pkx");
         assert_eq!(
             PkxContainer
-                .pack(&folder, &out, &Options::new())
+                .pack(&folder, out, &Options::new())
                 .unwrap()
                 .unwrap(),
             b
         );
         assert!(
             PkxContainer
-                .pack(&folder, &dir.join("z.arc"), &Options::new())
+                .pack(&folder, Path::new("z.arc"), &Options::new())
                 .unwrap()
                 .is_none()
         );
         assert!(PkxContainer.extract(b"not a pkx").unwrap().is_none());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -4,11 +4,13 @@
 //! `convert DIR x.tpl` rebuilds it (byte for byte while the PNGs are unchanged).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use gcio::{Diagnostic, Limits, Result};
 
-use crate::format::{Detection, Format, Info, Input, Options, Rewrite, extension, io_error};
+use crate::format::{
+    Companions, Detection, Folder, Format, Info, Input, Options, Outputs, Rewrite, extension,
+    is_folder_name,
+};
 
 /// The TPL format.
 pub struct Tpl;
@@ -101,25 +103,36 @@ impl Format for Tpl {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, input: &[u8], from: &Path, to: &Path, _opts: &Options) -> Option<Result<()>> {
-        if tpl::sniff(input) && extension(to).is_empty() {
-            return Some((|| {
-                let files = tpl::folder::to_folder(&tpl::Tpl::parse(input)?)?;
-                std::fs::create_dir_all(to).map_err(|e| io_error(to, e))?;
-                for (name, bytes) in files {
-                    let p = to.join(name);
-                    std::fs::write(&p, bytes).map_err(|e| io_error(&p, e))?;
-                }
-                Ok(())
-            })());
+    /// `x.tpl DIR`: one PNG per image and the manifest, as files inside the folder.
+    fn convert(
+        &self,
+        input: &[u8],
+        _from: &str,
+        to: &str,
+        _opts: &Options,
+        _files: &Companions,
+    ) -> Result<Option<Outputs>> {
+        if !(tpl::sniff(input) && is_folder_name(to)) {
+            return Ok(None);
         }
-        if from.is_dir() && extension(to) == "tpl" {
-            return Some((|| {
-                let t = tpl::folder::from_folder(|name| std::fs::read(from.join(name)).ok())?;
-                std::fs::write(to, t.write()?).map_err(|e| io_error(to, e))
-            })());
+        Ok(Some(tpl::folder::to_folder(&tpl::Tpl::parse(input)?)?))
+    }
+
+    #[cfg(feature = "convert")]
+    /// `DIR x.tpl`: the library rebuilt from a folder `convert x.tpl DIR` made (byte for byte
+    /// while the PNGs are unchanged).
+    fn pack(
+        &self,
+        folder: &Folder,
+        out: &std::path::Path,
+        _opts: &Options,
+    ) -> Result<Option<Vec<u8>>> {
+        if extension(out) != "tpl" {
+            return Ok(None);
         }
-        None
+        tpl::folder::from_folder(|name| folder.files.get(name).cloned())?
+            .write()
+            .map(Some)
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

@@ -3,15 +3,13 @@
 //! `roundtrip`, `check` and `survey` descend into the archive inside (and `gcf extract` goes
 //! through to it). A damaged stream is still identified as one, with the offset where decoding failed.
 
-use std::path::Path;
-
 use std::sync::OnceLock;
 
 use bytes::Bytes;
 use gcio::{Error, Limits, Result};
 use yaz0::{Encoder, Matching, Stream};
 
-use crate::{Detection, Format, Info, Input, Member, Options, Rewrite, extension, io_error};
+use crate::{Detection, Format, Info, Input, Member, Options, Rewrite, extension_of};
 
 /// The Yaz0 format.
 pub struct Yaz0;
@@ -67,8 +65,8 @@ fn payload_format(payload: &[u8]) -> &'static str {
         .map_or(crate::UNKNOWN, |d| d.format)
 }
 
-fn is_compressed_ext(path: &Path) -> bool {
-    matches!(extension(path).as_str(), "szs" | "yaz0" | "carc")
+fn is_compressed_ext(name: &str) -> bool {
+    matches!(extension_of(name).as_str(), "szs" | "yaz0" | "carc")
 }
 
 /// The encoder chosen by `-o yaz0=NAME` / `--yaz0 NAME` (default: Nintendo's).
@@ -213,18 +211,25 @@ impl Format for Yaz0 {
     #[cfg(feature = "convert")]
     /// `x.szs → x.arc` (or any other name) decompresses; `x.arc → x.szs` compresses with
     /// `-o yaz0=ENCODER` (default `nintendo`).
-    fn convert(&self, input: &[u8], _from: &Path, to: &Path, opts: &Options) -> Option<Result<()>> {
+    fn convert(
+        &self,
+        input: &[u8],
+        _from: &str,
+        to: &str,
+        opts: &Options,
+        _files: &crate::Companions,
+    ) -> Result<Option<crate::Outputs>> {
         let out = if yaz0::is_yaz0(input) {
             if is_compressed_ext(to) {
-                return None;
+                return Ok(None);
             }
-            yaz0::decode(input)
+            yaz0::decode(input)?
         } else if is_compressed_ext(to) {
-            encoder(opts).map(|e| yaz0::encode(input, e))
+            yaz0::encode(input, encoder(opts)?)
         } else {
-            return None;
+            return Ok(None);
         };
-        Some(out.and_then(|bytes| std::fs::write(to, bytes).map_err(|e| io_error(to, e))))
+        Ok(Some(crate::one_file(to, out)))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

@@ -236,17 +236,61 @@ pub fn examine_with(
 }
 
 /// Reads the companion files named in `opts` (the option keys of
-/// [`gcformats::companion_keys`], e.g. `wsys=waves.ws`, `model=x.bdl`): the library checks
-/// against their bytes and opens no path itself.
+/// [`gcformats::companion_keys`], e.g. `wsys=waves.ws`, `model=x.bdl`, `dat=model.dat`; one path
+/// per line where an option is repeated, as `anim`): each under `KEY:PATH`. The library checks
+/// and converts with their bytes and opens no path itself.
 pub fn read_companions(opts: &Options) -> Result<Companions, String> {
     let mut files = Companions::new();
     for key in gcformats::companion_keys() {
-        if let Some(path) = opts.get(key) {
+        for path in opts.get(key).into_iter().flat_map(|v| v.lines()) {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            files.insert(key.to_owned(), bytes);
+            files.insert(format!("{key}:{path}"), bytes);
         }
     }
     Ok(files)
+}
+
+/// Writes the files a conversion made ([`gcformats::Outputs`]) for the target `to` under
+/// `policy`: into the folder `to` when it names one ([`gcformats::is_folder_name`]), otherwise
+/// beside it (`to` itself is the entry named as its file name). Every path must be relative and
+/// stay inside; every target is checked before the first is written.
+pub fn write_outputs(
+    policy: &output::Policy,
+    to: &std::path::Path,
+    files: &gcformats::Outputs,
+) -> Result<(), String> {
+    use std::path::{Component, Path};
+    for (name, _) in files {
+        let p = Path::new(name);
+        if name.is_empty() || !p.components().all(|c| matches!(c, Component::Normal(_))) {
+            return Err(format!(
+                "{}: output path {name:?} leaves the target",
+                to.display()
+            ));
+        }
+    }
+    if gcformats::is_folder_name(&to.to_string_lossy()) {
+        return policy.write_folder(to, |dir| {
+            for (name, bytes) in files {
+                let p = dir.join(name);
+                if let Some(parent) = p.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| format!("{}: {e}", parent.display()))?;
+                }
+                std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+            }
+            Ok(())
+        });
+    }
+    let dir = to.parent().unwrap_or(Path::new(""));
+    let paths: Vec<_> = files.iter().map(|(n, b)| (dir.join(n), b)).collect();
+    for (p, _) in &paths {
+        policy.check_output(p, false)?;
+    }
+    for (p, bytes) in &paths {
+        policy.write_file(p, bytes)?;
+    }
+    Ok(())
 }
 
 /// What every level of one examination shares.

@@ -665,25 +665,34 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         .to_owned(),
                 );
             }
-            // A folder input (e.g. PNGs and a manifest back to a .tpl) is read by the format.
-            let data = if input.is_dir() {
-                Vec::new()
-            } else {
-                read(&input)?
-            };
             let pol = policy(vec![input.clone()]);
             pol.check_output(&output, true)?;
-            pol.with_temp(&output, |tmp| {
-                gcformats::convert(&data, &input, tmp, &opts)
-                    .ok_or_else(|| {
-                        format!(
-                            "no conversion from {} to {}\n{CONVERSIONS}",
-                            input.display(),
-                            output.display()
-                        )
-                    })?
-                    .map_err(|e| format!("{}: {e}", input.display()))
-            })?;
+            let none = || {
+                format!(
+                    "no conversion from {} to {}\n{CONVERSIONS}",
+                    input.display(),
+                    output.display()
+                )
+            };
+            if input.is_dir() {
+                // A folder input (e.g. PNGs and a manifest back to a .tpl) is packed.
+                let packed = gcf::archive::pack(&input, &output, &opts, &pol).map_err(|e| {
+                    if e.contains("no format packs") {
+                        none()
+                    } else {
+                        e
+                    }
+                })?;
+                pol.write_file(&output, &packed.bytes)?;
+            } else {
+                let data = read(&input)?;
+                let files = gcf::read_companions(&opts)?;
+                let (from, to) = (input.to_string_lossy(), output.to_string_lossy());
+                let made = gcformats::convert(&data, &from, &to, &opts, &files)
+                    .map_err(|e| format!("{}: {e}", input.display()))?
+                    .ok_or_else(none)?;
+                gcf::write_outputs(&pol, &output, &made)?;
+            }
             if json {
                 print_json(
                     &serde_json::json!({"input": input.display().to_string(), "output": output.display().to_string()}),

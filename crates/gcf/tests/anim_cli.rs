@@ -39,6 +39,25 @@ fn convert_adds_joint_animations_to_glb_only() {
     let r = run("m.obj", &walk);
     assert!(!r.status.success());
     assert!(!dir.join("m.obj").exists(), "no partial output");
+    // Without animations, the OBJ is written with its material library beside it.
+    let obj = Command::new(env!("CARGO_BIN_EXE_gcf"))
+        .arg("convert")
+        .arg(&model)
+        .arg(dir.join("m.obj"))
+        .output()
+        .unwrap();
+    assert!(
+        obj.status.success(),
+        "{}",
+        String::from_utf8_lossy(&obj.stderr)
+    );
+    let text = std::fs::read_to_string(dir.join("m.obj")).unwrap();
+    assert!(
+        text.contains("mtllib m.mtl"),
+        "{}",
+        &text[..text.len().min(200)]
+    );
+    assert!(dir.join("m.mtl").is_file());
     // A texture-matrix animation becomes KHR_animation_pointer channels (the sample model has
     // no material named "water", so here it is listed in the document's extras).
     let t = run("t.glb", &btk);

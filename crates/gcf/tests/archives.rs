@@ -139,20 +139,15 @@ fn edit_one_table(arc: &[u8], table: &str, edit: impl Fn(&str) -> String) {
     gcf::archive::extract_into(arc, "arc", &dir).unwrap();
     let bcsv = gcf::format_by_name("bcsv").unwrap();
     let member = dir.join(table);
-    let csv = root.join("t.csv");
-    let opts = gcf::Options::new();
-    bcsv.convert(&std::fs::read(&member).unwrap(), &member, &csv, &opts)
-        .unwrap()
-        .unwrap();
-    let text = std::fs::read_to_string(&csv).unwrap();
+    let (opts, none) = (gcf::Options::new(), gcf::Companions::new());
+    let bytes = std::fs::read(&member).unwrap();
+    let csv = bcsv.convert(&bytes, table, "t.csv", &opts, &none);
+    let text = String::from_utf8(csv.unwrap().unwrap().remove(0).1).unwrap();
     let edited = edit(&text);
     assert_ne!(edited, text);
-    std::fs::write(&csv, edited).unwrap();
-    let back = root.join("t.bcsv");
-    bcsv.convert(&std::fs::read(&csv).unwrap(), &csv, &back, &opts)
-        .unwrap()
-        .unwrap();
-    std::fs::copy(&back, &member).unwrap();
+    let back = bcsv.convert(edited.as_bytes(), "t.csv", "t.bcsv", &opts, &none);
+    let back = back.unwrap().unwrap().remove(0).1;
+    std::fs::write(&member, &back).unwrap();
     let policy = gcf::output::Policy::default();
     let packed = gcf::archive::pack(&dir, Path::new("out.arc"), &opts, &policy).unwrap();
     let before = rarc::layer::peel_all(arc, 4).unwrap().1;
@@ -175,7 +170,7 @@ fn edit_one_table(arc: &[u8], table: &str, edit: impl Fn(&str) -> String) {
     );
     let v = rarc::parse(&after).unwrap();
     let e = v.lookup(table).unwrap().unwrap();
-    assert_eq!(v.file_bytes(&e).unwrap(), std::fs::read(&back).unwrap());
+    assert_eq!(v.file_bytes(&e).unwrap(), back);
     let _ = std::fs::remove_dir_all(&root);
 }
 

@@ -101,18 +101,12 @@ fn gcformats_yaz0_decode(s: &[u8]) -> Vec<u8> {
 fn convert_arc_szs_and_back() {
     let yaz0 = gcf::format_by_name("yaz0").unwrap();
     let arc = sample("rarc/stage.arc");
-    let dir = scratch("convert");
-    let (szs, back) = (dir.join("x.szs"), dir.join("y.arc"));
-    yaz0.convert(&arc, Path::new("x.arc"), &szs, &gcf::Options::new())
-        .unwrap()
-        .unwrap();
-    let s = std::fs::read(&szs).unwrap();
-    assert_eq!(s, sample("yaz0/stage.szs"));
-    yaz0.convert(&s, &szs, &back, &gcf::Options::new())
-        .unwrap()
-        .unwrap();
-    assert_eq!(std::fs::read(&back).unwrap(), arc);
-    let _ = std::fs::remove_dir_all(&dir);
+    let (opts, none) = (gcf::Options::new(), gcf::Companions::new());
+    let szs = yaz0.convert(&arc, "x.arc", "dir/x.szs", &opts, &none);
+    let s = sample("yaz0/stage.szs");
+    assert_eq!(szs.unwrap(), Some(vec![("x.szs".to_owned(), s.clone())]));
+    let back = yaz0.convert(&s, "dir/x.szs", "y.arc", &opts, &none);
+    assert_eq!(back.unwrap(), Some(vec![("y.arc".to_owned(), arc)]));
 }
 
 #[test]
