@@ -398,3 +398,44 @@ mod caller_limits {
         assert!(refused > 0 || crate::registry().is_empty());
     }
 }
+
+#[cfg(all(
+    test,
+    feature = "convert",
+    feature = "pkx",
+    feature = "bcsv",
+    feature = "rarc"
+))]
+mod convert_in_memory {
+    #![allow(clippy::unwrap_used)]
+    use crate::{Companions, Options};
+
+    /// Conversions return their files and read their extra inputs from [`Companions`]: a table
+    /// inside a Yaz0 stream converts to one CSV entry named as the target, and a PKX rebuilt
+    /// from its JSON and its DAT (the `dat` companion) is the original file, with no path opened.
+    #[test]
+    fn conversions_take_bytes_and_return_files() {
+        let (opts, none) = (Options::new(), Companions::new());
+        let (name, table) = bcsv::build::samples().into_iter().next().unwrap();
+        let szs = yaz0::encode(&table, yaz0::Encoder::Matching(yaz0::Matching::Nintendo));
+        let csv = crate::convert(&szs, &name, "out/t.csv", &opts, &none).unwrap();
+        let [(file, text)] = &csv.unwrap()[..] else {
+            panic!("one file")
+        };
+        assert_eq!(file, "t.csv");
+        let back = crate::convert(text, "t.csv", "t.bcsv", &opts, &none).unwrap();
+        assert_eq!(back, Some(crate::one_file("t.bcsv", table)));
+
+        let (_, pkx) = pkx::build::samples().unwrap().into_iter().next().unwrap();
+        let file = crate::open_named(&pkx, "x.pkx").unwrap();
+        let json = file.convert("x.json", &opts, &none).unwrap().unwrap();
+        let dat = file.members().unwrap().remove(0).bytes().to_vec();
+        let files = Companions::from([("dat:model.dat".to_owned(), dat)]);
+        let json = &json[0].1;
+        assert!(crate::convert(json, "x.json", "y.pkx", &opts, &none).is_err());
+        let built = crate::convert(json, "x.json", "y.pkx", &opts, &files).unwrap();
+        assert_eq!(built, Some(crate::one_file("y.pkx", pkx.clone())));
+        assert!(matches!(file.convert("x.wav", &opts, &none), Ok(None)));
+        assert!(crate::companion_keys().contains(&"dat"));
+    }
+}
