@@ -57,15 +57,15 @@ Input may be compressed (Yaz0/Yay0): the payload is converted.";
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Print PATH<TAB>FORMAT[<TAB>DETAIL] for each file.
+    /// Print PATH<TAB>FORMAT[<TAB>DETAIL] for each file (a directory: every file under it).
     Identify {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
     /// Summarise a file's structure (through compression, to the archive inside).
     Info { file: PathBuf },
-    /// Validate: PATH<TAB>SEVERITY<TAB>RULE<TAB>0xOFFSET<TAB>MESSAGE; exit 1 on any error. An
-    /// archive's members (and a compressed file's payload) are validated too, as ARCHIVE:MEMBER.
+    /// Validate: PATH<TAB>SEVERITY<TAB>RULE<TAB>0xOFFSET<TAB>MESSAGE; exit 1 on any error. A
+    /// directory stands for every file under it. An archive's members (and a compressed file's payload) are validated too, as ARCHIVE:MEMBER.
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -76,7 +76,7 @@ enum Cmd {
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
     },
-    /// Parse and rewrite: PATH<TAB>FORMAT<TAB>identical|identical (raw: PARTS)|differs at
+    /// Parse and rewrite (a directory: every file under it): PATH<TAB>FORMAT<TAB>identical|identical (raw: PARTS)|differs at
     /// 0xOFF|error: MSG|kept; exit 1 unless every file is identical (members of unknown formats
     /// are `kept`, opaque bytes; `raw:` names parts the model copied instead of rewriting).
     Roundtrip {
@@ -221,6 +221,30 @@ fn options(opt: Vec<(String, String)>, extra: &[(&str, Option<String>)]) -> Opti
 
 fn path_opt(p: Option<PathBuf>) -> Option<String> {
     p.map(|p| p.display().to_string())
+}
+
+/// The command's paths with every directory replaced by the files under it (sorted), each with
+/// whether it was found in a directory; a path that cannot be listed stays, so reading it reports
+/// the error.
+fn inputs(paths: Vec<PathBuf>) -> Vec<(PathBuf, bool)> {
+    paths
+        .into_iter()
+        .flat_map(|p| match p.is_dir().then(|| gcf::survey::files_under(&p)) {
+            Some(Ok(files)) => files.into_iter().map(|f| (f, true)).collect(),
+            _ => vec![(p, false)],
+        })
+        .collect()
+}
+
+/// A file found in a directory that no format recognises is kept as it is, as an archive's
+/// unknown member is (a folder of game files holds text, movies and sound data); one named on
+/// the command line is an error.
+fn unknown_listed_is_kept(found: &mut [Examined], listed: bool) {
+    for e in found.iter_mut().filter(|_| listed) {
+        if e.roundtrip == RoundTrip::Unknown {
+            e.roundtrip = RoundTrip::Kept;
+        }
+    }
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
@@ -370,9 +394,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     };
     match cli.cmd {
         Cmd::Identify { files } => {
+            let files = inputs(files);
             let mut rows = Vec::new();
             let mut failed = false;
-            for f in &files {
+            for (f, _) in &files {
                 let data = match read(f) {
                     Ok(d) => d,
                     Err(e) => {
@@ -410,11 +435,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Check { files, wsys, opt } => {
+            let files = inputs(files);
             let opts = options(opt, &[("wsys", path_opt(wsys))]);
             let companions = gcf::read_companions(&opts)?;
             let mut failed = false;
             let mut rows = Vec::new();
-            for f in &files {
+            for (f, listed) in &files {
                 let data = match read(f) {
                     Ok(d) => d,
                     Err(e) => {
@@ -427,6 +453,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let file = gcf::open_shared(data, &name, &gcio::Limits::default());
                 let mut found = Vec::new();
                 gcf::examine_with(&file, true, &opts, &companions, &mut found);
+                unknown_listed_is_kept(&mut found, *listed);
                 for e in &found {
                     failed |= e.error.is_some()
                         || matches!(e.roundtrip, RoundTrip::Error { .. } | RoundTrip::Unknown);
@@ -444,9 +471,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(code(failed))
         }
         Cmd::Roundtrip { files, deep } => {
+            let files = inputs(files);
             let mut rows = Vec::new();
             let mut failed = false;
-            for f in &files {
+            for (f, listed) in &files {
                 let data = match read(f) {
                     Ok(d) => d,
                     Err(e) => {
@@ -463,6 +491,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     &options(Vec::new(), &[]),
                     &mut found,
                 );
+                unknown_listed_is_kept(&mut found, *listed);
                 for e in &found {
                     failed |= !e.roundtrip.is_ok();
                     if json {

@@ -74,3 +74,38 @@ fn every_file_is_claimed_by_at_most_one_format() {
         }
     }
 }
+
+/// `identify`, `check` and `roundtrip` take directories: every file under one, an unrecognised
+/// file found there kept (not an error), the same file named on the command line an error.
+#[test]
+fn commands_walk_directories() {
+    let dir = std::env::temp_dir().join(format!("gcf-dir-walk-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let samples = gcf::samples();
+    let (path, bytes) = samples.iter().find(|(n, _)| n.ends_with(".tpl")).unwrap();
+    let name = path.rsplit('/').next().unwrap();
+    std::fs::write(dir.join("sub").join(name), bytes).unwrap();
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, b"not a game file").unwrap();
+    let run = |args: &[&Path]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gcf"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for cmd in ["identify", "check", "roundtrip"] {
+        let o = run(&[Path::new(cmd), &dir]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{cmd}: {out}");
+        assert!(cmd == "check" || out.contains(name), "{cmd}: {out}");
+    }
+    let rt = run(&[Path::new("roundtrip"), &dir]);
+    let rt = String::from_utf8_lossy(&rt.stdout);
+    assert!(
+        rt.contains("identical") && rt.contains("notes.txt\tunknown\tkept"),
+        "{rt}"
+    );
+    assert!(!run(&[Path::new("roundtrip"), &notes]).status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
