@@ -119,10 +119,54 @@ pub fn layers_for(
         }
         _ => {}
     }
-    if from_manifest.is_empty() && matches!(extension(out).as_str(), "szs" | "yaz0" | "carc") {
+    if from_manifest.is_empty() && is_compressed_name(&out.to_string_lossy()) {
         return Ok(vec![Layer::new(Kind::Yaz0, rarc::layer::DEFAULT_ENCODER)]);
     }
     Ok(from_manifest)
+}
+
+/// Whether a file named `name` is compressed by its extension (`.szs`, `.yaz0`, `.carc`: Yaz0).
+pub fn is_compressed_name(name: &str) -> bool {
+    matches!(crate::extension_of(name).as_str(), "szs" | "yaz0" | "carc")
+}
+
+/// Whether packing `folder` for `out` builds a RARC: the folder was extracted from one (it holds
+/// the manifest), or `out` names one (`.arc`, `.rarc`, or a compressed name).
+pub fn packs_rarc(folder: &Folder, out: &Path) -> bool {
+    folder.files.contains_key(MANIFEST)
+        || matches!(extension(out).as_str(), "arc" | "rarc")
+        || is_compressed_name(&out.to_string_lossy())
+}
+
+/// Packs `folder` for the output named `out`: a RARC when [`packs_rarc`] says so (see
+/// [`pack_rarc`] for `label` and `root`), else the container of the first registry format whose
+/// [`crate::Format::pack`] takes `out` (a `.pkx`, a `.tpl`).
+pub fn pack(
+    label: &str,
+    root: &str,
+    folder: Folder,
+    out: &Path,
+    opts: &Options,
+) -> Result<Packed, String> {
+    if packs_rarc(&folder, out) {
+        return pack_rarc(label, root, folder, out, opts);
+    }
+    let packed = crate::registry()
+        .iter()
+        .map(|f| f.pack(&folder, out, opts))
+        .find(|r| !matches!(r, Ok(None)))
+        .unwrap_or(Ok(None))
+        .map_err(|e| format!("{label}: {e}"))?;
+    let bytes = packed.ok_or_else(|| {
+        format!(
+            "{}: no format packs this kind of file (.arc, .szs, .rarc: RARC; .pkx: PKX; .tpl: TPL)",
+            out.display()
+        )
+    })?;
+    Ok(Packed {
+        bytes,
+        notices: Vec::new(),
+    })
 }
 
 /// Builds a RARC from a folder read into memory: with its manifest exactly as extracted (plus

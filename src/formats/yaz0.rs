@@ -9,7 +9,7 @@ use bytes::Bytes;
 use gcio::{Error, Limits, Result};
 use yaz0::{Encoder, Matching, Stream};
 
-use crate::{Detection, Format, Info, Input, Member, Options, Rewrite, extension_of};
+use crate::{Detection, Format, Info, Input, Member, Options, Rewrite};
 
 /// The Yaz0 format.
 pub struct Yaz0;
@@ -63,10 +63,6 @@ fn payload_detail(decoded: &Result<Vec<u8>>, path: &str) -> String {
 fn payload_format(payload: &[u8]) -> &'static str {
     crate::identify(payload.get(..DETECT_PREFIX).unwrap_or(payload))
         .map_or(crate::UNKNOWN, |d| d.format)
-}
-
-fn is_compressed_ext(name: &str) -> bool {
-    matches!(extension_of(name).as_str(), "szs" | "yaz0" | "carc")
 }
 
 /// The encoder chosen by `-o yaz0=NAME` / `--yaz0 NAME` (default: Nintendo's).
@@ -220,11 +216,11 @@ impl Format for Yaz0 {
         _files: &crate::Companions,
     ) -> Result<Option<crate::Outputs>> {
         let out = if yaz0::is_yaz0(input) {
-            if is_compressed_ext(to) {
+            if crate::archive::is_compressed_name(to) {
                 return Ok(None);
             }
             yaz0::decode(input)?
-        } else if is_compressed_ext(to) {
+        } else if crate::archive::is_compressed_name(to) {
             yaz0::encode(input, encoder(opts)?)
         } else {
             return Ok(None);

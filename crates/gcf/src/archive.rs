@@ -9,8 +9,8 @@ pub use gcformats::archive::{Packed, Unpacked, member, pack_rarc, replace, unpac
 use rarc::layer::Layer;
 use rarc::manifest::MANIFEST;
 
+use crate::Options;
 use crate::output::Policy;
-use crate::{Options, extension};
 
 /// What `extract` did.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -72,40 +72,17 @@ pub fn extract_within(
     })
 }
 
-/// True when `out` asks for a RARC (by name) or `dir` was extracted from one.
-pub fn packs_rarc(dir: &Path, out: &Path) -> bool {
-    dir.join(MANIFEST).is_file()
-        || crate::output::is_std(out)
-        || matches!(
-            extension(out).as_str(),
-            "arc" | "rarc" | "szs" | "yaz0" | "carc"
-        )
-}
-
 /// Reads `dir` under `policy` and packs it for `out`.
 pub fn pack(dir: &Path, out: &Path, opts: &Options, policy: &Policy) -> Result<Packed, String> {
     let folder = policy.read_folder(dir, "")?;
-    if packs_rarc(dir, out) {
-        let root = std::fs::canonicalize(dir)
-            .ok()
-            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| "root".to_owned());
-        return pack_rarc(&dir.display().to_string(), &root, folder, out, opts);
+    let root = std::fs::canonicalize(dir)
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "root".to_owned());
+    let label = dir.display().to_string();
+    // Standard output has no name to ask for a format: it gets the archive.
+    if crate::output::is_std(out) {
+        return pack_rarc(&label, &root, folder, out, opts);
     }
-    let packed = gcformats::registry()
-        .iter()
-        .map(|f| f.pack(&folder, out, opts))
-        .find(|r| !matches!(r, Ok(None)))
-        .unwrap_or(Ok(None))
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
-    let bytes = packed.ok_or_else(|| {
-        format!(
-            "{}: no format packs this kind of file (.arc, .szs, .rarc: RARC; .pkx: PKX)",
-            out.display()
-        )
-    })?;
-    Ok(Packed {
-        bytes,
-        notices: Vec::new(),
-    })
+    gcformats::archive::pack(&label, &root, folder, out, opts)
 }
