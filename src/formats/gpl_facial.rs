@@ -66,10 +66,11 @@ impl Format for GplFacial {
                 }
             }
         }
-        Ok(Info {
-            text,
-            json: gpl_facial::block_json(&v),
-        })
+        #[cfg(feature = "json")]
+        let json = gpl_facial::block_json(&v);
+        #[cfg(not(feature = "json"))]
+        let json = ();
+        Ok(Info { text, json })
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {

@@ -97,17 +97,23 @@ impl Format for PkxContainer {
                 e.timing.frames()
             );
         }
-        let mut meta = serde_json::to_value(pkx::json::Meta::from_pkx(&p))
-            .map_err(|e| Error::message(e.to_string()))?;
-        if let Some(m) = meta.as_object_mut() {
-            m.insert(
-                "layout".into(),
-                json!({"dat_offset": l.dat, "dat_size": l.dat_len, "gpt1_offset": l.gpt1,
-                    "gpt1_size": l.gpt1_len, "entries_offset": l.entries,
-                    "trailer_size": v.trailer().len()}),
-            );
-        }
-        Ok(Info { text, json: meta })
+        #[cfg(feature = "json")]
+        let json = {
+            let mut meta = serde_json::to_value(pkx::json::Meta::from_pkx(&p))
+                .map_err(|e| Error::message(e.to_string()))?;
+            if let Some(m) = meta.as_object_mut() {
+                m.insert(
+                    "layout".into(),
+                    json!({"dat_offset": l.dat, "dat_size": l.dat_len, "gpt1_offset": l.gpt1,
+                        "gpt1_size": l.gpt1_len, "entries_offset": l.entries,
+                        "trailer_size": v.trailer().len()}),
+                );
+            }
+            meta
+        };
+        #[cfg(not(feature = "json"))]
+        let json = ();
+        Ok(Info { text, json })
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {

@@ -48,6 +48,7 @@ mod view;
 mod write;
 
 pub use cellstr::Str;
+pub use convert::value_text as cell_text;
 pub use csv::{from_csv, to_csv};
 pub use detect::{Confidence, EXTENSIONS, detect, has_bcsv_extension, sniff};
 #[cfg(feature = "json")]
