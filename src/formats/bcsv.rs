@@ -181,6 +181,7 @@ impl Format for Bcsv {
         Some(result.and_then(|out| std::fs::write(to, out).map_err(|e| io_error(to, e))))
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         bcsv::build::samples()
     }

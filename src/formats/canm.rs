@@ -102,6 +102,7 @@ impl Format for Canm {
         Some(out.and_then(|b| std::fs::write(to, b).map_err(|e| io_error(to, e))))
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         canm::build::samples()
     }

@@ -126,6 +126,7 @@ impl Format for GplFacial {
         facts
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         gpl_facial::build::samples()
     }

@@ -125,6 +125,7 @@ impl Format for J3dAnim {
         Some(out.and_then(|b| std::fs::write(to, b).map_err(|e| io_error(to, e))))
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         j3d_anim::build::samples()
     }

@@ -237,6 +237,7 @@ impl Format for PkxContainer {
         f
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         pkx::build::samples().unwrap_or_default()
     }
@@ -285,6 +286,7 @@ mod tests {
             "{}",
             info.text
         );
+        #[cfg(feature = "json")]
         assert_eq!(info.json["species_id"], 359);
         assert_eq!(PkxContainer.roundtrip_of(&b).unwrap(), b.clone().into());
         assert!(

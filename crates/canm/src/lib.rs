@@ -18,6 +18,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 pub mod eval;
 mod fuzz;

@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 mod block;
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 mod detect;
 pub mod edit;

@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bind;
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 pub mod eval;
 #[cfg(feature = "export")]

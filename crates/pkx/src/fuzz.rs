@@ -39,7 +39,7 @@ pub fn fuzz_pkx(data: &[u8]) {
     let _ = p.to_game(other).write();
 }
 
-#[cfg(feature = "json")]
+#[cfg(all(feature = "json", feature = "test-support"))]
 /// JSON metadata + DAT → PKX, the path of `gcf convert x.json x.pkx --dat model.dat` and of
 /// `gcf pack`: a sample's metadata JSON with the edits the input chooses
 /// ([`gcio::mutate_text`]) around the sample's own DAT; whatever converts must write a file that

@@ -29,6 +29,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 mod dat;
 mod fuzz;
@@ -45,7 +46,7 @@ mod write;
 
 pub use dat::DatFacts;
 pub use fuzz::fuzz_pkx;
-#[cfg(feature = "json")]
+#[cfg(all(feature = "json", feature = "test-support"))]
 pub use fuzz::fuzz_pkx_json;
 pub use model::{
     AnimEntry, AnimType, ColosseumHeader, Header, Pads, PartAnim, Pkx, Shiny, SubAnim, Timing,

@@ -22,6 +22,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 #[cfg(feature = "export")]
 pub mod folder;
