@@ -104,6 +104,7 @@ pub struct Canm {
     pub gap: Vec<u8>,
     /// The value table: every track's floats, and whatever else the tool stored (every real file
     /// ends it with 0.1 and 1e9, which no track reads).
+    #[cfg_attr(feature = "json", serde(with = "gcio::json_f32s"))]
     pub values: Vec<f32>,
     /// Bytes after the value table (`FF FF FF FF` in every file seen).
     pub trailer: Vec<u8>,
