@@ -59,7 +59,8 @@ pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<Vie
 }
 
 #[cfg(feature = "json")]
-/// The model as JSON (lossless: `from_json(to_json(a)) == a`).
+/// The model as JSON (lossless: `from_json(to_json(a))` writes the same bytes; a non-finite float
+/// is its hex bits).
 pub fn to_json(anim: &Anim) -> gcio::Result<serde_json::Value> {
     serde_json::to_value(anim).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
 }

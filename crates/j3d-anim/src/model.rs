@@ -70,6 +70,22 @@ pub struct Names {
     pub entries: Vec<Name>,
 }
 
+/// `Vec<[f32; 3]>` in JSON: each float in `gcio::F32`'s form (a number when finite, else its hex
+/// bits), so NaNs and infinities convert to JSON and back with their bits.
+#[cfg(feature = "json")]
+mod json_vec3 {
+    use gcio::F32;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[[f32; 3]], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|t| t.map(F32::new)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<[f32; 3]>, D::Error> {
+        Vec::<[F32; 3]>::deserialize(d).map(|v| v.into_iter().map(|t| t.map(F32::get)).collect())
+    }
+}
+
 #[cfg(feature = "json")]
 mod latin1 {
     use serde::{Deserialize, Deserializer, Serializer};
@@ -106,7 +122,7 @@ pub enum Data {
     /// Per-frame tracks (VAF1, CLF1).
     Full(Vec<FullTrack>),
     /// f32 values.
-    F32(Vec<f32>),
+    F32(#[cfg_attr(feature = "json", serde(with = "gcio::json_f32s"))] Vec<f32>),
     /// i16 values.
     I16(Vec<i16>),
     /// u16 values.
@@ -114,7 +130,7 @@ pub enum Data {
     /// Bytes.
     U8(Vec<u8>),
     /// f32 triples.
-    Vec3(Vec<[f32; 3]>),
+    Vec3(#[cfg_attr(feature = "json", serde(with = "json_vec3"))] Vec<[f32; 3]>),
     /// A name table.
     Names(Names),
 }
