@@ -22,36 +22,26 @@ fn is_table_path(name: &str) -> bool {
 
 /// The table as aligned text columns (header = column specs).
 fn table_text(table: &Table) -> String {
-    let csv = bcsv::to_json(table);
     let header: Vec<String> = table
         .fields
         .iter()
         .map(|f| format!("{}:{}", bcsv::display_name(f.hash), f.kind))
         .collect();
-    let rows: Vec<Vec<String>> = csv
-        .get("rows")
-        .and_then(|r| r.as_array())
-        .map(|rows| {
-            rows.iter()
-                .take(INFO_ROWS)
-                .map(|r| {
-                    r.as_array()
-                        .map(|cells| {
-                            cells
-                                .iter()
-                                .map(|c| match c {
-                                    serde_json::Value::String(s) => {
-                                        s.replace('\n', "\\n").replace('\t', "\\t")
-                                    }
-                                    other => other.to_string(),
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default()
+    let rows: Vec<Vec<String>> = table
+        .rows()
+        .take(INFO_ROWS)
+        .map(|r| {
+            table
+                .fields
+                .iter()
+                .zip(r)
+                .map(|(f, v)| {
+                    let c = bcsv::cell_text(f, v, table.encoding);
+                    c.replace('\n', "\\n").replace('\t', "\\t")
                 })
                 .collect()
         })
-        .unwrap_or_default();
+        .collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in &rows {
         for (w, c) in widths.iter_mut().zip(r) {
@@ -124,14 +114,23 @@ impl Format for Bcsv {
         }
         text.push_str("rows:\n");
         text.push_str(&table_text(table));
-        let mut json = bcsv::to_json(table);
-        if let Some(obj) = json.as_object_mut() {
-            obj.insert("row_count".into(), serde_json::json!(table.len()));
-            if let Some(schema) = bcsv::schema::recognise(table) {
-                obj.insert("schema".into(), serde_json::json!(schema.name));
-                text.insert_str(0, &format!("schema: {}\n", schema.name));
-            }
+        let schema = bcsv::schema::recognise(table);
+        if let Some(schema) = schema {
+            text.insert_str(0, &format!("schema: {}\n", schema.name));
         }
+        #[cfg(feature = "json")]
+        let json = {
+            let mut json = bcsv::to_json(table);
+            if let Some(obj) = json.as_object_mut() {
+                obj.insert("row_count".into(), serde_json::json!(table.len()));
+                if let Some(schema) = schema {
+                    obj.insert("schema".into(), serde_json::json!(schema.name));
+                }
+            }
+            json
+        };
+        #[cfg(not(feature = "json"))]
+        let json = ();
         Ok(Info { text, json })
     }
 
@@ -196,6 +195,7 @@ impl Format for Bcsv {
         result.map(|out| Some(one_file(to, out)))
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         bcsv::build::samples()
     }

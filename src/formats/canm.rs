@@ -115,6 +115,7 @@ impl Format for Canm {
         out.map(|bytes| Some(one_file(to, bytes)))
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         canm::build::samples()
     }

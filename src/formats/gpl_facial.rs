@@ -74,10 +74,11 @@ impl Format for GplFacial {
                 }
             }
         }
-        Ok(Info {
-            text,
-            json: gpl_facial::block_json(&v),
-        })
+        #[cfg(feature = "json")]
+        let json = gpl_facial::block_json(&v);
+        #[cfg(not(feature = "json"))]
+        let json = ();
+        Ok(Info { text, json })
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
@@ -143,6 +144,7 @@ impl Format for GplFacial {
         facts
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         gpl_facial::build::samples()
     }

@@ -140,6 +140,7 @@ impl Format for J3dAnim {
         out.map(|bytes| Some(one_file(to, bytes)))
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         j3d_anim::build::samples()
     }

@@ -78,18 +78,17 @@ impl Format for J3dBmd {
         let mut joints = Vec::new();
         if let Some(Ok(j)) = v.jnt1() {
             let names = j.names().and_then(|n| n.ok());
+            let mut list = Vec::new();
             for i in 0..j.len() {
                 let name = names.as_ref().and_then(|n| n.name(i)).unwrap_or_default();
                 joints.push(serde_json::json!({"index": i, "name": name}));
+                list.push(name);
             }
-            let list: Vec<String> = joints
-                .iter()
-                .filter_map(|j| j["name"].as_str().map(str::to_owned))
-                .collect();
             let _ = writeln!(text, "joints: {} [{}]", j.len(), list.join(", "));
         }
         let mut attrs = Vec::new();
         if let Some(Ok(x)) = v.vtx1() {
+            let mut list = Vec::new();
             for f in x
                 .formats()
                 .map_while(|f| f.ok())
@@ -98,12 +97,9 @@ impl Format for J3dBmd {
                 let a = f.format.attr;
                 let n = model.vtx1().map_or(0, |m| m.len(a));
                 let name = a.name().map_or_else(|| a.0.to_string(), str::to_owned);
+                list.push(format!("{name} {n}"));
                 attrs.push(serde_json::json!({"attribute": name, "type": f.format.ty.0, "count": f.format.count.0, "frac": f.format.frac, "entries": n}));
             }
-            let list: Vec<String> = attrs
-                .iter()
-                .map(|a| format!("{} {}", a["attribute"].as_str().unwrap_or(""), a["entries"]))
-                .collect();
             let _ = writeln!(text, "vertex data: {}", list.join(", "));
         }
         let mut shapes = Vec::new();

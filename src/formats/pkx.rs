@@ -105,17 +105,23 @@ impl Format for PkxContainer {
                 e.timing.frames()
             );
         }
-        let mut meta = serde_json::to_value(pkx::json::Meta::from_pkx(p))
-            .map_err(|e| Error::message(e.to_string()))?;
-        if let Some(m) = meta.as_object_mut() {
-            m.insert(
-                "layout".into(),
-                json!({"dat_offset": l.dat, "dat_size": l.dat_len, "gpt1_offset": l.gpt1,
-                    "gpt1_size": l.gpt1_len, "entries_offset": l.entries,
-                    "trailer_size": v.trailer().len()}),
-            );
-        }
-        Ok(Info { text, json: meta })
+        #[cfg(feature = "json")]
+        let json = {
+            let mut meta = serde_json::to_value(pkx::json::Meta::from_pkx(p))
+                .map_err(|e| Error::message(e.to_string()))?;
+            if let Some(m) = meta.as_object_mut() {
+                m.insert(
+                    "layout".into(),
+                    json!({"dat_offset": l.dat, "dat_size": l.dat_len, "gpt1_offset": l.gpt1,
+                        "gpt1_size": l.gpt1_len, "entries_offset": l.entries,
+                        "trailer_size": v.trailer().len()}),
+                );
+            }
+            meta
+        };
+        #[cfg(not(feature = "json"))]
+        let json = ();
+        Ok(Info { text, json })
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
@@ -248,6 +254,7 @@ impl Format for PkxContainer {
         f
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         pkx::build::samples().unwrap_or_default()
     }
@@ -296,6 +303,7 @@ mod tests {
             "{}",
             info.text
         );
+        #[cfg(feature = "json")]
         assert_eq!(info.json["species_id"], 359);
         assert_eq!(PkxContainer.roundtrip_of(&b).unwrap(), b.clone().into());
         assert!(

@@ -135,6 +135,7 @@ impl Format for Tpl {
             .map(Some)
     }
 
+    #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         vec![("sample.tpl".to_owned(), tpl::build::sample_bytes())]
     }

@@ -2,13 +2,14 @@
 //!
 //! | task | what it does |
 //! |---|---|
-//! | `ci` | fmt check, clippy `-D warnings`, `cargo package` of every published crate (packs and builds each `.crate`), tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), samples up to date, round trip of `samples/`, fuzz smoke (cargo-fuzz required), every bench run once in test mode |
+//! | `ci` | fmt check, clippy `-D warnings`, `cargo package` of every published crate (packs and builds each `.crate`), one-format builds (each facade format feature alone compiles and pulls in no conversion or CLI dependency), tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), samples up to date, round trip of `samples/`, fuzz smoke (cargo-fuzz required), every bench run once in test mode |
 //! | `survey [DIR]` | the `gcf survey` table over DIR (default `samples/`) |
 //! | `roundtrip [DIR]` | round-trips every file under DIR and its members; fails on any difference |
 //! | `fuzz-smoke [SECONDS]` | runs every fuzz target for SECONDS (default 10) on stable |
 //! | `gen-samples [--check]` | writes `samples/` from the crates' builders; `--check` fails if it differs |
 //! | `bench` | runs every criterion bench briefly and prints a MB/s table |
-//! | `package` | `cargo package` of every published crate (the `ci` step alone) |
+//! | `package` | `cargo package` of every published crate, then `one-format` (the two `ci` steps alone) |
+//! | `one-format` | each facade format feature alone (`--no-default-features -F <format>`) compiles and its `cargo tree` holds no serde_json, png, gltf, clap or rayon |
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,8 +32,9 @@ fn main() -> ExitCode {
         Some("fuzz-smoke") => arg(1).unwrap_or("10").parse().map_err(|e| format!("seconds: {e}")).and_then(fuzz_smoke),
         Some("gen-samples") => gen_samples(arg(1) == Some("--check")),
         Some("bench") => bench(),
-        Some("package") => package(),
-        _ => Err("usage: cargo xtask ci | survey [DIR] | roundtrip [DIR] | fuzz-smoke [SECONDS] | gen-samples [--check] | bench | package".into()),
+        Some("package") => package().and_then(|()| one_format_builds()),
+        Some("one-format") => one_format_builds(),
+        _ => Err("usage: cargo xtask ci | survey [DIR] | roundtrip [DIR] | fuzz-smoke [SECONDS] | gen-samples [--check] | bench | package | one-format".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -96,6 +98,7 @@ fn ci() -> Result {
         )
     })?;
     step("package", package)?;
+    step("one-format builds", one_format_builds)?;
     // Absolute: each test binary runs in its own crate's folder.
     let corpus_log = &std::env::current_dir()
         .map_err(|e| e.to_string())?
@@ -149,6 +152,83 @@ fn package() -> Result {
         ],
         None,
     )
+}
+
+/// Dependencies a user of one format must not build: the conversions' (JSON, PNG, glTF) and the
+/// CLI's. A line of `cargo tree -e features,normal` containing one fails the check.
+const ONE_FORMAT_FORBIDDEN: [&str; 5] = ["serde_json", "png v", "gltf", "clap", "rayon"];
+
+/// The facade's format features: the `[features]` entries of the root manifest that turn on the
+/// crate of their own name (`tpl = ["dep:tpl", …]`).
+fn format_features() -> Result<Vec<String>> {
+    let manifest = std::fs::read_to_string("Cargo.toml").map_err(|e| format!("Cargo.toml: {e}"))?;
+    let mut in_features = false;
+    let mut out = Vec::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_features = line == "[features]";
+            continue;
+        }
+        let Some((name, list)) = line.split_once('=') else {
+            continue;
+        };
+        let name = name.trim();
+        if in_features && list.contains(&format!("\"dep:{name}\"")) {
+            out.push(name.to_owned());
+        }
+    }
+    if out.is_empty() {
+        return Err("no format features found in Cargo.toml [features]".into());
+    }
+    Ok(out)
+}
+
+/// For every facade format feature alone (`--no-default-features -F <format>`): the facade
+/// compiles, and its dependency tree holds none of [`ONE_FORMAT_FORBIDDEN`] (docs/ARCHITECTURE.md,
+/// "Packages and publishing"). A format crate that uses serde_json or png without a feature, or a
+/// facade format feature that turns on `json`/`export`, fails here.
+fn one_format_builds() -> Result {
+    let cargo = cargo();
+    let mut failures = Vec::new();
+    for f in format_features()? {
+        let args = [
+            "-p",
+            "gcformats",
+            "--no-default-features",
+            "--features",
+            f.as_str(),
+        ];
+        let out = Command::new(&cargo)
+            .args(["tree", "-e", "features,normal"])
+            .args(args)
+            .output()
+            .map_err(|e| format!("cargo tree: {e}"))?;
+        if !out.status.success() {
+            failures.push(format!("{f}: cargo tree failed"));
+            continue;
+        }
+        let tree = String::from_utf8_lossy(&out.stdout);
+        let mut found: Vec<&str> = ONE_FORMAT_FORBIDDEN
+            .iter()
+            .copied()
+            .filter(|dep| tree.lines().any(|l| l.contains(dep)))
+            .collect();
+        found.dedup();
+        if !found.is_empty() {
+            failures.push(format!("{f}: builds {}", found.join(", ")));
+        }
+        let mut check = vec!["check", "--quiet"];
+        check.extend(args);
+        if let Err(e) = run(&cargo, &check, None) {
+            failures.push(format!("{f}: {e}"));
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("one-format builds: {}", failures.join("; ")))
+    }
 }
 
 /// Target folder of the package step's verification builds.

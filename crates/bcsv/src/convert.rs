@@ -191,8 +191,10 @@ pub(crate) fn string_text(value: &Value, enc: Encoding) -> Option<String> {
     }
 }
 
-/// Any cell as text.
-pub(crate) fn value_text(field: &Field, value: &Value, enc: Encoding) -> String {
+/// A cell as its CSV text: strings in the table's encoding `enc` (inline strings without their
+/// trailing NULs), integers as the field reads them, floats in their shortest form (NaN as its
+/// bits, `0x…`).
+pub fn value_text(field: &Field, value: &Value, enc: Encoding) -> String {
     match value {
         Value::Float(v) => float_text(*v),
         v => string_text(v, enc).unwrap_or_else(|| int_text(field, v.bits().unwrap_or(0))),

@@ -35,6 +35,7 @@ pub fn fuzz_bcsv(data: &[u8]) {
 }
 
 /// The samples' text forms (`to_csv` or `to_json`), the templates the text fuzz bodies edit.
+#[cfg(feature = "test-support")]
 fn templates(json: bool) -> &'static [String] {
     static CSV: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     static JSON: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
@@ -61,6 +62,7 @@ fn templates(json: bool) -> &'static [String] {
 /// Converts a sample's text form with the edits `data` chooses ([`gcio::mutate_text`]) the way
 /// `gcf convert` does; whatever converts must write a table that parses and writes back to the
 /// same bytes. Never panics, hangs or allocates without bound (declared entry sizes included).
+#[cfg(feature = "test-support")]
 fn fuzz_text(data: &[u8], json: bool) {
     let templates = templates(json);
     let (Some(&pick), Some(edits)) = (data.first(), data.get(1..)) else {
@@ -88,12 +90,13 @@ fn fuzz_text(data: &[u8], json: bool) {
 }
 
 /// CSV → BCSV, the path of `gcf convert x.csv x.bcsv` (see [`fuzz_text`]).
+#[cfg(feature = "test-support")]
 pub fn fuzz_bcsv_csv(data: &[u8]) {
     fuzz_text(data, false);
 }
 
 /// JSON → BCSV, the path of `gcf convert x.json x.bcsv` (see [`fuzz_text`]).
-#[cfg(feature = "json")]
+#[cfg(all(feature = "json", feature = "test-support"))]
 pub fn fuzz_bcsv_json(data: &[u8]) {
     fuzz_text(data, true);
 }

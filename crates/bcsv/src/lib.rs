@@ -26,6 +26,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 mod cellstr;
 mod convert;
@@ -48,11 +49,14 @@ mod view;
 mod write;
 
 pub use cellstr::Str;
+pub use convert::value_text as cell_text;
 pub use csv::{from_csv, to_csv};
 pub use detect::{Confidence, EXTENSIONS, detect, has_bcsv_extension, sniff};
-#[cfg(feature = "json")]
+pub use fuzz::fuzz_bcsv;
+#[cfg(feature = "test-support")]
+pub use fuzz::fuzz_bcsv_csv;
+#[cfg(all(feature = "json", feature = "test-support"))]
 pub use fuzz::fuzz_bcsv_json;
-pub use fuzz::{fuzz_bcsv, fuzz_bcsv_csv};
 pub use gcio::text::Encoding;
 pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
 #[cfg(feature = "json")]

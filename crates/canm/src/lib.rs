@@ -18,6 +18,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 pub mod eval;
 mod fuzz;
@@ -41,20 +42,21 @@ pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<Vie
     View::parse_with(data, limits)
 }
 
-/// The model as JSON (lossless for finite values: `from_json(to_json(a)) == a`).
+#[cfg(feature = "json")]
+/// The model as JSON (lossless: `from_json(to_json(a))` writes the same bytes; a non-finite value
+/// is its hex bits).
 pub fn to_json(anim: &Canm) -> gcio::Result<serde_json::Value> {
     serde_json::to_value(anim).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
 }
 
 /// The model from [`to_json`]'s output.
+#[cfg(feature = "json")]
 pub fn from_json(v: &serde_json::Value) -> gcio::Result<Canm> {
-    Canm::deserialize(v).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
+    serde::Deserialize::deserialize(v).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
 }
-
-use serde::Deserialize as _;
 
 /// Recognises a camera animation (`ANDO` + `CANM`/`CKAN`); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    (sniff(data).is_some()).then_some(gcio::Confidence::Strong)
+    sniff(data).is_some().then_some(gcio::Confidence::Strong)
 }

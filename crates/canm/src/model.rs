@@ -2,8 +2,6 @@
 //! bytes around it. Offsets are derived by the writer; what is not structure (a gap before the
 //! values, the trailer after them) is kept as bytes.
 
-use serde::{Deserialize, Serialize};
-
 /// File magic.
 pub const MAGIC: [u8; 4] = *b"ANDO";
 /// Bytes of the file header; track offsets and the value offset count from its end.
@@ -14,7 +12,8 @@ pub const TRACK_NAMES: [&str; 8] = [
 ];
 
 /// How values are stored: one per frame, or keyframes interpolated with Hermite curves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub enum Kind {
     /// `CANM`: a value for every frame (track entries of 8 bytes).
     Canm,
@@ -50,7 +49,8 @@ impl Kind {
 }
 
 /// One component track: where its values sit in the shared table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Track {
     /// Number of frames (CANM) or keys (CKAN); 1 means a constant.
     pub count: u32,
@@ -87,7 +87,8 @@ impl Track {
 }
 
 /// A camera animation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Canm {
     /// Per-frame or keyed.
     pub kind: Kind,
@@ -103,6 +104,7 @@ pub struct Canm {
     pub gap: Vec<u8>,
     /// The value table: every track's floats, and whatever else the tool stored (every real file
     /// ends it with 0.1 and 1e9, which no track reads).
+    #[cfg_attr(feature = "json", serde(with = "gcio::json_f32s"))]
     pub values: Vec<f32>,
     /// Bytes after the value table (`FF FF FF FF` in every file seen).
     pub trailer: Vec<u8>,

@@ -35,6 +35,29 @@ fn anim() -> impl Strategy<Value = canm::Canm> {
         })
 }
 
+/// NaN (with its payload), infinities and -0.0 in the value table survive JSON as bits.
+#[test]
+fn non_finite_values_survive_json() {
+    let mut a = canm::build::sample();
+    let n = a.values.len();
+    for (i, v) in [
+        f32::from_bits(0x7FC0_1234),
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -0.0,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        a.values[(i * 7) % n] = v;
+    }
+    let bytes = a.write().unwrap();
+    let text = serde_json::to_string(&canm::to_json(&a).unwrap()).unwrap();
+    let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(canm::from_json(&back).unwrap().write().unwrap(), bytes);
+    canm::fuzz_canm(&bytes);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 

@@ -1,7 +1,10 @@
-//! Golden table: one broken variant of the sample per rule id, and the id the validator reports.
+//! Golden table: one broken variant of the sample per rule id, and the finding (severity and id)
+//! the validator must give for it (`gcio::check_rule_cases`: no other rule may report an error).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
 use canm::{Canm, build};
+use gcio::Severity::{Error, Info, Warning};
+use gcio::{RuleCase, check_rule_cases};
 
 fn ids(a: &Canm) -> Vec<String> {
     canm::validate(&a.write().unwrap())
@@ -10,77 +13,101 @@ fn ids(a: &Canm) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn each_rule_fires() {
-    type Case = (&'static str, fn() -> Vec<String>);
-    let cases: Vec<Case> = vec![
-        ("CANM-001", || {
+/// The sample with one edit, written.
+fn edited(f: fn(&mut Canm)) -> Vec<u8> {
+    let mut a = build::sample();
+    f(&mut a);
+    a.write().unwrap()
+}
+
+const CASES: &[RuleCase<'static, Vec<u8>>] = &[
+    (
+        "type tag neither CANM nor CKAN",
+        || {
             let mut b = build::sample().write().unwrap();
             b[5] = b'X';
-            canm::validate(&b).into_iter().map(|d| d.rule).collect()
-        }),
-        ("CANM-002", || {
-            let mut a = build::sample();
-            a.header[0] = 0;
-            ids(&a)
-        }),
-        ("CANM-003", || {
-            let mut a = build::sample();
-            a.tracks[1].offset = 1000;
-            ids(&a)
-        }),
-        ("CANM-004", || {
-            let mut a = build::sample();
-            a.tracks[3].count = 0;
-            ids(&a)
-        }),
-        ("CANM-005", || {
-            let mut a = build::sample();
-            let o = a.tracks[0].offset as usize;
-            a.values[o + 3] = 130.0; // key 1 after key 2
-            ids(&a)
-        }),
-        ("CANM-006", || {
-            let mut a = build::sample();
-            let o = a.tracks[0].offset as usize;
-            a.values[o] = 5.0;
-            ids(&a)
-        }),
-        ("CANM-007", || {
-            let mut a = build::sample();
-            a.frames = 0;
-            ids(&a)
-        }),
-        ("CANM-008", || {
-            let mut a = build::sample();
-            a.frames = 200;
-            ids(&a)
-        }),
-        ("CANM-009", || {
-            let mut a = build::sample();
-            a.tracks[7].layout = 2;
-            ids(&a)
-        }),
-        ("CANM-010", || {
-            let mut a = build::sample();
-            a.gap = vec![0, 0, 0, 1];
-            ids(&a)
-        }),
-        ("CANM-011", || {
-            let mut a = build::sample();
-            let o = a.tracks[1].offset as usize;
-            a.values[o] = f32::INFINITY;
-            ids(&a)
-        }),
-    ];
-    let mut missing = Vec::new();
-    for (id, make) in cases {
-        let got = make();
-        if !got.iter().any(|g| g == id) {
-            missing.push(format!("{id}: got {got:?}"));
-        }
+            b
+        },
+        Error,
+        "CANM-001",
+    ),
+    (
+        "header word 0x08 is 0",
+        || edited(|a| a.header[0] = 0),
+        Error,
+        "CANM-002",
+    ),
+    (
+        "track values past the table",
+        || edited(|a| a.tracks[1].offset = 1000),
+        Error,
+        "CANM-003",
+    ),
+    (
+        "track count 0",
+        || edited(|a| a.tracks[3].count = 0),
+        Error,
+        "CANM-004",
+    ),
+    (
+        "key 1 after key 2",
+        || {
+            edited(|a| {
+                let o = a.tracks[0].offset as usize;
+                a.values[o + 3] = 130.0;
+            })
+        },
+        Warning,
+        "CANM-005",
+    ),
+    (
+        "first key after frame 0",
+        || {
+            edited(|a| {
+                let o = a.tracks[0].offset as usize;
+                a.values[o] = 5.0;
+            })
+        },
+        Warning,
+        "CANM-006",
+    ),
+    ("0 frames", || edited(|a| a.frames = 0), Warning, "CANM-007"),
+    (
+        "last key before the last frame",
+        || edited(|a| a.frames = 200),
+        Warning,
+        "CANM-008",
+    ),
+    (
+        "key layout word 2",
+        || edited(|a| a.tracks[7].layout = 2),
+        Info,
+        "CANM-009",
+    ),
+    (
+        "non-zero gap",
+        || edited(|a| a.gap = vec![0, 0, 0, 1]),
+        Info,
+        "CANM-010",
+    ),
+    (
+        "infinite value",
+        || {
+            edited(|a| {
+                let o = a.tracks[1].offset as usize;
+                a.values[o] = f32::INFINITY;
+            })
+        },
+        Warning,
+        "CANM-011",
+    ),
+];
+
+#[test]
+fn each_rule_fires() {
+    if let Err(e) = check_rule_cases(CASES, |b| canm::validate(b)) {
+        panic!("{e}");
     }
-    assert!(missing.is_empty(), "{}", missing.join("\n"));
     assert!(ids(&build::sample()).is_empty());
     assert!(ids(&build::sample_frames()).is_empty());
 }

@@ -115,3 +115,22 @@ pub mod json_f32 {
         F32::deserialize(d).map(F32::get)
     }
 }
+
+/// `#[serde(with = "gcio::json_f32s")]` for a `Vec<f32>` field: each value in the [`F32`] JSON
+/// form, so NaNs and infinities in a float table convert to JSON and back with their bits.
+#[cfg(feature = "serde")]
+pub mod json_f32s {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::F32;
+
+    /// Writes each value as a number when finite, else as its hex bits.
+    pub fn serialize<S: Serializer>(v: &[f32], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|&x| F32::new(x)))
+    }
+
+    /// Reads numbers or hex bits.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+        Vec::<F32>::deserialize(d).map(|v| v.into_iter().map(F32::get).collect())
+    }
+}

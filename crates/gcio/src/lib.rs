@@ -44,7 +44,7 @@ pub use diag::{Diagnostic, Findings, RuleCase, Severity, check_rule_cases, first
 pub use error::{Context, Error, ErrorKind, Result};
 pub use float::F32;
 #[cfg(feature = "serde")]
-pub use float::json_f32;
+pub use float::{json_f32, json_f32s};
 pub use limits::Limits;
 pub use mutate::{mutate_text, replay_inputs};
 pub use reader::{Cursor, Endian, Reader};

@@ -1,6 +1,6 @@
 //! Fuzz body shared by cargo-fuzz and `cargo test`.
 
-use crate::{Block, FacialSection, Run, block_json, validate_section};
+use crate::{Block, FacialSection, Run, validate_section};
 
 /// True when every run list ends with a zero-length pair. Only then is a list's extent fixed by
 /// the bytes themselves; an unterminated list ends at the next pointer target, and after a
@@ -17,8 +17,10 @@ fn terminated(s: &FacialSection) -> bool {
 pub fn fuzz_gpl_facial(data: &[u8]) {
     if let Ok(v) = crate::parse(data) {
         let _ = crate::validate_view(&v);
-        let _ = block_json(&v);
+        #[cfg(feature = "json")]
+        let _ = crate::block_json(&v);
     }
+    #[cfg(feature = "json")]
     if let Some(s) = Block::parse(data).ok().as_ref().and_then(Block::facial) {
         let _ = crate::poses_json(s);
     }

@@ -26,12 +26,14 @@
 #![forbid(unsafe_code)]
 
 mod block;
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 mod detect;
 pub mod edit;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
+#[cfg(feature = "json")]
 mod json;
 mod mesh;
 mod model;
@@ -43,6 +45,7 @@ mod write;
 pub use block::{Block, BlockSection, BlockView, Body, HEADER_SIZE, parse, parse_with, slot};
 pub use detect::{Confidence, detect, has_gpl_extension, sniff};
 pub use fuzz::fuzz_gpl_facial;
+#[cfg(feature = "json")]
 pub use json::{block_json, poses_json};
 pub use mesh::{
     ACT_VERSION, GPL_VERSION, Mesh, SKIN_STRIDE, Skin, SkinEntry, Submesh, VertexArray,

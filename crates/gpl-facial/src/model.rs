@@ -6,7 +6,8 @@ use gcio::{Context, Error, Limits, Result};
 use crate::view::FacialView;
 
 /// Attribute kind: an open newtype so unknown kinds survive a round trip.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct AttrKind(pub u8);
 
 impl AttrKind {
@@ -19,7 +20,8 @@ impl AttrKind {
 }
 
 /// The four format bytes of an attribute record: target, kind, component count, component width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct AttrFormat {
     /// Target submesh (or SKAcc entry for kind 0).
     pub target: u8,
@@ -98,7 +100,8 @@ impl AttrFormat {
 }
 
 /// One run of consecutive target indices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize))]
 pub struct Run {
     /// First target-array index.
     pub first: u16,

@@ -103,5 +103,5 @@ pub use view::{Archive, Extent, Symbol, parse, parse_with, sniff};
 /// Recognises an HSD archive (its header arithmetic: tables fit, file size = length, relocations and roots in the data block); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    (sniff(data)).then_some(gcio::Confidence::Strong)
+    sniff(data).then_some(gcio::Confidence::Strong)
 }

@@ -28,6 +28,7 @@ pub fn fuzz_ibnk(data: &[u8]) {
     }
 }
 
+#[cfg(feature = "json")]
 /// JSON → IBNK, the path of `gcf convert x.json x.bnk`: a sample bank's JSON with the edits the
 /// input chooses ([`gcio::mutate_text`]). Whatever converts writes a bank that reads back and
 /// writes the same bytes, unless the model validator already calls the model broken (a version-0

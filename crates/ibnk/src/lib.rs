@@ -40,7 +40,9 @@ pub mod view;
 mod write;
 pub mod wsys;
 
-pub use fuzz::{fuzz_ibnk, fuzz_ibnk_json};
+pub use fuzz::fuzz_ibnk;
+#[cfg(feature = "json")]
+pub use fuzz::fuzz_ibnk_json;
 pub use gcio::F32;
 pub use model::{Bank, Body, Link};
 pub use play::{Note, ProgramSummary, Silence};
@@ -50,5 +52,6 @@ pub use view::{View, parse, parse_with};
 /// Recognises an instrument bank (magic `IBNK`); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    (data.starts_with(b"IBNK")).then_some(gcio::Confidence::Strong)
+    data.starts_with(b"IBNK")
+        .then_some(gcio::Confidence::Strong)
 }

@@ -2,33 +2,38 @@
 //! objects (two links with the same index), unknown words, padding bytes and trailing data.
 //! File offsets are replaced by [`Link`]s; the writer recomputes them.
 
-use serde::{Deserialize, Serialize};
-
 use crate::F32;
 
+#[cfg(feature = "json")]
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
 /// A whole IBNK file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bank {
     /// Bank number (header 0x08).
     pub id: i32,
     /// Header bytes 0x10..0x20 (zero in known banks, IBNK-003).
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub reserved: [u8; 16],
     /// File length minus the header's size field: 8 (IBNK-001). Kept so a bank
     /// written with another convention still round-trips.
-    #[serde(default = "eight", skip_serializing_if = "is_eight")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default = "eight", skip_serializing_if = "is_eight")
+    )]
     pub size_delta: i64,
     /// The version-specific body; its variant is the header's version word.
     pub body: Body,
 }
 
+#[cfg(feature = "json")]
 fn eight() -> i64 {
     8
 }
+#[cfg(feature = "json")]
 fn is_eight(v: &i64) -> bool {
     *v == 8
 }
@@ -63,8 +68,9 @@ impl Bank {
 }
 
 /// Version-specific contents.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "lowercase"))]
 pub enum Body {
     /// Version 0: a table of 240 program offsets and a graph of objects.
     V0(Bank0),
@@ -75,8 +81,9 @@ pub enum Body {
 /// A reference that the file stores as an offset. Version 1 links name an object by its index
 /// among all objects of that kind in file order; version 0 links name an entry of
 /// [`Bank0::objects`]. An offset that lands on no object is kept as `Raw`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "lowercase"))]
 pub enum Link {
     /// Offset 0: nothing.
     #[default]
@@ -100,7 +107,8 @@ pub enum Link {
 }
 
 /// One envelope point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct EnvPoint {
     /// Mode; a signed value > 10 ends the table (this point included).
     pub mode: u16,
@@ -118,20 +126,22 @@ impl EnvPoint {
 }
 
 /// An envelope table: points up to and including the first terminator.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(transparent))]
 pub struct Envelope {
     /// The points.
     pub points: Vec<EnvPoint>,
 }
 
 /// An oscillator (version 1 `Osci` entry of `OSCT`, version 0 `TOsc`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Oscillator {
     /// Parameter driven.
     pub target: u8,
     /// Bytes after `target`.
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub pad: [u8; 3],
     /// Rate.
     pub rate: F32,
@@ -147,12 +157,13 @@ pub struct Oscillator {
 }
 
 /// A random effect.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rand {
     /// Parameter affected.
     pub target: u8,
     /// Bytes after `target`.
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub pad: [u8; 3],
     /// Base value.
     pub base: F32,
@@ -161,7 +172,8 @@ pub struct Rand {
 }
 
 /// A sense effect (level follows key or velocity).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sense {
     /// Parameter affected.
     pub target: u8,
@@ -170,7 +182,7 @@ pub struct Sense {
     /// Key / max point.
     pub key: u8,
     /// Unused byte.
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub pad: u8,
     /// Start level.
     pub start: F32,
@@ -179,15 +191,16 @@ pub struct Sense {
 }
 
 /// A velocity region: the wave a key plays up to `velocity`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct VelocityRegion {
     /// Highest velocity answered (≤ 0x7F).
     pub velocity: u8,
     /// Bytes after `velocity`.
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub pad: [u8; 3],
     /// High half of the wave word (stored, ignored by the runtime).
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub bank: u16,
     /// Wave id in the WSYS.
     pub wave: u16,
@@ -200,23 +213,31 @@ pub struct VelocityRegion {
 // ---------------------------------------------------------------- version 1
 
 /// A version-1 bank: its chunks in file order and any bytes after the last one.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bank1 {
     /// Chunks in file order (the game looks them up by id).
     pub chunks: Vec<Chunk>,
     /// Bytes after the last chunk (fewer than a chunk header).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub tail: Vec<u8>,
 }
 
 /// One chunk and its alignment padding.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Chunk {
     /// Contents.
     pub data: ChunkData,
     /// `None`: zero padding to the next multiple of 4 (the normal case). `Some`: the padding
     /// bytes exactly as found — not all zero, or cut short by the end of the file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub pad: Option<Vec<u8>>,
 }
 
@@ -235,12 +256,16 @@ impl Chunk {
 }
 
 /// A counted table (`u32 count`, entries) and any bytes after its last entry.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Table<T> {
     /// Entries.
     pub items: Vec<T>,
     /// Bytes between the last entry and the chunk end (IBNK-004 when present).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub tail: Vec<u8>,
 }
 
@@ -264,18 +289,23 @@ impl<T> Table<T> {
 }
 
 /// Envelope tables (`ENVT`, no count word).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Envt {
     /// Tables, each ending with its terminator.
     pub tables: Vec<Envelope>,
     /// Bytes after the last terminated table (IBNK-009 when present).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub tail: Vec<u8>,
 }
 
 /// Chunk contents by id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "lowercase"))]
 pub enum ChunkData {
     /// `ENVT`.
     Envt(Envt),
@@ -320,12 +350,16 @@ impl ChunkData {
 }
 
 /// A version-1 instrument.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Inst {
     /// Indices into `OSCT` (at most 2, IBNK-010).
     pub oscillators: Vec<u32>,
     /// `Rand`/`Sens` effects.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub effects: Vec<Link>,
     /// Key regions, ascending by high key.
     pub keys: Vec<KeyRegion>,
@@ -336,19 +370,21 @@ pub struct Inst {
 }
 
 /// A version-1 key region.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct KeyRegion {
     /// Highest key (top byte of the region word).
     pub high_key: u8,
     /// Low three bytes of the region word.
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub pad: [u8; 3],
     /// Velocity regions, ascending.
     pub velocities: Vec<VelocityRegion>,
 }
 
 /// A version-1 percussion key (`Pmap`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pmap {
     /// Volume factor.
     pub volume: F32,
@@ -357,19 +393,23 @@ pub struct Pmap {
     /// Pan 0..=127 (÷127 at runtime).
     pub pan: u8,
     /// Unused byte.
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub unused: u8,
     /// Release time.
     pub release: u16,
     /// `Rand`/`Sens` effects.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub effects: Vec<Link>,
     /// Velocity regions, ascending.
     pub velocities: Vec<VelocityRegion>,
 }
 
 /// A version-1 drum set: one [`Link::Pmap`] (or [`Link::Empty`]) per key.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Perc {
     /// Per-key links (at most 0x80).
     pub keys: Vec<Link>,
@@ -383,7 +423,8 @@ pub const SLOTS0: usize = 0xF0;
 pub const FIRST_PERC0: usize = 0xE4;
 
 /// A version-0 bank: the program table and every object reachable from it, in file order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bank0 {
     /// Bank-block magic (`BANK`).
     pub magic: [u8; 4],
@@ -392,23 +433,31 @@ pub struct Bank0 {
     /// Objects in file order.
     pub objects: Vec<Placed>,
     /// Bytes after the last object.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub tail: Vec<u8>,
 }
 
 /// An object and the bytes between the previous object's end and its start.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Placed {
     /// Filler before the object (alignment padding).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub gap: Vec<u8>,
     /// The object.
     pub object: Object,
 }
 
 /// A version-0 object.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "lowercase"))]
 pub enum Object {
     /// `TInst`.
     Inst(Inst0),
@@ -431,12 +480,13 @@ pub enum Object {
 }
 
 /// A version-0 instrument (`TInst`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Inst0 {
     /// Magic (`INST` in known banks).
     pub magic: [u8; 4],
     /// Unknown word at 0x04.
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub unknown: u32,
     /// Volume factor.
     pub volume: F32,
@@ -453,19 +503,21 @@ pub struct Inst0 {
 }
 
 /// A version-0 key map (`TKeymap`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Keymap0 {
     /// Highest key.
     pub high_key: u8,
     /// Bytes after `high_key`.
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_default"))]
     pub pad: [u8; 3],
     /// Velocity regions (`Vmap` objects).
     pub velocities: Vec<Link>,
 }
 
 /// A version-0 percussion key (`TPmap`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pmap0 {
     /// Volume factor.
     pub volume: F32,
@@ -478,7 +530,8 @@ pub struct Pmap0 {
 }
 
 /// A version-0 drum set (`TPerc`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Perc0 {
     /// `PERC`, or `PER2` with pan and release tables.
     pub magic: [u8; 4],
@@ -487,10 +540,16 @@ pub struct Perc0 {
     /// 128 per-key `Pmap` links.
     pub keys: Vec<Link>,
     /// `PER2` only: 128 signed pans (÷127 at runtime).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub pan: Vec<i8>,
     /// `PER2` only: 128 release times.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub release: Vec<u16>,
 }
 

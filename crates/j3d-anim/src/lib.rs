@@ -25,8 +25,10 @@
 #![forbid(unsafe_code)]
 
 pub mod bind;
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 pub mod eval;
+#[cfg(feature = "export")]
 pub mod export;
 mod fuzz;
 mod layout;
@@ -56,16 +58,20 @@ pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<Vie
     View::parse_with(data, limits)
 }
 
-/// The model as JSON (lossless: `from_json(to_json(a)) == a`).
+#[cfg(feature = "json")]
+/// The model as JSON (lossless: `from_json(to_json(a))` writes the same bytes; a non-finite float
+/// is its hex bits).
 pub fn to_json(anim: &Anim) -> gcio::Result<serde_json::Value> {
     serde_json::to_value(anim).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
 }
 
 /// The model from [`to_json`]'s output.
+#[cfg(feature = "json")]
 pub fn from_json(v: &serde_json::Value) -> gcio::Result<Anim> {
     Anim::deserialize_value(v)
 }
 
+#[cfg(feature = "json")]
 impl Anim {
     fn deserialize_value(v: &serde_json::Value) -> gcio::Result<Anim> {
         serde::Deserialize::deserialize(v).map_err(|e| gcio::Error::message(format!("JSON: {e}")))
@@ -75,5 +81,5 @@ impl Anim {
 /// Recognises a J3D animation (magic `J3D1` + a known kind); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    (sniff(data).is_some()).then_some(gcio::Confidence::Strong)
+    sniff(data).is_some().then_some(gcio::Confidence::Strong)
 }

@@ -1,12 +1,11 @@
 //! The owned model: header values, typed tables as found (shared value runs stay shared because
 //! tracks keep their table indices) and the layout facts the writer needs to reproduce the file.
 
-use serde::{Deserialize, Serialize};
-
 use crate::schema::Kind;
 
 /// A keyed track: `count` keys starting at `index` of its value table; `count == 1` is a constant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct KeyTrack {
     /// Number of keys (1 = constant value).
     pub count: u16,
@@ -17,7 +16,8 @@ pub struct KeyTrack {
 }
 
 /// A per-frame track: `count` consecutive values starting at `index` (1 = constant).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct FullTrack {
     /// Number of frames stored (1 = constant).
     pub count: u16,
@@ -26,7 +26,8 @@ pub struct FullTrack {
 }
 
 /// TRK1 colour entry: R, G, B, A tracks and the register (or konst) slot it drives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct TevColor {
     /// R, G, B, A.
     pub tracks: [KeyTrack; 4],
@@ -37,7 +38,8 @@ pub struct TevColor {
 }
 
 /// TPT1 entry: a per-frame track of texture indices and the texture map it replaces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pattern {
     /// The frames.
     pub track: FullTrack,
@@ -48,17 +50,19 @@ pub struct Pattern {
 }
 
 /// One name with its stored key.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Name {
     /// Stored key (normally `j3d_bmd::name_hash` of the name).
     pub key: u16,
     /// The name (ASCII in every file seen; other bytes are kept as Latin-1 code points).
-    #[serde(with = "latin1")]
+    #[cfg_attr(feature = "json", serde(with = "latin1"))]
     pub name: Vec<u8>,
 }
 
 /// A J3D name table.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Names {
     /// The u16 after the count (0xFFFF).
     pub marker: u16,
@@ -66,6 +70,23 @@ pub struct Names {
     pub entries: Vec<Name>,
 }
 
+/// `Vec<[f32; 3]>` in JSON: each float in `gcio::F32`'s form (a number when finite, else its hex
+/// bits), so NaNs and infinities convert to JSON and back with their bits.
+#[cfg(feature = "json")]
+mod json_vec3 {
+    use gcio::F32;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[[f32; 3]], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|t| t.map(F32::new)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<[f32; 3]>, D::Error> {
+        Vec::<[F32; 3]>::deserialize(d).map(|v| v.into_iter().map(|t| t.map(F32::get)).collect())
+    }
+}
+
+#[cfg(feature = "json")]
 mod latin1 {
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -82,8 +103,9 @@ mod latin1 {
 }
 
 /// A table's contents.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 pub enum Data {
     /// Keyed SRT entries (joints, texture matrices): sx rx tx sy ry ty sz rz tz.
     KeySrt(Vec<[KeyTrack; 9]>),
@@ -100,7 +122,7 @@ pub enum Data {
     /// Per-frame tracks (VAF1, CLF1).
     Full(Vec<FullTrack>),
     /// f32 values.
-    F32(Vec<f32>),
+    F32(#[cfg_attr(feature = "json", serde(with = "gcio::json_f32s"))] Vec<f32>),
     /// i16 values.
     I16(Vec<i16>),
     /// u16 values.
@@ -108,7 +130,7 @@ pub enum Data {
     /// Bytes.
     U8(Vec<u8>),
     /// f32 triples.
-    Vec3(Vec<[f32; 3]>),
+    Vec3(#[cfg_attr(feature = "json", serde(with = "json_vec3"))] Vec<[f32; 3]>),
     /// A name table.
     Names(Names),
 }
@@ -141,8 +163,9 @@ impl Data {
 
 /// Padding before an item: the alignments the tool applied, in order, each filled with a prefix of
 /// the file's fill pattern (`[4, 32]` = pad to 4, then restart the sentence and pad to 32).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 pub enum Gap {
     /// Alignments, applied in order.
     Align(Vec<u8>),
@@ -164,8 +187,9 @@ pub enum Gap {
 }
 
 /// How the chunk header's size relates to the data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 pub enum ChunkSize {
     /// The chunk runs to the end of the file (after the end padding): retail SMG1 files.
     #[default]
@@ -176,8 +200,9 @@ pub enum ChunkSize {
 }
 
 /// What fills alignment gaps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 pub enum Fill {
     /// `"This is padding data to alignme"`, restarted at every alignment.
     #[default]
@@ -197,7 +222,8 @@ impl Fill {
 }
 
 /// A table placed in the chunk, in file order.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Place {
     /// Table index (schema order).
     pub table: usize,
@@ -207,7 +233,8 @@ pub struct Place {
 
 /// How the chunk is laid out: table order and padding as found. Tables missing from `order`
 /// have offset 0.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Layout {
     /// Gap fill.
     pub fill: Fill,
@@ -220,7 +247,8 @@ pub struct Layout {
 }
 
 /// One table: its schema name and contents.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Table {
     /// Schema name (`joints`, `scales`, …).
     pub name: String,
@@ -229,7 +257,8 @@ pub struct Table {
 }
 
 /// A J3D animation file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Anim {
     /// Which kind.
     pub kind: Kind,

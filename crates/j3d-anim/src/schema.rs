@@ -4,11 +4,10 @@
 //! plain values) and a list of tables with their element type and where their length comes from.
 //! One parser, one writer and one validator walk these descriptions.
 
-use serde::{Deserialize, Serialize};
-
 /// The animation kinds this crate reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "lowercase"))]
 pub enum Kind {
     /// `bck1` / `ANK1`: keyed joint transforms.
     Bck,

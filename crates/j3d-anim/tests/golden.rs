@@ -141,3 +141,43 @@ fn every_sample_round_trips_and_validates_clean() {
         assert_eq!(j3d_anim::from_json(&j).unwrap(), a, "{name}");
     }
 }
+
+/// NaN (with its payload), infinities and -0.0 in f32 and triple tables survive JSON as bits.
+#[test]
+fn non_finite_floats_survive_json() {
+    let odd = [
+        f32::from_bits(0x7FC0_1234),
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -0.0,
+    ];
+    for (name, bytes) in build::samples() {
+        let mut a = j3d_anim::Anim::parse(&bytes).unwrap();
+        let mut touched = false;
+        for t in &mut a.tables {
+            match &mut t.data {
+                j3d_anim::Data::F32(v) => {
+                    for (x, o) in v.iter_mut().zip(odd) {
+                        *x = o;
+                        touched = true;
+                    }
+                }
+                j3d_anim::Data::Vec3(v) => {
+                    if let Some(first) = v.first_mut() {
+                        *first = [odd[0], odd[1], odd[3]];
+                        touched = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !touched {
+            continue;
+        }
+        let out = a.write().unwrap();
+        let text = serde_json::to_string(&j3d_anim::to_json(&a).unwrap()).unwrap();
+        let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let again = j3d_anim::from_json(&back).unwrap().write().unwrap();
+        assert_eq!(again, out, "{name}");
+    }
+}

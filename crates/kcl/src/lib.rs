@@ -49,5 +49,5 @@ pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<Vie
 /// Recognises a collision file (no magic: header offsets, whole-entry sections in order and an octree that walks); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    (sniff(data)).then_some(gcio::Confidence::Strong)
+    sniff(data).then_some(gcio::Confidence::Strong)
 }

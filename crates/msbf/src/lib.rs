@@ -36,6 +36,7 @@ mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
 mod graph;
+#[cfg(feature = "json")]
 mod jsonfmt;
 mod model;
 pub mod names;
@@ -46,7 +47,9 @@ pub mod view;
 mod write;
 
 pub use dot::describe;
-pub use fuzz::{fuzz_msbf, fuzz_msbf_json};
+pub use fuzz::fuzz_msbf;
+#[cfg(feature = "json")]
+pub use fuzz::fuzz_msbf_json;
 pub use graph::{Edge, EdgeKind, Entry};
 pub use model::{
     CONDITION_ARG1, END, Flow, Frame, Label, LabelTable, MESSAGE_ARG1, Msbf, Node, SMG2_BUCKETS,
@@ -60,5 +63,6 @@ pub use view::{View, parse, parse_with};
 /// Recognises a flow file (magic `MsgFlwBn`); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    (data.starts_with(raw::MAGIC)).then_some(gcio::Confidence::Strong)
+    data.starts_with(raw::MAGIC)
+        .then_some(gcio::Confidence::Strong)
 }

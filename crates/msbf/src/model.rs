@@ -3,8 +3,8 @@
 //! sections), so [`Msbf::write`](crate::Msbf::write) reproduces parsed files exactly.
 
 use gcio::Endian;
-use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "json")]
 use crate::jsonfmt::{self, is_false, is_zero};
 use crate::names::{ConditionType, EventType, NodeType};
 
@@ -18,41 +18,59 @@ pub const CONDITION_ARG1: u16 = 0x0002;
 pub const MESSAGE_ARG1: u16 = 0x0088;
 
 /// A whole MSBF file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Msbf {
     /// Byte order chosen by the byte-order mark (SMG2: big endian).
     pub endian: Endian,
     /// Version byte at 0x0D (3; C-20).
     pub version: u8,
     /// Bytes 0x0A..0x0D (zero; MSBT keeps its text encoding here).
-    #[serde(default, skip_serializing_if = "is_zero", with = "jsonfmt::hex_array")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "is_zero", with = "jsonfmt::hex_array")
+    )]
     pub reserved: [u8; 3],
     /// Header padding: the u16 at 0x10 then the 10 bytes at 0x16.
-    #[serde(default, skip_serializing_if = "is_zero", with = "jsonfmt::hex_array")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "is_zero", with = "jsonfmt::hex_array")
+    )]
     pub header_padding: [u8; 12],
     /// The header's file-length field, kept only when it disagrees with the real length.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub file_size_field: Option<u32>,
     /// Sections in file order (writers emit FLW2 then FEN1; MSBF-018).
     pub sections: Vec<Section>,
     /// Bytes after the last section.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "jsonfmt::hex")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty", with = "jsonfmt::hex")
+    )]
     pub trailing: Vec<u8>,
 }
 
 /// One section: its content and how it was framed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Section {
     /// What the section holds.
     pub kind: SectionKind,
     /// Framing bytes that are not derived from the content.
-    #[serde(default, skip_serializing_if = "Frame::is_plain")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Frame::is_plain")
+    )]
     pub frame: Frame,
 }
 
 /// Section content by magic.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
 pub enum SectionKind {
     /// `FLW2`: the nodes and the branch list.
     Flow(Flow),
@@ -61,31 +79,41 @@ pub enum SectionKind {
     /// Any other section (REF1 and unknown ones), kept as bytes.
     Other {
         /// Section magic.
-        #[serde(with = "jsonfmt::text")]
+        #[cfg_attr(feature = "json", serde(with = "jsonfmt::text"))]
         magic: [u8; 4],
         /// Section data (without header and padding).
-        #[serde(with = "jsonfmt::hex")]
+        #[cfg_attr(feature = "json", serde(with = "jsonfmt::hex"))]
         data: Vec<u8>,
     },
 }
 
 /// Section framing: what a writer cannot derive from the content.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Frame {
     /// The 8 padding bytes of the section header.
-    #[serde(default, skip_serializing_if = "is_zero", with = "jsonfmt::hex_array")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "is_zero", with = "jsonfmt::hex_array")
+    )]
     pub header_padding: [u8; 8],
     /// The size field counts the 0x10-byte section header too, as Hack.io writes FEN1 (C-21).
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_false"))]
     pub size_includes_header: bool,
     /// Bytes inside the declared size after the content.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "jsonfmt::hex")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Vec::is_empty", with = "jsonfmt::hex")
+    )]
     pub trailing: Vec<u8>,
     /// The padding after the section when it is not the usual 0xAB fill to 0x10 (MSBF-003).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "jsonfmt::hex_opt"
+    #[cfg_attr(
+        feature = "json",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "jsonfmt::hex_opt"
+        )
     )]
     pub padding: Option<Vec<u8>>,
 }
@@ -98,7 +126,8 @@ impl Frame {
 }
 
 /// FLW2: every node of every flow, and the branch list the conditions index.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Flow {
     /// Nodes in file order (C-24: kept as found).
     pub nodes: Vec<Node>,
@@ -106,13 +135,17 @@ pub struct Flow {
     /// `branches[b + 1]` when false ([`END`] = stop).
     pub branches: Vec<u16>,
     /// The 4 padding bytes after the counts.
-    #[serde(default, skip_serializing_if = "is_zero", with = "jsonfmt::hex_array")]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "is_zero", with = "jsonfmt::hex_array")
+    )]
     pub padding: [u8; 4],
 }
 
 /// One FLW2 node, typed by its u16 type. Unused arguments are kept for byte-exact writing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(tag = "type", rename_all = "snake_case"))]
 pub enum Node {
     /// Start of a flow (type 4); a FEN1 label names it.
     Entry {
@@ -306,25 +339,30 @@ impl Node {
 }
 
 /// FEN1: the LMS label hash table mapping flow labels to entry-node indices (MSBF-014).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct LabelTable {
     /// Buckets in index order, labels in stored order; the bucket count is `buckets.len()`.
     pub buckets: Vec<Vec<Label>>,
     /// The section's bytes when its layout is not the one writers produce (labels out of bucket
     /// order, gaps, odd offsets). Written back verbatim while `buckets` still matches them.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "jsonfmt::hex_opt"
+    #[cfg_attr(
+        feature = "json",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "jsonfmt::hex_opt"
+        )
     )]
     pub raw: Option<Vec<u8>>,
 }
 
 /// One flow label.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Label {
     /// The label's bytes (ASCII in game files).
-    #[serde(with = "jsonfmt::text")]
+    #[cfg_attr(feature = "json", serde(with = "jsonfmt::text"))]
     pub name: Vec<u8>,
     /// Index of the ENTRY node it starts (a u32 on disk).
     pub node: u32,
@@ -463,11 +501,13 @@ impl Msbf {
     }
 
     /// The model as pretty JSON (`gcf convert a.msbf a.json`).
+    #[cfg(feature = "json")]
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
     /// A model from its JSON form.
+    #[cfg(feature = "json")]
     pub fn from_json(text: &str) -> gcio::Result<Msbf> {
         serde_json::from_str(text).map_err(|e| {
             gcio::Error::without_offset(gcio::ErrorKind::Invalid(format!(

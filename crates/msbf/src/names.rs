@@ -2,6 +2,7 @@
 //! the object-dependent branch functions. All are open newtypes so unknown values survive.
 
 /// A JSON value that is a table name or a raw number.
+#[cfg(feature = "json")]
 #[derive(serde::Deserialize)]
 #[serde(untagged)]
 enum NameOrNumber {
@@ -10,6 +11,7 @@ enum NameOrNumber {
 }
 
 /// JSON for an open enumeration: its name when it has one, else the number; either reads back.
+#[cfg(feature = "json")]
 macro_rules! named_json {
     ($($name:ident),*) => {$(
         impl serde::Serialize for $name {
@@ -34,6 +36,7 @@ macro_rules! named_json {
     )*};
 }
 
+#[cfg(feature = "json")]
 named_json!(NodeType, ConditionType, YesNo, EventType);
 
 gcio::open_enum! {

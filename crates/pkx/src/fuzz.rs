@@ -1,6 +1,8 @@
 //! Fuzz body shared by `fuzz/fuzz_targets/pkx.rs` and the seed replay in `cargo test`.
 
-use crate::{Game, Pkx, json};
+#[cfg(feature = "json")]
+use crate::json;
+use crate::{Game, Pkx};
 
 /// Detects and parses arbitrary bytes; whatever parses must write back exactly, validate,
 /// survive the JSON round trip and the conversion to the other game without panicking.
@@ -19,13 +21,16 @@ pub fn fuzz_pkx(data: &[u8]) {
         "parse -> write must reproduce the input"
     );
     let _ = crate::validate_model(&p);
-    let s = json::to_string(&p);
-    if let Ok(q) = json::from_str(&s, p.dat.clone()) {
-        assert_eq!(
-            json::to_string(&q),
-            s,
-            "json -> pkx -> json must be identical"
-        );
+    #[cfg(feature = "json")]
+    {
+        let s = json::to_string(&p);
+        if let Ok(q) = json::from_str(&s, p.dat.clone()) {
+            assert_eq!(
+                json::to_string(&q),
+                s,
+                "json -> pkx -> json must be identical"
+            );
+        }
     }
     let other = match p.game() {
         Game::Xd => Game::Colosseum,
@@ -34,6 +39,7 @@ pub fn fuzz_pkx(data: &[u8]) {
     let _ = p.to_game(other).write();
 }
 
+#[cfg(all(feature = "json", feature = "test-support"))]
 /// JSON metadata + DAT → PKX, the path of `gcf convert x.json x.pkx --dat model.dat` and of
 /// `gcf pack`: a sample's metadata JSON with the edits the input chooses
 /// ([`gcio::mutate_text`]) around the sample's own DAT; whatever converts must write a file that

@@ -29,11 +29,13 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 mod dat;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
+#[cfg(feature = "json")]
 pub mod json;
 mod model;
 pub mod names;
@@ -43,7 +45,9 @@ mod view;
 mod write;
 
 pub use dat::DatFacts;
-pub use fuzz::{fuzz_pkx, fuzz_pkx_json};
+pub use fuzz::fuzz_pkx;
+#[cfg(all(feature = "json", feature = "test-support"))]
+pub use fuzz::fuzz_pkx_json;
 pub use model::{
     AnimEntry, AnimType, ColosseumHeader, Header, Pads, PartAnim, Pkx, Shiny, SubAnim, Timing,
     Trigger, XdFlags, XdHeader,

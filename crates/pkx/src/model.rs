@@ -24,8 +24,9 @@ bitflags! {
 }
 
 /// Animation entry type (open: unknown values survive).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(transparent))]
 pub struct AnimType(pub u32);
 
 impl AnimType {
@@ -84,7 +85,8 @@ impl PartAnim {
 }
 
 /// Shiny colour filter: channel routing and brightness, both RGBA.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Shiny {
     /// Source channel (0–3) for R, G, B, A; identity = 0, 1, 2, 3.
     pub route: [u32; 4],
@@ -241,9 +243,8 @@ impl Timing {
 }
 
 /// One sub-animation reference.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct SubAnim {
     /// Real vs padding by the game's polarity (PKX-010); XD 1 play once, 2 loop.
     pub motion_type: u32,

@@ -90,8 +90,9 @@ pub const COLOSSEUM_TRAINER_SLOTS: [&str; 17] = [
 pub const TRIGGERS: [&str; 4] = ["sleep_on", "sleep_off", "extra", "talk"];
 
 /// What a model depicts: the two groups load through different code paths (SEED §5.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "lowercase"))]
 pub enum ModelKind {
     /// A Pokémon: unused body-map slots hold 0.
     Pokemon,

@@ -7,8 +7,9 @@ use crate::raw::{
 };
 
 /// Which game's layout a file uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "lowercase"))]
 pub enum Game {
     /// Pokémon XD: Gale of Darkness (preamble, entries, GPT1, DAT).
     Xd,

@@ -54,5 +54,5 @@ pub fn is_rarc(data: &[u8]) -> bool {
 /// Recognises a RARC archive (its magic); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    (is_rarc(data)).then_some(gcio::Confidence::Strong)
+    is_rarc(data).then_some(gcio::Confidence::Strong)
 }

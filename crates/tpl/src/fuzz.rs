@@ -10,6 +10,7 @@ pub fn fuzz_tpl(data: &[u8]) {
     };
     assert_eq!(tpl.write().ok().as_deref(), Some(data), "round trip");
     // Keep the decode work bounded: only small libraries go through PNG.
+    #[cfg(feature = "export")]
     if data.len() <= 1 << 16
         && tpl
             .images

@@ -22,7 +22,9 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
+#[cfg(feature = "export")]
 pub mod folder;
 mod fuzz;
 pub mod model;
@@ -48,5 +50,5 @@ pub fn parse_with<'a>(data: &'a [u8], limits: &gcio::Limits) -> gcio::Result<Vie
 /// Recognises a TPL texture palette (magic 0x0020AF30 and a table inside the file); every format crate has this `detect`
 /// (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    (sniff(data)).then_some(gcio::Confidence::Strong)
+    sniff(data).then_some(gcio::Confidence::Strong)
 }

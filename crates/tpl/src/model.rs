@@ -3,7 +3,6 @@
 //! parsed file writes back byte for byte; [`Tpl::relayout`] lays out an edited or new library.
 
 use gx::tex::{PaletteFormat, TexFormat};
-use serde::{Deserialize, Serialize};
 
 /// File magic (the "version number" of Nintendo's SDK header).
 pub const MAGIC: u32 = 0x0020_AF30;
@@ -17,7 +16,8 @@ pub const IMAGE_HEADER_SIZE: usize = 0x24;
 pub const PALETTE_HEADER_SIZE: usize = 0x0C;
 
 /// An image header (`TPLHeader` in Nintendo's SDK), 0x24 bytes, every field as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct ImageHeader {
     /// Height of level 0 in pixels.
     pub height: u16,
@@ -36,7 +36,7 @@ pub struct ImageHeader {
     /// Magnification filter (0 near, 1 linear).
     pub mag_filter: u32,
     /// LOD bias (any bits: a NaN converts to JSON as hex bits).
-    #[serde(with = "gcio::json_f32")]
+    #[cfg_attr(feature = "json", serde(with = "gcio::json_f32"))]
     pub lod_bias: f32,
     /// Edge LOD enable (0 or 1).
     pub edge_lod: u8,
@@ -94,7 +94,8 @@ impl ImageHeader {
 }
 
 /// A palette header (`TPLClutHeader`), 0x0C bytes, every field as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct PaletteHeader {
     /// Number of 16-bit entries.
     pub entries: u16,
@@ -141,26 +142,28 @@ impl PaletteHeader {
 }
 
 /// A palette: its header's place, the header and the entries' bytes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Palette {
     /// File offset of the palette header (the image table's second word).
     pub header_offset: u32,
     /// The header.
     pub header: PaletteHeader,
     /// The entries as stored (2 bytes each).
-    #[serde(skip)]
+    #[cfg_attr(feature = "json", serde(skip))]
     pub data: Vec<u8>,
 }
 
 /// One image of the library.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Entry {
     /// File offset of the image header (the image table's first word).
     pub header_offset: u32,
     /// The header.
     pub header: ImageHeader,
     /// Texel data of every level as stored.
-    #[serde(skip)]
+    #[cfg_attr(feature = "json", serde(skip))]
     pub data: Vec<u8>,
     /// The palette, for indexed formats (any image may have one; the game ignores it for direct
     /// formats).
@@ -199,7 +202,8 @@ pub(crate) fn texture<'a>(
 
 /// Bytes outside every structure that are not zero, kept so the file writes back exactly.
 /// Empty on every retail file seen.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Fill {
     /// File offset of the first byte.
     pub offset: u32,
@@ -208,7 +212,8 @@ pub struct Fill {
 }
 
 /// A TPL texture palette library.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tpl {
     /// File offset of the image table (0x0C in every file seen).
     pub table_offset: u32,

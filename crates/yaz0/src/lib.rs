@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 mod best;
+#[cfg(any(test, feature = "test-support"))]
 pub mod build;
 mod decode;
 mod encode;
