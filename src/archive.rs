@@ -141,6 +141,7 @@ pub fn packs_rarc(folder: &Folder, out: &Path) -> bool {
 /// Packs `folder` for the output named `out`: a RARC when [`packs_rarc`] says so (see
 /// [`pack_rarc`] for `label` and `root`), else the container of the first registry format whose
 /// [`crate::Format::pack`] takes `out` (a `.pkx`, a `.tpl`).
+#[cfg(feature = "convert")]
 pub fn pack(
     label: &str,
     root: &str,
