@@ -147,6 +147,36 @@ pub struct Table {
     pub stored_pool: Option<Vec<u8>>,
     /// What follows the pool.
     pub tail: Tail,
+    /// The parsed pool offsets of every string cell, kept while the rows are untouched.
+    pristine: Pristine,
+}
+
+/// Tables with fewer string cells than this keep no [`Pristine`] offsets: for them the
+/// allocation costs the parse more than the offsets save the writer.
+const PRISTINE_MIN: usize = 32;
+
+/// The stored pool offset of every STRING_OFFSET cell (rows in order, fields in order) of a
+/// parsed table whose pool is the canonical rebuild (first use, deduplicated). While no value has
+/// been touched (every `&mut` access to the rows drops them) the writer takes each cell's offset
+/// from here instead of looking its string up: a cell whose offset is the pool's current end
+/// places its string, any other points at a string placed before. Invisible to equality: a
+/// parsed table equals the same table built value by value.
+#[derive(Clone, Default)]
+struct Pristine(Option<Vec<u32>>);
+
+impl PartialEq for Pristine {
+    fn eq(&self, _: &Pristine) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Pristine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(v) => write!(f, "Pristine({} offsets)", v.len()),
+            None => f.write_str("Pristine(none)"),
+        }
+    }
 }
 
 impl Table {
@@ -206,7 +236,14 @@ impl Table {
             .iter()
             .filter(|f| f.kind == FieldType::STRING_OFFSET)
             .count();
-        let mut pool = Canon::new(pool_bytes, n.saturating_mul(strings));
+        let string_cells = n.saturating_mul(strings);
+        let mut pool = Canon::new(pool_bytes, string_cells);
+        let keep = string_cells >= PRISTINE_MIN;
+        let mut offsets = if keep {
+            Vec::with_capacity(string_cells)
+        } else {
+            Vec::new()
+        };
         // Without rows the entry size is unchecked by the file's length: nothing to read.
         if n > 0 {
             // The coverage mask on the stack for ordinary entry sizes (no allocation per table).
@@ -230,6 +267,8 @@ impl Table {
                 pool_bytes,
                 pool: &mut pool,
                 values: &mut values,
+                offsets: &mut offsets,
+                keep,
             };
             for row in view.rows() {
                 let bytes = row.bytes();
@@ -258,7 +297,9 @@ impl Table {
         }
         let pool_end = pool.max_end.min(pool_bytes.len());
         let mut string_offsets = Vec::new();
-        let stored_pool = if !pool.noncanonical && pool.next == pool.max_end {
+        let canonical = !pool.noncanonical && pool.next == pool.max_end;
+        let pristine = Pristine((canonical && keep).then_some(offsets));
+        let stored_pool = if canonical {
             None
         } else {
             // The rare non-canonical pool: a second pass keeps each row's stored offsets.
@@ -302,7 +343,20 @@ impl Table {
             } else {
                 Tail::Raw(rest.to_vec())
             },
+            pristine,
         })
+    }
+
+    /// The parsed pool offsets of every string cell while no value has changed (see
+    /// [`Pristine`]).
+    pub(crate) fn pristine_offsets(&self) -> Option<&[u32]> {
+        self.pristine.0.as_deref()
+    }
+
+    /// Forgets the parsed string offsets: called by every `&mut` access to the values.
+    #[inline]
+    fn touch(&mut self) {
+        self.pristine.0 = None;
     }
 
     /// Index of the first field matching `key` (a name, `[XXXXXXXX]` or a hash).
@@ -369,6 +423,7 @@ impl Table {
         if i >= self.rows {
             return None;
         }
+        self.touch();
         let w = self.width;
         self.values.get_mut(i * w..(i + 1) * w)
     }
@@ -381,6 +436,7 @@ impl Table {
 
     /// Every row, in order, editable in place.
     pub fn rows_mut(&mut self) -> impl ExactSizeIterator<Item = &mut [Value]> + '_ {
+        self.touch();
         let w = self.width;
         let mut rest = self.values.as_mut_slice();
         (0..self.rows).map(move |_| {
@@ -400,6 +456,7 @@ impl Table {
     /// leaving the table as it was, on a wrong number of values or when the fields changed in
     /// number since the first row; value types are checked on [`Table::write`].
     pub fn push_row(&mut self, values: impl IntoIterator<Item = Value>) -> Result<usize> {
+        self.touch();
         let width = self.fields.len();
         if self.rows > 0 && self.width != width {
             return Err(Error::message(format!(
@@ -424,6 +481,7 @@ impl Table {
 
     /// Appends a row of zero values (empty strings) and returns its index.
     pub fn push_default_row(&mut self) -> usize {
+        self.touch();
         let zero = |f: &Field| Value::zero(f.kind).unwrap_or(Value::Long(0));
         if self.rows > 0 && self.width != self.fields.len() {
             // The fields changed in number since the first row: keep the rows' width (the
@@ -443,6 +501,7 @@ impl Table {
 
     /// Removes every row (fields and the rest stay).
     pub fn clear_rows(&mut self) {
+        self.touch();
         self.values.clear();
         self.rows = 0;
         self.residue.clear();
@@ -578,6 +637,9 @@ struct Copy<'a, 'p> {
     pool_bytes: &'p [u8],
     pool: &'a mut Canon<'p>,
     values: &'a mut Vec<Value>,
+    /// Each string cell's stored offset, when `keep` (see [`Pristine`]).
+    offsets: &'a mut Vec<u32>,
+    keep: bool,
 }
 
 impl Copy<'_, '_> {
@@ -603,6 +665,9 @@ impl Copy<'_, '_> {
                     let rest = self.pool_bytes.get(at as usize..)?;
                     let n = nul_at(rest)?;
                     self.pool.see(rest.get(..n)?, at);
+                    if self.keep {
+                        self.offsets.push(at);
+                    }
                     Some(Value::StringOffset(Str::from_window(rest, n)))
                 }),
                 FieldType::SHORT => bytes.get(off..).and_then(|b| {
