@@ -26,41 +26,25 @@ impl Str {
     pub const EMPTY: Str = Str(Repr::Inline(0, [0; INLINE]));
 
     /// A copy of `bytes`.
-    #[inline]
+    #[inline(always)]
     pub fn new(bytes: &[u8]) -> Str {
         let n = bytes.len();
         if n > INLINE {
-            return Str(Repr::Heap(bytes.into()));
+            return Str::boxed(bytes);
         }
-        // Two overlapping fixed-size copies (no library call for a handful of bytes).
-        fn pair<const K: usize>(buf: &mut [u8; INLINE], bytes: &[u8]) -> bool {
-            let n = bytes.len();
-            match (bytes.first_chunk::<K>(), bytes.last_chunk::<K>()) {
-                (Some(head), Some(tail)) => {
-                    if let Some(d) = buf.first_chunk_mut::<K>() {
-                        *d = *head;
-                    }
-                    if let Some(d) = buf.get_mut(n - K..).and_then(<[u8]>::first_chunk_mut::<K>) {
-                        *d = *tail;
-                    }
-                    true
-                }
-                _ => false,
-            }
-        }
-        let mut buf = [0u8; INLINE];
-        if !pair::<16>(&mut buf, bytes) && !pair::<8>(&mut buf, bytes) {
-            for (d, s) in buf.iter_mut().zip(bytes) {
-                *d = *s;
-            }
-        }
-        Str(Repr::Inline(n as u8, buf))
+        Str(Repr::Inline(n as u8, inline_bytes(bytes)))
+    }
+
+    /// A string too long to keep inline.
+    #[inline(never)]
+    fn boxed(bytes: &[u8]) -> Str {
+        Str(Repr::Heap(bytes.into()))
     }
 
     /// The first `len` bytes of `window` (a string inside a larger buffer). When the window
     /// holds at least the inline capacity, a fixed-size copy: the bytes past `len` are carried
     /// along but never read.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn from_window(window: &[u8], len: usize) -> Str {
         match window.first_chunk::<INLINE>() {
             Some(b) if len <= INLINE => Str(Repr::Inline(len as u8, *b)),
@@ -84,6 +68,53 @@ impl Str {
             Repr::Heap(b) => b.into_vec(),
         }
     }
+}
+
+/// Up to [`INLINE`] bytes, zero-padded, assembled as words in registers from fixed-size loads
+/// (no library call, and no narrow stores that a wider read of the value right after would
+/// stall on).
+#[inline(always)]
+fn inline_bytes(bytes: &[u8]) -> [u8; INLINE] {
+    let n = bytes.len();
+    let word = |at: usize| {
+        bytes
+            .get(at..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    // The bytes from `8 * k` to the end (fewer than 8), zero-padded: the last eight bytes
+    // shifted down; shorter strings from overlapping four-byte loads or single bytes.
+    let tail = |k: usize| -> u64 {
+        let rest = n - 8 * k;
+        if rest == 0 {
+            return 0;
+        }
+        match bytes.last_chunk::<8>() {
+            Some(last) => u64::from_le_bytes(*last) >> (8 * (8 - rest)),
+            None => match (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+                (Some(a), Some(b)) => {
+                    u64::from(u32::from_le_bytes(*a))
+                        | u64::from(u32::from_le_bytes(*b)) << (8 * (n - 4))
+                }
+                _ => {
+                    let byte = |i: usize| bytes.get(i).map_or(0, |&b| u64::from(b) << (8 * i));
+                    byte(0) | byte(n / 2) | byte(n.wrapping_sub(1))
+                }
+            },
+        }
+    };
+    let w = match n {
+        0..8 => [tail(0), 0, 0, 0],
+        8..16 => [word(0), tail(1), 0, 0],
+        16..24 => [word(0), word(8), tail(2), 0],
+        _ => [word(0), word(8), word(16), tail(3)],
+    };
+    let mut buf = [0u8; INLINE];
+    for (chunk, w) in buf.chunks_mut(8).zip(w) {
+        let b = w.to_le_bytes();
+        chunk.copy_from_slice(b.get(..chunk.len()).unwrap_or_default());
+    }
+    buf
 }
 
 impl Default for Str {
@@ -198,7 +229,7 @@ mod tests {
 
     #[test]
     fn inline_and_heap_behave_as_slices() {
-        for n in [0, 1, 7, 8, 9, 15, 16, 17, 29, 30, 31, 64] {
+        for n in 0..=64 {
             let bytes: Vec<u8> = (0..n).map(|i| i as u8 ^ 0x5A).collect();
             let s = Str::new(&bytes);
             assert_eq!(&*s, bytes.as_slice());

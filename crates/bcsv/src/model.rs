@@ -246,22 +246,25 @@ impl Table {
         };
         // Without rows the entry size is unchecked by the file's length: nothing to read.
         if n > 0 {
-            // The coverage mask on the stack for ordinary entry sizes (no allocation per table).
+            // The coverage mask on the stack for ordinary entry sizes (no allocation per table),
+            // and none at all when whole fields tile the row (most game tables).
             let size = view.entry_size();
-            let mut small_cover = [0u8; 256];
+            let tiled = tiles(&fields, size);
+            let mut small_cover;
             let heap_cover: Vec<u8>;
-            let cover: &[u8] = match small_cover.get_mut(..size) {
-                Some(c) => {
-                    coverage_into(&fields, view.endian(), c);
-                    c
-                }
-                None => {
-                    heap_cover = coverage(&fields, size, view.endian());
-                    &heap_cover
-                }
+            let cover: &[u8] = if tiled {
+                &[]
+            } else if size <= 256 {
+                small_cover = [0u8; 256];
+                let c = small_cover.get_mut(..size).unwrap_or_default();
+                coverage_into(&fields, view.endian(), c);
+                c
+            } else {
+                heap_cover = coverage(&fields, size, view.endian());
+                &heap_cover
             };
             // Only bytes some field does not fully own can hold residue bits.
-            let full = cover.iter().all(|&c| c == 0xFF);
+            let full = tiled || cover.iter().all(|&c| c == 0xFF);
             let mut copy = Copy {
                 fields: &fields,
                 pool_bytes,
@@ -575,6 +578,28 @@ fn side_set<T>(list: &mut Vec<(usize, Vec<T>)>, i: usize, v: Vec<T>) {
     }
 }
 
+/// True when fields that own their whole width (no partial mask, no shift; inline strings) cover
+/// every byte of a row of at most 64 bytes: the [`coverage`] is then all ones, found with one
+/// bit per byte.
+fn tiles(fields: &[Field], entry_size: usize) -> bool {
+    if entry_size == 0 || entry_size > 64 {
+        return false;
+    }
+    let mut bits = 0u64;
+    for f in fields {
+        let Some(n) = f.kind.size() else {
+            return false;
+        };
+        let off = usize::from(f.offset);
+        let whole = f.kind == FieldType::STRING || f.effective_mask() == f.width_mask();
+        if !whole || off + n > entry_size {
+            return false;
+        }
+        bits |= (u64::MAX >> (64 - n)) << off;
+    }
+    bits == u64::MAX >> (64 - entry_size)
+}
+
 /// Per-byte mask of the row bits that some field's value carries (inline strings cover all bytes).
 pub(crate) fn coverage(fields: &[Field], entry_size: usize, endian: Endian) -> Vec<u8> {
     let mut cover = vec![0u8; entry_size];
@@ -781,6 +806,41 @@ impl<'a> Canon<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tiles_is_a_full_coverage() {
+        let kinds = [
+            FieldType::LONG,
+            FieldType::SHORT,
+            FieldType::CHAR,
+            FieldType::STRING,
+            FieldType::STRING_OFFSET,
+        ];
+        // Every pair of fields at every offset, whole or packed, in rows of 1 to 40 bytes.
+        for size in 1..=40usize {
+            for (a, b) in kinds
+                .iter()
+                .flat_map(|&a| kinds.iter().map(move |&b| (a, b)))
+            {
+                for (oa, ob) in [(0, 0), (0, 1), (0, 4), (1, 0), (2, 6), (0, 32), (4, 0)] {
+                    for packed in [false, true] {
+                        let mut f = vec![Field::new(1, a, oa), Field::new(2, b, ob)];
+                        if packed {
+                            f[1].shift = 1;
+                        }
+                        let fits = f.iter().all(|f| usize::from(f.offset) + f.size() <= size);
+                        if fits {
+                            let full = coverage(&f, size, Endian::Big).iter().all(|&c| c == 0xFF);
+                            assert!(!tiles(&f, size) || full, "{size} {f:?}");
+                            if !packed {
+                                assert_eq!(tiles(&f, size), full, "{size} {f:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn flat_rows() {
