@@ -57,21 +57,21 @@ fn read_columns<const DECODE: bool>(data: &[u8]) -> u64 {
     use gcformats::bcsv::FieldType;
     let view = bcsv::parse(data).unwrap();
     let strings = if DECODE { Some(view.strings()) } else { None };
-    let text_len = |b: &[u8]| {
-        let text = strings.as_ref().unwrap().decode(b);
-        text.map_or(0, |t| t.len() as u64)
-    };
     let mut acc = 0u64;
     for f in view.fields() {
         let sum = match f.kind {
             FieldType::STRING_OFFSET => view.pool_strings(&f).unwrap().fold(0u64, |a, s| {
                 let s = s.unwrap();
-                a.wrapping_add(if DECODE { text_len(s) } else { s.len() as u64 })
+                a.wrapping_add(if DECODE {
+                    text_len(strings.as_ref().unwrap(), s)
+                } else {
+                    s.len() as u64
+                })
             }),
             FieldType::STRING => view.inline_strings(&f).unwrap().fold(0u64, |a, b| {
                 a.wrapping_add(if DECODE {
                     let end = b.iter().position(|&c| c == 0).unwrap_or(32);
-                    text_len(&b[..end])
+                    text_len(strings.as_ref().unwrap(), &b[..end])
                 } else {
                     u64::from(b[0])
                 })
@@ -97,6 +97,12 @@ fn read_columns<const DECODE: bool>(data: &[u8]) -> u64 {
         acc = acc.wrapping_add(sum);
     }
     acc
+}
+
+/// Bytes of `b` decoded to text (0 when it does not decode).
+#[inline(always)]
+fn text_len(strings: &bcsv::Strings<'_>, b: &[u8]) -> u64 {
+    strings.decode(b).map_or(0, |t| t.len() as u64)
 }
 
 /// Every real table both readers take, with its name.

@@ -180,7 +180,7 @@ impl Strings<'_> {
     /// Strict decode of a cell's string bytes (a pool string from [`Cell::StringOffset`], or an
     /// inline string up to its NUL) in the table's encoding; `Err(i)` gives the index of the first
     /// byte that does not decode.
-    #[inline]
+    #[inline(always)]
     pub fn decode<'s>(&'s self, bytes: &'s [u8]) -> std::result::Result<Cow<'s, str>, usize> {
         // Where the bytes sit in the pool, if they are a part of it (live slices cannot overlap
         // unless they share memory); anything else gets a start past the copy.
@@ -192,6 +192,13 @@ impl Strings<'_> {
         {
             return Ok(Cow::Borrowed(s));
         }
+        self.decode_other(bytes)
+    }
+
+    /// [`Strings::decode`] of a string that is not an ASCII part of the pool (kept out of line,
+    /// so that the slice of the pool inlines into the caller's loop).
+    #[inline(never)]
+    fn decode_other<'s>(&'s self, bytes: &'s [u8]) -> std::result::Result<Cow<'s, str>, usize> {
         self.encoding.decode(bytes)
     }
 }
