@@ -32,7 +32,9 @@ impl Str {
         if n > INLINE {
             return Str::boxed(bytes);
         }
-        Str(Repr::Inline(n as u8, inline_bytes(bytes)))
+        let mut buf = [0u8; INLINE];
+        fill_inline(&mut buf, bytes);
+        Str(Repr::Inline(n as u8, buf))
     }
 
     /// A string too long to keep inline.
@@ -49,6 +51,24 @@ impl Str {
         match window.first_chunk::<INLINE>() {
             Some(b) if len <= INLINE => Str(Repr::Inline(len as u8, *b)),
             _ => Str::new(window.get(..len).unwrap_or_default()),
+        }
+    }
+
+    /// Sets the string to [`Str::from_window`] in place.
+    /// The inline bytes are written straight into place (not through a temporary the caller
+    /// then copies).
+    #[inline(always)]
+    pub(crate) fn set_from_window(&mut self, window: &[u8], len: usize) {
+        match (&mut self.0, window.first_chunk::<INLINE>()) {
+            (Repr::Inline(n, buf), Some(b)) if len <= INLINE => {
+                *n = len as u8;
+                *buf = *b;
+            }
+            (Repr::Inline(n, buf), None) if len <= INLINE => {
+                *n = len as u8;
+                fill_inline(buf, window.get(..len).unwrap_or_default());
+            }
+            _ => *self = Str::from_window(window, len),
         }
     }
 
@@ -74,7 +94,7 @@ impl Str {
 /// (no library call, and no narrow stores that a wider read of the value right after would
 /// stall on).
 #[inline(always)]
-fn inline_bytes(bytes: &[u8]) -> [u8; INLINE] {
+fn fill_inline(buf: &mut [u8; INLINE], bytes: &[u8]) {
     let n = bytes.len();
     let word = |at: usize| {
         bytes
@@ -109,12 +129,10 @@ fn inline_bytes(bytes: &[u8]) -> [u8; INLINE] {
         16..24 => [word(0), word(8), tail(2), 0],
         _ => [word(0), word(8), word(16), tail(3)],
     };
-    let mut buf = [0u8; INLINE];
     for (chunk, w) in buf.chunks_mut(8).zip(w) {
         let b = w.to_le_bytes();
         chunk.copy_from_slice(b.get(..chunk.len()).unwrap_or_default());
     }
-    buf
 }
 
 impl Default for Str {
@@ -250,6 +268,14 @@ mod tests {
             let s = Str::from_window(&pool[at..], len);
             assert_eq!(s, &pool[at..at + len]);
             assert_eq!(s, Str::new(&pool[at..at + len]));
+        }
+        // In place, over an inline or a boxed string, from long and short windows.
+        for start in [Str::EMPTY, Str::new(&[7; 40])] {
+            for (at, len) in [(0, 6), (7, 44), (7, 3), (40, 5), (46, 4), (50, 0)] {
+                let mut s = start.clone();
+                s.set_from_window(&pool[at..], len);
+                assert_eq!(s, &pool[at..at + len]);
+            }
         }
         assert_eq!(Str::default(), Str::EMPTY);
         assert!(Str::EMPTY.is_empty());

@@ -685,16 +685,27 @@ impl Copy<'_, '_> {
                 FieldType::LONG => word(off).map(|w| Value::Long(f.decode(w) as i32)),
                 FieldType::FLOAT => word(off).map(|w| Value::Float(f32::from_bits(f.decode(w)))),
                 FieldType::LONG_2 => word(off).map(|w| Value::Long2(f.decode(w))),
-                FieldType::STRING_OFFSET => word(off).and_then(|w| {
-                    let at = f.decode(w);
-                    let rest = self.pool_bytes.get(at as usize..)?;
-                    let n = nul_at(rest)?;
-                    self.pool.see(rest.get(..n)?, at);
+                FieldType::STRING_OFFSET => {
+                    let found = word(off).and_then(|w| {
+                        let at = f.decode(w);
+                        let rest = self.pool_bytes.get(at as usize..)?;
+                        Some((at, rest, nul_at(rest)?))
+                    });
+                    let Some((at, rest, n)) = found else {
+                        return Err(i);
+                    };
+                    self.pool.see(rest.get(..n).unwrap_or_default(), at);
                     if self.keep {
                         self.offsets.push(at);
                     }
-                    Some(Value::StringOffset(Str::from_window(rest, n)))
-                }),
+                    // The string is written in place: a `Str` built on the stack and moved in
+                    // was re-read at other widths than it was written (a store-forwarding stall).
+                    self.values.push(Value::StringOffset(Str::EMPTY));
+                    if let Some(Value::StringOffset(s)) = self.values.last_mut() {
+                        s.set_from_window(rest, n);
+                    }
+                    continue;
+                }
                 FieldType::SHORT => bytes.get(off..).and_then(|b| {
                     let b: [u8; 2] = *b.first_chunk()?;
                     let raw = if BIG {
