@@ -49,6 +49,62 @@ fn read_cells<const DECODE: bool>(data: &[u8]) -> u64 {
     acc
 }
 
+/// Every cell, a column at a time through the view's bulk readers (`View::numbers`,
+/// `View::pool_strings`, `View::inline_strings`: each field's type, offset, mask and shift resolved
+/// once): numbers decoded, strings as bytes, or (`DECODE`) each string decoded to text as in
+/// [`read_cells`].
+fn read_columns<const DECODE: bool>(data: &[u8]) -> u64 {
+    use gcformats::bcsv::FieldType;
+    let view = bcsv::parse(data).unwrap();
+    let strings = if DECODE { Some(view.strings()) } else { None };
+    let mut acc = 0u64;
+    for f in view.fields() {
+        let sum = match f.kind {
+            FieldType::STRING_OFFSET => view.pool_strings(&f).unwrap().fold(0u64, |a, s| {
+                let s = s.unwrap();
+                a.wrapping_add(if DECODE {
+                    text_len(strings.as_ref().unwrap(), s)
+                } else {
+                    s.len() as u64
+                })
+            }),
+            FieldType::STRING => view.inline_strings(&f).unwrap().fold(0u64, |a, b| {
+                a.wrapping_add(if DECODE {
+                    let end = b.iter().position(|&c| c == 0).unwrap_or(32);
+                    text_len(strings.as_ref().unwrap(), &b[..end])
+                } else {
+                    u64::from(b[0])
+                })
+            }),
+            // Sign-extended as the cells' `i32`/`i16`/`i8` values.
+            FieldType::SHORT => view
+                .numbers(&f)
+                .unwrap()
+                .fold(0u64, |a, v| a.wrapping_add(v as u16 as i16 as u64)),
+            FieldType::CHAR => view
+                .numbers(&f)
+                .unwrap()
+                .fold(0u64, |a, v| a.wrapping_add(v as u8 as i8 as u64)),
+            FieldType::LONG => view
+                .numbers(&f)
+                .unwrap()
+                .fold(0u64, |a, v| a.wrapping_add(v as i32 as u64)),
+            _ => view
+                .numbers(&f)
+                .unwrap()
+                .fold(0u64, |a, v| a.wrapping_add(u64::from(v))),
+        };
+        acc = acc.wrapping_add(sum);
+    }
+    acc
+}
+
+/// Bytes of `b` decoded to text (0 when it does not decode).
+#[inline(always)]
+fn text_len(strings: &bcsv::Strings<'_>, b: &[u8]) -> u64 {
+    strings.decode(b).map_or(0, |t| t.len() as u64)
+}
+
 /// Every real table both readers take, with its name.
 fn real_tables() -> Vec<(String, Vec<u8>)> {
     #[cfg(feature = "rarc")]
@@ -90,11 +146,12 @@ fn real(_: &mut Criterion) {
             let v = bcsv::parse(b).unwrap();
             let kinds: String = v.fields().map(|f| f.kind.0.to_string()).collect();
             eprintln!(
-                "table {name}: {} bytes, {} rows, entry {}, fields {kinds}, pool {}",
+                "table {name}: {} bytes, {} rows, entry {}, fields {kinds}, pool {} (ascii {})",
                 b.len(),
                 v.len(),
                 v.entry_size(),
-                v.pool().data().len()
+                v.pool().data().len(),
+                v.pool().data().is_ascii()
             );
         }
     }
@@ -108,13 +165,20 @@ fn real(_: &mut Criterion) {
         let write = std::env::var_os("BCSV_PROFILE_WRITE").is_some();
         let jmap_too = std::env::var_os("BCSV_PROFILE_JMAP").is_some();
         let view = std::env::var_os("BCSV_PROFILE_VIEW").is_some();
+        let columns = std::env::var_os("BCSV_PROFILE_COLUMNS").is_some();
         let model = Table::parse(picked[0]).unwrap();
         let c0 = thread_cpu().unwrap();
         let mut n = 0usize;
         while thread_cpu().unwrap() - c0 < 2.0 {
             for _ in 0..1000 {
                 for b in &picked {
-                    if view {
+                    if view && columns {
+                        black_box(if std::env::var_os("BCSV_PROFILE_DECODE").is_some() {
+                            read_columns::<true>(black_box(b))
+                        } else {
+                            read_columns::<false>(black_box(b))
+                        });
+                    } else if view {
                         black_box(if std::env::var_os("BCSV_PROFILE_DECODE").is_some() {
                             read_cells::<true>(black_box(b))
                         } else {
@@ -151,6 +215,16 @@ fn real(_: &mut Criterion) {
         .collect();
     for ((name, b), m) in tables.iter().zip(&models) {
         assert_eq!(&m.write().unwrap(), b, "{name}: byte-exact write");
+        assert_eq!(
+            read_columns::<false>(b),
+            read_cells::<false>(b),
+            "{name}: columns"
+        );
+        assert_eq!(
+            read_columns::<true>(b),
+            read_cells::<true>(b),
+            "{name}: columns"
+        );
     }
     let theirs: Vec<_> = tables.iter().map(|(_, b)| jmap(b)).collect();
     common::ratios(
@@ -177,6 +251,18 @@ fn real(_: &mut Criterion) {
                     .map(|(_, b)| read_cells::<true>(black_box(b)) as usize)
                     .sum::<usize>()
             }),
+            ("view columns", &|| {
+                tables
+                    .iter()
+                    .map(|(_, b)| read_columns::<false>(black_box(b)) as usize)
+                    .sum::<usize>()
+            }),
+            ("view columns + decoded", &|| {
+                tables
+                    .iter()
+                    .map(|(_, b)| read_columns::<true>(black_box(b)) as usize)
+                    .sum::<usize>()
+            }),
             ("owned parse", &|| {
                 tables
                     .iter()
@@ -200,7 +286,7 @@ fn real(_: &mut Criterion) {
     // `BCSV_CPU_TIME=1`: the same operations over all real tables by thread CPU time (steady
     // on a loaded machine, where wall-clock best-of-N still counts other jobs' time slices).
     if std::env::var_os("BCSV_CPU_TIME").is_some() {
-        let ops: [(&str, &dyn Fn() -> usize); 5] = [
+        let ops: [(&str, &dyn Fn() -> usize); 7] = [
             ("lib-bcsv-jmap parse", &|| {
                 tables.iter().map(|(_, b)| jmap(black_box(b)).len()).sum()
             }),
@@ -214,6 +300,18 @@ fn real(_: &mut Criterion) {
                 tables
                     .iter()
                     .map(|(_, b)| read_cells::<true>(black_box(b)) as usize)
+                    .sum()
+            }),
+            ("view columns", &|| {
+                tables
+                    .iter()
+                    .map(|(_, b)| read_columns::<false>(black_box(b)) as usize)
+                    .sum()
+            }),
+            ("view columns + decoded", &|| {
+                tables
+                    .iter()
+                    .map(|(_, b)| read_columns::<true>(black_box(b)) as usize)
                     .sum()
             }),
             ("owned parse", &|| {

@@ -26,45 +26,49 @@ impl Str {
     pub const EMPTY: Str = Str(Repr::Inline(0, [0; INLINE]));
 
     /// A copy of `bytes`.
-    #[inline]
+    #[inline(always)]
     pub fn new(bytes: &[u8]) -> Str {
         let n = bytes.len();
         if n > INLINE {
-            return Str(Repr::Heap(bytes.into()));
-        }
-        // Two overlapping fixed-size copies (no library call for a handful of bytes).
-        fn pair<const K: usize>(buf: &mut [u8; INLINE], bytes: &[u8]) -> bool {
-            let n = bytes.len();
-            match (bytes.first_chunk::<K>(), bytes.last_chunk::<K>()) {
-                (Some(head), Some(tail)) => {
-                    if let Some(d) = buf.first_chunk_mut::<K>() {
-                        *d = *head;
-                    }
-                    if let Some(d) = buf.get_mut(n - K..).and_then(<[u8]>::first_chunk_mut::<K>) {
-                        *d = *tail;
-                    }
-                    true
-                }
-                _ => false,
-            }
+            return Str::boxed(bytes);
         }
         let mut buf = [0u8; INLINE];
-        if !pair::<16>(&mut buf, bytes) && !pair::<8>(&mut buf, bytes) {
-            for (d, s) in buf.iter_mut().zip(bytes) {
-                *d = *s;
-            }
-        }
+        fill_inline(&mut buf, bytes);
         Str(Repr::Inline(n as u8, buf))
+    }
+
+    /// A string too long to keep inline.
+    #[inline(never)]
+    fn boxed(bytes: &[u8]) -> Str {
+        Str(Repr::Heap(bytes.into()))
     }
 
     /// The first `len` bytes of `window` (a string inside a larger buffer). When the window
     /// holds at least the inline capacity, a fixed-size copy: the bytes past `len` are carried
     /// along but never read.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn from_window(window: &[u8], len: usize) -> Str {
         match window.first_chunk::<INLINE>() {
             Some(b) if len <= INLINE => Str(Repr::Inline(len as u8, *b)),
             _ => Str::new(window.get(..len).unwrap_or_default()),
+        }
+    }
+
+    /// Sets the string to [`Str::from_window`] in place.
+    /// The inline bytes are written straight into place (not through a temporary the caller
+    /// then copies).
+    #[inline(always)]
+    pub(crate) fn set_from_window(&mut self, window: &[u8], len: usize) {
+        match (&mut self.0, window.first_chunk::<INLINE>()) {
+            (Repr::Inline(n, buf), Some(b)) if len <= INLINE => {
+                *n = len as u8;
+                *buf = *b;
+            }
+            (Repr::Inline(n, buf), None) if len <= INLINE => {
+                *n = len as u8;
+                fill_inline(buf, window.get(..len).unwrap_or_default());
+            }
+            _ => *self = Str::from_window(window, len),
         }
     }
 
@@ -83,6 +87,51 @@ impl Str {
             Repr::Inline(..) => self.as_bytes().to_vec(),
             Repr::Heap(b) => b.into_vec(),
         }
+    }
+}
+
+/// Up to [`INLINE`] bytes, zero-padded, assembled as words in registers from fixed-size loads
+/// (no library call, and no narrow stores that a wider read of the value right after would
+/// stall on).
+#[inline(always)]
+fn fill_inline(buf: &mut [u8; INLINE], bytes: &[u8]) {
+    let n = bytes.len();
+    let word = |at: usize| {
+        bytes
+            .get(at..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    // The bytes from `8 * k` to the end (fewer than 8), zero-padded: the last eight bytes
+    // shifted down; shorter strings from overlapping four-byte loads or single bytes.
+    let tail = |k: usize| -> u64 {
+        let rest = n - 8 * k;
+        if rest == 0 {
+            return 0;
+        }
+        match bytes.last_chunk::<8>() {
+            Some(last) => u64::from_le_bytes(*last) >> (8 * (8 - rest)),
+            None => match (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+                (Some(a), Some(b)) => {
+                    u64::from(u32::from_le_bytes(*a))
+                        | u64::from(u32::from_le_bytes(*b)) << (8 * (n - 4))
+                }
+                _ => {
+                    let byte = |i: usize| bytes.get(i).map_or(0, |&b| u64::from(b) << (8 * i));
+                    byte(0) | byte(n / 2) | byte(n.wrapping_sub(1))
+                }
+            },
+        }
+    };
+    let w = match n {
+        0..8 => [tail(0), 0, 0, 0],
+        8..16 => [word(0), tail(1), 0, 0],
+        16..24 => [word(0), word(8), tail(2), 0],
+        _ => [word(0), word(8), word(16), tail(3)],
+    };
+    for (chunk, w) in buf.chunks_mut(8).zip(w) {
+        let b = w.to_le_bytes();
+        chunk.copy_from_slice(b.get(..chunk.len()).unwrap_or_default());
     }
 }
 
@@ -198,7 +247,7 @@ mod tests {
 
     #[test]
     fn inline_and_heap_behave_as_slices() {
-        for n in [0, 1, 7, 8, 9, 15, 16, 17, 29, 30, 31, 64] {
+        for n in 0..=64 {
             let bytes: Vec<u8> = (0..n).map(|i| i as u8 ^ 0x5A).collect();
             let s = Str::new(&bytes);
             assert_eq!(&*s, bytes.as_slice());
@@ -219,6 +268,14 @@ mod tests {
             let s = Str::from_window(&pool[at..], len);
             assert_eq!(s, &pool[at..at + len]);
             assert_eq!(s, Str::new(&pool[at..at + len]));
+        }
+        // In place, over an inline or a boxed string, from long and short windows.
+        for start in [Str::EMPTY, Str::new(&[7; 40])] {
+            for (at, len) in [(0, 6), (7, 44), (7, 3), (40, 5), (46, 4), (50, 0)] {
+                let mut s = start.clone();
+                s.set_from_window(&pool[at..], len);
+                assert_eq!(s, &pool[at..at + len]);
+            }
         }
         assert_eq!(Str::default(), Str::EMPTY);
         assert!(Str::EMPTY.is_empty());

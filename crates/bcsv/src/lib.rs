@@ -65,6 +65,6 @@ pub use model::{Table, Tail, Value};
 pub use types::{Field, FieldType, auto_layout};
 pub use validate::{validate, validate_model, validate_with};
 pub use view::{
-    Cell, FIELD_SIZE, FromCell, HEADER_SIZE, Header, RowView, Strings, View, parse, parse_endian,
-    parse_with,
+    Cell, FIELD_SIZE, FromCell, HEADER_SIZE, Header, Numbers, PoolStrings, RowView, Strings, View,
+    parse, parse_endian, parse_with,
 };

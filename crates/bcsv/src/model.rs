@@ -147,6 +147,36 @@ pub struct Table {
     pub stored_pool: Option<Vec<u8>>,
     /// What follows the pool.
     pub tail: Tail,
+    /// The parsed pool offsets of every string cell, kept while the rows are untouched.
+    pristine: Pristine,
+}
+
+/// Tables with fewer string cells than this keep no [`Pristine`] offsets: for them the
+/// allocation costs the parse more than the offsets save the writer.
+const PRISTINE_MIN: usize = 32;
+
+/// The stored pool offset of every STRING_OFFSET cell (rows in order, fields in order) of a
+/// parsed table whose pool is the canonical rebuild (first use, deduplicated). While no value has
+/// been touched (every `&mut` access to the rows drops them) the writer takes each cell's offset
+/// from here instead of looking its string up: a cell whose offset is the pool's current end
+/// places its string, any other points at a string placed before. Invisible to equality: a
+/// parsed table equals the same table built value by value.
+#[derive(Clone, Default)]
+struct Pristine(Option<Vec<u32>>);
+
+impl PartialEq for Pristine {
+    fn eq(&self, _: &Pristine) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Pristine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(v) => write!(f, "Pristine({} offsets)", v.len()),
+            None => f.write_str("Pristine(none)"),
+        }
+    }
 }
 
 impl Table {
@@ -206,30 +236,42 @@ impl Table {
             .iter()
             .filter(|f| f.kind == FieldType::STRING_OFFSET)
             .count();
-        let mut pool = Canon::new(pool_bytes, n.saturating_mul(strings));
+        let string_cells = n.saturating_mul(strings);
+        let mut pool = Canon::new(pool_bytes, string_cells);
+        let keep = string_cells >= PRISTINE_MIN;
+        let mut offsets = if keep {
+            Vec::with_capacity(string_cells)
+        } else {
+            Vec::new()
+        };
         // Without rows the entry size is unchecked by the file's length: nothing to read.
         if n > 0 {
-            // The coverage mask on the stack for ordinary entry sizes (no allocation per table).
+            // The coverage mask on the stack for ordinary entry sizes (no allocation per table),
+            // and none at all when whole fields tile the row (most game tables).
             let size = view.entry_size();
-            let mut small_cover = [0u8; 256];
+            let tiled = tiles(&fields, size);
+            let mut small_cover;
             let heap_cover: Vec<u8>;
-            let cover: &[u8] = match small_cover.get_mut(..size) {
-                Some(c) => {
-                    coverage_into(&fields, view.endian(), c);
-                    c
-                }
-                None => {
-                    heap_cover = coverage(&fields, size, view.endian());
-                    &heap_cover
-                }
+            let cover: &[u8] = if tiled {
+                &[]
+            } else if size <= 256 {
+                small_cover = [0u8; 256];
+                let c = small_cover.get_mut(..size).unwrap_or_default();
+                coverage_into(&fields, view.endian(), c);
+                c
+            } else {
+                heap_cover = coverage(&fields, size, view.endian());
+                &heap_cover
             };
             // Only bytes some field does not fully own can hold residue bits.
-            let full = cover.iter().all(|&c| c == 0xFF);
+            let full = tiled || cover.iter().all(|&c| c == 0xFF);
             let mut copy = Copy {
                 fields: &fields,
                 pool_bytes,
                 pool: &mut pool,
                 values: &mut values,
+                offsets: &mut offsets,
+                keep,
             };
             for row in view.rows() {
                 let bytes = row.bytes();
@@ -258,7 +300,9 @@ impl Table {
         }
         let pool_end = pool.max_end.min(pool_bytes.len());
         let mut string_offsets = Vec::new();
-        let stored_pool = if !pool.noncanonical && pool.next == pool.max_end {
+        let canonical = !pool.noncanonical && pool.next == pool.max_end;
+        let pristine = Pristine((canonical && keep).then_some(offsets));
+        let stored_pool = if canonical {
             None
         } else {
             // The rare non-canonical pool: a second pass keeps each row's stored offsets.
@@ -302,7 +346,20 @@ impl Table {
             } else {
                 Tail::Raw(rest.to_vec())
             },
+            pristine,
         })
+    }
+
+    /// The parsed pool offsets of every string cell while no value has changed (see
+    /// [`Pristine`]).
+    pub(crate) fn pristine_offsets(&self) -> Option<&[u32]> {
+        self.pristine.0.as_deref()
+    }
+
+    /// Forgets the parsed string offsets: called by every `&mut` access to the values.
+    #[inline]
+    fn touch(&mut self) {
+        self.pristine.0 = None;
     }
 
     /// Index of the first field matching `key` (a name, `[XXXXXXXX]` or a hash).
@@ -369,6 +426,7 @@ impl Table {
         if i >= self.rows {
             return None;
         }
+        self.touch();
         let w = self.width;
         self.values.get_mut(i * w..(i + 1) * w)
     }
@@ -381,6 +439,7 @@ impl Table {
 
     /// Every row, in order, editable in place.
     pub fn rows_mut(&mut self) -> impl ExactSizeIterator<Item = &mut [Value]> + '_ {
+        self.touch();
         let w = self.width;
         let mut rest = self.values.as_mut_slice();
         (0..self.rows).map(move |_| {
@@ -400,6 +459,7 @@ impl Table {
     /// leaving the table as it was, on a wrong number of values or when the fields changed in
     /// number since the first row; value types are checked on [`Table::write`].
     pub fn push_row(&mut self, values: impl IntoIterator<Item = Value>) -> Result<usize> {
+        self.touch();
         let width = self.fields.len();
         if self.rows > 0 && self.width != width {
             return Err(Error::message(format!(
@@ -424,6 +484,7 @@ impl Table {
 
     /// Appends a row of zero values (empty strings) and returns its index.
     pub fn push_default_row(&mut self) -> usize {
+        self.touch();
         let zero = |f: &Field| Value::zero(f.kind).unwrap_or(Value::Long(0));
         if self.rows > 0 && self.width != self.fields.len() {
             // The fields changed in number since the first row: keep the rows' width (the
@@ -443,6 +504,7 @@ impl Table {
 
     /// Removes every row (fields and the rest stay).
     pub fn clear_rows(&mut self) {
+        self.touch();
         self.values.clear();
         self.rows = 0;
         self.residue.clear();
@@ -516,6 +578,28 @@ fn side_set<T>(list: &mut Vec<(usize, Vec<T>)>, i: usize, v: Vec<T>) {
     }
 }
 
+/// True when fields that own their whole width (no partial mask, no shift; inline strings) cover
+/// every byte of a row of at most 64 bytes: the [`coverage`] is then all ones, found with one
+/// bit per byte.
+fn tiles(fields: &[Field], entry_size: usize) -> bool {
+    if entry_size == 0 || entry_size > 64 {
+        return false;
+    }
+    let mut bits = 0u64;
+    for f in fields {
+        let Some(n) = f.kind.size() else {
+            return false;
+        };
+        let off = usize::from(f.offset);
+        let whole = f.kind == FieldType::STRING || f.effective_mask() == f.width_mask();
+        if !whole || off + n > entry_size {
+            return false;
+        }
+        bits |= (u64::MAX >> (64 - n)) << off;
+    }
+    bits == u64::MAX >> (64 - entry_size)
+}
+
 /// Per-byte mask of the row bits that some field's value carries (inline strings cover all bytes).
 pub(crate) fn coverage(fields: &[Field], entry_size: usize, endian: Endian) -> Vec<u8> {
     let mut cover = vec![0u8; entry_size];
@@ -578,6 +662,9 @@ struct Copy<'a, 'p> {
     pool_bytes: &'p [u8],
     pool: &'a mut Canon<'p>,
     values: &'a mut Vec<Value>,
+    /// Each string cell's stored offset, when `keep` (see [`Pristine`]).
+    offsets: &'a mut Vec<u32>,
+    keep: bool,
 }
 
 impl Copy<'_, '_> {
@@ -598,13 +685,27 @@ impl Copy<'_, '_> {
                 FieldType::LONG => word(off).map(|w| Value::Long(f.decode(w) as i32)),
                 FieldType::FLOAT => word(off).map(|w| Value::Float(f32::from_bits(f.decode(w)))),
                 FieldType::LONG_2 => word(off).map(|w| Value::Long2(f.decode(w))),
-                FieldType::STRING_OFFSET => word(off).and_then(|w| {
-                    let at = f.decode(w);
-                    let rest = self.pool_bytes.get(at as usize..)?;
-                    let n = nul_at(rest)?;
-                    self.pool.see(rest.get(..n)?, at);
-                    Some(Value::StringOffset(Str::from_window(rest, n)))
-                }),
+                FieldType::STRING_OFFSET => {
+                    let found = word(off).and_then(|w| {
+                        let at = f.decode(w);
+                        let rest = self.pool_bytes.get(at as usize..)?;
+                        Some((at, rest, nul_at(rest)?))
+                    });
+                    let Some((at, rest, n)) = found else {
+                        return Err(i);
+                    };
+                    self.pool.see(rest.get(..n).unwrap_or_default(), at);
+                    if self.keep {
+                        self.offsets.push(at);
+                    }
+                    // The string is written in place: a `Str` built on the stack and moved in
+                    // was re-read at other widths than it was written (a store-forwarding stall).
+                    self.values.push(Value::StringOffset(Str::EMPTY));
+                    if let Some(Value::StringOffset(s)) = self.values.last_mut() {
+                        s.set_from_window(rest, n);
+                    }
+                    continue;
+                }
                 FieldType::SHORT => bytes.get(off..).and_then(|b| {
                     let b: [u8; 2] = *b.first_chunk()?;
                     let raw = if BIG {
@@ -716,6 +817,41 @@ impl<'a> Canon<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tiles_is_a_full_coverage() {
+        let kinds = [
+            FieldType::LONG,
+            FieldType::SHORT,
+            FieldType::CHAR,
+            FieldType::STRING,
+            FieldType::STRING_OFFSET,
+        ];
+        // Every pair of fields at every offset, whole or packed, in rows of 1 to 40 bytes.
+        for size in 1..=40usize {
+            for (a, b) in kinds
+                .iter()
+                .flat_map(|&a| kinds.iter().map(move |&b| (a, b)))
+            {
+                for (oa, ob) in [(0, 0), (0, 1), (0, 4), (1, 0), (2, 6), (0, 32), (4, 0)] {
+                    for packed in [false, true] {
+                        let mut f = vec![Field::new(1, a, oa), Field::new(2, b, ob)];
+                        if packed {
+                            f[1].shift = 1;
+                        }
+                        let fits = f.iter().all(|f| usize::from(f.offset) + f.size() <= size);
+                        if fits {
+                            let full = coverage(&f, size, Endian::Big).iter().all(|&c| c == 0xFF);
+                            assert!(!tiles(&f, size) || full, "{size} {f:?}");
+                            if !packed {
+                                assert_eq!(tiles(&f, size), full, "{size} {f:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn flat_rows() {

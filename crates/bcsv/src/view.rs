@@ -161,15 +161,18 @@ fn bad_field(view: &View<'_>) -> Error {
     Error::message("bad field")
 }
 
-/// A view's string pool made ready for decoding many cells: a copy of the pool with every byte
-/// outside ASCII replaced by `?`, validated as text once, so that an ASCII pool string (most game
-/// strings) decodes to a slice of it instead of being validated on its own; any other string
-/// decodes with [`Encoding::decode`].
+/// A view's string pool made ready for decoding many cells: the pool validated as text once (or,
+/// when it is not valid UTF-8, a copy with every byte outside ASCII replaced by `?`), so that an
+/// ASCII pool string (most game strings) decodes to a slice of it instead of being validated on
+/// its own; any other string decodes with [`Encoding::decode`].
 #[derive(Debug, Clone)]
 pub struct Strings<'a> {
     pool: &'a [u8],
-    /// `pool` with non-ASCII bytes replaced: the same length, so offsets carry over.
-    text: String,
+    /// `pool` as text, borrowed when it is valid UTF-8 (an all-ASCII pool), else with non-ASCII
+    /// bytes replaced: the same length either way, so offsets carry over.
+    text: Cow<'a, str>,
+    /// The whole pool is ASCII: a pool string needs no test of its own.
+    ascii: bool,
     encoding: Encoding,
 }
 
@@ -177,19 +180,47 @@ impl Strings<'_> {
     /// Strict decode of a cell's string bytes (a pool string from [`Cell::StringOffset`], or an
     /// inline string up to its NUL) in the table's encoding; `Err(i)` gives the index of the first
     /// byte that does not decode.
-    #[inline]
+    #[inline(always)]
     pub fn decode<'s>(&'s self, bytes: &'s [u8]) -> std::result::Result<Cow<'s, str>, usize> {
         // Where the bytes sit in the pool, if they are a part of it (live slices cannot overlap
         // unless they share memory); anything else gets a start past the copy.
         let at = (bytes.as_ptr() as usize).wrapping_sub(self.pool.as_ptr() as usize);
-        if bytes.is_ascii()
-            && let Some(s) = at
-                .checked_add(bytes.len())
-                .and_then(|end| self.text.get(at..end))
+        if let Some(end) = at.checked_add(bytes.len())
+            && end <= self.pool.len()
+            && (self.ascii || is_ascii(bytes))
+            && let Some(s) = self.text.get(at..end)
         {
             return Ok(Cow::Borrowed(s));
         }
+        self.decode_other(bytes)
+    }
+
+    /// [`Strings::decode`] of a string that is not an ASCII part of the pool (kept out of line,
+    /// so that the slice of the pool inlines into the caller's loop).
+    #[inline(never)]
+    fn decode_other<'s>(&'s self, bytes: &'s [u8]) -> std::result::Result<Cow<'s, str>, usize> {
         self.encoding.decode(bytes)
+    }
+}
+
+/// True when every byte is ASCII: a string of up to 16 bytes (most game strings) in two
+/// overlapping word loads, without the standard library's byte loop for short slices.
+#[inline(always)]
+fn is_ascii(b: &[u8]) -> bool {
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const HI4: u32 = 0x8080_8080;
+    let n = b.len();
+    match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (Some(head), Some(tail)) if n <= 16 => {
+            (u64::from_le_bytes(*head) | u64::from_le_bytes(*tail)) & HI == 0
+        }
+        (Some(_), Some(_)) => b.is_ascii(),
+        _ => match (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+            (Some(head), Some(tail)) => {
+                (u32::from_le_bytes(*head) | u32::from_le_bytes(*tail)) & HI4 == 0
+            }
+            _ => b.iter().all(u8::is_ascii),
+        },
     }
 }
 
@@ -333,30 +364,116 @@ impl<'a> View<'a> {
     /// The pool string at `offset` (relative to the pool), without its terminator.
     #[inline]
     pub fn string_at(&self, offset: u32) -> Result<&'a [u8]> {
-        // A word-at-a-time NUL search; the reader's error on failure.
-        let found = self
-            .pool
-            .data()
-            .get(offset as usize..)
-            .and_then(|rest| rest.get(..nul_at(rest)?));
-        match found {
+        match self.find_string(offset) {
             Some(s) => Ok(s),
             None => Err(self.unterminated(offset)),
         }
     }
 
+    /// [`View::string_at`] without the error: a word-at-a-time NUL search.
+    #[inline(always)]
+    fn find_string(&self, offset: u32) -> Option<&'a [u8]> {
+        self.pool
+            .data()
+            .get(offset as usize..)
+            .and_then(|rest| rest.get(..nul_at(rest)?))
+    }
+
     /// The string pool made ready for decoding many cells (see [`Strings`]).
     pub fn strings(&self) -> Strings<'a> {
         let pool = self.pool.data();
-        let ascii: Vec<u8> = pool
-            .iter()
-            .map(|&b| if b.is_ascii() { b } else { b'?' })
-            .collect();
+        let ascii = pool.is_ascii();
+        let text = match std::str::from_utf8(pool) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => {
+                let ascii: Vec<u8> = pool
+                    .iter()
+                    .map(|&b| if b.is_ascii() { b } else { b'?' })
+                    .collect();
+                Cow::Owned(String::from_utf8(ascii).unwrap_or_default())
+            }
+        };
         Strings {
             pool,
-            text: String::from_utf8(ascii).unwrap_or_default(),
+            text,
+            ascii,
             encoding: self.encoding(),
         }
+    }
+
+    /// The rows, one entry each (none when the entry size is 0, which the parse allows only
+    /// without rows).
+    fn chunks(&self) -> std::slice::ChunksExact<'a, u8> {
+        let size = self.entry_size();
+        if size == 0 {
+            return [].chunks_exact(1);
+        }
+        self.rows.chunks_exact(size)
+    }
+
+    /// Where `field` sits in every row, checked once: `None` for a field of another type than
+    /// `kinds` or past the entry size (when the table has rows).
+    fn place(&self, field: &Field, kinds: &[FieldType]) -> Option<(usize, usize)> {
+        let size = field.kind.size()?;
+        let offset = usize::from(field.offset);
+        let fits = self.is_empty() || offset + size <= self.entry_size();
+        (kinds.contains(&field.kind) && fits).then_some((offset, size))
+    }
+
+    /// A number field (LONG, FLOAT, LONG_2, SHORT or CHAR) down every row, in row order: each
+    /// cell's decoded bits `(raw & mask) >> shift` (BCSV-013), as [`Field::decode`] gives them;
+    /// the field's offset, width, mask and shift are resolved once, so a bulk read is one load
+    /// per cell. `None` for a string field or a field past the entry size.
+    pub fn numbers(&self, field: &Field) -> Option<Numbers<'a>> {
+        let (offset, size) = self.place(
+            field,
+            &[
+                FieldType::LONG,
+                FieldType::FLOAT,
+                FieldType::LONG_2,
+                FieldType::SHORT,
+                FieldType::CHAR,
+            ],
+        )?;
+        let (mask, shift) = mask_shift(field);
+        Some(Numbers {
+            rows: self.chunks(),
+            offset,
+            size,
+            mask,
+            shift,
+            big: self.endian == Endian::Big,
+        })
+    }
+
+    /// A STRING_OFFSET field down every row, in row order: each cell's pool string without its
+    /// terminator (as [`Cell::StringOffset`]), or the error of an offset past the pool or an
+    /// unterminated string. `None` for another field type or a field past the entry size.
+    pub fn pool_strings(&self, field: &Field) -> Option<PoolStrings<'a>> {
+        let (offset, _) = self.place(field, &[FieldType::STRING_OFFSET])?;
+        let (mask, shift) = mask_shift(field);
+        Some(PoolStrings {
+            view: *self,
+            field: *field,
+            rows: self.chunks(),
+            offset,
+            mask,
+            shift,
+        })
+    }
+
+    /// A STRING (inline) field down every row, in row order: each cell's 32 raw bytes (as
+    /// [`Cell::InlineString`]). `None` for another field type or a field past the entry size.
+    pub fn inline_strings(
+        &self,
+        field: &Field,
+    ) -> Option<impl ExactSizeIterator<Item = &'a [u8; 32]> + use<'a>> {
+        let (offset, _) = self.place(field, &[FieldType::STRING])?;
+        Some(self.chunks().map(move |row| {
+            row.get(offset..)
+                .and_then(<[u8]>::first_chunk::<32>)
+                .unwrap_or(&[0; 32])
+        }))
     }
 
     fn row_offset(&self, index: usize) -> u64 {
@@ -412,6 +529,153 @@ fn nul_words(bytes: &[u8]) -> Option<usize> {
     let base = words.len() * 8;
     rest.iter().position(|&b| b == 0).map(|i| base + i)
 }
+
+/// A field's mask and shift for `(raw & mask) >> shift` without a checked shift per cell: a
+/// shift of 32 or more decodes to 0 (as [`Field::decode`]).
+fn mask_shift(field: &Field) -> (u32, u32) {
+    match u32::from(field.shift) {
+        s @ 0..32 => (field.mask, s),
+        _ => (0, 0),
+    }
+}
+
+/// The decoded bits of one number field down every row (see [`View::numbers`]).
+#[derive(Debug, Clone)]
+pub struct Numbers<'a> {
+    rows: std::slice::ChunksExact<'a, u8>,
+    offset: usize,
+    size: usize,
+    mask: u32,
+    shift: u32,
+    big: bool,
+}
+
+impl Numbers<'_> {
+    /// The raw value of the field's width in `row` (which the field fits, checked on creation).
+    #[inline(always)]
+    fn raw<const SIZE: usize, const BIG: bool>(&self, row: &[u8]) -> u32 {
+        let at = row.get(self.offset..).unwrap_or_default();
+        match SIZE {
+            4 => at.first_chunk::<4>().map_or(0, |b| {
+                if BIG {
+                    u32::from_be_bytes(*b)
+                } else {
+                    u32::from_le_bytes(*b)
+                }
+            }),
+            2 => at.first_chunk::<2>().map_or(0, |b| {
+                u32::from(if BIG {
+                    u16::from_be_bytes(*b)
+                } else {
+                    u16::from_le_bytes(*b)
+                })
+            }),
+            _ => at.first().map_or(0, |&b| u32::from(b)),
+        }
+    }
+
+    #[inline(always)]
+    fn decode<const SIZE: usize, const BIG: bool>(&self, row: &[u8]) -> u32 {
+        (self.raw::<SIZE, BIG>(row) & self.mask) >> self.shift
+    }
+
+    /// The rest folded with the width and byte order resolved once (one loop per case).
+    #[inline(always)]
+    fn fold_with<const SIZE: usize, const BIG: bool, B>(
+        self,
+        init: B,
+        mut f: impl FnMut(B, u32) -> B,
+    ) -> B {
+        let rows = self.rows.clone();
+        rows.fold(init, |acc, row| f(acc, self.decode::<SIZE, BIG>(row)))
+    }
+}
+
+impl Iterator for Numbers<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        let row = self.rows.next()?;
+        Some(match (self.size, self.big) {
+            (4, true) => self.decode::<4, true>(row),
+            (4, false) => self.decode::<4, false>(row),
+            (2, true) => self.decode::<2, true>(row),
+            (2, false) => self.decode::<2, false>(row),
+            (_, true) => self.decode::<1, true>(row),
+            (_, false) => self.decode::<1, false>(row),
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.rows.size_hint()
+    }
+
+    #[inline]
+    fn fold<B, F: FnMut(B, u32) -> B>(self, init: B, f: F) -> B {
+        match (self.size, self.big) {
+            (4, true) => self.fold_with::<4, true, B>(init, f),
+            (4, false) => self.fold_with::<4, false, B>(init, f),
+            (2, true) => self.fold_with::<2, true, B>(init, f),
+            (2, false) => self.fold_with::<2, false, B>(init, f),
+            (_, true) => self.fold_with::<1, true, B>(init, f),
+            (_, false) => self.fold_with::<1, false, B>(init, f),
+        }
+    }
+}
+
+impl ExactSizeIterator for Numbers<'_> {}
+
+/// The pool strings of one STRING_OFFSET field down every row (see [`View::pool_strings`]).
+#[derive(Debug, Clone)]
+pub struct PoolStrings<'a> {
+    view: View<'a>,
+    field: Field,
+    rows: std::slice::ChunksExact<'a, u8>,
+    offset: usize,
+    mask: u32,
+    shift: u32,
+}
+
+impl PoolStrings<'_> {
+    /// The error of the cell just read (pool offset `at`), with its row and field.
+    #[cold]
+    #[inline(never)]
+    fn bad_string(&self, at: u32) -> Error {
+        let row = self.view.len().saturating_sub(self.rows.len() + 1);
+        self.view
+            .unterminated(at)
+            .context(format!("row {row} {}", display_name(self.field.hash)))
+    }
+}
+
+impl<'a> Iterator for PoolStrings<'a> {
+    type Item = Result<&'a [u8]>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Result<&'a [u8]>> {
+        let row = self.rows.next()?;
+        let raw = row
+            .get(self.offset..)
+            .and_then(<[u8]>::first_chunk::<4>)
+            .map_or(0, |b| match self.view.endian {
+                Endian::Big => u32::from_be_bytes(*b),
+                Endian::Little => u32::from_le_bytes(*b),
+            });
+        let at = (raw & self.mask) >> self.shift;
+        // The search inline, the error (built cold) out of the loop.
+        Some(match self.view.find_string(at) {
+            Some(s) => Ok(s),
+            None => Err(self.bad_string(at)),
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.rows.size_hint()
+    }
+}
+
+impl ExactSizeIterator for PoolStrings<'_> {}
 
 /// Types a cell can be read as with [`RowView::get`].
 pub trait FromCell<'a>: Sized {
@@ -657,6 +921,19 @@ mod tests {
     use crate::{Table, Value};
 
     #[test]
+    fn is_ascii_is_the_standard_test() {
+        for len in 0..40 {
+            for at in (0..len).map(Some).chain([None]) {
+                let mut b: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                if let Some(at) = at {
+                    b[at] = 0x80 | at as u8;
+                }
+                assert_eq!(is_ascii(&b), b.is_ascii(), "{len} {at:?}");
+            }
+        }
+    }
+
+    #[test]
     fn nul_at_finds_the_first_zero() {
         for len in 0..48 {
             for at in (0..len).map(Some).chain([None]) {
@@ -671,6 +948,42 @@ mod tests {
                 assert_eq!(nul_at(&b), b.iter().position(|&c| c == 0), "{len} {at:?}");
             }
         }
+    }
+
+    #[test]
+    fn columns_read_as_cells() {
+        for t in [
+            crate::build::every_type(40),
+            crate::build::every_type_le(40),
+        ] {
+            let bytes = t.write().unwrap();
+            let view = parse(&bytes).unwrap();
+            for f in view.fields() {
+                let n = view.numbers(&f).map_or(0, |c| c.len());
+                let s = view.pool_strings(&f).map_or(0, |c| c.len());
+                let i = view.inline_strings(&f).map_or(0, |c| c.len());
+                assert_eq!(n + s + i, 40, "{f:?}");
+            }
+            crate::fuzz_bcsv(&bytes);
+        }
+        // A bad string offset is the cell's error; a field of another type has no column.
+        let mut t = Table::new(&[("a", FieldType::STRING_OFFSET), ("b", FieldType::LONG)]);
+        t.push_row([Value::StringOffset(b"x".into()), Value::Long(-2)])
+            .unwrap();
+        let mut bytes = t.write().unwrap();
+        let f = parse(&bytes).unwrap().field(0).unwrap();
+        let at = 0x10 + 24 + usize::from(f.offset);
+        bytes[at..at + 4].copy_from_slice(&0x100u32.to_be_bytes());
+        let view = parse(&bytes).unwrap();
+        let err = view.pool_strings(&f).unwrap().next().unwrap().unwrap_err();
+        assert!(err.to_string().contains("row 0"), "{err}");
+        assert!(view.numbers(&f).is_none() && view.inline_strings(&f).is_none());
+        let g = view.field(1).unwrap();
+        assert_eq!(
+            view.numbers(&g).unwrap().collect::<Vec<_>>(),
+            [-2i32 as u32]
+        );
+        assert!(view.pool_strings(&g).is_none());
     }
 
     #[test]

@@ -68,6 +68,21 @@ impl Table {
     /// Writes the table. Fails when the model is inconsistent (a value of the wrong type, a field
     /// past the entry size, a wrong number of values, sizes past 32 bits).
     pub fn write(&self) -> Result<Vec<u8>> {
+        // A parsed table whose rows are untouched takes its string offsets as parsed; should
+        // they not fit the rows (never expected), the pool is rebuilt by lookup.
+        if self.stored_pool.is_none()
+            && let Some(offsets) = self.pristine_offsets()
+            && let Some(out) = self.write_with(Some(offsets))?
+        {
+            return Ok(out);
+        }
+        self.write_with(None)
+            .and_then(|out| out.ok_or_else(|| Error::message("string pool")))
+    }
+
+    /// [`Table::write`], the string pool rebuilt by lookup or (`pristine`) from each string
+    /// cell's parsed offset; `None` when those offsets do not fit the rows.
+    fn write_with(&self, pristine: Option<&[u32]>) -> Result<Option<Vec<u8>>> {
         let endian = self.endian;
         let entry = self.entry_size as usize;
         for (i, f) in self.fields.iter().enumerate() {
@@ -133,7 +148,15 @@ impl Table {
         let mut pool = PoolWriter {
             bytes,
             stored_len: stored.len(),
-            added: HashMap::with_capacity_and_hasher(cells.min(8192), FastState::default()),
+            // No lookups with the parsed offsets.
+            added: HashMap::with_capacity_and_hasher(
+                if pristine.is_some() {
+                    0
+                } else {
+                    cells.min(8192)
+                },
+                FastState::default(),
+            ),
         };
         let mut offsets = Vec::new();
         let rows_start = out.len();
@@ -150,6 +173,7 @@ impl Table {
             ));
         }
         let plain = self.plain_rows();
+        let mut pristine = pristine.map(<[u32]>::iter);
         for (r, row) in self.rows().enumerate() {
             let (cells, rest) = rows_out.split_at_mut(entry.min(rows_out.len()));
             rows_out = rest;
@@ -168,9 +192,24 @@ impl Table {
                 // One match on the field type and the value: a value of another type is an error.
                 let bits = match (f.kind, v) {
                     (FieldType::STRING_OFFSET, Value::StringOffset(s)) => {
-                        let hint = row_offsets.get(k).copied();
-                        k += 1;
-                        let o = pool.offset(s, hint);
+                        let o = match &mut pristine {
+                            // The pool's end places the string, an earlier offset points at
+                            // one placed before (the canonical layout the parse checked).
+                            Some(it) => match it.next() {
+                                Some(&o) if o as usize == pool.bytes.len() => {
+                                    pool.bytes.extend_from_slice(s);
+                                    pool.bytes.push(0);
+                                    o
+                                }
+                                Some(&o) if (o as usize) < pool.bytes.len() => o,
+                                _ => return Ok(None),
+                            },
+                            None => {
+                                let hint = row_offsets.get(k).copied();
+                                k += 1;
+                                pool.offset(s, hint)
+                            }
+                        };
                         if recheck {
                             offsets.push((f, plan, o));
                         }
@@ -208,6 +247,9 @@ impl Table {
                 }
             }
         }
+        if pristine.is_some_and(|mut it| it.next().is_some()) {
+            return Ok(None);
+        }
         out.extend_from_slice(&pool.bytes);
         match &self.tail {
             Tail::Standard => {
@@ -216,6 +258,6 @@ impl Table {
             }
             Tail::Raw(bytes) => out.extend_from_slice(bytes),
         }
-        Ok(out)
+        Ok(Some(out))
     }
 }
