@@ -212,6 +212,16 @@ impl<'a> Finder<'a> {
         self.insert_upto(pos + n);
     }
 
+    /// Whether the 3 bytes at `pos` are certainly not in the window (the newest position with
+    /// their hash is outside it); `false` near the end.
+    #[inline(always)]
+    fn unseen3(&self, pos: usize) -> bool {
+        match load4(self.data, pos) {
+            Some(v) => dist_to(pos, at(&self.head3, hash3(v))) > MAX_DIST,
+            None => false,
+        }
+    }
+
     #[inline(always)]
     fn len_at(&self, cand: usize, pos: usize, max: usize, head8: Option<u64>) -> usize {
         let data = self.data;
@@ -329,11 +339,20 @@ pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
             f.insert_match(pos, cur.0);
             pos += cur.0;
         } else {
-            if !sink.token(Token::Literal(byte)) {
-                return;
+            // A literal run: while the next position's 3 bytes are not in the window, it is a
+            // literal without a search (what `find` would answer from the same look-up).
+            let mut b = byte;
+            loop {
+                if !sink.token(Token::Literal(b)) {
+                    return;
+                }
+                f.insert_one(pos);
+                pos += 1;
+                match data.get(pos) {
+                    Some(&n) if f.unseen3(pos) => b = n,
+                    _ => break,
+                }
             }
-            f.insert_one(pos);
-            pos += 1;
         }
         cur = f.find(pos, CHAIN, 0);
     }
