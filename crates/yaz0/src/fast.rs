@@ -12,6 +12,8 @@
 //! - Insertion follows the tokens: a literal's position goes in straight, a match's in one
 //!   loop; inside a match of [`SPARSE_MIN`] bytes or more only the first and last
 //!   [`SPARSE_KEEP`] positions go into the chains (the 3- and 4-byte tables take every one).
+//! - Literal runs: after a literal, the next position is a literal without a search when the
+//!   newest position with its 3-byte hash is outside the window (the search's own first test).
 //!
 //! Every table holds positions as `u16` (the window is 0x1000 bytes, so a position's distance
 //! is its difference modulo 2¹⁶; an entry 2¹⁶ bytes stale may alias a position in the window,
@@ -212,16 +214,6 @@ impl<'a> Finder<'a> {
         self.insert_upto(pos + n);
     }
 
-    /// Whether the 3 bytes at `pos` are certainly not in the window (the newest position with
-    /// their hash is outside it); `false` near the end.
-    #[inline(always)]
-    fn unseen3(&self, pos: usize) -> bool {
-        match load4(self.data, pos) {
-            Some(v) => dist_to(pos, at(&self.head3, hash3(v))) > MAX_DIST,
-            None => false,
-        }
-    }
-
     #[inline(always)]
     fn len_at(&self, cand: usize, pos: usize, max: usize, head8: Option<u64>) -> usize {
         let data = self.data;
@@ -268,9 +260,11 @@ impl<'a> Finder<'a> {
                 if let Some(v) = head8 {
                     let mut dist = dist_to(pos, at(&self.headk, hash_key(v)));
                     let mut left = chain;
+                    // The byte a candidate must have to beat `best` (checked first).
+                    let mut want = data.get(pos + best);
                     while dist <= MAX_DIST {
                         let cand = pos - dist;
-                        if data.get(cand + best) == data.get(pos + best) {
+                        if data.get(cand + best) == want {
                             let l = self.len_at(cand, pos, max, head8);
                             if l > best {
                                 best = l;
@@ -278,6 +272,7 @@ impl<'a> Finder<'a> {
                                 if l >= NICE.min(max) {
                                     break;
                                 }
+                                want = data.get(pos + best);
                             }
                         }
                         left -= 1;
@@ -342,14 +337,24 @@ pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
             // A literal run: while the next position's 3 bytes are not in the window, it is a
             // literal without a search (what `find` would answer from the same look-up).
             let mut b = byte;
+            let mut v = load8(data, pos);
             loop {
                 if !sink.token(Token::Literal(b)) {
                     return;
                 }
-                f.insert_one(pos);
+                match v {
+                    Some(v) => f.put(pos, v),
+                    None => f.put_tail(pos),
+                }
                 pos += 1;
-                match data.get(pos) {
-                    Some(&n) if f.unseen3(pos) => b = n,
+                f.inserted = pos;
+                v = load8(data, pos);
+                match (v, data.get(pos)) {
+                    (Some(w), Some(&n))
+                        if dist_to(pos, at(&f.head3, hash3(w as u32))) > MAX_DIST =>
+                    {
+                        b = n
+                    }
                     _ => break,
                 }
             }
