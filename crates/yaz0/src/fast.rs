@@ -262,6 +262,7 @@ impl<'a> Finder<'a> {
                     let mut left = chain;
                     // The byte a candidate must have to beat `best` (checked first).
                     let mut want = data.get(pos + best);
+                    let limit = MAX_DIST.min(pos);
                     while dist <= MAX_DIST {
                         let cand = pos - dist;
                         if data.get(cand + best) == want {
@@ -279,8 +280,10 @@ impl<'a> Finder<'a> {
                         if left == 0 {
                             break;
                         }
-                        let next = dist_to(pos, at(&self.prev, cand % RING));
-                        if next <= dist {
+                        // Older and still in the window: `dist < next <= limit`, one compare.
+                        let next =
+                            usize::from((pos as u16).wrapping_sub(at(&self.prev, cand % RING)));
+                        if next.wrapping_sub(dist + 1) >= limit - dist {
                             break;
                         }
                         dist = next;
