@@ -9,15 +9,20 @@
 //! - Lazy matching: after a match shorter than [`MAX_LAZY`], the next position is searched too
 //!   and wins (a literal is emitted first) when it is longer; that match is then re-evaluated
 //!   against the one after it.
+//! - Insertion follows the tokens: a literal's position goes in straight, a match's in one
+//!   loop; inside a match of [`SPARSE_MIN`] bytes or more only the first and last
+//!   [`SPARSE_KEEP`] positions go into the chains (the 3- and 4-byte tables take every one).
+//! - Literal runs: after a literal, the next position is a literal without a search when the
+//!   newest position with its 3-byte hash is outside the window (the search's own first test).
 //!
 //! Every table holds positions as `u16` (the window is 0x1000 bytes, so a position's distance
 //! is its difference modulo 2¹⁶; an entry 2¹⁶ bytes stale may alias a position in the window,
 //! which the byte comparisons reject or turn into a valid, if unplanned, match).
 //!
-//! On the real Galaxy archives: +1.8 % size vs `nintendo`.
+//! On the real Galaxy archives: +1.86 % size vs `nintendo` (BENCHMARKS.md, note 5).
 
-use crate::encode::{Sink, emit};
-use crate::token::{MAX_DIST, MAX_LEN};
+use crate::encode::Sink;
+use crate::token::{MAX_DIST, MAX_LEN, Token};
 
 const HASH_BITS: u32 = 15;
 const HASH_SIZE: usize = 1 << HASH_BITS;
@@ -35,6 +40,11 @@ const KEY: usize = 5;
 /// instructions and branch misses, +0.2 % size (1,990,703 -> 1,994,568 B); 5 would give
 /// +0.35 %, 8 two thirds of the gain.
 const MAX_LAZY: usize = 6;
+/// Inside a match this long, only its first and last [`SPARSE_KEEP`] positions go into the
+/// chains (every position still goes into the 3- and 4-byte tables).
+const SPARSE_MIN: usize = 32;
+/// See [`SPARSE_MIN`].
+const SPARSE_KEEP: usize = 4;
 /// A match this long ends the search.
 const NICE: usize = MAX_LEN;
 
@@ -124,6 +134,45 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// Puts position `p`, with `v` its next 8 bytes, into every table.
+    #[inline(always)]
+    fn put(&mut self, p: usize, v: u64) {
+        let h = hash_key(v);
+        set(&mut self.prev, p % RING, at(&self.headk, h));
+        set(&mut self.headk, h, p as u16);
+        set(&mut self.head4, hash4(v as u32), p as u16);
+        set(&mut self.head3, hash3(v as u32), p as u16);
+    }
+
+    /// Puts position `p`, fewer than 8 bytes before the end, into the tables it has the bytes
+    /// for (no chain: a search needs 8 bytes).
+    #[cold]
+    #[inline(never)]
+    fn put_tail(&mut self, p: usize) {
+        if let Some(v) = load4(self.data, p) {
+            set(&mut self.head4, hash4(v), p as u16);
+            set(&mut self.head3, hash3(v), p as u16);
+        } else if let Some(&[a, b, c]) = self.data.get(p..p + 3) {
+            set(
+                &mut self.head3,
+                hash3(u32::from_le_bytes([a, b, c, 0])),
+                p as u16,
+            );
+        }
+    }
+
+    /// Inserts position `p`, the next one (`p == self.inserted`): a literal's, or the one
+    /// before a look-ahead.
+    #[inline(always)]
+    fn insert_one(&mut self, p: usize) {
+        match load8(self.data, p) {
+            Some(v) => self.put(p, v),
+            None => self.put_tail(p),
+        }
+        self.inserted = p + 1;
+    }
+
+    /// Inserts every position before `upto`.
     #[inline(always)]
     fn insert_upto(&mut self, upto: usize) {
         let full = upto.min(self.data.len().saturating_sub(7));
@@ -131,30 +180,38 @@ impl<'a> Finder<'a> {
             let from = self.inserted;
             let span = self.data.get(from..full + 7).unwrap_or_default();
             for (i, w) in span.windows(8).enumerate() {
-                let p = from + i;
                 let v = u64::from_le_bytes(w.first_chunk().copied().unwrap_or_default());
-                let h = hash_key(v);
-                set(&mut self.prev, p % RING, at(&self.headk, h));
-                set(&mut self.headk, h, p as u16);
-                set(&mut self.head4, hash4(v as u32), p as u16);
-                set(&mut self.head3, hash3(v as u32), p as u16);
+                self.put(from + i, v);
             }
             self.inserted = full;
         }
         while self.inserted < upto {
-            let p = self.inserted;
-            if let Some(v) = load4(self.data, p) {
-                set(&mut self.head4, hash4(v), p as u16);
-                set(&mut self.head3, hash3(v), p as u16);
-            } else if let Some(&[a, b, c]) = self.data.get(p..p + 3) {
-                set(
-                    &mut self.head3,
-                    hash3(u32::from_le_bytes([a, b, c, 0])),
-                    p as u16,
-                );
-            }
+            self.put_tail(self.inserted);
             self.inserted += 1;
         }
+    }
+
+    /// Inserts the positions of a match of `n` bytes at `pos` (the ones before are in): inside
+    /// a match of [`SPARSE_MIN`] bytes or more, all but the first and last [`SPARSE_KEEP`]
+    /// go into the 3- and 4-byte tables only.
+    #[inline(always)]
+    fn insert_match(&mut self, pos: usize, n: usize) {
+        if n >= SPARSE_MIN {
+            self.insert_upto(pos + SPARSE_KEEP);
+            let to = (pos + n - SPARSE_KEEP).min(self.data.len().saturating_sub(3));
+            let from = self.inserted;
+            if from < to {
+                let span = self.data.get(from..to + 3).unwrap_or_default();
+                for (i, w) in span.windows(4).enumerate() {
+                    let p = from + i;
+                    let v = u32::from_le_bytes(w.first_chunk().copied().unwrap_or_default());
+                    set(&mut self.head4, hash4(v), p as u16);
+                    set(&mut self.head3, hash3(v), p as u16);
+                }
+                self.inserted = to;
+            }
+        }
+        self.insert_upto(pos + n);
     }
 
     #[inline(always)]
@@ -186,7 +243,6 @@ impl<'a> Finder<'a> {
         if max < 3 || max <= beat {
             return (0, 0);
         }
-        self.insert_upto(pos);
         let key = data.get(pos..pos + 3);
         let v3 = match key {
             Some(&[a, b, c]) => u32::from_le_bytes([a, b, c, 0]),
@@ -204,9 +260,12 @@ impl<'a> Finder<'a> {
                 if let Some(v) = head8 {
                     let mut dist = dist_to(pos, at(&self.headk, hash_key(v)));
                     let mut left = chain;
+                    // The byte a candidate must have to beat `best` (checked first).
+                    let mut want = data.get(pos + best);
+                    let limit = MAX_DIST.min(pos);
                     while dist <= MAX_DIST {
                         let cand = pos - dist;
-                        if data.get(cand + best) == data.get(pos + best) {
+                        if data.get(cand + best) == want {
                             let l = self.len_at(cand, pos, max, head8);
                             if l > best {
                                 best = l;
@@ -214,14 +273,17 @@ impl<'a> Finder<'a> {
                                 if l >= NICE.min(max) {
                                     break;
                                 }
+                                want = data.get(pos + best);
                             }
                         }
                         left -= 1;
                         if left == 0 {
                             break;
                         }
-                        let next = dist_to(pos, at(&self.prev, cand % RING));
-                        if next <= dist {
+                        // Older and still in the window: `dist < next <= limit`, one compare.
+                        let next =
+                            usize::from((pos as u16).wrapping_sub(at(&self.prev, cand % RING)));
+                        if next.wrapping_sub(dist + 1) >= limit - dist {
                             break;
                         }
                         dist = next;
@@ -251,11 +313,12 @@ pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
     let mut f = Finder::new(data);
     let mut pos = 0;
     let mut cur = f.find(0, CHAIN, 0);
-    while pos < data.len() {
+    while let Some(&byte) = data.get(pos) {
         if (3..MAX_LAZY).contains(&cur.0) {
+            f.insert_one(pos);
             let next = f.find(pos + 1, CHAIN, cur.0);
             if next.0 > cur.0 {
-                if emit(sink, data, pos, 0, 0).is_none() {
+                if !sink.token(Token::Literal(byte)) {
                     return;
                 }
                 pos += 1;
@@ -263,9 +326,41 @@ pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
                 continue;
             }
         }
-        match emit(sink, data, pos, cur.0, cur.1) {
-            Some(n) => pos += n,
-            None => return,
+        if cur.0 >= 3 {
+            let t = Token::Match {
+                dist: cur.1 as u16,
+                len: cur.0 as u16,
+            };
+            if !sink.token(t) {
+                return;
+            }
+            f.insert_match(pos, cur.0);
+            pos += cur.0;
+        } else {
+            // A literal run: while the next position's 3 bytes are not in the window, it is a
+            // literal without a search (what `find` would answer from the same look-up).
+            let mut b = byte;
+            let mut v = load8(data, pos);
+            loop {
+                if !sink.token(Token::Literal(b)) {
+                    return;
+                }
+                match v {
+                    Some(v) => f.put(pos, v),
+                    None => f.put_tail(pos),
+                }
+                pos += 1;
+                f.inserted = pos;
+                v = load8(data, pos);
+                match (v, data.get(pos)) {
+                    (Some(w), Some(&n))
+                        if dist_to(pos, at(&f.head3, hash3(w as u32))) > MAX_DIST =>
+                    {
+                        b = n
+                    }
+                    _ => break,
+                }
+            }
         }
         cur = f.find(pos, CHAIN, 0);
     }
