@@ -388,6 +388,35 @@ fn real(_: &mut Criterion) {
 
 const SIZE: u32 = 256;
 
+/// Square sizes of the small-level rows: every mip chain ends in levels this small.
+const SMALL: [u32; 4] = [8, 16, 32, 64];
+
+/// `gx ratio small FORMAT N×N` lines: the `N × N` test pattern of every format encoded by
+/// `gx::tex`, timed as the real levels are one by one (`decode_into`, output warm, enough calls
+/// per timing for the clock's cost to vanish): the per-call set-up of both decoders shows here.
+fn small(_: &mut Criterion) {
+    let opts = EncodeOptions::default();
+    for f in TexFormat::ALL {
+        let name = f.name().unwrap();
+        for s in SMALL {
+            let img = Image::test_pattern(s, s, false).unwrap();
+            let enc = tex::encode_mips(f, std::slice::from_ref(&img), &opts).unwrap();
+            let level = Level {
+                format: f,
+                width: s,
+                height: s,
+                data: enc.data,
+                palette: f
+                    .is_indexed()
+                    .then(|| (opts.palette_format, enc.palette.clone())),
+            };
+            let label = format!("small {name} {s}x{s}");
+            assert_same(&label, &[&level]);
+            per_level_ratios(&label, &[&level], 40);
+        }
+    }
+}
+
 fn codec(c: &mut Criterion) {
     let img = Image::test_pattern(SIZE, SIZE, false).unwrap();
     let alpha = Image::test_pattern(SIZE, SIZE, true).unwrap();
@@ -456,5 +485,5 @@ fn codec(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, real, codec);
+criterion_group!(benches, real, small, codec);
 criterion_main!(benches);
