@@ -5,7 +5,8 @@
 //!
 //! Decode vs gctex, interleaved in one run (`gx ratio` lines): every texture level of the real
 //! files (`../shared/corpus/real`: standalone BTI, TEX1 of models, BTI/BMD/BDL members of the
-//! Galaxy archives; needs `--features gx,rarc`), per format, and the synthetic pattern per format.
+//! Galaxy archives; needs `--features gx,rarc`), per format, the synthetic pattern per format, and
+//! small levels (`gx ratio small`: the 8 × 8 to 64 × 64 pattern of every format, one size at a time).
 //! `decode_into` writes into a buffer the caller owns (as `gctex::decode_into`); `decode` returns
 //! a new image (as `gctex::decode`). Both sides get the same bytes, the same dimensions and the
 //! same output layout (row-major RGBA8, `width × height × 4` bytes), and both `decode`s allocate
