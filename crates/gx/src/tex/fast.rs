@@ -615,8 +615,15 @@ pub(crate) fn decode_indexed(
                     return false;
                 }
             }
-            let table: [Rgba; 256] =
-                std::array::from_fn(|i| colors.get(i).copied().unwrap_or_default());
+            // A caller's full table is used as is (no 1 KiB copy per call: small levels).
+            let built: [Rgba; 256];
+            let table = match colors.first_chunk::<256>() {
+                Some(t) => t,
+                None => {
+                    built = std::array::from_fn(|i| colors.get(i).copied().unwrap_or_default());
+                    &built
+                }
+            };
             untile::<8, 4, 32>(w, h, data, out, |b, r, d| {
                 for (p, &v) in d.iter_mut().zip(src_row::<8, 32>(b, r)) {
                     *p = table.get(usize::from(v)).copied().unwrap_or_default();

@@ -321,7 +321,14 @@ fn decode_pixels(
     let colors: &[Rgba] = match table.get_mut(..n) {
         Some(t) => {
             palette.convert_into(t);
-            t
+            // Every stored index is below `n` when the palette holds them all: the whole table
+            // (zeros past `n`, never read) then serves C4 and C8 without a copy or a range check.
+            let all: &[Rgba] = &table;
+            if used <= palette.len() {
+                all
+            } else {
+                all.get(..n).unwrap_or(all)
+            }
         }
         None => {
             heap = {
