@@ -5,7 +5,8 @@
 //!
 //! Decode vs gctex, interleaved in one run (`gx ratio` lines): every texture level of the real
 //! files (`../shared/corpus/real`: standalone BTI, TEX1 of models, BTI/BMD/BDL members of the
-//! Galaxy archives; needs `--features gx,rarc`), per format, and the synthetic pattern per format.
+//! Galaxy archives; needs `--features gx,rarc`), per format, the synthetic pattern per format, and
+//! small levels (`gx ratio small`: the 8 × 8 to 64 × 64 pattern of every format, one size at a time).
 //! `decode_into` writes into a buffer the caller owns (as `gctex::decode_into`); `decode` returns
 //! a new image (as `gctex::decode`). Both sides get the same bytes, the same dimensions and the
 //! same output layout (row-major RGBA8, `width × height × 4` bytes), and both `decode`s allocate
@@ -388,6 +389,35 @@ fn real(_: &mut Criterion) {
 
 const SIZE: u32 = 256;
 
+/// Square sizes of the small-level rows: every mip chain ends in levels this small.
+const SMALL: [u32; 4] = [8, 16, 32, 64];
+
+/// `gx ratio small FORMAT N×N` lines: the `N × N` test pattern of every format encoded by
+/// `gx::tex`, timed as the real levels are one by one (`decode_into`, output warm, enough calls
+/// per timing for the clock's cost to vanish): the per-call set-up of both decoders shows here.
+fn small(_: &mut Criterion) {
+    let opts = EncodeOptions::default();
+    for f in TexFormat::ALL {
+        let name = f.name().unwrap();
+        for s in SMALL {
+            let img = Image::test_pattern(s, s, false).unwrap();
+            let enc = tex::encode_mips(f, std::slice::from_ref(&img), &opts).unwrap();
+            let level = Level {
+                format: f,
+                width: s,
+                height: s,
+                data: enc.data,
+                palette: f
+                    .is_indexed()
+                    .then(|| (opts.palette_format, enc.palette.clone())),
+            };
+            let label = format!("small {name} {s}x{s}");
+            assert_same(&label, &[&level]);
+            per_level_ratios(&label, &[&level], 40);
+        }
+    }
+}
+
 fn codec(c: &mut Criterion) {
     let img = Image::test_pattern(SIZE, SIZE, false).unwrap();
     let alpha = Image::test_pattern(SIZE, SIZE, true).unwrap();
@@ -456,5 +486,5 @@ fn codec(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, real, codec);
+criterion_group!(benches, real, small, codec);
 criterion_main!(benches);

@@ -190,7 +190,10 @@ pub fn level_dims(width: u32, height: u32, level: u32) -> (u32, u32) {
 /// Bytes of one image (one mip level): whole blocks covering `width × height`.
 pub fn level_size(format: TexFormat, width: u32, height: u32) -> Result<usize> {
     let (bw, bh, bytes) = format.require_block()?;
-    let blocks = u64::from(width.div_ceil(bw)) * u64::from(height.div_ceil(bh));
+    // Block sides are powers of two: shifts, not divisions (this runs once per decoded level).
+    let blocks_along =
+        |v: u32, side: u32| (u64::from(v) + u64::from(side - 1)) >> side.trailing_zeros();
+    let blocks = blocks_along(width, bw) * blocks_along(height, bh);
     blocks
         .checked_mul(bytes as u64)
         .and_then(|n| usize::try_from(n).ok())

@@ -76,6 +76,18 @@ impl<'a> Palette<'a> {
         self.len() == 0
     }
 
+    /// The first `dst.len()` entries (at most [`Palette::len`]) as RGBA8 into `dst`, for a
+    /// palette format already checked as known.
+    fn convert_into(&self, dst: &mut [Rgba]) {
+        let codes = dst.iter_mut().zip(self.data.as_chunks::<2>().0);
+        // The 16-bit formats through `fast`'s split tables (no branch on RGB5A3's mode bit).
+        match self.format {
+            PaletteFormat::RGB565 => codes.for_each(|(d, c)| *d = fast::rgb565(*c)),
+            PaletteFormat::RGB5A3 => codes.for_each(|(d, c)| *d = fast::rgb5a3(*c)),
+            f => codes.for_each(|(d, c)| *d = palette::to_rgba(f, u16::from_be_bytes(*c))),
+        }
+    }
+
     /// The entries as RGBA8.
     pub fn colors(&self) -> Result<Vec<Rgba>> {
         self.format.require_known()?;
@@ -298,8 +310,36 @@ fn decode_pixels(
             offset,
         )
     })?;
-    let colors = palette.colors()?;
-    if fast::decode_indexed(format, w, h, bytes, &colors, out) {
+    palette.format.require_known()?;
+    // Only the entries up to the largest stored index are converted (a palette in first-use
+    // order, or a small level of a mip chain, uses few of them), into a stack table when they
+    // fit: the conversion, not the decode, is the cost of a small level with a large palette.
+    let used = fast::max_index(format, bytes).map_or(0, |m| usize::from(m) + 1);
+    let n = used.min(palette.len());
+    let mut table = [[0u8; 4]; 256];
+    let heap;
+    let colors: &[Rgba] = match table.get_mut(..n) {
+        Some(t) => {
+            palette.convert_into(t);
+            // Every stored index is below `n` when the palette holds them all: the whole table
+            // (zeros past `n`, never read) then serves C4 and C8 without a copy or a range check.
+            let all: &[Rgba] = &table;
+            if used <= palette.len() {
+                all
+            } else {
+                all.get(..n).unwrap_or(all)
+            }
+        }
+        None => {
+            heap = {
+                let mut v = vec![[0u8; 4]; n];
+                palette.convert_into(&mut v);
+                v
+            };
+            &heap
+        }
+    };
+    if fast::decode_indexed(format, w, h, bytes, colors, out) {
         return Ok(());
     }
     // An index past the palette: the per-block walk names the first block holding one.

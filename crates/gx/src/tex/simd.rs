@@ -29,57 +29,113 @@ pub(super) fn decode_direct(
     let Some(s) = V3::try_new() else {
         return false;
     };
-    s.vectorize(Decode {
-        s,
-        format,
-        width,
-        height,
-        data,
-        out,
-    })
+    let (w, h) = (width, height);
+    // One function compiled for AVX2 per format (each `vectorize` call is its own): a single
+    // one holding every format's walk spilled registers to a large stack frame on every call,
+    // which small levels (a few dozen stores) pay for.
+    match format {
+        TexFormat::I4 => s.vectorize(Rows::<8, 8, 32, _>::new(w, h, data, out, I4Rows(s))),
+        // I8's masks are built inside the AVX2 function (`I8Decode`), not passed in.
+        TexFormat::I8 => s.vectorize(I8Decode(Rows::new(w, h, data, out, s))),
+        // Two blocks side by side per 32-byte row store when the block count is even.
+        TexFormat::IA8 if w.div_ceil(4).is_multiple_of(2) => {
+            s.vectorize(Rows::<8, 4, 64, _>::new(w, h, data, out, Ia8Pair(s)))
+        }
+        TexFormat::IA8 => s.vectorize(Rows::<4, 4, 32, _>::new(w, h, data, out, Ia8(s))),
+        TexFormat::RGB565 => s.vectorize(Blocks::<4, 4, 32, _>::new(w, h, data, out, Rgb565(s))),
+        TexFormat::CMPR => s.vectorize(Blocks::<8, 8, 32, _>::new(w, h, data, out, Cmpr(s))),
+        TexFormat::RGBA8 if w.div_ceil(4).is_multiple_of(2) => {
+            s.vectorize(Rows::<8, 4, 128, _>::new(w, h, data, out, Rgba8Pair(s)))
+        }
+        TexFormat::RGBA8 => s.vectorize(Rows::<4, 4, 64, _>::new(w, h, data, out, Rgba8(s))),
+        _ => return false,
+    }
+    true
 }
 
-/// One `decode_direct` call, run by `V3::vectorize` (its `call` is inlined into the function
-/// compiled for AVX2, and so is everything below it).
-struct Decode<'a> {
-    s: V3,
-    format: TexFormat,
+/// One decode through `fast`'s row walk with a [`Row`] kernel, run by `V3::vectorize` (its
+/// `call` is inlined into the function compiled for AVX2, and so is everything below it).
+struct Rows<'a, const W: usize, const H: usize, const B: usize, R> {
     width: usize,
     height: usize,
     data: &'a [u8],
     out: &'a mut [Rgba],
+    row: R,
 }
 
-impl NullaryFnOnce for Decode<'_> {
-    type Output = bool;
-
+impl<'a, const W: usize, const H: usize, const B: usize, R> Rows<'a, W, H, B, R> {
     #[inline(always)]
-    fn call(self) -> bool {
-        let Self {
-            s,
-            format,
-            width: w,
-            height: h,
+    fn new(width: usize, height: usize, data: &'a [u8], out: &'a mut [Rgba], row: R) -> Self {
+        Self {
+            width,
+            height,
             data,
             out,
-        } = self;
-        match format {
-            TexFormat::I4 => untile_with::<8, 8, 32, _>(w, h, data, out, I4Rows(s)),
-            TexFormat::I8 => untile_with::<8, 4, 32, _>(w, h, data, out, I8::new(s)),
-            // Two blocks side by side per 32-byte row store when the block count is even.
-            TexFormat::IA8 if w.div_ceil(4).is_multiple_of(2) => {
-                untile_with::<8, 4, 64, _>(w, h, data, out, Ia8Pair(s))
-            }
-            TexFormat::IA8 => untile_with::<4, 4, 32, _>(w, h, data, out, Ia8(s)),
-            TexFormat::RGB565 => blocks_with::<4, 4, 32>(w, h, data, out, Rgb565(s)),
-            TexFormat::CMPR => blocks_with::<8, 8, 32>(w, h, data, out, Cmpr(s)),
-            TexFormat::RGBA8 if w.div_ceil(4).is_multiple_of(2) => {
-                untile_with::<8, 4, 128, _>(w, h, data, out, Rgba8Pair(s))
-            }
-            TexFormat::RGBA8 => untile_with::<4, 4, 64, _>(w, h, data, out, Rgba8(s)),
-            _ => return false,
+            row,
         }
-        true
+    }
+}
+
+impl<const W: usize, const H: usize, const B: usize, R: Row<W, B>> NullaryFnOnce
+    for Rows<'_, W, H, B, R>
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        untile_with::<W, H, B, R>(self.width, self.height, self.data, self.out, self.row);
+    }
+}
+
+/// The I8 decode: [`Rows`] whose kernel ([`I8`], holding its masks) is built in `call`.
+struct I8Decode<'a>(Rows<'a, 8, 4, 32, V3>);
+
+impl NullaryFnOnce for I8Decode<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        let Rows {
+            width,
+            height,
+            data,
+            out,
+            row: s,
+        } = self.0;
+        untile_with::<8, 4, 32, _>(width, height, data, out, I8::new(s));
+    }
+}
+
+/// [`Rows`] for a whole-[`Block`] kernel (`fast`'s block walk).
+struct Blocks<'a, const W: usize, const H: usize, const B: usize, K> {
+    width: usize,
+    height: usize,
+    data: &'a [u8],
+    out: &'a mut [Rgba],
+    block: K,
+}
+
+impl<'a, const W: usize, const H: usize, const B: usize, K> Blocks<'a, W, H, B, K> {
+    #[inline(always)]
+    fn new(width: usize, height: usize, data: &'a [u8], out: &'a mut [Rgba], block: K) -> Self {
+        Self {
+            width,
+            height,
+            data,
+            out,
+            block,
+        }
+    }
+}
+
+impl<const W: usize, const H: usize, const B: usize, K: Block<B>> NullaryFnOnce
+    for Blocks<'_, W, H, B, K>
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        blocks_with::<W, H, B>(self.width, self.height, self.data, self.out, self.block);
     }
 }
 
