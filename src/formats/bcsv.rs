@@ -188,11 +188,11 @@ impl Format for Bcsv {
             (false, _, "csv") if is_table_path(to) => std::str::from_utf8(input)
                 .map_err(|e| Error::message(format!("CSV is not UTF-8: {e}")))
                 .and_then(bcsv::from_csv)
-                .and_then(|t| t.write()),
+                .and_then(|t| t.write_with(limits)),
             (false, _, "json") if is_table_path(to) => serde_json::from_slice(input)
                 .map_err(|e| Error::message(format!("JSON: {e}")))
                 .and_then(|j| bcsv::from_json(&j))
-                .and_then(|t| t.write()),
+                .and_then(|t| t.write_with(limits)),
             _ => return Ok(None),
         };
         result.map(|out| Some(one_file(to, out)))

@@ -75,7 +75,7 @@ impl Format for GplFacial {
             }
         }
         #[cfg(feature = "json")]
-        let json = gpl_facial::block_json(&v);
+        let json = gpl_facial::block_json_with(&v, data.limits());
         #[cfg(not(feature = "json"))]
         let json = ();
         Ok(Info { text, json })
@@ -116,7 +116,7 @@ impl Format for GplFacial {
             .facial()
             .ok_or_else(|| Error::message("the block has no facial pose section (ptr7 is 0)"))??;
         let s = gpl_facial::FacialSection::from_view(&f, limits)?;
-        let out = serde_json::to_vec_pretty(&gpl_facial::poses_json(&s))
+        let out = serde_json::to_vec_pretty(&gpl_facial::poses_json_with(&s, limits))
             .map_err(|e| Error::message(e.to_string()))?;
         Ok(Some(one_file(to, out)))
     }

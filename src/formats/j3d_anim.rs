@@ -105,7 +105,7 @@ impl Format for J3dAnim {
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut out = j3d_anim::validate_with(data, data.limits());
         if let Some(model) = data.companion("model") {
-            let target = j3d_anim::Target::from_model(model)?;
+            let target = j3d_anim::Target::from_model_with(model, data.limits())?;
             out.extend(j3d_anim::bind::check_binding(
                 data.parsed::<j3d_anim::Anim>()?,
                 &target,

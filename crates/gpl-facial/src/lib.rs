@@ -46,7 +46,7 @@ pub use block::{Block, BlockSection, BlockView, Body, HEADER_SIZE, parse, parse_
 pub use detect::{Confidence, detect, has_gpl_extension, sniff};
 pub use fuzz::fuzz_gpl_facial;
 #[cfg(feature = "json")]
-pub use json::{block_json, poses_json};
+pub use json::{block_json, block_json_with, poses_json, poses_json_with};
 pub use mesh::{
     ACT_VERSION, GPL_VERSION, Mesh, SKIN_STRIDE, Skin, SkinEntry, Submesh, VertexArray,
 };
