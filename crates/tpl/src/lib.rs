@@ -8,8 +8,8 @@
 //!
 //! [`View`] borrows texels and palettes; [`Tpl`] owns them and keeps every offset as found, so
 //! [`Tpl::write`] reproduces a parsed file exactly; [`Tpl::relayout`] lays out a new or resized
-//! library; [`validate()`] reports `TPL-*` rules (`docs/rules/tpl.md`); [`folder`] converts to
-//! PNG files and back.
+//! library; [`validate()`] reports `TPL-*` rules (`docs/rules/tpl.md`); `folder` (feature
+//! `export`) converts to PNG files and back.
 //!
 //! ```
 //! use gx::tex::{Image, TexFormat};
