@@ -299,7 +299,8 @@ pub trait Format: Sync {
     /// (by its extension; a name without one is a folder), with the extra inputs named by option
     /// keys in `files` ([`Format::companions`], e.g. pkx's `dat`). Returns the files made, in
     /// memory ([`Outputs`]: a single file is one entry); `Ok(None)` when this format does not
-    /// convert between those names, so the registry can ask the next one.
+    /// convert between those names, so the registry can ask the next one. Every parse the
+    /// conversion makes is bounded by the caller's `limits`.
     fn convert(
         &self,
         _input: &[u8],
@@ -307,6 +308,7 @@ pub trait Format: Sync {
         _to: &str,
         _opts: &Options,
         _files: &Companions,
+        _limits: &Limits,
     ) -> Result<Option<Outputs>> {
         Ok(None)
     }

@@ -105,8 +105,8 @@ pub fn companion_keys() -> Vec<&'static str> {
 /// memory ([`Outputs`], written by the caller), through the first registered format that
 /// handles the pair: a compressed input's payload first (a Yaz0 table converts to CSV), then the
 /// file itself (a Yaz0 stream decompresses to any other name). `files` holds the extra inputs
-/// named by option keys ([`companion_keys`], e.g. `dat` for a PKX built from JSON). `Ok(None)`
-/// when no format converts between them.
+/// named by option keys ([`companion_keys`], e.g. `dat` for a PKX built from JSON). Every parse
+/// the conversion makes is bounded by `limits`. `Ok(None)` when no format converts between them.
 #[cfg(feature = "convert")]
 pub fn convert(
     data: &[u8],
@@ -114,6 +114,7 @@ pub fn convert(
     to: &str,
     opts: &Options,
     files: &Companions,
+    limits: &gcio::Limits,
 ) -> gcio::Result<Option<Outputs>> {
     let payload = match rarc::layer::peel_all(data, rarc::manifest::MAX_LAYERS) {
         Ok((layers, inner)) if !layers.is_empty() => Some(inner),
@@ -126,7 +127,7 @@ pub fn convert(
         .flat_map(|d| {
             formats::FORMATS
                 .iter()
-                .map(move |f| f.convert(d, from, to, opts, files))
+                .map(move |f| f.convert(d, from, to, opts, files, limits))
         })
         .find(|r| !matches!(r, Ok(None)))
         .unwrap_or(Ok(None))

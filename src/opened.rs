@@ -271,7 +271,7 @@ impl<'a> Opened<'a> {
         files: &Companions,
     ) -> Result<Option<crate::Outputs>> {
         match self.format {
-            Some(f) => f.convert(self.bytes(), &self.name, to, opts, files),
+            Some(f) => f.convert(self.bytes(), &self.name, to, opts, files, &self.limits),
             None => Ok(None),
         }
     }
@@ -418,12 +418,28 @@ mod convert_in_memory {
         let (opts, none) = (Options::new(), Companions::new());
         let (name, table) = bcsv::build::samples().into_iter().next().unwrap();
         let szs = yaz0::encode(&table, yaz0::Encoder::Matching(yaz0::Matching::Nintendo));
-        let csv = crate::convert(&szs, &name, "out/t.csv", &opts, &none).unwrap();
+        let csv = crate::convert(
+            &szs,
+            &name,
+            "out/t.csv",
+            &opts,
+            &none,
+            &gcio::Limits::default(),
+        )
+        .unwrap();
         let [(file, text)] = &csv.unwrap()[..] else {
             panic!("one file")
         };
         assert_eq!(file, "t.csv");
-        let back = crate::convert(text, "t.csv", "t.bcsv", &opts, &none).unwrap();
+        let back = crate::convert(
+            text,
+            "t.csv",
+            "t.bcsv",
+            &opts,
+            &none,
+            &gcio::Limits::default(),
+        )
+        .unwrap();
         assert_eq!(back, Some(crate::one_file("t.bcsv", table)));
 
         let (_, pkx) = pkx::build::samples().unwrap().into_iter().next().unwrap();
@@ -432,10 +448,62 @@ mod convert_in_memory {
         let dat = file.members().unwrap().remove(0).bytes().to_vec();
         let files = Companions::from([("dat:model.dat".to_owned(), dat)]);
         let json = &json[0].1;
-        assert!(crate::convert(json, "x.json", "y.pkx", &opts, &none).is_err());
-        let built = crate::convert(json, "x.json", "y.pkx", &opts, &files).unwrap();
+        assert!(
+            crate::convert(
+                json,
+                "x.json",
+                "y.pkx",
+                &opts,
+                &none,
+                &gcio::Limits::default()
+            )
+            .is_err()
+        );
+        let built = crate::convert(
+            json,
+            "x.json",
+            "y.pkx",
+            &opts,
+            &files,
+            &gcio::Limits::default(),
+        )
+        .unwrap();
         assert_eq!(built, Some(crate::one_file("y.pkx", pkx.clone())));
         assert!(matches!(file.convert("x.wav", &opts, &none), Ok(None)));
         assert!(crate::companion_keys().contains(&"dat"));
+    }
+
+    /// `convert` parses with the caller's limits: a table that converts under the defaults is
+    /// refused with a limit error under tiny ones, through [`crate::convert`] and through
+    /// [`crate::Opened::convert`] (which passes the limits it was opened with).
+    #[test]
+    fn conversions_honour_the_callers_limits() {
+        let (opts, none) = (Options::new(), Companions::new());
+        let (name, table) = bcsv::build::samples().into_iter().next().unwrap();
+        let tiny = gcio::Limits {
+            max_alloc_bytes: 1,
+            max_elements: 1,
+            ..gcio::Limits::default()
+        };
+        let is_limit = |r: gcio::Result<Option<crate::Outputs>>| {
+            matches!(
+                r.map_err(|e| e.kind().clone()),
+                Err(gcio::ErrorKind::Limit { .. })
+            )
+        };
+        let ok = crate::convert(
+            &table,
+            &name,
+            "t.csv",
+            &opts,
+            &none,
+            &gcio::Limits::default(),
+        );
+        assert!(ok.unwrap().is_some());
+        assert!(is_limit(crate::convert(
+            &table, &name, "t.csv", &opts, &none, &tiny
+        )));
+        let file = crate::open_any(&table, &name, &tiny);
+        assert!(is_limit(file.convert("t.csv", &opts, &none)));
     }
 }

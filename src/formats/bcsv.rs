@@ -172,24 +172,27 @@ impl Format for Bcsv {
         to: &str,
         _opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let (src, dst) = (extension_of(from), extension_of(to));
         let bytes_in = is_table_path(from)
             || (!matches!(src.as_str(), "csv" | "json") && bcsv::sniff(input).is_some());
         let result = match (bytes_in, dst.as_str(), src.as_str()) {
-            (true, "csv", _) => Table::parse(input).map(|t| bcsv::to_csv(&t).into_bytes()),
-            (true, "json", _) => Table::parse(input).and_then(|t| {
+            (true, "csv", _) => {
+                Table::parse_with(input, limits).map(|t| bcsv::to_csv(&t).into_bytes())
+            }
+            (true, "json", _) => Table::parse_with(input, limits).and_then(|t| {
                 serde_json::to_vec_pretty(&bcsv::to_json(&t))
                     .map_err(|e| Error::message(e.to_string()))
             }),
             (false, _, "csv") if is_table_path(to) => std::str::from_utf8(input)
                 .map_err(|e| Error::message(format!("CSV is not UTF-8: {e}")))
                 .and_then(bcsv::from_csv)
-                .and_then(|t| t.write()),
+                .and_then(|t| t.write_with(limits)),
             (false, _, "json") if is_table_path(to) => serde_json::from_slice(input)
                 .map_err(|e| Error::message(format!("JSON: {e}")))
                 .and_then(|j| bcsv::from_json(&j))
-                .and_then(|t| t.write()),
+                .and_then(|t| t.write_with(limits)),
             _ => return Ok(None),
         };
         result.map(|out| Some(one_file(to, out)))

@@ -93,10 +93,13 @@ impl Format for Bms {
         to: &str,
         opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let (src, dst) = (extension_of(from), extension_of(to));
         let out = match (src.as_str(), dst.as_str()) {
-            ("bms", "txt") => bms::Program::parse(input).map(|p| bms::to_text(&p).into_bytes()),
+            ("bms", "txt") => {
+                bms::Program::parse_with(input, limits).map(|p| bms::to_text(&p).into_bytes())
+            }
             ("txt", "bms") => std::str::from_utf8(input)
                 .map_err(|e| Error::message(format!("text is not UTF-8: {e}")))
                 .and_then(bms::from_text)
@@ -218,16 +221,55 @@ mod tests {
     fn convert_text_and_midi() {
         let song = sample();
         let (opts, none) = (Options::new(), Companions::new());
-        let text = one(Bms.convert(&song, "s.bms", "s.txt", &opts, &none)).unwrap_or_default();
-        let back = Bms.convert(&text, "s.txt", "t.bms", &opts, &none);
+        let text = one(Bms.convert(
+            &song,
+            "s.bms",
+            "s.txt",
+            &opts,
+            &none,
+            &gcio::Limits::default(),
+        ))
+        .unwrap_or_default();
+        let back = Bms.convert(
+            &text,
+            "s.txt",
+            "t.bms",
+            &opts,
+            &none,
+            &gcio::Limits::default(),
+        );
         assert_eq!(back.ok().flatten(), Some(one_file("t.bms", song.clone())));
         let loops: Options = [("loops".to_owned(), "2".to_owned())].into();
-        let mid = one(Bms.convert(&song, "s.bms", "s.mid", &loops, &none));
+        let mid = one(Bms.convert(
+            &song,
+            "s.bms",
+            "s.mid",
+            &loops,
+            &none,
+            &gcio::Limits::default(),
+        ));
         assert!(mid.is_ok_and(|m| m.starts_with(b"MThd")));
         let bad: Options = [("loops".to_owned(), "x".to_owned())].into();
-        assert!(Bms.convert(&song, "s.bms", "s.mid", &bad, &none).is_err());
+        assert!(
+            Bms.convert(
+                &song,
+                "s.bms",
+                "s.mid",
+                &bad,
+                &none,
+                &gcio::Limits::default()
+            )
+            .is_err()
+        );
         assert!(matches!(
-            Bms.convert(&song, "s.bms", "s.wav", &opts, &none),
+            Bms.convert(
+                &song,
+                "s.bms",
+                "s.wav",
+                &opts,
+                &none,
+                &gcio::Limits::default()
+            ),
             Ok(None)
         ));
         assert!(

@@ -114,10 +114,11 @@ impl Format for Bti {
         to: &str,
         opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             ("bti", "png") => {
-                let levels = BtiFile::parse(input)?.decode()?;
+                let levels = BtiFile::parse_with(input, limits)?.decode()?;
                 let img = levels
                     .first()
                     .ok_or_else(|| gcio::Error::message("no image level"))?;

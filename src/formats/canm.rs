@@ -100,10 +100,11 @@ impl Format for Canm {
         to: &str,
         _opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
         let out = match (canm::sniff(input).is_some(), extension_of(to).as_str()) {
-            (true, "json") => canm::Canm::parse(input)
+            (true, "json") => canm::Canm::parse_with(input, limits)
                 .and_then(|a| canm::to_json(&a))
                 .and_then(|j| serde_json::to_vec_pretty(&j).map_err(|e| invalid(e.to_string()))),
             (false, "canm") if extension_of(from) == "json" => serde_json::from_slice(input)

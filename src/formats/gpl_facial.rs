@@ -75,7 +75,7 @@ impl Format for GplFacial {
             }
         }
         #[cfg(feature = "json")]
-        let json = gpl_facial::block_json(&v);
+        let json = gpl_facial::block_json_with(&v, data.limits());
         #[cfg(not(feature = "json"))]
         let json = ();
         Ok(Info { text, json })
@@ -104,19 +104,19 @@ impl Format for GplFacial {
         to: &str,
         _opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         if extension_of(to) != "json"
             || (extension_of(from) != "gpl" && gpl_facial::sniff(input).is_none())
         {
             return Ok(None);
         }
-        let limits = Limits::default();
-        let v = gpl_facial::parse_with(input, &limits)?;
+        let v = gpl_facial::parse_with(input, limits)?;
         let f = v
             .facial()
             .ok_or_else(|| Error::message("the block has no facial pose section (ptr7 is 0)"))??;
-        let s = gpl_facial::FacialSection::from_view(&f, &limits)?;
-        let out = serde_json::to_vec_pretty(&gpl_facial::poses_json(&s))
+        let s = gpl_facial::FacialSection::from_view(&f, limits)?;
+        let out = serde_json::to_vec_pretty(&gpl_facial::poses_json_with(&s, limits))
             .map_err(|e| Error::message(e.to_string()))?;
         Ok(Some(one_file(to, out)))
     }
@@ -190,7 +190,14 @@ mod tests {
         assert_eq!(rules, vec!["GPL-008"]);
         let (opts, none) = (Options::new(), Companions::new());
         let out = GplFacial
-            .convert(&b, "luigi.gpl", "poses.json", &opts, &none)
+            .convert(
+                &b,
+                "luigi.gpl",
+                "poses.json",
+                &opts,
+                &none,
+                &gcio::Limits::default(),
+            )
             .unwrap()
             .unwrap();
         assert_eq!(out.len(), 1);
@@ -204,7 +211,14 @@ mod tests {
             356
         );
         assert!(matches!(
-            GplFacial.convert(&b, "luigi.gpl", "x.csv", &opts, &none),
+            GplFacial.convert(
+                &b,
+                "luigi.gpl",
+                "x.csv",
+                &opts,
+                &none,
+                &gcio::Limits::default()
+            ),
             Ok(None)
         ));
         let low = gpl_facial::build::samples()
@@ -214,7 +228,14 @@ mod tests {
             .1;
         assert!(
             GplFacial
-                .convert(&low, "l.gpl", "poses.json", &opts, &none)
+                .convert(
+                    &low,
+                    "l.gpl",
+                    "poses.json",
+                    &opts,
+                    &none,
+                    &gcio::Limits::default()
+                )
                 .is_err()
         );
         assert!(

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use gcio::{Diagnostic, Limits, Result};
-use hsd_dat::{Dat, Kind, parse, parse_with};
+use hsd_dat::{Dat, Kind, parse_with};
 use serde_json::json;
 
 #[cfg(feature = "convert")]
@@ -142,12 +142,13 @@ impl Format for HsdDat {
         to: &str,
         _opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let ext = extension_of(to);
         if !(is_folder_name(to) || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
             return Ok(None);
         }
-        let e = hsd_dat::export::to_scene(&parse(input)?);
+        let e = hsd_dat::export::to_scene(&parse_with(input, limits)?);
         if let Some(problem) = e.problems.into_iter().next() {
             return Err(problem);
         }

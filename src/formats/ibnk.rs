@@ -133,6 +133,7 @@ impl Format for Ibnk {
         to: &str,
         _opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let is_bank = input.starts_with(b"IBNK");
         let out = match (
@@ -140,7 +141,7 @@ impl Format for Ibnk {
             extension_of(from).as_str(),
             extension_of(to).as_str(),
         ) {
-            (true, _, "json") => ibnk::Bank::parse(input).and_then(|b| {
+            (true, _, "json") => ibnk::Bank::parse_with(input, limits).and_then(|b| {
                 serde_json::to_string_pretty(&b)
                     .map(|s| (s + "\n").into_bytes())
                     .map_err(|e| Error::message(format!("JSON: {e}")))
@@ -186,17 +187,38 @@ mod tests {
             );
 
             let (opts, none) = (Options::new(), Companions::new());
-            let json = Ibnk.convert(&bytes, "a.bnk", "a.json", &opts, &none);
+            let json = Ibnk.convert(
+                &bytes,
+                "a.bnk",
+                "a.json",
+                &opts,
+                &none,
+                &gcio::Limits::default(),
+            );
             let [(name, text)] = &json.unwrap().unwrap()[..] else {
                 panic!("one file")
             };
             assert_eq!(name, "a.json");
-            let back = Ibnk.convert(text, "a.json", "b.bnk", &opts, &none);
+            let back = Ibnk.convert(
+                text,
+                "a.json",
+                "b.bnk",
+                &opts,
+                &none,
+                &gcio::Limits::default(),
+            );
             assert_eq!(back.unwrap(), Some(one_file("b.bnk", bytes)));
         }
         let none = Companions::new();
         assert!(matches!(
-            Ibnk.convert(b"IBNK", "a.bnk", "a.txt", &Options::new(), &none),
+            Ibnk.convert(
+                b"IBNK",
+                "a.bnk",
+                "a.txt",
+                &Options::new(),
+                &none,
+                &gcio::Limits::default()
+            ),
             Ok(None)
         ));
     }

@@ -105,7 +105,7 @@ impl Format for J3dAnim {
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut out = j3d_anim::validate_with(data, data.limits());
         if let Some(model) = data.companion("model") {
-            let target = j3d_anim::Target::from_model(model)?;
+            let target = j3d_anim::Target::from_model_with(model, data.limits())?;
             out.extend(j3d_anim::bind::check_binding(
                 data.parsed::<j3d_anim::Anim>()?,
                 &target,
@@ -122,9 +122,10 @@ impl Format for J3dAnim {
         to: &str,
         _opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let out = match (j3d_anim::sniff(input).is_some(), extension_of(to).as_str()) {
-            (true, "json") => j3d_anim::Anim::parse(input)
+            (true, "json") => j3d_anim::Anim::parse_with(input, limits)
                 .and_then(|a| j3d_anim::to_json(&a))
                 .and_then(|j| {
                     serde_json::to_vec_pretty(&j).map_err(|e| Error::message(e.to_string()))

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use gcio::{Diagnostic, Limits, Result};
-use j3d_bmd::{Bmd, Chunk, parse, parse_with};
+use j3d_bmd::{Bmd, Chunk, parse_with};
 
 #[cfg(feature = "convert")]
 use crate::export::scene_files;
@@ -210,12 +210,13 @@ impl Format for J3dBmd {
         to: &str,
         opts: &Options,
         files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         if self.detect(input, "").is_none() || !matches!(extension_of(to).as_str(), "obj" | "glb") {
             return Ok(None);
         }
-        let mut scene = j3d_bmd::to_scene(&parse(input)?)?;
-        add_animations(&mut scene, opts, files, to)?;
+        let mut scene = j3d_bmd::to_scene(&parse_with(input, limits)?)?;
+        add_animations(&mut scene, opts, files, to, limits)?;
         scene_files(&scene, to, &file_stem(from)).map(Some)
     }
 
@@ -239,6 +240,7 @@ fn add_animations(
     opts: &Options,
     files: &Companions,
     to: &str,
+    limits: &Limits,
 ) -> Result<()> {
     let anims = companion_files(files, "anim");
     if anims.is_empty() {
@@ -260,7 +262,8 @@ fn add_animations(
             _ => std::borrow::Cow::Borrowed(data),
         };
         let name = file_stem(path);
-        let anim = j3d_anim::Anim::parse(&data).map_err(|e| e.context(path.to_owned()))?;
+        let anim =
+            j3d_anim::Anim::parse_with(&data, limits).map_err(|e| e.context(path.to_owned()))?;
         j3d_anim::export::add_to_scene(scene, &anim, &name, fps)?;
     }
     Ok(())

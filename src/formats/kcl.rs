@@ -143,10 +143,11 @@ impl Format for Kcl {
         to: &str,
         opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             (_, "obj") if kcl::sniff(input) => {
-                kcl::Kcl::parse(input).map(|k| kcl::obj::to_obj(&k).into_bytes())
+                kcl::Kcl::parse_with(input, limits).map(|k| kcl::obj::to_obj(&k).into_bytes())
             }
             ("obj", "kcl") => std::str::from_utf8(input)
                 .map_err(|e| Error::message(format!("OBJ is not UTF-8: {e}")))

@@ -154,14 +154,17 @@ impl Format for Msbf {
         to: &str,
         _opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let (src, dst) = (extension_of(from), extension_of(to));
         let is_msbf = input.starts_with(msbf::raw::MAGIC);
         let out = match (is_msbf, src.as_str(), dst.as_str()) {
             (true, _, "json") => {
-                msbf::Msbf::parse(input).map(|m| (m.to_json() + "\n").into_bytes())
+                msbf::Msbf::parse_with(input, limits).map(|m| (m.to_json() + "\n").into_bytes())
             }
-            (true, _, "dot" | "gv") => msbf::Msbf::parse(input).map(|m| m.to_dot().into_bytes()),
+            (true, _, "dot" | "gv") => {
+                msbf::Msbf::parse_with(input, limits).map(|m| m.to_dot().into_bytes())
+            }
             (false, "json", "msbf") => std::str::from_utf8(input)
                 .map_err(|e| Error::message(format!("JSON is not UTF-8: {e}")))
                 .and_then(msbf::Msbf::from_json)

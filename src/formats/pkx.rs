@@ -154,10 +154,11 @@ impl Format for PkxContainer {
         to: &str,
         _opts: &Options,
         files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             (_, "json") if pkx::detect(input).is_some() => {
-                pkx::json::to_string(&Pkx::parse(input)?).into_bytes()
+                pkx::json::to_string(&Pkx::parse_with(input, limits)?).into_bytes()
             }
             ("json", "pkx") => {
                 let dat = companion(files, "dat").ok_or_else(|| {
@@ -361,16 +362,31 @@ mod tests {
         let (opts, none) = (Options::new(), Companions::new());
         for name in ["xd-pokemon.pkx", "colosseum-pokemon.pkx", "xd-trainer.pkx"] {
             let b = sample(name);
-            let json = PkxContainer.convert(&b, name, "x.json", &opts, &none);
+            let json =
+                PkxContainer.convert(&b, name, "x.json", &opts, &none, &gcio::Limits::default());
             let [(json_name, text)] = &json.unwrap().unwrap()[..] else {
                 panic!("one file")
             };
             assert_eq!(json_name, "x.json");
             let dat = PkxContainer.members_of(&b).unwrap()[0].data.to_vec();
             let files = Companions::from([("dat:model.dat".to_owned(), dat)]);
-            let built = PkxContainer.convert(text, "x.json", "y.pkx", &opts, &files);
+            let built = PkxContainer.convert(
+                text,
+                "x.json",
+                "y.pkx",
+                &opts,
+                &files,
+                &gcio::Limits::default(),
+            );
             assert_eq!(built.unwrap(), Some(one_file("y.pkx", b.clone())), "{name}");
-            let again = PkxContainer.convert(&b, "y.pkx", "y.json", &opts, &none);
+            let again = PkxContainer.convert(
+                &b,
+                "y.pkx",
+                "y.json",
+                &opts,
+                &none,
+                &gcio::Limits::default(),
+            );
             assert_eq!(
                 again.unwrap(),
                 Some(one_file("y.json", text.clone())),
@@ -378,12 +394,26 @@ mod tests {
             );
             assert!(
                 PkxContainer
-                    .convert(text, "x.json", "y.pkx", &opts, &none)
+                    .convert(
+                        text,
+                        "x.json",
+                        "y.pkx",
+                        &opts,
+                        &none,
+                        &gcio::Limits::default()
+                    )
                     .is_err()
             );
         }
         assert!(matches!(
-            PkxContainer.convert(b"{}", "a.json", "a.bin", &opts, &none),
+            PkxContainer.convert(
+                b"{}",
+                "a.json",
+                "a.bin",
+                &opts,
+                &none,
+                &gcio::Limits::default()
+            ),
             Ok(None)
         ));
         let b = sample("colosseum-pokemon.pkx");

@@ -111,11 +111,14 @@ impl Format for Tpl {
         to: &str,
         _opts: &Options,
         _files: &Companions,
+        limits: &Limits,
     ) -> Result<Option<Outputs>> {
         if !(tpl::sniff(input) && is_folder_name(to)) {
             return Ok(None);
         }
-        Ok(Some(tpl::folder::to_folder(&tpl::Tpl::parse(input)?)?))
+        Ok(Some(tpl::folder::to_folder(&tpl::Tpl::parse_with(
+            input, limits,
+        )?)?))
     }
 
     #[cfg(feature = "convert")]

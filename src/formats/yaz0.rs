@@ -214,12 +214,13 @@ impl Format for Yaz0 {
         to: &str,
         opts: &Options,
         _files: &crate::Companions,
+        limits: &Limits,
     ) -> Result<Option<crate::Outputs>> {
         let out = if yaz0::is_yaz0(input) {
             if crate::archive::is_compressed_name(to) {
                 return Ok(None);
             }
-            yaz0::decode(input)?
+            yaz0::decode_with(input, limits)?
         } else if crate::archive::is_compressed_name(to) {
             yaz0::encode(input, encoder(opts)?)
         } else {

@@ -66,23 +66,30 @@ fn wrong_type(r: usize, f: &Field, v: &Value) -> Error {
 
 impl Table {
     /// Writes the table. Fails when the model is inconsistent (a value of the wrong type, a field
-    /// past the entry size, a wrong number of values, sizes past 32 bits).
+    /// past the entry size, a wrong number of values, sizes past 32 bits). The row block is
+    /// bounded by the default [`Limits`].
     pub fn write(&self) -> Result<Vec<u8>> {
+        self.write_with(&Limits::default())
+    }
+
+    /// [`Table::write`] with the caller's limits bounding the row block (its size comes from
+    /// declared numbers: a JSON/CSV `entry_size` times the rows).
+    pub fn write_with(&self, limits: &Limits) -> Result<Vec<u8>> {
         // A parsed table whose rows are untouched takes its string offsets as parsed; should
         // they not fit the rows (never expected), the pool is rebuilt by lookup.
         if self.stored_pool.is_none()
             && let Some(offsets) = self.pristine_offsets()
-            && let Some(out) = self.write_with(Some(offsets))?
+            && let Some(out) = self.write_laid_out(Some(offsets), limits)?
         {
             return Ok(out);
         }
-        self.write_with(None)
+        self.write_laid_out(None, limits)
             .and_then(|out| out.ok_or_else(|| Error::message("string pool")))
     }
 
     /// [`Table::write`], the string pool rebuilt by lookup or (`pristine`) from each string
     /// cell's parsed offset; `None` when those offsets do not fit the rows.
-    fn write_with(&self, pristine: Option<&[u32]>) -> Result<Option<Vec<u8>>> {
+    fn write_laid_out(&self, pristine: Option<&[u32]>, limits: &Limits) -> Result<Option<Vec<u8>>> {
         let endian = self.endian;
         let entry = self.entry_size as usize;
         for (i, f) in self.fields.iter().enumerate() {
@@ -106,8 +113,7 @@ impl Table {
         let data_offset = HEADER_SIZE + self.fields.len() * FIELD_SIZE + self.header_gap.len();
         // The row block is sized by declared numbers (a JSON/CSV `entry_size` times the rows), so
         // it is bounded like any other allocation sized by input; the pool grows as needed.
-        let rows_len =
-            Limits::default().check_alloc(self.len() as u64, u64::from(self.entry_size), 0)?;
+        let rows_len = limits.check_alloc(self.len() as u64, u64::from(self.entry_size), 0)?;
         let mut out = Vec::with_capacity(data_offset + rows_len + 32);
         put_u32(&mut out, count(self.len(), "row count")?, endian);
         put_u32(&mut out, count(self.fields.len(), "field count")?, endian);

@@ -228,3 +228,25 @@ fn declared_entry_sizes_are_bounded() {
     let e = bcsv::from_csv(csv).unwrap().write().unwrap_err();
     assert!(e.to_string().contains("allocation"), "{e}");
 }
+
+/// `Table::write_with` bounds the row block by the caller's limits: a sample table writes under
+/// the defaults and is refused with a limit error under tiny ones.
+#[test]
+fn write_honours_the_callers_limits() {
+    let (name, bytes) = bcsv::build::samples().into_iter().next().unwrap();
+    let table = bcsv::Table::parse(&bytes).unwrap();
+    assert_eq!(
+        table.write_with(&gcio::Limits::default()).unwrap(),
+        bytes,
+        "{name}"
+    );
+    let tiny = gcio::Limits {
+        max_alloc_bytes: 1,
+        ..gcio::Limits::default()
+    };
+    let e = table.write_with(&tiny).unwrap_err();
+    assert!(
+        matches!(e.kind(), gcio::ErrorKind::Limit { .. }),
+        "{name}: {e}"
+    );
+}

@@ -9,12 +9,35 @@
 //! tangents) interpolated by Hermite curves ([`eval`]). The layout is in `docs/CANM.md`.
 //!
 //! ```
-//! let anim = canm::build::sample();
+//! use canm::{Canm, Kind, Track};
+//!
+//! // A keyed animation built by hand: position x rises from 0 to 100 over 60 frames (keys of
+//! // time, value, tangent); every other track is one constant value.
+//! let mut tracks = [Track { count: 1, offset: 0, layout: 0 }; 8];
+//! let mut values = vec![0.0, 0.0, 0.0, 60.0, 100.0, 0.0];
+//! tracks[0].count = 2;
+//! for (i, t) in tracks.iter_mut().enumerate().skip(1) {
+//!     t.offset = values.len() as u32;
+//!     values.push(if i == 7 { 45.0 } else { 0.0 });
+//! }
+//! let mut anim = Canm {
+//!     kind: Kind::Ckan,
+//!     header: [1, 0, 1, 4],
+//!     frames: 60,
+//!     tracks,
+//!     gap: Vec::new(),
+//!     values,
+//!     trailer: vec![0xFF; 4],
+//! };
 //! let bytes = anim.write().unwrap();
-//! assert_eq!(canm::Canm::parse(&bytes).unwrap(), anim);
-//! let pose = canm::eval::pose(&anim, 60.0).unwrap();
-//! assert_eq!(pose.pos[0], 100.0);
+//! assert_eq!(Canm::parse(&bytes).unwrap(), anim);
 //! assert!(canm::validate(&bytes).is_empty());
+//! assert_eq!(canm::eval::pose(&anim, 60.0).unwrap().pos[0], 100.0);
+//!
+//! // Edit: move the end key, write and read back.
+//! anim.values[4] = 250.0;
+//! let edited = Canm::parse(&anim.write().unwrap()).unwrap();
+//! assert_eq!(canm::eval::pose(&edited, 60.0).unwrap().pos[0], 250.0);
 //! ```
 #![forbid(unsafe_code)]
 

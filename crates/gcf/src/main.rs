@@ -717,9 +717,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let data = read(&input)?;
                 let files = gcf::read_companions(&opts)?;
                 let (from, to) = (input.to_string_lossy(), output.to_string_lossy());
-                let made = gcformats::convert(&data, &from, &to, &opts, &files)
-                    .map_err(|e| format!("{}: {e}", input.display()))?
-                    .ok_or_else(none)?;
+                let made =
+                    gcformats::convert(&data, &from, &to, &opts, &files, &gcio::Limits::default())
+                        .map_err(|e| format!("{}: {e}", input.display()))?
+                        .ok_or_else(none)?;
                 gcf::write_outputs(&pol, &output, &made)?;
             }
             if json {

@@ -205,11 +205,16 @@ impl Block {
         starts.sort_unstable();
         starts.dedup();
         let first = starts.first().copied().unwrap_or(data.len());
-        let lead = v.r.bytes(HEADER_SIZE, first - HEADER_SIZE)?.to_vec();
+        let lead = v.r.bytes(HEADER_SIZE, first - HEADER_SIZE)?;
+        limits.check_alloc(lead.len() as u64, 1, HEADER_SIZE as u64)?;
+        let lead = lead.to_vec();
         let mut sections = Vec::with_capacity(starts.len());
         for (k, &s) in starts.iter().enumerate() {
             let e = starts.get(k + 1).copied().unwrap_or(data.len());
             let bytes = v.r.bytes(s, e - s)?;
+            // Every section is copied (a facial one as its model plus its tail), so each copy is
+            // bounded by the caller's limits like any other allocation sized by the file.
+            limits.check_alloc(bytes.len() as u64, 1, s as u64)?;
             let slots: Vec<usize> = (1..8).filter(|&i| v.word(i) as usize == s).collect();
             // A facial section that does not parse is kept as bytes, so a broken block still
             // round-trips and can be detached; the validator says what is wrong with it.

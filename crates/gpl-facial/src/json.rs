@@ -1,12 +1,13 @@
 //! JSON summaries: the block's sections for `info`, and the facial poses for
 //! `gcf convert block.gpl poses.json` (each object's mapped vertices and per-pose deltas).
 
+use gcio::Limits;
 use serde_json::{Value, json};
 
 use crate::block::{BlockView, slot};
 use crate::model::{Attribute, FacialSection};
 
-fn attribute_json(a: &Attribute) -> Value {
+fn attribute_json(a: &Attribute, limits: &Limits) -> Value {
     let n = usize::from(a.format.count).max(1);
     let group = |p: usize| -> Value {
         match a.values(p) {
@@ -22,7 +23,7 @@ fn attribute_json(a: &Attribute) -> Value {
         "width": a.format.width,
         "entries": a.entries,
         "runs": a.runs.iter().map(|r| [r.first, r.len]).collect::<Vec<_>>(),
-        "vertices": a.indices(),
+        "vertices": a.indices_with(limits),
         "rest": group(0),
         "deltas": (1..a.poses.len()).map(group).collect::<Vec<_>>(),
     })
@@ -38,6 +39,11 @@ fn hex(b: &[u8]) -> String {
 /// The facial section as JSON: per object its pose count and, per attribute, the mapped target
 /// indices, pose 0 (rest) and the deltas of poses ≥ 1.
 pub fn poses_json(s: &FacialSection) -> Value {
+    poses_json_with(s, &Limits::default())
+}
+
+/// [`poses_json`] with the caller's limits bounding each attribute's mapped vertex list.
+pub fn poses_json_with(s: &FacialSection, limits: &Limits) -> Value {
     json!({
         "max_pose_count": s.max_pose_count,
         "descriptors": s.descriptors.iter().map(|d| json!({"target": d.target, "kind": d.kind.0, "format": format!("{:#04x}", d.format)})).collect::<Vec<_>>(),
@@ -45,13 +51,19 @@ pub fn poses_json(s: &FacialSection) -> Value {
             "index": i,
             "submesh": o.submesh(),
             "pose_count": o.pose_count,
-            "attributes": o.attributes.iter().map(attribute_json).collect::<Vec<_>>(),
+            "attributes": o.attributes.iter().map(|a| attribute_json(a, limits)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
 }
 
-/// Section extents, submesh arrays and facial summary of a block.
+/// Section extents, submesh arrays and facial summary of a block, the facial section parsed
+/// with the default [`Limits`].
 pub fn block_json(v: &BlockView<'_>) -> Value {
+    block_json_with(v, &Limits::default())
+}
+
+/// [`block_json`] with the caller's limits bounding the facial section's parse.
+pub fn block_json_with(v: &BlockView<'_>, limits: &Limits) -> Value {
     let sections: Vec<Value> = (1..8)
         .filter_map(|i| {
             let (s, e) = v.extent(i)?;
@@ -73,7 +85,7 @@ pub fn block_json(v: &BlockView<'_>) -> Value {
         json!({"entries": s.entries.len(), "skacc": s.skacc_counts.len(), "mirror_base": s.mirror_base()})
     });
     let facial = match v.facial() {
-        Some(Ok(f)) => FacialSection::from_view(&f, &gcio::Limits::default())
+        Some(Ok(f)) => FacialSection::from_view(&f, limits)
             .map(|s| {
                 json!({
                     "objects": s.objects.iter().map(|o| json!({

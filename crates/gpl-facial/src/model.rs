@@ -173,9 +173,14 @@ pub struct Attribute {
 
 impl Attribute {
     /// Target indices named by the runs (terminator and anything after it excluded), capped at
-    /// `entries` and at `Limits::default().max_elements`, so hostile counts cannot blow up.
+    /// `entries` and at the default [`Limits`]' `max_elements`, so hostile counts cannot blow up.
     pub fn indices(&self) -> Vec<u16> {
-        let max = usize::try_from(Limits::default().max_elements).unwrap_or(usize::MAX);
+        self.indices_with(&Limits::default())
+    }
+
+    /// [`Attribute::indices`] capped at `limits.max_elements` instead of the default.
+    pub fn indices_with(&self, limits: &Limits) -> Vec<u16> {
+        let max = usize::try_from(limits.max_elements).unwrap_or(usize::MAX);
         expand_runs(self.runs.iter().copied(), (self.entries as usize).min(max))
     }
 

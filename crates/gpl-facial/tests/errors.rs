@@ -33,3 +33,22 @@ fn errors_carry_structure_and_offset() {
         "{d:?}"
     );
 }
+
+/// The owned block copies its sections only within the caller's limits, and the mapped vertex
+/// lists stop at its element bound: tiny limits refuse what the defaults accept.
+#[test]
+fn caller_limits_bound_the_owned_block_and_the_indices() {
+    let bytes = gpl_facial::build::birdo_block();
+    let view = gpl_facial::parse(&bytes).unwrap();
+    let tiny = gcio::Limits {
+        max_alloc_bytes: 16,
+        max_elements: 1,
+        ..gcio::Limits::default()
+    };
+    let e = gpl_facial::Block::from_view(&view, &tiny).unwrap_err();
+    assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+    let block = gpl_facial::Block::from_view(&view, &gcio::Limits::default()).unwrap();
+    let a = &block.facial().unwrap().objects[0].attributes[0];
+    assert!(a.indices().len() > 1);
+    assert_eq!(a.indices_with(&tiny).len(), 1);
+}

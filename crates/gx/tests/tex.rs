@@ -527,3 +527,36 @@ fn images_from_png_layouts() {
     assert!(Image::from_channels(1, 1, 5, &[0; 5]).is_err());
     assert!(Image::from_channels(2, 1, 3, &[1, 2, 3]).is_err());
 }
+
+/// The `_with` forms bound their buffers by the caller's limits: what the defaults accept, a
+/// 64-byte budget (16 pixels) refuses with a limit error.
+#[test]
+fn with_forms_honour_the_callers_limits() {
+    use gx::tex::{Image, TexFormat};
+    let tiny = gcio::Limits {
+        max_alloc_bytes: 64,
+        ..gcio::Limits::default()
+    };
+    let is_limit = |e: gcio::Error| matches!(e.kind(), gcio::ErrorKind::Limit { .. });
+    let img = Image::from_fn(8, 8, |x, y| [x as u8, y as u8, 0, 255]).unwrap();
+    assert!(is_limit(
+        Image::from_fn_with(8, 8, &tiny, |_, _| [0; 4]).unwrap_err()
+    ));
+    assert!(is_limit(
+        Image::filled_with(8, 8, [0; 4], &tiny).unwrap_err()
+    ));
+    let data = gx::tex::encode(TexFormat::RGBA8, &img).unwrap();
+    assert_eq!(
+        gx::tex::decode(TexFormat::RGBA8, 8, 8, &data, None).unwrap(),
+        img
+    );
+    let e = gx::tex::decode_with(TexFormat::RGBA8, 8, 8, &data, None, &tiny).unwrap_err();
+    assert!(is_limit(e));
+    let indices = gx::tex::encode_indices(TexFormat::C8, 8, 8, &[7; 64]).unwrap();
+    assert_eq!(
+        gx::tex::decode_indices(TexFormat::C8, 8, 8, &indices).unwrap(),
+        vec![7; 64]
+    );
+    let e = gx::tex::decode_indices_with(TexFormat::C8, 8, 8, &indices, &tiny).unwrap_err();
+    assert!(is_limit(e));
+}

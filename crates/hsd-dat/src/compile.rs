@@ -228,8 +228,8 @@ const TYPING_PAD: usize = 256;
 /// a field reads zero (no pointer), as it would after alignment padding; a block's own bytes,
 /// which compiling keeps (up to trailing zeros), decide everything. Well-formed archives, whose
 /// structs lie inside their blocks, type the same either way.
-fn typing_layout(dat: &Dat) -> Result<(Vec<u8>, Vec<u32>)> {
-    Limits::default().check_alloc(dat.blocks.len() as u64, TYPING_PAD as u64, 0)?;
+fn typing_layout(dat: &Dat, limits: &Limits) -> Result<(Vec<u8>, Vec<u32>)> {
+    limits.check_alloc(dat.blocks.len() as u64, TYPING_PAD as u64, 0)?;
     let blocks = dat
         .blocks
         .iter()
@@ -262,7 +262,7 @@ fn typing_layout(dat: &Dat) -> Result<(Vec<u8>, Vec<u32>)> {
 /// The phase of every block of `dat` (blocks no typed node starts in inherit the previous
 /// block's phase), and the byte size the typed node gives (0 when unknown).
 pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
-    let (bytes, offsets) = typing_layout(dat)?;
+    let (bytes, offsets) = typing_layout(dat, &Limits::default())?;
     let a = crate::parse(&bytes)?.reading_relocated_scalars_as_zero();
     let own = phases_of(&a.graph(), &offsets);
     let phases = inherit(own.iter().map(|x| x.0), Phase::Materials);
@@ -876,7 +876,7 @@ impl Detection {
 /// [`textures`]) and compares, so it costs two compiles; only when
 /// neither reproduces the archive does it fall back on the layout signals of [`Order::signal`].
 pub fn detect(dat: &Dat) -> Result<Detection> {
-    let p = Prepared::new(dat)?;
+    let p = Prepared::new(dat, &Limits::default())?;
     let t = p.typed()?;
     let same = |o| {
         compile_typed(&p, &t, o, Textures::Recorded)?
@@ -898,7 +898,13 @@ pub fn detect(dat: &Dat) -> Result<Detection> {
 /// compiled archive returns it unchanged). Melee's texture list is the one `dat` records
 /// ([`textures`]); [`compile_with`] takes another.
 pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
-    let p = Prepared::new(dat)?;
+    compile_as_with(dat, order, &Limits::default())
+}
+
+/// [`compile_as`] with the caller's limits bounding the re-parse of the written model and the
+/// typing layout (one padded copy of every block) the compile builds.
+pub fn compile_as_with(dat: &Dat, order: Option<Order>, limits: &Limits) -> Result<Dat> {
+    let p = Prepared::new(dat, limits)?;
     let t = p.typed()?;
     if let Some(o) = order {
         return compile_typed(&p, &t, o, Textures::Recorded);
@@ -950,6 +956,7 @@ enum Textures<'a> {
 /// output starts from), those bytes, and the layout the graph is typed on (`typing_layout`).
 /// Built once per call, shared by the compiles `compile_as` and `detect` make.
 struct Prepared {
+    limits: Limits,
     dat: Dat,
     bytes: Vec<u8>,
     typing: Vec<u8>,
@@ -964,11 +971,12 @@ struct Typed<'a> {
 }
 
 impl Prepared {
-    fn new(dat: &Dat) -> Result<Prepared> {
+    fn new(dat: &Dat, limits: &Limits) -> Result<Prepared> {
         let bytes = dat.write()?;
-        let dat = Dat::parse(&bytes)?;
-        let (typing, offsets) = typing_layout(&dat)?;
+        let dat = Dat::parse_with(&bytes, limits)?;
+        let (typing, offsets) = typing_layout(&dat, limits)?;
         Ok(Prepared {
+            limits: *limits,
             dat,
             bytes,
             typing,
@@ -977,7 +985,8 @@ impl Prepared {
     }
 
     fn typed(&self) -> Result<Typed<'_>> {
-        let archive = crate::parse(&self.typing)?.reading_relocated_scalars_as_zero();
+        let archive =
+            crate::parse_with(&self.typing, &self.limits)?.reading_relocated_scalars_as_zero();
         let graph = archive.graph();
         let inferred = phases_of(&graph, &self.offsets);
         Ok(Typed {
@@ -993,7 +1002,7 @@ impl Prepared {
 /// keeps its texture order and a compiled file comes back unchanged.
 pub fn textures(dat: &Dat) -> Result<TextureList> {
     let (before, _) = dat.layout()?;
-    let p = Prepared::new(dat)?;
+    let p = Prepared::new(dat, &Limits::default())?;
     let t = p.typed()?;
     let (after, _) = p.dat.layout()?;
     Ok(TextureList(
@@ -1009,7 +1018,7 @@ pub fn textures(dat: &Dat) -> Result<TextureList> {
 /// [`compile`] in `order` with the caller's texture list (ignored in Colosseum/XD order):
 /// `TextureList::default()` lays the textures out in forward first-use order.
 pub fn compile_with(dat: &Dat, order: Order, textures: &TextureList) -> Result<Dat> {
-    let p = Prepared::new(dat)?;
+    let p = Prepared::new(dat, &Limits::default())?;
     let t = p.typed()?;
     // The caller's block indices, through the written offsets, to the parse's blocks and
     // their offsets in the typed layout.

@@ -790,3 +790,25 @@ fn melee_envelopes_and_descriptors_at_their_first_mesh_user() {
     let got = [ec[1], eb[0], ea[0], ea[1]];
     assert!(got.windows(2).all(|w| w[0] < w[1]), "{got:x?}");
 }
+
+/// `compile_as_with` bounds its re-parse and typing layout by the caller's limits: the first
+/// sample compiles under the defaults and is refused with a limit error under tiny ones.
+#[test]
+fn compile_honours_the_callers_limits() {
+    let (name, bytes) = hsd_dat::build::samples().unwrap().remove(0);
+    let dat = Dat::parse(&bytes).unwrap();
+    let defaults = gcio::Limits::default();
+    assert!(
+        hsd_dat::compile::compile_as_with(&dat, None, &defaults).is_ok(),
+        "{name}"
+    );
+    let tiny = gcio::Limits {
+        max_alloc_bytes: 64,
+        ..defaults
+    };
+    let e = hsd_dat::compile::compile_as_with(&dat, None, &tiny).unwrap_err();
+    assert!(
+        matches!(e.kind(), gcio::ErrorKind::Limit { .. }),
+        "{name}: {e}"
+    );
+}

@@ -1,7 +1,7 @@
 //! Binding an animation to a model: what the game matches by index (joints, shapes) and by name
 //! (materials), checked against the facts of a BMD/BDL.
 
-use gcio::{Diagnostic, Result};
+use gcio::{Diagnostic, Limits, Result};
 
 use crate::model::{Anim, Data};
 use crate::schema::{Elem, Kind};
@@ -18,9 +18,15 @@ pub struct Target {
 }
 
 impl Target {
-    /// Reads the facts from BMD/BDL bytes.
+    /// Reads the facts from BMD/BDL bytes with the default [`Limits`].
     pub fn from_model(data: &[u8]) -> Result<Target> {
-        let m = j3d_bmd::parse(data)?;
+        Target::from_model_with(data, &Limits::default())
+    }
+
+    /// Reads the facts from BMD/BDL bytes; `limits` bound the model's parse (its chunk list,
+    /// joint, shape and material name tables).
+    pub fn from_model_with(data: &[u8], limits: &Limits) -> Result<Target> {
+        let m = j3d_bmd::parse_with(data, limits)?;
         let joints = m.jnt1().transpose()?.map_or(0, |j| j.len());
         let shapes = m.shp1().transpose()?.map_or(0, |s| s.len());
         let materials = match m.mat3().transpose()? {

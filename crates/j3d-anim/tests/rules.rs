@@ -292,3 +292,20 @@ fn binding_fits_its_target() {
     };
     assert!(check_binding(&build::sample(Kind::Btk), &water).is_empty());
 }
+
+/// `Target::from_model_with` parses the model companion with the caller's limits: a model whose
+/// facts read under the defaults is refused with a limit error under tiny ones.
+#[test]
+fn model_companion_honours_the_callers_limits() {
+    let model = j3d_bmd::build::skinned_bmd().write().unwrap();
+    let defaults = gcio::Limits::default();
+    let target = j3d_anim::Target::from_model_with(&model, &defaults).unwrap();
+    assert_eq!(target, j3d_anim::Target::from_model(&model).unwrap());
+    assert!(target.joints > 1);
+    let tiny = gcio::Limits {
+        max_elements: 1,
+        ..defaults
+    };
+    let e = j3d_anim::Target::from_model_with(&model, &tiny).unwrap_err();
+    assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+}

@@ -9,23 +9,73 @@
 //!   `ModelSet.anims[]`, [`Pkx::triggers`] abstracts the part-animation triggers, slot names for
 //!   Pokémon and each game's trainers ([`ModelKind`]), [`Pkx::to_game`] converts the header.
 //! - [`validate`] / [`validate_model`] cite PKX-* rules and runs `hsd-dat`'s rules on the embedded model.
-//! - [`json`]: the metadata as JSON (header only, with names) and back.
+//! - `json` (feature `json`): the metadata as JSON (header only, with names) and back.
 //!
 //! ```
-//! use pkx::{Game, Pkx, build};
+//! use pkx::{AnimEntry, AnimType, Game, Header, PartAnim, Pkx, Shiny, SubAnim, Timing};
+//! use pkx::{XdFlags, XdHeader};
 //!
-//! let bytes = build::xd_pokemon().unwrap().write().unwrap();
+//! // An XD Pokémon file built by hand: the header, one looping idle slot (sub-animation 0 of
+//! // the model's animations) and 16 padding slots, no GPT1 particle block, and the embedded
+//! // HSD model (an empty archive here; a real one comes from `hsd_dat`).
+//! let header = Header::Xd(XdHeader {
+//!     reserved_04: 0,
+//!     reserved_0c: 0,
+//!     particle_orientation: 1,
+//!     species_id: 25,
+//!     type_id: 0x0C,
+//!     part_anims: [PartAnim::NONE; 4],
+//!     flags: XdFlags::empty(),
+//!     unknown_69: 0,
+//!     distortion_param: 0,
+//!     distortion_type: 0,
+//!     reserved_6d: 0,
+//!     head_bone: 0,
+//!     shiny: Shiny::IDENTITY,
+//! });
+//! let slot = |anim_type, looped: bool| AnimEntry {
+//!     anim_type,
+//!     sub_anim_count: u32::from(looped),
+//!     damage_flags: 0,
+//!     reserved_0c: 0,
+//!     timing: Timing::Seconds([if looped { 2.0 } else { 0.0 }, 0.0, 0.0, 0.0]),
+//!     reserved_20: [0; 44],
+//!     body_map: [0; 16],
+//!     sub_anims: [if looped {
+//!         SubAnim { motion_type: 2, anim_index: 0 }
+//!     } else {
+//!         SubAnim::padding(Game::Xd)
+//!     }; 8],
+//!     terminator: Game::Xd.terminator(),
+//! };
+//! let mut entries = vec![slot(AnimType::LOOP, true)];
+//! entries.extend((1..17).map(|_| slot(AnimType::ACTION, false)));
+//! let dat = hsd_dat::Dat::default().write().unwrap();
+//! let p = Pkx::new(header, entries, Vec::new(), dat);
+//! let bytes = p.write().unwrap();
+//!
+//! // Detect, parse (the same model, the same bytes) and validate.
 //! assert_eq!(pkx::game(&bytes), Some(Game::Xd));
-//! let p = Pkx::parse(&bytes).unwrap();
-//! assert_eq!(p.write().unwrap(), bytes);
-//! assert!(pkx::validate_model(&p).is_empty());
-//! assert!(p.entries[0].is_active(Game::Xd));
+//! let back = Pkx::parse(&bytes).unwrap();
+//! assert_eq!(back, p);
+//! assert_eq!(back.write().unwrap(), bytes);
 //!
-//! // The same model as a Colosseum file: frames, inverted polarity, trailing shiny.
-//! let colo = p.to_game(Game::Colosseum);
-//! let back = Pkx::parse(&colo.write().unwrap()).unwrap();
-//! assert_eq!(back.game(), Game::Colosseum);
-//! assert_eq!(back.entries[0].sub_anims[0].motion_type, 0);
+//! // The validator checks the slots against the embedded model too: the idle slot plays
+//! // animation 0, which the empty archive does not have (PKX-006); nothing else is an error.
+//! let findings = pkx::validate_model(&back);
+//! let errors: Vec<_> = findings
+//!     .iter()
+//!     .filter(|d| matches!(d.severity, gcio::Severity::Error))
+//!     .map(|d| d.rule.as_str())
+//!     .collect();
+//! assert_eq!(errors, ["PKX-006"]);
+//!
+//! // Edit: the same model as a Colosseum file (frames, inverted padding polarity).
+//! let colo = back.to_game(Game::Colosseum);
+//! let again = Pkx::parse(&colo.write().unwrap()).unwrap();
+//! assert_eq!(again.game(), Game::Colosseum);
+//! assert!(again.entries[0].is_active(Game::Colosseum));
+//! assert!(!again.entries[1].is_active(Game::Colosseum));
 //! ```
 #![forbid(unsafe_code)]
 

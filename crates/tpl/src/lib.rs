@@ -8,17 +8,45 @@
 //!
 //! [`View`] borrows texels and palettes; [`Tpl`] owns them and keeps every offset as found, so
 //! [`Tpl::write`] reproduces a parsed file exactly; [`Tpl::relayout`] lays out a new or resized
-//! library; [`validate()`] reports `TPL-*` rules (`docs/rules/tpl.md`); [`folder`] converts to
-//! PNG files and back.
+//! library; [`validate()`] reports `TPL-*` rules (`docs/rules/tpl.md`); `folder` (feature
+//! `export`) converts to PNG files and back.
 //!
 //! ```
-//! let bytes = tpl::build::sample_bytes();
-//! let lib = tpl::Tpl::parse(&bytes).unwrap();
-//! assert_eq!(lib.images.len(), 3);
-//! assert_eq!(lib.write().unwrap(), bytes);
-//! let first = lib.images[0].texture().unwrap().decode_level(0).unwrap();
-//! assert_eq!((first.width(), first.height()), (20, 12));
+//! use gx::tex::{Image, TexFormat};
+//! use tpl::{Entry, ImageHeader, Tpl};
+//!
+//! // A one-image library built by hand: a 16×8 gradient coded as RGB5A3.
+//! let img = Image::from_fn(16, 8, |x, y| [(x * 16) as u8, (y * 32) as u8, 0x80, 0xFF]).unwrap();
+//! let header = ImageHeader {
+//!     height: 8,
+//!     width: 16,
+//!     format: u32::from(TexFormat::RGB5A3.0),
+//!     data_offset: 0,
+//!     wrap_s: 0,
+//!     wrap_t: 0,
+//!     min_filter: 1,
+//!     mag_filter: 1,
+//!     lod_bias: 0.0,
+//!     edge_lod: 0,
+//!     min_lod: 0,
+//!     max_lod: 0,
+//!     unpacked: 0,
+//! };
+//! let data = gx::tex::encode(TexFormat::RGB5A3, &img).unwrap();
+//! let mut lib = Tpl::new();
+//! lib.images.push(Entry { header_offset: 0, header, data, palette: None });
+//! lib.relayout().unwrap();
+//! let bytes = lib.write().unwrap();
+//!
+//! // Parse, check, edit, write back.
+//! let mut back = Tpl::parse(&bytes).unwrap();
+//! assert_eq!(back, lib);
+//! assert_eq!(back.write().unwrap(), bytes);
 //! assert!(tpl::validate(&bytes).is_empty());
+//! let first = back.images[0].texture().unwrap().decode_level(0).unwrap();
+//! assert_eq!((first.width(), first.height()), (16, 8));
+//! back.images[0].header.wrap_s = 1;
+//! assert!(tpl::validate(&back.write().unwrap()).is_empty());
 //! ```
 #![forbid(unsafe_code)]
 

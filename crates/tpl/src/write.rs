@@ -49,7 +49,13 @@ impl Tpl {
     /// lies past [`Tpl::size`], two structures overlap with different bytes, a texel or palette
     /// block has the wrong length for its header, or the size exceeds the default [`Limits`].
     pub fn write(&self) -> Result<Vec<u8>> {
-        let size = Limits::default().check_alloc(u64::from(self.size), 1, 0)?;
+        self.write_with(&Limits::default())
+    }
+
+    /// [`Tpl::write`] with the caller's limits bounding the output (its size is the model's
+    /// [`Tpl::size`], a number an edited or JSON-made model can set to anything).
+    pub fn write_with(&self, limits: &Limits) -> Result<Vec<u8>> {
+        let size = limits.check_alloc(u64::from(self.size), 1, 0)?;
         let count = u32::try_from(self.images.len())
             .map_err(|_| Error::without_offset(ErrorKind::Overflow("image count")))?;
         let mut out = Out {

@@ -73,3 +73,18 @@ proptest! {
         tpl::fuzz_tpl(&b);
     }
 }
+
+/// `Tpl::write_with` bounds the output by the caller's limits: the sample writes under the
+/// defaults and is refused with a limit error under a budget smaller than its size.
+#[test]
+fn write_honours_the_callers_limits() {
+    let lib = tpl::build::sample();
+    let bytes = lib.write_with(&gcio::Limits::default()).unwrap();
+    assert_eq!(bytes, lib.write().unwrap());
+    let tiny = gcio::Limits {
+        max_alloc_bytes: bytes.len() as u64 - 1,
+        ..gcio::Limits::default()
+    };
+    let e = lib.write_with(&tiny).unwrap_err();
+    assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+}

@@ -94,15 +94,30 @@ impl Image {
         Image::new(width, height, pixels)
     }
 
-    /// An image of one colour.
+    /// An image of one colour, bounded by the default [`Limits`].
     pub fn filled(width: u32, height: u32, pixel: Rgba) -> Result<Image> {
-        let count = check_dims(width, height, &Limits::default())?;
+        Image::filled_with(width, height, pixel, &Limits::default())
+    }
+
+    /// [`Image::filled`] with the caller's limits bounding the pixel buffer.
+    pub fn filled_with(width: u32, height: u32, pixel: Rgba, limits: &Limits) -> Result<Image> {
+        let count = check_dims(width, height, limits)?;
         Image::new(width, height, vec![pixel; count])
     }
 
-    /// An image whose pixel at `(x, y)` is `f(x, y)`.
-    pub fn from_fn(width: u32, height: u32, mut f: impl FnMut(u32, u32) -> Rgba) -> Result<Image> {
-        check_dims(width, height, &Limits::default())?;
+    /// An image whose pixel at `(x, y)` is `f(x, y)`, bounded by the default [`Limits`].
+    pub fn from_fn(width: u32, height: u32, f: impl FnMut(u32, u32) -> Rgba) -> Result<Image> {
+        Image::from_fn_with(width, height, &Limits::default(), f)
+    }
+
+    /// [`Image::from_fn`] with the caller's limits bounding the pixel buffer.
+    pub fn from_fn_with(
+        width: u32,
+        height: u32,
+        limits: &Limits,
+        mut f: impl FnMut(u32, u32) -> Rgba,
+    ) -> Result<Image> {
+        check_dims(width, height, limits)?;
         let pixels = (0..height)
             .flat_map(|y| (0..width).map(move |x| (x, y)))
             .map(|(x, y)| f(x, y))

@@ -210,8 +210,7 @@ impl<'a> Texture<'a> {
     /// The raw palette indices of level `level` (indexed formats only), row-major.
     pub fn indices(&self, level: u32) -> Result<Vec<u16>> {
         let (bytes, w, h) = self.level_data(level)?;
-        check_alloc(w, h, &self.limits)?;
-        decode_indices(self.format, w, h, bytes)
+        decode_indices_with(self.format, w, h, bytes, &self.limits)
     }
 
     fn format_name(&self) -> String {
@@ -226,7 +225,8 @@ fn check_alloc(w: u32, h: u32, limits: &Limits) -> Result<usize> {
 }
 
 /// Decodes one level of `width × height` pixels from `data` (which may be longer). Indexed
-/// formats need `palette`; an index past its end is an error.
+/// formats need `palette`; an index past its end is an error. The image is bounded by the
+/// default [`Limits`].
 pub fn decode(
     format: TexFormat,
     width: u32,
@@ -234,9 +234,21 @@ pub fn decode(
     data: &[u8],
     palette: Option<Palette<'_>>,
 ) -> Result<Image> {
+    decode_with(format, width, height, data, palette, &Limits::default())
+}
+
+/// [`decode`] with the caller's limits bounding the decoded image.
+pub fn decode_with(
+    format: TexFormat,
+    width: u32,
+    height: u32,
+    data: &[u8],
+    palette: Option<Palette<'_>>,
+    limits: &Limits,
+) -> Result<Image> {
     let len = level_size(format, width, height)?;
     let bytes = Reader::new(data).bytes(0, len)?;
-    decode_at(format, width, height, bytes, palette, 0, &Limits::default())
+    decode_at(format, width, height, bytes, palette, 0, limits)
 }
 
 /// Decodes one level into `out`: RGBA8 bytes, row-major, exactly `width × height × 4` long. The
@@ -366,9 +378,21 @@ fn decode_pixels(
 
 /// The raw palette indices of one `width × height` level of an indexed format, row-major.
 /// C14X2 values keep the two top bits the hardware ignores (mask with `0x3FFF`).
+/// The index list is bounded by the default [`Limits`].
 pub fn decode_indices(format: TexFormat, width: u32, height: u32, data: &[u8]) -> Result<Vec<u16>> {
+    decode_indices_with(format, width, height, data, &Limits::default())
+}
+
+/// [`decode_indices`] with the caller's limits bounding the index list.
+pub fn decode_indices_with(
+    format: TexFormat,
+    width: u32,
+    height: u32,
+    data: &[u8],
+    limits: &Limits,
+) -> Result<Vec<u16>> {
     require_indexed(format)?;
-    image::check_dims(width, height, &Limits::default())?;
+    image::check_dims(width, height, limits)?;
     let len = level_size(format, width, height)?;
     let bytes = Reader::new(data).bytes(0, len)?;
     blocks::untile(format, width, height, bytes, |b, _, idx| {
