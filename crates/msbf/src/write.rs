@@ -175,7 +175,10 @@ fn raw_matches(t: &LabelTable, raw: &[u8], e: Endian) -> bool {
         return false;
     }
     let mut mine = t.iter();
-    for l in v.labels(&Limits::default()) {
+    // A comparison, not a parse: the iterator allocates nothing and already stops at the
+    // `raw.len() / 5` labels the stored bytes can hold, and the walk ends at the first label that
+    // differs from the model's, so no caller limit is needed here.
+    for l in v.labels(&Limits::UNLIMITED) {
         match (l, mine.next()) {
             (Ok(l), Some((b, m))) if l.bucket == b && l.name == m.name && l.node == m.node => {}
             _ => return false,
