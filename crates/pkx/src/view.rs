@@ -150,8 +150,11 @@ pub fn game(data: &[u8]) -> Option<Game> {
     let colo = matches!((r.u32(0), r.u32(0x40)), (Ok(a), Ok(b)) if a == b)
         && matches!(r.u32(8), Ok(16 | 17));
     let xd = r.u16(0x1A).ok() == Some(0x000C) && r.u32(0x10).ok() == Some(17);
+    // Detection only sniffs: `Layout::compute` allocates nothing, and its region check already
+    // bounds the entry count by `data.len()`. No limit applies here, so detection never refuses
+    // a file that the caller's limits in `parse_with`/`View::parse_as` would accept.
     let fits = |g: Game| {
-        Layout::compute(data, g, &Limits::default())
+        Layout::compute(data, g, &Limits::UNLIMITED)
             .ok()
             .filter(|l| l.dat_len >= 0x20)
     };
