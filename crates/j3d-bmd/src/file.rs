@@ -296,7 +296,13 @@ impl Chunk {
     /// Why [`Chunk::from_view`] keeps `c` raw (`None` when it is typed): the chunk has no typed
     /// form, its typed parser failed, or the closest rewrite differs at a chunk offset.
     pub fn raw_reason(c: &ChunkView<'_>) -> Option<String> {
-        Self::typed(c, &Limits::default()).map_or_else(|e| Some(e.to_string()), |t| t.err())
+        Self::raw_reason_with(c, &Limits::default())
+    }
+
+    /// [`Chunk::raw_reason`] for a typed parse within `limits` (the reason is the limit error
+    /// when the typed parse would exceed them).
+    pub fn raw_reason_with(c: &ChunkView<'_>, limits: &Limits) -> Option<String> {
+        Self::typed(c, limits).map_or_else(|e| Some(e.to_string()), |t| t.err())
     }
 
     /// The typed chunk whose rewrite reproduces `c`, or why there is none; `Err` only when a

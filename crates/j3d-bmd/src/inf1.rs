@@ -171,9 +171,15 @@ impl Inf1 {
         })
     }
 
-    /// The hierarchy as a tree (roots first). Fails on unbalanced open/close nodes.
+    /// The hierarchy as a tree (roots first), nesting bounded by the default [`Limits`]. Fails
+    /// on unbalanced open/close nodes.
     pub fn tree(&self) -> Result<Vec<SceneNode>> {
-        tree_of(&self.nodes, &Limits::default())
+        self.tree_with(&Limits::default())
+    }
+
+    /// [`Inf1::tree`] with the caller's `limits` bounding the nesting depth.
+    pub fn tree_with(&self, limits: &Limits) -> Result<Vec<SceneNode>> {
+        tree_of(&self.nodes, limits)
     }
 
     /// Replaces the flat list by `tree`, with OPEN/CLOSE around children and a final END.
@@ -325,5 +331,32 @@ mod tests {
         assert!(tree_of(&[n(0x10, 0), n(1, 0), n(0x10, 1)], &Limits::default()).is_err());
         let deep: Vec<Node> = (0..600).flat_map(|_| [n(0x10, 0), n(1, 0)]).collect();
         assert!(tree_of(&deep, &Limits::default()).is_err());
+    }
+
+    #[test]
+    fn tree_with_honours_the_callers_limits() {
+        let nested = Inf1 {
+            flags: LoaderFlags::empty(),
+            marker: 0xFFFF,
+            matrix_group_count: 0,
+            vertex_count: 0,
+            nodes: vec![
+                n(0x10, 0),
+                n(1, 0),
+                n(0x10, 1),
+                n(1, 0),
+                n(0x11, 0),
+                n(2, 0),
+                n(2, 0),
+            ],
+            pad: Pad::Nintendo,
+        };
+        assert!(nested.tree().is_ok());
+        let tiny = Limits {
+            max_depth: 1,
+            ..Limits::default()
+        };
+        let e = nested.tree_with(&tiny).unwrap_err();
+        assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
     }
 }
