@@ -42,7 +42,7 @@ mod write;
 pub use attr::{Attr, name_hash, node_type};
 pub use fuzz::fuzz_parse;
 pub use model::{Archive, Entry, Gap, Node, Region, Target};
-pub use pack::{Dir, Item, PackOptions, default_attr, pack, sample_tree, tree};
+pub use pack::{Dir, Item, PackOptions, default_attr, pack, sample_tree, tree, tree_with};
 pub use validate::{validate, validate_with};
 pub use view::{DirRef, EntryRef, FileRef, Rarc, parse, parse_with};
 

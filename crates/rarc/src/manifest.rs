@@ -571,11 +571,19 @@ struct FileLine {
 ///
 /// Listed files missing from `files` are an error naming them; files and folders not listed are
 /// added (after their folder's other entries, the way the game's tools append, with the next
-/// free ID) and reported in [`Packed::notices`].
-pub fn pack(
+/// free ID) and reported in [`Packed::notices`]. Sizes the manifest names are bounded by the
+/// default [`Limits`].
+pub fn pack(manifest: &str, files: BTreeMap<String, Vec<u8>>, dirs: &[String]) -> Result<Packed> {
+    pack_with(manifest, files, dirs, &Limits::default())
+}
+
+/// [`pack`] with the caller's `limits` bounding the padding, region count and region sizes the
+/// manifest names.
+pub fn pack_with(
     manifest: &str,
     mut files: BTreeMap<String, Vec<u8>>,
     dirs: &[String],
+    limits: &Limits,
 ) -> Result<Packed> {
     let mut lines = manifest
         .lines()
@@ -640,7 +648,7 @@ pub fn pack(
             }
             ["strings-padding", n] => {
                 let n: usize = n.parse().map_err(|_| bad())?;
-                Limits::default().check_alloc(n as u64, 1, 0)?;
+                limits.check_alloc(n as u64, 1, 0)?;
                 a.strings.resize(a.strings.len() + n, 0);
             }
             ["strings-hex", h] => a.strings = unhex(h)?,
@@ -827,7 +835,7 @@ pub fn pack(
         data.len() == f.size as usize && f.sum.is_none_or(|s| s == sum(data))
     };
     let region_count = file_lines.iter().map(|f| f.region + 1).max().unwrap_or(0);
-    Limits::default().check_elements(region_count as u64, 0)?;
+    limits.check_elements(region_count as u64, 0)?;
     a.regions = vec![Region::default(); region_count];
     let mut covered: Vec<Vec<bool>> = vec![Vec::new(); region_count];
     let mut changed = Vec::new();
@@ -848,7 +856,7 @@ pub fn pack(
             let start = f.offset as usize;
             let end = start + f.size as usize;
             if r.data.len() < end {
-                Limits::default().check_alloc(end as u64, 1, 0)?;
+                limits.check_alloc(end as u64, 1, 0)?;
                 r.data.resize(end, 0);
                 cov.resize(end, false);
             }
@@ -932,12 +940,23 @@ fn add_new(
 }
 
 /// Packs a folder that has no manifest as a new retail-layout archive: folders and files in name
-/// order, default attributes.
+/// order, default attributes; folder nesting is bounded by the default [`Limits`].
 pub fn pack_folder(
     root: &[u8],
     files: &BTreeMap<String, Vec<u8>>,
     dirs: &[String],
     opts: PackOptions,
+) -> Result<Archive> {
+    pack_folder_with(root, files, dirs, opts, &Limits::default())
+}
+
+/// [`pack_folder`] with the caller's `limits` bounding the folder nesting.
+pub fn pack_folder_with(
+    root: &[u8],
+    files: &BTreeMap<String, Vec<u8>>,
+    dirs: &[String],
+    opts: PackOptions,
+    limits: &Limits,
 ) -> Result<Archive> {
     // Every folder: the listed ones and the parents of every file.
     let mut folders: std::collections::BTreeSet<&str> = dirs.iter().map(String::as_str).collect();
@@ -954,8 +973,9 @@ pub fn pack_folder(
         folders: &std::collections::BTreeSet<&str>,
         files: &BTreeMap<String, Vec<u8>>,
         depth: u32,
+        limits: &Limits,
     ) -> Result<Dir> {
-        Limits::default().check_depth(depth, 0)?;
+        limits.check_depth(depth, 0)?;
         let child = |p: &str| -> Option<String> {
             let rest = if prefix.is_empty() {
                 p
@@ -967,7 +987,7 @@ pub fn pack_folder(
         let mut items: Vec<(String, Item)> = Vec::new();
         for f in folders.iter().filter(|f| !f.is_empty()) {
             if let Some(n) = child(f) {
-                let sub = build(&name_bytes(&n), f, folders, files, depth + 1)?;
+                let sub = build(&name_bytes(&n), f, folders, files, depth + 1, limits)?;
                 items.push((n, Item::Dir(sub)));
             }
         }
@@ -988,7 +1008,7 @@ pub fn pack_folder(
             children: items.into_iter().map(|x| x.1).collect(),
         })
     }
-    let tree = build(root, "", &folders, files, 0)?;
+    let tree = build(root, "", &folders, files, 0, limits)?;
     Ok(crate::pack(&tree, opts))
 }
 
@@ -1172,5 +1192,28 @@ mod tests {
             .collect();
         assert_eq!(root, [&b"a"[..], b"b.bin", b"empty"]);
         assert_eq!(a.nodes.len(), 3);
+    }
+
+    #[test]
+    fn pack_with_honours_the_callers_limits() {
+        let bytes = crate::pack(&crate::sample_tree(), PackOptions::default())
+            .write()
+            .unwrap();
+        let u = unpack(&bytes).unwrap();
+        let tiny = Limits {
+            max_alloc_bytes: 1,
+            ..Limits::default()
+        };
+        let e = pack_with(&u.manifest, files(&u), &u.dirs, &tiny).unwrap_err();
+        assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+        let mut f = BTreeMap::new();
+        f.insert("a/c.bin".to_owned(), vec![2]);
+        assert!(pack_folder(b"Root", &f, &[], PackOptions::default()).is_ok());
+        let flat = Limits {
+            max_depth: 0,
+            ..Limits::default()
+        };
+        let e = pack_folder_with(b"Root", &f, &[], PackOptions::default(), &flat).unwrap_err();
+        assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
     }
 }

@@ -289,14 +289,19 @@ impl Archive {
         }
     }
 
-    /// Every file as (path, entry index), depth first from the root; cycles are errors.
+    /// Every file as (path, entry index), depth first from the root; cycles are errors. The walk
+    /// is bounded by the default [`Limits`].
     pub fn files(&self) -> Result<Vec<(String, usize)>> {
+        self.files_with(&Limits::default())
+    }
+
+    /// [`Archive::files`] with the caller's `limits` bounding the depth and the nodes visited.
+    pub fn files_with(&self, limits: &Limits) -> Result<Vec<(String, usize)>> {
         let mut out = Vec::new();
         if self.nodes.is_empty() {
             return Ok(out);
         }
-        let limits = Limits::default();
-        let mut visited = Visited::new(limits);
+        let mut visited = Visited::new(*limits);
         let mut stack = vec![(0usize, String::new(), 0u32)];
         while let Some((node, path, depth)) = stack.pop() {
             limits.check_depth(depth, NODES_AT as u64)?;

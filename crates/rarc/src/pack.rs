@@ -233,15 +233,22 @@ pub(crate) fn dir_entry(name: Vec<u8>, node: u32) -> Entry {
 }
 
 /// The directory tree of an archive, children in entry order, files with their stored attributes
-/// and IDs: `pack(&tree(a))` rebuilds a retail-layout archive `a` byte for byte.
+/// and IDs: `pack(&tree(a))` rebuilds a retail-layout archive `a` byte for byte. The walk is
+/// bounded by the default [`gcio::Limits`].
 pub fn tree(archive: &Archive) -> gcio::Result<Dir> {
+    tree_with(archive, &gcio::Limits::default())
+}
+
+/// [`tree`] with the caller's `limits` bounding the directory depth and the nodes visited.
+pub fn tree_with(archive: &Archive, limits: &gcio::Limits) -> gcio::Result<Dir> {
     fn build(
         a: &Archive,
         node: usize,
         depth: u32,
+        limits: &gcio::Limits,
         visited: &mut gcio::Visited,
     ) -> gcio::Result<Dir> {
-        gcio::Limits::default().check_depth(depth, 0x40)?;
+        limits.check_depth(depth, 0x40)?;
         visited.visit_once(node as u64)?;
         let n = a.nodes.get(node).ok_or_else(|| {
             gcio::Error::invalid(0x40, format!("directory node {node} out of range"))
@@ -253,7 +260,7 @@ pub fn tree(archive: &Archive) -> gcio::Result<Dir> {
             match e.target {
                 Target::Dir(_) if e.name == b"." || e.name == b".." => {}
                 Target::Dir(d) => {
-                    children.push(Item::Dir(build(a, d as usize, depth + 1, visited)?))
+                    children.push(Item::Dir(build(a, d as usize, depth + 1, limits, visited)?))
                 }
                 Target::File { .. } => children.push(Item::File {
                     name: e.name.clone(),
@@ -268,12 +275,7 @@ pub fn tree(archive: &Archive) -> gcio::Result<Dir> {
             children,
         })
     }
-    build(
-        archive,
-        0,
-        0,
-        &mut gcio::Visited::new(gcio::Limits::default()),
-    )
+    build(archive, 0, 0, limits, &mut gcio::Visited::new(*limits))
 }
 
 /// A small retail-style stage archive tree for samples, benches and tests: BFS node order differs

@@ -59,6 +59,21 @@ fn stage() -> Dir {
 }
 
 #[test]
+fn tree_with_honours_the_callers_limits() {
+    let a = rarc::pack(&stage(), PackOptions::default());
+    assert!(rarc::tree(&a).is_ok());
+    let tiny = gcio::Limits {
+        max_depth: 0,
+        ..gcio::Limits::default()
+    };
+    let e = rarc::tree_with(&a, &tiny).unwrap_err();
+    assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+    assert!(!a.files().unwrap().is_empty());
+    let e = a.files_with(&tiny).unwrap_err();
+    assert!(matches!(e.kind(), gcio::ErrorKind::Limit { .. }), "{e}");
+}
+
+#[test]
 fn pack_uses_the_retail_layout() {
     let a = rarc::pack(&stage(), PackOptions::default());
     let bytes = a.write().unwrap();
