@@ -63,7 +63,9 @@ impl Format for J3dBmd {
         let _ = writeln!(text, "typed chunks: {typed_count} / {}", model.chunks.len());
         for (c, m) in v.chunks().iter().zip(&model.chunks) {
             let typed = !matches!(m, Chunk::Raw(_));
-            let why = (!typed).then(|| Chunk::raw_reason(c)).flatten();
+            let why = (!typed)
+                .then(|| Chunk::raw_reason_with(c, data.limits()))
+                .flatten();
             let _ = writeln!(
                 text,
                 "  {} at {:#x}, {:#x} bytes{}",
@@ -185,7 +187,7 @@ impl Format for J3dBmd {
         let mut typed = 0;
         let mut facts = Vec::new();
         for c in v.chunks() {
-            if Chunk::raw_reason(c).is_some() {
+            if Chunk::raw_reason_with(c, data.limits()).is_some() {
                 facts.push((format!("raw chunk {}", c.name()), 1));
             } else {
                 typed += 1;
