@@ -12,7 +12,7 @@
 //! signals of [`Order::detect`] otherwise); [`compile_as`] chooses.
 //!
 //! The order is derived from the typed graph alone (see `Emit` for every rule and the choices
-//! made where the observed layouts do not decide), so `compile_with` with a chosen order and texture list is
+//! made where the observed layouts do not decide), so `compile_listed` with a chosen order and texture list is
 //! canonical: any block order of the same model compiles to the same bytes, and an archive
 //! already in compiler order comes back unchanged (`compile` too, as a compiled archive detects
 //! the order it was laid out in). The one input besides the graph is Melee's texture list
@@ -262,8 +262,13 @@ fn typing_layout(dat: &Dat, limits: &Limits) -> Result<(Vec<u8>, Vec<u32>)> {
 /// The phase of every block of `dat` (blocks no typed node starts in inherit the previous
 /// block's phase), and the byte size the typed node gives (0 when unknown).
 pub fn block_phases(dat: &Dat) -> Result<Vec<(Phase, u32)>> {
-    let (bytes, offsets) = typing_layout(dat, &Limits::default())?;
-    let a = crate::parse(&bytes)?.reading_relocated_scalars_as_zero();
+    block_phases_with(dat, &Limits::default())
+}
+
+/// [`block_phases`] with the caller's limits bounding the typing layout and its parse.
+pub fn block_phases_with(dat: &Dat, limits: &Limits) -> Result<Vec<(Phase, u32)>> {
+    let (bytes, offsets) = typing_layout(dat, limits)?;
+    let a = crate::parse_with(&bytes, limits)?.reading_relocated_scalars_as_zero();
     let own = phases_of(&a.graph(), &offsets);
     let phases = inherit(own.iter().map(|x| x.0), Phase::Materials);
     Ok(phases
@@ -876,7 +881,12 @@ impl Detection {
 /// [`textures`]) and compares, so it costs two compiles; only when
 /// neither reproduces the archive does it fall back on the layout signals of [`Order::signal`].
 pub fn detect(dat: &Dat) -> Result<Detection> {
-    let p = Prepared::new(dat, &Limits::default())?;
+    detect_with(dat, &Limits::default())
+}
+
+/// [`detect`] with the caller's limits bounding the re-parse and the typing layout.
+pub fn detect_with(dat: &Dat, limits: &Limits) -> Result<Detection> {
+    let p = Prepared::new(dat, limits)?;
     let t = p.typed()?;
     let same = |o| {
         compile_typed(&p, &t, o, Textures::Recorded)?
@@ -896,7 +906,7 @@ pub fn detect(dat: &Dat) -> Result<Detection> {
 /// [`compile`] in a chosen compiler's order; `None` detects it from the model's layout
 /// ([`detect`]: an archive compiled in an order is recompiled in that order, so `compile` of a
 /// compiled archive returns it unchanged). Melee's texture list is the one `dat` records
-/// ([`textures`]); [`compile_with`] takes another.
+/// ([`textures`]); [`compile_listed`] takes another.
 pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
     compile_as_with(dat, order, &Limits::default())
 }
@@ -933,7 +943,7 @@ pub fn compile_as_with(dat: &Dat, order: Option<Order>, limits: &Limits) -> Resu
 /// The entries are block indices of the [`Dat`] being compiled, naming its pixel-data blocks;
 /// entries that name no pixel block are ignored. Pixel blocks the list does not name go after
 /// the listed ones, in forward first-use order, so the empty list (the default, what a new
-/// graph gets from [`compile_with`]) lays every texture out in first-use order and a model
+/// graph gets from [`compile_listed`]) lays every texture out in first-use order and a model
 /// edited to add textures lays them out deterministically after the ones it had. A parsed
 /// archive records its list as the order of its pixel blocks ([`textures`]), which
 /// [`compile`] and [`compile_as`] use. Colosseum/XD's compiler writes pixels in the order of
@@ -1001,8 +1011,13 @@ impl Prepared {
 /// image pixels) in file order. [`compile`] lays a parsed archive out with it, so a retail file
 /// keeps its texture order and a compiled file comes back unchanged.
 pub fn textures(dat: &Dat) -> Result<TextureList> {
+    textures_with(dat, &Limits::default())
+}
+
+/// [`textures`] with the caller's limits bounding the re-parse and the typing layout.
+pub fn textures_with(dat: &Dat, limits: &Limits) -> Result<TextureList> {
     let (before, _) = dat.layout()?;
-    let p = Prepared::new(dat, &Limits::default())?;
+    let p = Prepared::new(dat, limits)?;
     let t = p.typed()?;
     let (after, _) = p.dat.layout()?;
     Ok(TextureList(
@@ -1017,8 +1032,18 @@ pub fn textures(dat: &Dat) -> Result<TextureList> {
 
 /// [`compile`] in `order` with the caller's texture list (ignored in Colosseum/XD order):
 /// `TextureList::default()` lays the textures out in forward first-use order.
-pub fn compile_with(dat: &Dat, order: Order, textures: &TextureList) -> Result<Dat> {
-    let p = Prepared::new(dat, &Limits::default())?;
+pub fn compile_listed(dat: &Dat, order: Order, textures: &TextureList) -> Result<Dat> {
+    compile_listed_with(dat, order, textures, &Limits::default())
+}
+
+/// [`compile_listed`] with the caller's limits bounding the re-parse and the typing layout.
+pub fn compile_listed_with(
+    dat: &Dat,
+    order: Order,
+    textures: &TextureList,
+    limits: &Limits,
+) -> Result<Dat> {
+    let p = Prepared::new(dat, limits)?;
     let t = p.typed()?;
     // The caller's block indices, through the written offsets, to the parse's blocks and
     // their offsets in the typed layout.

@@ -488,7 +488,7 @@ fn melee_order_is_reproduced() {
     use gx::vtx::{Attr, AttrType};
     use hsd_dat::build::Builder;
     use hsd_dat::build::parts::*;
-    use hsd_dat::compile::{Order, TextureList, compile_as, compile_with};
+    use hsd_dat::compile::{Order, TextureList, compile_as, compile_listed};
     use hsd_dat::*;
     let idx = |t: Target| match t {
         Target::In(l) => l.block,
@@ -615,7 +615,7 @@ fn melee_order_is_reproduced() {
         built.write().unwrap(),
         permuted(&built, &reversed).write().unwrap(),
     ] {
-        let out = compile_with(
+        let out = compile_listed(
             &Dat::parse(&input).unwrap(),
             Order::Melee,
             &TextureList::default(),
@@ -634,7 +634,7 @@ fn melee_order_is_reproduced() {
     // follows it, each image's palette still right after its pixels, and the archive records
     // it, so compiling the result (detected order, recorded list) gives it back.
     let list = TextureList([pix_b2, pix_a].into_iter().map(idx).collect());
-    let listed = compile_with(&built, Order::Melee, &list)
+    let listed = compile_listed(&built, Order::Melee, &list)
         .unwrap()
         .write()
         .unwrap();
@@ -657,7 +657,7 @@ fn melee_order_is_reproduced() {
         hsd_dat::compile::Detection::Compiled(Order::Melee)
     );
     // The default list lays the same archive out in first-use order again.
-    let first_use = compile_with(&back, Order::Melee, &TextureList::default())
+    let first_use = compile_listed(&back, Order::Melee, &TextureList::default())
         .unwrap()
         .write()
         .unwrap();
@@ -791,7 +791,8 @@ fn melee_envelopes_and_descriptors_at_their_first_mesh_user() {
     assert!(got.windows(2).all(|w| w[0] < w[1]), "{got:x?}");
 }
 
-/// `compile_as_with` bounds its re-parse and typing layout by the caller's limits: the first
+/// `compile_as_with`, `compile_listed_with`, `detect_with`, `textures_with` and
+/// `block_phases_with` bound their re-parse and typing layout by the caller's limits: the first
 /// sample compiles under the defaults and is refused with a limit error under tiny ones.
 #[test]
 fn compile_honours_the_callers_limits() {
@@ -806,9 +807,24 @@ fn compile_honours_the_callers_limits() {
         max_alloc_bytes: 64,
         ..defaults
     };
-    let e = hsd_dat::compile::compile_as_with(&dat, None, &tiny).unwrap_err();
-    assert!(
-        matches!(e.kind(), gcio::ErrorKind::Limit { .. }),
-        "{name}: {e}"
-    );
+    use hsd_dat::compile::{
+        Order, TextureList, block_phases_with, compile_as_with, compile_listed_with, detect_with,
+        textures_with,
+    };
+    let list = TextureList::default();
+    let refused = [
+        compile_as_with(&dat, None, &tiny).err(),
+        compile_listed_with(&dat, Order::Melee, &list, &tiny).err(),
+        detect_with(&dat, &tiny).err(),
+        textures_with(&dat, &tiny).err(),
+        block_phases_with(&dat, &tiny).err(),
+    ];
+    assert!(detect_with(&dat, &defaults).is_ok() && block_phases_with(&dat, &defaults).is_ok());
+    for (i, e) in refused.into_iter().enumerate() {
+        let e = e.unwrap_or_else(|| panic!("{name}: call {i} accepted tiny limits"));
+        assert!(
+            matches!(e.kind(), gcio::ErrorKind::Limit { .. }),
+            "{name}: call {i}: {e}"
+        );
+    }
 }
