@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use rarc::layer::{Kind, Layer, encoder_named, peel_all, wrap_all};
+use rarc::layer::{Kind, Layer, encoder_named, payload_with, peel_all, wrap_all};
 use rarc::manifest::{self, MANIFEST, MAX_LAYERS};
 
 use crate::{Options, extension};
@@ -263,8 +263,9 @@ fn replace_at(data: &[u8], path: &str, new: Vec<u8>, depth: u32) -> Result<Vec<u
 
 /// The bytes of member `path` (`:` between nesting levels), decompressed.
 pub fn member(data: &[u8], path: &str) -> Result<Vec<u8>, String> {
-    let (_, inner) = peel_all(data, MAX_LAYERS).map_err(|e| e.to_string())?;
-    let a = rarc::Archive::parse(&inner).map_err(|e| e.to_string())?;
+    let limits = gcio::Limits::default();
+    let decoded = payload_with(data, MAX_LAYERS, &limits).map_err(|e| e.to_string())?;
+    let a = rarc::Archive::parse(decoded.as_deref().unwrap_or(data)).map_err(|e| e.to_string())?;
     let (here, rest) = match path.split_once(':') {
         Some((h, r)) => (h, Some(r)),
         None => (path, None),
@@ -273,9 +274,10 @@ pub fn member(data: &[u8], path: &str) -> Result<Vec<u8>, String> {
     let bytes = a.file_data(entry).unwrap_or_default();
     match rest {
         Some(r) => member(bytes, r),
-        None => Ok(peel_all(bytes, MAX_LAYERS)
-            .map(|x| x.1)
-            .unwrap_or_else(|_| bytes.to_vec())),
+        None => Ok(payload_with(bytes, MAX_LAYERS, &limits)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| bytes.to_vec())),
     }
 }
 

@@ -116,10 +116,10 @@ pub fn convert(
     files: &Companions,
     limits: &gcio::Limits,
 ) -> gcio::Result<Option<Outputs>> {
-    let payload = match rarc::layer::peel_all(data, rarc::manifest::MAX_LAYERS) {
-        Ok((layers, inner)) if !layers.is_empty() => Some(inner),
-        _ => None,
-    };
+    // A payload that does not decode is no conversion source; the stream itself still is.
+    let payload = rarc::layer::payload_with(data, rarc::manifest::MAX_LAYERS, limits)
+        .ok()
+        .flatten();
     payload
         .iter()
         .map(Vec::as_slice)

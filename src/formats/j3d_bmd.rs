@@ -259,8 +259,8 @@ fn add_animations(
         None => 60.0,
     };
     for (path, data) in anims {
-        let data = match rarc::layer::peel_all(data, 4) {
-            Ok((layers, inner)) if !layers.is_empty() => std::borrow::Cow::Owned(inner),
+        let data = match rarc::layer::payload_with(data, 4, limits) {
+            Ok(Some(inner)) => std::borrow::Cow::Owned(inner),
             _ => std::borrow::Cow::Borrowed(data),
         };
         let name = file_stem(path);

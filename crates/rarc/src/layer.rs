@@ -2,7 +2,7 @@
 //! around compressed members: peeled to reach the bytes inside, then put back with the encoder the
 //! original used, so an unchanged archive re-compresses byte for byte.
 
-use gcio::{Error, Result};
+use gcio::{Error, Limits, Result};
 use yaz0::{Encoder, Matching};
 
 /// The stream format of a layer.
@@ -182,6 +182,30 @@ pub fn peel_all(data: &[u8], max: usize) -> Result<(Vec<Layer>, Vec<u8>)> {
     Ok((layers, cur))
 }
 
+/// The payload under every compression layer of `data` (at most `max`), decoded under `limits`
+/// without naming each layer's encoder (the costly part of [`peel_all`], needed only to compress
+/// again): what a reader of the bytes inside wants. `None` when `data` is not compressed.
+pub fn payload_with(data: &[u8], max: usize, limits: &Limits) -> Result<Option<Vec<u8>>> {
+    let mut cur: Option<Vec<u8>> = None;
+    let mut depth = 0;
+    loop {
+        let d = cur.as_deref().unwrap_or(data);
+        let Some(kind) = Kind::of(d) else {
+            return Ok(cur);
+        };
+        if depth >= max {
+            return Err(Error::message(format!(
+                "more than {max} nested compression layers"
+            )));
+        }
+        depth += 1;
+        cur = Some(match kind {
+            Kind::Yaz0 => yaz0::decode_with(d, limits)?,
+            Kind::Yay0 => yaz0::yay0::decode_with(d, limits)?,
+        });
+    }
+}
+
 /// An archive's files as `(path, bytes)`.
 pub type Members = Vec<(String, Vec<u8>)>;
 
@@ -189,11 +213,12 @@ pub type Members = Vec<(String, Vec<u8>)>;
 /// are peeled first (at most four) and compressed members expanded. `Ok(None)` when `data` holds
 /// no RARC under its layers.
 pub fn members(data: &[u8]) -> Result<Option<Members>> {
-    let (_, inner) = peel_all(data, 4)?;
-    if !crate::is_rarc(&inner) {
+    let decoded = payload_with(data, 4, &Limits::default())?;
+    let inner = decoded.as_deref().unwrap_or(data);
+    if !crate::is_rarc(inner) {
         return Ok(None);
     }
-    let v = crate::parse(&inner)?;
+    let v = crate::parse(inner)?;
     let (_, files) = v.walk()?;
     files
         .iter()
@@ -247,6 +272,23 @@ mod tests {
             let twice = Layer::new(Kind::Yay0, DEFAULT_ENCODER).wrap(&bytes);
             let (layers, inner) = peel_all(&twice, 4).unwrap();
             assert_eq!(inner, payload);
+            let limits = Limits::default();
+            assert_eq!(
+                payload_with(&twice, 4, &limits).unwrap(),
+                Some(payload.clone())
+            );
+            assert!(
+                payload_with(&twice, 1, &limits).is_err(),
+                "two layers, one allowed"
+            );
+            let tiny = Limits {
+                max_alloc_bytes: 16,
+                ..limits
+            };
+            assert!(
+                payload_with(&twice, 4, &tiny).is_err(),
+                "decoded under the caller's limits"
+            );
             assert_eq!(layers.len(), 2);
             assert_eq!(layers.first().unwrap().kind, Kind::Yay0);
             assert_eq!(wrap_all(&layers, inner), twice);
@@ -256,6 +298,7 @@ mod tests {
             assert_eq!(Layer::parse(&cols).unwrap(), *l);
         }
         assert!(peel_all(b"plain", 4).unwrap().0.is_empty());
+        assert_eq!(payload_with(b"plain", 4, &Limits::default()).unwrap(), None);
         let damaged = [b"Yaz0".as_slice(), &[0, 0, 1, 0], &[0; 8], &[0x00, 0x10]].concat();
         assert!(Layer::peel(&damaged).unwrap().is_err());
     }
