@@ -365,12 +365,21 @@ fn per_level_ratios(label: &str, levels: &[&Level], runs: usize) {
     );
 }
 
+/// The formats to time: all, or those named in `GX_FORMATS` (comma-separated, e.g. `RGBA8,I8`).
+fn formats() -> Vec<TexFormat> {
+    let only = std::env::var("GX_FORMATS").unwrap_or_default();
+    TexFormat::ALL
+        .into_iter()
+        .filter(|f| only.is_empty() || only.split(',').any(|n| Some(n) == f.name()))
+        .collect()
+}
+
 fn real(_: &mut Criterion) {
     let levels = real_levels();
     if levels.is_empty() {
         return;
     }
-    for f in TexFormat::ALL {
+    for f in formats() {
         let of: Vec<&Level> = levels.iter().filter(|l| l.format == f).collect();
         if of.is_empty() {
             continue;
@@ -397,7 +406,7 @@ const SMALL: [u32; 4] = [8, 16, 32, 64];
 /// per timing for the clock's cost to vanish): the per-call set-up of both decoders shows here.
 fn small(_: &mut Criterion) {
     let opts = EncodeOptions::default();
-    for f in TexFormat::ALL {
+    for f in formats() {
         let name = f.name().unwrap();
         for s in SMALL {
             let img = Image::test_pattern(s, s, false).unwrap();
@@ -424,7 +433,7 @@ fn codec(c: &mut Criterion) {
     let opts = EncodeOptions::default();
     let mut g = c.benchmark_group("gx_tex");
     g.throughput(Throughput::Bytes(u64::from(SIZE * SIZE * 4)));
-    for f in TexFormat::ALL {
+    for f in formats() {
         let name = f.name().unwrap();
         let enc = tex::encode_mips(f, std::slice::from_ref(&img), &opts).unwrap();
         let palette = f

@@ -55,6 +55,57 @@ impl<const B: usize, F: Fn(&[u8; B], &mut [Rgba], usize, usize)> Block<B> for F 
     }
 }
 
+/// Decodes four rows of a block of `B` bytes, `W` pixels wide.
+pub(super) trait Tile<const W: usize, const B: usize> {
+    /// Decodes rows `top..top + 4` of `block` into `rows`.
+    fn tile(&self, block: &[u8; B], top: usize, rows: [&mut [Rgba; W]; 4]);
+}
+
+/// Widest level, in pixels, decoded by [`tiles_with`]: its output (16 KB at most) stays in the
+/// L1 cache while four rows are written at a time. Larger levels are faster by rows in address
+/// order (128 × 128 measured).
+pub(super) const TILE_PIXELS: usize = 64 * 64;
+
+/// Decodes `width × height` pixels of whole `W × H` blocks (`H` a multiple of 4, `width` of `W`,
+/// `height` of `H`; false, nothing written, otherwise) from `data` into `out`, block by block,
+/// four rows of a block at a time through `tile`. Per four output rows the rows are split off
+/// once and zipped with the band's blocks: no bounds check per store and no division per band,
+/// which is where a row walk spends the time of a small level (a few blocks per band).
+#[inline(always)]
+pub(super) fn tiles_with<const W: usize, const H: usize, const B: usize, T: Tile<W, B>>(
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    tile: T,
+) -> bool {
+    if !width.is_multiple_of(W) || !height.is_multiple_of(H) || !H.is_multiple_of(4) {
+        return false;
+    }
+    let blocks_x = width / W;
+    let (mut blocks, _) = data.as_chunks::<B>();
+    let (mut pieces, _) = out.as_chunks_mut::<W>();
+    for _ in 0..height / H {
+        let Some((band, rest)) = blocks.split_at_checked(blocks_x) else {
+            break;
+        };
+        blocks = rest;
+        for part in 0..H / 4 {
+            let Some((rows, more)) = pieces.split_at_mut_checked(4 * blocks_x) else {
+                return true;
+            };
+            pieces = more;
+            let (r0, rows) = rows.split_at_mut(blocks_x);
+            let (r1, rows) = rows.split_at_mut(blocks_x);
+            let (r2, r3) = rows.split_at_mut(blocks_x);
+            for ((((b, d0), d1), d2), d3) in band.iter().zip(r0).zip(r1).zip(r2).zip(r3) {
+                tile.tile(b, 4 * part, [d0, d1, d2, d3]);
+            }
+        }
+    }
+    true
+}
+
 /// Decodes `width × height` pixels from `data` (the level's blocks of `B` bytes, each `W × H`
 /// pixels) into `out` (`width × height`). `row` decodes one row of a block.
 ///

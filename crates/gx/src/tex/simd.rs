@@ -9,10 +9,13 @@
 //! kernels stay the path on other CPUs and the reference in the tests.
 
 use core::arch::x86_64::{__m128i, __m256i};
+use core::marker::PhantomData;
 
 use pulp::{NullaryFnOnce, cast, x86::V3};
 
-use super::fast::{Block, Row, blocks_with, cmpr_colors, src_row, untile_with};
+use super::fast::{
+    Block, Row, TILE_PIXELS, Tile, blocks_with, cmpr_colors, src_row, tiles_with, untile_with,
+};
 use super::format::TexFormat;
 use super::pixel::Rgba;
 
@@ -26,116 +29,178 @@ pub(super) fn decode_direct(
     data: &[u8],
     out: &mut [Rgba],
 ) -> bool {
-    let Some(s) = V3::try_new() else {
+    let Some(s) = v3() else {
         return false;
     };
-    let (w, h) = (width, height);
-    // One function compiled for AVX2 per format (each `vectorize` call is its own): a single
-    // one holding every format's walk spilled registers to a large stack frame on every call,
-    // which small levels (a few dozen stores) pay for.
+    let (w, h, d) = (width, height, data);
+    // One function compiled for AVX2 per format and walk (each `vectorize` call is its own): a
+    // single one holding every format's walk spilled registers to a large stack frame on every
+    // call, which small levels (a few dozen stores) pay for. Small levels (every mip chain ends
+    // in them) go through the tile walk when they are whole blocks.
+    let tiled = w * h <= TILE_PIXELS;
+    // Two 4-pixel blocks side by side per 32-byte row store when the block count is even.
+    let even = w.div_ceil(4).is_multiple_of(2);
     match format {
-        TexFormat::I4 => s.vectorize(Rows::<8, 8, 32, _>::new(w, h, data, out, I4Rows(s))),
-        // I8's masks are built inside the AVX2 function (`I8Decode`), not passed in.
-        TexFormat::I8 => s.vectorize(I8Decode(Rows::new(w, h, data, out, s))),
-        // Two blocks side by side per 32-byte row store when the block count is even.
-        TexFormat::IA8 if w.div_ceil(4).is_multiple_of(2) => {
-            s.vectorize(Rows::<8, 4, 64, _>::new(w, h, data, out, Ia8Pair(s)))
+        TexFormat::I4 => {
+            (tiled
+                && s.vectorize(Job::<8, 8, 32, RowTile<I4Rows>, ByTile>::new(
+                    w, h, d, out, s,
+                )))
+                || s.vectorize(Job::<8, 8, 32, I4Rows, ByRow>::new(w, h, d, out, s))
         }
-        TexFormat::IA8 => s.vectorize(Rows::<4, 4, 32, _>::new(w, h, data, out, Ia8(s))),
-        TexFormat::RGB565 => s.vectorize(Blocks::<4, 4, 32, _>::new(w, h, data, out, Rgb565(s))),
-        TexFormat::CMPR => s.vectorize(Blocks::<8, 8, 32, _>::new(w, h, data, out, Cmpr(s))),
-        TexFormat::RGBA8 if w.div_ceil(4).is_multiple_of(2) => {
-            s.vectorize(Rows::<8, 4, 128, _>::new(w, h, data, out, Rgba8Pair(s)))
+        TexFormat::I8 => {
+            (tiled && s.vectorize(Job::<8, 4, 32, RowTile<I8>, ByTile>::new(w, h, d, out, s)))
+                || s.vectorize(Job::<8, 4, 32, I8, ByRow>::new(w, h, d, out, s))
         }
-        TexFormat::RGBA8 => s.vectorize(Rows::<4, 4, 64, _>::new(w, h, data, out, Rgba8(s))),
-        _ => return false,
+        TexFormat::IA8 if even => {
+            (tiled
+                && s.vectorize(Job::<8, 4, 64, RowTile<Ia8Pair>, ByTile>::new(
+                    w, h, d, out, s,
+                )))
+                || s.vectorize(Job::<8, 4, 64, Ia8Pair, ByRow>::new(w, h, d, out, s))
+        }
+        TexFormat::IA8 => s.vectorize(Job::<4, 4, 32, Ia8, ByRow>::new(w, h, d, out, s)),
+        TexFormat::RGB565 => s.vectorize(Job::<4, 4, 32, Rgb565, ByBlock>::new(w, h, d, out, s)),
+        TexFormat::CMPR => s.vectorize(Job::<8, 8, 32, Cmpr, ByBlock>::new(w, h, d, out, s)),
+        TexFormat::RGBA8 if even => {
+            (tiled && s.vectorize(Job::<8, 4, 128, Rgba8Tiles, ByTile>::new(w, h, d, out, s)))
+                || s.vectorize(Job::<8, 4, 128, Rgba8Pair, ByRow>::new(w, h, d, out, s))
+        }
+        TexFormat::RGBA8 => s.vectorize(Job::<4, 4, 64, Rgba8, ByRow>::new(w, h, d, out, s)),
+        _ => false,
     }
-    true
 }
 
-/// One decode through `fast`'s row walk with a [`Row`] kernel, run by `V3::vectorize` (its
-/// `call` is inlined into the function compiled for AVX2, and so is everything below it).
-struct Rows<'a, const W: usize, const H: usize, const B: usize, R> {
+/// The CPU's x86-64-v3 token, checked once per process (`V3::try_new` tests a dozen feature
+/// flags, a measurable part of decoding an 8 × 8 level).
+fn v3() -> Option<V3> {
+    static V3_TOKEN: std::sync::OnceLock<Option<V3>> = std::sync::OnceLock::new();
+    *V3_TOKEN.get_or_init(V3::try_new)
+}
+
+/// A kernel built inside the function `V3::vectorize` compiles for AVX2, where its constants
+/// can be made opaque to the optimiser (see [`I8`]) and its intrinsics inline.
+trait FromV3 {
+    /// The kernel for `s`.
+    fn from_v3(s: V3) -> Self;
+}
+
+/// [`FromV3`] for kernels that hold only the token.
+macro_rules! from_token {
+    ($($kernel:ident),*) => {$(
+        impl FromV3 for $kernel {
+            #[inline(always)]
+            fn from_v3(s: V3) -> Self {
+                Self(s)
+            }
+        }
+    )*};
+}
+
+from_token!(I4Rows, Ia8, Ia8Pair, Rgb565, Cmpr, Rgba8Pair, Rgba8);
+
+impl FromV3 for I8 {
+    #[inline(always)]
+    fn from_v3(s: V3) -> Self {
+        Self::new(s)
+    }
+}
+
+/// A [`Row`] kernel as a [`Tile`]: four rows one after the other (two pairs for kernels that
+/// share work between the rows of a pair).
+struct RowTile<R>(R);
+
+impl<R: FromV3> FromV3 for RowTile<R> {
+    #[inline(always)]
+    fn from_v3(s: V3) -> Self {
+        Self(R::from_v3(s))
+    }
+}
+
+impl<const W: usize, const B: usize, R: Row<W, B>> Tile<W, B> for RowTile<R> {
+    #[inline(always)]
+    fn tile(&self, b: &[u8; B], top: usize, rows: [&mut [Rgba; W]; 4]) {
+        let [d0, d1, d2, d3] = rows;
+        if R::PAIRS {
+            self.0.rows2(b, top, d0, d1);
+            self.0.rows2(b, top + 2, d2, d3);
+        } else {
+            for (r, d) in [d0, d1, d2, d3].into_iter().enumerate() {
+                self.0.row(b, top + r, d);
+            }
+        }
+    }
+}
+
+/// [`Job`]s walking the level output row by output row (`fast::untile_with`, [`Row`] kernels).
+struct ByRow;
+/// [`Job`]s walking the level block by block (`fast::blocks_with`, [`Block`] kernels).
+struct ByBlock;
+/// [`Job`]s walking four rows of a block at a time (`fast::tiles_with`, [`Tile`] kernels; whole
+/// blocks only: the job returns false, nothing written, otherwise).
+struct ByTile;
+
+/// One decode of a level of `W × H` blocks of `B` bytes into `out` with the kernel `K` and the
+/// walk `M`, run by `V3::vectorize`: its `call` builds the kernel and is inlined into the
+/// function compiled for AVX2, and so is everything below it.
+struct Job<'a, const W: usize, const H: usize, const B: usize, K, M> {
     width: usize,
     height: usize,
     data: &'a [u8],
     out: &'a mut [Rgba],
-    row: R,
+    s: V3,
+    kernel: PhantomData<(K, M)>,
 }
 
-impl<'a, const W: usize, const H: usize, const B: usize, R> Rows<'a, W, H, B, R> {
+impl<'a, const W: usize, const H: usize, const B: usize, K, M> Job<'a, W, H, B, K, M> {
     #[inline(always)]
-    fn new(width: usize, height: usize, data: &'a [u8], out: &'a mut [Rgba], row: R) -> Self {
+    fn new(width: usize, height: usize, data: &'a [u8], out: &'a mut [Rgba], s: V3) -> Self {
         Self {
             width,
             height,
             data,
             out,
-            row,
+            s,
+            kernel: PhantomData,
         }
     }
 }
 
-impl<const W: usize, const H: usize, const B: usize, R: Row<W, B>> NullaryFnOnce
-    for Rows<'_, W, H, B, R>
+impl<const W: usize, const H: usize, const B: usize, K: FromV3 + Row<W, B>> NullaryFnOnce
+    for Job<'_, W, H, B, K, ByRow>
 {
-    type Output = ();
+    type Output = bool;
 
     #[inline(always)]
-    fn call(self) {
-        untile_with::<W, H, B, R>(self.width, self.height, self.data, self.out, self.row);
+    fn call(self) -> bool {
+        let kernel = K::from_v3(self.s);
+        untile_with::<W, H, B, K>(self.width, self.height, self.data, self.out, kernel);
+        true
     }
 }
 
-/// The I8 decode: [`Rows`] whose kernel ([`I8`], holding its masks) is built in `call`.
-struct I8Decode<'a>(Rows<'a, 8, 4, 32, V3>);
-
-impl NullaryFnOnce for I8Decode<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn call(self) {
-        let Rows {
-            width,
-            height,
-            data,
-            out,
-            row: s,
-        } = self.0;
-        untile_with::<8, 4, 32, _>(width, height, data, out, I8::new(s));
-    }
-}
-
-/// [`Rows`] for a whole-[`Block`] kernel (`fast`'s block walk).
-struct Blocks<'a, const W: usize, const H: usize, const B: usize, K> {
-    width: usize,
-    height: usize,
-    data: &'a [u8],
-    out: &'a mut [Rgba],
-    block: K,
-}
-
-impl<'a, const W: usize, const H: usize, const B: usize, K> Blocks<'a, W, H, B, K> {
-    #[inline(always)]
-    fn new(width: usize, height: usize, data: &'a [u8], out: &'a mut [Rgba], block: K) -> Self {
-        Self {
-            width,
-            height,
-            data,
-            out,
-            block,
-        }
-    }
-}
-
-impl<const W: usize, const H: usize, const B: usize, K: Block<B>> NullaryFnOnce
-    for Blocks<'_, W, H, B, K>
+impl<const W: usize, const H: usize, const B: usize, K: FromV3 + Block<B>> NullaryFnOnce
+    for Job<'_, W, H, B, K, ByBlock>
 {
-    type Output = ();
+    type Output = bool;
 
     #[inline(always)]
-    fn call(self) {
-        blocks_with::<W, H, B>(self.width, self.height, self.data, self.out, self.block);
+    fn call(self) -> bool {
+        let kernel = K::from_v3(self.s);
+        blocks_with::<W, H, B>(self.width, self.height, self.data, self.out, kernel);
+        true
+    }
+}
+
+impl<const W: usize, const H: usize, const B: usize, K: FromV3 + Tile<W, B>> NullaryFnOnce
+    for Job<'_, W, H, B, K, ByTile>
+{
+    type Output = bool;
+
+    #[inline(always)]
+    fn call(self) -> bool {
+        let kernel = K::from_v3(self.s);
+        tiles_with::<W, H, B, K>(self.width, self.height, self.data, self.out, kernel)
     }
 }
 
@@ -371,6 +436,50 @@ impl Row<4, 64> for Rgba8 {
         );
         let v: __m128i = cast([u64::from_le_bytes(ar), u64::from_le_bytes(gb)]);
         *d = cast(shuffle(s, v, MASK));
+    }
+}
+
+/// RGBA8, two side-by-side 4 × 4 blocks (128 bytes) as one 8 × 4 tile: per pair of rows, the
+/// left block's 16 AR (or GB) bytes in lane 0 and the right block's in lane 1 (a 16-byte load
+/// and an insert from memory: no shuffle-port work), interleaved byte by byte
+/// (`vpunpck{l,h}bw`: each pixel's `A G R B`), put in order by one `vpshufb` per output row, one
+/// 32-byte store per row. The mask is opaque to the optimiser (see [`I8`]): with a constant
+/// mask LLVM turns the interleave and `vpshufb` into two shuffles and a `vpblendvb`.
+struct Rgba8Tiles {
+    s: V3,
+    mask: __m256i,
+}
+
+impl FromV3 for Rgba8Tiles {
+    #[inline(always)]
+    fn from_v3(s: V3) -> Self {
+        const MASK: [u8; 32] = both_lanes([2, 1, 3, 0, 6, 5, 7, 4, 10, 9, 11, 8, 14, 13, 15, 12]);
+        let zero = s.avx._mm256_set1_epi8(core::hint::black_box(0));
+        let mask = s.avx2._mm256_or_si256(cast(MASK), zero);
+        Self { s, mask }
+    }
+}
+
+impl Tile<8, 128> for Rgba8Tiles {
+    #[inline(always)]
+    fn tile(&self, b: &[u8; 128], _top: usize, rows: [&mut [Rgba; 8]; 4]) {
+        let (s, mask) = (self.s, self.mask);
+        let (a, x) = (&s.avx2, &s.avx);
+        let q = b.as_chunks::<16>().0;
+        let at = |i: usize| -> __m128i { cast(q.get(i).copied().unwrap_or_default()) };
+        let pair =
+            |i: usize| a._mm256_inserti128_si256::<1>(x._mm256_castsi128_si256(at(i)), at(i + 4));
+        // Quarters of a block: AR rows 0-1, AR rows 2-3, GB rows 0-1, GB rows 2-3.
+        let (ar01, ar23, gb01, gb23) = (pair(0), pair(1), pair(2), pair(3));
+        let four = [
+            a._mm256_unpacklo_epi8(ar01, gb01),
+            a._mm256_unpackhi_epi8(ar01, gb01),
+            a._mm256_unpacklo_epi8(ar23, gb23),
+            a._mm256_unpackhi_epi8(ar23, gb23),
+        ];
+        for (d, v) in rows.into_iter().zip(four) {
+            *d = cast(a._mm256_shuffle_epi8(v, mask));
+        }
     }
 }
 
