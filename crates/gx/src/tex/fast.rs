@@ -61,9 +61,28 @@ pub(super) trait Tile<const W: usize, const B: usize> {
     fn tile(&self, block: &[u8; B], top: usize, rows: [&mut [Rgba; W]; 4]);
 }
 
-/// Widest level, in pixels, decoded by [`tiles_with`]: its output (16 KB at most) stays in the
+/// A [`Row`] kernel as a [`Tile`]: four rows one after the other (two pairs for kernels that
+/// share work between the rows of a pair).
+pub(super) struct RowTile<R>(pub(super) R);
+
+impl<const W: usize, const B: usize, R: Row<W, B>> Tile<W, B> for RowTile<R> {
+    #[inline(always)]
+    fn tile(&self, b: &[u8; B], top: usize, rows: [&mut [Rgba; W]; 4]) {
+        let [d0, d1, d2, d3] = rows;
+        if R::PAIRS {
+            self.0.rows2(b, top, d0, d1);
+            self.0.rows2(b, top + 2, d2, d3);
+        } else {
+            for (r, d) in [d0, d1, d2, d3].into_iter().enumerate() {
+                self.0.row(b, top + r, d);
+            }
+        }
+    }
+}
+
+/// Largest level, in pixels, decoded by [`tiles_with`]: its output (16 KB at most) stays in the
 /// L1 cache while four rows are written at a time. Larger levels are faster by rows in address
-/// order (128 × 128 measured).
+/// order (128 × 128 to 1024 × 1024 measured), except I4 into 32-byte aligned output.
 pub(super) const TILE_PIXELS: usize = 64 * 64;
 
 /// Decodes `width × height` pixels of whole `W × H` blocks (`H` a multiple of 4, `width` of `W`,
@@ -169,6 +188,104 @@ pub(super) fn untile_with<const W: usize, const H: usize, const B: usize, R: Row
     }
 }
 
+/// [`untile_with`] for an output 16 bytes (4 pixels) past a 32-byte boundary and a kernel of
+/// 8-pixel rows: each output row is cut into its first 4 pixels, 8-pixel pieces on 32-byte
+/// boundaries and its last 4 pixels, and piece `i` joins the right half of block `i`'s row to
+/// the left half of block `i + 1`'s (the kernel writes into a register-sized scratch row). In
+/// the plain walk every other 32-byte store straddles two cache lines there, which costs more
+/// than the lane moves; 16-byte stores measured no better. False (nothing written) unless the
+/// level is whole blocks, at least two wide.
+#[inline(always)]
+pub(super) fn untile_shifted<const H: usize, const B: usize, R: Row<8, B>>(
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    row: R,
+) -> bool {
+    if width < 16 || !width.is_multiple_of(8) || !height.is_multiple_of(H) {
+        return false;
+    }
+    let blocks_x = width / 8;
+    let step = if R::PAIRS { 2 } else { 1 };
+    let (mut blocks, _) = data.as_chunks::<B>();
+    let mut rest = out;
+    for _ in 0..height / H {
+        let Some((band, more)) = blocks.split_at_checked(blocks_x) else {
+            break;
+        };
+        blocks = more;
+        let Some((first, others)) = band.split_first() else {
+            break;
+        };
+        for group in 0..H / step {
+            let r = group * step;
+            let Some((rows, more)) = rest.split_at_mut_checked(step * width) else {
+                return true;
+            };
+            rest = more;
+            if R::PAIRS {
+                let (d0, d1) = rows.split_at_mut(width);
+                let (Some((h0, m0, t0)), Some((h1, m1, t1))) = (cut(d0), cut(d1)) else {
+                    return true;
+                };
+                let (mut p0, mut p1) = ([[0; 4]; 8], [[0; 4]; 8]);
+                row.rows2(first, r, &mut p0, &mut p1);
+                (*h0, *h1) = (left(&p0), left(&p1));
+                let m1 = m1.as_chunks_mut::<8>().0.iter_mut();
+                for ((x0, x1), b) in m0.as_chunks_mut::<8>().0.iter_mut().zip(m1).zip(others) {
+                    let (mut c0, mut c1) = ([[0; 4]; 8], [[0; 4]; 8]);
+                    row.rows2(b, r, &mut c0, &mut c1);
+                    (*x0, *x1) = (join(&p0, &c0), join(&p1, &c1));
+                    (p0, p1) = (c0, c1);
+                }
+                (*t0, *t1) = (right(&p0), right(&p1));
+            } else if let Some((h, m, t)) = cut(rows) {
+                let mut p = [[0; 4]; 8];
+                row.row(first, r, &mut p);
+                *h = left(&p);
+                for (x, b) in m.as_chunks_mut::<8>().0.iter_mut().zip(others) {
+                    let mut c = [[0; 4]; 8];
+                    row.row(b, r, &mut c);
+                    *x = join(&p, &c);
+                    p = c;
+                }
+                *t = right(&p);
+            }
+        }
+    }
+    true
+}
+
+/// A row's first 4 pixels, the pixels between, and its last 4.
+#[inline(always)]
+fn cut(row: &mut [Rgba]) -> Option<(&mut [Rgba; 4], &mut [Rgba], &mut [Rgba; 4])> {
+    let (head, rest) = row.split_first_chunk_mut::<4>()?;
+    let (mid, tail) = rest.split_last_chunk_mut::<4>()?;
+    Some((head, mid, tail))
+}
+
+/// Pixels 0-3 of an 8-pixel row.
+#[inline(always)]
+fn left(p: &[Rgba; 8]) -> [Rgba; 4] {
+    let [a, b, c, d, ..] = *p;
+    [a, b, c, d]
+}
+
+/// Pixels 4-7 of an 8-pixel row.
+#[inline(always)]
+fn right(p: &[Rgba; 8]) -> [Rgba; 4] {
+    let [.., e, f, g, h] = *p;
+    [e, f, g, h]
+}
+
+/// Pixels 4-7 of `prev` then 0-3 of `next`.
+#[inline(always)]
+fn join(prev: &[Rgba; 8], next: &[Rgba; 8]) -> [Rgba; 8] {
+    let ([.., a, b, c, d], [e, f, g, h, ..]) = (*prev, *next);
+    [a, b, c, d, e, f, g, h]
+}
+
 /// Widest image (in pixels) walked block by block by [`small_with`]: one or two blocks per band,
 /// where the band walk's set-up per output row (slicing the row, zipping it with the band) costs
 /// more than the row's stores. Wider images (32 and 64 pixels measured) are faster by rows.
@@ -243,7 +360,8 @@ pub(super) fn src_row<const N: usize, const B: usize>(b: &[u8; B], r: usize) -> 
     b.as_chunks::<N>().0.get(r).unwrap_or(&[0; N])
 }
 
-/// [`untile_with`] for a closure kernel.
+/// [`untile_with`] for a closure kernel, through [`tiles_with`] for small levels of whole
+/// blocks (as the SIMD kernels are).
 #[inline(always)]
 fn untile<const W: usize, const H: usize, const B: usize>(
     width: usize,
@@ -252,7 +370,11 @@ fn untile<const W: usize, const H: usize, const B: usize>(
     out: &mut [Rgba],
     row: impl Fn(&[u8; B], usize, &mut [Rgba; W]),
 ) {
-    untile_with::<W, H, B, _>(width, height, data, out, row);
+    if width * height > TILE_PIXELS
+        || !tiles_with::<W, H, B, _>(width, height, data, out, RowTile(&row))
+    {
+        untile_with::<W, H, B, _>(width, height, data, out, row);
+    }
 }
 
 /// Lookup tables splitting a 16-bit pixel into its two bytes: the RGBA8 result is
@@ -770,6 +892,52 @@ mod tests {
         }
     }
 
+    fn direct_format(which: usize) -> TexFormat {
+        [
+            TexFormat::I4,
+            TexFormat::I8,
+            TexFormat::IA4,
+            TexFormat::IA8,
+            TexFormat::RGB565,
+            TexFormat::RGB5A3,
+            TexFormat::RGBA8,
+            TexFormat::CMPR,
+        ][which]
+    }
+
+    /// Random blocks of a `w × h` level decoded by both paths into `out[at..]` equal the
+    /// reference.
+    fn check_direct(
+        which: usize,
+        w: u32,
+        h: u32,
+        at: usize,
+        seed: u64,
+    ) -> Result<(), TestCaseError> {
+        let format = direct_format(which);
+        let len = super::super::level_size(format, w, h).unwrap();
+        let mut s = seed | 1;
+        let data: Vec<u8> = (0..len)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                s as u8
+            })
+            .collect();
+        let n = (w * h) as usize;
+        let mut buf = vec![[0u8; 4]; n + 8];
+        let base = (buf.as_ptr() as usize % 32) / 4;
+        let out = &mut buf[(at + 8 - base) % 8..][..n];
+        let expect = reference(format, w, h, &data);
+        prop_assert!(decode_direct(format, w as usize, h as usize, &data, out));
+        prop_assert_eq!(&*out, &expect[..]);
+        out.fill([0; 4]);
+        prop_assert!(decode_portable(format, w as usize, h as usize, &data, out));
+        prop_assert_eq!(&*out, &expect[..]);
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
         #[test]
@@ -778,22 +946,26 @@ mod tests {
             w in 0u32..80,
             h in 0u32..40,
             whole in any::<bool>(),
+            at in 0usize..8,
             seed in any::<u64>(),
         ) {
-            let format = [TexFormat::I4, TexFormat::I8, TexFormat::IA4, TexFormat::IA8,
-                TexFormat::RGB565, TexFormat::RGB5A3, TexFormat::RGBA8, TexFormat::CMPR][which];
-            // Half the cases are whole blocks (the small-image walk when at most 64 wide).
-            let (w, h) = if whole { format.padded(w, h).unwrap() } else { (w, h) };
-            let len = super::super::level_size(format, w, h).unwrap();
-            let mut s = seed | 1;
-            let data: Vec<u8> = (0..len).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; s as u8 }).collect();
-            let mut out = vec![[0u8; 4]; (w * h) as usize];
-            let expect = reference(format, w, h, &data);
-            prop_assert!(decode_direct(format, w as usize, h as usize, &data, &mut out));
-            prop_assert_eq!(&out, &expect);
-            out.fill([0; 4]);
-            prop_assert!(decode_portable(format, w as usize, h as usize, &data, &mut out));
-            prop_assert_eq!(out, expect);
+            // Half the cases are whole blocks (the tile walk); `at` places the output at every
+            // 4-byte offset from a 32-byte boundary (the SIMD walks store by alignment).
+            let (w, h) = if whole { direct_format(which).padded(w, h).unwrap() } else { (w, h) };
+            check_direct(which, w, h, at, seed)?;
+        }
+
+        #[test]
+        fn large_levels_match_reference(
+            which in 0usize..8,
+            w in 8u32..400,
+            h in 8u32..48,
+            at in 0usize..8,
+            seed in any::<u64>(),
+        ) {
+            // Wider than the tile walk: the row walks, shifted when 16 bytes off a boundary.
+            let (w, h) = direct_format(which).padded(w.max(80), h).unwrap();
+            check_direct(which, w, h, at, seed)?;
         }
 
         #[test]

@@ -14,7 +14,8 @@ use core::marker::PhantomData;
 use pulp::{NullaryFnOnce, cast, x86::V3};
 
 use super::fast::{
-    Block, Row, TILE_PIXELS, Tile, blocks_with, cmpr_colors, src_row, tiles_with, untile_with,
+    Block, Row, RowTile, TILE_PIXELS, Tile, blocks_with, cmpr_colors, src_row, tiles_with,
+    untile_shifted, untile_with,
 };
 use super::format::TexFormat;
 use super::pixel::Rgba;
@@ -32,40 +33,68 @@ pub(super) fn decode_direct(
     let Some(s) = v3() else {
         return false;
     };
+    // Where the output sits decides how rows of eight pixels (32 bytes) are stored: a
+    // 32-byte store straddles two cache lines every other time unless the output is 32-byte
+    // aligned. A 16-byte aligned allocation (most of them, large ones always) is 16 bytes off
+    // half the time: there, levels wider than the tile walk's shift their 32-byte stores back
+    // onto the boundaries (`fast::untile_shifted`) and the rest store 16-byte halves (`put8`).
+    let at = out.as_ptr() as usize % 32;
+    if at == 0 {
+        decode_with::<false>(s, format, width, height, data, out, false)
+    } else {
+        decode_with::<true>(s, format, width, height, data, out, at == 16)
+    }
+}
+
+/// The three walks of a kernel of 8-pixel rows, in order of preference: `$tile` through the
+/// tile walk when `$tiled`, the shifted row walk when `$shifted`, the row walk otherwise.
+macro_rules! walks {
+    ($s:ident, $w:ident, $h:ident, $d:ident, $out:ident, $tiled:expr, $shifted:expr,
+     <$W:literal, $H:literal, $B:literal>, $tile:ty, $row:ident) => {
+        ($tiled && $s.vectorize(Job::<$W, $H, $B, $tile, ByTile>::new($w, $h, $d, $out, $s)))
+            || ($shifted
+                && $s.vectorize(Job::<8, $H, $B, $row<false>, ByShift>::new(
+                    $w, $h, $d, $out, $s,
+                )))
+            || $s.vectorize(Job::<$W, $H, $B, $row<SPLIT>, ByRow>::new(
+                $w, $h, $d, $out, $s,
+            ))
+    };
+}
+
+/// [`decode_direct`] with the rows of eight pixels stored as [`put8`] does for `SPLIT`, and
+/// through the shifted walk where it applies when `shifted` (output 16 bytes off).
+#[inline(always)]
+fn decode_with<const SPLIT: bool>(
+    s: V3,
+    format: TexFormat,
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    shifted: bool,
+) -> bool {
     let (w, h, d) = (width, height, data);
     // One function compiled for AVX2 per format and walk (each `vectorize` call is its own): a
     // single one holding every format's walk spilled registers to a large stack frame on every
     // call, which small levels (a few dozen stores) pay for. Small levels (every mip chain ends
-    // in them) go through the tile walk when they are whole blocks.
+    // in them) go through the tile walk when they are whole blocks; I4 at every size, aligned.
     let tiled = w * h <= TILE_PIXELS;
+    let tiled_i4 = tiled || !SPLIT;
     // Two 4-pixel blocks side by side per 32-byte row store when the block count is even.
     let even = w.div_ceil(4).is_multiple_of(2);
     match format {
-        TexFormat::I4 => {
-            (tiled
-                && s.vectorize(Job::<8, 8, 32, RowTile<I4Rows>, ByTile>::new(
-                    w, h, d, out, s,
-                )))
-                || s.vectorize(Job::<8, 8, 32, I4Rows, ByRow>::new(w, h, d, out, s))
-        }
-        TexFormat::I8 => {
-            (tiled && s.vectorize(Job::<8, 4, 32, RowTile<I8>, ByTile>::new(w, h, d, out, s)))
-                || s.vectorize(Job::<8, 4, 32, I8, ByRow>::new(w, h, d, out, s))
-        }
-        TexFormat::IA8 if even => {
-            (tiled
-                && s.vectorize(Job::<8, 4, 64, RowTile<Ia8Pair>, ByTile>::new(
-                    w, h, d, out, s,
-                )))
-                || s.vectorize(Job::<8, 4, 64, Ia8Pair, ByRow>::new(w, h, d, out, s))
-        }
+        TexFormat::I4 => walks!(s, w, h, d, out, tiled_i4, shifted,
+            <8, 8, 32>, RowTile<I4Rows<SPLIT>>, I4Rows),
+        TexFormat::I8 => walks!(s, w, h, d, out, tiled, shifted,
+            <8, 4, 32>, RowTile<I8<SPLIT>>, I8),
+        TexFormat::IA8 if even => walks!(s, w, h, d, out, tiled, shifted,
+            <8, 4, 64>, RowTile<Ia8Pair<SPLIT>>, Ia8Pair),
         TexFormat::IA8 => s.vectorize(Job::<4, 4, 32, Ia8, ByRow>::new(w, h, d, out, s)),
         TexFormat::RGB565 => s.vectorize(Job::<4, 4, 32, Rgb565, ByBlock>::new(w, h, d, out, s)),
         TexFormat::CMPR => s.vectorize(Job::<8, 8, 32, Cmpr, ByBlock>::new(w, h, d, out, s)),
-        TexFormat::RGBA8 if even => {
-            (tiled && s.vectorize(Job::<8, 4, 128, Rgba8Tiles, ByTile>::new(w, h, d, out, s)))
-                || s.vectorize(Job::<8, 4, 128, Rgba8Pair, ByRow>::new(w, h, d, out, s))
-        }
+        TexFormat::RGBA8 if even => walks!(s, w, h, d, out, tiled, shifted,
+            <8, 4, 128>, Rgba8Tiles<SPLIT>, Rgba8Pair),
         TexFormat::RGBA8 => s.vectorize(Job::<4, 4, 64, Rgba8, ByRow>::new(w, h, d, out, s)),
         _ => false,
     }
@@ -97,18 +126,28 @@ macro_rules! from_token {
     )*};
 }
 
-from_token!(I4Rows, Ia8, Ia8Pair, Rgb565, Cmpr, Rgba8Pair, Rgba8);
+from_token!(Ia8, Rgb565, Cmpr, Rgba8);
 
-impl FromV3 for I8 {
+/// [`FromV3`] for kernels that hold only the token and store rows through [`put8`].
+macro_rules! from_token_split {
+    ($($kernel:ident),*) => {$(
+        impl<const SPLIT: bool> FromV3 for $kernel<SPLIT> {
+            #[inline(always)]
+            fn from_v3(s: V3) -> Self {
+                Self(s)
+            }
+        }
+    )*};
+}
+
+from_token_split!(I4Rows, Ia8Pair, Rgba8Pair);
+
+impl<const SPLIT: bool> FromV3 for I8<SPLIT> {
     #[inline(always)]
     fn from_v3(s: V3) -> Self {
         Self::new(s)
     }
 }
-
-/// A [`Row`] kernel as a [`Tile`]: four rows one after the other (two pairs for kernels that
-/// share work between the rows of a pair).
-struct RowTile<R>(R);
 
 impl<R: FromV3> FromV3 for RowTile<R> {
     #[inline(always)]
@@ -117,25 +156,14 @@ impl<R: FromV3> FromV3 for RowTile<R> {
     }
 }
 
-impl<const W: usize, const B: usize, R: Row<W, B>> Tile<W, B> for RowTile<R> {
-    #[inline(always)]
-    fn tile(&self, b: &[u8; B], top: usize, rows: [&mut [Rgba; W]; 4]) {
-        let [d0, d1, d2, d3] = rows;
-        if R::PAIRS {
-            self.0.rows2(b, top, d0, d1);
-            self.0.rows2(b, top + 2, d2, d3);
-        } else {
-            for (r, d) in [d0, d1, d2, d3].into_iter().enumerate() {
-                self.0.row(b, top + r, d);
-            }
-        }
-    }
-}
-
 /// [`Job`]s walking the level output row by output row (`fast::untile_with`, [`Row`] kernels).
 struct ByRow;
 /// [`Job`]s walking the level block by block (`fast::blocks_with`, [`Block`] kernels).
 struct ByBlock;
+/// [`Job`]s walking output row by output row shifted by 4 pixels (`fast::untile_shifted`,
+/// [`Row`] kernels of 8 pixels; whole blocks at least two wide only: the job returns false,
+/// nothing written, otherwise).
+struct ByShift;
 /// [`Job`]s walking four rows of a block at a time (`fast::tiles_with`, [`Tile`] kernels; whole
 /// blocks only: the job returns false, nothing written, otherwise).
 struct ByTile;
@@ -176,6 +204,18 @@ impl<const W: usize, const H: usize, const B: usize, K: FromV3 + Row<W, B>> Null
         let kernel = K::from_v3(self.s);
         untile_with::<W, H, B, K>(self.width, self.height, self.data, self.out, kernel);
         true
+    }
+}
+
+impl<const H: usize, const B: usize, K: FromV3 + Row<8, B>> NullaryFnOnce
+    for Job<'_, 8, H, B, K, ByShift>
+{
+    type Output = bool;
+
+    #[inline(always)]
+    fn call(self) -> bool {
+        let kernel = K::from_v3(self.s);
+        untile_shifted::<H, B, K>(self.width, self.height, self.data, self.out, kernel)
     }
 }
 
@@ -274,11 +314,26 @@ fn store<const W: usize, T: pulp::bytemuck::NoUninit, const N: usize>(
     }
 }
 
+/// Stores a row of eight pixels: one 32-byte store, or for `SPLIT` (output not 32-byte
+/// aligned) its two 16-byte halves, which a 16-byte aligned output never straddles a cache line
+/// with. The compiler fence between them (no instruction) keeps LLVM from merging them back
+/// into one 32-byte store.
+#[inline(always)]
+fn put8<const SPLIT: bool>(s: V3, d: &mut [Rgba; 8], v: __m256i) {
+    if let (true, [lo, hi]) = (SPLIT, d.as_chunks_mut::<4>().0) {
+        *lo = cast(s.avx._mm256_castsi256_si128(v));
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+        *hi = cast(s.avx2._mm256_extracti128_si256::<1>(v));
+    } else {
+        *d = cast(v);
+    }
+}
+
 /// I4, an 8 × 8 block walked output row by output row like I8, two rows per step: their eight
 /// bytes broadcast from memory, each byte's high nibble expanded (`n << 4 | n`) into the low
 /// quarter of a lane and its low nibble into the next, so one `pshufb` per row picks the row's
 /// eight intensities four times each (one shuffle-port operation per 32-byte store).
-struct I4Rows(V3);
+struct I4Rows<const SPLIT: bool>(V3);
 
 /// Mask of [`I4Rows`] for row `odd` of a pair: pixel `p` of the row is byte `p / 2` of the
 /// row's four (plus 4 for the odd row), its high nibble (quarter 0) or its low one (quarter 1);
@@ -296,7 +351,7 @@ const fn i4_mask(odd: u8) -> [u8; 32] {
     m
 }
 
-impl Row<8, 32> for I4Rows {
+impl<const SPLIT: bool> Row<8, 32> for I4Rows<SPLIT> {
     const PAIRS: bool = true;
 
     #[inline(always)]
@@ -321,8 +376,8 @@ impl Row<8, 32> for I4Rows {
         let lo = a._mm256_or_si256(lo, a._mm256_slli_epi16::<4>(lo));
         // Quarters 0 and 2 from the high nibbles, 1 and 3 from the low.
         let both = a._mm256_blend_epi32::<0b1100_1100>(hi, lo);
-        *d0 = cast(shuffle256(s, both, i4_mask(0)));
-        *d1 = cast(shuffle256(s, both, i4_mask(1)));
+        put8::<SPLIT>(s, d0, shuffle256(s, both, i4_mask(0)));
+        put8::<SPLIT>(s, d1, shuffle256(s, both, i4_mask(1)));
     }
 }
 
@@ -330,12 +385,12 @@ impl Row<8, 32> for I4Rows {
 /// (one 16-byte broadcast load) and the row's mask picks its bytes. The masks are opaque to
 /// the optimiser (built from a `black_box` zero once per call): with constant masks LLVM
 /// rewrites the broadcast and `pshufb` into three shuffles, one of them lane-crossing.
-struct I8 {
+struct I8<const SPLIT: bool> {
     s: V3,
     masks: [__m256i; 2],
 }
 
-impl I8 {
+impl<const SPLIT: bool> I8<SPLIT> {
     #[inline(always)]
     fn new(s: V3) -> Self {
         let zero = s.avx._mm256_set1_epi8(core::hint::black_box(0));
@@ -344,7 +399,7 @@ impl I8 {
     }
 }
 
-impl Row<8, 32> for I8 {
+impl<const SPLIT: bool> Row<8, 32> for I8<SPLIT> {
     #[inline(always)]
     fn row(&self, b: &[u8; 32], r: usize, d: &mut [Rgba; 8]) {
         let s = self.s;
@@ -357,7 +412,7 @@ impl Row<8, 32> for I8 {
         let v = s.avx2._mm256_broadcastsi128_si256(cast(pair));
         let [even, odd] = self.masks;
         let mask = if r.is_multiple_of(2) { even } else { odd };
-        *d = cast(s.avx2._mm256_shuffle_epi8(v, mask));
+        put8::<SPLIT>(s, d, s.avx2._mm256_shuffle_epi8(v, mask));
     }
 }
 
@@ -388,9 +443,9 @@ fn lanes(s: V3, lo: __m256i, hi: __m256i) -> __m256i {
 
 /// IA8, one row of two side-by-side 4 × 4 blocks (64 bytes): each block's 8-byte row broadcast
 /// from memory into its lane, one `vpshufb`, one 32-byte store.
-struct Ia8Pair(V3);
+struct Ia8Pair<const SPLIT: bool>(V3);
 
-impl Row<8, 64> for Ia8Pair {
+impl<const SPLIT: bool> Row<8, 64> for Ia8Pair<SPLIT> {
     #[inline(always)]
     fn row(&self, b: &[u8; 64], r: usize, d: &mut [Rgba; 8]) {
         let s = self.0;
@@ -398,15 +453,15 @@ impl Row<8, 64> for Ia8Pair {
         let rows = b.as_chunks::<8>().0;
         let at = |i: usize| rows.get(i).copied().unwrap_or_default();
         let v = lanes(s, bcast64(s, at(r)), bcast64(s, at(4 + r)));
-        *d = cast(shuffle256(s, v, MASK));
+        put8::<SPLIT>(s, d, shuffle256(s, v, MASK));
     }
 }
 
 /// RGBA8, one row of two side-by-side 4 × 4 blocks (128 bytes): per lane the block's AR and GB
 /// rows (four broadcast loads, three blends), one `vpshufb`, one 32-byte store.
-struct Rgba8Pair(V3);
+struct Rgba8Pair<const SPLIT: bool>(V3);
 
-impl Row<8, 128> for Rgba8Pair {
+impl<const SPLIT: bool> Row<8, 128> for Rgba8Pair<SPLIT> {
     #[inline(always)]
     fn row(&self, b: &[u8; 128], r: usize, d: &mut [Rgba; 8]) {
         let s = self.0;
@@ -417,7 +472,7 @@ impl Row<8, 128> for Rgba8Pair {
         let ar = lanes(s, at(r), at(8 + r));
         let gb = lanes(s, at(4 + r), at(12 + r));
         let v = s.avx2._mm256_blend_epi32::<0b1100_1100>(ar, gb);
-        *d = cast(shuffle256(s, v, MASK));
+        put8::<SPLIT>(s, d, shuffle256(s, v, MASK));
     }
 }
 
@@ -445,12 +500,12 @@ impl Row<4, 64> for Rgba8 {
 /// (`vpunpck{l,h}bw`: each pixel's `A G R B`), put in order by one `vpshufb` per output row, one
 /// 32-byte store per row. The mask is opaque to the optimiser (see [`I8`]): with a constant
 /// mask LLVM turns the interleave and `vpshufb` into two shuffles and a `vpblendvb`.
-struct Rgba8Tiles {
+struct Rgba8Tiles<const SPLIT: bool> {
     s: V3,
     mask: __m256i,
 }
 
-impl FromV3 for Rgba8Tiles {
+impl<const SPLIT: bool> FromV3 for Rgba8Tiles<SPLIT> {
     #[inline(always)]
     fn from_v3(s: V3) -> Self {
         const MASK: [u8; 32] = both_lanes([2, 1, 3, 0, 6, 5, 7, 4, 10, 9, 11, 8, 14, 13, 15, 12]);
@@ -460,7 +515,7 @@ impl FromV3 for Rgba8Tiles {
     }
 }
 
-impl Tile<8, 128> for Rgba8Tiles {
+impl<const SPLIT: bool> Tile<8, 128> for Rgba8Tiles<SPLIT> {
     #[inline(always)]
     fn tile(&self, b: &[u8; 128], _top: usize, rows: [&mut [Rgba; 8]; 4]) {
         let (s, mask) = (self.s, self.mask);
@@ -478,7 +533,7 @@ impl Tile<8, 128> for Rgba8Tiles {
             a._mm256_unpackhi_epi8(ar23, gb23),
         ];
         for (d, v) in rows.into_iter().zip(four) {
-            *d = cast(a._mm256_shuffle_epi8(v, mask));
+            put8::<SPLIT>(s, d, a._mm256_shuffle_epi8(v, mask));
         }
     }
 }
