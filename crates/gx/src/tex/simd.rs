@@ -1,5 +1,5 @@
 //! x86-64-v3 (AVX2, SSSE3 `pshufb`) kernels for the formats whose scalar form cannot keep up with
-//! Dolphin's SIMD decoder: I4, I8, IA8, RGB565, RGBA8, CMPR.
+//! Dolphin's SIMD decoder: I4, I8, IA8, RGB565, RGB5A3, RGBA8, CMPR.
 //!
 //! The CPU is checked at run time by `pulp` (`V3::try_new`), and `V3::vectorize` runs the whole
 //! decode inside a function compiled for those features; the intrinsics it hands out are safe
@@ -20,7 +20,7 @@ use super::fast::{
 use super::format::TexFormat;
 use super::pixel::Rgba;
 
-/// Decodes I4, I8, IA8, RGB565, RGBA8 or CMPR (`data` = exactly the level's blocks) into `out`
+/// Decodes I4, I8, IA8, RGB565, RGB5A3, RGBA8 or CMPR (`data` = exactly the level's blocks) into `out`
 /// (`width × height`) when the CPU has x86-64-v3; false (nothing written) otherwise or for other
 /// formats.
 pub(super) fn decode_direct(
@@ -92,6 +92,10 @@ fn decode_with<const SPLIT: bool>(
             <8, 4, 64>, RowTile<Ia8Pair<SPLIT>>, Ia8Pair),
         TexFormat::IA8 => s.vectorize(Job::<4, 4, 32, Ia8, ByRow>::new(w, h, d, out, s)),
         TexFormat::RGB565 => s.vectorize(Job::<4, 4, 32, Rgb565, ByBlock>::new(w, h, d, out, s)),
+        TexFormat::RGB5A3 => {
+            (tiled && s.vectorize(Job::<4, 4, 32, Rgb5a3, ByTile>::new(w, h, d, out, s)))
+                || s.vectorize(Job::<4, 4, 32, Rgb5a3, ByBlock>::new(w, h, d, out, s))
+        }
         TexFormat::CMPR => s.vectorize(Job::<8, 8, 32, Cmpr, ByBlock>::new(w, h, d, out, s)),
         TexFormat::RGBA8 if even => walks!(s, w, h, d, out, tiled, shifted,
             <8, 4, 128>, Rgba8Tiles<SPLIT>, Rgba8Pair),
@@ -126,7 +130,7 @@ macro_rules! from_token {
     )*};
 }
 
-from_token!(Ia8, Rgb565, Cmpr, Rgba8);
+from_token!(Ia8, Rgb565, Rgb5a3, Cmpr, Rgba8);
 
 /// [`FromV3`] for kernels that hold only the token and store rows through [`put8`].
 macro_rules! from_token_split {
@@ -538,28 +542,49 @@ impl<const SPLIT: bool> Tile<8, 128> for Rgba8Tiles<SPLIT> {
     }
 }
 
-/// RGB565, a whole 4 × 4 block in 16-bit lanes: bytes swapped to native order, then
-/// `r << 3 | r >> 2`, `g << 2 | g >> 4`, `b << 3 | b >> 2` as shifted and masked copies of the
-/// pixel, packed to `RG` and `BA` halves and interleaved.
+/// The 16 pixels of a 4 × 4 block of 2-byte (big-endian) pixels in native-order 16-bit lanes:
+/// rows 0-1 in lane 0, rows 2-3 in lane 1.
+#[inline(always)]
+fn native16(s: V3, b: &[u8; 32]) -> __m256i {
+    // Built at compile time: an index out of range fails the build, not a run.
+    #[allow(clippy::indexing_slicing)]
+    const SWAP: [u8; 32] = {
+        let mut m = [0; 32];
+        let mut k = 0;
+        while k < 32 {
+            m[k] = ((k % 16) ^ 1) as u8;
+            k += 1;
+        }
+        m
+    };
+    shuffle256(s, cast(*b), SWAP)
+}
+
+/// Rows 0-3 of a block from its pixels' `R | G << 8` and `B | A << 8` halves in 16-bit lanes
+/// ([`native16`]'s order): unpacklo gives rows 0 and 2, unpackhi 1 and 3.
+#[inline(always)]
+fn rgba_rows(s: V3, rg: __m256i, ba: __m256i) -> [__m128i; 4] {
+    let a = &s.avx2;
+    let even = a._mm256_unpacklo_epi16(rg, ba);
+    let odd = a._mm256_unpackhi_epi16(rg, ba);
+    [
+        s.avx._mm256_castsi256_si128(even),
+        s.avx._mm256_castsi256_si128(odd),
+        a._mm256_extracti128_si256::<1>(even),
+        a._mm256_extracti128_si256::<1>(odd),
+    ]
+}
+
+/// RGB565, a whole 4 × 4 block in 16-bit lanes: `r << 3 | r >> 2`, `g << 2 | g >> 4`,
+/// `b << 3 | b >> 2` as shifted and masked copies of the pixel, packed to `RG` and `BA` halves.
 struct Rgb565(V3);
 
 impl Block<32> for Rgb565 {
     #[inline(always)]
     fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
         let s = self.0;
-        // Built at compile time: an index out of range fails the build, not a run.
-        #[allow(clippy::indexing_slicing)]
-        const SWAP: [u8; 32] = {
-            let mut m = [0; 32];
-            let mut k = 0;
-            while k < 32 {
-                m[k] = ((k % 16) ^ 1) as u8;
-                k += 1;
-            }
-            m
-        };
         let a = &s.avx2;
-        let p = shuffle256(s, cast(*b), SWAP);
+        let p = native16(s, b);
         let k = |v: i16| s.avx._mm256_set1_epi16(v);
         let red = a._mm256_or_si256(
             a._mm256_and_si256(a._mm256_srli_epi16::<8>(p), k(0xF8)),
@@ -575,16 +600,75 @@ impl Block<32> for Rgb565 {
         );
         let rg = a._mm256_or_si256(red, green);
         let ba = a._mm256_or_si256(blue, k(0xFF00_u16 as i16));
-        // Lane 0 holds rows 0-1, lane 1 rows 2-3: unpacklo gives rows 0 and 2, unpackhi 1 and 3.
-        let even = a._mm256_unpacklo_epi16(rg, ba);
-        let odd = a._mm256_unpackhi_epi16(rg, ba);
-        let four: [__m128i; 4] = [
-            s.avx._mm256_castsi256_si128(even),
-            s.avx._mm256_castsi256_si128(odd),
-            a._mm256_extracti128_si256::<1>(even),
-            a._mm256_extracti128_si256::<1>(odd),
-        ];
-        store::<4, _, 4>(out, stride, x0, four);
+        store::<4, _, 4>(out, stride, x0, rgba_rows(s, rg, ba));
+    }
+}
+
+/// RGB5A3, a whole 4 × 4 block in 16-bit lanes: both readings of every pixel computed as
+/// shifted and masked copies (bit 15 set: RGB555, each channel `v << 3 | v >> 2`, alpha 255;
+/// clear: ARGB3444, `v << 4 | v` and alpha `a << 5 | a << 2 | a >> 1`), the pixel's own picked
+/// by its sign (`vpblendvb` on `p >> 15`). Decoded as a tile (small levels) or a block.
+struct Rgb5a3(V3);
+
+impl Rgb5a3 {
+    #[inline(always)]
+    fn rows(&self, b: &[u8; 32]) -> [__m128i; 4] {
+        let s = self.0;
+        let a = &s.avx2;
+        let p = native16(s, b);
+        let k = |v: i16| s.avx._mm256_set1_epi16(v);
+        let and = |x: __m256i, m: i16| a._mm256_and_si256(x, k(m));
+        let or = |x: __m256i, y: __m256i| a._mm256_or_si256(x, y);
+        let hi = |x: __m256i| a._mm256_slli_epi16::<8>(x);
+        // RGB555.
+        let r = or(
+            and(a._mm256_srli_epi16::<7>(p), 0xF8),
+            and(a._mm256_srli_epi16::<12>(p), 7),
+        );
+        let g = or(
+            and(a._mm256_srli_epi16::<2>(p), 0xF8),
+            and(a._mm256_srli_epi16::<7>(p), 7),
+        );
+        let bl = or(
+            and(a._mm256_slli_epi16::<3>(p), 0xF8),
+            and(a._mm256_srli_epi16::<2>(p), 7),
+        );
+        let (rg1, ba1) = (or(r, hi(g)), or(bl, k(0xFF00_u16 as i16)));
+        // ARGB3444.
+        let r = or(
+            and(a._mm256_srli_epi16::<4>(p), 0xF0),
+            and(a._mm256_srli_epi16::<8>(p), 0xF),
+        );
+        let g = or(and(p, 0xF0), and(a._mm256_srli_epi16::<4>(p), 0xF));
+        let bl = or(and(a._mm256_slli_epi16::<4>(p), 0xF0), and(p, 0xF));
+        let al = or(
+            or(
+                and(a._mm256_srli_epi16::<7>(p), 0xE0),
+                and(a._mm256_srli_epi16::<10>(p), 0x1C),
+            ),
+            and(a._mm256_srli_epi16::<13>(p), 3),
+        );
+        let (rg0, ba0) = (or(r, hi(g)), or(bl, hi(al)));
+        let opaque = a._mm256_srai_epi16::<15>(p);
+        let rg = a._mm256_blendv_epi8(rg0, rg1, opaque);
+        let ba = a._mm256_blendv_epi8(ba0, ba1, opaque);
+        rgba_rows(s, rg, ba)
+    }
+}
+
+impl Block<32> for Rgb5a3 {
+    #[inline(always)]
+    fn block(&self, b: &[u8; 32], out: &mut [Rgba], stride: usize, x0: usize) {
+        store::<4, _, 4>(out, stride, x0, self.rows(b));
+    }
+}
+
+impl Tile<4, 32> for Rgb5a3 {
+    #[inline(always)]
+    fn tile(&self, b: &[u8; 32], _top: usize, rows: [&mut [Rgba; 4]; 4]) {
+        for (d, v) in rows.into_iter().zip(self.rows(b)) {
+            *d = cast(v);
+        }
     }
 }
 
