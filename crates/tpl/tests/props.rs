@@ -4,19 +4,7 @@
 use gx::tex::{Image, PaletteFormat, TexFormat};
 use proptest::prelude::*;
 
-const FORMATS: [TexFormat; 11] = [
-    TexFormat::I4,
-    TexFormat::I8,
-    TexFormat::IA4,
-    TexFormat::IA8,
-    TexFormat::RGB565,
-    TexFormat::RGB5A3,
-    TexFormat::RGBA8,
-    TexFormat::C4,
-    TexFormat::C8,
-    TexFormat::C14X2,
-    TexFormat::CMPR,
-];
+const FORMATS: [TexFormat; 11] = TexFormat::ALL;
 
 fn entry() -> impl Strategy<Value = tpl::Entry> {
     (
