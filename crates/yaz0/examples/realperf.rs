@@ -1,6 +1,6 @@
 //! Times encoders on every Yaz0 stream under a folder (best of RUNS passes, this thread's CPU time, so a
 //! shared machine's load counts less): `cargo run --release -p gcformats-yaz0 --example
-//! realperf -- DIR [RUNS] [ENCODER...]`.
+//! realperf -- DIR [RUNS] [ENCODER...]`; prints a checksum of the outputs to stderr.
 #![allow(
     clippy::expect_used,
     clippy::unwrap_used,
@@ -56,11 +56,17 @@ fn main() {
     for name in names {
         let e = yaz0::Encoder::from_name(&name).expect("encoder");
         let mut size = 0;
+        // FNV-1a over every output: variants that should emit the same tokens print the same.
+        let mut sum = 0xcbf2_9ce4_8422_2325u64;
         for p in &payloads {
             let out = yaz0::encode(p, e);
             assert_eq!(&yaz0::decode(&out).unwrap(), p, "{name} round trip");
             size += out.len();
+            for &b in &out {
+                sum = (sum ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
         }
+        eprintln!("{name}: output checksum {sum:016x}");
         let mut bestt = f64::MAX;
         for _ in 0..runs {
             let t = Instant::now();

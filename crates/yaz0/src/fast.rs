@@ -45,6 +45,7 @@ const MAX_LAZY: usize = 6;
 const SPARSE_MIN: usize = 32;
 /// See [`SPARSE_MIN`].
 const SPARSE_KEEP: usize = 4;
+const _: () = assert!(MAX_LAZY <= 8, "`find` assumes `beat < 8`");
 /// A match this long ends the search.
 const NICE: usize = MAX_LEN;
 
@@ -231,13 +232,90 @@ impl<'a> Finder<'a> {
     }
 
     /// The longest match found for `pos` over at most `chain` candidates, as `(len, dist)`;
-    /// only matches longer than `beat` count. `(0, 0)` when none.
+    /// only matches longer than `beat` (less than 8) count. `(0, 0)` when none.
+    ///
+    /// The 3- and 4-byte tables hold the newest position of every key, so when theirs is out
+    /// of the window there is no match of 3 (or 4) bytes or more at all: most literals cost one
+    /// look-up, and the chains are walked only when a 4-byte match exists. With 8 bytes left
+    /// (every position but the last 7), one load gives every key.
+    #[inline(always)]
+    fn find(&mut self, pos: usize, chain: usize, beat: usize) -> (usize, usize) {
+        let data = self.data;
+        let Some(v) = load8(data, pos) else {
+            return self.find_tail(pos, chain, beat);
+        };
+        // In the window: `1 <= d <= limit`.
+        let limit = MAX_DIST.min(pos);
+        let d3 = usize::from((pos as u16).wrapping_sub(at(&self.head3, hash3(v as u32))));
+        if d3.wrapping_sub(1) >= limit {
+            return (0, 0);
+        }
+        let d4 = usize::from((pos as u16).wrapping_sub(at(&self.head4, hash4(v as u32))));
+        if d4.wrapping_sub(1) >= limit {
+            // Only 3-byte matches (`beat < 3`: the 3-byte table's position, if its bytes agree).
+            if beat < 3 && load4(data, pos - d3).is_some_and(|w| (w ^ v as u32) & 0xFF_FFFF == 0) {
+                return (3, d3);
+            }
+            return (0, 0);
+        }
+        let max = MAX_LEN.min(data.len() - pos);
+        let head8 = Some(v);
+        let (mut best, mut best_dist) = (beat.max(2), 0);
+        let mut dist = usize::from((pos as u16).wrapping_sub(at(&self.headk, hash_key(v))));
+        if dist.wrapping_sub(1) < limit {
+            let mut left = chain;
+            // The byte a candidate must have to beat `best` (checked first).
+            let mut want = data.get(pos + best);
+            loop {
+                let cand = pos - dist;
+                if data.get(cand + best) == want {
+                    let l = self.len_at(cand, pos, max, head8);
+                    if l > best {
+                        best = l;
+                        best_dist = dist;
+                        if l >= NICE.min(max) {
+                            break;
+                        }
+                        want = data.get(pos + best);
+                    }
+                }
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+                // Older and still in the window: `dist < next <= limit`, one compare.
+                let next = usize::from((pos as u16).wrapping_sub(at(&self.prev, cand % RING)));
+                if next.wrapping_sub(dist + 1) >= limit - dist {
+                    break;
+                }
+                dist = next;
+            }
+        }
+        if best < KEY {
+            let l = self.len_at(pos - d4, pos, max, head8);
+            if l > best {
+                best = l;
+                best_dist = d4;
+            }
+        }
+        if best_dist != 0 {
+            return (best, best_dist);
+        }
+        if beat < 3 && load4(data, pos - d3).is_some_and(|w| (w ^ v as u32) & 0xFF_FFFF == 0) {
+            return (3, d3);
+        }
+        (0, 0)
+    }
+
+    /// [`Finder::find`] for a position fewer than 8 bytes before the end (any position,
+    /// in fact: the general form of the same search).
     ///
     /// The 3- and 4-byte tables hold the newest position of every key, so when theirs is out
     /// of the window there is no match of 3 (or 4) bytes or more at all: most literals cost one
     /// look-up, and the chains are walked only when a 4-byte match exists.
-    #[inline(always)]
-    fn find(&mut self, pos: usize, chain: usize, beat: usize) -> (usize, usize) {
+    #[cold]
+    #[inline(never)]
+    fn find_tail(&mut self, pos: usize, chain: usize, beat: usize) -> (usize, usize) {
         let data = self.data;
         let max = MAX_LEN.min(data.len().saturating_sub(pos));
         if max < 3 || max <= beat {
