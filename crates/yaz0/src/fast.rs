@@ -263,12 +263,14 @@ impl<'a> Finder<'a> {
         let (mut best, mut best_dist) = (beat.max(2), 0);
         let mut dist = usize::from((pos as u16).wrapping_sub(at(&self.headk, hash_key(v))));
         if dist.wrapping_sub(1) < limit {
+            let prev = &*self.prev;
             let mut left = chain;
-            // The byte a candidate must have to beat `best` (checked first).
-            let mut want = data.get(pos + best);
+            // The byte a candidate must have to beat `best` (checked first; `pos + best` is
+            // inside, `best < max`).
+            let mut want = data.get(pos + best).copied().unwrap_or(0);
             loop {
                 let cand = pos - dist;
-                if data.get(cand + best) == want {
+                if data.get(cand + best) == Some(&want) {
                     let l = self.len_at(cand, pos, max, head8);
                     if l > best {
                         best = l;
@@ -276,7 +278,7 @@ impl<'a> Finder<'a> {
                         if l >= NICE.min(max) {
                             break;
                         }
-                        want = data.get(pos + best);
+                        want = data.get(pos + best).copied().unwrap_or(0);
                     }
                 }
                 left -= 1;
@@ -284,7 +286,7 @@ impl<'a> Finder<'a> {
                     break;
                 }
                 // Older and still in the window: `dist < next <= limit`, one compare.
-                let next = usize::from((pos as u16).wrapping_sub(at(&self.prev, cand % RING)));
+                let next = usize::from((pos as u16).wrapping_sub(at(prev, cand % RING)));
                 if next.wrapping_sub(dist + 1) >= limit - dist {
                     break;
                 }

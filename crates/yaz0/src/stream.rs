@@ -241,7 +241,8 @@ pub(crate) struct GroupWriter {
     flags: u8,
     /// The current group's next flag bit (0 = a new group starts with the next token).
     bit: u8,
-    tokens: usize,
+    /// Groups started (the token count follows from it and `bit`).
+    groups: usize,
 }
 
 impl GroupWriter {
@@ -263,7 +264,7 @@ impl GroupWriter {
             flag_at: HEADER_LEN,
             flags: 0,
             bit: 0,
-            tokens: 0,
+            groups: 0,
         }
     }
 
@@ -271,8 +272,12 @@ impl GroupWriter {
     /// its input has bytes).
     #[inline(always)]
     fn put<const N: usize>(&mut self, bytes: [u8; N]) {
-        match self.out.get_mut(self.at..self.at + N) {
-            Some(d) => d.copy_from_slice(&bytes),
+        match self
+            .out
+            .get_mut(self.at..)
+            .and_then(<[u8]>::first_chunk_mut::<N>)
+        {
+            Some(d) => *d = bytes,
             None => self.grow_put(&bytes),
         }
         self.at += N;
@@ -302,6 +307,7 @@ impl GroupWriter {
             self.put([0]);
             self.flags = 0;
             self.bit = 0x80;
+            self.groups += 1;
         }
         match t {
             Token::Literal(b) => {
@@ -319,18 +325,28 @@ impl GroupWriter {
             }
         }
         self.bit >>= 1;
-        self.tokens += 1;
+    }
+
+    /// Tokens written so far.
+    fn tokens(&self) -> usize {
+        let free = if self.bit == 0 {
+            0
+        } else {
+            self.bit.trailing_zeros() as usize + 1
+        };
+        self.groups * 8 - free
     }
 
     /// The stream, with `encoder`'s trailing bytes.
     pub(crate) fn finish(mut self, encoder: Encoder) -> Vec<u8> {
-        if self.tokens > 0 {
+        let tokens = self.tokens();
+        if tokens > 0 {
             self.close_group();
         }
         self.out.truncate(self.at);
         let end = self.out.len();
         self.out
-            .extend_from_slice(&encoder.trailer().bytes(self.tokens, end));
+            .extend_from_slice(&encoder.trailer().bytes(tokens, end));
         self.out
     }
 }
