@@ -242,7 +242,7 @@ impl<'a> Finder<'a> {
     fn find(&mut self, pos: usize, chain: usize, beat: usize) -> (usize, usize) {
         let data = self.data;
         let Some(v) = load8(data, pos) else {
-            return self.find_tail(pos, chain, beat);
+            return self.find_tail(pos, beat);
         };
         // In the window: `1 <= d <= limit`.
         let limit = MAX_DIST.min(pos);
@@ -309,15 +309,11 @@ impl<'a> Finder<'a> {
         (0, 0)
     }
 
-    /// [`Finder::find`] for a position fewer than 8 bytes before the end (any position,
-    /// in fact: the general form of the same search).
-    ///
-    /// The 3- and 4-byte tables hold the newest position of every key, so when theirs is out
-    /// of the window there is no match of 3 (or 4) bytes or more at all: most literals cost one
-    /// look-up, and the chains are walked only when a 4-byte match exists.
+    /// [`Finder::find`] for a position fewer than 8 bytes before the end: no chain (a chain
+    /// key needs 8 bytes), only the newest positions with the same 4 and 3 bytes.
     #[cold]
     #[inline(never)]
-    fn find_tail(&mut self, pos: usize, chain: usize, beat: usize) -> (usize, usize) {
+    fn find_tail(&mut self, pos: usize, beat: usize) -> (usize, usize) {
         let data = self.data;
         let max = MAX_LEN.min(data.len().saturating_sub(pos));
         if max < 3 || max <= beat {
@@ -332,54 +328,14 @@ impl<'a> Finder<'a> {
         if d3 > MAX_DIST {
             return (0, 0);
         }
-        let (mut best, mut best_dist) = (beat.max(2), 0);
         if let Some(v4) = load4(data, pos) {
             let d4 = dist_to(pos, at(&self.head4, hash4(v4)));
             if d4 <= MAX_DIST {
-                let head8 = load8(data, pos);
-                if let Some(v) = head8 {
-                    let mut dist = dist_to(pos, at(&self.headk, hash_key(v)));
-                    let mut left = chain;
-                    // The byte a candidate must have to beat `best` (checked first).
-                    let mut want = data.get(pos + best);
-                    let limit = MAX_DIST.min(pos);
-                    while dist <= MAX_DIST {
-                        let cand = pos - dist;
-                        if data.get(cand + best) == want {
-                            let l = self.len_at(cand, pos, max, head8);
-                            if l > best {
-                                best = l;
-                                best_dist = dist;
-                                if l >= NICE.min(max) {
-                                    break;
-                                }
-                                want = data.get(pos + best);
-                            }
-                        }
-                        left -= 1;
-                        if left == 0 {
-                            break;
-                        }
-                        // Older and still in the window: `dist < next <= limit`, one compare.
-                        let next =
-                            usize::from((pos as u16).wrapping_sub(at(&self.prev, cand % RING)));
-                        if next.wrapping_sub(dist + 1) >= limit - dist {
-                            break;
-                        }
-                        dist = next;
-                    }
-                }
-                if best < KEY {
-                    let l = self.len_at(pos - d4, pos, max, head8);
-                    if l > best {
-                        best = l;
-                        best_dist = d4;
-                    }
+                let l = crate::matcher::common_len(data, pos - d4, pos, max);
+                if l > beat.max(2) {
+                    return (l, d4);
                 }
             }
-        }
-        if best_dist != 0 {
-            return (best, best_dist);
         }
         if beat < 3 && data.get(pos - d3..pos - d3 + 3) == key {
             return (3, d3);
