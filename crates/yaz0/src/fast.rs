@@ -19,7 +19,7 @@
 //! is its difference modulo 2¹⁶; an entry 2¹⁶ bytes stale may alias a position in the window,
 //! which the byte comparisons reject or turn into a valid, if unplanned, match).
 //!
-//! On the real Galaxy archives: +1.86 % size vs `nintendo` (BENCHMARKS.md, note 5).
+//! On the real Galaxy archives: +1.86 % size vs `nintendo` (BENCHMARKS.md, notes 5 and 7).
 
 use crate::encode::Sink;
 use crate::token::{MAX_DIST, MAX_LEN, Token};
