@@ -11,7 +11,8 @@
 //!   against the one after it.
 //! - Insertion follows the tokens: a literal's position goes in straight, a match's in one
 //!   loop; inside a match of [`SPARSE_MIN`] bytes or more only the first and last
-//!   [`SPARSE_KEEP`] positions go into the chains (the 3- and 4-byte tables take every one).
+//!   [`SPARSE_KEEP`] positions go into the chains, and every [`SHORT_STRIDE`]th of the others
+//!   into the 3- and 4-byte tables.
 //! - Literal runs: after a literal, the next position is a literal without a search when the
 //!   newest position with its 3-byte hash is outside the window (the search's own first test).
 //!
@@ -19,7 +20,7 @@
 //! is its difference modulo 2¹⁶; an entry 2¹⁶ bytes stale may alias a position in the window,
 //! which the byte comparisons reject or turn into a valid, if unplanned, match).
 //!
-//! On the real Galaxy archives: +1.86 % size vs `nintendo` (BENCHMARKS.md, notes 5 and 7).
+//! On the real Galaxy archives: +1.93 % size vs `nintendo` (BENCHMARKS.md, notes 5 and 7).
 
 use crate::encode::Sink;
 use crate::token::{MAX_DIST, MAX_LEN, Token};
@@ -41,10 +42,15 @@ const KEY: usize = 5;
 /// +0.35 %, 8 two thirds of the gain.
 const MAX_LAZY: usize = 6;
 /// Inside a match this long, only its first and last [`SPARSE_KEEP`] positions go into the
-/// chains (every position still goes into the 3- and 4-byte tables).
+/// chains (the others into the 3- and 4-byte tables, every [`SHORT_STRIDE`]th).
 const SPARSE_MIN: usize = 32;
 /// See [`SPARSE_MIN`].
 const SPARSE_KEEP: usize = 4;
+/// Between the kept ends of a match of [`SPARSE_MIN`] bytes or more, every this-many-th
+/// position goes into the 3- and 4-byte tables. On the real files against every position:
+/// +1,432 B (+0.07 %) for 1.5 ms less per 5.5 MB pass (BENCHMARKS.md, note 7); 2 gives
+/// +959 B for 1.2 ms, none at all +0.2–0.3 %.
+const SHORT_STRIDE: usize = 3;
 const _: () = assert!(MAX_LAZY <= 8, "`find` assumes `beat < 8`");
 /// A match this long ends the search.
 const NICE: usize = MAX_LEN;
@@ -193,8 +199,8 @@ impl<'a> Finder<'a> {
     }
 
     /// Inserts the positions of a match of `n` bytes at `pos` (the ones before are in): inside
-    /// a match of [`SPARSE_MIN`] bytes or more, all but the first and last [`SPARSE_KEEP`]
-    /// go into the 3- and 4-byte tables only.
+    /// a match of [`SPARSE_MIN`] bytes or more, of all but the first and last [`SPARSE_KEEP`]
+    /// only every [`SHORT_STRIDE`]th goes in, into the 3- and 4-byte tables only.
     #[inline(always)]
     fn insert_match(&mut self, pos: usize, n: usize) {
         if n >= SPARSE_MIN {
@@ -203,7 +209,7 @@ impl<'a> Finder<'a> {
             let from = self.inserted;
             if from < to {
                 let span = self.data.get(from..to + 3).unwrap_or_default();
-                for (i, w) in span.windows(4).enumerate() {
+                for (i, w) in span.windows(4).enumerate().step_by(SHORT_STRIDE) {
                     let p = from + i;
                     let v = u32::from_le_bytes(w.first_chunk().copied().unwrap_or_default());
                     set(&mut self.head4, hash4(v), p as u16);
