@@ -35,7 +35,7 @@ const RING: usize = MAX_DIST;
 const CHAIN: usize = 16;
 /// Bytes of the chains' key: candidates sharing 5 bytes are likelier to be long than those
 /// sharing 4 (floats and records of real files share many 4-byte prefixes); 4-byte matches come
-/// from [`Finder::head4`].
+/// from the 4-byte table ([`HEAD4`]).
 const KEY: usize = 5;
 /// No look-ahead after a match this long. On the real files against 32: 12 % fewer
 /// instructions and branch misses, +0.2 % size (1,990,703 -> 1,994,568 B); 5 would give
@@ -116,16 +116,22 @@ fn dist_to(pos: usize, c: u16) -> usize {
     }
 }
 
+/// Where each table starts in [`Finder::t`] (one allocation: one base register for all four
+/// in the encoder's loops, whose table pointers were spilled to the stack).
+/// Newest position per `KEY`-byte hash (chain heads).
+const HEADK: usize = 0;
+/// Newest position per 4-byte hash.
+const HEAD4: usize = HEADK + HASH_SIZE;
+/// Newest position per 3-byte hash.
+const HEAD3: usize = HEAD4 + SHORT_SIZE;
+/// Per ring slot: the next older position with the same `KEY`-byte hash.
+const PREV: usize = HEAD3 + SHORT_SIZE;
+const TABLES: usize = PREV + RING;
+
 struct Finder<'a> {
     data: &'a [u8],
-    /// Newest position per `KEY`-byte hash (chain heads).
-    headk: Box<[u16; HASH_SIZE]>,
-    /// Newest position per 4-byte hash.
-    head4: Box<[u16; SHORT_SIZE]>,
-    /// Newest position per 3-byte hash.
-    head3: Box<[u16; SHORT_SIZE]>,
-    /// Per ring slot: the next older position with the same `KEY`-byte hash.
-    prev: Box<[u16; RING]>,
+    /// The tables, at [`HEADK`], [`HEAD4`], [`HEAD3`] and [`PREV`].
+    t: Box<[u16; TABLES]>,
     inserted: usize,
 }
 
@@ -133,10 +139,7 @@ impl<'a> Finder<'a> {
     fn new(data: &'a [u8]) -> Self {
         Finder {
             data,
-            headk: table(),
-            head4: table(),
-            head3: table(),
-            prev: table(),
+            t: table(),
             inserted: 0,
         }
     }
@@ -145,10 +148,11 @@ impl<'a> Finder<'a> {
     #[inline(always)]
     fn put(&mut self, p: usize, v: u64) {
         let h = hash_key(v);
-        set(&mut self.prev, p % RING, at(&self.headk, h));
-        set(&mut self.headk, h, p as u16);
-        set(&mut self.head4, hash4(v as u32), p as u16);
-        set(&mut self.head3, hash3(v as u32), p as u16);
+        let head = at(&self.t, HEADK + h);
+        set(&mut self.t, PREV + p % RING, head);
+        set(&mut self.t, HEADK + h, p as u16);
+        set(&mut self.t, HEAD4 + hash4(v as u32), p as u16);
+        set(&mut self.t, HEAD3 + hash3(v as u32), p as u16);
     }
 
     /// Puts position `p`, fewer than 8 bytes before the end, into the tables it has the bytes
@@ -157,12 +161,12 @@ impl<'a> Finder<'a> {
     #[inline(never)]
     fn put_tail(&mut self, p: usize) {
         if let Some(v) = load4(self.data, p) {
-            set(&mut self.head4, hash4(v), p as u16);
-            set(&mut self.head3, hash3(v), p as u16);
+            set(&mut self.t, HEAD4 + hash4(v), p as u16);
+            set(&mut self.t, HEAD3 + hash3(v), p as u16);
         } else if let Some(&[a, b, c]) = self.data.get(p..p + 3) {
             set(
-                &mut self.head3,
-                hash3(u32::from_le_bytes([a, b, c, 0])),
+                &mut self.t,
+                HEAD3 + hash3(u32::from_le_bytes([a, b, c, 0])),
                 p as u16,
             );
         }
@@ -212,8 +216,8 @@ impl<'a> Finder<'a> {
                 for (i, w) in span.windows(4).enumerate().step_by(SHORT_STRIDE) {
                     let p = from + i;
                     let v = u32::from_le_bytes(w.first_chunk().copied().unwrap_or_default());
-                    set(&mut self.head4, hash4(v), p as u16);
-                    set(&mut self.head3, hash3(v), p as u16);
+                    set(&mut self.t, HEAD4 + hash4(v), p as u16);
+                    set(&mut self.t, HEAD3 + hash3(v), p as u16);
                 }
                 self.inserted = to;
             }
@@ -252,11 +256,11 @@ impl<'a> Finder<'a> {
         };
         // In the window: `1 <= d <= limit`.
         let limit = MAX_DIST.min(pos);
-        let d3 = usize::from((pos as u16).wrapping_sub(at(&self.head3, hash3(v as u32))));
+        let d3 = usize::from((pos as u16).wrapping_sub(at(&self.t, HEAD3 + hash3(v as u32))));
         if d3.wrapping_sub(1) >= limit {
             return (0, 0);
         }
-        let d4 = usize::from((pos as u16).wrapping_sub(at(&self.head4, hash4(v as u32))));
+        let d4 = usize::from((pos as u16).wrapping_sub(at(&self.t, HEAD4 + hash4(v as u32))));
         if d4.wrapping_sub(1) >= limit {
             // Only 3-byte matches (`beat < 3`: the 3-byte table's position, if its bytes agree).
             if beat < 3 && load4(data, pos - d3).is_some_and(|w| (w ^ v as u32) & 0xFF_FFFF == 0) {
@@ -267,9 +271,9 @@ impl<'a> Finder<'a> {
         let max = MAX_LEN.min(data.len() - pos);
         let head8 = Some(v);
         let (mut best, mut best_dist) = (beat.max(2), 0);
-        let mut dist = usize::from((pos as u16).wrapping_sub(at(&self.headk, hash_key(v))));
+        let mut dist = usize::from((pos as u16).wrapping_sub(at(&self.t, HEADK + hash_key(v))));
         if dist.wrapping_sub(1) < limit {
-            let prev = &*self.prev;
+            let t = &*self.t;
             let mut left = chain;
             // The byte a candidate must have to beat `best` (checked first; `pos + best` is
             // inside, `best < max`).
@@ -292,7 +296,7 @@ impl<'a> Finder<'a> {
                     break;
                 }
                 // Older and still in the window: `dist < next <= limit`, one compare.
-                let next = usize::from((pos as u16).wrapping_sub(at(prev, cand % RING)));
+                let next = usize::from((pos as u16).wrapping_sub(at(t, PREV + cand % RING)));
                 if next.wrapping_sub(dist + 1) >= limit - dist {
                     break;
                 }
@@ -330,12 +334,12 @@ impl<'a> Finder<'a> {
             Some(&[a, b, c]) => u32::from_le_bytes([a, b, c, 0]),
             _ => return (0, 0),
         };
-        let d3 = dist_to(pos, at(&self.head3, hash3(v3)));
+        let d3 = dist_to(pos, at(&self.t, HEAD3 + hash3(v3)));
         if d3 > MAX_DIST {
             return (0, 0);
         }
         if let Some(v4) = load4(data, pos) {
-            let d4 = dist_to(pos, at(&self.head4, hash4(v4)));
+            let d4 = dist_to(pos, at(&self.t, HEAD4 + hash4(v4)));
             if d4 <= MAX_DIST {
                 let l = crate::matcher::common_len(data, pos - d4, pos, max);
                 if l > beat.max(2) {
@@ -396,7 +400,7 @@ pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
                 v = load8(data, pos);
                 match (v, data.get(pos)) {
                     (Some(w), Some(&n))
-                        if dist_to(pos, at(&f.head3, hash3(w as u32))) > MAX_DIST =>
+                        if dist_to(pos, at(&f.t, HEAD3 + hash3(w as u32))) > MAX_DIST =>
                     {
                         b = n
                     }
