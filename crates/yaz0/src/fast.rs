@@ -354,7 +354,14 @@ impl<'a> Finder<'a> {
     }
 }
 
+/// [`fast`] into a sink it owns for the run (a local: its fields can stay in registers).
+pub(crate) fn fast_owned<S: Sink>(data: &[u8], mut sink: S) -> S {
+    fast(data, &mut sink);
+    sink
+}
+
 /// Hash chains with one step of lazy matching: see the module comment.
+#[inline(always)]
 pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
     let mut f = Finder::new(data);
     let mut pos = 0;
