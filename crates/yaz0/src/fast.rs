@@ -116,8 +116,8 @@ fn dist_to(pos: usize, c: u16) -> usize {
     }
 }
 
-/// Where each table starts in [`Finder::t`] (one allocation: one base register for all four
-/// in the encoder's loops, whose table pointers were spilled to the stack).
+// The four tables share one allocation, `Finder::t`, at these offsets: one base register
+// serves all four in the encoder's loops (four pointers were spilled to the stack).
 /// Newest position per `KEY`-byte hash (chain heads).
 const HEADK: usize = 0;
 /// Newest position per 4-byte hash.
@@ -126,6 +126,7 @@ const HEAD4: usize = HEADK + HASH_SIZE;
 const HEAD3: usize = HEAD4 + SHORT_SIZE;
 /// Per ring slot: the next older position with the same `KEY`-byte hash.
 const PREV: usize = HEAD3 + SHORT_SIZE;
+/// Entries of all four tables.
 const TABLES: usize = PREV + RING;
 
 struct Finder<'a> {
