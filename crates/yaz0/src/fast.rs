@@ -11,7 +11,8 @@
 //!   against the one after it.
 //! - Insertion follows the tokens: a literal's position goes in straight, a match's in one
 //!   loop; inside a match of [`SPARSE_MIN`] bytes or more only the first and last
-//!   [`SPARSE_KEEP`] positions go into the chains (the 3- and 4-byte tables take every one).
+//!   [`SPARSE_KEEP`] positions go into the chains, and every [`SHORT_STRIDE`]th of the others
+//!   into the 3- and 4-byte tables.
 //! - Literal runs: after a literal, the next position is a literal without a search when the
 //!   newest position with its 3-byte hash is outside the window (the search's own first test).
 //!
@@ -19,7 +20,7 @@
 //! is its difference modulo 2¹⁶; an entry 2¹⁶ bytes stale may alias a position in the window,
 //! which the byte comparisons reject or turn into a valid, if unplanned, match).
 //!
-//! On the real Galaxy archives: +1.86 % size vs `nintendo` (BENCHMARKS.md, note 5).
+//! On the real Galaxy archives: +1.93 % size vs `nintendo` (BENCHMARKS.md, notes 5 and 7).
 
 use crate::encode::Sink;
 use crate::token::{MAX_DIST, MAX_LEN, Token};
@@ -34,17 +35,23 @@ const RING: usize = MAX_DIST;
 const CHAIN: usize = 16;
 /// Bytes of the chains' key: candidates sharing 5 bytes are likelier to be long than those
 /// sharing 4 (floats and records of real files share many 4-byte prefixes); 4-byte matches come
-/// from [`Finder::head4`].
+/// from the 4-byte table ([`HEAD4`]).
 const KEY: usize = 5;
 /// No look-ahead after a match this long. On the real files against 32: 12 % fewer
 /// instructions and branch misses, +0.2 % size (1,990,703 -> 1,994,568 B); 5 would give
 /// +0.35 %, 8 two thirds of the gain.
 const MAX_LAZY: usize = 6;
 /// Inside a match this long, only its first and last [`SPARSE_KEEP`] positions go into the
-/// chains (every position still goes into the 3- and 4-byte tables).
+/// chains (the others into the 3- and 4-byte tables, every [`SHORT_STRIDE`]th).
 const SPARSE_MIN: usize = 32;
 /// See [`SPARSE_MIN`].
 const SPARSE_KEEP: usize = 4;
+/// Between the kept ends of a match of [`SPARSE_MIN`] bytes or more, every this-many-th
+/// position goes into the 3- and 4-byte tables. On the real files against every position:
+/// +1,432 B (+0.07 %) for 1.5 ms less per 5.5 MB pass (BENCHMARKS.md, note 7); 2 gives
+/// +959 B for 1.2 ms, none at all +0.2–0.3 %.
+const SHORT_STRIDE: usize = 3;
+const _: () = assert!(MAX_LAZY <= 8, "`find` assumes `beat < 8`");
 /// A match this long ends the search.
 const NICE: usize = MAX_LEN;
 
@@ -109,16 +116,23 @@ fn dist_to(pos: usize, c: u16) -> usize {
     }
 }
 
+// The four tables share one allocation, `Finder::t`, at these offsets: one base register
+// serves all four in the encoder's loops (four pointers were spilled to the stack).
+/// Newest position per `KEY`-byte hash (chain heads).
+const HEADK: usize = 0;
+/// Newest position per 4-byte hash.
+const HEAD4: usize = HEADK + HASH_SIZE;
+/// Newest position per 3-byte hash.
+const HEAD3: usize = HEAD4 + SHORT_SIZE;
+/// Per ring slot: the next older position with the same `KEY`-byte hash.
+const PREV: usize = HEAD3 + SHORT_SIZE;
+/// Entries of all four tables.
+const TABLES: usize = PREV + RING;
+
 struct Finder<'a> {
     data: &'a [u8],
-    /// Newest position per `KEY`-byte hash (chain heads).
-    headk: Box<[u16; HASH_SIZE]>,
-    /// Newest position per 4-byte hash.
-    head4: Box<[u16; SHORT_SIZE]>,
-    /// Newest position per 3-byte hash.
-    head3: Box<[u16; SHORT_SIZE]>,
-    /// Per ring slot: the next older position with the same `KEY`-byte hash.
-    prev: Box<[u16; RING]>,
+    /// The tables, at [`HEADK`], [`HEAD4`], [`HEAD3`] and [`PREV`].
+    t: Box<[u16; TABLES]>,
     inserted: usize,
 }
 
@@ -126,10 +140,7 @@ impl<'a> Finder<'a> {
     fn new(data: &'a [u8]) -> Self {
         Finder {
             data,
-            headk: table(),
-            head4: table(),
-            head3: table(),
-            prev: table(),
+            t: table(),
             inserted: 0,
         }
     }
@@ -138,10 +149,11 @@ impl<'a> Finder<'a> {
     #[inline(always)]
     fn put(&mut self, p: usize, v: u64) {
         let h = hash_key(v);
-        set(&mut self.prev, p % RING, at(&self.headk, h));
-        set(&mut self.headk, h, p as u16);
-        set(&mut self.head4, hash4(v as u32), p as u16);
-        set(&mut self.head3, hash3(v as u32), p as u16);
+        let head = at(&self.t, HEADK + h);
+        set(&mut self.t, PREV + p % RING, head);
+        set(&mut self.t, HEADK + h, p as u16);
+        set(&mut self.t, HEAD4 + hash4(v as u32), p as u16);
+        set(&mut self.t, HEAD3 + hash3(v as u32), p as u16);
     }
 
     /// Puts position `p`, fewer than 8 bytes before the end, into the tables it has the bytes
@@ -150,12 +162,12 @@ impl<'a> Finder<'a> {
     #[inline(never)]
     fn put_tail(&mut self, p: usize) {
         if let Some(v) = load4(self.data, p) {
-            set(&mut self.head4, hash4(v), p as u16);
-            set(&mut self.head3, hash3(v), p as u16);
+            set(&mut self.t, HEAD4 + hash4(v), p as u16);
+            set(&mut self.t, HEAD3 + hash3(v), p as u16);
         } else if let Some(&[a, b, c]) = self.data.get(p..p + 3) {
             set(
-                &mut self.head3,
-                hash3(u32::from_le_bytes([a, b, c, 0])),
+                &mut self.t,
+                HEAD3 + hash3(u32::from_le_bytes([a, b, c, 0])),
                 p as u16,
             );
         }
@@ -192,8 +204,8 @@ impl<'a> Finder<'a> {
     }
 
     /// Inserts the positions of a match of `n` bytes at `pos` (the ones before are in): inside
-    /// a match of [`SPARSE_MIN`] bytes or more, all but the first and last [`SPARSE_KEEP`]
-    /// go into the 3- and 4-byte tables only.
+    /// a match of [`SPARSE_MIN`] bytes or more, of all but the first and last [`SPARSE_KEEP`]
+    /// only every [`SHORT_STRIDE`]th goes in, into the 3- and 4-byte tables only.
     #[inline(always)]
     fn insert_match(&mut self, pos: usize, n: usize) {
         if n >= SPARSE_MIN {
@@ -202,11 +214,11 @@ impl<'a> Finder<'a> {
             let from = self.inserted;
             if from < to {
                 let span = self.data.get(from..to + 3).unwrap_or_default();
-                for (i, w) in span.windows(4).enumerate() {
+                for (i, w) in span.windows(4).enumerate().step_by(SHORT_STRIDE) {
                     let p = from + i;
                     let v = u32::from_le_bytes(w.first_chunk().copied().unwrap_or_default());
-                    set(&mut self.head4, hash4(v), p as u16);
-                    set(&mut self.head3, hash3(v), p as u16);
+                    set(&mut self.t, HEAD4 + hash4(v), p as u16);
+                    set(&mut self.t, HEAD3 + hash3(v), p as u16);
                 }
                 self.inserted = to;
             }
@@ -231,13 +243,88 @@ impl<'a> Finder<'a> {
     }
 
     /// The longest match found for `pos` over at most `chain` candidates, as `(len, dist)`;
-    /// only matches longer than `beat` count. `(0, 0)` when none.
+    /// only matches longer than `beat` (less than 8) count. `(0, 0)` when none.
     ///
     /// The 3- and 4-byte tables hold the newest position of every key, so when theirs is out
     /// of the window there is no match of 3 (or 4) bytes or more at all: most literals cost one
-    /// look-up, and the chains are walked only when a 4-byte match exists.
+    /// look-up, and the chains are walked only when a 4-byte match exists. With 8 bytes left
+    /// (every position but the last 7), one load gives every key.
     #[inline(always)]
     fn find(&mut self, pos: usize, chain: usize, beat: usize) -> (usize, usize) {
+        let data = self.data;
+        let Some(v) = load8(data, pos) else {
+            return self.find_tail(pos, beat);
+        };
+        // In the window: `1 <= d <= limit`.
+        let limit = MAX_DIST.min(pos);
+        let d3 = usize::from((pos as u16).wrapping_sub(at(&self.t, HEAD3 + hash3(v as u32))));
+        if d3.wrapping_sub(1) >= limit {
+            return (0, 0);
+        }
+        let d4 = usize::from((pos as u16).wrapping_sub(at(&self.t, HEAD4 + hash4(v as u32))));
+        if d4.wrapping_sub(1) >= limit {
+            // Only 3-byte matches (`beat < 3`: the 3-byte table's position, if its bytes agree).
+            if beat < 3 && load4(data, pos - d3).is_some_and(|w| (w ^ v as u32) & 0xFF_FFFF == 0) {
+                return (3, d3);
+            }
+            return (0, 0);
+        }
+        let max = MAX_LEN.min(data.len() - pos);
+        let head8 = Some(v);
+        let (mut best, mut best_dist) = (beat.max(2), 0);
+        let mut dist = usize::from((pos as u16).wrapping_sub(at(&self.t, HEADK + hash_key(v))));
+        if dist.wrapping_sub(1) < limit {
+            let t = &*self.t;
+            let mut left = chain;
+            // The byte a candidate must have to beat `best` (checked first; `pos + best` is
+            // inside, `best < max`).
+            let mut want = data.get(pos + best).copied().unwrap_or(0);
+            loop {
+                let cand = pos - dist;
+                if data.get(cand + best) == Some(&want) {
+                    let l = self.len_at(cand, pos, max, head8);
+                    if l > best {
+                        best = l;
+                        best_dist = dist;
+                        if l >= NICE.min(max) {
+                            break;
+                        }
+                        want = data.get(pos + best).copied().unwrap_or(0);
+                    }
+                }
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+                // Older and still in the window: `dist < next <= limit`, one compare.
+                let next = usize::from((pos as u16).wrapping_sub(at(t, PREV + cand % RING)));
+                if next.wrapping_sub(dist + 1) >= limit - dist {
+                    break;
+                }
+                dist = next;
+            }
+        }
+        if best < KEY {
+            let l = self.len_at(pos - d4, pos, max, head8);
+            if l > best {
+                best = l;
+                best_dist = d4;
+            }
+        }
+        if best_dist != 0 {
+            return (best, best_dist);
+        }
+        if beat < 3 && load4(data, pos - d3).is_some_and(|w| (w ^ v as u32) & 0xFF_FFFF == 0) {
+            return (3, d3);
+        }
+        (0, 0)
+    }
+
+    /// [`Finder::find`] for a position fewer than 8 bytes before the end: no chain (a chain
+    /// key needs 8 bytes), only the newest positions with the same 4 and 3 bytes.
+    #[cold]
+    #[inline(never)]
+    fn find_tail(&mut self, pos: usize, beat: usize) -> (usize, usize) {
         let data = self.data;
         let max = MAX_LEN.min(data.len().saturating_sub(pos));
         if max < 3 || max <= beat {
@@ -248,58 +335,18 @@ impl<'a> Finder<'a> {
             Some(&[a, b, c]) => u32::from_le_bytes([a, b, c, 0]),
             _ => return (0, 0),
         };
-        let d3 = dist_to(pos, at(&self.head3, hash3(v3)));
+        let d3 = dist_to(pos, at(&self.t, HEAD3 + hash3(v3)));
         if d3 > MAX_DIST {
             return (0, 0);
         }
-        let (mut best, mut best_dist) = (beat.max(2), 0);
         if let Some(v4) = load4(data, pos) {
-            let d4 = dist_to(pos, at(&self.head4, hash4(v4)));
+            let d4 = dist_to(pos, at(&self.t, HEAD4 + hash4(v4)));
             if d4 <= MAX_DIST {
-                let head8 = load8(data, pos);
-                if let Some(v) = head8 {
-                    let mut dist = dist_to(pos, at(&self.headk, hash_key(v)));
-                    let mut left = chain;
-                    // The byte a candidate must have to beat `best` (checked first).
-                    let mut want = data.get(pos + best);
-                    let limit = MAX_DIST.min(pos);
-                    while dist <= MAX_DIST {
-                        let cand = pos - dist;
-                        if data.get(cand + best) == want {
-                            let l = self.len_at(cand, pos, max, head8);
-                            if l > best {
-                                best = l;
-                                best_dist = dist;
-                                if l >= NICE.min(max) {
-                                    break;
-                                }
-                                want = data.get(pos + best);
-                            }
-                        }
-                        left -= 1;
-                        if left == 0 {
-                            break;
-                        }
-                        // Older and still in the window: `dist < next <= limit`, one compare.
-                        let next =
-                            usize::from((pos as u16).wrapping_sub(at(&self.prev, cand % RING)));
-                        if next.wrapping_sub(dist + 1) >= limit - dist {
-                            break;
-                        }
-                        dist = next;
-                    }
-                }
-                if best < KEY {
-                    let l = self.len_at(pos - d4, pos, max, head8);
-                    if l > best {
-                        best = l;
-                        best_dist = d4;
-                    }
+                let l = crate::matcher::common_len(data, pos - d4, pos, max);
+                if l > beat.max(2) {
+                    return (l, d4);
                 }
             }
-        }
-        if best_dist != 0 {
-            return (best, best_dist);
         }
         if beat < 3 && data.get(pos - d3..pos - d3 + 3) == key {
             return (3, d3);
@@ -308,7 +355,14 @@ impl<'a> Finder<'a> {
     }
 }
 
+/// [`fast`] into a sink it owns for the run (a local: its fields can stay in registers).
+pub(crate) fn fast_owned<S: Sink>(data: &[u8], mut sink: S) -> S {
+    fast(data, &mut sink);
+    sink
+}
+
 /// Hash chains with one step of lazy matching: see the module comment.
+#[inline(always)]
 pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
     let mut f = Finder::new(data);
     let mut pos = 0;
@@ -354,7 +408,7 @@ pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
                 v = load8(data, pos);
                 match (v, data.get(pos)) {
                     (Some(w), Some(&n))
-                        if dist_to(pos, at(&f.head3, hash3(w as u32))) > MAX_DIST =>
+                        if dist_to(pos, at(&f.t, HEAD3 + hash3(w as u32))) > MAX_DIST =>
                     {
                         b = n
                     }

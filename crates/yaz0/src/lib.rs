@@ -56,13 +56,16 @@ pub fn encode(data: &[u8], encoder: Encoder) -> Vec<u8> {
     let mut w = stream::GroupWriter::new(data.len());
     match encoder {
         // The writer inlines into `fast`'s loop (a closure would be a call per token).
-        Encoder::Fast => fast::fast(data, &mut w),
+        Encoder::Fast => w = fast::fast_owned(data, w),
         _ => encoder.run(data, &mut |t| {
             w.push(t);
             true
         }),
     }
+    // `None` only if the tokens needed more bytes than a stream of `data.len()` bytes can
+    // (no encoder writes such tokens): the token-list path, which grows as it goes.
     w.finish(encoder)
+        .unwrap_or_else(|| Stream::encode(data, encoder).write())
 }
 
 /// Most output one stream byte can give: a 3-byte back-reference copies 0x111 bytes, and the

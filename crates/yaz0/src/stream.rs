@@ -241,7 +241,10 @@ pub(crate) struct GroupWriter {
     flags: u8,
     /// The current group's next flag bit (0 = a new group starts with the next token).
     bit: u8,
-    tokens: usize,
+    /// Groups started (the token count follows from it and `bit`).
+    groups: usize,
+    /// A write fell past the buffer (see [`GroupWriter::put`]).
+    overflow: bool,
 }
 
 impl GroupWriter {
@@ -263,28 +266,26 @@ impl GroupWriter {
             flag_at: HEADER_LEN,
             flags: 0,
             bit: 0,
-            tokens: 0,
+            groups: 0,
+            overflow: false,
         }
     }
 
-    /// Writes `bytes` at the cursor (the buffer grows only if a caller wrote more tokens than
-    /// its input has bytes).
+    /// Writes `bytes` at the cursor. Past the end of the buffer (a token stream that needs more
+    /// bytes than its input has, which no encoder writes) nothing is written and the writer is
+    /// marked overflowed: no call on this path, so the encoder's loop keeps the writer's fields
+    /// in registers.
     #[inline(always)]
     fn put<const N: usize>(&mut self, bytes: [u8; N]) {
-        match self.out.get_mut(self.at..self.at + N) {
-            Some(d) => d.copy_from_slice(&bytes),
-            None => self.grow_put(&bytes),
+        match self
+            .out
+            .get_mut(self.at..)
+            .and_then(<[u8]>::first_chunk_mut::<N>)
+        {
+            Some(d) => *d = bytes,
+            None => self.overflow = true,
         }
         self.at += N;
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn grow_put(&mut self, bytes: &[u8]) {
-        self.out.resize(self.at + bytes.len() + 64, 0);
-        if let Some(d) = self.out.get_mut(self.at..self.at + bytes.len()) {
-            d.copy_from_slice(bytes);
-        }
     }
 
     #[inline(always)]
@@ -302,6 +303,7 @@ impl GroupWriter {
             self.put([0]);
             self.flags = 0;
             self.bit = 0x80;
+            self.groups += 1;
         }
         match t {
             Token::Literal(b) => {
@@ -319,19 +321,33 @@ impl GroupWriter {
             }
         }
         self.bit >>= 1;
-        self.tokens += 1;
     }
 
-    /// The stream, with `encoder`'s trailing bytes.
-    pub(crate) fn finish(mut self, encoder: Encoder) -> Vec<u8> {
-        if self.tokens > 0 {
+    /// Tokens written so far.
+    fn tokens(&self) -> usize {
+        let free = if self.bit == 0 {
+            0
+        } else {
+            self.bit.trailing_zeros() as usize + 1
+        };
+        self.groups * 8 - free
+    }
+
+    /// The stream, with `encoder`'s trailing bytes; `None` when the tokens overflowed the
+    /// buffer (see [`GroupWriter::put`]).
+    pub(crate) fn finish(mut self, encoder: Encoder) -> Option<Vec<u8>> {
+        if self.overflow {
+            return None;
+        }
+        let tokens = self.tokens();
+        if tokens > 0 {
             self.close_group();
         }
         self.out.truncate(self.at);
         let end = self.out.len();
         self.out
-            .extend_from_slice(&encoder.trailer().bytes(self.tokens, end));
-        self.out
+            .extend_from_slice(&encoder.trailer().bytes(tokens, end));
+        Some(self.out)
     }
 }
 
@@ -340,5 +356,29 @@ impl Sink for GroupWriter {
     fn token(&mut self, t: Token) -> bool {
         self.push(t);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GroupWriter;
+    use crate::encode::Encoder;
+    use crate::token::Token;
+
+    /// More tokens than the buffer was sized for: nothing is written past it and `finish`
+    /// says so (`crate::encode` then takes the token-list path).
+    #[test]
+    fn overflow_is_reported() {
+        let mut w = GroupWriter::new(4);
+        for _ in 0..64 {
+            w.push(Token::Literal(7));
+        }
+        assert_eq!(w.finish(Encoder::Fast), None);
+        let mut w = GroupWriter::new(4);
+        for &b in b"abcd" {
+            w.push(Token::Literal(b));
+        }
+        let out = w.finish(Encoder::Fast).unwrap_or_default();
+        assert_eq!(crate::decode(&out).ok().as_deref(), Some(&b"abcd"[..]));
     }
 }
