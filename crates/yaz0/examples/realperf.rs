@@ -27,17 +27,22 @@ fn walk(dir: &std::path::Path, out: &mut Vec<Vec<u8>>) {
     }
 }
 
-/// This thread's CPU time in seconds (the machine is shared; wall time is noisy). The kernel
-/// updates this figure at scheduler ticks (4 ms here) and context switches, so one pass of a
-/// few tens of milliseconds reads a multiple of the tick more often than not: the best of
-/// wall-clock times (printed too) resolves smaller differences on a quiet machine.
+/// This thread's CPU time in seconds (the machine is shared; wall time is noisy), read with
+/// `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, which the kernel brings up to date on the call
+/// (`/proc/thread-self/schedstat` moves only at scheduler ticks, 4 ms here: a pass of a few
+/// tens of milliseconds read a multiple of the tick more often than not). Wall time elsewhere.
 fn cpu() -> f64 {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    s.split_whitespace()
-        .next()
-        .and_then(|v| v.parse::<f64>().ok())
-        .unwrap_or(0.0)
-        / 1e9
+    #[cfg(unix)]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    }
+    #[cfg(not(unix))]
+    {
+        use std::sync::OnceLock;
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_secs_f64()
+    }
 }
 
 fn main() {
