@@ -104,6 +104,16 @@ pub(super) fn tiles_with<const W: usize, const H: usize, const B: usize, T: Tile
     let blocks_x = width / W;
     let (mut blocks, _) = data.as_chunks::<B>();
     let (mut pieces, _) = out.as_chunks_mut::<W>();
+    if blocks_x == 1 {
+        // One block per band (the last levels of a mip chain): its rows follow one another.
+        let (groups, _) = pieces.as_chunks_mut::<4>();
+        for (g, [d0, d1, d2, d3]) in groups.iter_mut().enumerate() {
+            if let Some(b) = blocks.get(g / (H / 4)) {
+                tile.tile(b, 4 * (g % (H / 4)), [d0, d1, d2, d3]);
+            }
+        }
+        return true;
+    }
     for _ in 0..height / H {
         let Some((band, rest)) = blocks.split_at_checked(blocks_x) else {
             break;
