@@ -135,6 +135,77 @@ pub(super) fn tiles_with<const W: usize, const H: usize, const B: usize, T: Tile
     true
 }
 
+/// [`tiles_with`] for output 16 bytes (4 pixels) off a 32-byte boundary and 4 × 4 blocks decoded
+/// in side-by-side pairs (`pair`, 8 pixels: one 32-byte store per row): each band's rows are cut
+/// into the first block's 4 pixels (`single`), pairs of blocks 1-2, 3-4, … on 32-byte boundaries,
+/// and the last block's 4 pixels when the count is even, so no row store straddles a cache line
+/// or is split in two. `B2` is `2 × B`. False (nothing written) unless the level is whole blocks
+/// at least two wide.
+#[inline(always)]
+pub(super) fn tiles_offset_with<const B: usize, const B2: usize, S, P>(
+    width: usize,
+    height: usize,
+    data: &[u8],
+    out: &mut [Rgba],
+    single: S,
+    pair: P,
+) -> bool
+where
+    S: Tile<4, B>,
+    P: Tile<8, B2>,
+{
+    if B2 != 2 * B || width < 8 || !width.is_multiple_of(4) || !height.is_multiple_of(4) {
+        return false;
+    }
+    let n = width / 4;
+    let (blocks, _) = data.as_chunks::<B>();
+    for (band, rows) in blocks.chunks_exact(n).zip(out.chunks_exact_mut(4 * width)) {
+        let (r0, rows) = rows.split_at_mut(width);
+        let (r1, rows) = rows.split_at_mut(width);
+        let (r2, r3) = rows.split_at_mut(width);
+        let (Some(c0), Some(c1), Some(c2), Some(c3)) =
+            (offset(r0), offset(r1), offset(r2), offset(r3))
+        else {
+            return true;
+        };
+        let Some((first, _)) = band.split_first() else {
+            return true;
+        };
+        single.tile(first, 0, [c0.0, c1.0, c2.0, c3.0]);
+        let (pairs, _) = band
+            .as_flattened()
+            .get(B..)
+            .unwrap_or_default()
+            .as_chunks::<B2>();
+        let mids = c0.1.iter_mut().zip(c1.1).zip(c2.1).zip(c3.1);
+        for (b, (((d0, d1), d2), d3)) in pairs.iter().zip(mids) {
+            pair.tile(b, 0, [d0, d1, d2, d3]);
+        }
+        if let (Some(t0), Some(t1), Some(t2), Some(t3), Some(last)) =
+            (c0.2, c1.2, c2.2, c3.2, band.last())
+        {
+            single.tile(last, 0, [t0, t1, t2, t3]);
+        }
+    }
+    true
+}
+
+/// A row cut for [`tiles_offset_with`]: its first 4 pixels, the 8-pixel pieces after them, and
+/// the last 4 pixels when they are left over.
+type Offset<'a> = (
+    &'a mut [Rgba; 4],
+    &'a mut [[Rgba; 8]],
+    Option<&'a mut [Rgba; 4]>,
+);
+
+/// See [`Offset`].
+#[inline(always)]
+fn offset(row: &mut [Rgba]) -> Option<Offset<'_>> {
+    let (head, rest) = row.split_first_chunk_mut::<4>()?;
+    let (mid, tail) = rest.as_chunks_mut::<8>();
+    Some((head, mid, tail.first_chunk_mut::<4>()))
+}
+
 /// Decodes `width × height` pixels from `data` (the level's blocks of `B` bytes, each `W × H`
 /// pixels) into `out` (`width × height`). `row` decodes one row of a block.
 ///
