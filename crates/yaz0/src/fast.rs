@@ -20,20 +20,26 @@
 //! is its difference modulo 2¹⁶; an entry 2¹⁶ bytes stale may alias a position in the window,
 //! which the byte comparisons reject or turn into a valid, if unplanned, match).
 //!
-//! On the real Galaxy archives: +1.95 % size vs `nintendo` (BENCHMARKS.md, notes 5, 7 and 8).
+//! On the real Galaxy archives: +1.88 % size vs `nintendo` (BENCHMARKS.md, notes 5, 7 and 8).
 
 use crate::encode::Sink;
 use crate::token::{MAX_DIST, MAX_LEN, Token};
 
 const HASH_BITS: u32 = 15;
 const HASH_SIZE: usize = 1 << HASH_BITS;
-/// Bits of the single-position 4- and 3-byte tables.
-const SHORT_BITS: u32 = 15;
-const SHORT_SIZE: usize = 1 << SHORT_BITS;
+/// Bits of the single-position 4-byte table.
+const BITS4: u32 = 15;
+const SIZE4: usize = 1 << BITS4;
+/// Bits of the single-position 3-byte table. It decides most literals (a key whose newest
+/// position is outside the window is a literal without a search), so a collision there costs
+/// a search: on the real files 16 bits against 15 take 0.8 ms (2 %) less per 5.5 MB pass and
+/// write 647 B less (BENCHMARKS.md, note 8); 17 bits gain 0.1 ms more for twice the memory;
+/// the 4-byte table at 16 bits is slower.
+const BITS3: u32 = 16;
+const SIZE3: usize = 1 << BITS3;
 const RING: usize = MAX_DIST;
-/// Candidates compared per search. On the real files 15 against 16: +732 B (+0.04 %) for
-/// 0.3 ms less per 5.5 MB pass (BENCHMARKS.md, note 8).
-const CHAIN: usize = 15;
+/// Candidates compared per search.
+const CHAIN: usize = 16;
 /// Bytes of the chains' key: candidates sharing 5 bytes are likelier to be long than those
 /// sharing 4 (floats and records of real files share many 4-byte prefixes); 4-byte matches come
 /// from the 4-byte table ([`HEAD4`]).
@@ -106,13 +112,13 @@ fn hash_key(m: u64) -> usize {
 /// Hash of the low 4 bytes of the value whose [`mix`] is `m`.
 #[inline(always)]
 fn hash4(m: u64) -> usize {
-    (m >> (32 - SHORT_BITS)) as usize & (SHORT_SIZE - 1)
+    (m >> (32 - BITS4)) as usize & (SIZE4 - 1)
 }
 
 /// Hash of the low 3 bytes of the value whose [`mix`] is `m`.
 #[inline(always)]
 fn hash3(m: u64) -> usize {
-    (m >> (24 - SHORT_BITS)) as usize & (SHORT_SIZE - 1)
+    (m >> (24 - BITS3)) as usize & (SIZE3 - 1)
 }
 
 /// Distance from `pos` back to the position stored as `c`, or `usize::MAX` when it is outside
@@ -134,9 +140,9 @@ const HEADK: usize = 0;
 /// Newest position per 4-byte hash.
 const HEAD4: usize = HEADK + HASH_SIZE;
 /// Newest position per 3-byte hash.
-const HEAD3: usize = HEAD4 + SHORT_SIZE;
+const HEAD3: usize = HEAD4 + SIZE4;
 /// Per ring slot: the next older position with the same `KEY`-byte hash.
-const PREV: usize = HEAD3 + SHORT_SIZE;
+const PREV: usize = HEAD3 + SIZE3;
 /// Entries of all four tables.
 const TABLES: usize = PREV + RING;
 
