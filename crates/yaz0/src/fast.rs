@@ -20,16 +20,23 @@
 //! is its difference modulo 2¹⁶; an entry 2¹⁶ bytes stale may alias a position in the window,
 //! which the byte comparisons reject or turn into a valid, if unplanned, match).
 //!
-//! On the real Galaxy archives: +1.93 % size vs `nintendo` (BENCHMARKS.md, notes 5 and 7).
+//! On the real Galaxy archives: +1.88 % size vs `nintendo` (BENCHMARKS.md, notes 5, 7 and 8).
 
 use crate::encode::Sink;
 use crate::token::{MAX_DIST, MAX_LEN, Token};
 
 const HASH_BITS: u32 = 15;
 const HASH_SIZE: usize = 1 << HASH_BITS;
-/// Bits of the single-position 4- and 3-byte tables.
-const SHORT_BITS: u32 = 15;
-const SHORT_SIZE: usize = 1 << SHORT_BITS;
+/// Bits of the single-position 4-byte table.
+const BITS4: u32 = 15;
+const SIZE4: usize = 1 << BITS4;
+/// Bits of the single-position 3-byte table. It decides most literals (a key whose newest
+/// position is outside the window is a literal without a search), so a collision there costs
+/// a search: on the real files 16 bits against 15 take 0.8 ms (2 %) less per 5.5 MB pass and
+/// write 647 B less (BENCHMARKS.md, note 8); 17 bits gain 0.1 ms more for twice the memory;
+/// the 4-byte table at 16 bits is slower.
+const BITS3: u32 = 16;
+const SIZE3: usize = 1 << BITS3;
 const RING: usize = MAX_DIST;
 /// Candidates compared per search.
 const CHAIN: usize = 16;
@@ -88,20 +95,30 @@ fn load8(data: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(b))
 }
 
-/// Hash of the low `KEY` bytes of `v` (shifted out of the top first).
+/// The product every key's hash is taken from: its bits below `8 * k` depend only on the low
+/// `k` bytes of `v`, so one multiply gives the hashes of the 3-, 4- and `KEY`-byte keys
+/// (multiplicative hashing modulo 2^(8k): the top bits of that window).
 #[inline(always)]
-fn hash_key(v: u64) -> usize {
-    ((v << (64 - 8 * KEY)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - HASH_BITS)) as usize
+fn mix(v: u64) -> u64 {
+    v.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// Hash of the low `KEY` bytes of the value whose [`mix`] is `m`.
 #[inline(always)]
-fn hash4(v: u32) -> usize {
-    (v.wrapping_mul(0x9E37_79B1) >> (32 - SHORT_BITS)) as usize
+fn hash_key(m: u64) -> usize {
+    (m >> (8 * KEY as u32 - HASH_BITS)) as usize & (HASH_SIZE - 1)
 }
 
+/// Hash of the low 4 bytes of the value whose [`mix`] is `m`.
 #[inline(always)]
-fn hash3(v: u32) -> usize {
-    ((v << 8).wrapping_mul(0x9E37_79B1) >> (32 - SHORT_BITS)) as usize
+fn hash4(m: u64) -> usize {
+    (m >> (32 - BITS4)) as usize & (SIZE4 - 1)
+}
+
+/// Hash of the low 3 bytes of the value whose [`mix`] is `m`.
+#[inline(always)]
+fn hash3(m: u64) -> usize {
+    (m >> (24 - BITS3)) as usize & (SIZE3 - 1)
 }
 
 /// Distance from `pos` back to the position stored as `c`, or `usize::MAX` when it is outside
@@ -123,9 +140,9 @@ const HEADK: usize = 0;
 /// Newest position per 4-byte hash.
 const HEAD4: usize = HEADK + HASH_SIZE;
 /// Newest position per 3-byte hash.
-const HEAD3: usize = HEAD4 + SHORT_SIZE;
+const HEAD3: usize = HEAD4 + SIZE4;
 /// Per ring slot: the next older position with the same `KEY`-byte hash.
-const PREV: usize = HEAD3 + SHORT_SIZE;
+const PREV: usize = HEAD3 + SIZE3;
 /// Entries of all four tables.
 const TABLES: usize = PREV + RING;
 
@@ -148,12 +165,13 @@ impl<'a> Finder<'a> {
     /// Puts position `p`, with `v` its next 8 bytes, into every table.
     #[inline(always)]
     fn put(&mut self, p: usize, v: u64) {
-        let h = hash_key(v);
+        let m = mix(v);
+        let h = hash_key(m);
         let head = at(&self.t, HEADK + h);
         set(&mut self.t, PREV + p % RING, head);
         set(&mut self.t, HEADK + h, p as u16);
-        set(&mut self.t, HEAD4 + hash4(v as u32), p as u16);
-        set(&mut self.t, HEAD3 + hash3(v as u32), p as u16);
+        set(&mut self.t, HEAD4 + hash4(m), p as u16);
+        set(&mut self.t, HEAD3 + hash3(m), p as u16);
     }
 
     /// Puts position `p`, fewer than 8 bytes before the end, into the tables it has the bytes
@@ -162,12 +180,13 @@ impl<'a> Finder<'a> {
     #[inline(never)]
     fn put_tail(&mut self, p: usize) {
         if let Some(v) = load4(self.data, p) {
-            set(&mut self.t, HEAD4 + hash4(v), p as u16);
-            set(&mut self.t, HEAD3 + hash3(v), p as u16);
+            let m = mix(u64::from(v));
+            set(&mut self.t, HEAD4 + hash4(m), p as u16);
+            set(&mut self.t, HEAD3 + hash3(m), p as u16);
         } else if let Some(&[a, b, c]) = self.data.get(p..p + 3) {
             set(
                 &mut self.t,
-                HEAD3 + hash3(u32::from_le_bytes([a, b, c, 0])),
+                HEAD3 + hash3(mix(u64::from_le_bytes([a, b, c, 0, 0, 0, 0, 0]))),
                 p as u16,
             );
         }
@@ -217,8 +236,9 @@ impl<'a> Finder<'a> {
                 for (i, w) in span.windows(4).enumerate().step_by(SHORT_STRIDE) {
                     let p = from + i;
                     let v = u32::from_le_bytes(w.first_chunk().copied().unwrap_or_default());
-                    set(&mut self.t, HEAD4 + hash4(v), p as u16);
-                    set(&mut self.t, HEAD3 + hash3(v), p as u16);
+                    let m = mix(u64::from(v));
+                    set(&mut self.t, HEAD4 + hash4(m), p as u16);
+                    set(&mut self.t, HEAD3 + hash3(m), p as u16);
                 }
                 self.inserted = to;
             }
@@ -257,11 +277,12 @@ impl<'a> Finder<'a> {
         };
         // In the window: `1 <= d <= limit`.
         let limit = MAX_DIST.min(pos);
-        let d3 = usize::from((pos as u16).wrapping_sub(at(&self.t, HEAD3 + hash3(v as u32))));
+        let m = mix(v);
+        let d3 = usize::from((pos as u16).wrapping_sub(at(&self.t, HEAD3 + hash3(m))));
         if d3.wrapping_sub(1) >= limit {
             return (0, 0);
         }
-        let d4 = usize::from((pos as u16).wrapping_sub(at(&self.t, HEAD4 + hash4(v as u32))));
+        let d4 = usize::from((pos as u16).wrapping_sub(at(&self.t, HEAD4 + hash4(m))));
         if d4.wrapping_sub(1) >= limit {
             // Only 3-byte matches (`beat < 3`: the 3-byte table's position, if its bytes agree).
             if beat < 3 && load4(data, pos - d3).is_some_and(|w| (w ^ v as u32) & 0xFF_FFFF == 0) {
@@ -272,7 +293,7 @@ impl<'a> Finder<'a> {
         let max = MAX_LEN.min(data.len() - pos);
         let head8 = Some(v);
         let (mut best, mut best_dist) = (beat.max(2), 0);
-        let mut dist = usize::from((pos as u16).wrapping_sub(at(&self.t, HEADK + hash_key(v))));
+        let mut dist = usize::from((pos as u16).wrapping_sub(at(&self.t, HEADK + hash_key(m))));
         if dist.wrapping_sub(1) < limit {
             let t = &*self.t;
             let mut left = chain;
@@ -335,12 +356,12 @@ impl<'a> Finder<'a> {
             Some(&[a, b, c]) => u32::from_le_bytes([a, b, c, 0]),
             _ => return (0, 0),
         };
-        let d3 = dist_to(pos, at(&self.t, HEAD3 + hash3(v3)));
+        let d3 = dist_to(pos, at(&self.t, HEAD3 + hash3(mix(u64::from(v3)))));
         if d3 > MAX_DIST {
             return (0, 0);
         }
         if let Some(v4) = load4(data, pos) {
-            let d4 = dist_to(pos, at(&self.t, HEAD4 + hash4(v4)));
+            let d4 = dist_to(pos, at(&self.t, HEAD4 + hash4(mix(u64::from(v4)))));
             if d4 <= MAX_DIST {
                 let l = crate::matcher::common_len(data, pos - d4, pos, max);
                 if l > beat.max(2) {
@@ -408,7 +429,7 @@ pub(crate) fn fast(data: &[u8], sink: &mut impl Sink) {
                 v = load8(data, pos);
                 match (v, data.get(pos)) {
                     (Some(w), Some(&n))
-                        if dist_to(pos, at(&f.t, HEAD3 + hash3(w as u32))) > MAX_DIST =>
+                        if dist_to(pos, at(&f.t, HEAD3 + hash3(mix(w)))) > MAX_DIST =>
                     {
                         b = n
                     }
