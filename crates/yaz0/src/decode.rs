@@ -162,13 +162,25 @@ const GROUP_OUT: usize = 8 * 0x111 + 16;
 
 /// Decodes groups starting at `start` until `out` is full; returns the offset after the last token.
 ///
-/// While a whole group and its slack fit in the stream and in `out`, [`fast_group`] decodes it
-/// with fixed-size copies; the checked loop handles the ends.
+/// Where the output has a whole [`window_group`] window around `op`, that decodes the group with
+/// masked positions; else while a whole group and its slack fit in the stream and in `out`,
+/// [`fast_group`] decodes it with fixed-size copies; the checked loop handles the ends.
 pub(crate) fn decode_groups(src: &[u8], start: usize, out: &mut [u8]) -> Result<usize> {
     let n = out.len();
     let mut ip = start;
     let mut op = 0usize;
     while op < n {
+        let base = op.saturating_sub(WIN_BACK);
+        if let Some(w) = out.get_mut(base..base + WIN)
+            && let Ok(w) = <&mut [u8; WIN]>::try_from(w)
+            && let Some(g) = src.get(ip..ip + WIN_IN)
+            && let Ok(g) = <&[u8; WIN_IN]>::try_from(g)
+        {
+            let (used, end) = window_group(g, ip, op - base, w)?;
+            ip += used;
+            op = base + end;
+            continue;
+        }
         if op + GROUP_OUT <= n
             && let Some(g) = src.get(ip..ip + GROUP_IN)
             && let Ok(g) = <&[u8; GROUP_IN]>::try_from(g)
@@ -298,6 +310,120 @@ fn fast_group(
     let k = usize::from(runs.get(nref).copied().unwrap_or(0));
     literals(out, op, rest, gi);
     Ok((gi + k + 1, op + k))
+}
+
+/// How far back a reference reaches at most.
+const WIN_BACK: usize = 0x1000;
+/// The output window [`window_group`] works in: `WIN_BACK` bytes of history, then room for a
+/// group (`GROUP_OUT` < `WIN_MASK + 1 - WIN_BACK`). A power of two plus a 16-byte chunk, so masked
+/// positions need no bounds checks.
+const WIN: usize = WIN_MASK + 1 + 16;
+const WIN_MASK: usize = 0x1FFF;
+/// Stream bytes [`window_group`] reads: the flag byte and 32 + 8 bytes, so masked token
+/// positions (at most 24 in a group) need no bounds checks.
+const WIN_IN: usize = 1 + 32 + 8;
+const GI_MASK: usize = 31;
+// A group from the deepest start position, with the over-copy of its last token, stays below
+// `WIN_MASK`: masking never wraps.
+const _: () = assert!(WIN_BACK + GROUP_OUT + 16 <= WIN_MASK + 1);
+
+/// [`fast_group`] in a fixed window of the output: `op` is the position in `w`, at least
+/// `WIN_BACK` unless the window starts at the output's start, and a group never takes it past
+/// `WIN_MASK`, so masking positions changes nothing but lets the compiler drop the bounds checks.
+#[inline(always)]
+fn window_group(
+    g: &[u8; WIN_IN],
+    ip: usize,
+    mut op: usize,
+    w: &mut [u8; WIN],
+) -> Result<(usize, usize)> {
+    let [flags, rest @ ..] = g;
+    if *flags == 0xFF {
+        win_copy::<8>(w, op, rest, 0);
+        return Ok((9, op + 8));
+    }
+    let [nref, runs @ ..] = RUNS.get(usize::from(*flags)).unwrap_or(&[0; 16]);
+    let nref = usize::from(*nref);
+    let mut gi = 0usize;
+    for &k in runs.get(..nref).unwrap_or_default() {
+        win_copy::<8>(w, op, rest, gi);
+        gi += usize::from(k);
+        op += usize::from(k);
+        let t = gi & GI_MASK;
+        let (b1, b2, b3) = match rest.get(t..t + 3) {
+            Some(&[b1, b2, b3]) => (usize::from(b1), usize::from(b2), usize::from(b3)),
+            _ => (0, 0, 0),
+        };
+        let dist = ((b1 & 0x0F) << 8 | b2) + 1;
+        if dist > op {
+            return Err(before_start(ip + 1 + gi, dist, op));
+        }
+        let len = if b1 >> 4 == 0 {
+            gi += 3;
+            long_len(b3)
+        } else {
+            gi += 2;
+            (b1 >> 4) + 2
+        };
+        let from = op - dist;
+        if dist >= 16 && len <= 16 {
+            win_chunk::<16>(w, from, op);
+        } else if dist >= 8 && len <= 16 {
+            // The period is `dist`: its first and last 8 bytes (both before `op`, so never read
+            // back from this copy's stores) cover `op..op + dist + 8`, at least `op + len`.
+            let a = win_load(w, from);
+            let c = win_load(w, op - 8);
+            win_store(w, op, a);
+            win_store(w, op + dist - 8, c);
+            win_store(w, op + dist, a);
+        } else {
+            lz_copy_cold(w, op & WIN_MASK, dist, len);
+        }
+        op += len;
+    }
+    let k = usize::from(runs.get(nref).copied().unwrap_or(0));
+    win_copy::<8>(w, op, rest, gi);
+    Ok((gi + k + 1, op + k))
+}
+
+/// Copies `N` stream bytes from `rest[gi..]` to `w[op..]`, positions masked.
+#[inline(always)]
+fn win_copy<const N: usize>(w: &mut [u8; WIN], op: usize, rest: &[u8; WIN_IN - 1], gi: usize) {
+    let (op, gi) = (op & WIN_MASK, gi & GI_MASK);
+    if let (Some(d), Some(s)) = (w.get_mut(op..op + N), rest.get(gi..gi + N)) {
+        d.copy_from_slice(s);
+    }
+}
+
+/// The 8 window bytes at `at`, masked.
+#[inline(always)]
+fn win_load(w: &[u8; WIN], at: usize) -> [u8; 8] {
+    let at = at & WIN_MASK;
+    w.get(at..at + 8)
+        .and_then(|s| <[u8; 8]>::try_from(s).ok())
+        .unwrap_or([0; 8])
+}
+
+/// Stores `v` at window position `at`, masked.
+#[inline(always)]
+fn win_store(w: &mut [u8; WIN], at: usize, v: [u8; 8]) {
+    let at = at & WIN_MASK;
+    if let Some(d) = w.get_mut(at..at + 8) {
+        d.copy_from_slice(&v);
+    }
+}
+
+/// Copies `N` window bytes from `from` to `to` (`from + N <= to`), positions masked.
+#[inline(always)]
+fn win_chunk<const N: usize>(w: &mut [u8; WIN], from: usize, to: usize) {
+    let (from, to) = (from & WIN_MASK, to & WIN_MASK);
+    let mut c = [0u8; N];
+    if let Some(s) = w.get(from..from + N) {
+        c.copy_from_slice(s);
+    }
+    if let Some(d) = w.get_mut(to..to + N) {
+        d.copy_from_slice(&c);
+    }
 }
 
 /// The length of a 3-byte reference; out of line so the choice between the forms stays a branch.

@@ -152,14 +152,14 @@ fn prefix_of_a_bomb() {
 }
 
 /// Every kind of back-reference the fast path special-cases, each inside a long stream so the
-/// fast path (not the checked tail loop) decodes it: distances 1, 2, 7, 8, 15, 16, 17 and 0x1000
-/// with lengths 3, 8, 16, 17, 18 and 0x111.
+/// fast path (not the checked tail loop) decodes it: distances 1, 2, 7, 8, 9, 12, 15, 16, 17 and
+/// 0x1000 with lengths 3, 8, 16, 17, 18 and 0x111.
 #[test]
 fn every_copy_shape_in_the_fast_path() {
     let mut tokens: Vec<Token> = (0..0x1000u32)
         .map(|i| Token::Literal((i * 7 + i / 13) as u8))
         .collect();
-    for dist in [1u16, 2, 7, 8, 15, 16, 17, 0x1000] {
+    for dist in [1u16, 2, 7, 8, 9, 12, 15, 16, 17, 0x1000] {
         for len in [3u16, 8, 16, 17, 18, 0x111] {
             tokens.push(Token::Match { dist, len });
             tokens.push(Token::Literal(dist as u8 ^ len as u8));
@@ -168,6 +168,19 @@ fn every_copy_shape_in_the_fast_path() {
     tokens.extend((0..0x2000u32).map(|i| Token::Literal(i as u8)));
     let bytes = stream(tokens);
     assert_eq!(yaz0::decode(&bytes).unwrap(), reference(&bytes).unwrap());
+}
+
+/// A reference before the start in a stream long enough for the windowed fast path has the
+/// error and the offset it has in a short stream.
+#[test]
+fn before_the_start_in_a_long_stream() {
+    let mut tokens: Vec<Token> = (0..0x10u32).map(|i| Token::Literal(i as u8)).collect();
+    tokens.push(Token::Match { dist: 0x20, len: 3 });
+    tokens.extend((0..0x4000u32).map(|i| Token::Literal(i as u8)));
+    let e = yaz0::decode(&stream(tokens)).unwrap_err();
+    // Two groups of a flag byte and 8 literals, then the third group's flag byte.
+    assert_eq!(e.offset(), Some(0x10 + 2 * 9 + 1));
+    assert!(e.to_string().contains("before the start"), "{e}");
 }
 
 /// Hand-worked streams whose last group leaves flag bits unused: the stream model keeps those bits
