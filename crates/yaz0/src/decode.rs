@@ -444,9 +444,24 @@ fn copy_chunk<const N: usize>(out: &mut [u8], from: usize, to: usize) {
 }
 
 /// [`lz_copy`] out of line for the fast path's rare cases (long or short-distance references).
+///
+/// A short overlapping reference (at most 16 bytes) is copied a byte at a time: cheaper than the
+/// few `memmove` calls of [`lz_copy`]'s doubling chunks, and each byte load is forwarded from one
+/// byte store.
 #[inline(never)]
 fn lz_copy_cold(out: &mut [u8], op: usize, dist: usize, len: usize) {
-    lz_copy(out, op, dist, len);
+    if dist < len && len <= 16 {
+        if let Some(s) = out.get_mut(op - dist..op + len) {
+            for i in dist..s.len() {
+                let b = s.get(i - dist).copied().unwrap_or(0);
+                if let Some(d) = s.get_mut(i) {
+                    *d = b;
+                }
+            }
+        }
+    } else {
+        lz_copy(out, op, dist, len);
+    }
 }
 
 #[cold]
