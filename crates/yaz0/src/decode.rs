@@ -162,9 +162,9 @@ const GROUP_OUT: usize = 8 * 0x111 + 16;
 
 /// Decodes groups starting at `start` until `out` is full; returns the offset after the last token.
 ///
-/// Where the output has a whole [`window_group`] window around `op`, that decodes the group with
-/// masked positions; else while a whole group and its slack fit in the stream and in `out`,
-/// [`fast_group`] decodes it with fixed-size copies; the checked loop handles the ends.
+/// Where the output has a whole [`Window`] around `op`, [`group`] decodes the group there with
+/// masked positions; else while a whole group and its slack fit in the stream and in `out`, it
+/// decodes it in the output itself ([`Slice`]); the checked loop handles the ends.
 pub(crate) fn decode_groups(src: &[u8], start: usize, out: &mut [u8]) -> Result<usize> {
     let n = out.len();
     let mut ip = start;
@@ -176,7 +176,7 @@ pub(crate) fn decode_groups(src: &[u8], start: usize, out: &mut [u8]) -> Result<
             && let Some(g) = src.get(ip..ip + WIN_IN)
             && let Ok(g) = <&[u8; WIN_IN]>::try_from(g)
         {
-            let (used, end) = window_group(g, ip, op - base, w)?;
+            let (used, end) = group(g, ip, op - base, &mut Window(w), GI_MASK)?;
             ip += used;
             op = base + end;
             continue;
@@ -185,7 +185,7 @@ pub(crate) fn decode_groups(src: &[u8], start: usize, out: &mut [u8]) -> Result<
             && let Some(g) = src.get(ip..ip + GROUP_IN)
             && let Ok(g) = <&[u8; GROUP_IN]>::try_from(g)
         {
-            let (used, end) = fast_group(g, ip, op, out)?;
+            let (used, end) = group(g, ip, op, &mut Slice(out), usize::MAX)?;
             ip += used;
             op = end;
             continue;
@@ -245,41 +245,163 @@ const fn runs_table() -> [[u8; 16]; 256] {
     t
 }
 
-/// Copies a run of `k` (≤ 8) literals as one 8-byte chunk (the output has slack).
+/// Where [`group`] writes: the output itself ([`Slice`], every access checked) or a fixed window
+/// of it ([`Window`], positions masked). Positions are the sink's own.
+trait Sink {
+    /// Copies 8 bytes of `rest` from `gi` to `op` (a literal run of at most 8; slack absorbs the
+    /// rest).
+    fn literals(&mut self, op: usize, rest: &[u8], gi: usize);
+    /// The 8 bytes at `at`.
+    fn load8(&self, at: usize) -> [u8; 8];
+    /// Stores 8 bytes at `at`.
+    fn store8(&mut self, at: usize, v: [u8; 8]);
+    /// Copies 16 bytes from `from` to `to` (`from + 16 <= to`).
+    fn chunk16(&mut self, from: usize, to: usize);
+    /// Any other reference, out of line.
+    fn cold(&mut self, op: usize, dist: usize, len: usize);
+}
+
+/// The 8 bytes of `buf` at `at` (zeros past its end, which [`group`]'s callers rule out).
 #[inline(always)]
-fn literals(out: &mut [u8], op: usize, rest: &[u8], gi: usize) {
-    if let (Some(d), Some(s)) = (out.get_mut(op..op + 8), rest.get(gi..gi + 8)) {
-        d.copy_from_slice(s);
+fn get8(buf: &[u8], at: usize) -> [u8; 8] {
+    buf.get(at..at + 8)
+        .and_then(|s| <[u8; 8]>::try_from(s).ok())
+        .unwrap_or([0; 8])
+}
+
+/// Stores `v` in `buf` at `at` (nothing past its end, which [`group`]'s callers rule out).
+#[inline(always)]
+fn put8(buf: &mut [u8], at: usize, v: [u8; 8]) {
+    if let Some(d) = buf.get_mut(at..at + 8) {
+        d.copy_from_slice(&v);
     }
 }
 
-/// One full group from `g` (the stream bytes at `ip`); the caller guarantees `GROUP_OUT` bytes of
-/// room in `out` from `op`. Returns (stream bytes used, new output position).
+/// The output slice: [`group`] there needs [`GROUP_OUT`] bytes of room after `op`.
+struct Slice<'a>(&'a mut [u8]);
+
+impl Sink for Slice<'_> {
+    #[inline(always)]
+    fn literals(&mut self, op: usize, rest: &[u8], gi: usize) {
+        if let (Some(d), Some(s)) = (self.0.get_mut(op..op + 8), rest.get(gi..gi + 8)) {
+            d.copy_from_slice(s);
+        }
+    }
+
+    #[inline(always)]
+    fn load8(&self, at: usize) -> [u8; 8] {
+        get8(self.0, at)
+    }
+
+    #[inline(always)]
+    fn store8(&mut self, at: usize, v: [u8; 8]) {
+        put8(self.0, at, v);
+    }
+
+    #[inline(always)]
+    fn chunk16(&mut self, from: usize, to: usize) {
+        if let Some((head, tail)) = self.0.split_at_mut_checked(to)
+            && let (Some(s), Some(d)) = (head.get(from..from + 16), tail.get_mut(..16))
+        {
+            d.copy_from_slice(s);
+        }
+    }
+
+    #[inline(always)]
+    fn cold(&mut self, op: usize, dist: usize, len: usize) {
+        lz_copy_cold(self.0, op, dist, len);
+    }
+}
+
+/// How far back a reference reaches at most.
+const WIN_BACK: usize = 0x1000;
+/// The output window [`Window`] works in: `WIN_BACK` bytes of history, then room for a group
+/// (`GROUP_OUT` < `WIN_MASK + 1 - WIN_BACK`). A power of two plus a 16-byte chunk, so masked
+/// positions need no bounds checks.
+const WIN: usize = WIN_MASK + 1 + 16;
+const WIN_MASK: usize = 0x1FFF;
+/// Stream bytes a group in a [`Window`] reads: the flag byte and 32 + 8 bytes, so masked token
+/// positions (at most 24 in a group) need no bounds checks.
+const WIN_IN: usize = 1 + 32 + 8;
+const GI_MASK: usize = 31;
+// A group from the deepest start position, with the over-copy of its last token, stays below
+// `WIN_MASK`: masking never wraps.
+const _: () = assert!(WIN_BACK + GROUP_OUT + 16 <= WIN_MASK + 1);
+
+/// A fixed window of the output: a position is at least `WIN_BACK` unless the window starts at
+/// the output's start, and a group never takes it past `WIN_MASK`, so masking positions changes
+/// nothing but lets the compiler drop the bounds checks (and keep the window in registers).
+struct Window<'a>(&'a mut [u8; WIN]);
+
+impl Sink for Window<'_> {
+    #[inline(always)]
+    fn literals(&mut self, op: usize, rest: &[u8], gi: usize) {
+        let (op, gi) = (op & WIN_MASK, gi & GI_MASK);
+        if let (Some(d), Some(s)) = (self.0.get_mut(op..op + 8), rest.get(gi..gi + 8)) {
+            d.copy_from_slice(s);
+        }
+    }
+
+    #[inline(always)]
+    fn load8(&self, at: usize) -> [u8; 8] {
+        get8(self.0, at & WIN_MASK)
+    }
+
+    #[inline(always)]
+    fn store8(&mut self, at: usize, v: [u8; 8]) {
+        put8(self.0, at & WIN_MASK, v);
+    }
+
+    #[inline(always)]
+    fn chunk16(&mut self, from: usize, to: usize) {
+        let (from, to) = (from & WIN_MASK, to & WIN_MASK);
+        let mut c = [0u8; 16];
+        if let Some(s) = self.0.get(from..from + 16) {
+            c.copy_from_slice(s);
+        }
+        if let Some(d) = self.0.get_mut(to..to + 16) {
+            d.copy_from_slice(&c);
+        }
+    }
+
+    #[inline(always)]
+    fn cold(&mut self, op: usize, dist: usize, len: usize) {
+        lz_copy_cold(self.0, op & WIN_MASK, dist, len);
+    }
+}
+
+/// One full group from `g` (the stream bytes at `ip`) into `out` from `op`; `mask` bounds the
+/// group's token positions for the compiler (a no-op on real positions). Returns (stream bytes
+/// used, new output position).
 ///
 /// A run of literals is one 8-byte copy and a reference with distance ≥ 16 and length ≤ 16 (most
 /// of them in game files) one 16-byte copy: the slack absorbs the over-copy and later tokens
 /// overwrite it. Everything rarer is out of line, so the loop keeps its state in registers.
 #[inline(always)]
-fn fast_group(
-    g: &[u8; GROUP_IN],
+fn group<const IN: usize>(
+    g: &[u8; IN],
     ip: usize,
     mut op: usize,
-    out: &mut [u8],
+    out: &mut impl Sink,
+    mask: usize,
 ) -> Result<(usize, usize)> {
-    let [flags, rest @ ..] = g;
+    let Some((flags, rest)) = g.split_first() else {
+        return Ok((0, op));
+    };
     if *flags == 0xFF {
         // Eight literals (incompressible data): no table lookup on the path to the next group.
-        literals(out, op, rest, 0);
+        out.literals(op, rest, 0);
         return Ok((9, op + 8));
     }
     let [nref, runs @ ..] = RUNS.get(usize::from(*flags)).unwrap_or(&[0; 16]);
     let nref = usize::from(*nref);
     let mut gi = 0usize;
     for &k in runs.get(..nref).unwrap_or_default() {
-        literals(out, op, rest, gi);
+        out.literals(op, rest, gi);
         gi += usize::from(k);
         op += usize::from(k);
-        let (b1, b2, b3) = match rest.get(gi..gi + 3) {
+        let t = gi & mask;
+        let (b1, b2, b3) = match rest.get(t..t + 3) {
             Some(&[b1, b2, b3]) => (usize::from(b1), usize::from(b2), usize::from(b3)),
             _ => (0, 0, 0),
         };
@@ -297,133 +419,23 @@ fn fast_group(
         };
         let from = op - dist;
         if dist >= 16 && len <= 16 {
-            copy_chunk::<16>(out, from, op);
-        } else if dist >= 8 && len <= 16 {
-            // Two 8-byte steps: the second may read what the first wrote (LZ overlap).
-            copy_chunk::<8>(out, from, op);
-            copy_chunk::<8>(out, from + 8, op + 8);
-        } else {
-            lz_copy_cold(out, op, dist, len);
-        }
-        op += len;
-    }
-    let k = usize::from(runs.get(nref).copied().unwrap_or(0));
-    literals(out, op, rest, gi);
-    Ok((gi + k + 1, op + k))
-}
-
-/// How far back a reference reaches at most.
-const WIN_BACK: usize = 0x1000;
-/// The output window [`window_group`] works in: `WIN_BACK` bytes of history, then room for a
-/// group (`GROUP_OUT` < `WIN_MASK + 1 - WIN_BACK`). A power of two plus a 16-byte chunk, so masked
-/// positions need no bounds checks.
-const WIN: usize = WIN_MASK + 1 + 16;
-const WIN_MASK: usize = 0x1FFF;
-/// Stream bytes [`window_group`] reads: the flag byte and 32 + 8 bytes, so masked token
-/// positions (at most 24 in a group) need no bounds checks.
-const WIN_IN: usize = 1 + 32 + 8;
-const GI_MASK: usize = 31;
-// A group from the deepest start position, with the over-copy of its last token, stays below
-// `WIN_MASK`: masking never wraps.
-const _: () = assert!(WIN_BACK + GROUP_OUT + 16 <= WIN_MASK + 1);
-
-/// [`fast_group`] in a fixed window of the output: `op` is the position in `w`, at least
-/// `WIN_BACK` unless the window starts at the output's start, and a group never takes it past
-/// `WIN_MASK`, so masking positions changes nothing but lets the compiler drop the bounds checks.
-#[inline(always)]
-fn window_group(
-    g: &[u8; WIN_IN],
-    ip: usize,
-    mut op: usize,
-    w: &mut [u8; WIN],
-) -> Result<(usize, usize)> {
-    let [flags, rest @ ..] = g;
-    if *flags == 0xFF {
-        win_copy::<8>(w, op, rest, 0);
-        return Ok((9, op + 8));
-    }
-    let [nref, runs @ ..] = RUNS.get(usize::from(*flags)).unwrap_or(&[0; 16]);
-    let nref = usize::from(*nref);
-    let mut gi = 0usize;
-    for &k in runs.get(..nref).unwrap_or_default() {
-        win_copy::<8>(w, op, rest, gi);
-        gi += usize::from(k);
-        op += usize::from(k);
-        let t = gi & GI_MASK;
-        let (b1, b2, b3) = match rest.get(t..t + 3) {
-            Some(&[b1, b2, b3]) => (usize::from(b1), usize::from(b2), usize::from(b3)),
-            _ => (0, 0, 0),
-        };
-        let dist = ((b1 & 0x0F) << 8 | b2) + 1;
-        if dist > op {
-            return Err(before_start(ip + 1 + gi, dist, op));
-        }
-        let len = if b1 >> 4 == 0 {
-            gi += 3;
-            long_len(b3)
-        } else {
-            gi += 2;
-            (b1 >> 4) + 2
-        };
-        let from = op - dist;
-        if dist >= 16 && len <= 16 {
-            win_chunk::<16>(w, from, op);
+            out.chunk16(from, op);
         } else if dist >= 8 && len <= 16 {
             // The period is `dist`: its first and last 8 bytes (both before `op`, so never read
             // back from this copy's stores) cover `op..op + dist + 8`, at least `op + len`.
-            let a = win_load(w, from);
-            let c = win_load(w, op - 8);
-            win_store(w, op, a);
-            win_store(w, op + dist - 8, c);
-            win_store(w, op + dist, a);
+            let a = out.load8(from);
+            let c = out.load8(op - 8);
+            out.store8(op, a);
+            out.store8(op + dist - 8, c);
+            out.store8(op + dist, a);
         } else {
-            lz_copy_cold(w, op & WIN_MASK, dist, len);
+            out.cold(op, dist, len);
         }
         op += len;
     }
     let k = usize::from(runs.get(nref).copied().unwrap_or(0));
-    win_copy::<8>(w, op, rest, gi);
+    out.literals(op, rest, gi);
     Ok((gi + k + 1, op + k))
-}
-
-/// Copies `N` stream bytes from `rest[gi..]` to `w[op..]`, positions masked.
-#[inline(always)]
-fn win_copy<const N: usize>(w: &mut [u8; WIN], op: usize, rest: &[u8; WIN_IN - 1], gi: usize) {
-    let (op, gi) = (op & WIN_MASK, gi & GI_MASK);
-    if let (Some(d), Some(s)) = (w.get_mut(op..op + N), rest.get(gi..gi + N)) {
-        d.copy_from_slice(s);
-    }
-}
-
-/// The 8 window bytes at `at`, masked.
-#[inline(always)]
-fn win_load(w: &[u8; WIN], at: usize) -> [u8; 8] {
-    let at = at & WIN_MASK;
-    w.get(at..at + 8)
-        .and_then(|s| <[u8; 8]>::try_from(s).ok())
-        .unwrap_or([0; 8])
-}
-
-/// Stores `v` at window position `at`, masked.
-#[inline(always)]
-fn win_store(w: &mut [u8; WIN], at: usize, v: [u8; 8]) {
-    let at = at & WIN_MASK;
-    if let Some(d) = w.get_mut(at..at + 8) {
-        d.copy_from_slice(&v);
-    }
-}
-
-/// Copies `N` window bytes from `from` to `to` (`from + N <= to`), positions masked.
-#[inline(always)]
-fn win_chunk<const N: usize>(w: &mut [u8; WIN], from: usize, to: usize) {
-    let (from, to) = (from & WIN_MASK, to & WIN_MASK);
-    let mut c = [0u8; N];
-    if let Some(s) = w.get(from..from + N) {
-        c.copy_from_slice(s);
-    }
-    if let Some(d) = w.get_mut(to..to + N) {
-        d.copy_from_slice(&c);
-    }
 }
 
 /// The length of a 3-byte reference; out of line so the choice between the forms stays a branch.
@@ -431,16 +443,6 @@ fn win_chunk<const N: usize>(w: &mut [u8; WIN], from: usize, to: usize) {
 #[inline(never)]
 fn long_len(b3: usize) -> usize {
     b3 + 0x12
-}
-
-/// Copies `N` bytes from `from` to `to`; the ranges must not overlap (`from + N <= to`).
-#[inline(always)]
-fn copy_chunk<const N: usize>(out: &mut [u8], from: usize, to: usize) {
-    if let Some((head, tail)) = out.split_at_mut_checked(to)
-        && let (Some(s), Some(d)) = (head.get(from..from + N), tail.get_mut(..N))
-    {
-        d.copy_from_slice(s);
-    }
 }
 
 /// [`lz_copy`] out of line for the fast path's rare cases (long or short-distance references).
