@@ -78,6 +78,27 @@ pub struct Folder {
 /// the library opens no path.
 pub type Companions = BTreeMap<String, Vec<u8>>;
 
+/// One conversion asked of a format: the bytes of the file named `from`, to be turned into what
+/// the name `to` asks for (by its extension; a name without one is a folder), with the options,
+/// the extra inputs named by option keys ([`Format::companions`], e.g. pkx's `dat`) and the
+/// caller's limits, which bound every parse the conversion makes.
+#[cfg(feature = "convert")]
+#[derive(Clone, Copy)]
+pub struct Conversion<'a> {
+    /// The bytes of the file to convert.
+    pub input: &'a [u8],
+    /// Its name.
+    pub from: &'a str,
+    /// The name of what to make.
+    pub to: &'a str,
+    /// `-o KEY=VALUE` options.
+    pub opts: &'a Options,
+    /// Companion files by option key ([`companion`], [`companion_files`]).
+    pub companions: &'a Companions,
+    /// Bounds for every parse and allocation the conversion makes.
+    pub limits: &'a Limits,
+}
+
 /// The companion files given under option key `key` ([`Companions`]: `KEY` and every
 /// `KEY:NAME`), as (name, bytes) in key order; the name is `""` for a plain `KEY`.
 pub fn companion_files<'a>(files: &'a Companions, key: &str) -> Vec<(&'a str, &'a [u8])> {
@@ -295,21 +316,10 @@ pub trait Format: Sync {
     }
 
     #[cfg(feature = "convert")]
-    /// Converts `input` (the bytes of the file named `from`) into what the name `to` asks for
-    /// (by its extension; a name without one is a folder), with the extra inputs named by option
-    /// keys in `files` ([`Format::companions`], e.g. pkx's `dat`). Returns the files made, in
-    /// memory ([`Outputs`]: a single file is one entry); `Ok(None)` when this format does not
-    /// convert between those names, so the registry can ask the next one. Every parse the
-    /// conversion makes is bounded by the caller's `limits`.
-    fn convert(
-        &self,
-        _input: &[u8],
-        _from: &str,
-        _to: &str,
-        _opts: &Options,
-        _files: &Companions,
-        _limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    /// Converts `job.input` into what `job.to` asks for ([`Conversion`]). Returns the files made,
+    /// in memory ([`Outputs`]: a single file is one entry); `Ok(None)` when this format does not
+    /// convert between those names, so the registry can ask the next one.
+    fn convert(&self, _job: &Conversion<'_>) -> Result<Option<Outputs>> {
         Ok(None)
     }
 

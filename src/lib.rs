@@ -54,6 +54,8 @@ pub mod formats;
 mod opened;
 
 pub use bytes::Bytes;
+#[cfg(feature = "convert")]
+pub use format::Conversion;
 pub use format::{
     Companions, Detection, Folder, Format, Info, Input, Member, Options, Outputs, Parsed, Rewrite,
     companion, companion_files, extension, extension_of, file_name, file_stem, io_error,
@@ -101,33 +103,24 @@ pub fn companion_keys() -> Vec<&'static str> {
     keys
 }
 
-/// Converts `data` (the bytes of the file named `from`) into what the name `to` asks for, in
-/// memory ([`Outputs`], written by the caller), through the first registered format that
-/// handles the pair: a compressed input's payload first (a Yaz0 table converts to CSV), then the
-/// file itself (a Yaz0 stream decompresses to any other name). `files` holds the extra inputs
-/// named by option keys ([`companion_keys`], e.g. `dat` for a PKX built from JSON). Every parse
-/// the conversion makes is bounded by `limits`. `Ok(None)` when no format converts between them.
+/// Carries out `job` ([`Conversion`]) through the first registered format that handles the pair
+/// of names, in memory ([`Outputs`], written by the caller): a compressed input's payload first
+/// (a Yaz0 table converts to CSV), then the file itself (a Yaz0 stream decompresses to any other
+/// name). Its companions are the extra inputs named by option keys ([`companion_keys`], e.g.
+/// `dat` for a PKX built from JSON). `Ok(None)` when no format converts between them.
 #[cfg(feature = "convert")]
-pub fn convert(
-    data: &[u8],
-    from: &str,
-    to: &str,
-    opts: &Options,
-    files: &Companions,
-    limits: &gcio::Limits,
-) -> gcio::Result<Option<Outputs>> {
+pub fn convert(job: &Conversion<'_>) -> gcio::Result<Option<Outputs>> {
     // A payload that does not decode is no conversion source; the stream itself still is.
-    let payload = rarc::layer::payload_with(data, rarc::manifest::MAX_LAYERS, limits)
+    let payload = rarc::layer::payload_with(job.input, rarc::manifest::MAX_LAYERS, job.limits)
         .ok()
         .flatten();
     payload
         .iter()
         .map(Vec::as_slice)
-        .chain(std::iter::once(data))
-        .flat_map(|d| {
-            formats::FORMATS
-                .iter()
-                .map(move |f| f.convert(d, from, to, opts, files, limits))
+        .chain(std::iter::once(job.input))
+        .flat_map(|input| {
+            let job = Conversion { input, ..*job };
+            formats::FORMATS.iter().map(move |f| f.convert(&job))
         })
         .find(|r| !matches!(r, Ok(None)))
         .unwrap_or(Ok(None))

@@ -271,7 +271,14 @@ impl<'a> Opened<'a> {
         files: &Companions,
     ) -> Result<Option<crate::Outputs>> {
         match self.format {
-            Some(f) => f.convert(self.bytes(), &self.name, to, opts, files, &self.limits),
+            Some(f) => f.convert(&crate::format::Conversion {
+                input: self.bytes(),
+                from: &self.name,
+                to,
+                opts,
+                companions: files,
+                limits: &self.limits,
+            }),
             None => Ok(None),
         }
     }
@@ -410,6 +417,25 @@ mod convert_in_memory {
     #![allow(clippy::unwrap_used)]
     use crate::{Companions, Options};
 
+    /// [`crate::convert`] with no options.
+    #[cfg(feature = "convert")]
+    fn convert_with(
+        input: &[u8],
+        from: &str,
+        to: &str,
+        companions: &Companions,
+        limits: &gcio::Limits,
+    ) -> gcio::Result<Option<crate::Outputs>> {
+        crate::convert(&crate::Conversion {
+            input,
+            from,
+            to,
+            opts: &Options::new(),
+            companions,
+            limits,
+        })
+    }
+
     /// Conversions return their files and read their extra inputs from [`Companions`]: a table
     /// inside a Yaz0 stream converts to one CSV entry named as the target, and a PKX rebuilt
     /// from its JSON and its DAT (the `dat` companion) is the original file, with no path opened.
@@ -418,28 +444,12 @@ mod convert_in_memory {
         let (opts, none) = (Options::new(), Companions::new());
         let (name, table) = bcsv::build::samples().into_iter().next().unwrap();
         let szs = yaz0::encode(&table, yaz0::Encoder::Matching(yaz0::Matching::Nintendo));
-        let csv = crate::convert(
-            &szs,
-            &name,
-            "out/t.csv",
-            &opts,
-            &none,
-            &gcio::Limits::default(),
-        )
-        .unwrap();
+        let csv = convert_with(&szs, &name, "out/t.csv", &none, &gcio::Limits::default()).unwrap();
         let [(file, text)] = &csv.unwrap()[..] else {
             panic!("one file")
         };
         assert_eq!(file, "t.csv");
-        let back = crate::convert(
-            text,
-            "t.csv",
-            "t.bcsv",
-            &opts,
-            &none,
-            &gcio::Limits::default(),
-        )
-        .unwrap();
+        let back = convert_with(text, "t.csv", "t.bcsv", &none, &gcio::Limits::default()).unwrap();
         assert_eq!(back, Some(crate::one_file("t.bcsv", table)));
 
         let (_, pkx) = pkx::build::samples().unwrap().into_iter().next().unwrap();
@@ -448,26 +458,9 @@ mod convert_in_memory {
         let dat = file.members().unwrap().remove(0).bytes().to_vec();
         let files = Companions::from([("dat:model.dat".to_owned(), dat)]);
         let json = &json[0].1;
-        assert!(
-            crate::convert(
-                json,
-                "x.json",
-                "y.pkx",
-                &opts,
-                &none,
-                &gcio::Limits::default()
-            )
-            .is_err()
-        );
-        let built = crate::convert(
-            json,
-            "x.json",
-            "y.pkx",
-            &opts,
-            &files,
-            &gcio::Limits::default(),
-        )
-        .unwrap();
+        assert!(convert_with(json, "x.json", "y.pkx", &none, &gcio::Limits::default()).is_err());
+        let built =
+            convert_with(json, "x.json", "y.pkx", &files, &gcio::Limits::default()).unwrap();
         assert_eq!(built, Some(crate::one_file("y.pkx", pkx.clone())));
         assert!(matches!(file.convert("x.wav", &opts, &none), Ok(None)));
         assert!(crate::companion_keys().contains(&"dat"));
@@ -491,18 +484,9 @@ mod convert_in_memory {
                 Err(gcio::ErrorKind::Limit { .. })
             )
         };
-        let ok = crate::convert(
-            &table,
-            &name,
-            "t.csv",
-            &opts,
-            &none,
-            &gcio::Limits::default(),
-        );
+        let ok = convert_with(&table, &name, "t.csv", &none, &gcio::Limits::default());
         assert!(ok.unwrap().is_some());
-        assert!(is_limit(crate::convert(
-            &table, &name, "t.csv", &opts, &none, &tiny
-        )));
+        assert!(is_limit(convert_with(&table, &name, "t.csv", &none, &tiny)));
         let file = crate::open_any(&table, &name, &tiny);
         assert!(is_limit(file.convert("t.csv", &opts, &none)));
     }

@@ -6,8 +6,10 @@ use bcsv::Table;
 use gcio::{Diagnostic, Error, Limits, Result};
 use std::fmt::Write as _;
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
 
 /// The BCSV format.
@@ -165,15 +167,8 @@ impl Format for Bcsv {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        _opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let (src, dst) = (extension_of(from), extension_of(to));
         let bytes_in = is_table_path(from)
             || (!matches!(src.as_str(), "csv" | "json") && bcsv::sniff(input).is_some());

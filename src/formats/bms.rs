@@ -8,9 +8,10 @@ use std::path::Path;
 
 use gcio::{Diagnostic, Error, Limits, Result};
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension, extension_of,
-    one_file,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension, extension_of, one_file,
 };
 
 /// The BMS format.
@@ -86,15 +87,8 @@ impl Format for Bms {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, opts, limits) = (job.input, job.from, job.to, job.opts, job.limits);
         let (src, dst) = (extension_of(from), extension_of(to));
         let out = match (src.as_str(), dst.as_str()) {
             ("bms", "txt") => {
@@ -162,6 +156,7 @@ impl Format for Bms {
 #[cfg(all(test, feature = "convert"))]
 mod tests {
     use super::*;
+    use crate::Companions;
     use crate::formats::Ask;
 
     fn sample() -> Vec<u8> {
@@ -221,55 +216,55 @@ mod tests {
     fn convert_text_and_midi() {
         let song = sample();
         let (opts, none) = (Options::new(), Companions::new());
-        let text = one(Bms.convert(
-            &song,
-            "s.bms",
-            "s.txt",
-            &opts,
-            &none,
-            &gcio::Limits::default(),
-        ))
+        let text = one(Bms.convert(&Conversion {
+            input: &song,
+            from: "s.bms",
+            to: "s.txt",
+            opts: &opts,
+            companions: &none,
+            limits: &gcio::Limits::default(),
+        }))
         .unwrap_or_default();
-        let back = Bms.convert(
-            &text,
-            "s.txt",
-            "t.bms",
-            &opts,
-            &none,
-            &gcio::Limits::default(),
-        );
+        let back = Bms.convert(&Conversion {
+            input: &text,
+            from: "s.txt",
+            to: "t.bms",
+            opts: &opts,
+            companions: &none,
+            limits: &gcio::Limits::default(),
+        });
         assert_eq!(back.ok().flatten(), Some(one_file("t.bms", song.clone())));
         let loops: Options = [("loops".to_owned(), "2".to_owned())].into();
-        let mid = one(Bms.convert(
-            &song,
-            "s.bms",
-            "s.mid",
-            &loops,
-            &none,
-            &gcio::Limits::default(),
-        ));
+        let mid = one(Bms.convert(&Conversion {
+            input: &song,
+            from: "s.bms",
+            to: "s.mid",
+            opts: &loops,
+            companions: &none,
+            limits: &gcio::Limits::default(),
+        }));
         assert!(mid.is_ok_and(|m| m.starts_with(b"MThd")));
         let bad: Options = [("loops".to_owned(), "x".to_owned())].into();
         assert!(
-            Bms.convert(
-                &song,
-                "s.bms",
-                "s.mid",
-                &bad,
-                &none,
-                &gcio::Limits::default()
-            )
+            Bms.convert(&Conversion {
+                input: &song,
+                from: "s.bms",
+                to: "s.mid",
+                opts: &bad,
+                companions: &none,
+                limits: &gcio::Limits::default()
+            })
             .is_err()
         );
         assert!(matches!(
-            Bms.convert(
-                &song,
-                "s.bms",
-                "s.wav",
-                &opts,
-                &none,
-                &gcio::Limits::default()
-            ),
+            Bms.convert(&Conversion {
+                input: &song,
+                from: "s.bms",
+                to: "s.wav",
+                opts: &opts,
+                companions: &none,
+                limits: &gcio::Limits::default()
+            }),
             Ok(None)
         ));
         assert!(

@@ -11,8 +11,10 @@ use j3d_bmd::Bti as BtiFile;
 
 #[cfg(feature = "convert")]
 use crate::export::{png, read_png};
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
 use j3d_bmd::gx::tex::TexFormat;
 
@@ -107,15 +109,8 @@ impl Format for Bti {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, opts, limits) = (job.input, job.from, job.to, job.opts, job.limits);
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             ("bti", "png") => {
                 let levels = BtiFile::parse_with(input, limits)?.decode()?;

@@ -6,8 +6,10 @@ use std::fmt::Write as _;
 
 use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
 
 /// The camera animation format.
@@ -93,15 +95,8 @@ impl Format for Canm {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        _opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
         let out = match (canm::sniff(input).is_some(), extension_of(to).as_str()) {
             (true, "json") => canm::Canm::parse_with(input, limits)

@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 use gcio::{Diagnostic, Error, Limits, Result};
 use gpl_facial::{Block, slot};
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
 
 /// GPL model blocks (`gpl`).
@@ -97,15 +99,8 @@ impl Format for GplFacial {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        _opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         if extension_of(to) != "json"
             || (extension_of(from) != "gpl" && gpl_facial::sniff(input).is_none())
         {
@@ -154,6 +149,7 @@ impl Format for GplFacial {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+    use crate::Companions;
     use crate::formats::Ask;
 
     #[test]
@@ -190,14 +186,14 @@ mod tests {
         assert_eq!(rules, vec!["GPL-008"]);
         let (opts, none) = (Options::new(), Companions::new());
         let out = GplFacial
-            .convert(
-                &b,
-                "luigi.gpl",
-                "poses.json",
-                &opts,
-                &none,
-                &gcio::Limits::default(),
-            )
+            .convert(&Conversion {
+                input: &b,
+                from: "luigi.gpl",
+                to: "poses.json",
+                opts: &opts,
+                companions: &none,
+                limits: &gcio::Limits::default(),
+            })
             .unwrap()
             .unwrap();
         assert_eq!(out.len(), 1);
@@ -211,14 +207,14 @@ mod tests {
             356
         );
         assert!(matches!(
-            GplFacial.convert(
-                &b,
-                "luigi.gpl",
-                "x.csv",
-                &opts,
-                &none,
-                &gcio::Limits::default()
-            ),
+            GplFacial.convert(&Conversion {
+                input: &b,
+                from: "luigi.gpl",
+                to: "x.csv",
+                opts: &opts,
+                companions: &none,
+                limits: &gcio::Limits::default()
+            }),
             Ok(None)
         ));
         let low = gpl_facial::build::samples()
@@ -228,14 +224,14 @@ mod tests {
             .1;
         assert!(
             GplFacial
-                .convert(
-                    &low,
-                    "l.gpl",
-                    "poses.json",
-                    &opts,
-                    &none,
-                    &gcio::Limits::default()
-                )
+                .convert(&Conversion {
+                    input: &low,
+                    from: "l.gpl",
+                    to: "poses.json",
+                    opts: &opts,
+                    companions: &none,
+                    limits: &gcio::Limits::default()
+                })
                 .is_err()
         );
         assert!(

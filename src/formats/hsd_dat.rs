@@ -12,8 +12,10 @@ use serde_json::json;
 
 #[cfg(feature = "convert")]
 use crate::export::scene_files;
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, file_stem,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, file_stem,
     is_folder_name,
 };
 
@@ -135,15 +137,8 @@ impl Format for HsdDat {
     /// distinct image; `x.dat dir`: the same as `dir/x.*` ([`hsd_dat::export`]). A mesh or
     /// texture that fails to decode is an error (the first such problem), so no partial
     /// export is written.
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        _opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let ext = extension_of(to);
         if !(is_folder_name(to) || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
             return Ok(None);

@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 use gcio::{Diagnostic, Error, Limits, Result};
 use ibnk::model::{Body, ChunkData};
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
 
 /// The IBNK format.
@@ -126,15 +128,8 @@ impl Format for Ibnk {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        _opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let is_bank = input.starts_with(b"IBNK");
         let out = match (
             is_bank,
@@ -162,6 +157,7 @@ impl Format for Ibnk {
 #[cfg(all(test, feature = "convert"))]
 mod tests {
     use super::*;
+    use crate::Companions;
     use crate::formats::Ask;
 
     #[test]
@@ -187,38 +183,38 @@ mod tests {
             );
 
             let (opts, none) = (Options::new(), Companions::new());
-            let json = Ibnk.convert(
-                &bytes,
-                "a.bnk",
-                "a.json",
-                &opts,
-                &none,
-                &gcio::Limits::default(),
-            );
+            let json = Ibnk.convert(&Conversion {
+                input: &bytes,
+                from: "a.bnk",
+                to: "a.json",
+                opts: &opts,
+                companions: &none,
+                limits: &gcio::Limits::default(),
+            });
             let [(name, text)] = &json.unwrap().unwrap()[..] else {
                 panic!("one file")
             };
             assert_eq!(name, "a.json");
-            let back = Ibnk.convert(
-                text,
-                "a.json",
-                "b.bnk",
-                &opts,
-                &none,
-                &gcio::Limits::default(),
-            );
+            let back = Ibnk.convert(&Conversion {
+                input: text,
+                from: "a.json",
+                to: "b.bnk",
+                opts: &opts,
+                companions: &none,
+                limits: &gcio::Limits::default(),
+            });
             assert_eq!(back.unwrap(), Some(one_file("b.bnk", bytes)));
         }
         let none = Companions::new();
         assert!(matches!(
-            Ibnk.convert(
-                b"IBNK",
-                "a.bnk",
-                "a.txt",
-                &Options::new(),
-                &none,
-                &gcio::Limits::default()
-            ),
+            Ibnk.convert(&Conversion {
+                input: b"IBNK",
+                from: "a.bnk",
+                to: "a.txt",
+                opts: &Options::new(),
+                companions: &none,
+                limits: &gcio::Limits::default()
+            }),
             Ok(None)
         ));
     }

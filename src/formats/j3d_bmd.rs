@@ -11,6 +11,8 @@ use j3d_bmd::{Bmd, Chunk, parse_with};
 
 #[cfg(feature = "convert")]
 use crate::export::scene_files;
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
     Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, companion_files,
     extension_of, file_stem,
@@ -205,15 +207,15 @@ impl Format for J3dBmd {
     #[cfg(feature = "convert")]
     /// `model.bdl model.glb`: glTF 2.0 binary; `model.bdl y.obj`: `y.obj`, `y.mtl` and
     /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]).
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        opts: &Options,
-        files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, opts, files, limits) = (
+            job.input,
+            job.from,
+            job.to,
+            job.opts,
+            job.companions,
+            job.limits,
+        );
         if self.detect(input, "").is_none() || !matches!(extension_of(to).as_str(), "obj" | "glb") {
             return Ok(None);
         }

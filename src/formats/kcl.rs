@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 
 use gcio::{Diagnostic, Error, Limits, Result};
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
 
 /// Nintendo KCL collision.
@@ -136,15 +138,8 @@ impl Format for Kcl {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, opts, limits) = (job.input, job.from, job.to, job.opts, job.limits);
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             (_, "obj") if kcl::sniff(input) => {
                 kcl::Kcl::parse_with(input, limits).map(|k| kcl::obj::to_obj(&k).into_bytes())

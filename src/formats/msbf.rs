@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 use gcio::{Diagnostic, Error, Limits, Result};
 use msbf::CheckOptions;
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
 
 /// The MSBF format.
@@ -147,15 +149,8 @@ impl Format for Msbf {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        _opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let (src, dst) = (extension_of(from), extension_of(to));
         let is_msbf = input.starts_with(msbf::raw::MAGIC);
         let out = match (is_msbf, src.as_str(), dst.as_str()) {

@@ -11,9 +11,11 @@ use gcio::{Diagnostic, Error, Limits, Result};
 use pkx::{Game, ModelKind, Pkx};
 use serde_json::json;
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Member, Options, Outputs, Rewrite, companion,
-    extension, extension_of, one_file,
+    Detection, Format, Info, Input, Member, Options, Outputs, Rewrite, companion, extension,
+    extension_of, one_file,
 };
 
 /// PKX model containers (`pkx-xd`, `pkx-colosseum`).
@@ -147,15 +149,9 @@ impl Format for PkxContainer {
     #[cfg(feature = "convert")]
     /// `x.pkx x.json`: the metadata; `x.json x.pkx`: a file built around the DAT given as the
     /// `dat` companion ([`Companions`]).
-    fn convert(
-        &self,
-        input: &[u8],
-        from: &str,
-        to: &str,
-        _opts: &Options,
-        files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, from, to, files, limits) =
+            (job.input, job.from, job.to, job.companions, job.limits);
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             (_, "json") if pkx::detect(input).is_some() => {
                 pkx::json::to_string(&Pkx::parse_with(input, limits)?).into_bytes()
@@ -265,6 +261,7 @@ impl Format for PkxContainer {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+    use crate::Companions;
     use crate::formats::Ask;
 
     fn sample(name: &str) -> Vec<u8> {
@@ -362,31 +359,37 @@ mod tests {
         let (opts, none) = (Options::new(), Companions::new());
         for name in ["xd-pokemon.pkx", "colosseum-pokemon.pkx", "xd-trainer.pkx"] {
             let b = sample(name);
-            let json =
-                PkxContainer.convert(&b, name, "x.json", &opts, &none, &gcio::Limits::default());
+            let json = PkxContainer.convert(&Conversion {
+                input: &b,
+                from: name,
+                to: "x.json",
+                opts: &opts,
+                companions: &none,
+                limits: &gcio::Limits::default(),
+            });
             let [(json_name, text)] = &json.unwrap().unwrap()[..] else {
                 panic!("one file")
             };
             assert_eq!(json_name, "x.json");
             let dat = PkxContainer.members_of(&b).unwrap()[0].data.to_vec();
             let files = Companions::from([("dat:model.dat".to_owned(), dat)]);
-            let built = PkxContainer.convert(
-                text,
-                "x.json",
-                "y.pkx",
-                &opts,
-                &files,
-                &gcio::Limits::default(),
-            );
+            let built = PkxContainer.convert(&Conversion {
+                input: text,
+                from: "x.json",
+                to: "y.pkx",
+                opts: &opts,
+                companions: &files,
+                limits: &gcio::Limits::default(),
+            });
             assert_eq!(built.unwrap(), Some(one_file("y.pkx", b.clone())), "{name}");
-            let again = PkxContainer.convert(
-                &b,
-                "y.pkx",
-                "y.json",
-                &opts,
-                &none,
-                &gcio::Limits::default(),
-            );
+            let again = PkxContainer.convert(&Conversion {
+                input: &b,
+                from: "y.pkx",
+                to: "y.json",
+                opts: &opts,
+                companions: &none,
+                limits: &gcio::Limits::default(),
+            });
             assert_eq!(
                 again.unwrap(),
                 Some(one_file("y.json", text.clone())),
@@ -394,26 +397,26 @@ mod tests {
             );
             assert!(
                 PkxContainer
-                    .convert(
-                        text,
-                        "x.json",
-                        "y.pkx",
-                        &opts,
-                        &none,
-                        &gcio::Limits::default()
-                    )
+                    .convert(&Conversion {
+                        input: text,
+                        from: "x.json",
+                        to: "y.pkx",
+                        opts: &opts,
+                        companions: &none,
+                        limits: &gcio::Limits::default()
+                    })
                     .is_err()
             );
         }
         assert!(matches!(
-            PkxContainer.convert(
-                b"{}",
-                "a.json",
-                "a.bin",
-                &opts,
-                &none,
-                &gcio::Limits::default()
-            ),
+            PkxContainer.convert(&Conversion {
+                input: b"{}",
+                from: "a.json",
+                to: "a.bin",
+                opts: &opts,
+                companions: &none,
+                limits: &gcio::Limits::default()
+            }),
             Ok(None)
         ));
         let b = sample("colosseum-pokemon.pkx");

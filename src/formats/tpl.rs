@@ -7,9 +7,10 @@ use std::fmt::Write as _;
 
 use gcio::{Diagnostic, Limits, Result};
 
+#[cfg(feature = "convert")]
+use crate::format::Conversion;
 use crate::format::{
-    Companions, Detection, Folder, Format, Info, Input, Options, Outputs, Rewrite, extension,
-    is_folder_name,
+    Detection, Folder, Format, Info, Input, Options, Outputs, Rewrite, extension, is_folder_name,
 };
 
 /// The TPL format.
@@ -104,15 +105,8 @@ impl Format for Tpl {
 
     #[cfg(feature = "convert")]
     /// `x.tpl DIR`: one PNG per image and the manifest, as files inside the folder.
-    fn convert(
-        &self,
-        input: &[u8],
-        _from: &str,
-        to: &str,
-        _opts: &Options,
-        _files: &Companions,
-        limits: &Limits,
-    ) -> Result<Option<Outputs>> {
+    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        let (input, to, limits) = (job.input, job.to, job.limits);
         if !(tpl::sniff(input) && is_folder_name(to)) {
             return Ok(None);
         }

@@ -207,15 +207,8 @@ impl Format for Yaz0 {
     #[cfg(feature = "convert")]
     /// `x.szs → x.arc` (or any other name) decompresses; `x.arc → x.szs` compresses with
     /// `-o yaz0=ENCODER` (default `nintendo`).
-    fn convert(
-        &self,
-        input: &[u8],
-        _from: &str,
-        to: &str,
-        opts: &Options,
-        _files: &crate::Companions,
-        limits: &Limits,
-    ) -> Result<Option<crate::Outputs>> {
+    fn convert(&self, job: &crate::Conversion<'_>) -> Result<Option<crate::Outputs>> {
+        let (input, to, opts, limits) = (job.input, job.to, job.opts, job.limits);
         let out = if yaz0::is_yaz0(input) {
             if crate::archive::is_compressed_name(to) {
                 return Ok(None);

@@ -717,10 +717,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let data = read(&input)?;
                 let files = gcf::read_companions(&opts)?;
                 let (from, to) = (input.to_string_lossy(), output.to_string_lossy());
-                let made =
-                    gcformats::convert(&data, &from, &to, &opts, &files, &gcio::Limits::default())
-                        .map_err(|e| format!("{}: {e}", input.display()))?
-                        .ok_or_else(none)?;
+                let made = gcformats::convert(&gcformats::Conversion {
+                    input: &data,
+                    from: &from,
+                    to: &to,
+                    opts: &opts,
+                    companions: &files,
+                    limits: &gcio::Limits::default(),
+                })
+                .map_err(|e| format!("{}: {e}", input.display()))?
+                .ok_or_else(none)?;
                 gcf::write_outputs(&pol, &output, &made)?;
             }
             if json {

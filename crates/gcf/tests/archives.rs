@@ -141,25 +141,25 @@ fn edit_one_table(arc: &[u8], table: &str, edit: impl Fn(&str) -> String) {
     let member = dir.join(table);
     let (opts, none) = (gcf::Options::new(), gcf::Companions::new());
     let bytes = std::fs::read(&member).unwrap();
-    let csv = bcsv.convert(
-        &bytes,
-        table,
-        "t.csv",
-        &opts,
-        &none,
-        &gcio::Limits::default(),
-    );
+    let csv = bcsv.convert(&gcformats::Conversion {
+        input: &bytes,
+        from: table,
+        to: "t.csv",
+        opts: &opts,
+        companions: &none,
+        limits: &gcio::Limits::default(),
+    });
     let text = String::from_utf8(csv.unwrap().unwrap().remove(0).1).unwrap();
     let edited = edit(&text);
     assert_ne!(edited, text);
-    let back = bcsv.convert(
-        edited.as_bytes(),
-        "t.csv",
-        "t.bcsv",
-        &opts,
-        &none,
-        &gcio::Limits::default(),
-    );
+    let back = bcsv.convert(&gcformats::Conversion {
+        input: edited.as_bytes(),
+        from: "t.csv",
+        to: "t.bcsv",
+        opts: &opts,
+        companions: &none,
+        limits: &gcio::Limits::default(),
+    });
     let back = back.unwrap().unwrap().remove(0).1;
     std::fs::write(&member, &back).unwrap();
     let policy = gcf::output::Policy::default();

@@ -102,24 +102,24 @@ fn convert_arc_szs_and_back() {
     let yaz0 = gcf::format_by_name("yaz0").unwrap();
     let arc = sample("rarc/stage.arc");
     let (opts, none) = (gcf::Options::new(), gcf::Companions::new());
-    let szs = yaz0.convert(
-        &arc,
-        "x.arc",
-        "dir/x.szs",
-        &opts,
-        &none,
-        &gcio::Limits::default(),
-    );
+    let szs = yaz0.convert(&gcformats::Conversion {
+        input: &arc,
+        from: "x.arc",
+        to: "dir/x.szs",
+        opts: &opts,
+        companions: &none,
+        limits: &gcio::Limits::default(),
+    });
     let s = sample("yaz0/stage.szs");
     assert_eq!(szs.unwrap(), Some(vec![("x.szs".to_owned(), s.clone())]));
-    let back = yaz0.convert(
-        &s,
-        "dir/x.szs",
-        "y.arc",
-        &opts,
-        &none,
-        &gcio::Limits::default(),
-    );
+    let back = yaz0.convert(&gcformats::Conversion {
+        input: &s,
+        from: "dir/x.szs",
+        to: "y.arc",
+        opts: &opts,
+        companions: &none,
+        limits: &gcio::Limits::default(),
+    });
     assert_eq!(back.unwrap(), Some(vec![("y.arc".to_owned(), arc)]));
 }
 
