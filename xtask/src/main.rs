@@ -2,7 +2,7 @@
 //!
 //! | task | what it does |
 //! |---|---|
-//! | `ci` | fmt check, clippy `-D warnings`, `cargo package` of every published crate (packs and builds each `.crate`), one-format builds (each facade format feature alone compiles and pulls in no conversion or CLI dependency), tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), samples up to date, round trip of `samples/`, fuzz smoke (cargo-fuzz required), every bench run once in test mode |
+//! | `ci` | fmt check, clippy `-D warnings`, `cargo package` of every published crate (packs and builds each `.crate`), one-format builds (each facade format feature alone compiles and pulls in no conversion or CLI dependency), tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), samples up to date, round trip of `samples/`, fuzz smoke, every bench run once in test mode; installs cargo-fuzz first when it is missing |
 //! | `survey [DIR]` | the `gcf survey` table over DIR (default `samples/`) |
 //! | `roundtrip [DIR]` | round-trips every file under DIR and its members; fails on any difference |
 //! | `fuzz-smoke [SECONDS]` | runs every fuzz target for SECONDS (default 10) on stable |
@@ -77,8 +77,33 @@ fn step(name: &str, f: impl FnOnce() -> Result) -> Result {
     r
 }
 
+/// Installs cargo-fuzz when it is missing, so `cargo xtask ci` works on a machine with nothing
+/// but Rust (the fuzz smoke step needs it).
+fn setup() -> Result {
+    if has_cargo_fuzz() {
+        eprintln!("cargo-fuzz is installed");
+        return Ok(());
+    }
+    eprintln!(
+        "cargo-fuzz is missing: installing it (cargo install --locked cargo-fuzz, a few minutes)"
+    );
+    run(&cargo(), &["install", "--locked", "cargo-fuzz"], None)
+}
+
+fn has_cargo_fuzz() -> bool {
+    Command::new(cargo())
+        .args(["fuzz", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 fn ci() -> Result {
     let cargo = cargo();
+    eprintln!(
+        "cargo xtask ci: setup, fmt, clippy (builds every crate: the first run compiles for several minutes), \
+         package, one-format builds, tests, samples, round trip, fuzz smoke, benches once"
+    );
+    step("setup", setup)?;
     step("fmt", || {
         run(&cargo, &["fmt", "--all", "--", "--check"], None)
     })?;
@@ -410,11 +435,7 @@ fn roundtrip(dir: &Path) -> Result {
 }
 
 fn fuzz_smoke(seconds: u64) -> Result {
-    let has_fuzz = Command::new(cargo())
-        .args(["fuzz", "--version"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_fuzz {
+    if !has_cargo_fuzz() {
         return Err("cargo-fuzz is not installed (cargo install --locked cargo-fuzz)".into());
     }
     let mut targets: Vec<String> = std::fs::read_dir("fuzz/fuzz_targets")
