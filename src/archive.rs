@@ -34,16 +34,20 @@ pub struct Unpacked {
 /// manifest (`rarc::manifest`), another container as its format's [`crate::Format::extract`]
 /// files. `name` breaks detection ties; `charge` is told the payload size before anything is
 /// unpacked (a caller's decompression budget: its error stops the extraction), and the RARC's
-/// members are unpacked under an allocation limit of `budget` (at most 1 GiB).
+/// members are unpacked under an allocation limit of `budget` (at most 1 GiB) and, with
+/// `expansion`, of that many times the archive's size: entries that alias one payload cannot
+/// make a small archive write gigabytes ([`MAX_EXPANSION`] is the usual factor).
 #[cfg(feature = "convert")]
 pub fn unpack(
     data: &[u8],
     name: &str,
     budget: u64,
+    expansion: Option<u64>,
     mut charge: impl FnMut(u64) -> Result<(), String>,
 ) -> Result<Unpacked, String> {
     let (layers, inner) = peel_all(data, MAX_LAYERS).map_err(|e| e.to_string())?;
     charge(inner.len() as u64)?;
+    let factor_limit = expansion.map(|f| (inner.len() as u64).saturating_mul(f));
     if !rarc::is_rarc(&inner) {
         let (format, _) =
             crate::detect_format(&inner, name).ok_or_else(|| "unknown format".to_owned())?;
@@ -66,11 +70,16 @@ pub fn unpack(
         });
     }
     drop(inner);
+    let cap = budget.min(gcio::Limits::default().max_alloc_bytes);
     let limits = gcio::Limits {
-        max_alloc_bytes: budget.min(gcio::Limits::default().max_alloc_bytes),
+        max_alloc_bytes: factor_limit.map_or(cap, |f| f.min(cap)),
         ..gcio::Limits::default()
     };
     let u = manifest::unpack_with(data, &limits).map_err(|e| match e.kind() {
+        gcio::ErrorKind::Limit { .. } if factor_limit.is_some_and(|f| f < cap) => format!(
+            "{e}: the members expand past {}x the archive's size (entries sharing one payload?); --budget SIZE allows more",
+            expansion.unwrap_or_default()
+        ),
         gcio::ErrorKind::Limit { .. } => format!(
             "{e}: the members expand past what one extraction may write (the budget, --budget, up to 1 GiB per archive)"
         ),
@@ -84,6 +93,11 @@ pub fn unpack(
         renamed: u.renamed,
     })
 }
+
+/// How many times its own size an archive's members may expand to when extracted, unless the
+/// caller sets a budget: real archives stay far below it (members are stored once), entries that
+/// alias one payload do not.
+pub const MAX_EXPANSION: u64 = 64;
 
 /// What `pack` built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +187,9 @@ pub fn pack(
 /// Builds a RARC from a folder read into memory: with its manifest exactly as extracted (plus
 /// edits), without one as a new retail-layout archive whose root is named `root` (the folder's
 /// name). `label` names the folder in errors; `out` is the output's name (its extension asks for
-/// Yaz0); options `yaz0` (encoder or `none`), `lowercase`, `sync-ids`.
+/// Yaz0); options `yaz0` (encoder or `none`), `lowercase`, `sync-ids`, and `add`: without it, a
+/// file or folder the manifest does not list is refused, named (a working file left in the
+/// folder is not an archive member).
 pub fn pack_rarc(
     label: &str,
     root: &str,
@@ -189,6 +205,12 @@ pub fn pack_rarc(
             let text =
                 String::from_utf8(text).map_err(|_| format!("{label}: {MANIFEST} is not UTF-8"))?;
             let p = manifest::pack(&text, folder.files, &folder.dirs).map_err(e)?;
+            if !p.added.is_empty() && !flag("add") {
+                return Err(format!(
+                    "{label}: not in {MANIFEST}: {} (stray files are not packed; --add packs them as new members)",
+                    p.added.join(", ")
+                ));
+            }
             (p.archive, p.layers, p.notices)
         }
         None => {
@@ -217,15 +239,24 @@ pub fn pack_rarc(
     })
 }
 
-/// Replaces member `path` of the archive `data` with `new`: `:` separates nesting levels
-/// (`stage.arc` member `jmp/inner.arc:dir/file`), compression layers are seen through at every
-/// level and put back with their original encoders, and a member stored compressed is
-/// compressed again the way it was. Every other byte stays.
-pub fn replace(data: &[u8], path: &str, new: Vec<u8>) -> Result<Vec<u8>, String> {
-    replace_at(data, path, new, 0)
+/// Replaces member `path` of the archive `data` with the file `new` named `new_name`: `:`
+/// separates nesting levels (`stage.arc` member `jmp/inner.arc:dir/file`), compression layers
+/// are seen through at every level and put back with their original encoders, and a member
+/// stored compressed is compressed again the way it was. Every other byte stays.
+///
+/// The file must be what the member is ([`member_bytes`]): a table for a table (or its CSV or
+/// JSON, converted), a texture for a texture; anything else is refused, named.
+pub fn replace(data: &[u8], path: &str, new: Vec<u8>, new_name: &str) -> Result<Vec<u8>, String> {
+    replace_at(data, path, new, new_name, 0)
 }
 
-fn replace_at(data: &[u8], path: &str, new: Vec<u8>, depth: u32) -> Result<Vec<u8>, String> {
+fn replace_at(
+    data: &[u8],
+    path: &str,
+    new: Vec<u8>,
+    new_name: &str,
+    depth: u32,
+) -> Result<Vec<u8>, String> {
     if depth > crate::MAX_NESTING {
         return Err("archives nested too deep".to_owned());
     }
@@ -247,18 +278,85 @@ fn replace_at(data: &[u8], path: &str, new: Vec<u8>, depth: u32) -> Result<Vec<u
         .ok_or_else(|| format!("no member {here:?}"))?;
     let old = a.file_data(entry).unwrap_or_default().to_vec();
     let stored = match rest {
-        Some(r) => replace_at(&old, r, new, depth + 1).map_err(|e| format!("{here}: {e}"))?,
-        None => match Layer::peel(&old) {
-            // A compressed member gets its new bytes compressed the same way, unless they
-            // already are.
-            Some(Ok((l, _))) if Kind::of(&new).is_none() => l.wrap(&new),
-            _ => new,
-        },
+        Some(r) => {
+            replace_at(&old, r, new, new_name, depth + 1).map_err(|e| format!("{here}: {e}"))?
+        }
+        None => {
+            let new = member_bytes(&old, here, new, new_name)?;
+            match Layer::peel(&old) {
+                // A compressed member gets its new bytes compressed the same way, unless they
+                // already are.
+                Some(Ok((l, _))) if Kind::of(&new).is_none() => l.wrap(&new),
+                _ => new,
+            }
+        }
     };
     a.replace_data(entry, stored).map_err(|e| e.to_string())?;
     a.file_size = None;
     let bytes = a.write().map_err(|e| e.to_string())?;
     Ok(wrap_all(&layers, bytes))
+}
+
+/// What to store for member `member` (its stored bytes `old`) given the file `new` named
+/// `new_name`: the file itself when it is of the member's format (compressed or not), the
+/// member's format converted from it when it is an export of one (`.csv`, `.json`, `.png`, …:
+/// [`crate::convert`], with the `convert` feature), and an error naming both formats otherwise.
+/// A member no format recognises takes any file.
+pub fn member_bytes(
+    old: &[u8],
+    member: &str,
+    new: Vec<u8>,
+    new_name: &str,
+) -> Result<Vec<u8>, String> {
+    let limits = gcio::Limits::default();
+    let decoded = |b: &[u8]| payload_with(b, MAX_LAYERS, &limits).map_err(|e| e.to_string());
+    let old_payload = decoded(old)?;
+    let Some((want, _)) = crate::detect_format(old_payload.as_deref().unwrap_or(old), member)
+    else {
+        return Ok(new);
+    };
+    let new_payload = decoded(&new)?;
+    let got = crate::detect_format(new_payload.as_deref().unwrap_or(&new), new_name);
+    if got.as_ref().is_some_and(|(f, _)| f.name() == want.name()) {
+        return Ok(new);
+    }
+    #[cfg(feature = "convert")]
+    if got.is_none() && crate::EXPORT_EXTENSIONS.contains(&crate::extension_of(new_name).as_str()) {
+        let to = match want.extensions().first() {
+            Some(ext)
+                if !want
+                    .extensions()
+                    .contains(&crate::extension_of(member).as_str()) =>
+            {
+                format!("{}.{ext}", crate::file_name(member))
+            }
+            _ => crate::file_name(member),
+        };
+        let made = crate::convert(&crate::Conversion {
+            input: &new,
+            from: new_name,
+            to: &to,
+            opts: &Options::new(),
+            companions: &crate::Companions::new(),
+            limits: &limits,
+        })
+        .map_err(|e| format!("{new_name}: {e}"))?;
+        if let Some([(_, bytes)]) = made.as_deref()
+            && crate::detect_format(bytes, &to).is_some_and(|(f, _)| f.name() == want.name())
+        {
+            return Ok(bytes.clone());
+        }
+        return Err(format!(
+            "{new_name}: does not convert to {} (the format of {member})",
+            want.name()
+        ));
+    }
+    Err(format!(
+        "{new_name} is {}, but {member} is {}: give a {} file, or an export it converts from (.csv, .json, .png, …)",
+        got.map_or(crate::UNKNOWN, |(f, _)| f.name()),
+        want.name(),
+        want.name(),
+    ))
 }
 
 /// The bytes of member `path` (`:` between nesting levels), decompressed.

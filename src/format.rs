@@ -269,6 +269,13 @@ pub trait Format: Sync {
     /// Registry name; the primary `identify` name (e.g. `rarc`).
     fn name(&self) -> &'static str;
 
+    /// The file extensions the format's files carry, most usual first (`bcsv`, `tbl`, …);
+    /// conversions into a file named without one (an archive member such as
+    /// `jmp/Placement/ObjInfo`) use the first. Empty when the format names none.
+    fn extensions(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Recognises the file from its bytes (and, only as a tie-breaker, its path).
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection>;
 
@@ -349,6 +356,12 @@ pub trait Format: Sync {
         Vec::new()
     }
 }
+
+/// Extensions of the files conversions export (models, images, tables and listings as text):
+/// never the name of a game file, so a container is not decompressed or copied under one.
+pub const EXPORT_EXTENSIONS: &[&str] = &[
+    "glb", "gltf", "obj", "mtl", "png", "csv", "json", "txt", "mid", "midi", "dot", "gv",
+];
 
 /// Extension of `path`, lower-cased (`""` when none).
 pub fn extension(path: &Path) -> String {

@@ -52,16 +52,18 @@ pub mod export;
 mod format;
 pub mod formats;
 mod opened;
+mod verify;
 
 pub use bytes::Bytes;
 #[cfg(feature = "convert")]
 pub use format::Conversion;
 pub use format::{
-    Companions, Detection, Folder, Format, Info, Input, Member, Options, Outputs, Parsed, Rewrite,
-    companion, companion_files, extension, extension_of, file_name, file_stem, io_error,
-    is_folder_name, one_file,
+    Companions, Detection, EXPORT_EXTENSIONS, Folder, Format, Info, Input, Member, Options,
+    Outputs, Parsed, Rewrite, companion, companion_files, extension, extension_of, file_name,
+    file_stem, io_error, is_folder_name, one_file,
 };
 pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
+pub use verify::{read_back, read_back_all};
 
 /// Name printed for files no format recognises.
 pub const UNKNOWN: &str = "unknown";
@@ -103,27 +105,60 @@ pub fn companion_keys() -> Vec<&'static str> {
     keys
 }
 
-/// Carries out `job` ([`Conversion`]) through the first registered format that handles the pair
-/// of names, in memory ([`Outputs`], written by the caller): a compressed input's payload first
-/// (a Yaz0 table converts to CSV), then the file itself (a Yaz0 stream decompresses to any other
-/// name). Its companions are the extra inputs named by option keys ([`companion_keys`], e.g.
-/// `dat` for a PKX built from JSON). `Ok(None)` when no format converts between them.
+/// Carries out `job` ([`Conversion`]) in memory ([`Outputs`], written by the caller), through the
+/// format the input is identified as, never through another format that happens to accept its
+/// bytes (a PKX is not a BCSV table):
+///
+/// - a compressed input (Yaz0/Yay0) is decoded once; its payload's format converts it (a Yaz0
+///   table converts to CSV), else the payload itself is the output (decompression), but never
+///   under a name an export is made for ([`EXPORT_EXTENSIONS`]: an archive is not a `.glb`);
+/// - a file some format identifies converts through that format only, or is compressed for a
+///   compressed name (`.szs`);
+/// - anything else (CSV, JSON, PNG, OBJ, text) is an import: the first format that takes it.
+///
+/// Companions are the extra inputs named by option keys ([`companion_keys`], e.g. `dat` for a
+/// PKX built from JSON). `Ok(None)` when the identified format does not convert to `job.to`.
 #[cfg(feature = "convert")]
 pub fn convert(job: &Conversion<'_>) -> gcio::Result<Option<Outputs>> {
-    // A payload that does not decode is no conversion source; the stream itself still is.
-    let payload = rarc::layer::payload_with(job.input, rarc::manifest::MAX_LAYERS, job.limits)
-        .ok()
-        .flatten();
-    payload
-        .iter()
-        .map(Vec::as_slice)
-        .chain(std::iter::once(job.input))
-        .flat_map(|input| {
-            let job = Conversion { input, ..*job };
-            formats::FORMATS.iter().map(move |f| f.convert(&job))
-        })
-        .find(|r| !matches!(r, Ok(None)))
-        .unwrap_or(Ok(None))
+    let Some(payload) =
+        rarc::layer::payload_with(job.input, rarc::manifest::MAX_LAYERS, job.limits)?
+    else {
+        return convert_plain(job);
+    };
+    if let Some((f, _)) = detect_format(&payload, job.from)
+        && let Some(out) = f.convert(&Conversion {
+            input: &payload,
+            ..*job
+        })?
+    {
+        return Ok(Some(out));
+    }
+    let ext = extension_of(job.to);
+    if archive::is_compressed_name(job.to) || EXPORT_EXTENSIONS.contains(&ext.as_str()) {
+        return Ok(None);
+    }
+    Ok(Some(one_file(job.to, payload)))
+}
+
+/// [`convert`] of an uncompressed input.
+#[cfg(feature = "convert")]
+fn convert_plain(job: &Conversion<'_>) -> gcio::Result<Option<Outputs>> {
+    let any = || {
+        formats::FORMATS
+            .iter()
+            .map(|f| f.convert(job))
+            .find(|r| !matches!(r, Ok(None)))
+            .unwrap_or(Ok(None))
+    };
+    match detect_format(job.input, job.from) {
+        Some((f, _)) => match f.convert(job)? {
+            Some(out) => Ok(Some(out)),
+            // Any file compresses.
+            None if archive::is_compressed_name(job.to) => any(),
+            None => Ok(None),
+        },
+        None => any(),
+    }
 }
 
 /// The format registered under `name` (e.g. `rarc`, `j3d-bmd`).

@@ -74,6 +74,10 @@ impl Format for Bcsv {
         "bcsv"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &bcsv::EXTENSIONS
+    }
+
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
         bcsv::detect(data)?
             .claims(bcsv::has_bcsv_extension(path))

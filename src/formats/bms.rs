@@ -22,6 +22,10 @@ impl Format for Bms {
         "bms"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["bms"]
+    }
+
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
         bms::detect(data)?
             .claims(extension(Path::new(path)) == "bms")

@@ -47,6 +47,10 @@ impl Format for Bti {
         "bti"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["bti"]
+    }
+
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
         // Weak at best: claimed for a `.bti` name only, tested first so other files cost nothing.
         if !path.to_ascii_lowercase().ends_with(".bti") {

@@ -20,6 +20,10 @@ impl Format for Canm {
         "canm"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["canm"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         canm::detect(data)?;
         canm::sniff(data).map(|k| Detection {

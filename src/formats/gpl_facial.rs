@@ -22,6 +22,10 @@ impl Format for GplFacial {
         "gpl"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["gpl"]
+    }
+
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
         gpl_facial::detect(data)?
             .claims(gpl_facial::has_gpl_extension(path))

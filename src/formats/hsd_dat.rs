@@ -27,6 +27,10 @@ impl Format for HsdDat {
         "hsd-dat"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["dat"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         hsd_dat::detect(data).map(|_| Detection::new("hsd-dat"))
     }

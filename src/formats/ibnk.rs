@@ -38,6 +38,10 @@ impl Format for Ibnk {
         "ibnk"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["bnk", "ibnk"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         ibnk::detect(data).map(|_| Detection::new("ibnk"))
     }

@@ -27,6 +27,12 @@ impl Format for J3dAnim {
         "j3d-anim"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &[
+            "bck", "bca", "btk", "brk", "bpk", "btp", "bva", "blk", "bla",
+        ]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         j3d_anim::detect(data)?;
         j3d_anim::sniff(data).map(|k| Detection::new(k.format_name()))

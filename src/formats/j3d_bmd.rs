@@ -26,6 +26,10 @@ impl Format for J3dBmd {
         "j3d-bmd"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["bmd", "bdl"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         j3d_bmd::detect(data)?;
         match data.get(..7)? {

@@ -44,6 +44,10 @@ impl Format for Kcl {
         "kcl"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["kcl"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         kcl::detect(data).map(|_| Detection::new("kcl"))
     }

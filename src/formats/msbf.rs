@@ -36,6 +36,10 @@ impl Format for Msbf {
         "msbf"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["msbf"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         msbf::detect(data).map(|_| Detection::new("msbf"))
     }

@@ -37,6 +37,10 @@ impl Format for PkxContainer {
         "pkx"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["pkx"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         pkx::detect(data)?;
         pkx::game(data).map(|g| Detection::new(g.format_name()))

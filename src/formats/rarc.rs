@@ -18,6 +18,10 @@ impl Format for Rarc {
         "rarc"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["arc", "rarc"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         rarc::detect(data).map(|_| Detection::new("rarc"))
     }

@@ -28,6 +28,10 @@ impl Format for Tpl {
         "tpl"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["tpl"]
+    }
+
     fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
         tpl::detect(data).map(|_| Detection::new("tpl"))
     }

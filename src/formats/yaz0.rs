@@ -78,6 +78,10 @@ impl Format for Yaz0 {
         "yaz0"
     }
 
+    fn extensions(&self) -> &'static [&'static str] {
+        &["szs", "yaz0", "carc"]
+    }
+
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
         self.detect_parsed(data, path).map(|(d, _)| d)
     }
@@ -205,21 +209,18 @@ impl Format for Yaz0 {
     }
 
     #[cfg(feature = "convert")]
-    /// `x.szs → x.arc` (or any other name) decompresses; `x.arc → x.szs` compresses with
-    /// `-o yaz0=ENCODER` (default `nintendo`).
+    /// `x.arc → x.szs` compresses with `-o yaz0=ENCODER` (default `nintendo`); `x.szs → x.arc`
+    /// decompresses through [`crate::convert`].
     fn convert(&self, job: &crate::Conversion<'_>) -> Result<Option<crate::Outputs>> {
-        let (input, to, opts, limits) = (job.input, job.to, job.opts, job.limits);
-        let out = if yaz0::is_yaz0(input) {
-            if crate::archive::is_compressed_name(to) {
-                return Ok(None);
-            }
-            yaz0::decode_with(input, limits)?
-        } else if crate::archive::is_compressed_name(to) {
-            yaz0::encode(input, encoder(opts)?)
-        } else {
+        let (input, to, opts) = (job.input, job.to, job.opts);
+        // Decompression is the registry's (`crate::convert`: the payload, decoded once).
+        if yaz0::is_yaz0(input) || !crate::archive::is_compressed_name(to) {
             return Ok(None);
-        };
-        Ok(Some(crate::one_file(to, out)))
+        }
+        Ok(Some(crate::one_file(
+            to,
+            yaz0::encode(input, encoder(opts)?),
+        )))
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
@@ -240,6 +241,10 @@ pub struct Yay0;
 impl Format for Yay0 {
     fn name(&self) -> &'static str {
         "yay0"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["szp", "yay0"]
     }
 
     /// The magic and a header whose stream offsets fall inside the file.

@@ -26,20 +26,24 @@ pub struct Extracted {
 /// Writes the members of `data` (an archive, possibly compressed) and the manifest into `dir`,
 /// which must be empty or new (the output policy hands over a fresh folder). Non-RARC containers
 /// use their format's `extract`. At most [`crate::output::DEFAULT_BUDGET`] bytes are written.
+/// The members may expand to [`gcformats::archive::MAX_EXPANSION`] times the archive's size.
 pub fn extract_into(data: &[u8], name: &str, dir: &Path) -> Result<Extracted, String> {
-    extract_within(data, name, dir, crate::output::DEFAULT_BUDGET)
+    extract_within(data, name, dir, crate::output::DEFAULT_BUDGET, false)
 }
 
 /// [`extract_into`] writing at most `budget` bytes: the files' total is checked before the first
-/// one is written (a decompression bomb writes nothing).
+/// one is written (a decompression bomb writes nothing). `explicit`: the caller chose the budget
+/// (`--budget`), which then replaces the limit relative to the archive's size.
 pub fn extract_within(
     data: &[u8],
     name: &str,
     dir: &Path,
     budget: u64,
+    explicit: bool,
 ) -> Result<Extracted, String> {
     let mut spent = crate::Spent { bytes: 0, budget };
-    let u = gcformats::archive::unpack(data, name, budget, |n| spent.charge(n))
+    let expansion = (!explicit).then_some(gcformats::archive::MAX_EXPANSION);
+    let u = gcformats::archive::unpack(data, name, budget, expansion, |n| spent.charge(n))
         .map_err(|e| format!("{name}: {e}"))?;
     let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     for d in &u.dirs {

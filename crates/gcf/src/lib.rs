@@ -253,7 +253,8 @@ pub fn read_companions(opts: &Options) -> Result<Companions, String> {
 /// Writes the files a conversion made ([`gcformats::Outputs`]) for the target `to` under
 /// `policy`: into the folder `to` when it names one ([`gcformats::is_folder_name`]), otherwise
 /// beside it (`to` itself is the entry named as its file name). Every path must be relative and
-/// stay inside; every target is checked before the first is written.
+/// stay inside; every file must read back as what its name says ([`gcformats::read_back`]) and
+/// every target is checked before the first is written; the files appear together or not at all.
 pub fn write_outputs(
     policy: &output::Policy,
     to: &std::path::Path,
@@ -269,28 +270,41 @@ pub fn write_outputs(
             ));
         }
     }
+    gcformats::read_back_all(files, &gcio::Limits::default())
+        .map_err(|e| format!("{}: refusing to write it: {e}", to.display()))?;
     if gcformats::is_folder_name(&to.to_string_lossy()) {
         return policy.write_folder(to, |dir| {
             for (name, bytes) in files {
                 let p = dir.join(name);
                 if let Some(parent) = p.parent() {
                     std::fs::create_dir_all(parent)
-                        .map_err(|e| format!("{}: {e}", parent.display()))?;
+                        .map_err(|e| format!("{}: {e}", to.join(name).display()))?;
                 }
-                std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+                std::fs::write(&p, bytes)
+                    .map_err(|e| format!("{}: {e}", to.join(name).display()))?;
             }
             Ok(())
         });
     }
     let dir = to.parent().unwrap_or(Path::new(""));
-    let paths: Vec<_> = files.iter().map(|(n, b)| (dir.join(n), b)).collect();
-    for (p, _) in &paths {
-        policy.check_output(p, false)?;
-    }
-    for (p, bytes) in &paths {
-        policy.write_file(p, bytes)?;
-    }
-    Ok(())
+    let paths: Vec<_> = files
+        .iter()
+        .map(|(n, b)| (dir.join(n), b.as_slice()))
+        .collect();
+    policy.write_files(&paths)
+}
+
+/// Writes `bytes`, a file of a new layout (a packed archive, a rebuilt model, an archive with a
+/// replaced member), to `out` after reading it back ([`gcformats::read_back`]): what would not
+/// read back is refused, never written.
+pub fn write_checked(
+    policy: &output::Policy,
+    out: &std::path::Path,
+    bytes: &[u8],
+) -> Result<(), String> {
+    gcformats::read_back(&out.to_string_lossy(), bytes, &gcio::Limits::default())
+        .map_err(|e| format!("{}: refusing to write it: {e}", out.display()))?;
+    policy.write_file(out, bytes)
 }
 
 /// What every level of one examination shares.

@@ -86,10 +86,10 @@ enum Cmd {
         #[arg(long)]
         deep: bool,
     },
-    /// Examine every file under PATH (a file, a directory, or a disc image; default `samples/`),
-    /// descending into archives, and print per-format totals.
+    /// Examine every file under PATH, descending into archives, and print per-format totals.
     Survey {
-        #[arg(default_value = "samples")]
+        /// A file, a directory or a disc image (default: the current directory).
+        #[arg(default_value = ".")]
         path: PathBuf,
         /// Worker threads (default: one per core).
         #[arg(long)]
@@ -103,14 +103,26 @@ enum Cmd {
         fail_on: Option<FailOn>,
     },
     /// Write an archive's members (decompressed) and a manifest (.gcf-rarc.txt) into DIR; the
-    /// archive may be compressed (Galaxy's .arc files are Yaz0).
-    Extract { archive: PathBuf, dir: PathBuf },
-    /// Build an archive from DIR. A folder from `extract` packs back byte for byte (edits change
-    /// only the edited members; files added are included; the original's Yaz0 encoder is reused).
-    /// Otherwise the output name picks the format (.arc/.rarc: RARC, .szs: Yaz0 RARC, .pkx).
-    Pack {
-        dir: PathBuf,
+    /// archive may be compressed (Galaxy's .arc files are Yaz0). DIR must be new or empty;
+    /// --force replaces it whole. Members may expand to 64x the archive's size unless --budget.
+    Extract {
+        /// The archive (.arc, .szs, .rarc, .pkx).
         archive: PathBuf,
+        /// The folder to create.
+        dir: PathBuf,
+    },
+    /// Build an archive from DIR. A folder from `extract` packs back byte for byte (edits change
+    /// only the edited members; files the manifest does not list are refused unless --add; the
+    /// original's Yaz0 encoder is reused). Otherwise the output name picks the format
+    /// (.arc/.rarc: RARC, .szs: Yaz0 RARC, .pkx). The result is read back before it is written.
+    Pack {
+        /// The folder to pack.
+        dir: PathBuf,
+        /// The archive to write.
+        archive: PathBuf,
+        /// Pack files and folders the manifest does not list, as new members.
+        #[arg(long)]
+        add: bool,
         /// Yaz0-compress with this encoder (nintendo, gclib, whitehole, oead-6..9, fast, best)
         /// whatever the output name; `none`: no compression.
         #[arg(long)]
@@ -129,11 +141,15 @@ enum Cmd {
         opt: Vec<(String, String)>,
     },
     /// Replace one member of an archive with FILE, keeping every other byte and the original
-    /// encoders. MEMBER is a path inside the archive (`jmp/Placement/ObjInfo`); `:` goes into an
-    /// archive stored as a member (`inner.arc:dir/file`).
+    /// encoders. FILE must be of the member's format, or an export that converts to it (a table's
+    /// .csv/.json, a texture's .png); anything else is refused.
     Replace {
+        /// The archive, edited in place unless --out.
         archive: PathBuf,
+        /// A path inside the archive (`jmp/Placement/ObjInfo`); `:` goes into an archive stored
+        /// as a member (`inner.arc:dir/file`).
         member: String,
+        /// The new member, or a .csv/.json/.png it is converted from.
         file: PathBuf,
         /// Write the result here instead of replacing ARCHIVE in place.
         #[arg(long)]
@@ -535,7 +551,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let data = read(&archive)?;
             let name = archive.display().to_string();
             let x = policy(vec![archive.clone()]).write_folder(&dir, |tmp| {
-                gcf::archive::extract_within(&data, &name, tmp, budget)
+                gcf::archive::extract_within(&data, &name, tmp, budget, cli.budget.is_some())
             })?;
             for n in &x.notices {
                 notice(json, n);
@@ -561,6 +577,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Cmd::Pack {
             dir,
             archive,
+            add,
             yaz0,
             lowercase,
             sync_ids,
@@ -574,6 +591,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     ("yaz0", yaz0),
                     ("lowercase", flag(lowercase)),
                     ("sync-ids", flag(sync_ids)),
+                    ("add", flag(add)),
                 ],
             );
             let mut pol = policy(vec![dir.clone()]);
@@ -583,7 +601,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             for n in &packed.notices {
                 notice(json, n);
             }
-            pol.write_file(&archive, &packed.bytes)?;
+            gcf::write_checked(&pol, &archive, &packed.bytes)?;
             let to_stdout = output::is_std(&archive);
             if json && !to_stdout {
                 print_json(
@@ -602,7 +620,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         } => {
             let data = read(&archive)?;
             let new = read(&file)?;
-            let bytes = gcf::archive::replace(&data, &member, new)
+            let bytes = gcf::archive::replace(&data, &member, new, &file.display().to_string())
                 .map_err(|e| format!("{}: {e}", archive.display()))?;
             // In place is what `replace` is for: no --force needed, still temp + rename.
             let (target, pol) = match &out {
@@ -615,7 +633,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     },
                 ),
             };
-            pol.write_file(&target, &bytes)?;
+            gcf::write_checked(&pol, &target, &bytes)?;
             if !output::is_std(&target) {
                 if json {
                     print_json(
@@ -697,8 +715,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let pol = policy(vec![input.clone()]);
             pol.check_output(&output, true)?;
             let none = || {
+                let what = match std::fs::read(&input)
+                    .ok()
+                    .map(|d| identify(&d, &input.to_string_lossy()))
+                {
+                    Some(d) => match d.detail {
+                        Some(detail) => format!(" ({} holding {detail})", d.format),
+                        None => format!(" ({})", d.format),
+                    },
+                    None => String::new(),
+                };
                 format!(
-                    "no conversion from {} to {}\n{CONVERSIONS}",
+                    "no conversion from {}{what} to {}\n{CONVERSIONS}",
                     input.display(),
                     output.display()
                 )
@@ -712,7 +740,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         e
                     }
                 })?;
-                pol.write_file(&output, &packed.bytes)?;
+                gcf::write_checked(&pol, &output, &packed.bytes)?;
             } else {
                 let data = read(&input)?;
                 let files = gcf::read_companions(&opts)?;

@@ -3,12 +3,15 @@
 //!
 //! - `-` is standard input (as an input) or standard output (as an output file).
 //! - An output is written to a temporary file or folder next to it and renamed on success, so a
-//!   failure never leaves a partial output.
+//!   failure never leaves a partial output; several files are all written before any is renamed.
+//!   Missing parent folders are created (as `mkdir -p`); errors name the output, never the
+//!   temporary.
 //! - An existing output file, or a non-empty output folder, is refused unless `--force`; an output
 //!   that is one of the inputs is always refused.
-//! - Extracting never follows a symbolic link inside the target folder and never writes outside
-//!   it: members are written into a fresh folder and moved into place one by one, replacing links
-//!   (not their targets) and refusing linked sub-folders.
+//! - A folder output (extract, a conversion to a folder) is filled while new and renamed into
+//!   place: with `--force` it replaces the old folder whole, never mixing old files with new ones
+//!   and never writing through a link inside it. A folder holding the working directory is never
+//!   replaced.
 //! - Packing reads regular files and folders only: symbolic links are refused unless
 //!   `--follow-symlinks` (and then followed only to regular files and folders), devices, FIFOs
 //!   and sockets are always refused, and the total size is capped ([`Policy::budget`]).
@@ -79,6 +82,35 @@ fn temp_sibling(path: &Path) -> PathBuf {
     path.with_file_name(format!(".gcf-tmp-{}-{n}-{name}", std::process::id()))
 }
 
+/// [`temp_sibling`] of `out`, after creating `out`'s missing parent folders.
+fn temp_for(out: &Path) -> Result<PathBuf, String> {
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| err(parent, e))?;
+    }
+    Ok(temp_sibling(out))
+}
+
+/// Removes a file or a folder tree (never what a link inside points to).
+fn remove_any(p: &Path) {
+    match std::fs::symlink_metadata(p) {
+        Ok(m) if m.is_dir() => {
+            let _ = std::fs::remove_dir_all(p);
+        }
+        Ok(_) => {
+            let _ = std::fs::remove_file(p);
+        }
+        Err(_) => {}
+    }
+}
+
+/// Whether the working directory is `dir` or inside it.
+fn holds_working_dir(dir: &Path) -> bool {
+    match (std::env::current_dir(), std::fs::canonicalize(dir)) {
+        (Ok(cwd), Ok(d)) => std::fs::canonicalize(cwd).is_ok_and(|c| c.starts_with(d)),
+        _ => true,
+    }
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(x), Ok(y)) => x == y,
@@ -128,24 +160,48 @@ impl Policy {
 
     /// Writes `bytes` to `out` (standard output for `-`) through a temporary file and a rename.
     pub fn write_file(&self, out: &Path, bytes: &[u8]) -> Result<(), String> {
-        self.check_output(out, false)?;
         if is_std(out) {
+            self.check_output(out, false)?;
             let mut o = std::io::stdout().lock();
             return o
                 .write_all(bytes)
                 .and_then(|()| o.flush())
                 .map_err(|e| format!("stdout: {e}"));
         }
-        self.with_temp(out, |tmp| {
+        self.write_files(&[(out.to_path_buf(), bytes)])
+    }
+
+    /// Writes several files as one output: every target is checked and every file written to a
+    /// temporary sibling before the first rename, so a failure leaves none of them.
+    pub fn write_files(&self, files: &[(PathBuf, &[u8])]) -> Result<(), String> {
+        for (out, _) in files {
+            self.check_output(out, false)?;
+        }
+        let mut temps = Vec::with_capacity(files.len());
+        let written = files.iter().try_for_each(|(out, bytes)| {
+            let tmp = temp_for(out)?;
+            temps.push(tmp.clone());
             let mut f = std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
-                .open(tmp)
-                .map_err(|e| err(tmp, e))?;
+                .open(&tmp)
+                .map_err(|e| err(out, e))?;
             f.write_all(bytes)
                 .and_then(|()| f.sync_all())
-                .map_err(|e| err(tmp, e))
-        })
+                .map_err(|e| err(out, e))
+        });
+        let renamed = written.and_then(|()| {
+            files
+                .iter()
+                .zip(&temps)
+                .try_for_each(|((out, _), tmp)| std::fs::rename(tmp, out).map_err(|e| err(out, e)))
+        });
+        if renamed.is_err() {
+            for t in &temps {
+                let _ = std::fs::remove_file(t);
+            }
+        }
+        renamed
     }
 
     /// Runs `make` on a temporary sibling of `out` (same extension; `make` may create a file or a
@@ -157,88 +213,75 @@ impl Policy {
         make: impl FnOnce(&Path) -> Result<T, String>,
     ) -> Result<T, String> {
         self.check_output(out, true)?;
-        let tmp = temp_sibling(out);
-        let cleanup = |p: &Path| {
-            if p.is_dir() {
-                let _ = std::fs::remove_dir_all(p);
-            } else {
-                let _ = std::fs::remove_file(p);
-            }
-        };
+        let tmp = temp_for(out)?;
         let value = match make(&tmp) {
             Ok(v) => v,
             Err(e) => {
-                cleanup(&tmp);
+                remove_any(&tmp);
                 return Err(e);
             }
         };
-        // A folder output replacing an existing empty folder (or, with --force, anything).
-        if let Ok(meta) = std::fs::symlink_metadata(out) {
-            let removed = if meta.is_dir() {
-                if self.force {
-                    std::fs::remove_dir_all(out)
-                } else {
-                    std::fs::remove_dir(out)
-                }
-            } else if tmp.is_dir() {
-                std::fs::remove_file(out)
-            } else {
-                Ok(())
-            };
-            if let Err(e) = removed {
-                cleanup(&tmp);
-                return Err(err(out, e));
-            }
-        }
-        std::fs::rename(&tmp, out).map_err(|e| {
-            cleanup(&tmp);
-            err(out, e)
-        })?;
+        self.put_in_place(&tmp, out)?;
         Ok(value)
     }
 
+    /// Moves the finished temporary `tmp` to `out`: a file or folder already there (an empty
+    /// folder, or anything with `--force`) is replaced whole, and restored if the move fails.
+    fn put_in_place(&self, tmp: &Path, out: &Path) -> Result<(), String> {
+        let fail = |e: String| {
+            remove_any(tmp);
+            Err(e)
+        };
+        let Ok(meta) = std::fs::symlink_metadata(out) else {
+            return std::fs::rename(tmp, out).or_else(|e| fail(err(out, e)));
+        };
+        if meta.is_dir() && holds_working_dir(out) {
+            return fail(err(
+                out,
+                "holds the working directory (refusing to replace it; choose another folder)",
+            ));
+        }
+        if !meta.is_dir() && !tmp.is_dir() {
+            // A file replaced by a file: rename does it atomically.
+            return std::fs::rename(tmp, out).or_else(|e| fail(err(out, e)));
+        }
+        let old = temp_sibling(out);
+        if let Err(e) = std::fs::rename(out, &old) {
+            return fail(err(out, e));
+        }
+        if let Err(e) = std::fs::rename(tmp, out) {
+            let _ = std::fs::rename(&old, out);
+            return fail(err(out, e));
+        }
+        remove_any(&old);
+        Ok(())
+    }
+
     /// Fills a folder: `fill` writes into a fresh temporary folder next to `dir`, which then
-    /// becomes `dir` (absent or empty) or, with `--force`, is merged into it file by file without
-    /// following any link inside `dir`.
+    /// becomes `dir` (absent or empty) or, with `--force`, replaces it whole.
     pub fn write_folder<T>(
         &self,
         dir: &Path,
         fill: impl FnOnce(&Path) -> Result<T, String>,
     ) -> Result<T, String> {
-        self.check_output(dir, true)?;
         if is_std(dir) {
             return Err("-: an archive extracts to a folder, not to standard output".to_owned());
         }
-        let exists = std::fs::symlink_metadata(dir).is_ok();
-        if !exists || is_empty_dir(dir) {
-            let merge_into_empty = exists;
-            let tmp = temp_sibling(dir);
-            std::fs::create_dir(&tmp).map_err(|e| err(&tmp, e))?;
-            let v = match fill(&tmp) {
-                Ok(v) => v,
-                Err(e) => {
-                    let _ = std::fs::remove_dir_all(&tmp);
-                    return Err(e);
-                }
-            };
-            if merge_into_empty {
-                std::fs::remove_dir(dir).map_err(|e| err(dir, e))?;
-            }
-            std::fs::rename(&tmp, dir).map_err(|e| {
-                let _ = std::fs::remove_dir_all(&tmp);
-                err(dir, e)
-            })?;
-            return Ok(v);
-        }
-        let meta = std::fs::symlink_metadata(dir).map_err(|e| err(dir, e))?;
-        if !meta.is_dir() {
+        self.check_output(dir, true)?;
+        if std::fs::symlink_metadata(dir).is_ok_and(|m| !m.is_dir()) {
             return Err(format!("{}: exists and is not a folder", dir.display()));
         }
-        let tmp = temp_sibling(dir);
-        std::fs::create_dir(&tmp).map_err(|e| err(&tmp, e))?;
-        let result = fill(&tmp).and_then(|v| merge(&tmp, dir, Path::new("")).map(|()| v));
-        let _ = std::fs::remove_dir_all(&tmp);
-        result
+        let tmp = temp_for(dir)?;
+        std::fs::create_dir(&tmp).map_err(|e| err(dir, e))?;
+        let value = match fill(&tmp) {
+            Ok(v) => v,
+            Err(e) => {
+                remove_any(&tmp);
+                return Err(e);
+            }
+        };
+        self.put_in_place(&tmp, dir)?;
+        Ok(value)
     }
 
     /// Reads every regular file under `dir` (except `skip` at its top) as folder-relative
@@ -325,44 +368,6 @@ impl Policy {
 /// A folder read into memory (the library's, which packs it).
 pub use gcformats::archive::Folder;
 
-/// Moves everything under `from` into `to` (`rel` below both): files replace files or links of
-/// the same name (the link itself, never its target); a sub-folder must be a real folder.
-fn merge(from: &Path, to: &Path, rel: &Path) -> Result<(), String> {
-    let src = from.join(rel);
-    let mut entries: Vec<_> = std::fs::read_dir(&src)
-        .map_err(|e| err(&src, e))?
-        .collect::<Result<_, _>>()
-        .map_err(|e| err(&src, e))?;
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let r = rel.join(e.file_name());
-        let s = from.join(&r);
-        let d = to.join(&r);
-        let is_dir = e.file_type().map_err(|x| err(&s, x))?.is_dir();
-        match std::fs::symlink_metadata(&d) {
-            Ok(m) if m.file_type().is_symlink() && is_dir => {
-                return Err(err(
-                    &d,
-                    "is a symbolic link in the target folder (refusing to write through it)",
-                ));
-            }
-            Ok(m) if is_dir && m.is_dir() => {}
-            Ok(m) if is_dir || m.is_dir() => {
-                return Err(err(&d, "exists as a different kind (file vs folder)"));
-            }
-            _ if is_dir => std::fs::create_dir(&d).map_err(|x| err(&d, x))?,
-            _ => {}
-        }
-        if is_dir {
-            merge(from, to, &r)?;
-        } else {
-            // rename replaces a file or a link named `d` itself, never what a link points to.
-            std::fs::rename(&s, &d).map_err(|x| err(&d, x))?;
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -394,6 +399,10 @@ mod tests {
         };
         forced.write_file(&out, b"2").unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"2");
+        // Missing folders are created; errors name the output, not the temporary.
+        p.write_file(&d.join("new/deeper/c.bin"), b"3").unwrap();
+        assert_eq!(std::fs::read(d.join("new/deeper/c.bin")).unwrap(), b"3");
+        std::fs::remove_dir_all(d.join("new")).unwrap();
         let r: Result<(), String> = p.with_temp(&d.join("b.bin"), |t| {
             std::fs::write(t, b"partial").unwrap();
             Err("failed".into())
@@ -405,34 +414,52 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn merge_never_writes_through_links() {
+    fn forced_folder_is_replaced_whole_never_written_through() {
         let d = scratch("links");
         let outside = d.join("outside");
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("victim"), b"keep").unwrap();
         let target = d.join("target");
         std::fs::create_dir_all(&target).unwrap();
+        std::fs::write(target.join("old-member"), b"old").unwrap();
         std::os::unix::fs::symlink(outside.join("victim"), target.join("member")).unwrap();
+        std::os::unix::fs::symlink(&outside, target.join("sub")).unwrap();
+        let e = Policy::default()
+            .write_folder(&target, |_| Ok(()))
+            .unwrap_err();
+        assert!(e.contains("--force"), "{e}");
         let force = Policy {
             force: true,
             ..Policy::default()
         };
+        // A failed fill leaves the old folder as it was.
+        let e = force
+            .write_folder(&target, |t| {
+                std::fs::write(t.join("member"), b"half").unwrap();
+                Err::<(), _>("failed".to_owned())
+            })
+            .unwrap_err();
+        assert_eq!(e, "failed");
+        assert_eq!(std::fs::read(target.join("old-member")).unwrap(), b"old");
         force
             .write_folder(&target, |t| {
+                std::fs::create_dir(t.join("sub")).unwrap();
+                std::fs::write(t.join("sub/victim"), b"new").unwrap();
                 std::fs::write(t.join("member"), b"new").map_err(|e| e.to_string())
             })
             .unwrap();
         assert_eq!(std::fs::read(outside.join("victim")).unwrap(), b"keep");
         assert_eq!(std::fs::read(target.join("member")).unwrap(), b"new");
-        std::os::unix::fs::symlink(&outside, target.join("sub")).unwrap();
-        let e = force
-            .write_folder(&target, |t| {
-                std::fs::create_dir(t.join("sub")).unwrap();
-                std::fs::write(t.join("sub/victim"), b"new").map_err(|e| e.to_string())
-            })
-            .unwrap_err();
-        assert!(e.contains("symbolic link"), "{e}");
-        assert_eq!(std::fs::read(outside.join("victim")).unwrap(), b"keep");
+        assert!(
+            !target.join("old-member").exists(),
+            "old files are not mixed in"
+        );
+        assert_eq!(
+            std::fs::read_dir(&d).unwrap().count(),
+            2,
+            "no temporary left"
+        );
+        std::os::unix::fs::symlink(&outside, target.join("sub2")).unwrap();
         // Reading for pack: links refused unless asked for.
         let e = Policy::default().read_folder(&target, "").unwrap_err();
         assert!(e.contains("symbolic link"), "{e}");

@@ -283,7 +283,7 @@ fn replace_reaches_into_nested_compressed_archives() {
         .write()
         .unwrap();
     let szs = yaz0::encode(&outer, nintendo);
-    let out = gcf::archive::replace(&szs, "inner.arc:target.bin", vec![9; 50]).unwrap();
+    let out = gcf::archive::replace(&szs, "inner.arc:target.bin", vec![9; 50], "new.bin").unwrap();
     assert_eq!(
         gcf::archive::member(&out, "inner.arc:target.bin").unwrap(),
         vec![9; 50]
@@ -307,7 +307,7 @@ fn replace_reaches_into_nested_compressed_archives() {
     let decoded = yaz0::decode(&stored).unwrap();
     assert_eq!(yaz0::encode(&decoded, gclib), stored);
     // Putting the original back gives the original file.
-    let back = gcf::archive::replace(&out, "inner.arc:target.bin", vec![1; 40]).unwrap();
+    let back = gcf::archive::replace(&out, "inner.arc:target.bin", vec![1; 40], "new.bin").unwrap();
     assert_eq!(back, szs);
-    assert!(gcf::archive::replace(&szs, "inner.arc:nope", vec![]).is_err());
+    assert!(gcf::archive::replace(&szs, "inner.arc:nope", vec![], "new.bin").is_err());
 }

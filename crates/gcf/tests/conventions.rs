@@ -224,10 +224,13 @@ fn extract_pack_replace_see_through_yaz0() {
     let szs = d.join("fresh.szs");
     assert!(gcf(&["pack", s(&fresh), s(&szs)]).status.success());
     assert!(std::fs::read(&szs).unwrap().starts_with(b"Yaz0"));
-    // Added file: included with a notice; missing file: a clear error naming it.
+    // Added file: refused unless --add, then included with a notice; missing file: a clear
+    // error naming it.
     std::fs::write(x.join("jmp/New.bin"), [9; 5]).unwrap();
     let added = d.join("added.arc");
     let o = gcf(&["pack", s(&x), s(&added)]);
+    assert!(!o.status.success() && text(&o.stderr).contains("jmp/New.bin"));
+    let o = gcf(&["pack", s(&x), s(&added), "--add"]);
     assert!(o.status.success());
     assert!(
         text(&o.stderr).contains("added jmp/New.bin"),
@@ -235,7 +238,7 @@ fn extract_pack_replace_see_through_yaz0() {
         text(&o.stderr)
     );
     std::fs::remove_file(x.join("Anim.brk")).unwrap();
-    let o = gcf(&["pack", s(&x), s(&d.join("missing.arc"))]);
+    let o = gcf(&["pack", s(&x), s(&d.join("missing.arc")), "--add"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("Anim.brk"));
     // replace: one member swapped in place, the encoder kept, every other member the same.

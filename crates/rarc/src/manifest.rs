@@ -63,6 +63,9 @@ pub struct Packed {
     pub layers: Vec<Layer>,
     /// What the caller should tell the user: files added, encoders that had to be replaced.
     pub notices: Vec<String>,
+    /// Files and folders of the folder that the manifest does not list (added), by path: a
+    /// caller may refuse them (stray working files) unless the user asked to add files.
+    pub added: Vec<String>,
 }
 
 impl Packed {
@@ -879,21 +882,24 @@ pub fn pack_with(
         a.replace_data(entry, data)?;
         a.file_size = None;
     }
-    add_new(&mut a, files, dirs, &mut notices)?;
+    let added = add_new(&mut a, files, dirs, &mut notices)?;
     Ok(Packed {
         archive: a.write()?,
         layers,
         notices,
+        added,
     })
 }
 
-/// Adds folders and files that are not in the manifest, parents first, in name order.
+/// Adds folders and files that are not in the manifest, parents first, in name order; returns
+/// their paths.
 fn add_new(
     a: &mut Archive,
     files: BTreeMap<String, Vec<u8>>,
     dirs: &[String],
     notices: &mut Vec<String>,
-) -> Result<()> {
+) -> Result<Vec<String>> {
+    let mut added = Vec::new();
     let p = paths(a);
     let mut node_of: HashMap<String, usize> = p
         .node
@@ -921,6 +927,7 @@ fn add_new(
             .ok_or_else(|| Error::message(format!("{d}: parent folder not in the archive")))?;
         let node = a.add_dir(parent, &name_bytes(name))?;
         notices.push(format!("added folder {d} (not in {MANIFEST})"));
+        added.push(d.clone());
         node_of.insert(d, node);
     }
     for (path, data) in files {
@@ -929,6 +936,7 @@ fn add_new(
             .get(parent)
             .ok_or_else(|| Error::message(format!("{path}: folder not in the archive")))?;
         let id = a.next_id;
+        added.push(path.clone());
         let at = a.add_file(node, &name_bytes(name), default_attr(&data), data)?;
         notices.push(format!(
             "added {path} (not in {MANIFEST}): entry {at}, id {}, after its folder's other entries",
@@ -936,7 +944,7 @@ fn add_new(
         ));
         a.file_size = None;
     }
-    Ok(())
+    Ok(added)
 }
 
 /// Packs a folder that has no manifest as a new retail-layout archive: folders and files in name
