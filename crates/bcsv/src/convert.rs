@@ -218,8 +218,16 @@ fn parse_int(field: &Field, s: &str) -> Result<u32, String> {
     Ok((v as u64 & u64::from(field.width_mask())) as u32)
 }
 
-/// Parses a cell of `field`'s type from text.
+/// Parses a cell of `field`'s type from text; a number outside the field's range (a packed
+/// field's bits, [`Value::check_fits`]) is an error, not truncated on write.
 pub(crate) fn parse_value(field: &Field, s: &str, enc: Encoding) -> Result<Value, String> {
+    let v = parse_unchecked(field, s, enc)?;
+    v.check_fits(field)?;
+    Ok(v)
+}
+
+/// [`parse_value`] without the range check.
+fn parse_unchecked(field: &Field, s: &str, enc: Encoding) -> Result<Value, String> {
     Ok(match field.kind {
         FieldType::LONG => Value::Long(parse_int(field, s)? as i32),
         FieldType::LONG_2 => Value::Long2(parse_int(field, s)?),

@@ -6,6 +6,7 @@
 use gcio::{Error, Result};
 
 use crate::convert::{apply_meta, column_specs, meta, parse_columns, parse_value, value_text};
+use crate::hash::display_name;
 use crate::model::Table;
 use crate::types::FieldType;
 use gcio::text::{from_hex, to_hex};
@@ -209,8 +210,10 @@ pub fn from_csv(text: &str) -> Result<Table> {
                     Some(d) if cell.is_empty() && numeric => d,
                     _ => cell,
                 };
-                let v = parse_value(f, cell, table.encoding)
-                    .map_err(|m| err(line, format!("column {}: {m}", i + 1)))?;
+                let v = parse_value(f, cell, table.encoding).map_err(|m| {
+                    let (r, name) = (table.len(), display_name(f.hash));
+                    err(line, format!("row {r}, column {} {name}: {m}", i + 1))
+                })?;
                 values_out.push(v);
             }
         }

@@ -81,6 +81,27 @@ impl Value {
         })
     }
 
+    /// Checks that the value fits `field`: its bits lie within [`Field::value_mask`], so that the
+    /// writer stores it unchanged (a packed field would otherwise drop the bits outside its mask,
+    /// 200 in a 7-bit field reading back as 72). Strings always fit (their pool offset is checked
+    /// on write). The error gives the value and the allowed range; callers add row and column.
+    pub fn check_fits(&self, field: &Field) -> std::result::Result<(), String> {
+        match self.bits() {
+            Some(b) if b & !field.value_mask() != 0 => {
+                let shown = match *self {
+                    Value::Long(v) => v.to_string(),
+                    Value::Long2(v) => v.to_string(),
+                    Value::Short(v) => v.to_string(),
+                    Value::Char(v) => v.to_string(),
+                    Value::Float(v) => format!("{v:?} (bits {b:#010X})"),
+                    _ => b.to_string(),
+                };
+                Err(out_of_range(&shown, field))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Equality that compares floats by bits (NaN payloads, -0.0).
     pub fn same(&self, other: &Value) -> bool {
         match (self, other) {
@@ -88,6 +109,21 @@ impl Value {
             (a, b) => a == b,
         }
     }
+}
+
+/// The message of a value (`shown`) outside `field`'s range.
+#[cold]
+#[inline(never)]
+pub(crate) fn out_of_range(shown: &str, field: &Field) -> String {
+    let signed = if shown.starts_with('-') {
+        "; packed fields read unsigned, so a negative value does not fit"
+    } else {
+        ""
+    };
+    format!(
+        "{shown} is out of range: allowed {}{signed}",
+        field.range_text()
+    )
 }
 
 impl From<Cell<'_>> for Value {
@@ -374,13 +410,16 @@ impl Table {
         self.row(row)?.get(i)
     }
 
-    /// Sets the value of `key` in row `row`; the value's type must match the field's.
+    /// Sets the value of `key` in row `row`; the value's type must match the field's and the
+    /// value must fit it ([`Value::check_fits`]): an error names the row, the column and the
+    /// allowed range.
     pub fn set(&mut self, row: usize, key: impl Into<FieldKey>, value: Value) -> Result<()> {
         let key = key.into();
         let i = self
             .field_index(key)
             .ok_or_else(|| Error::message(format!("no field {}", display_name(key.0))))?;
-        let kind = self.fields.get(i).map(|f| f.kind);
+        let field = self.fields.get(i).copied();
+        let kind = field.map(|f| f.kind);
         if kind != Some(value.kind()) {
             return Err(Error::invalid(
                 0,
@@ -391,6 +430,14 @@ impl Table {
                     value.kind()
                 ),
             ));
+        }
+        if let Some(f) = &field {
+            value.check_fits(f).map_err(|m| {
+                Error::invalid(
+                    0,
+                    format!("row {row}, column {}: {m}", display_name(f.hash)),
+                )
+            })?;
         }
         let slot = self
             .row_mut(row)

@@ -18,6 +18,8 @@ pub(crate) struct Slot {
     shift: u32,
     /// The mask covers the whole width: no need to read the old word.
     whole: bool,
+    /// The bits a value may carry ([`Field::value_mask`]): the writer refuses others.
+    pub(crate) limit: u32,
 }
 
 impl Slot {
@@ -30,6 +32,7 @@ impl Slot {
             read_mask: f.mask,
             shift: u32::from(f.shift),
             whole: mask == f.width_mask(),
+            limit: f.value_mask(),
         }
     }
 

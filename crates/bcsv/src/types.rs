@@ -185,6 +185,29 @@ impl Field {
         self.mask & self.width_mask() & keep
     }
 
+    /// The bits a value of this field can hold: [`Field::effective_mask`] shifted down, i.e.
+    /// `0..=mask >> shift` for a contiguous mask. The game reads packed fields unsigned
+    /// (`(raw & mask) >> shift`, BCSV-013) and refuses signed reads of them (BCSV-012), so a value
+    /// with a bit outside this (a negative one included) cannot be stored; plain fields hold every
+    /// value of their width.
+    pub fn value_mask(&self) -> u32 {
+        self.effective_mask()
+            .checked_shr(u32::from(self.shift))
+            .unwrap_or(0)
+    }
+
+    /// The values [`Field::value_mask`] allows, for messages: `0..=127 (7-bit field, mask
+    /// 0x00007F00, shift 8)`, or the allowed bits when the mask has holes.
+    pub fn range_text(&self) -> String {
+        let m = self.value_mask();
+        let values = if m & m.wrapping_add(1) == 0 {
+            format!("0..={m} ({}-bit field", m.count_ones())
+        } else {
+            format!("values within the bits {m:#X} (field")
+        };
+        format!("{values}, mask {:#010X}, shift {})", self.mask, self.shift)
+    }
+
     /// Decodes a raw value of the field's width: `(raw & mask) >> shift` (BCSV-013, C-13).
     #[inline]
     pub fn decode(&self, raw: u32) -> u32 {

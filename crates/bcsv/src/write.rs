@@ -8,7 +8,7 @@ use gcio::{Endian, Error, Limits, Result};
 
 use crate::fasthash::{FastState, Key};
 use crate::hash::display_name;
-use crate::model::{Table, Tail, Value};
+use crate::model::{Table, Tail, Value, out_of_range};
 use crate::slot::Slot;
 use crate::types::{Field, FieldType};
 use crate::view::{FIELD_SIZE, HEADER_SIZE};
@@ -47,6 +47,17 @@ impl<'a> PoolWriter<'a> {
             }
         }
     }
+}
+
+/// A value (or, for a pool string, its offset `bits`) outside its field's range.
+#[cold]
+#[inline(never)]
+fn does_not_fit(r: usize, f: &Field, v: &Value, bits: u32) -> Error {
+    let m = match v {
+        Value::StringOffset(_) => out_of_range(&format!("string pool offset {bits}"), f),
+        v => v.check_fits(f).err().unwrap_or_default(),
+    };
+    Error::invalid(0, format!("row {r}, column {}: {m}", display_name(f.hash)))
 }
 
 /// A value whose type is not its field's.
@@ -129,16 +140,15 @@ impl Table {
         out.extend_from_slice(&self.header_gap);
 
         let plans: Vec<Slot> = self.fields.iter().map(Slot::new).collect();
-        // A string offset reads back as written unless its mask or shift drops bits or another
-        // field (possible in a hand-edited layout) overlaps it: only then is each row re-read.
+        // A string offset that fits its field (checked per cell) reads back as written unless
+        // another field (possible in a hand-edited layout) overlaps it: only then is each row
+        // re-read.
         let recheck = self.fields.iter().enumerate().any(|(i, f)| {
             f.kind == FieldType::STRING_OFFSET
-                && (f.effective_mask() != u32::MAX
-                    || f.shift != 0
-                    || self.fields.iter().enumerate().any(|(j, g)| {
-                        let (a, b) = (usize::from(f.offset), usize::from(g.offset));
-                        j != i && a < b + g.size() && b < a + f.size()
-                    }))
+                && self.fields.iter().enumerate().any(|(j, g)| {
+                    let (a, b) = (usize::from(f.offset), usize::from(g.offset));
+                    j != i && a < b + g.size() && b < a + f.size()
+                })
         });
         let stored = self.stored_pool.as_deref().unwrap_or_default();
         // Sized once for most tables (distinct strings are bounded by the string cells; a
@@ -234,6 +244,11 @@ impl Table {
                     (FieldType::CHAR, Value::Char(x)) => u32::from(*x as u8),
                     _ => return Err(wrong_type(r, f, v)),
                 };
+                // A value with bits outside the field's would lose them (BCSV-013 reads back
+                // `(word & mask) >> shift`): refused, not truncated.
+                if bits & !plan.limit != 0 {
+                    return Err(does_not_fit(r, f, v, bits));
+                }
                 match endian {
                     Endian::Big => plan.put_in::<true>(cells, bits),
                     Endian::Little => plan.put_in::<false>(cells, bits),

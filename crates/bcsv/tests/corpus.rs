@@ -1,8 +1,9 @@
 //! Every BCSV in the shared corpus: byte-exact round trip, CSV and JSON round trips, and the values
-//! the corpus's independent reader (pyjmap) saw. Skips when the corpus is absent.
+//! the corpus's independent reader (pyjmap) saw. Skips when the corpus is absent (recorded by
+//! `gcio::corpus::dir`); when present, every test asserts how many files it read.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bcsv::{Cell, Table, display_name, from_csv, from_json, to_csv, to_json};
 use serde_json::Value as Json;
@@ -14,25 +15,26 @@ fn corpus(who: &str) -> Option<PathBuf> {
         .and_then(|p| p.parent().map(PathBuf::from))
 }
 
-fn files(who: &str) -> Vec<(PathBuf, Vec<u8>)> {
-    let Some(root) = corpus(who) else {
-        return Vec::new();
-    };
-    let mut out: Vec<_> = std::fs::read_dir(root.join("bcsv"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
+/// The corpus's five tables (path, bytes) in path order; `None` when the corpus is absent.
+fn files(who: &str) -> Option<Vec<(PathBuf, Vec<u8>)>> {
+    let root = corpus(who)?;
+    let out: Vec<_> = gcio::corpus::files(&root.join("bcsv"))
+        .into_iter()
         .map(|p| {
             let d = std::fs::read(&p).unwrap();
             (p, d)
         })
         .collect();
-    out.sort();
-    out
+    assert_eq!(out.len(), 5, "the corpus's five BCSV tables");
+    Some(out)
 }
 
 #[test]
 fn round_trips() {
-    for (path, data) in files("bcsv corpus round trips") {
+    let Some(all) = files("bcsv corpus round trips") else {
+        return;
+    };
+    for (path, data) in all {
         let t = Table::parse(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         // Identical through the typed writer: pool and tail rebuilt, not copied.
         assert!(
@@ -65,9 +67,9 @@ fn round_trips() {
 #[test]
 fn values_match_expectations() {
     let who = "bcsv corpus values";
-    let Some(root) = corpus(who) else { return };
-    let all = files(who);
-    assert_eq!(all.len(), 5, "the corpus's five BCSV tables");
+    let (Some(root), Some(all)) = (corpus(who), files(who)) else {
+        return;
+    };
     for (path, data) in all {
         let name = path.file_name().unwrap().to_str().unwrap();
         let exp: Json = serde_json::from_slice(
@@ -139,46 +141,47 @@ fn values_match_expectations() {
 /// claim it strongly (the extension is only a tie-breaker).
 #[test]
 fn does_not_claim_other_formats() {
-    let mut dirs = Vec::new();
-    if let Some(root) = corpus("bcsv corpus detection") {
-        dirs.extend(std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()));
-    }
-    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-    if let Ok(rd) = std::fs::read_dir(&samples) {
-        dirs.extend(rd.map(|e| e.unwrap().path()));
-    }
-    let mut stack: Vec<PathBuf> = dirs
-        .into_iter()
-        .filter(|d| d.is_dir() && !d.ends_with("bcsv") && !d.ends_with("expect"))
-        .collect();
-    let mut n = 0;
-    while let Some(p) = stack.pop() {
-        if p.is_dir() {
-            stack.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
-            continue;
+    // Files of every folder of `root` but the BCSV ones and the expectations.
+    let others = |root: &Path| -> usize {
+        let mut n = 0;
+        for dir in std::fs::read_dir(root).unwrap().map(|e| e.unwrap().path()) {
+            if !dir.is_dir() || dir.ends_with("bcsv") || dir.ends_with("expect") {
+                continue;
+            }
+            for p in gcio::corpus::files(&dir) {
+                let data = std::fs::read(&p).unwrap();
+                assert_ne!(
+                    bcsv::sniff(&data),
+                    Some(bcsv::Confidence::Strong),
+                    "{} claimed as BCSV",
+                    p.display()
+                );
+                n += 1;
+            }
         }
-        let data = std::fs::read(&p).unwrap();
-        assert_ne!(
-            bcsv::sniff(&data),
-            Some(bcsv::Confidence::Strong),
-            "{} claimed as BCSV",
-            p.display()
-        );
-        n += 1;
+        n
+    };
+    // `samples/` is in the repository; its count changes with the builders of other formats.
+    let samples = others(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples"));
+    assert!(samples >= 20, "{samples} sample files of other formats");
+    if let Some(root) = corpus("bcsv corpus detection") {
+        assert_eq!(others(&root), 96, "the corpus's other-format files");
     }
-    eprintln!("{n} other-format files checked");
 }
 
 /// `samples/bcsv/` holds exactly what the builders make (regenerate with `cargo xtask gen-samples`).
 #[test]
 fn samples_match_builders() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/bcsv");
-    if !dir.is_dir() {
-        return;
-    }
-    for (name, bytes) in bcsv::build::samples() {
-        if let Ok(on_disk) = std::fs::read(dir.join(&name)) {
-            assert_eq!(on_disk, bytes, "{name}");
-        }
+    let built = bcsv::build::samples();
+    assert_eq!(built.len(), 4);
+    assert_eq!(
+        gcio::corpus::files(&dir).len(),
+        built.len(),
+        "files in samples/bcsv"
+    );
+    for (name, bytes) in built {
+        let on_disk = std::fs::read(dir.join(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(on_disk, bytes, "{name}");
     }
 }

@@ -101,41 +101,21 @@ fn corpus_szs_inner_archives_round_trip() {
     }
 }
 
-/// Every file under `dir`, recursively.
-fn files_under(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            files_under(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// Unpacking into files + manifest and packing back reproduces every archive of the shared
 /// corpus and the real game archives byte for byte: the compressed file with its original Yaz0
-/// encoder and the RARC inside it.
+/// encoder and the RARC inside it. Counts what it read: an empty folder is no pass.
 #[test]
 fn manifest_unpack_then_pack_is_exact_on_every_archive() {
     let Some(root) = corpus() else { return };
-    let mut paths = Vec::new();
-    files_under(&root.join("rarc"), &mut paths);
-    files_under(&root.join("real/rarc"), &mut paths);
-    let mut exact = 0;
+    let mut paths = gcio::corpus::files(&root.join("rarc"));
+    paths.extend(gcio::corpus::files(&root.join("real/rarc")));
+    let (mut archives, mut exact) = (0, 0);
     for path in paths {
         let data = std::fs::read(&path).unwrap();
         if !rarc::is_rarc(&data) && !yaz0::is_yaz0(&data) {
             continue;
         }
-        // Encoder identification re-encodes the payload: minutes for the largest files without
-        // optimisation, so debug runs take the smaller ones (release runs take all).
-        if cfg!(debug_assertions) && data.len() > 64 * 1024 {
-            continue;
-        }
+        archives += 1;
         let name = path.display();
         let u = rarc::manifest::unpack(&data).unwrap_or_else(|e| panic!("{name}: {e}"));
         let files = u.files.iter().cloned().collect();
@@ -158,5 +138,8 @@ fn manifest_unpack_then_pack_is_exact_on_every_archive() {
             eprintln!("{name}: Yaz0 encoder unknown; RARC exact only");
         }
     }
-    eprintln!("{exact} archives exact at every level");
+    // Every archive, debug builds included (the Yaz0 encoders are optimised in the dev profile:
+    // about 4 s for all 35 in a debug build, 2 s of them the 845 KB particle archive). Each
+    // archive's Yaz0 encoder is identified, so each is exact at every level.
+    assert_eq!((archives, exact), (35, 35), "7 sample and 28 real archives");
 }
