@@ -8,19 +8,11 @@
     clippy::panic
 )]
 
-use std::path::Path;
-use std::process::Command;
+mod support;
 
-fn gcf(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
-    )
-}
+use std::path::{Path, PathBuf};
+
+use support::{gcf_in, scratch};
 
 /// The builder's table as CSV with row `row`'s `Sound_code` cell (7 bits: mask 0x7F00, shift 8)
 /// replaced by `value`.
@@ -40,30 +32,25 @@ fn edited_csv(row: usize, value: &str) -> String {
     lines.join("\n") + "\n"
 }
 
-fn convert(dir: &Path, name: &str, csv: &str) -> (bool, String, std::path::PathBuf) {
-    let src = dir.join(format!("{name}.csv"));
-    std::fs::write(&src, csv).unwrap();
-    let out = dir.join(format!("{name}.bcsv"));
-    let (ok, text) = gcf(&["convert", src.to_str().unwrap(), out.to_str().unwrap()]);
-    (ok, text, out)
+fn convert(dir: &Path, name: &str, csv: &str) -> (support::Run, PathBuf) {
+    std::fs::write(dir.join(format!("{name}.csv")), csv).unwrap();
+    let out = format!("{name}.bcsv");
+    let run = gcf_in(dir, &["convert", &format!("{name}.csv"), &out]);
+    (run, dir.join(out))
 }
 
 #[test]
 fn convert_refuses_values_past_a_packed_field() {
-    let dir = std::env::temp_dir().join(format!("gcf-bcsv-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("bcsv-range");
     // In range: converts, and the value reads back.
-    let (ok, text, out) = convert(&dir, "edge", &edited_csv(2, "127"));
-    assert!(ok, "{text}");
+    let (run, out) = convert(&dir, "edge", &edited_csv(2, "127"));
+    run.succeeds();
     let t = bcsv::Table::parse(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(t.get(2, "Sound_code"), Some(&bcsv::Value::Long(127)));
     for (name, value) in [("wide", "200"), ("negative", "-1")] {
-        let (ok, text, out) = convert(&dir, name, &edited_csv(2, value));
-        assert!(!ok, "{name}: {text}");
+        let (run, out) = convert(&dir, name, &edited_csv(2, value));
         // The CSV line (header on line 1), the row, the column and the range.
-        for want in ["line 4", "row 2", "Sound_code", "0..=127", value] {
-            assert!(text.contains(want), "{name}: no {want:?} in {text}");
-        }
+        run.fails_with(&["line 4", "row 2", "Sound_code", "0..=127", value]);
         assert!(!out.exists(), "{name}: output written");
     }
     let _ = std::fs::remove_dir_all(&dir);
