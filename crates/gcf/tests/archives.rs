@@ -5,17 +5,14 @@
 //! The same edit runs on an archive built in code, so the test also runs without the corpus.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::expect_used)]
 
+mod support;
+
 use std::path::{Path, PathBuf};
+
+use support::scratch;
 
 fn real() -> Option<PathBuf> {
     gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real", "gcf real archives")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gcf-archives-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 fn real_archives() -> Vec<(PathBuf, serde_json::Value)> {

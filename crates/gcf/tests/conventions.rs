@@ -3,39 +3,12 @@
 //! partial outputs), the pack/extract safety rules and Shift-JIS names. Fixtures are built in code.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::expect_used)]
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
 
-fn gcf(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::path::Path;
+use std::process::Command;
 
-fn gcf_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    c.stdin.take().unwrap().write_all(input).unwrap();
-    c.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gcf-conv-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use support::{gcf, gcf_stdin, scratch, text};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

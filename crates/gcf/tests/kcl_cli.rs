@@ -7,17 +7,11 @@
     clippy::panic
 )]
 
-use std::process::Command;
+mod support;
 
 fn gcf(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
-    )
+    let r = support::run(args);
+    (r.ok, r.stdout + &r.stderr)
 }
 
 #[test]

@@ -2,24 +2,10 @@
 //! hash does not match its name is refused with the line number.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use std::path::PathBuf;
-use std::process::Command;
+mod support;
 
 use bcsv::{FieldType, Table, jgadget_hash};
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gcf-names-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn gcf(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use support::{gcf, scratch};
 
 #[test]
 fn names_file_names_columns() {

@@ -2,8 +2,9 @@
 //! fixtures built in code. Each test file includes it with `mod support;`.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// A finished `gcf` run.
 pub struct Run {
@@ -48,6 +49,19 @@ impl Run {
     }
 }
 
+/// Runs `gcf ARGS` in the test's folder.
+pub fn gcf<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gcf"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// [`gcf`] as a [`Run`].
+pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Run {
+    Run::from(gcf(args))
+}
+
 /// Runs `gcf ARGS` in `dir`.
 pub fn gcf_in(dir: &Path, args: &[&str]) -> Run {
     Run::from(
@@ -57,6 +71,25 @@ pub fn gcf_in(dir: &Path, args: &[&str]) -> Run {
             .output()
             .unwrap(),
     )
+}
+
+/// Runs `gcf ARGS` with `input` on its standard input.
+pub fn gcf_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gcf"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin.take().unwrap().write_all(input).unwrap();
+    c.wait_with_output().unwrap()
+}
+
+/// Bytes of a command's output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
 }
 
 /// A fresh folder under the system's temporary folder, unique to this process and `tag`.
