@@ -137,3 +137,38 @@ fn extract_refuses_a_used_folder_and_force_replaces_it_whole() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A Colosseum PKX whose reserved word 0x0C is set (as on real files) reads as a BCSV header
+/// too (DAT size rows of that many bytes, no fields): the conversion must still be the PKX's,
+/// the format `identify` reports, and its JSON must convert back to the same file.
+#[test]
+fn convert_uses_the_identified_format() {
+    let d = scratch("pkx-json");
+    for name in [
+        "colosseum-trainer.pkx",
+        "colosseum-pokemon.pkx",
+        "xd-trainer.pkx",
+    ] {
+        let mut pkx = sample(&format!("pkx/{name}"));
+        if name == "colosseum-trainer.pkx" {
+            pkx[0x0F] = 1;
+            assert!(
+                bcsv::sniff(&pkx).is_some(),
+                "{name}: the fixture reads as BCSV"
+            );
+        }
+        assert!(gcf::identify(&pkx, name).format.starts_with("pkx"));
+        std::fs::write(d.join(name), &pkx).unwrap();
+        let json = format!("{name}.json");
+        gcf_in(&d, &["--force", "convert", name, &json]).succeeds();
+        gcf_in(&d, &["--force", "extract", name, "x"]).succeeds();
+        let back = format!("back-{name}");
+        gcf_in(
+            &d,
+            &["--force", "convert", &json, &back, "--dat", "x/model.dat"],
+        )
+        .succeeds();
+        assert_eq!(std::fs::read(d.join(&back)).unwrap(), pkx, "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
