@@ -6,8 +6,8 @@
 use std::path::Path;
 
 pub use gcformats::archive::{Packed, Unpacked, member, pack_rarc, replace, unpack};
-use rarc::layer::Layer;
-use rarc::manifest::MANIFEST;
+use gcformats::rarc::layer::Layer;
+use gcformats::rarc::manifest::MANIFEST;
 
 use crate::Options;
 use crate::output::Policy;

@@ -166,7 +166,7 @@ enum Cmd {
         /// Compiler order: `xd` (Colosseum/XD) or `melee` (Melee, Chibi-Robo); default: the
         /// one the input's layout follows.
         #[arg(long, value_parser = gcf::formats::hsd_dat::parse_order)]
-        order: Option<hsd_dat::compile::Order>,
+        order: Option<gcformats::hsd_dat::compile::Order>,
     },
     /// Convert between formats; the file names' extensions choose the conversion.
     #[command(after_help = CONVERSIONS)]
@@ -393,7 +393,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     let json = cli.json;
     for f in &cli.names {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        bcsv::names::add_list(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+        gcformats::bcsv::names::add_list(&text).map_err(|e| format!("{}: {e}", f.display()))?;
     }
     let budget = cli.budget.unwrap_or(output::DEFAULT_BUDGET);
     let policy = |inputs: Vec<PathBuf>| output::Policy {
