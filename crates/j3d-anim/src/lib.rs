@@ -61,8 +61,8 @@ mod write;
 pub use bind::Target;
 pub use fuzz::fuzz_anim;
 pub use model::{
-    Anim, ChunkSize, Data, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern, Place,
-    Table, TevColor,
+    Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,
+    Place, Table, TevColor,
 };
 pub use schema::{Kind, SCHEMAS, Schema};
 pub use validate::{validate, validate_model, validate_with};

@@ -181,6 +181,12 @@ pub enum Gap {
         /// The bytes found.
         bytes: Vec<u8>,
     },
+    /// The table starts this many bytes before the end of what precedes it: it shares those bytes
+    /// with the earlier table(s). The game reads each table through its own offset and count and
+    /// never checks that tables are disjoint (one retail BTP's material ids start inside its
+    /// texture indices). The writer overlaps the table again while the shared bytes agree, and
+    /// places it after the others when an edit made them differ.
+    Overlap(u32),
     /// Nothing.
     #[default]
     None,
@@ -197,6 +203,26 @@ pub enum ChunkSize {
     /// End of the last table plus this many bytes (SMG2-era BTK files: +4, even when that passes
     /// the end of the file).
     AfterData(u32),
+    /// End of the last table minus this many bytes: a size that ends inside the tables. The game
+    /// uses a chunk's size only to step to the next chunk, and an animation has one.
+    InsideData(u32),
+}
+
+/// How the file header's size word (offset 8) relates to the bytes written. The game never reads
+/// it: it reads each table through its own offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
+pub enum FileSize {
+    /// The length of the file.
+    #[default]
+    Actual,
+    /// The file was stored without its last this-many bytes of end padding (archives that dropped
+    /// it): the sizes count them, the bytes are not there. The writer writes the whole file, then
+    /// leaves them off.
+    Cut(u32),
+    /// Any other value, kept as stored.
+    Stored(u32),
 }
 
 /// What fills alignment gaps.
@@ -244,6 +270,9 @@ pub struct Layout {
     pub end: Gap,
     /// What the chunk header's size counts.
     pub size: ChunkSize,
+    /// What the file header's size counts.
+    #[cfg_attr(feature = "json", serde(default))]
+    pub file_size: FileSize,
 }
 
 /// One table: its schema name and contents.

@@ -176,6 +176,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
             }
         }
     }
+    layout(&mut o, anim);
     let guessed = cluster_end_guessed(anim);
     if let Some(gap) = &guessed {
         o.found.warning_at(
@@ -208,6 +209,47 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
         ));
     }
     o.found.into_vec()
+}
+
+/// Sizes and overlaps the game never checks (it reads each table through its own offset and
+/// count): `J3DA-014` file size, `J3DA-015` overlapping tables, `J3DA-016` chunk size.
+fn layout(o: &mut Out<'_>, anim: &Anim) {
+    let l = &anim.layout;
+    match l.file_size {
+        crate::FileSize::Actual => {}
+        crate::FileSize::Cut(n) => o.found.info_at(
+            "J3DA-014",
+            Some(8),
+            format!(
+                "the file ends {n} bytes before its stated size: its end padding was not stored"
+            ),
+        ),
+        crate::FileSize::Stored(v) => o.found.warning_at(
+            "J3DA-014",
+            Some(8),
+            format!("stated file size {v:#x} is not the file's length"),
+        ),
+    }
+    let s = anim.kind.schema();
+    for p in &l.order {
+        if let crate::Gap::Overlap(n) = p.gap {
+            let name = s.tables.get(p.table).map_or("?", |d| d.name);
+            o.found.warning_at(
+                "J3DA-015",
+                o.at(p.table, 0, 0),
+                format!(
+                    "{name} starts {n} bytes inside the table(s) before it (they share those bytes)"
+                ),
+            );
+        }
+    }
+    if let crate::ChunkSize::InsideData(n) = l.size {
+        o.found.warning_at(
+            "J3DA-016",
+            Some(FILE_HEADER as u64 + 4),
+            format!("chunk size ends {n} bytes before the end of the last table"),
+        );
+    }
 }
 
 /// Where a table whose count is not stored (CLK1/CLF1 clusters) is followed by bytes that are not

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use gcio::{Context, Error, Reader, Result};
 
-use crate::layout::{classify, classify_end};
+use crate::layout::{classify, classify_cut_end, classify_end};
 use crate::model::{
-    Anim, ChunkSize, Data, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern, Place,
-    Table, TevColor,
+    Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,
+    Place, Table, TevColor,
 };
 use crate::schema::{Elem, Kind, Len, Role, Schema};
 
@@ -35,6 +35,7 @@ pub struct View<'a> {
     fields: Vec<u32>,
     spans: Vec<Option<Span>>,
     size: usize,
+    file_size: u32,
 }
 
 /// Recognises a J3D animation by its tags: the kind, or `None`.
@@ -62,13 +63,10 @@ impl<'a> View<'a> {
             )
         })?;
         let schema = kind.schema();
-        let file_size = r.u32(8)? as usize;
-        if file_size != data.len() {
-            return Err(Error::invalid(
-                8,
-                format!("file size {file_size:#x} but {:#x} bytes", data.len()),
-            ));
-        }
+        // The game never reads the file size (each table is read through its own offset): a size
+        // that is not the length is a layout fact (`FileSize`); tables are checked against the
+        // bytes present.
+        let file_size = r.u32(8)?;
         let chunks = r.u32(12)?;
         if chunks != 1 {
             return Err(Error::invalid(
@@ -160,6 +158,7 @@ impl<'a> View<'a> {
             fields,
             spans,
             size,
+            file_size,
         })
     }
 
@@ -254,62 +253,71 @@ impl<'a> View<'a> {
             .collect();
         placed.sort_by_key(|&(i, s)| (s.offset, s.bytes > 0, i));
         let c = self.chunk.data();
-        // Fill: the first gap byte decides (a gap never starts inside the sentence).
+        // Fill: the first gap byte decides (a gap never starts inside the sentence). A table that
+        // starts before the end of the earlier ones shares their bytes (`Gap::Overlap`).
         let mut gaps: Vec<(usize, &[u8])> = Vec::new();
+        let mut overlaps: Vec<Option<u32>> = Vec::new();
         let mut pos = self.schema.header;
-        for &(i, s) in &placed {
-            if s.offset < pos {
-                let name = self.schema.tables.get(i).map_or("?", |t| t.name);
-                return Err(Error::invalid(
-                    self.chunk.abs(s.offset),
-                    format!(
-                        "{} > {name}: overlaps the previous table",
-                        String::from_utf8_lossy(&self.schema.magic)
-                    ),
-                ));
-            }
+        for &(_, s) in &placed {
+            let back = pos.saturating_sub(s.offset);
+            overlaps.push(if back > 0 {
+                Some(
+                    u32::try_from(back).map_err(|_| {
+                        Error::invalid(self.chunk.abs(s.offset), "overlap past 4 GiB")
+                    })?,
+                )
+            } else {
+                None
+            });
             gaps.push((pos, c.get(pos..s.offset).unwrap_or_default()));
-            pos = s.offset + s.bytes;
+            pos = pos.max(s.offset + s.bytes);
         }
-        gaps.push((pos, c.get(pos..).unwrap_or_default()));
+        let tail = c.get(pos..).unwrap_or_default();
         let fill = gaps
             .iter()
+            .chain([&(pos, tail)])
             .find_map(|g| g.1.first())
             .map_or(Fill::Nintendo, |&b| {
                 if b == 0 { Fill::Zero } else { Fill::Nintendo }
             });
         let mut order = Vec::with_capacity(placed.len());
-        for (&(table, _), &(at, bytes)) in placed.iter().zip(&gaps) {
+        for ((&(table, _), &(at, bytes)), back) in placed.iter().zip(&gaps).zip(overlaps) {
             order.push(Place {
                 table,
-                gap: classify(at, bytes, fill),
+                gap: back.map_or_else(|| classify(at, bytes, fill), Gap::Overlap),
             });
         }
-        let end = gaps
-            .last()
-            .map_or(Gap::None, |&(at, b)| classify_end(at, b, fill));
-        let size = if self.size == c.len() {
+        // A file shorter than its size word whose stored end is the start of the end padding was
+        // stored without the rest of that padding: the chunk size counts it too.
+        let declared = self.file_size as usize;
+        let cut = declared
+            .checked_sub(self.data.len())
+            .filter(|&n| n > 0)
+            .and_then(|n| Some((classify_cut_end(pos, tail, n, fill)?, n)));
+        let (end, file_size, chunk_len) = match cut {
+            Some((end, n)) => (end, FileSize::Cut(n as u32), c.len() + n),
+            None if declared == self.data.len() => {
+                (classify_end(pos, tail, fill), FileSize::Actual, c.len())
+            }
+            None => (
+                classify_end(pos, tail, fill),
+                FileSize::Stored(self.file_size),
+                c.len(),
+            ),
+        };
+        let size = if self.size == chunk_len {
             ChunkSize::ToFileEnd
-        } else if let Some(extra) = self
-            .size
-            .checked_sub(pos)
-            .and_then(|x| u32::try_from(x).ok())
-        {
-            ChunkSize::AfterData(extra)
+        } else if self.size >= pos {
+            ChunkSize::AfterData((self.size - pos) as u32)
         } else {
-            return Err(Error::invalid(
-                self.chunk.abs(4),
-                format!(
-                    "chunk size {:#x} ends inside the tables (they end at {pos:#x})",
-                    self.size
-                ),
-            ));
+            ChunkSize::InsideData((pos - self.size) as u32)
         };
         Ok(Layout {
             fill,
             order,
             end,
             size,
+            file_size,
         })
     }
 }

@@ -3,7 +3,7 @@
 use gcio::{Error, Result, Writer};
 
 use crate::layout::write_gap;
-use crate::model::{Anim, ChunkSize, Data, FullTrack, Gap, KeyTrack, Place};
+use crate::model::{Anim, ChunkSize, Data, FileSize, FullTrack, Gap, KeyTrack, Place};
 use crate::schema::{Len, Role};
 
 fn key(w: &mut Writer, t: &KeyTrack) {
@@ -118,20 +118,50 @@ impl Anim {
                 .tables
                 .get(p.table)
                 .ok_or_else(|| Error::message(format!("layout names table {}", p.table)))?;
-            write_gap(&mut w, cs, &p.gap, self.layout.fill);
+            let at = match p.gap {
+                Gap::Overlap(n) => overlap(&mut w, cs + s.header, n as usize, &t.data)?,
+                _ => None,
+            };
+            let at = match at {
+                Some(at) => at,
+                None => {
+                    // An overlap whose shared bytes an edit changed goes after the others.
+                    let gap = match &p.gap {
+                        Gap::Overlap(_) => &Gap::Align(vec![4]),
+                        g => g,
+                    };
+                    write_gap(&mut w, cs, gap, self.layout.fill);
+                    let at = w.position();
+                    write_data(&mut w, &t.data)?;
+                    at
+                }
+            };
             if let Some(o) = offsets.get_mut(p.table) {
-                *o = w.position() - cs;
+                *o = at - cs;
             }
-            write_data(&mut w, &t.data)?;
         }
         let data_end = w.position() - cs;
         write_gap(&mut w, cs, &self.layout.end, self.layout.fill);
+        let end = w.position();
         let size = match self.layout.size {
-            ChunkSize::ToFileEnd => w.position() - cs,
-            ChunkSize::AfterData(n) => data_end + n as usize,
-        };
+            ChunkSize::ToFileEnd => Some(end - cs),
+            ChunkSize::AfterData(n) => Some(data_end + n as usize),
+            ChunkSize::InsideData(n) => data_end.checked_sub(n as usize),
+        }
+        .ok_or_else(|| Error::message("chunk size before the chunk start"))?;
         w.fix(chunk_size, size as u64)?;
-        w.fix(file_size, w.position() as u64)?;
+        let (stored, cut) = match self.layout.file_size {
+            FileSize::Actual => (end as u64, 0),
+            FileSize::Cut(n) => (end as u64, n as usize),
+            FileSize::Stored(v) => (u64::from(v), 0),
+        };
+        if cut > end - (cs + data_end) {
+            return Err(Error::message(format!(
+                "{cut} bytes left off the end, but the end padding is {} bytes",
+                end - (cs + data_end)
+            )));
+        }
+        w.fix(file_size, stored)?;
         // Header fields.
         for (fi, f) in s.fields.iter().enumerate() {
             let v: u64 =
@@ -169,6 +199,26 @@ impl Anim {
                 )));
             }
         }
-        Ok(w.into_vec())
+        let mut out = w.into_vec();
+        out.truncate(end - cut);
+        Ok(out)
     }
+}
+
+/// Writes `data` `back` bytes before the end of what is written (an overlapping table) when the
+/// bytes it shares with the earlier tables are the ones written there: its start, else `None`
+/// (nothing written). `floor` is the first byte after the chunk header.
+fn overlap(w: &mut Writer, floor: usize, back: usize, data: &Data) -> Result<Option<usize>> {
+    let Some(at) = w.position().checked_sub(back).filter(|&a| a >= floor) else {
+        return Ok(None);
+    };
+    let mut t = Writer::new();
+    write_data(&mut t, data)?;
+    let bytes = t.into_vec();
+    let shared = w.as_slice().get(at..).unwrap_or_default();
+    if !shared.iter().zip(&bytes).all(|(a, b)| a == b) {
+        return Ok(None);
+    }
+    w.bytes(bytes.get(back..).unwrap_or_default());
+    Ok(Some(at))
 }

@@ -1,0 +1,147 @@
+//! What the game's loader accepts and we must too (JSystem `J3DAnmLoader` reads each table
+//! through its own offset and count and never checks the sizes or that tables are disjoint): a
+//! file stored without its end padding, tables that share bytes, a chunk size inside the tables.
+//! Each parses, gives its finding and writes back byte for byte.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use gcio::Severity;
+use j3d_anim::{Anim, ChunkSize, Data, FileSize, Gap, Kind, build};
+use proptest::prelude::*;
+
+/// (rule, severity) of every finding.
+fn findings(bytes: &[u8]) -> Vec<(String, Severity)> {
+    j3d_anim::validate(bytes)
+        .into_iter()
+        .map(|d| (d.rule, d.severity))
+        .collect()
+}
+
+/// A BCA with `extra` more translation values (each moves the end by 4 bytes): its bytes and
+/// the length of its end padding.
+fn bca(extra: usize) -> (Vec<u8>, usize) {
+    let mut a = build::sample(Kind::Bca);
+    if let Data::F32(t) = &mut a.tables[3].data {
+        t.extend((0..extra).map(|i| i as f32));
+    }
+    let bytes = a.write().unwrap();
+    a.layout.end = Gap::None;
+    let pad = bytes.len() - a.write().unwrap().len();
+    (bytes, pad)
+}
+
+/// A big-endian u32 of the chunk header at chunk offset `at`.
+fn chunk_u32(b: &[u8], at: usize) -> u32 {
+    let at = j3d_anim::FILE_HEADER + at;
+    u32::from_be_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+/// A BTP whose material ids start `2 * (n - j)` bytes before the end of its `n` texture indices:
+/// the material id is texture index `j`, so the bytes agree.
+fn overlapping_btp(indices: &[u16], j: usize) -> Anim {
+    let mut a = build::sample(Kind::Btp);
+    if let Data::Pattern(p) = &mut a.tables[0].data {
+        p[0].track.count = indices.len() as u16;
+    }
+    a.tables[1].data = Data::U16(indices.to_vec());
+    a.tables[2].data = Data::U16(vec![indices[j]]);
+    a.layout.order[2].gap = Gap::Overlap(2 * (indices.len() - j) as u32);
+    a
+}
+
+proptest! {
+    /// Cut 1..=padding bytes off a BCA's end padding (the 65 retail BCAs lack 4–28): it parses,
+    /// reports J3DA-014 (info) only and writes back exactly the stored bytes.
+    #[test]
+    fn bca_without_its_end_padding(extra in 0usize..8, seed in any::<usize>()) {
+        let (full, pad) = bca(extra);
+        prop_assume!(pad > 0);
+        let cut = 1 + seed % pad;
+        let stored = &full[..full.len() - cut];
+        let a = Anim::parse(stored).unwrap();
+        prop_assert_eq!(a.layout.file_size, FileSize::Cut(cut as u32));
+        prop_assert_eq!(a.layout.size, ChunkSize::ToFileEnd);
+        prop_assert_eq!(a.write().unwrap(), stored);
+        prop_assert_eq!(findings(stored), [("J3DA-014".to_owned(), Severity::Info)]);
+        let json = j3d_anim::to_json(&a).unwrap();
+        prop_assert_eq!(j3d_anim::from_json(&json).unwrap().write().unwrap(), stored);
+    }
+
+    /// Material ids that start inside the texture indices (ending with them or inside them):
+    /// parse, J3DA-015 (warning) only, the same bytes back, the offsets as built.
+    #[test]
+    fn btp_material_ids_inside_the_texture_indices(
+        indices in proptest::collection::vec(0u16..8, 1..6),
+        seed in any::<usize>(),
+    ) {
+        let j = seed % indices.len();
+        let bytes = overlapping_btp(&indices, j).write().unwrap();
+        // TPT1: texture indices at 0x14, material ids at 0x18.
+        prop_assert_eq!(chunk_u32(&bytes, 0x18), chunk_u32(&bytes, 0x14) + 2 * j as u32);
+        let a = Anim::parse(&bytes).unwrap();
+        prop_assert_eq!(&a.layout.order[2].gap, &Gap::Overlap(2 * (indices.len() - j) as u32));
+        prop_assert_eq!(a.table(2), Some(&Data::U16(vec![indices[j]])));
+        prop_assert_eq!(a.write().unwrap(), bytes.clone());
+        prop_assert_eq!(findings(&bytes), [("J3DA-015".to_owned(), Severity::Warning)]);
+    }
+}
+
+/// A cut past the end padding leaves a table without its bytes: an error naming the table, as
+/// the bytes are not there to read.
+#[test]
+fn a_table_past_the_stored_end_is_an_error() {
+    let (full, pad) = bca(1);
+    let stored = &full[..full.len() - pad - 4];
+    let e = Anim::parse(stored).unwrap_err();
+    assert!(e.to_string().contains("translations"), "{e}");
+    assert_eq!(findings(stored)[0].0, "J3DA-000");
+}
+
+/// A size word that is no cut padding (here 4 short of the file) is kept as stored: J3DA-014 as
+/// a warning.
+#[test]
+fn another_file_size_is_kept() {
+    let mut b = build::sample_bck();
+    let n = (b.len() - 4) as u32;
+    b[8..12].copy_from_slice(&n.to_be_bytes());
+    let a = Anim::parse(&b).unwrap();
+    assert_eq!(a.layout.file_size, FileSize::Stored(n));
+    assert_eq!(a.write().unwrap(), b);
+    assert_eq!(findings(&b), [("J3DA-014".to_owned(), Severity::Warning)]);
+}
+
+/// An edit that makes the shared bytes differ places the material ids after the other tables:
+/// a valid file with no overlap.
+#[test]
+fn an_edited_overlap_is_written_apart() {
+    let bytes = overlapping_btp(&[1, 2, 3], 2).write().unwrap();
+    let mut a = Anim::parse(&bytes).unwrap();
+    a.tables[2].data = Data::U16(vec![7]);
+    let edited = a.write().unwrap();
+    let back = Anim::parse(&edited).unwrap();
+    assert_eq!(back.table(2), Some(&Data::U16(vec![7])));
+    assert_eq!(back.table(1), Some(&Data::U16(vec![1, 2, 3])));
+    assert!(
+        !back
+            .layout
+            .order
+            .iter()
+            .any(|p| matches!(p.gap, Gap::Overlap(_)))
+    );
+    assert!(findings(&edited).is_empty(), "{:?}", findings(&edited));
+}
+
+/// A chunk size that ends inside the tables (the game steps to a next chunk by it, and there is
+/// none): J3DA-016, the same bytes back.
+#[test]
+fn a_chunk_size_inside_the_tables_is_kept() {
+    let mut a = build::sample(Kind::Bva);
+    a.layout.size = ChunkSize::InsideData(6);
+    let bytes = a.write().unwrap();
+    let back = Anim::parse(&bytes).unwrap();
+    assert_eq!(back.layout.size, ChunkSize::InsideData(6));
+    assert_eq!(back.write().unwrap(), bytes);
+    assert_eq!(
+        findings(&bytes),
+        [("J3DA-016".to_owned(), Severity::Warning)]
+    );
+}
