@@ -54,13 +54,13 @@ pub mod formats;
 mod opened;
 
 pub use bytes::Bytes;
-#[cfg(feature = "convert")]
-pub use format::Conversion;
 pub use format::{
     Companions, Detection, Folder, Format, Info, Input, Member, Options, Outputs, Parsed, Rewrite,
     companion, companion_files, extension, extension_of, file_name, file_stem, io_error,
     is_folder_name, one_file,
 };
+#[cfg(feature = "convert")]
+pub use format::{Conversion, Notices};
 pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
 
 /// Name printed for files no format recognises.
@@ -108,22 +108,33 @@ pub fn companion_keys() -> Vec<&'static str> {
 /// (a Yaz0 table converts to CSV), then the file itself (a Yaz0 stream decompresses to any other
 /// name). Its companions are the extra inputs named by option keys ([`companion_keys`], e.g.
 /// `dat` for a PKX built from JSON). `Ok(None)` when no format converts between them.
+/// The conversion's [`Notices`] are dropped; [`convert_noting`] keeps them.
 #[cfg(feature = "convert")]
 pub fn convert(job: &Conversion<'_>) -> gcio::Result<Option<Outputs>> {
+    convert_noting(job, &mut Notices::new())
+}
+
+/// [`convert`], adding what the conversion tells its user besides its files (an input it skipped
+/// and why, [`Notices`]) to `notices`.
+#[cfg(feature = "convert")]
+pub fn convert_noting(
+    job: &Conversion<'_>,
+    notices: &mut Notices,
+) -> gcio::Result<Option<Outputs>> {
     // A payload that does not decode is no conversion source; the stream itself still is.
     let payload = rarc::layer::payload_with(job.input, rarc::manifest::MAX_LAYERS, job.limits)
         .ok()
         .flatten();
-    payload
-        .iter()
-        .map(Vec::as_slice)
-        .chain(std::iter::once(job.input))
-        .flat_map(|input| {
-            let job = Conversion { input, ..*job };
-            formats::FORMATS.iter().map(move |f| f.convert(&job))
-        })
-        .find(|r| !matches!(r, Ok(None)))
-        .unwrap_or(Ok(None))
+    for input in payload.iter().map(Vec::as_slice).chain([job.input]) {
+        let job = Conversion { input, ..*job };
+        for f in formats::FORMATS {
+            match f.convert_noting(&job, notices) {
+                Ok(None) => {}
+                r => return r,
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// The format registered under `name` (e.g. `rarc`, `j3d-bmd`).
