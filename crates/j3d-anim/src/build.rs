@@ -64,6 +64,7 @@ pub fn anim(kind: Kind, values: &[(&str, u32)], tables: Vec<Data>) -> Anim {
             end: Gap::Align(vec![32]),
             size: ChunkSize::ToFileEnd,
             file_size: FileSize::Actual,
+            count_extra: 0,
         },
     }
 }

@@ -273,6 +273,10 @@ pub struct Layout {
     /// What the file header's size counts.
     #[cfg_attr(feature = "json", serde(default))]
     pub file_size: FileSize,
+    /// What the count that holds several per entry (TTK1's track count, three per texture matrix)
+    /// holds beyond them: the game uses count / 3 and never reads the rest. 0 in every file seen.
+    #[cfg_attr(feature = "json", serde(default))]
+    pub count_extra: u32,
 }
 
 /// One table: its schema name and contents.

@@ -212,7 +212,8 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
 }
 
 /// Sizes and overlaps the game never checks (it reads each table through its own offset and
-/// count): `J3DA-014` file size, `J3DA-015` overlapping tables, `J3DA-016` chunk size.
+/// count): `J3DA-014` file size, `J3DA-015` overlapping tables, `J3DA-016` chunk size,
+/// `J3DA-017` a count of several per entry that is not a whole number of entries.
 fn layout(o: &mut Out<'_>, anim: &Anim) {
     let l = &anim.layout;
     match l.file_size {
@@ -242,6 +243,28 @@ fn layout(o: &mut Out<'_>, anim: &Anim) {
                 ),
             );
         }
+    }
+    if l.count_extra > 0 {
+        let counted = s.tables.iter().find_map(|d| match d.len {
+            crate::schema::Len::Field { field, mul } if mul > 1 => {
+                Some((s.fields.get(field).map_or("?", |f| f.name), mul, d.name))
+            }
+            _ => None,
+        });
+        let (field, mul, table) = counted.unwrap_or(("?", 1, "?"));
+        let n = anim
+            .tables
+            .iter()
+            .find(|t| t.name == table)
+            .map_or(0, |t| t.data.len());
+        o.found.warning_at(
+            "J3DA-017",
+            None,
+            format!(
+                "{field} is {n} × {mul} + {}: the game reads {n} {table} entries and never the rest",
+                l.count_extra
+            ),
+        );
     }
     if let crate::ChunkSize::InsideData(n) = l.size {
         o.found.warning_at(

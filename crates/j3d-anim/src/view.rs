@@ -36,6 +36,7 @@ pub struct View<'a> {
     spans: Vec<Option<Span>>,
     size: usize,
     file_size: u32,
+    count_extra: u32,
 }
 
 /// Recognises a J3D animation by its tags: the kind, or `None`.
@@ -91,6 +92,7 @@ impl<'a> View<'a> {
             fields.push(v);
         }
         let mut spans: Vec<Option<Span>> = vec![None; schema.tables.len()];
+        let mut count_extra = 0;
         for (ti, def) in schema.tables.iter().enumerate() {
             let Some(off_field) = schema
                 .fields
@@ -102,16 +104,10 @@ impl<'a> View<'a> {
             let offset = fields.get(off_field).copied().unwrap_or(0) as usize;
             let len = match def.len {
                 Len::Field { field, mul } => {
+                    // The game uses count / mul entries (TTK1: `mTrackNum / 3`); the rest is a
+                    // layout fact.
                     let n = fields.get(field).copied().unwrap_or(0);
-                    if n % mul != 0 {
-                        return Err(Error::invalid(
-                            chunk.abs(0x0C),
-                            format!(
-                                "{name} > {}: count {n} is not a multiple of {mul}",
-                                def.name
-                            ),
-                        ));
-                    }
+                    count_extra += n % mul;
                     (n / mul) as usize
                 }
                 Len::Table(t) => spans.get(t).copied().flatten().map_or(0, |s| s.len),
@@ -159,6 +155,7 @@ impl<'a> View<'a> {
             spans,
             size,
             file_size,
+            count_extra,
         })
     }
 
@@ -318,6 +315,7 @@ impl<'a> View<'a> {
             end,
             size,
             file_size,
+            count_extra: self.count_extra,
         })
     }
 }

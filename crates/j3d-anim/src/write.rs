@@ -94,6 +94,17 @@ impl Anim {
                 }
             }
         }
+        let mul = s.tables.iter().find_map(|d| match d.len {
+            Len::Field { mul, .. } if mul > 1 => Some(mul),
+            _ => None,
+        });
+        if self.layout.count_extra >= mul.unwrap_or(1) {
+            return Err(Error::message(format!(
+                "count_extra {} for counts of {} per entry",
+                self.layout.count_extra,
+                mul.unwrap_or(1)
+            )));
+        }
         let mut w = Writer::new();
         w.bytes(b"J3D1").bytes(&s.tag);
         let file_size = w.reserve_u32();
@@ -176,7 +187,8 @@ impl Anim {
                         .zip(&self.tables)
                         .find_map(|(d, t)| match d.len {
                             Len::Field { field, mul } if field == fi => {
-                                Some(t.data.len() as u64 * u64::from(mul))
+                                let extra = if mul > 1 { self.layout.count_extra } else { 0 };
+                                Some(t.data.len() as u64 * u64::from(mul) + u64::from(extra))
                             }
                             _ => None,
                         })

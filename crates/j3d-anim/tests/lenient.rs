@@ -145,3 +145,32 @@ fn a_chunk_size_inside_the_tables_is_kept() {
         [("J3DA-016".to_owned(), Severity::Warning)]
     );
 }
+
+/// A TTK1 track count of 3 per texture matrix plus 1 or 2 (the game uses count / 3): the count is
+/// kept, J3DA-017; an extra of a whole entry is refused by the writer.
+#[test]
+fn a_track_count_beyond_whole_entries_is_kept() {
+    for extra in 1..3 {
+        let mut a = build::sample(Kind::Btk);
+        a.layout.count_extra = extra;
+        let bytes = a.write().unwrap();
+        // TTK1: track count at chunk offset 0x0C.
+        let at = j3d_anim::FILE_HEADER + 0x0C;
+        let count = u16::from_be_bytes([bytes[at], bytes[at + 1]]);
+        assert_eq!(u32::from(count), 3 * a.tables[0].data.len() as u32 + extra);
+        let back = Anim::parse(&bytes).unwrap();
+        assert_eq!(back.layout.count_extra, extra);
+        assert_eq!(back.tables, a.tables);
+        assert_eq!(back.write().unwrap(), bytes);
+        assert_eq!(
+            findings(&bytes),
+            [("J3DA-017".to_owned(), Severity::Warning)]
+        );
+    }
+    let mut a = build::sample(Kind::Btk);
+    a.layout.count_extra = 3;
+    assert!(a.write().is_err());
+    let mut b = build::sample(Kind::Bck);
+    b.layout.count_extra = 1;
+    assert!(b.write().is_err(), "BCK counts are one per entry");
+}

@@ -55,6 +55,10 @@ fn tables_overlap() -> Anim {
     })
 }
 
+fn track_count_plus_one() -> Anim {
+    edit(Kind::Btk, |a| a.layout.count_extra = 1)
+}
+
 fn chunk_size_inside_the_tables() -> Anim {
     edit(Kind::Bva, |a| {
         a.layout.size = j3d_anim::ChunkSize::InsideData(2)
@@ -231,6 +235,12 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         || bytes(chunk_size_inside_the_tables()),
         Warning,
         "J3DA-016",
+    ),
+    (
+        "TTK1 track count one above whole entries",
+        || bytes(track_count_plus_one()),
+        Warning,
+        "J3DA-017",
     ),
 ];
 
