@@ -130,7 +130,7 @@ impl Anim {
                 .get(p.table)
                 .ok_or_else(|| Error::message(format!("layout names table {}", p.table)))?;
             let at = match p.gap {
-                Gap::Overlap(n) => overlap(&mut w, cs + s.header, n as usize, &t.data)?,
+                Gap::Overlap(n) => overlap(&mut w, (cs, s.header), n as usize, &t.data)?,
                 _ => None,
             };
             let at = match at {
@@ -219,14 +219,24 @@ impl Anim {
 
 /// Writes `data` `back` bytes before the end of what is written (an overlapping table) when the
 /// bytes it shares with the earlier tables are the ones written there: its start, else `None`
-/// (nothing written). `floor` is the first byte after the chunk header.
-fn overlap(w: &mut Writer, floor: usize, back: usize, data: &Data) -> Result<Option<usize>> {
-    let Some(at) = w.position().checked_sub(back).filter(|&a| a >= floor) else {
-        return Ok(None);
-    };
+/// (nothing written). Only an empty table may start inside the chunk header (`cs` its start,
+/// `header` its size).
+fn overlap(
+    w: &mut Writer,
+    (cs, header): (usize, usize),
+    back: usize,
+    data: &Data,
+) -> Result<Option<usize>> {
     let mut t = Writer::new();
     write_data(&mut t, data)?;
     let bytes = t.into_vec();
+    let Some(at) = w
+        .position()
+        .checked_sub(back)
+        .filter(|&a| a >= cs + header || (bytes.is_empty() && a > cs))
+    else {
+        return Ok(None);
+    };
     let shared = w.as_slice().get(at..).unwrap_or_default();
     if !shared.iter().zip(&bytes).all(|(a, b)| a == b) {
         return Ok(None);

@@ -1,7 +1,8 @@
 //! What the game's loader accepts and we must too (JSystem `J3DAnmLoader` reads each table
 //! through its own offset and count and never checks the sizes or that tables are disjoint): a
 //! file stored without its end padding, tables that share bytes, a chunk size inside the tables.
-//! Each parses, gives its finding and writes back byte for byte.
+//! Each parses, gives its finding and writes back byte for byte; a sweep of moved header words
+//! checks that whatever parses writes back the same.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use gcio::Severity;
@@ -173,4 +174,61 @@ fn a_track_count_beyond_whole_entries_is_kept() {
     let mut b = build::sample(Kind::Bck);
     b.layout.count_extra = 1;
     assert!(b.write().is_err(), "BCK counts are one per entry");
+}
+
+/// Every sample with each header word moved (a table offset, a count, the chunk size or the file
+/// size, by -40..40 in steps of 6) and its end cut by 0 or 13 bytes: whatever parses must write
+/// back the same bytes, JSON too (`fuzz_anim` asserts it), so every layout fact the parser accepts
+/// is one the writer keeps. Counts which facts the sweep reached, so it cannot pass vacuously.
+#[test]
+fn moved_header_words_round_trip() {
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    for schema in j3d_anim::SCHEMAS {
+        let sample = build::sample(schema.kind).write().unwrap();
+        // File size (8), chunk size (0x24), then the chunk header's words.
+        let words = [8, 0x24]
+            .into_iter()
+            .chain((0x28..0x20 + schema.header).step_by(2));
+        for at in words {
+            for delta in (-40i64..40).step_by(6) {
+                for cut in [0, 13] {
+                    let mut b = sample.clone();
+                    let v = i64::from(u32::from_be_bytes(b[at..at + 4].try_into().unwrap()));
+                    b[at..at + 4].copy_from_slice(&((v + delta).max(0) as u32).to_be_bytes());
+                    b.truncate(b.len() - cut);
+                    let Ok(a) = Anim::parse(&b) else {
+                        *seen.entry("error").or_default() += 1;
+                        continue;
+                    };
+                    j3d_anim::fuzz_anim(&b);
+                    let l = &a.layout;
+                    let facts = [
+                        ("cut", matches!(l.file_size, FileSize::Cut(_))),
+                        ("stored size", matches!(l.file_size, FileSize::Stored(_))),
+                        ("chunk inside", matches!(l.size, ChunkSize::InsideData(_))),
+                        ("chunk after", matches!(l.size, ChunkSize::AfterData(_))),
+                        ("count extra", l.count_extra > 0),
+                        (
+                            "overlap",
+                            l.order.iter().any(|p| matches!(p.gap, Gap::Overlap(_))),
+                        ),
+                    ];
+                    for (name, _) in facts.iter().filter(|f| f.1) {
+                        *seen.entry(name).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    for fact in [
+        "cut",
+        "stored size",
+        "chunk inside",
+        "chunk after",
+        "count extra",
+        "overlap",
+        "error",
+    ] {
+        assert!(seen.get(fact).is_some_and(|&n| n > 0), "{fact}: {seen:?}");
+    }
 }
