@@ -1,4 +1,4 @@
-//! The validator. Rule ids `J3DA-xxx` are described in `docs/J3D-ANIM.md`.
+//! The validator. Rule ids `J3DA-xxx` are catalogued in `docs/rules/j3da.md`.
 
 use gcio::{Diagnostic, Findings, Limits};
 
