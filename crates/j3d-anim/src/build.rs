@@ -79,6 +79,7 @@ fn names(list: &[&str]) -> Data {
                 name: n.as_bytes().to_vec(),
             })
             .collect(),
+        strings: None,
     })
 }
 

@@ -12,8 +12,8 @@
 //! bytes: [`Anim::raw_parts`] lists anything that is not, and is empty on every retail file seen.
 //! What the game's loader (JSystem `J3DAnmLoader`) never checks is accepted and kept the same
 //! way: a file stored without its end padding or with another size word, a chunk size inside the
-//! tables, tables that share bytes, a BTK track count that is no whole number of entries; the
-//! validator reports each (J3DA-014…017).
+//! tables, tables that share bytes, a BTK track count that is no whole number of entries, name
+//! strings in another order; the validator reports each (J3DA-014…018).
 //!
 //! This is its own crate, not modules of `j3d-bmd`: animations share only the `J3D1` container
 //! header and the name-table format with models, and read model data only to check a binding. It
@@ -66,7 +66,7 @@ pub use bind::Target;
 pub use fuzz::fuzz_anim;
 pub use model::{
     Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,
-    Place, Table, TevColor,
+    Place, Strings, Table, TevColor,
 };
 pub use schema::{Kind, SCHEMAS, Schema};
 pub use validate::{validate, validate_model, validate_with};

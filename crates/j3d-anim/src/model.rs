@@ -68,6 +68,41 @@ pub struct Names {
     pub marker: u16,
     /// Entries in order.
     pub entries: Vec<Name>,
+    /// The strings as stored when they are not packed after the entries in entry order (the
+    /// game reads each through its entry's offset); `None` for packed tables, as every tool
+    /// writes them. The writer keeps them while every entry's name is still at its offset and
+    /// packs the table otherwise.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub strings: Option<Strings>,
+}
+
+/// A name table's strings as stored, when they are not packed in entry order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+pub struct Strings {
+    /// Each entry's string offset (from the table start).
+    pub offsets: Vec<u16>,
+    /// The bytes from the end of the entries to the end of the last string.
+    pub bytes: Vec<u8>,
+}
+
+impl Names {
+    /// The stored strings when every entry's name (and its NUL) is still at its stored offset.
+    pub(crate) fn kept_strings(&self) -> Option<&Strings> {
+        let st = self.strings.as_ref()?;
+        let base = 4 + 4 * self.entries.len();
+        let fits = st.offsets.len() == self.entries.len()
+            && self.entries.iter().zip(&st.offsets).all(|(e, &off)| {
+                usize::from(off)
+                    .checked_sub(base)
+                    .and_then(|at| st.bytes.get(at..at + e.name.len() + 1))
+                    .is_some_and(|b| b.split_last() == Some((&0, &e.name[..])))
+            });
+        fits.then_some(st)
+    }
 }
 
 /// `Vec<[f32; 3]>` in JSON: each float in `gcio::F32`'s form (a number when finite, else its hex

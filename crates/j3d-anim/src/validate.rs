@@ -134,6 +134,17 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
                 }
             }
             Data::Names(n) => {
+                if n.strings.is_some() {
+                    o.found.info_at(
+                        "J3DA-018",
+                        o.at(ti, 0, 0),
+                        format!(
+                            "{}: strings not packed after the entries in entry order (kept as \
+                             stored; the game reads each through its offset)",
+                            def.name
+                        ),
+                    );
+                }
                 for (i, e) in n.entries.iter().enumerate() {
                     let want = j3d_bmd::name_hash(&e.name);
                     if e.key != want {
@@ -213,7 +224,8 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
 
 /// Sizes and overlaps the game never checks (it reads each table through its own offset and
 /// count): `J3DA-014` file size, `J3DA-015` overlapping tables, `J3DA-016` chunk size,
-/// `J3DA-017` a count of several per entry that is not a whole number of entries.
+/// `J3DA-017` a count of several per entry that is not a whole number of entries (`J3DA-018`,
+/// name strings as stored, is reported with the other name checks).
 fn layout(o: &mut Out<'_>, anim: &Anim) {
     let l = &anim.layout;
     match l.file_size {

@@ -8,7 +8,7 @@ use gcio::{Context, Error, Reader, Result};
 use crate::layout::{classify, classify_cut_end, classify_end};
 use crate::model::{
     Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,
-    Place, Table, TevColor,
+    Place, Strings, Table, TevColor,
 };
 use crate::schema::{Elem, Kind, Len, Role, Schema};
 
@@ -338,6 +338,7 @@ fn empty(elem: Elem) -> Data {
         Elem::Names => Data::Names(Names {
             marker: 0xFFFF,
             entries: Vec::new(),
+            strings: None,
         }),
     }
 }
@@ -377,23 +378,41 @@ fn until_len(
         .unwrap_or(span / size.max(1))
 }
 
-/// Byte size of the name table at `offset`: entries, then the strings (through the last NUL).
+/// Byte size of the name table at `offset`: entries, then the strings (through the end of the
+/// last one).
 fn names_size(r: &Reader<'_>, offset: usize) -> Result<usize> {
-    // Strings follow the entries in entry order, as every J3D tool writes them; anything else
-    // could not be written back the same and is refused.
     let t = j3d_bmd::NameTable::parse(*r, offset)?;
-    let mut end = 4 + 4 * t.entries.len();
+    let (_, offsets) = name_offsets(r, offset, &t)?;
+    let base = 4 + 4 * t.entries.len();
+    Ok(t.entries
+        .iter()
+        .zip(offsets)
+        .map(|(e, off)| usize::from(off) + e.name.len() + 1)
+        .fold(base, usize::max))
+}
+
+/// Whether the strings of table `t` (at `offset`) are packed after its entries in entry order,
+/// as every tool writes them, and each entry's string offset. The game reads each string through
+/// its offset, so any order is accepted ([`Strings`]); a string that starts inside the entries is
+/// refused (it could not be written back apart from them).
+fn name_offsets(r: &Reader<'_>, offset: usize, t: &j3d_bmd::NameTable) -> Result<(bool, Vec<u16>)> {
+    let base = 4 + 4 * t.entries.len();
+    let mut packed_end = base;
+    let mut packed = true;
+    let mut offsets = Vec::with_capacity(t.entries.len());
     for (i, e) in t.entries.iter().enumerate() {
-        let off = usize::from(r.u16(offset + 6 + i * 4)?);
-        if off != end {
+        let off = r.u16(offset + 6 + i * 4)?;
+        if usize::from(off) < base {
             return Err(Error::invalid(
                 r.abs(offset + 6 + i * 4),
-                format!("name {i} at {off:#x}, strings are packed from {end:#x}"),
+                format!("name {i} at {off:#x}, inside the entries (they end at {base:#x})"),
             ));
         }
-        end += e.name.len() + 1;
+        packed &= usize::from(off) == packed_end;
+        packed_end += e.name.len() + 1;
+        offsets.push(off);
     }
-    Ok(end)
+    Ok((packed, offsets))
 }
 
 fn key(c: &mut gcio::Cursor<'_>) -> Result<KeyTrack> {
@@ -475,7 +494,20 @@ fn read_table(r: &Reader<'_>, elem: Elem, s: Span) -> Result<Data> {
         })),
         Elem::Names => {
             let t = j3d_bmd::NameTable::parse(*r, s.offset)?;
+            let (packed, offsets) = name_offsets(r, s.offset, &t)?;
+            let base = 4 + 4 * t.entries.len();
+            let strings = if packed {
+                None
+            } else {
+                Some(Strings {
+                    offsets,
+                    bytes: r
+                        .bytes(s.offset + base, s.bytes.saturating_sub(base))?
+                        .to_vec(),
+                })
+            };
             Data::Names(Names {
+                strings,
                 marker: t.marker,
                 entries: t
                     .entries

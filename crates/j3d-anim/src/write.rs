@@ -48,18 +48,30 @@ fn write_data(w: &mut Writer, d: &Data) -> Result<()> {
         Data::Vec3(v) => v.iter().flatten().for_each(|&x| {
             w.f32(x);
         }),
-        Data::Names(n) => j3d_bmd::NameTable {
-            marker: n.marker,
-            entries: n
-                .entries
-                .iter()
-                .map(|e| j3d_bmd::NameEntry {
-                    key: e.key,
-                    name: e.name.clone(),
-                })
-                .collect(),
-        }
-        .write(w)?,
+        Data::Names(n) => match n.kept_strings() {
+            // Strings as stored: the entries keep their offsets.
+            Some(st) => {
+                let count = u16::try_from(n.entries.len())
+                    .map_err(|_| Error::message(format!("{} names", n.entries.len())))?;
+                w.u16(count).u16(n.marker);
+                for (e, &off) in n.entries.iter().zip(&st.offsets) {
+                    w.u16(e.key).u16(off);
+                }
+                w.bytes(&st.bytes);
+            }
+            None => j3d_bmd::NameTable {
+                marker: n.marker,
+                entries: n
+                    .entries
+                    .iter()
+                    .map(|e| j3d_bmd::NameEntry {
+                        key: e.key,
+                        name: e.name.clone(),
+                    })
+                    .collect(),
+            }
+            .write(w)?,
+        },
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use gcio::Severity;
-use j3d_anim::{Anim, ChunkSize, Data, FileSize, Gap, Kind, build};
+use j3d_anim::{Anim, ChunkSize, Data, FileSize, Gap, Kind, Strings, build};
 use proptest::prelude::*;
 
 /// (rule, severity) of every finding.
@@ -231,4 +231,81 @@ fn moved_header_words_round_trip() {
     ] {
         assert!(seen.get(fact).is_some_and(|&n| n > 0), "{fact}: {seen:?}");
     }
+}
+
+/// A BTP whose one material name lies 4 bytes after the entries, behind bytes of no string.
+fn btp_with_unpacked_names() -> Anim {
+    let mut a = build::sample(Kind::Btp);
+    if let Data::Names(n) = &mut a.tables[3].data {
+        n.strings = Some(Strings {
+            offsets: vec![8 + 4],
+            bytes: b"xyz\0mat\0".to_vec(),
+        });
+    }
+    a
+}
+
+/// Name strings the game reads through their offsets but no tool packs that way are kept as
+/// stored (J3DA-018, info); renaming the entry packs the table again.
+#[test]
+fn unpacked_name_strings_are_kept() {
+    let bytes = btp_with_unpacked_names().write().unwrap();
+    let a = Anim::parse(&bytes).unwrap();
+    let Some(Data::Names(n)) = a.table(3) else {
+        panic!("names")
+    };
+    assert_eq!(n.entries[0].name, b"mat");
+    assert_eq!(
+        n.strings.as_ref().map(|s| s.offsets.clone()),
+        Some(vec![12])
+    );
+    assert_eq!(a.write().unwrap(), bytes);
+    assert_eq!(findings(&bytes), [("J3DA-018".to_owned(), Severity::Info)]);
+    let mut renamed = a.clone();
+    if let Some(Data::Names(n)) = renamed.tables.get_mut(3).map(|t| &mut t.data) {
+        n.entries[0].name = b"lava".to_vec();
+        n.entries[0].key = j3d_bmd::name_hash(b"lava");
+    }
+    let packed = renamed.write().unwrap();
+    let back = Anim::parse(&packed).unwrap();
+    let Some(Data::Names(m)) = back.table(3) else {
+        panic!("names")
+    };
+    assert_eq!(
+        (m.entries[0].name.as_slice(), m.strings.is_none()),
+        (&b"lava"[..], true)
+    );
+    assert!(findings(&packed).is_empty(), "{:?}", findings(&packed));
+}
+
+/// Every sample name string offset moved by -8..=8: whatever parses (strings kept as stored or
+/// packed) writes back the same bytes (`fuzz_anim`); some variants keep their strings as stored.
+#[test]
+fn moved_name_offsets_round_trip() {
+    let mut kept = 0;
+    for schema in j3d_anim::SCHEMAS {
+        let sample = build::sample(schema.kind).write().unwrap();
+        let view = j3d_anim::parse(&sample).unwrap();
+        for (ti, def) in schema.tables.iter().enumerate() {
+            let (Some(span), j3d_anim::schema::Elem::Names) = (view.span(ti), def.elem) else {
+                continue;
+            };
+            for entry in 0..span.len {
+                let at = j3d_anim::FILE_HEADER + span.offset + 6 + 4 * entry;
+                let off = u16::from_be_bytes([sample[at], sample[at + 1]]);
+                for delta in -8i32..=8 {
+                    let mut b = sample.clone();
+                    let moved = (i32::from(off) + delta).max(0) as u16;
+                    b[at..at + 2].copy_from_slice(&moved.to_be_bytes());
+                    j3d_anim::fuzz_anim(&b);
+                    if let Ok(a) = Anim::parse(&b)
+                        && matches!(a.table(ti), Some(Data::Names(n)) if n.strings.is_some())
+                    {
+                        kept += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(kept > 10, "{kept}");
 }

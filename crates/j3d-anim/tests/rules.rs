@@ -59,6 +59,18 @@ fn track_count_plus_one() -> Anim {
     edit(Kind::Btk, |a| a.layout.count_extra = 1)
 }
 
+/// The BTP's material name 4 bytes after the entries, behind bytes of no string.
+fn names_not_packed() -> Anim {
+    edit(Kind::Btp, |a| {
+        if let Data::Names(n) = &mut a.tables[3].data {
+            n.strings = Some(j3d_anim::Strings {
+                offsets: vec![12],
+                bytes: b"xyz\0mat\0".to_vec(),
+            });
+        }
+    })
+}
+
 fn chunk_size_inside_the_tables() -> Anim {
     edit(Kind::Bva, |a| {
         a.layout.size = j3d_anim::ChunkSize::InsideData(2)
@@ -241,6 +253,12 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         || bytes(track_count_plus_one()),
         Warning,
         "J3DA-017",
+    ),
+    (
+        "name string behind bytes of no string",
+        || bytes(names_not_packed()),
+        Info,
+        "J3DA-018",
     ),
 ];
 
