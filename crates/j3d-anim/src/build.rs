@@ -65,6 +65,7 @@ pub fn anim(kind: Kind, values: &[(&str, u32)], tables: Vec<Data>) -> Anim {
             size: ChunkSize::ToFileEnd,
             file_size: FileSize::Actual,
             count_extra: 0,
+            chunk_count: None,
         },
     }
 }

@@ -13,7 +13,8 @@
 //! What the game's loader (JSystem `J3DAnmLoader`) never checks is accepted and kept the same
 //! way: a file stored without its end padding or with another size word, a chunk size inside the
 //! tables, tables that share bytes, a BTK track count that is no whole number of entries, name
-//! strings in another order; the validator reports each (J3DA-014…018).
+//! strings in another order, a chunk count other than 1; the validator reports each
+//! (J3DA-014…019).
 //!
 //! This is its own crate, not modules of `j3d-bmd`: animations share only the `J3D1` container
 //! header and the name-table format with models, and read model data only to check a binding. It

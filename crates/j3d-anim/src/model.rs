@@ -312,6 +312,14 @@ pub struct Layout {
     /// holds beyond them: the game uses count / 3 and never reads the rest. 0 in every file seen.
     #[cfg_attr(feature = "json", serde(default))]
     pub count_extra: u32,
+    /// The file header's chunk count when it is not 1 (`None` writes 1). The game reads that many
+    /// chunks, each after the previous one's size: none animates nothing, more read past this
+    /// chunk (an unknown chunk type is skipped).
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub chunk_count: Option<u32>,
 }
 
 /// One table: its schema name and contents.

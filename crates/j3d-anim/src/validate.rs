@@ -224,7 +224,8 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
 
 /// Sizes and overlaps the game never checks (it reads each table through its own offset and
 /// count): `J3DA-014` file size, `J3DA-015` overlapping tables, `J3DA-016` chunk size,
-/// `J3DA-017` a count of several per entry that is not a whole number of entries (`J3DA-018`,
+/// `J3DA-017` a count of several per entry that is not a whole number of entries, `J3DA-019` the
+/// chunk count (`J3DA-018`,
 /// name strings as stored, is reported with the other name checks).
 fn layout(o: &mut Out<'_>, anim: &Anim) {
     let l = &anim.layout;
@@ -275,6 +276,16 @@ fn layout(o: &mut Out<'_>, anim: &Anim) {
             format!(
                 "{field} is {n} × {mul} + {}: the game reads {n} {table} entries and never the rest",
                 l.count_extra
+            ),
+        );
+    }
+    if let Some(n) = l.chunk_count {
+        o.found.warning_at(
+            "J3DA-019",
+            Some(12),
+            format!(
+                "chunk count {n}: the game reads that many chunks (none animates nothing, more \
+                 read past this one)"
             ),
         );
     }

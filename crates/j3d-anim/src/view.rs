@@ -37,6 +37,7 @@ pub struct View<'a> {
     size: usize,
     file_size: u32,
     count_extra: u32,
+    chunks: u32,
 }
 
 /// Recognises a J3D animation by its tags: the kind, or `None`.
@@ -68,13 +69,8 @@ impl<'a> View<'a> {
         // that is not the length is a layout fact (`FileSize`); tables are checked against the
         // bytes present.
         let file_size = r.u32(8)?;
+        // Animations have one chunk; another count is a layout fact (`Layout::chunk_count`).
         let chunks = r.u32(12)?;
-        if chunks != 1 {
-            return Err(Error::invalid(
-                12,
-                format!("{chunks} chunks (animations have one)"),
-            ));
-        }
         r.expect_magic(FILE_HEADER, &schema.magic)
             .context("chunk")?;
         let size = r.u32(FILE_HEADER + 4)? as usize;
@@ -156,6 +152,7 @@ impl<'a> View<'a> {
             size,
             file_size,
             count_extra,
+            chunks,
         })
     }
 
@@ -316,6 +313,7 @@ impl<'a> View<'a> {
             size,
             file_size,
             count_extra: self.count_extra,
+            chunk_count: (self.chunks != 1).then_some(self.chunks),
         })
     }
 }

@@ -120,7 +120,8 @@ impl Anim {
         let mut w = Writer::new();
         w.bytes(b"J3D1").bytes(&s.tag);
         let file_size = w.reserve_u32();
-        w.u32(1).bytes(&self.reserved);
+        w.u32(self.layout.chunk_count.unwrap_or(1))
+            .bytes(&self.reserved);
         let cs = w.position();
         w.bytes(&s.magic);
         let chunk_size = w.reserve_u32();

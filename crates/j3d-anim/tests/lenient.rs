@@ -176,8 +176,8 @@ fn a_track_count_beyond_whole_entries_is_kept() {
     assert!(b.write().is_err(), "BCK counts are one per entry");
 }
 
-/// Every sample with each header word moved (a table offset, a count, the chunk size or the file
-/// size, by -40..40 in steps of 6) and its end cut by 0 or 13 bytes: whatever parses must write
+/// Every sample with each header word moved (a table offset, a count, the chunk count or size,
+/// the file size, by -40..40 in steps of 6) and its end cut by 0 or 13 bytes: whatever parses must write
 /// back the same bytes, JSON too (`fuzz_anim` asserts it), so every layout fact the parser accepts
 /// is one the writer keeps. Counts which facts the sweep reached, so it cannot pass vacuously.
 #[test]
@@ -185,8 +185,8 @@ fn moved_header_words_round_trip() {
     let mut seen = std::collections::BTreeMap::<&str, usize>::new();
     for schema in j3d_anim::SCHEMAS {
         let sample = build::sample(schema.kind).write().unwrap();
-        // File size (8), chunk size (0x24), then the chunk header's words.
-        let words = [8, 0x24]
+        // File size (8), chunk count (12), chunk size (0x24), then the chunk header's words.
+        let words = [8, 12, 0x24]
             .into_iter()
             .chain((0x28..0x20 + schema.header).step_by(2));
         for at in words {
@@ -208,6 +208,7 @@ fn moved_header_words_round_trip() {
                         ("chunk inside", matches!(l.size, ChunkSize::InsideData(_))),
                         ("chunk after", matches!(l.size, ChunkSize::AfterData(_))),
                         ("count extra", l.count_extra > 0),
+                        ("chunk count", l.chunk_count.is_some()),
                         (
                             "overlap",
                             l.order.iter().any(|p| matches!(p.gap, Gap::Overlap(_))),
@@ -226,6 +227,7 @@ fn moved_header_words_round_trip() {
         "chunk inside",
         "chunk after",
         "count extra",
+        "chunk count",
         "overlap",
         "error",
     ] {
@@ -308,4 +310,18 @@ fn moved_name_offsets_round_trip() {
         }
     }
     assert!(kept > 10, "{kept}");
+}
+
+/// A chunk count other than 1 (0: the game animates nothing; 2: it reads past the chunk) is kept:
+/// J3DA-019, the same bytes back.
+#[test]
+fn another_chunk_count_is_kept() {
+    for n in [0u8, 2, 7] {
+        let mut b = build::sample_bck();
+        b[15] = n;
+        let a = Anim::parse(&b).unwrap();
+        assert_eq!(a.layout.chunk_count, Some(u32::from(n)));
+        assert_eq!(a.write().unwrap(), b);
+        assert_eq!(findings(&b), [("J3DA-019".to_owned(), Severity::Warning)]);
+    }
 }

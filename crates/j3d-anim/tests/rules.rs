@@ -71,6 +71,12 @@ fn names_not_packed() -> Anim {
     })
 }
 
+fn two_chunks_counted() -> Vec<u8> {
+    let mut b = build::sample_bck();
+    b[15] = 2;
+    b
+}
+
 fn chunk_size_inside_the_tables() -> Anim {
     edit(Kind::Bva, |a| {
         a.layout.size = j3d_anim::ChunkSize::InsideData(2)
@@ -260,6 +266,7 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         Info,
         "J3DA-018",
     ),
+    ("chunk count 2", two_chunks_counted, Warning, "J3DA-019"),
 ];
 
 /// Three joints, one material `mat`, one shape.
