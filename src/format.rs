@@ -99,6 +99,11 @@ pub struct Conversion<'a> {
     pub limits: &'a Limits,
 }
 
+/// What a conversion tells its user besides the files it made, one line each (an input it
+/// skipped and why): the conversion still succeeded. `gcf` prints each as `gcf: LINE` on stderr.
+#[cfg(feature = "convert")]
+pub type Notices = Vec<String>;
+
 /// The companion files given under option key `key` ([`Companions`]: `KEY` and every
 /// `KEY:NAME`), as (name, bytes) in key order; the name is `""` for a plain `KEY`.
 pub fn companion_files<'a>(files: &'a Companions, key: &str) -> Vec<(&'a str, &'a [u8])> {
@@ -328,6 +333,19 @@ pub trait Format: Sync {
     /// convert between those names, so the registry can ask the next one.
     fn convert(&self, _job: &Conversion<'_>) -> Result<Option<Outputs>> {
         Ok(None)
+    }
+
+    #[cfg(feature = "convert")]
+    /// [`Format::convert`] that may also leave [`Notices`] in `notices`: what the conversion
+    /// skipped and why (e.g. a companion animation that does not fit the model). The default
+    /// leaves none; a format that skips inputs overrides this and has `convert` call it.
+    fn convert_noting(
+        &self,
+        job: &Conversion<'_>,
+        notices: &mut Notices,
+    ) -> Result<Option<Outputs>> {
+        let _ = notices;
+        self.convert(job)
     }
 
     #[cfg(feature = "convert")]

@@ -55,13 +55,13 @@ mod opened;
 mod verify;
 
 pub use bytes::Bytes;
-#[cfg(feature = "convert")]
-pub use format::Conversion;
 pub use format::{
     Companions, Detection, EXPORT_EXTENSIONS, Folder, Format, Info, Input, Member, Options,
     Outputs, Parsed, Rewrite, companion, companion_files, extension, extension_of, file_name,
     file_stem, io_error, is_folder_name, one_file,
 };
+#[cfg(feature = "convert")]
+pub use format::{Conversion, Notices};
 pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
 pub use verify::{read_back, read_back_all};
 
@@ -118,18 +118,32 @@ pub fn companion_keys() -> Vec<&'static str> {
 ///
 /// Companions are the extra inputs named by option keys ([`companion_keys`], e.g. `dat` for a
 /// PKX built from JSON). `Ok(None)` when the identified format does not convert to `job.to`.
+/// The conversion's [`Notices`] are dropped; [`convert_noting`] keeps them.
 #[cfg(feature = "convert")]
 pub fn convert(job: &Conversion<'_>) -> gcio::Result<Option<Outputs>> {
+    convert_noting(job, &mut Notices::new())
+}
+
+/// [`convert`], adding what the conversion tells its user besides its files (an input it skipped
+/// and why, [`Notices`]) to `notices`.
+#[cfg(feature = "convert")]
+pub fn convert_noting(
+    job: &Conversion<'_>,
+    notices: &mut Notices,
+) -> gcio::Result<Option<Outputs>> {
     let Some(payload) =
         rarc::layer::payload_with(job.input, rarc::manifest::MAX_LAYERS, job.limits)?
     else {
-        return convert_plain(job);
+        return convert_plain(job, notices);
     };
     if let Some((f, _)) = detect_format(&payload, job.from)
-        && let Some(out) = f.convert(&Conversion {
-            input: &payload,
-            ..*job
-        })?
+        && let Some(out) = f.convert_noting(
+            &Conversion {
+                input: &payload,
+                ..*job
+            },
+            notices,
+        )?
     {
         return Ok(Some(out));
     }
@@ -140,24 +154,26 @@ pub fn convert(job: &Conversion<'_>) -> gcio::Result<Option<Outputs>> {
     Ok(Some(one_file(job.to, payload)))
 }
 
-/// [`convert`] of an uncompressed input.
+/// [`convert_noting`] of an uncompressed input.
 #[cfg(feature = "convert")]
-fn convert_plain(job: &Conversion<'_>) -> gcio::Result<Option<Outputs>> {
-    let any = || {
-        formats::FORMATS
-            .iter()
-            .map(|f| f.convert(job))
-            .find(|r| !matches!(r, Ok(None)))
-            .unwrap_or(Ok(None))
+fn convert_plain(job: &Conversion<'_>, notices: &mut Notices) -> gcio::Result<Option<Outputs>> {
+    let any = |notices: &mut Notices| {
+        for f in formats::FORMATS {
+            match f.convert_noting(job, notices) {
+                Ok(None) => {}
+                r => return r,
+            }
+        }
+        Ok(None)
     };
     match detect_format(job.input, job.from) {
-        Some((f, _)) => match f.convert(job)? {
+        Some((f, _)) => match f.convert_noting(job, notices)? {
             Some(out) => Ok(Some(out)),
             // Any file compresses.
-            None if archive::is_compressed_name(job.to) => any(),
+            None if archive::is_compressed_name(job.to) => any(notices),
             None => Ok(None),
         },
-        None => any(),
+        None => any(notices),
     }
 }
 

@@ -12,10 +12,10 @@ use j3d_bmd::{Bmd, Chunk, parse_with};
 #[cfg(feature = "convert")]
 use crate::export::scene_files;
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
+use crate::format::{Conversion, Notices};
 use crate::format::{
-    Companions, Detection, Format, Info, Input, Options, Outputs, Rewrite, companion_files,
-    extension_of, file_stem,
+    Detection, Format, Info, Input, Options, Outputs, Rewrite, companion_files, extension_of,
+    file_stem,
 };
 
 /// The J3D model format.
@@ -212,23 +212,26 @@ impl Format for J3dBmd {
     /// `model.bdl model.glb`: glTF 2.0 binary; `model.bdl y.obj`: `y.obj`, `y.mtl` and
     /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]).
     fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
-        let (input, from, to, opts, files, limits) = (
-            job.input,
-            job.from,
-            job.to,
-            job.opts,
-            job.companions,
-            job.limits,
-        );
+        self.convert_noting(job, &mut Notices::new())
+    }
+
+    #[cfg(feature = "convert")]
+    /// [`Format::convert`], noting each companion animation it leaves out and why.
+    fn convert_noting(
+        &self,
+        job: &Conversion<'_>,
+        notices: &mut Notices,
+    ) -> Result<Option<Outputs>> {
+        let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         if self.detect(input, "").is_none() || !matches!(extension_of(to).as_str(), "obj" | "glb") {
             return Ok(None);
         }
         let mut scene = j3d_bmd::to_scene(&parse_with(input, limits)?)?;
-        add_animations(&mut scene, opts, files, to, limits)?;
+        add_animations(&mut scene, job, notices)?;
         scene_files(&scene, to, &file_stem(from)).map(Some)
     }
 
-    /// `anim`: the J3D animations a `.glb` export carries ([`Companions`]: `anim:NAME` each).
+    /// `anim`: the J3D animations a `.glb` export carries ([`crate::Companions`]: `anim:NAME` each).
     fn companions(&self) -> &'static [&'static str] {
         &["anim"]
     }
@@ -241,38 +244,55 @@ impl Format for J3dBmd {
 /// J3D animations for a `.glb` export: the companion files under `anim` (`anim:NAME`, one per
 /// animation, named by NAME's file stem: `gcf convert --anim FILE`, repeatable; a Yaz0-compressed
 /// file is decompressed), sampled at option `fps` frames per second (default 60, the rate
-/// Galaxy's game loop advances them).
+/// Galaxy's game loop advances them). An animation that does not parse, does not fit the model
+/// (a warning of `j3d_anim::bind::check_binding`: joint or shape count, no material found) or
+/// cannot be sampled is left out with a notice naming it; the model (`job.input`) is still
+/// exported.
 #[cfg(feature = "convert")]
 fn add_animations(
     scene: &mut gx::scene::Scene,
-    opts: &Options,
-    files: &Companions,
-    to: &str,
-    limits: &Limits,
+    job: &Conversion<'_>,
+    notices: &mut Notices,
 ) -> Result<()> {
-    let anims = companion_files(files, "anim");
+    let anims = companion_files(job.companions, "anim");
     if anims.is_empty() {
         return Ok(());
     }
     let invalid = |m: String| gcio::Error::without_offset(gcio::ErrorKind::Invalid(m));
-    if extension_of(to) != "glb" {
+    if extension_of(job.to) != "glb" {
         return Err(invalid("animations are written to .glb only".into()));
     }
-    let fps = match opts.get("fps") {
+    let fps = match job.opts.get("fps") {
         Some(f) => f
             .parse::<f32>()
-            .map_err(|_| invalid(format!("fps={f}: not a number")))?,
+            .ok()
+            .filter(|x| x.is_finite() && *x > 0.0)
+            .ok_or_else(|| invalid(format!("fps={f}: not a positive number")))?,
         None => 60.0,
     };
+    let target = j3d_anim::Target::from_model_with(job.input, job.limits)?;
     for (path, data) in anims {
-        let data = match rarc::layer::payload_with(data, 4, limits) {
+        let data = match rarc::layer::payload_with(data, 4, job.limits) {
             Ok(Some(inner)) => std::borrow::Cow::Owned(inner),
             _ => std::borrow::Cow::Borrowed(data),
         };
-        let name = file_stem(path);
-        let anim =
-            j3d_anim::Anim::parse_with(&data, limits).map_err(|e| e.context(path.to_owned()))?;
-        j3d_anim::export::add_to_scene(scene, &anim, &name, fps)?;
+        let added = j3d_anim::Anim::parse_with(&data, job.limits).and_then(|anim| {
+            let misfit: Vec<String> = j3d_anim::bind::check_binding(&anim, &target)
+                .into_iter()
+                .filter(|d| d.severity >= gcio::Severity::Warning)
+                .map(|d| d.message)
+                .collect();
+            if !misfit.is_empty() {
+                return Err(invalid(format!(
+                    "does not fit the model: {}",
+                    misfit.join("; ")
+                )));
+            }
+            j3d_anim::export::add_to_scene(scene, &anim, &file_stem(path), fps)
+        });
+        if let Err(e) = added {
+            notices.push(format!("{path}: animation left out: {e}"));
+        }
     }
     Ok(())
 }

@@ -745,16 +745,23 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let data = read(&input)?;
                 let files = gcf::read_companions(&opts)?;
                 let (from, to) = (input.to_string_lossy(), output.to_string_lossy());
-                let made = gcformats::convert(&gcformats::Conversion {
-                    input: &data,
-                    from: &from,
-                    to: &to,
-                    opts: &opts,
-                    companions: &files,
-                    limits: &gcio::Limits::default(),
-                })
+                let mut notices = gcformats::Notices::new();
+                let made = gcformats::convert_noting(
+                    &gcformats::Conversion {
+                        input: &data,
+                        from: &from,
+                        to: &to,
+                        opts: &opts,
+                        companions: &files,
+                        limits: &gcio::Limits::default(),
+                    },
+                    &mut notices,
+                )
                 .map_err(|e| format!("{}: {e}", input.display()))?
                 .ok_or_else(none)?;
+                for n in &notices {
+                    notice(json, n);
+                }
                 gcf::write_outputs(&pol, &output, &made)?;
             }
             if json {

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use crate::model::{
-    Anim, ChunkSize, Data, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern, Place,
-    Table, TevColor,
+    Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,
+    Place, Table, TevColor,
 };
 use crate::schema::{Kind, SCHEMAS};
 
@@ -63,6 +63,9 @@ pub fn anim(kind: Kind, values: &[(&str, u32)], tables: Vec<Data>) -> Anim {
             order,
             end: Gap::Align(vec![32]),
             size: ChunkSize::ToFileEnd,
+            file_size: FileSize::Actual,
+            count_extra: 0,
+            chunk_count: None,
         },
     }
 }
@@ -77,6 +80,7 @@ fn names(list: &[&str]) -> Data {
                 name: n.as_bytes().to_vec(),
             })
             .collect(),
+        strings: None,
     })
 }
 

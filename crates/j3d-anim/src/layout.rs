@@ -81,6 +81,20 @@ pub fn classify_end(pos: usize, bytes: &[u8], fill: Fill) -> Gap {
     gap
 }
 
+/// The end gap of a file stored without its last `missing` bytes: the stored `tail` continued by
+/// the fill, when that reads as alignments (then writing the gap and leaving off `missing` bytes
+/// gives `tail` back); `None` when the stored bytes are no cut padding.
+pub fn classify_cut_end(pos: usize, tail: &[u8], missing: usize, fill: Fill) -> Option<Gap> {
+    let run = last_run(tail, fill);
+    let p = fill.pattern();
+    let mut full = tail.to_vec();
+    full.extend((run..run + missing).map(|i| p.get(i % p.len().max(1)).copied().unwrap_or(0)));
+    match classify_end(pos, &full, fill) {
+        g @ Gap::Align(_) => Some(g),
+        _ => None,
+    }
+}
+
 /// Length of the last fill run in `bytes`.
 fn last_run(bytes: &[u8], fill: Fill) -> usize {
     let p = fill.pattern();
@@ -105,7 +119,8 @@ pub fn write_gap(w: &mut Writer, chunk_start: usize, gap: &Gap, fill: Fill) {
         Gap::Raw(b) | Gap::Stale { bytes: b, .. } => {
             w.bytes(b);
         }
-        Gap::None => {}
+        // An overlapping table moves back instead (the writer's table loop).
+        Gap::Overlap(_) | Gap::None => {}
     }
 }
 
@@ -148,5 +163,23 @@ mod tests {
         );
         assert_eq!(classify(0x200, b"", Fill::Nintendo), Gap::Align(vec![32]));
         assert_eq!(classify(0x6aa, b"\0\0", Fill::Zero), Gap::Align(vec![4]));
+    }
+
+    #[test]
+    fn cut_padding_is_completed_from_the_fill() {
+        // 0x44: 28 bytes pad to 0x60; 5 stored, 23 missing.
+        let full = classify_end(0x44, &fill_bytes(Fill::Nintendo, 28), Fill::Nintendo);
+        assert_eq!(full, Gap::Align(vec![32]));
+        assert_eq!(
+            classify_cut_end(0x44, b"This ", 23, Fill::Nintendo),
+            Some(full)
+        );
+        assert_eq!(
+            classify_cut_end(0x44, b"", 28, Fill::Zero),
+            Some(Gap::Align(vec![32]))
+        );
+        // Not the fill, or more missing than one alignment pads: no cut padding.
+        assert_eq!(classify_cut_end(0x44, b"xx", 26, Fill::Nintendo), None);
+        assert_eq!(classify_cut_end(0x44, b"", 60, Fill::Nintendo), None);
     }
 }

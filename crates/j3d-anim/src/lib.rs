@@ -10,6 +10,11 @@
 //! model keeps the value tables and each track's index as found rather than per-track keyframes;
 //! [`eval`] resolves them. Padding is kept as layout facts (the alignments applied), never as
 //! bytes: [`Anim::raw_parts`] lists anything that is not, and is empty on every retail file seen.
+//! What the game's loader (JSystem `J3DAnmLoader`) never checks is accepted and kept the same
+//! way: a file stored without its end padding or with another size word, a chunk size inside the
+//! tables, tables that share bytes, a BTK track count that is no whole number of entries, name
+//! strings in another order, a chunk count other than 1; the validator reports each
+//! (J3DA-014…019).
 //!
 //! This is its own crate, not modules of `j3d-bmd`: animations share only the `J3D1` container
 //! header and the name-table format with models, and read model data only to check a binding. It
@@ -61,8 +66,8 @@ mod write;
 pub use bind::Target;
 pub use fuzz::fuzz_anim;
 pub use model::{
-    Anim, ChunkSize, Data, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern, Place,
-    Table, TevColor,
+    Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,
+    Place, Strings, Table, TevColor,
 };
 pub use schema::{Kind, SCHEMAS, Schema};
 pub use validate::{validate, validate_model, validate_with};

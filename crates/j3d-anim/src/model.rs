@@ -68,6 +68,41 @@ pub struct Names {
     pub marker: u16,
     /// Entries in order.
     pub entries: Vec<Name>,
+    /// The strings as stored when they are not packed after the entries in entry order (the
+    /// game reads each through its entry's offset); `None` for packed tables, as every tool
+    /// writes them. The writer keeps them while every entry's name is still at its offset and
+    /// packs the table otherwise.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub strings: Option<Strings>,
+}
+
+/// A name table's strings as stored, when they are not packed in entry order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+pub struct Strings {
+    /// Each entry's string offset (from the table start).
+    pub offsets: Vec<u16>,
+    /// The bytes from the end of the entries to the end of the last string.
+    pub bytes: Vec<u8>,
+}
+
+impl Names {
+    /// The stored strings when every entry's name (and its NUL) is still at its stored offset.
+    pub(crate) fn kept_strings(&self) -> Option<&Strings> {
+        let st = self.strings.as_ref()?;
+        let base = 4 + 4 * self.entries.len();
+        let fits = st.offsets.len() == self.entries.len()
+            && self.entries.iter().zip(&st.offsets).all(|(e, &off)| {
+                usize::from(off)
+                    .checked_sub(base)
+                    .and_then(|at| st.bytes.get(at..at + e.name.len() + 1))
+                    .is_some_and(|b| b.split_last() == Some((&0, &e.name[..])))
+            });
+        fits.then_some(st)
+    }
 }
 
 /// `Vec<[f32; 3]>` in JSON: each float in `gcio::F32`'s form (a number when finite, else its hex
@@ -181,6 +216,12 @@ pub enum Gap {
         /// The bytes found.
         bytes: Vec<u8>,
     },
+    /// The table starts this many bytes before the end of what precedes it: it shares those bytes
+    /// with the earlier table(s). The game reads each table through its own offset and count and
+    /// never checks that tables are disjoint (one retail BTP's material ids start inside its
+    /// texture indices). The writer overlaps the table again while the shared bytes agree, and
+    /// places it after the others when an edit made them differ.
+    Overlap(u32),
     /// Nothing.
     #[default]
     None,
@@ -197,6 +238,26 @@ pub enum ChunkSize {
     /// End of the last table plus this many bytes (SMG2-era BTK files: +4, even when that passes
     /// the end of the file).
     AfterData(u32),
+    /// End of the last table minus this many bytes: a size that ends inside the tables. The game
+    /// uses a chunk's size only to step to the next chunk, and an animation has one.
+    InsideData(u32),
+}
+
+/// How the file header's size word (offset 8) relates to the bytes written. The game never reads
+/// it: it reads each table through its own offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "json", serde(rename_all = "snake_case"))]
+pub enum FileSize {
+    /// The length of the file.
+    #[default]
+    Actual,
+    /// The file was stored without its last this-many bytes of end padding (archives that dropped
+    /// it): the sizes count them, the bytes are not there. The writer writes the whole file, then
+    /// leaves them off.
+    Cut(u32),
+    /// Any other value, kept as stored.
+    Stored(u32),
 }
 
 /// What fills alignment gaps.
@@ -244,6 +305,21 @@ pub struct Layout {
     pub end: Gap,
     /// What the chunk header's size counts.
     pub size: ChunkSize,
+    /// What the file header's size counts.
+    #[cfg_attr(feature = "json", serde(default))]
+    pub file_size: FileSize,
+    /// What the count that holds several per entry (TTK1's track count, three per texture matrix)
+    /// holds beyond them: the game uses count / 3 and never reads the rest. 0 in every file seen.
+    #[cfg_attr(feature = "json", serde(default))]
+    pub count_extra: u32,
+    /// The file header's chunk count when it is not 1 (`None` writes 1). The game reads that many
+    /// chunks, each after the previous one's size: none animates nothing, more read past this
+    /// chunk (an unknown chunk type is skipped).
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub chunk_count: Option<u32>,
 }
 
 /// One table: its schema name and contents.

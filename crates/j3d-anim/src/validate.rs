@@ -1,4 +1,4 @@
-//! The validator. Rule ids `J3DA-xxx` are described in `docs/J3D-ANIM.md`.
+//! The validator. Rule ids `J3DA-xxx` are catalogued in `docs/rules/j3da.md`.
 
 use gcio::{Diagnostic, Findings, Limits};
 
@@ -134,6 +134,17 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
                 }
             }
             Data::Names(n) => {
+                if n.strings.is_some() {
+                    o.found.info_at(
+                        "J3DA-018",
+                        o.at(ti, 0, 0),
+                        format!(
+                            "{}: strings not packed after the entries in entry order (kept as \
+                             stored; the game reads each through its offset)",
+                            def.name
+                        ),
+                    );
+                }
                 for (i, e) in n.entries.iter().enumerate() {
                     let want = j3d_bmd::name_hash(&e.name);
                     if e.key != want {
@@ -176,6 +187,7 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
             }
         }
     }
+    layout(&mut o, anim);
     let guessed = cluster_end_guessed(anim);
     if let Some(gap) = &guessed {
         o.found.warning_at(
@@ -208,6 +220,82 @@ fn check(anim: &Anim, view: Option<&View<'_>>) -> Vec<Diagnostic> {
         ));
     }
     o.found.into_vec()
+}
+
+/// Sizes and overlaps the game never checks (it reads each table through its own offset and
+/// count): `J3DA-014` file size, `J3DA-015` overlapping tables, `J3DA-016` chunk size,
+/// `J3DA-017` a count of several per entry that is not a whole number of entries, `J3DA-019` the
+/// chunk count (`J3DA-018`,
+/// name strings as stored, is reported with the other name checks).
+fn layout(o: &mut Out<'_>, anim: &Anim) {
+    let l = &anim.layout;
+    match l.file_size {
+        crate::FileSize::Actual => {}
+        crate::FileSize::Cut(n) => o.found.info_at(
+            "J3DA-014",
+            Some(8),
+            format!(
+                "the file ends {n} bytes before its stated size: its end padding was not stored"
+            ),
+        ),
+        crate::FileSize::Stored(v) => o.found.warning_at(
+            "J3DA-014",
+            Some(8),
+            format!("stated file size {v:#x} is not the file's length"),
+        ),
+    }
+    let s = anim.kind.schema();
+    for p in &l.order {
+        if let crate::Gap::Overlap(n) = p.gap {
+            let name = s.tables.get(p.table).map_or("?", |d| d.name);
+            o.found.warning_at(
+                "J3DA-015",
+                o.at(p.table, 0, 0),
+                format!(
+                    "{name} starts {n} bytes inside the table(s) before it (they share those bytes)"
+                ),
+            );
+        }
+    }
+    if l.count_extra > 0 {
+        let counted = s.tables.iter().find_map(|d| match d.len {
+            crate::schema::Len::Field { field, mul } if mul > 1 => {
+                Some((s.fields.get(field).map_or("?", |f| f.name), mul, d.name))
+            }
+            _ => None,
+        });
+        let (field, mul, table) = counted.unwrap_or(("?", 1, "?"));
+        let n = anim
+            .tables
+            .iter()
+            .find(|t| t.name == table)
+            .map_or(0, |t| t.data.len());
+        o.found.warning_at(
+            "J3DA-017",
+            None,
+            format!(
+                "{field} is {n} × {mul} + {}: the game reads {n} {table} entries and never the rest",
+                l.count_extra
+            ),
+        );
+    }
+    if let Some(n) = l.chunk_count {
+        o.found.warning_at(
+            "J3DA-019",
+            Some(12),
+            format!(
+                "chunk count {n}: the game reads that many chunks (none animates nothing, more \
+                 read past this one)"
+            ),
+        );
+    }
+    if let crate::ChunkSize::InsideData(n) = l.size {
+        o.found.warning_at(
+            "J3DA-016",
+            Some(FILE_HEADER as u64 + 4),
+            format!("chunk size ends {n} bytes before the end of the last table"),
+        );
+    }
 }
 
 /// Where a table whose count is not stored (CLK1/CLF1 clusters) is followed by bytes that are not

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use gcio::{Context, Error, Reader, Result};
 
-use crate::layout::{classify, classify_end};
+use crate::layout::{classify, classify_cut_end, classify_end};
 use crate::model::{
-    Anim, ChunkSize, Data, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern, Place,
-    Table, TevColor,
+    Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,
+    Place, Strings, Table, TevColor,
 };
 use crate::schema::{Elem, Kind, Len, Role, Schema};
 
@@ -35,6 +35,9 @@ pub struct View<'a> {
     fields: Vec<u32>,
     spans: Vec<Option<Span>>,
     size: usize,
+    file_size: u32,
+    count_extra: u32,
+    chunks: u32,
 }
 
 /// Recognises a J3D animation by its tags: the kind, or `None`.
@@ -62,20 +65,12 @@ impl<'a> View<'a> {
             )
         })?;
         let schema = kind.schema();
-        let file_size = r.u32(8)? as usize;
-        if file_size != data.len() {
-            return Err(Error::invalid(
-                8,
-                format!("file size {file_size:#x} but {:#x} bytes", data.len()),
-            ));
-        }
+        // The game never reads the file size (each table is read through its own offset): a size
+        // that is not the length is a layout fact (`FileSize`); tables are checked against the
+        // bytes present.
+        let file_size = r.u32(8)?;
+        // Animations have one chunk; another count is a layout fact (`Layout::chunk_count`).
         let chunks = r.u32(12)?;
-        if chunks != 1 {
-            return Err(Error::invalid(
-                12,
-                format!("{chunks} chunks (animations have one)"),
-            ));
-        }
         r.expect_magic(FILE_HEADER, &schema.magic)
             .context("chunk")?;
         let size = r.u32(FILE_HEADER + 4)? as usize;
@@ -93,6 +88,7 @@ impl<'a> View<'a> {
             fields.push(v);
         }
         let mut spans: Vec<Option<Span>> = vec![None; schema.tables.len()];
+        let mut count_extra = 0;
         for (ti, def) in schema.tables.iter().enumerate() {
             let Some(off_field) = schema
                 .fields
@@ -104,16 +100,10 @@ impl<'a> View<'a> {
             let offset = fields.get(off_field).copied().unwrap_or(0) as usize;
             let len = match def.len {
                 Len::Field { field, mul } => {
+                    // The game uses count / mul entries (TTK1: `mTrackNum / 3`); the rest is a
+                    // layout fact.
                     let n = fields.get(field).copied().unwrap_or(0);
-                    if n % mul != 0 {
-                        return Err(Error::invalid(
-                            chunk.abs(0x0C),
-                            format!(
-                                "{name} > {}: count {n} is not a multiple of {mul}",
-                                def.name
-                            ),
-                        ));
-                    }
+                    count_extra += n % mul;
                     (n / mul) as usize
                 }
                 Len::Table(t) => spans.get(t).copied().flatten().map_or(0, |s| s.len),
@@ -160,6 +150,9 @@ impl<'a> View<'a> {
             fields,
             spans,
             size,
+            file_size,
+            count_extra,
+            chunks,
         })
     }
 
@@ -254,62 +247,73 @@ impl<'a> View<'a> {
             .collect();
         placed.sort_by_key(|&(i, s)| (s.offset, s.bytes > 0, i));
         let c = self.chunk.data();
-        // Fill: the first gap byte decides (a gap never starts inside the sentence).
+        // Fill: the first gap byte decides (a gap never starts inside the sentence). A table that
+        // starts before the end of the earlier ones shares their bytes (`Gap::Overlap`).
         let mut gaps: Vec<(usize, &[u8])> = Vec::new();
+        let mut overlaps: Vec<Option<u32>> = Vec::new();
         let mut pos = self.schema.header;
-        for &(i, s) in &placed {
-            if s.offset < pos {
-                let name = self.schema.tables.get(i).map_or("?", |t| t.name);
-                return Err(Error::invalid(
-                    self.chunk.abs(s.offset),
-                    format!(
-                        "{} > {name}: overlaps the previous table",
-                        String::from_utf8_lossy(&self.schema.magic)
-                    ),
-                ));
-            }
+        for &(_, s) in &placed {
+            let back = pos.saturating_sub(s.offset);
+            overlaps.push(if back > 0 {
+                Some(
+                    u32::try_from(back).map_err(|_| {
+                        Error::invalid(self.chunk.abs(s.offset), "overlap past 4 GiB")
+                    })?,
+                )
+            } else {
+                None
+            });
             gaps.push((pos, c.get(pos..s.offset).unwrap_or_default()));
-            pos = s.offset + s.bytes;
+            pos = pos.max(s.offset + s.bytes);
         }
-        gaps.push((pos, c.get(pos..).unwrap_or_default()));
+        let tail = c.get(pos..).unwrap_or_default();
         let fill = gaps
             .iter()
+            .chain([&(pos, tail)])
             .find_map(|g| g.1.first())
             .map_or(Fill::Nintendo, |&b| {
                 if b == 0 { Fill::Zero } else { Fill::Nintendo }
             });
         let mut order = Vec::with_capacity(placed.len());
-        for (&(table, _), &(at, bytes)) in placed.iter().zip(&gaps) {
+        for ((&(table, _), &(at, bytes)), back) in placed.iter().zip(&gaps).zip(overlaps) {
             order.push(Place {
                 table,
-                gap: classify(at, bytes, fill),
+                gap: back.map_or_else(|| classify(at, bytes, fill), Gap::Overlap),
             });
         }
-        let end = gaps
-            .last()
-            .map_or(Gap::None, |&(at, b)| classify_end(at, b, fill));
-        let size = if self.size == c.len() {
+        // A file shorter than its size word whose stored end is the start of the end padding was
+        // stored without the rest of that padding: the chunk size counts it too.
+        let declared = self.file_size as usize;
+        let cut = declared
+            .checked_sub(self.data.len())
+            .filter(|&n| n > 0)
+            .and_then(|n| Some((classify_cut_end(pos, tail, n, fill)?, n)));
+        let (end, file_size, chunk_len) = match cut {
+            Some((end, n)) => (end, FileSize::Cut(n as u32), c.len() + n),
+            None if declared == self.data.len() => {
+                (classify_end(pos, tail, fill), FileSize::Actual, c.len())
+            }
+            None => (
+                classify_end(pos, tail, fill),
+                FileSize::Stored(self.file_size),
+                c.len(),
+            ),
+        };
+        let size = if self.size == chunk_len {
             ChunkSize::ToFileEnd
-        } else if let Some(extra) = self
-            .size
-            .checked_sub(pos)
-            .and_then(|x| u32::try_from(x).ok())
-        {
-            ChunkSize::AfterData(extra)
+        } else if self.size >= pos {
+            ChunkSize::AfterData((self.size - pos) as u32)
         } else {
-            return Err(Error::invalid(
-                self.chunk.abs(4),
-                format!(
-                    "chunk size {:#x} ends inside the tables (they end at {pos:#x})",
-                    self.size
-                ),
-            ));
+            ChunkSize::InsideData((pos - self.size) as u32)
         };
         Ok(Layout {
             fill,
             order,
             end,
             size,
+            file_size,
+            count_extra: self.count_extra,
+            chunk_count: (self.chunks != 1).then_some(self.chunks),
         })
     }
 }
@@ -332,6 +336,7 @@ fn empty(elem: Elem) -> Data {
         Elem::Names => Data::Names(Names {
             marker: 0xFFFF,
             entries: Vec::new(),
+            strings: None,
         }),
     }
 }
@@ -371,23 +376,41 @@ fn until_len(
         .unwrap_or(span / size.max(1))
 }
 
-/// Byte size of the name table at `offset`: entries, then the strings (through the last NUL).
+/// Byte size of the name table at `offset`: entries, then the strings (through the end of the
+/// last one).
 fn names_size(r: &Reader<'_>, offset: usize) -> Result<usize> {
-    // Strings follow the entries in entry order, as every J3D tool writes them; anything else
-    // could not be written back the same and is refused.
     let t = j3d_bmd::NameTable::parse(*r, offset)?;
-    let mut end = 4 + 4 * t.entries.len();
+    let (_, offsets) = name_offsets(r, offset, &t)?;
+    let base = 4 + 4 * t.entries.len();
+    Ok(t.entries
+        .iter()
+        .zip(offsets)
+        .map(|(e, off)| usize::from(off) + e.name.len() + 1)
+        .fold(base, usize::max))
+}
+
+/// Whether the strings of table `t` (at `offset`) are packed after its entries in entry order,
+/// as every tool writes them, and each entry's string offset. The game reads each string through
+/// its offset, so any order is accepted ([`Strings`]); a string that starts inside the entries is
+/// refused (it could not be written back apart from them).
+fn name_offsets(r: &Reader<'_>, offset: usize, t: &j3d_bmd::NameTable) -> Result<(bool, Vec<u16>)> {
+    let base = 4 + 4 * t.entries.len();
+    let mut packed_end = base;
+    let mut packed = true;
+    let mut offsets = Vec::with_capacity(t.entries.len());
     for (i, e) in t.entries.iter().enumerate() {
-        let off = usize::from(r.u16(offset + 6 + i * 4)?);
-        if off != end {
+        let off = r.u16(offset + 6 + i * 4)?;
+        if usize::from(off) < base {
             return Err(Error::invalid(
                 r.abs(offset + 6 + i * 4),
-                format!("name {i} at {off:#x}, strings are packed from {end:#x}"),
+                format!("name {i} at {off:#x}, inside the entries (they end at {base:#x})"),
             ));
         }
-        end += e.name.len() + 1;
+        packed &= usize::from(off) == packed_end;
+        packed_end += e.name.len() + 1;
+        offsets.push(off);
     }
-    Ok(end)
+    Ok((packed, offsets))
 }
 
 fn key(c: &mut gcio::Cursor<'_>) -> Result<KeyTrack> {
@@ -469,7 +492,20 @@ fn read_table(r: &Reader<'_>, elem: Elem, s: Span) -> Result<Data> {
         })),
         Elem::Names => {
             let t = j3d_bmd::NameTable::parse(*r, s.offset)?;
+            let (packed, offsets) = name_offsets(r, s.offset, &t)?;
+            let base = 4 + 4 * t.entries.len();
+            let strings = if packed {
+                None
+            } else {
+                Some(Strings {
+                    offsets,
+                    bytes: r
+                        .bytes(s.offset + base, s.bytes.saturating_sub(base))?
+                        .to_vec(),
+                })
+            };
             Data::Names(Names {
+                strings,
                 marker: t.marker,
                 entries: t
                     .entries

@@ -26,10 +26,61 @@ fn bytes(a: Anim) -> Vec<u8> {
     a.write().unwrap()
 }
 
+/// The chunk magic changed: nothing the game would read.
 fn unparseable() -> Vec<u8> {
     let mut b = build::sample_bck();
-    b[8] ^= 1;
+    b[0x20] ^= 1;
     b
+}
+
+/// The sample BCK stored without the last 4 bytes of its end padding.
+fn end_padding_cut() -> Vec<u8> {
+    let mut b = build::sample_bck();
+    b.truncate(b.len() - 4);
+    b
+}
+
+/// The sample BCK whose size word counts one byte more than the file and no padding.
+fn file_size_off() -> Vec<u8> {
+    let mut b = build::sample_bck();
+    b[11] ^= 1;
+    b
+}
+
+/// A BTP whose material ids are its last texture index (the tables share two bytes).
+fn tables_overlap() -> Anim {
+    edit(Kind::Btp, |a| {
+        a.tables[1].data = Data::U16(vec![1, 0]);
+        a.layout.order[2].gap = Gap::Overlap(2);
+    })
+}
+
+fn track_count_plus_one() -> Anim {
+    edit(Kind::Btk, |a| a.layout.count_extra = 1)
+}
+
+/// The BTP's material name 4 bytes after the entries, behind bytes of no string.
+fn names_not_packed() -> Anim {
+    edit(Kind::Btp, |a| {
+        if let Data::Names(n) = &mut a.tables[3].data {
+            n.strings = Some(j3d_anim::Strings {
+                offsets: vec![12],
+                bytes: b"xyz\0mat\0".to_vec(),
+            });
+        }
+    })
+}
+
+fn two_chunks_counted() -> Vec<u8> {
+    let mut b = build::sample_bck();
+    b[15] = 2;
+    b
+}
+
+fn chunk_size_inside_the_tables() -> Anim {
+    edit(Kind::Bva, |a| {
+        a.layout.size = j3d_anim::ChunkSize::InsideData(2)
+    })
 }
 
 fn loop_mode_9() -> Anim {
@@ -131,7 +182,7 @@ fn blk_clusters_then_raw_bytes() -> Anim {
 }
 
 const CASES: &[RuleCase<'_, Vec<u8>>] = &[
-    ("header byte 8 flipped", unparseable, Error, "J3DA-000"),
+    ("chunk magic changed", unparseable, Error, "J3DA-000"),
     ("loop mode 9", || bytes(loop_mode_9()), Warning, "J3DA-001"),
     (
         "track past its value table",
@@ -189,6 +240,33 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         Warning,
         "J3DA-013",
     ),
+    ("end padding not stored", end_padding_cut, Info, "J3DA-014"),
+    ("file size one off", file_size_off, Warning, "J3DA-014"),
+    (
+        "material ids inside the texture indices",
+        || bytes(tables_overlap()),
+        Warning,
+        "J3DA-015",
+    ),
+    (
+        "chunk size inside the tables",
+        || bytes(chunk_size_inside_the_tables()),
+        Warning,
+        "J3DA-016",
+    ),
+    (
+        "TTK1 track count one above whole entries",
+        || bytes(track_count_plus_one()),
+        Warning,
+        "J3DA-017",
+    ),
+    (
+        "name string behind bytes of no string",
+        || bytes(names_not_packed()),
+        Info,
+        "J3DA-018",
+    ),
+    ("chunk count 2", two_chunks_counted, Warning, "J3DA-019"),
 ];
 
 /// Three joints, one material `mat`, one shape.
