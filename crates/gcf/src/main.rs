@@ -101,6 +101,9 @@ enum Cmd {
         /// round-trip identically (`diff`).
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,
+        /// Also list the facts each format collects (counters such as `opcode 0xc1`).
+        #[arg(long)]
+        facts: bool,
     },
     /// Write an archive's members (decompressed) and a manifest (.gcf-rarc.txt) into DIR; the
     /// archive may be compressed (Galaxy's .arc files are Yaz0). DIR must be new or empty;
@@ -527,12 +530,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             threads,
             html,
             fail_on,
+            facts,
         } => {
             let report = run_survey(&path, threads, options(Vec::new(), &[]))?;
             if json {
                 print_json(&report)?;
             } else {
-                out!("{}", report.table());
+                out!("{}", report.report(facts));
             }
             if let Some(h) = html {
                 policy(vec![path.clone()]).write_file(&h, gcf::report::html(&report).as_bytes())?;

@@ -6,7 +6,7 @@
 //! Files are streamed from one producer thread through a bounded channel to a rayon pool, so at
 //! most a few files (plus the members being examined) are in memory at once whatever the input size.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{SyncSender, sync_channel};
@@ -37,6 +37,8 @@ pub struct FormatStats {
     pub errors: BTreeMap<String, u64>,
     /// Validator rule ids and how often they fired.
     pub rules: BTreeMap<String, u64>,
+    /// The severities each rule id fired with (`info`, `warning`, `error`).
+    pub severities: BTreeMap<String, BTreeSet<String>>,
     /// Validator findings of severity `error`.
     pub rule_errors: u64,
     /// Facts the format collects (e.g. `sync-id flag=1`, `opcode 0xc1`) and their counts.
@@ -56,6 +58,9 @@ impl FormatStats {
         self.failures.extend(o.failures);
         add_counts(&mut self.errors, o.errors);
         add_counts(&mut self.rules, o.rules);
+        for (rule, sev) in o.severities {
+            self.severities.entry(rule).or_default().extend(sev);
+        }
         self.rule_errors += o.rule_errors;
         add_counts(&mut self.facts, o.facts);
         self.seconds += o.seconds;
@@ -135,6 +140,10 @@ impl Survey {
         }
         for d in &e.diagnostics {
             *s.rules.entry(d.rule.clone()).or_default() += 1;
+            s.severities
+                .entry(d.rule.clone())
+                .or_default()
+                .insert(d.severity.to_string());
             s.rule_errors += u64::from(d.severity == gcio::Severity::Error);
         }
         for (k, v) in &e.facts {
@@ -174,6 +183,13 @@ impl Survey {
 
     /// The terminal table.
     pub fn table(&self) -> String {
+        self.report(false)
+    }
+
+    /// [`Survey::table`], then, with `facts`, the facts each format collected: per-format
+    /// totals, then the failures, parts kept raw, errors and rule hits (with their severities)
+    /// under headings.
+    pub fn report(&self, facts: bool) -> String {
         let mut out = format!(
             "{:<14} {:>7} {:>12} {:>7} {:>9} {:>15} {:>10} {:>9}\n",
             "format", "files", "bytes", "parsed", "identical", "typed/all", "rule hits", "MB/s"
@@ -181,13 +197,15 @@ impl Survey {
         for (name, s) in &self.formats {
             let hits: u64 = s.rules.values().sum();
             let typed = format!("{}/{}", s.typed, s.files);
+            // Nothing parsed, no throughput to speak of (unknown files are only identified).
+            let mbs = if s.parsed > 0 {
+                format!("{:.1}", s.mb_per_s())
+            } else {
+                "-".to_owned()
+            };
             out += &format!(
-                "{name:<14} {:>7} {:>12} {:>7} {:>9} {typed:>15} {hits:>10} {:>9.1}\n",
-                s.files,
-                s.bytes,
-                s.parsed,
-                s.identical,
-                s.mb_per_s()
+                "{name:<14} {:>7} {:>12} {:>7} {:>9} {typed:>15} {hits:>10} {mbs:>9}\n",
+                s.files, s.bytes, s.parsed, s.identical,
             );
         }
         let mbs = if self.seconds > 0.0 {
@@ -207,26 +225,78 @@ impl Survey {
                 ""
             }
         );
-        for (name, s) in &self.formats {
-            for (path, why) in &s.failures {
-                out += &format!("{name}: {path}: {why}\n");
+        let mut section = |title: &str, lines: Vec<String>| {
+            if !lines.is_empty() {
+                out += &format!("\n{title}:\n");
+                for l in lines {
+                    out += &format!("  {l}\n");
+                }
             }
-            for (part, n) in &s.raw {
-                out += &format!("{name}: {n} × kept raw: {part}\n");
-            }
-            for (msg, n) in &s.errors {
-                out += &format!("{name}: {n} × {msg}\n");
-            }
-            for (rule, n) in &s.rules {
-                out += &format!("{name}: rule {rule} hit {n} time(s)\n");
-            }
-            for (fact, n) in &s.facts {
-                out += &format!("{name}: {fact}: {n}\n");
-            }
+        };
+        let each = |f: &dyn Fn(&str, &FormatStats) -> Vec<String>| -> Vec<String> {
+            self.formats.iter().flat_map(|(n, s)| f(n, s)).collect()
+        };
+        section(
+            "round-trip failures",
+            each(&|n, s| {
+                s.failures
+                    .iter()
+                    .map(|(p, why)| format!("{n}: {p}: {why}"))
+                    .collect()
+            }),
+        );
+        section(
+            "parts kept raw",
+            each(&|n, s| {
+                s.raw
+                    .iter()
+                    .map(|(part, k)| format!("{n}: {k} × {part}"))
+                    .collect()
+            }),
+        );
+        section(
+            "errors",
+            each(&|n, s| {
+                s.errors
+                    .iter()
+                    .map(|(m, k)| format!("{n}: {k} × {m}"))
+                    .collect()
+            }),
+        );
+        section(
+            "rule hits",
+            each(&|n, s| {
+                s.rules
+                    .iter()
+                    .map(|(rule, k)| {
+                        let sev: Vec<&str> = s
+                            .severities
+                            .get(rule)
+                            .map(|v| v.iter().map(String::as_str).collect())
+                            .unwrap_or_default();
+                        format!("{n}: {rule} ({}) × {k}", sev.join("/"))
+                    })
+                    .collect()
+            }),
+        );
+        if facts {
+            section(
+                "facts",
+                each(&|n, s| {
+                    s.facts
+                        .iter()
+                        .map(|(f, k)| format!("{n}: {f}: {k}"))
+                        .collect()
+                }),
+            );
         }
-        for (path, why) in &self.unreadable {
-            out += &format!("unreadable: {path}: {why}\n");
-        }
+        section(
+            "unreadable",
+            self.unreadable
+                .iter()
+                .map(|(p, why)| format!("{p}: {why}"))
+                .collect(),
+        );
         out
     }
 }

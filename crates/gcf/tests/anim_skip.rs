@@ -3,7 +3,9 @@
 //! animations that fit (exit 0). Fixtures are built in code.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use std::process::Command;
+mod support;
+
+use support::{gcf_in, scratch};
 
 /// The animation names in a .glb's JSON chunk.
 fn animation_names(glb: &[u8]) -> Vec<String> {
@@ -21,9 +23,7 @@ fn animation_names(glb: &[u8]) -> Vec<String> {
 
 #[test]
 fn animations_that_do_not_parse_or_fit_are_left_out_with_a_notice() {
-    let dir = std::env::temp_dir().join(format!("gcf-anim-skip-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("anim-skip");
     let model_bytes = j3d_bmd::build::skinned_bmd().write().unwrap();
     let joints = j3d_anim::Target::from_model(&model_bytes).unwrap().joints;
     let model = dir.join("m.bmd");
@@ -47,21 +47,25 @@ fn animations_that_do_not_parse_or_fit_are_left_out_with_a_notice() {
     let misfit = dir.join("misfit.bck");
     std::fs::write(&misfit, walk.write().unwrap()).unwrap();
     let glb = dir.join("m.glb");
-    let out = Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .arg("convert")
-        .arg(&model)
-        .arg(&glb)
-        .args(["--anim".as_ref(), broken.as_os_str()])
-        .args(["--anim".as_ref(), fits.as_os_str()])
-        .args(["--anim".as_ref(), misfit.as_os_str()])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let run = gcf_in(
+        &dir,
+        &[
+            "convert",
+            "m.bmd",
+            "m.glb",
+            "--anim",
+            "broken.bck",
+            "--anim",
+            "walk.bck",
+            "--anim",
+            "misfit.bck",
+        ],
+    );
+    let stderr = &run.succeeds().stderr;
     let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("gcf: ")).collect();
     assert_eq!(lines.len(), 2, "{stderr}");
-    assert!(lines[0].contains(&*broken.to_string_lossy()), "{stderr}");
-    assert!(lines[1].contains(&*misfit.to_string_lossy()), "{stderr}");
+    assert!(lines[0].contains("broken.bck"), "{stderr}");
+    assert!(lines[1].contains("misfit.bck"), "{stderr}");
     assert!(lines[1].contains("joint"), "{stderr}");
     assert_eq!(animation_names(&std::fs::read(&glb).unwrap()), ["walk"]);
     let _ = std::fs::remove_dir_all(&dir);
