@@ -111,19 +111,24 @@ pub fn companion_keys() -> Vec<&'static str> {
 #[cfg(feature = "convert")]
 pub fn convert(job: &Conversion<'_>) -> gcio::Result<Option<Outputs>> {
     // A payload that does not decode is no conversion source; the stream itself still is.
+    let first = |job: &Conversion<'_>| {
+        formats::FORMATS
+            .iter()
+            .map(|f| f.convert(job))
+            .find(|r| !matches!(r, Ok(None)))
+    };
     let payload = rarc::layer::payload_with(job.input, rarc::manifest::MAX_LAYERS, job.limits)
         .ok()
         .flatten();
-    payload
-        .iter()
-        .map(Vec::as_slice)
-        .chain(std::iter::once(job.input))
-        .flat_map(|input| {
-            let job = Conversion { input, ..*job };
-            formats::FORMATS.iter().map(move |f| f.convert(&job))
-        })
-        .find(|r| !matches!(r, Ok(None)))
-        .unwrap_or(Ok(None))
+    if let Some(input) = payload.as_deref()
+        && let Some(r) = first(&Conversion { input, ..*job })
+    {
+        return r;
+    }
+    // Dropped before the stream's own conversion (a decompression) decodes it again: one copy
+    // of a payload at a time.
+    drop(payload);
+    first(job).unwrap_or(Ok(None))
 }
 
 /// The format registered under `name` (e.g. `rarc`, `j3d-bmd`).

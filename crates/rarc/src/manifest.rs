@@ -22,7 +22,7 @@ use gcio::text::Encoding;
 use gcio::{Error, Limits, Result};
 
 use crate::attr::{Attr, name_hash};
-use crate::layer::{Layer, hex, peel_all, unhex, wrap_all};
+use crate::layer::{Layer, hex, peel_all_keeping, sum, token_file, unhex, wrap_all};
 use crate::model::{Archive, Entry, Gap, Node, Region, Target};
 use crate::pack::{Dir, Item, PackOptions, default_attr};
 use crate::view::NODES_AT;
@@ -70,13 +70,6 @@ impl Packed {
     pub fn bytes(&self) -> Vec<u8> {
         wrap_all(&self.layers, self.archive.clone())
     }
-}
-
-/// FNV-1a (32 bits): tells which of several entries sharing data was edited.
-fn sum(data: &[u8]) -> u32 {
-    data.iter().fold(0x811c_9dc5u32, |h, &b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
 }
 
 /// Escapes a name for a manifest column: `%XX` for `%`, control bytes and bytes that are not
@@ -188,6 +181,7 @@ fn paths(a: &Archive) -> Paths {
     if let (Some(root), Some(t)) = (node.first_mut(), taken.first_mut()) {
         *root = Some(String::new());
         t.insert(MANIFEST.to_lowercase());
+        t.extend((0..MAX_LAYERS).map(token_file));
     }
     let mut queue = VecDeque::from([0usize]);
     while let Some(n) = queue.pop_front() {
@@ -286,7 +280,7 @@ pub fn unpack(data: &[u8]) -> Result<Unpacked> {
 /// budget).
 pub fn unpack_with(data: &[u8], limits: &Limits) -> Result<Unpacked> {
     let limits = *limits;
-    let (layers, inner) = peel_all(data, MAX_LAYERS)?;
+    let (layers, inner) = peel_all_keeping(data, MAX_LAYERS)?;
     let a = Archive::parse_with(&inner, &limits)?;
     let p = paths(&a);
     let mut m = String::from(
@@ -477,6 +471,13 @@ pub fn unpack_with(data: &[u8], limits: &Limits) -> Result<Unpacked> {
         .filter(|d| !d.is_empty())
         .collect();
     dirs.sort_by_key(|d| d.matches('/').count());
+    // The decisions of streams no known encoder reproduces, beside the manifest.
+    files.extend(
+        layers
+            .iter()
+            .filter_map(|l| l.original.as_ref())
+            .map(|o| (o.file.clone(), o.decisions.clone())),
+    );
     Ok(Unpacked {
         manifest: m,
         dirs,
@@ -798,6 +799,12 @@ pub fn pack_with(
     a.data_lead = layout.get("data-lead").cloned().unwrap_or_default();
     a.tail = layout.get("tail").cloned().unwrap_or_default();
 
+    // Token files of streams no known encoder reproduces: theirs, not members.
+    for l in &mut layers {
+        if let Some(o) = &mut l.original {
+            std::sync::Arc::make_mut(o).decisions = files.remove(&o.file).unwrap_or_default();
+        }
+    }
     // Member bytes as stored; missing files are collected into one error.
     let mut missing = Vec::new();
     let mut stored: Vec<Option<Vec<u8>>> = Vec::with_capacity(file_lines.len());
@@ -807,11 +814,11 @@ pub fn pack_with(
             stored.push(None);
             continue;
         };
-        let data = match f.compressed {
+        let data = match &f.compressed {
             Some(Some(l)) => l.wrap(&data),
             _ => data,
         };
-        if let Some(Some(l)) = f.compressed
+        if let Some(Some(l)) = &f.compressed
             && l.encoder.is_none()
         {
             notices.push(format!(
@@ -880,11 +887,27 @@ pub fn pack_with(
         a.file_size = None;
     }
     add_new(&mut a, files, dirs, &mut notices)?;
+    let archive = a.write()?;
+    settle(&mut layers, &archive, &mut notices);
     Ok(Packed {
-        archive: a.write()?,
+        archive,
         layers,
         notices,
     })
+}
+
+/// Settles every layer that gives back an original stream ([`Layer::settle`]), innermost first:
+/// the payload of each is what the layers inside it make of `archive`.
+fn settle(layers: &mut [Layer], archive: &[u8], notices: &mut Vec<String>) {
+    let mut payload = std::borrow::Cow::Borrowed(archive);
+    for i in (0..layers.len()).rev() {
+        let outer_keeps = layers.iter().take(i).any(|l| l.original.is_some());
+        let Some(l) = layers.get_mut(i) else { break };
+        notices.extend(l.settle(&payload));
+        if outer_keeps {
+            payload = std::borrow::Cow::Owned(l.wrap(&payload));
+        }
+    }
 }
 
 /// Adds folders and files that are not in the manifest, parents first, in name order.

@@ -94,6 +94,18 @@ impl Encoder {
         Encoder::ALL.into_iter().find(|e| e.name() == name)
     }
 
+    /// The exact encoder ([`Encoder::Matching`]) whose stream for `data` has the length nearest
+    /// `len` (the first in [`Encoder::ALL`] order on a tie): what re-encodes an edited payload
+    /// whose original stream no encoder reproduces, on the guess that the tool that made it
+    /// decides most like the encoder that compresses as well. Runs every exact encoder once.
+    pub fn closest(data: &[u8], len: usize) -> Encoder {
+        Encoder::ALL
+            .into_iter()
+            .filter(|e| matches!(e, Encoder::Matching(_)))
+            .min_by_key(|&e| crate::encode(data, e).len().abs_diff(len))
+            .unwrap_or(Encoder::Matching(Matching::Nintendo))
+    }
+
     /// Whether this encoder can write the header's reserved words `reserved`: zeros, or for oead
     /// its `data_alignment` parameter as a big-endian word at 0x08 (0x0C stays zero).
     pub fn writes_reserved(self, reserved: [u8; 8]) -> bool {
