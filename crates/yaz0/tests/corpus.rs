@@ -165,8 +165,8 @@ fn corpus_encoder_identification() {
     let gclib = Encoder::Matching(Matching::Gclib);
     let whitehole = Encoder::Matching(Matching::Whitehole);
     let [o6, o7, o8, o9] = [6, 7, 8, 9].map(|l| Encoder::Matching(Matching::Oead(l)));
-    // Best only runs when no other encoder reproduces a stream, and EveryFileExplorer's padding
-    // to 4 bytes tells it apart here.
+    // Best only runs when no other encoder reproduces a stream, and EveryFileExplorer's and
+    // CTLib's padding to 4 bytes tells them apart here.
     let all = [
         nintendo,
         gclib,
@@ -176,6 +176,7 @@ fn corpus_encoder_identification() {
         o8,
         o9,
         Encoder::Matching(Matching::LibYaz0),
+        Encoder::Matching(Matching::MkwSp),
         Encoder::Fast,
     ];
     // Random and text payloads: every encoder emits the same tokens but oead-6, whose 4-byte hash
