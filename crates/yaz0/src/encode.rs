@@ -39,6 +39,9 @@ pub enum Matching {
     /// MKW-SP's encoder (`szs`'s `MkwSp` algorithm, the Mario Kart Wii mod's tools): greedy,
     /// the **farthest** of the longest matches in the 0x1000 window, compares stop at 0x111
     /// bytes, nothing after the last group. Pinned on `szs`'s C version (tests/szs_oracle.rs).
+    /// Wiimm's SZS tools (`wszst compress`, its default level 9) run the same loop: a search
+    /// from 0x1000 back, oldest first, keeping only a strictly longer match (read from its
+    /// source, no oracle here); its `--compr 10` reads as [`Matching::LibYaz0`] (unverified).
     MkwSp,
     /// CTLib's encoder (`szs`'s `CTLib` algorithm; see the `ctlib` module): MKW-SP's choice
     /// over candidates listed 0x1000 positions at a time, then a 0x00 byte after a final group
