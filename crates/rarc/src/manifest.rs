@@ -1072,6 +1072,58 @@ mod tests {
         assert_eq!(pack(&u.manifest, files(&u), &u.dirs).unwrap().bytes(), szs);
     }
 
+    /// A Yaz0 layer no named encoder makes (Nintendo's tokens with the first long reference
+    /// split): its token file gives it back; without the file, or with an edit, the closest
+    /// encoder compresses and a notice says why. Two nested unknown layers each keep theirs.
+    #[test]
+    fn token_files_give_unknown_streams_back() {
+        let bytes = crate::pack(&crate::sample_tree(), PackOptions::default())
+            .write()
+            .unwrap();
+        let custom = |data: &[u8]| {
+            let mut s = yaz0::Stream::encode(data, crate::layer::DEFAULT_ENCODER);
+            let at = s
+                .tokens
+                .iter()
+                .position(|t| matches!(t, yaz0::Token::Match { len, .. } if *len >= 8))
+                .unwrap();
+            if let yaz0::Token::Match { dist, len } = s.tokens[at] {
+                s.tokens[at] = yaz0::Token::Match { dist, len: len - 3 };
+                s.tokens.insert(at + 1, yaz0::Token::Match { dist, len: 3 });
+            }
+            assert!(s.identify(data).is_empty());
+            s.write()
+        };
+        let szs = custom(&bytes);
+        let u = unpack(&szs).unwrap();
+        let token_file = crate::layer::token_file(0);
+        assert!(u.manifest.contains("compression\tyaz0\tunknown\ttokens="));
+        assert!(u.files.iter().any(|(p, _)| *p == token_file));
+        let p = pack(&u.manifest, files(&u), &u.dirs).unwrap();
+        assert_eq!(p.bytes(), szs);
+        assert!(p.notices.is_empty(), "{:?}", p.notices);
+        // The token file gone: the closest encoder, and a notice naming the file.
+        let mut f = files(&u);
+        f.remove(&token_file);
+        let p = pack(&u.manifest, f, &u.dirs).unwrap();
+        assert!(
+            p.notices.iter().any(|n| n.contains(&token_file)),
+            "{:?}",
+            p.notices
+        );
+        assert_eq!(yaz0::decode(&p.bytes()).unwrap(), bytes);
+        assert!(p.layers[0].encoder.is_some());
+        // Nested: both layers unknown, both come back.
+        let outer = custom(&szs);
+        let u = unpack(&outer).unwrap();
+        assert_eq!(u.layers.len(), 2);
+        assert!(u.layers.iter().all(|l| l.original.is_some()));
+        assert_eq!(
+            pack(&u.manifest, files(&u), &u.dirs).unwrap().bytes(),
+            outer
+        );
+    }
+
     #[test]
     fn edits_added_and_missing_files() {
         let bytes = crate::pack(&crate::sample_tree(), PackOptions::default())
