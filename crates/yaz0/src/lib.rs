@@ -14,8 +14,8 @@
 //! - Encoders ([`Encoder`]): [`Matching`] variants that reproduce Nintendo's look-ahead encoder,
 //!   gclib's, Whitehole's, oead's (levels 6–9, zlib-ng's match finder), libyaz0's and
 //!   EveryFileExplorer's (and Hack.io's, with its window sizes; Haroohie's MarioKartToolbox is
-//!   its 0x1000 window), MKW-SP's and CTLib's exactly (the last three pinned on the `szs`
-//!   crate's encoders), a fast hash-chain
+//!   its 0x1000 window), MKW-SP's and CTLib's (pinned on the `szs` crate's encoders) and
+//!   Wiimm's SZS tools' at every level (pinned on `wszst`'s output) exactly, a fast hash-chain
 //!   encoder and an optimal-parse encoder.
 //!   [`Stream::identify`] names the exact encoders that reproduce a stream, each stopping at
 //!   its first differing token and within [`gcio::Limits`].

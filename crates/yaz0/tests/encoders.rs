@@ -451,12 +451,21 @@ fn brute_efe(data: &[u8], window: usize) -> Vec<Token> {
     out
 }
 
-/// MKW-SP: greedy, the longest match in the 0x1000 window, earliest on ties, compares stop at
-/// 0x111.
-fn brute_greedy(data: &[u8]) -> Vec<Token> {
+/// MKW-SP and wszst: greedy, the longest match in `window` bytes, the farthest on ties,
+/// compares stop at 0x111.
+fn brute_greedy(data: &[u8], window: usize) -> Vec<Token> {
     let (mut out, mut pos) = (Vec::new(), 0);
     while pos < data.len() {
-        let (len, dist) = brute_longest(data, pos, 0x111);
+        let max = 0x111.min(data.len() - pos);
+        let (mut len, mut dist) = (2, 0);
+        for d in (1..=window.min(pos)).rev() {
+            let l = (0..max)
+                .take_while(|&k| data[pos - d + k] == data[pos + k])
+                .count();
+            if l > len {
+                (len, dist) = (l, d);
+            }
+        }
         pos += push(&mut out, data, pos, len, dist);
     }
     out
@@ -474,7 +483,10 @@ proptest! {
         prop_assert_eq!(GCLIB.tokens(&data), brute_reuse(&data, 0x111));
         prop_assert_eq!(WHITEHOLE.tokens(&data), brute_reevaluate(&data, usize::MAX, 2));
         prop_assert_eq!(LIBYAZ0.tokens(&data), brute_reevaluate(&data, 0x111, 1));
-        prop_assert_eq!(Encoder::Matching(Matching::MkwSp).tokens(&data), brute_greedy(&data));
+        prop_assert_eq!(Encoder::Matching(Matching::MkwSp).tokens(&data), brute_greedy(&data, 0x1000));
+        for (level, window) in [(1, 0x100), (5, 0x880)] {
+            prop_assert_eq!(Encoder::Matching(Matching::Wszst(level)).tokens(&data), brute_greedy(&data, window));
+        }
         for w in [0x400, 0x4C0, 0x1000] {
             prop_assert_eq!(Encoder::Matching(Matching::Efe(w)).tokens(&data), brute_efe(&data, usize::from(w)));
         }
@@ -534,7 +546,10 @@ proptest! {
         prop_assert_eq!(GCLIB.tokens(&data), brute_reuse(&data, 0x111));
         prop_assert_eq!(WHITEHOLE.tokens(&data), brute_reevaluate(&data, usize::MAX, 2));
         prop_assert_eq!(LIBYAZ0.tokens(&data), brute_reevaluate(&data, 0x111, 1));
-        prop_assert_eq!(Encoder::Matching(Matching::MkwSp).tokens(&data), brute_greedy(&data));
+        prop_assert_eq!(Encoder::Matching(Matching::MkwSp).tokens(&data), brute_greedy(&data, 0x1000));
+        for (level, window) in [(1, 0x100), (5, 0x880)] {
+            prop_assert_eq!(Encoder::Matching(Matching::Wszst(level)).tokens(&data), brute_greedy(&data, window));
+        }
         prop_assert_eq!(EFE.tokens(&data), brute_efe(&data, 0x400));
     }
 }
