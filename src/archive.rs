@@ -226,7 +226,7 @@ pub fn pack_rarc(
     let layers = layers_for(out, from_manifest, opts)?;
     let mut notices = notices;
     for l in &layers {
-        if l.encoder.is_none() {
+        if l.encoder.is_none() && l.original.is_none() {
             notices.push(format!(
                 "original {} encoder unknown: compressed with nintendo (same archive inside)",
                 l.kind.name()

@@ -257,13 +257,18 @@ impl Format for Yay0 {
         gcio::Reader::new(data).u32(4).ok().map(u64::from)
     }
 
-    /// Detection decodes the payload to name it: it is kept as the parse.
+    /// Naming the payload needs its first bytes only (as for Yaz0); a payload that fits the
+    /// prefix is decoded whole, and kept as the parse.
     fn detect_parsed(&self, data: &[u8], path: &str) -> Option<(Detection, Option<crate::Parsed>)> {
         yaz0::yay0::detect(data)?;
-        let decoded = yaz0::yay0::decode(data);
+        let decoded = yaz0::yay0::decode_prefix(data, DETECT_PREFIX);
         let detail = payload_detail(&decoded, path);
+        let whole = self
+            .expands_to(data)
+            .is_some_and(|n| decoded.as_ref().is_ok_and(|p| p.len() as u64 == n));
         let state = decoded
             .ok()
+            .filter(|_| whole)
             .map(|p| -> crate::Parsed { Box::new(Bytes::from(p)) });
         Some((
             Detection {

@@ -47,10 +47,93 @@ pub struct Track {
     pub opened_at: Option<u32>,
 }
 
+/// The class of every byte: one per byte for a parse (the model reads them all), or only the
+/// items found for detection, which walks at most [`DETECT_ITEMS`] of them and so needs no
+/// buffer the size of its input.
+#[derive(Debug, Clone)]
+enum Classes {
+    /// One class per byte.
+    Dense(Vec<Class>),
+    /// Start → (end, is a table entry) of every instruction and table entry found, in a file
+    /// of `len` bytes.
+    Sparse {
+        len: usize,
+        items: BTreeMap<usize, (usize, bool)>,
+    },
+}
+
+/// Instructions and table entries [`Flow::detect`] walks at most: more than a real sequence's
+/// opening needs to show it is code, few enough that detection's memory does not grow with the
+/// input.
+pub const DETECT_ITEMS: usize = 1 << 14;
+
+impl Classes {
+    fn len(&self) -> usize {
+        match self {
+            Classes::Dense(c) => c.len(),
+            Classes::Sparse { len, .. } => *len,
+        }
+    }
+
+    fn get(&self, offset: usize) -> Class {
+        match self {
+            Classes::Dense(c) => c.get(offset).copied().unwrap_or(Class::Data),
+            Classes::Sparse { items, .. } => match items.range(..=offset).next_back() {
+                Some((&start, &(end, table))) if offset < end => match (start == offset, table) {
+                    (true, false) => Class::Code,
+                    (false, false) => Class::CodeTail,
+                    (true, true) => Class::Table,
+                    (false, true) => Class::TableTail,
+                },
+                _ => Class::Data,
+            },
+        }
+    }
+
+    /// Whether `start..end` is all data; `None` when it does not fit in the file.
+    fn is_free(&self, start: usize, end: usize) -> Option<bool> {
+        if start > end || end > self.len() {
+            return None;
+        }
+        Some(match self {
+            Classes::Dense(c) => c
+                .get(start..end)
+                .is_some_and(|s| s.iter().all(|&c| c == Class::Data)),
+            // Items do not overlap, so the last one starting before `end` ends last.
+            Classes::Sparse { items, .. } => items
+                .range(..end)
+                .next_back()
+                .is_none_or(|(_, &(e, _))| e <= start),
+        })
+    }
+
+    /// Marks `start..end` (free, inside the file) as an instruction or a table entry.
+    fn mark(&mut self, start: usize, end: usize, table: bool) {
+        match self {
+            Classes::Dense(c) => {
+                let (head, tail) = if table {
+                    (Class::Table, Class::TableTail)
+                } else {
+                    (Class::Code, Class::CodeTail)
+                };
+                if let Some(s) = c.get_mut(start..end) {
+                    s.fill(tail);
+                }
+                if let Some(b) = c.get_mut(start) {
+                    *b = head;
+                }
+            }
+            Classes::Sparse { items, .. } => {
+                items.insert(start, (end, table));
+            }
+        }
+    }
+}
+
 /// Result of control-flow discovery.
 #[derive(Debug, Clone)]
 pub struct Flow {
-    class: Vec<Class>,
+    class: Classes,
     labels: BTreeSet<u32>,
     tables: BTreeMap<u32, usize>,
     tracks: Vec<Track>,
@@ -64,16 +147,43 @@ struct Walker<'a> {
     visited: Visited,
     code: Vec<(usize, bool)>,
     tables: VecDeque<(usize, usize, usize)>,
+    /// Instructions and table entries left to classify (detection's bound).
+    budget: usize,
 }
 
 impl Flow {
     /// Discovers the program in `data` starting at offset 0 (BMS-001).
     pub fn discover(data: &[u8], limits: &Limits) -> Result<Flow> {
         let size = limits.check_alloc(data.len() as u64, 1, 0)?;
+        let mut class = Vec::new();
+        class.try_reserve_exact(size).map_err(|e| {
+            gcio::Error::invalid(
+                0,
+                format!("cannot allocate {size:#x} bytes for the BMS byte classes: {e}"),
+            )
+        })?;
+        class.resize(size, Class::Data);
+        Flow::walk(data, limits, Classes::Dense(class), usize::MAX)
+    }
+
+    /// The opening of [`Flow::discover`] for format detection: at most [`DETECT_ITEMS`]
+    /// instructions and table entries are classified (the rest stays data) and memory follows
+    /// what was walked, not the input's size.
+    pub fn detect(data: &[u8], limits: &Limits) -> Result<Flow> {
+        let items = BTreeMap::new();
+        let class = Classes::Sparse {
+            len: data.len(),
+            items,
+        };
+        Flow::walk(data, limits, class, DETECT_ITEMS)
+    }
+
+    fn walk(data: &[u8], limits: &Limits, class: Classes, budget: usize) -> Result<Flow> {
         let mut w = Walker {
             r: Reader::new(data),
+            budget,
             flow: Flow {
-                class: vec![Class::Data; size],
+                class,
                 labels: BTreeSet::new(),
                 tables: BTreeMap::new(),
                 tracks: Vec::new(),
@@ -105,7 +215,7 @@ impl Flow {
 
     /// Class of the byte at `offset` (`Data` past the end).
     pub fn class(&self, offset: usize) -> Class {
-        self.class.get(offset).copied().unwrap_or(Class::Data)
+        self.class.get(offset)
     }
 
     /// Bytes covered.
@@ -115,7 +225,7 @@ impl Flow {
 
     /// True for an empty file.
     pub fn is_empty(&self) -> bool {
-        self.class.is_empty()
+        self.class.len() == 0
     }
 
     /// Every in-file offset something points at (code targets, track entries, tables, data).
@@ -213,6 +323,9 @@ impl Walker<'_> {
                     return Ok(());
                 }
             }
+            if self.budget == 0 {
+                return Ok(());
+            }
             if pc >= self.len() {
                 self.note(Diagnostic::warning(
                     "BMS-007",
@@ -236,8 +349,7 @@ impl Walker<'_> {
                 }
             };
             let end = pc + size;
-            let span = self.flow.class.get(pc..end).unwrap_or_default();
-            if span.iter().any(|&c| c != Class::Data) {
+            if self.flow.class.is_free(pc, end) == Some(false) {
                 self.note(Diagnostic::error(
                     "BMS-005",
                     Some(pc as u64),
@@ -245,13 +357,9 @@ impl Walker<'_> {
                 ));
                 return Ok(());
             }
-            if let Some(s) = self.flow.class.get_mut(pc..end) {
-                s.fill(Class::CodeTail);
-            }
-            if let Some(c) = self.flow.class.get_mut(pc) {
-                *c = Class::Code;
-            }
+            self.flow.class.mark(pc, end, false);
             self.flow.instructions += 1;
+            self.budget -= 1;
             let Instruction::Command(cmd) = &insn else {
                 pc = end;
                 continue;
@@ -293,13 +401,12 @@ impl Walker<'_> {
     /// Reads the next entry of the oldest unfinished table; false when none is left.
     fn table_entry(&mut self) -> Result<bool> {
         while let Some((start, index, max)) = self.tables.pop_front() {
+            if self.budget == 0 {
+                return Ok(false);
+            }
             let at = start + 3 * index;
             let end = at + 3;
-            let free = self
-                .flow
-                .class
-                .get(at..end)
-                .is_some_and(|s| s.iter().all(|&c| c == Class::Data));
+            let free = self.flow.class.is_free(at, end) == Some(true);
             let starts_other = index > 0 && self.flow.labels.contains(&(at as u32));
             let value = self.r.u24(at).ok();
             let plausible = value.is_some_and(|v| {
@@ -317,9 +424,8 @@ impl Walker<'_> {
                 continue;
             }
             let Some(value) = value else { continue };
-            if let Some(s) = self.flow.class.get_mut(at..end) {
-                s.copy_from_slice(&[Class::Table, Class::TableTail, Class::TableTail]);
-            }
+            self.flow.class.mark(at, end, true);
+            self.budget -= 1;
             *self.flow.tables.entry(start as u32).or_insert(0) += 1;
             self.target(Pointer::Code, value, Some(at))?;
             self.tables.push_front((start, index + 1, max));

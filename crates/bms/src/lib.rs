@@ -67,11 +67,11 @@ pub use view::{View, parse, parse_with};
 
 /// Recognises a sequence: BMS has no header, so at best [`gcio::Confidence::Weak`] (a registry
 /// claims it only for a `.bms` name) when offset 0 is code and the control-flow walk from it is
-/// clean (errors and BMS-007 findings under 1 in 8 instructions). Every format crate has this
+/// clean (errors and BMS-007 findings under 1 in 8 instructions), judged on the walk's first
+/// [`flow::DETECT_ITEMS`] steps, so memory stays small whatever the input's size. Every format crate has this
 /// `detect` (the registry in the `gcformats` facade calls it).
 pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
-    let view = parse(data).ok()?;
-    let flow = view.flow();
+    let flow = Flow::detect(data, &gcio::Limits::default()).ok()?;
     let problems = flow
         .findings()
         .iter()

@@ -165,3 +165,45 @@ fn midi_memory_is_bounded() {
     let events: usize = song.tracks.iter().map(|t| t.events.len()).sum();
     assert!(events <= 1000 + 16, "{events}");
 }
+
+/// Detection's walk (only the items found, at most `DETECT_ITEMS` of them) classifies every byte,
+/// finds the same problems and counts the same instructions as the parse's per-byte walk whenever
+/// it is not cut short; past the bound it stops, so a gigabyte of code costs no more than 16 Ki
+/// instructions.
+#[test]
+fn detection_walk_matches_the_parse() {
+    let limits = gcio::Limits::default();
+    let mut inputs: Vec<Vec<u8>> = bms::build::samples()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.bytes)
+        .collect();
+    let mut x = 0x1234_5678u32;
+    for len in [1usize, 3, 7, 64, 300, 2000, 9000] {
+        inputs.push(
+            (0..len)
+                .map(|_| {
+                    x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    (x >> 24) as u8
+                })
+                .collect(),
+        );
+    }
+    for data in &inputs {
+        let full = bms::Flow::discover(data, &limits).unwrap();
+        let quick = bms::Flow::detect(data, &limits).unwrap();
+        assert!(full.instruction_count() < bms::flow::DETECT_ITEMS);
+        assert_eq!(quick.len(), full.len());
+        assert_eq!(quick.instruction_count(), full.instruction_count());
+        assert_eq!(quick.findings(), full.findings());
+        assert_eq!(quick.tables(), full.tables());
+        for o in 0..data.len() + 2 {
+            assert_eq!(quick.class(o), full.class(o), "offset {o:#x}");
+        }
+    }
+    // 16 MiB of zeros is one long run of notes: detection stops at its bound.
+    let zeros = vec![0u8; 16 << 20];
+    let quick = bms::Flow::detect(&zeros, &limits).unwrap();
+    assert_eq!(quick.instruction_count(), bms::flow::DETECT_ITEMS);
+    assert_eq!(quick.len(), zeros.len());
+}

@@ -5,7 +5,7 @@
     clippy::panic
 )]
 //! Hostile input for the whole CLI (issue 25): each case is built here in code (nothing is
-//! committed) and `gcf` runs under a 2 GiB address-space limit (`prlimit --as`, when the tool
+//! committed) and `gcf` runs under a 2 GB address-space limit (`prlimit --as`, when the tool
 //! exists) with a timeout. Every case must end in a clean error exit (or a bounded, correct
 //! result): no abort, no panic, no hang, nothing written outside the target and no partial output.
 
@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The address-space limit every run gets (2 GiB).
-const ADDRESS_SPACE: &str = "--as=2147483648";
+/// The address-space limit every run gets (2 GB: room for one copy of a 1 GiB payload, not two).
+const ADDRESS_SPACE: &str = "--as=2000000000";
 
 /// Longest one case may run.
 const TIMEOUT: Duration = Duration::from_secs(40);
@@ -273,6 +273,44 @@ fn yaz0_bomb_identify_and_info() {
         &["--budget", "256M", "survey", ".", "--fail-on", "error"],
     );
     assert_eq!(r.code, Some(1), "{}", r.stderr);
+}
+
+/// A 1 GiB payload, within the default budget, under the 2 GB address-space limit: `info`,
+/// `check`, `roundtrip` and `convert` hold one copy of it at a time (detection walks no
+/// payload-sized buffer, `convert` drops the payload it looked into before decompressing) and
+/// finish; an allocation the limit refuses would be a clean error, never an abort.
+#[test]
+fn yaz0_bomb_within_the_budget() {
+    let d = scratch("yaz0-1g");
+    let size = (1u32 << 30) - 7;
+    std::fs::write(d.join("bomb.szs"), yaz0_zeros(size)).unwrap();
+    let ok = |args: &[&str]| {
+        let r = gcf(&d, args);
+        assert_eq!(r.code, Some(0), "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        r
+    };
+    let r = ok(&["info", "bomb.szs"]);
+    assert!(
+        r.stdout
+            .contains(&format!("decompressed size: {size} bytes")),
+        "{}",
+        r.stdout
+    );
+    ok(&["check", "bomb.szs"]);
+    let r = ok(&["roundtrip", "bomb.szs"]);
+    assert!(
+        r.stdout.contains("bomb.szs\tyaz0\tidentical"),
+        "{}",
+        r.stdout
+    );
+    ok(&["convert", "bomb.szs", "bomb.bin"]);
+    let out = d.join("bomb.bin");
+    let len = std::fs::metadata(&out).unwrap().len();
+    std::fs::remove_file(&out).unwrap();
+    assert_eq!(len, u64::from(size));
+    assert_eq!(listing(&d), ["bomb.szs"]);
+    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]

@@ -145,3 +145,80 @@ fn deep_round_trip_and_detection() {
         gcf::UNKNOWN
     );
 }
+
+/// A Yaz0 stream no named encoder makes (Nintendo's tokens, each long reference split in two):
+/// `extract` keeps its decisions in a token file the manifest names, so `pack` of the unchanged
+/// folder gives the file back byte for byte; an edited member is compressed with the named
+/// encoder closest to the original, which the notice names, and reads back.
+#[test]
+fn unknown_encoder_round_trips_through_its_token_file() {
+    let arc = sample("rarc/stage.arc");
+    let nintendo = yaz0::Encoder::Matching(yaz0::Matching::Nintendo);
+    let mut tokens = Vec::new();
+    for t in nintendo.tokens(&arc) {
+        match t {
+            yaz0::Token::Match { dist, len } if len >= 8 => {
+                tokens.push(yaz0::Token::Match { dist, len: len - 3 });
+                tokens.push(yaz0::Token::Match { dist, len: 3 });
+            }
+            t => tokens.push(t),
+        }
+    }
+    let stream = yaz0::Stream {
+        header: yaz0::Header {
+            size: arc.len() as u32,
+            reserved: [0; 8],
+        },
+        tokens,
+        unused_flag_bits: 0,
+        trailing: Vec::new(),
+    };
+    assert!(
+        stream.identify(&arc).is_empty(),
+        "no named encoder makes it"
+    );
+    let szs = stream.write();
+    assert_eq!(yaz0::decode(&szs).unwrap(), arc);
+
+    let dir = scratch("unknown-encoder");
+    let x = gcf::archive::extract_into(&szs, "custom.szs", &dir).unwrap();
+    assert!(
+        x.layers[0].starts_with("yaz0\tunknown\ttokens="),
+        "{:?}",
+        x.layers
+    );
+    let tokens_file = dir.join(rarc::layer::token_file(0));
+    assert!(tokens_file.is_file());
+    // The decisions without the literals are smaller than the stream.
+    assert!(std::fs::metadata(&tokens_file).unwrap().len() < szs.len() as u64);
+    let policy = gcf::output::Policy::default();
+    let pack = || gcf::archive::pack(&dir, Path::new("out.szs"), &gcf::Options::new(), &policy);
+    let same = pack().unwrap();
+    assert!(same.bytes == szs, "unchanged folder: the original stream");
+    assert!(same.notices.is_empty(), "{:?}", same.notices);
+
+    // An edited member: the closest named encoder, named in the notices.
+    let member = dir.join("camera/CameraParam.bcam");
+    let mut edited = std::fs::read(&member).unwrap();
+    edited.extend_from_slice(b"edited");
+    std::fs::write(&member, &edited).unwrap();
+    let changed = pack().unwrap();
+    let closest = yaz0::Encoder::closest(&arc, szs.len());
+    assert!(
+        changed
+            .notices
+            .iter()
+            .any(|n| n.contains(&format!("compressed with {}", closest.name()))),
+        "{:?}",
+        changed.notices
+    );
+    let (layers, inner) = rarc::layer::peel_all(&changed.bytes, 4).unwrap();
+    assert_eq!(layers[0].encoder, Some(closest));
+    let members = rarc::layer::members(&inner).unwrap().unwrap();
+    let got = members
+        .iter()
+        .find(|(p, _)| p == "camera/CameraParam.bcam")
+        .unwrap();
+    assert_eq!(got.1, edited);
+    let _ = std::fs::remove_dir_all(&dir);
+}

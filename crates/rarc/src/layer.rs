@@ -2,6 +2,8 @@
 //! around compressed members: peeled to reach the bytes inside, then put back with the encoder the
 //! original used, so an unchanged archive re-compresses byte for byte.
 
+use std::sync::Arc;
+
 use gcio::{Error, Limits, Result};
 use yaz0::{Encoder, Matching};
 
@@ -43,15 +45,41 @@ impl Kind {
 }
 
 /// One compression layer: what is needed to compress a payload again the way the original was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Layer {
     /// Stream format.
     pub kind: Kind,
     /// The encoder that reproduces the original stream exactly; `None` when no known encoder
-    /// does (the stream is then rebuilt with Nintendo's, decoding to the same bytes).
+    /// does (the stream is then given back from [`Layer::original`], or rebuilt with Nintendo's,
+    /// decoding to the same bytes).
     pub encoder: Option<Encoder>,
     /// Yaz0 header bytes 0x08..0x10 (zero except in some Wii U streams).
     pub reserved: [u8; 8],
+    /// For a Yaz0 stream no known encoder reproduces, what gives it back (kept by
+    /// [`peel_all_keeping`] for the extract manifest).
+    pub original: Option<Arc<Original>>,
+}
+
+/// A Yaz0 stream no known encoder reproduces, kept so that its unchanged payload compresses to
+/// the original bytes: the stream's decisions (a token file beside the manifest) and, for an
+/// edited payload, the named encoder nearest it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Original {
+    /// The token file's name in the extracted folder.
+    pub file: String,
+    /// The stream's decisions ([`yaz0::Stream::decisions`]); empty when the file is missing.
+    pub decisions: Vec<u8>,
+    /// FNV-1a (32 bits) of the payload they encode: another payload is an edit.
+    pub sum: u32,
+    /// What compresses an edited payload: [`Encoder::closest`] to the original stream.
+    pub closest: Encoder,
+}
+
+/// FNV-1a (32 bits): tells an edited payload or member from the original.
+pub(crate) fn sum(data: &[u8]) -> u32 {
+    data.iter().fold(0x811c_9dc5u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
 }
 
 /// The encoder used when the original one is unknown or a new layer is asked for.
@@ -64,6 +92,7 @@ impl Layer {
             kind,
             encoder: Some(encoder),
             reserved: [0; 8],
+            original: None,
         }
     }
 
@@ -79,6 +108,7 @@ impl Layer {
                     kind,
                     encoder: s.identify(&payload).first().copied(),
                     reserved: s.header.reserved,
+                    original: None,
                 };
                 (layer, payload)
             }),
@@ -93,15 +123,25 @@ impl Layer {
                     kind,
                     encoder,
                     reserved: [0; 8],
+                    original: None,
                 };
                 (layer, payload)
             }),
         })
     }
 
-    /// Compresses `payload` as this layer (the original encoder, or Nintendo's when unknown).
+    /// Compresses `payload` as this layer: with the original encoder; else the original stream
+    /// when [`Layer::original`] holds its decisions for this very payload, the closest encoder
+    /// for another payload; else Nintendo's.
     pub fn wrap(&self, payload: &[u8]) -> Vec<u8> {
-        let encoder = self.encoder.unwrap_or(DEFAULT_ENCODER);
+        let encoder = match (self.encoder, &self.original) {
+            (Some(e), _) => e,
+            (None, Some(o)) => match self.original_stream(payload) {
+                Some(s) => return s.write(),
+                None => o.closest,
+            },
+            (None, None) => DEFAULT_ENCODER,
+        };
         match self.kind {
             Kind::Yaz0 => {
                 let mut s = yaz0::Stream::encode(payload, encoder);
@@ -112,7 +152,40 @@ impl Layer {
         }
     }
 
-    /// `yaz0 nintendo`, `yay0 unknown`, … with `reserved=HEX` when the header words are not zero.
+    /// The original stream of `payload` from [`Layer::original`]'s decisions: `None` without
+    /// them, or when `payload` is not the one they encode (an edit).
+    fn original_stream(&self, payload: &[u8]) -> Option<yaz0::Stream> {
+        let o = self.original.as_ref()?;
+        (self.kind == Kind::Yaz0 && sum(payload) == o.sum)
+            .then(|| yaz0::Stream::from_decisions(&o.decisions, payload, &Limits::default()).ok())
+            .flatten()
+    }
+
+    /// For a layer whose original stream comes from [`Layer::original`]: whether `payload`
+    /// gives it back; if not (an edit, or a missing token file), the layer takes the closest
+    /// encoder and the returned notice names it. `None` for other layers.
+    pub fn settle(&mut self, payload: &[u8]) -> Option<String> {
+        let o = self.original.as_ref().filter(|_| self.encoder.is_none())?;
+        if self.original_stream(payload).is_some() {
+            return None;
+        }
+        let why = if o.decisions.is_empty() {
+            format!("its token file {} is missing", o.file)
+        } else {
+            "the payload changed".to_owned()
+        };
+        let notice = format!(
+            "original {} encoder unknown and {why}: compressed with {} (the named encoder closest to the original)",
+            self.kind.name(),
+            o.closest.name()
+        );
+        self.encoder = Some(o.closest);
+        self.original = None;
+        Some(notice)
+    }
+
+    /// `yaz0 nintendo`, `yay0 unknown`, … with `reserved=HEX` when the header words are not zero,
+    /// and for an [`Original`] `tokens=FILE sum=HEX closest=ENCODER`.
     pub fn describe(&self) -> String {
         let mut s = format!(
             "{}\t{}",
@@ -121,6 +194,14 @@ impl Layer {
         );
         if self.reserved != [0; 8] {
             s.push_str(&format!("\treserved={}", hex(&self.reserved)));
+        }
+        if let Some(o) = &self.original {
+            s.push_str(&format!(
+                "\ttokens={}\tsum={:08x}\tclosest={}",
+                o.file,
+                o.sum,
+                o.closest.name()
+            ));
         }
         s
     }
@@ -137,9 +218,19 @@ impl Layer {
             kind,
             encoder: Some(DEFAULT_ENCODER),
             reserved: [0; 8],
+            original: None,
         };
+        let (mut file, mut sum, mut closest) = (None, None, None);
         for c in rest {
-            if let Some(h) = c.strip_prefix("reserved=") {
+            if let Some(f) = c.strip_prefix("tokens=") {
+                file = Some(f.to_owned());
+            } else if let Some(h) = c.strip_prefix("sum=") {
+                sum = Some(u32::from_str_radix(h, 16).map_err(|_| {
+                    Error::message(format!("compression: sum={h}: need 8 hex digits"))
+                })?);
+            } else if let Some(e) = c.strip_prefix("closest=") {
+                closest = Some(encoder_named(e)?);
+            } else if let Some(h) = c.strip_prefix("reserved=") {
                 let b = unhex(h)?;
                 layer.reserved = b.try_into().map_err(|_| {
                     Error::message(format!("compression: reserved={h}: need 8 bytes"))
@@ -149,6 +240,14 @@ impl Layer {
             } else {
                 layer.encoder = Some(encoder_named(c)?);
             }
+        }
+        if let Some(file) = file {
+            layer.original = Some(Arc::new(Original {
+                file,
+                decisions: Vec::new(),
+                sum: sum.ok_or_else(|| Error::message("compression: tokens= needs sum="))?,
+                closest: closest.unwrap_or(DEFAULT_ENCODER),
+            }));
         }
         Ok(layer)
     }
@@ -167,6 +266,21 @@ pub fn encoder_named(name: &str) -> Result<Encoder> {
 
 /// Peels every layer (at most `max`): the layers, outermost first, and the innermost payload.
 pub fn peel_all(data: &[u8], max: usize) -> Result<(Vec<Layer>, Vec<u8>)> {
+    peel_layers(data, max, false)
+}
+
+/// [`peel_all`], keeping the [`Original`] of every Yaz0 layer no known encoder reproduces (the
+/// token file of layer `i` is `token_file(i)`), so that [`Layer::wrap`] gives it back.
+pub fn peel_all_keeping(data: &[u8], max: usize) -> Result<(Vec<Layer>, Vec<u8>)> {
+    peel_layers(data, max, true)
+}
+
+/// The name of the token file of compression layer `i` in an extracted folder.
+pub fn token_file(i: usize) -> String {
+    format!(".gcf-rarc-layer{i}.tokens")
+}
+
+fn peel_layers(data: &[u8], max: usize, keep: bool) -> Result<(Vec<Layer>, Vec<u8>)> {
     let mut layers = Vec::new();
     let mut cur = data.to_vec();
     while let Some(r) = Layer::peel(&cur) {
@@ -175,7 +289,16 @@ pub fn peel_all(data: &[u8], max: usize) -> Result<(Vec<Layer>, Vec<u8>)> {
                 "more than {max} nested compression layers"
             )));
         }
-        let (l, p) = r?;
+        let (mut l, p) = r?;
+        if keep && l.encoder.is_none() && l.kind == Kind::Yaz0 {
+            let s = yaz0::Stream::parse(&cur)?;
+            l.original = Some(Arc::new(Original {
+                file: token_file(layers.len()),
+                decisions: s.decisions(),
+                sum: sum(&p),
+                closest: Encoder::closest(&p, cur.len()),
+            }));
+        }
         layers.push(l);
         cur = p;
     }

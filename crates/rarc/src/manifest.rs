@@ -22,7 +22,7 @@ use gcio::text::Encoding;
 use gcio::{Error, Limits, Result};
 
 use crate::attr::{Attr, name_hash};
-use crate::layer::{Layer, hex, peel_all, unhex, wrap_all};
+use crate::layer::{Layer, hex, peel_all_keeping, sum, token_file, unhex, wrap_all};
 use crate::model::{Archive, Entry, Gap, Node, Region, Target};
 use crate::pack::{Dir, Item, PackOptions, default_attr};
 use crate::view::NODES_AT;
@@ -73,13 +73,6 @@ impl Packed {
     pub fn bytes(&self) -> Vec<u8> {
         wrap_all(&self.layers, self.archive.clone())
     }
-}
-
-/// FNV-1a (32 bits): tells which of several entries sharing data was edited.
-fn sum(data: &[u8]) -> u32 {
-    data.iter().fold(0x811c_9dc5u32, |h, &b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
 }
 
 /// Escapes a name for a manifest column: `%XX` for `%`, control bytes and bytes that are not
@@ -191,6 +184,7 @@ fn paths(a: &Archive) -> Paths {
     if let (Some(root), Some(t)) = (node.first_mut(), taken.first_mut()) {
         *root = Some(String::new());
         t.insert(MANIFEST.to_lowercase());
+        t.extend((0..MAX_LAYERS).map(token_file));
     }
     let mut queue = VecDeque::from([0usize]);
     while let Some(n) = queue.pop_front() {
@@ -289,7 +283,7 @@ pub fn unpack(data: &[u8]) -> Result<Unpacked> {
 /// budget).
 pub fn unpack_with(data: &[u8], limits: &Limits) -> Result<Unpacked> {
     let limits = *limits;
-    let (layers, inner) = peel_all(data, MAX_LAYERS)?;
+    let (layers, inner) = peel_all_keeping(data, MAX_LAYERS)?;
     let a = Archive::parse_with(&inner, &limits)?;
     let p = paths(&a);
     let mut m = String::from(
@@ -480,6 +474,13 @@ pub fn unpack_with(data: &[u8], limits: &Limits) -> Result<Unpacked> {
         .filter(|d| !d.is_empty())
         .collect();
     dirs.sort_by_key(|d| d.matches('/').count());
+    // The decisions of streams no known encoder reproduces, beside the manifest.
+    files.extend(
+        layers
+            .iter()
+            .filter_map(|l| l.original.as_ref())
+            .map(|o| (o.file.clone(), o.decisions.clone())),
+    );
     Ok(Unpacked {
         manifest: m,
         dirs,
@@ -801,6 +802,12 @@ pub fn pack_with(
     a.data_lead = layout.get("data-lead").cloned().unwrap_or_default();
     a.tail = layout.get("tail").cloned().unwrap_or_default();
 
+    // Token files of streams no known encoder reproduces: theirs, not members.
+    for l in &mut layers {
+        if let Some(o) = &mut l.original {
+            std::sync::Arc::make_mut(o).decisions = files.remove(&o.file).unwrap_or_default();
+        }
+    }
     // Member bytes as stored; missing files are collected into one error.
     let mut missing = Vec::new();
     let mut stored: Vec<Option<Vec<u8>>> = Vec::with_capacity(file_lines.len());
@@ -810,11 +817,11 @@ pub fn pack_with(
             stored.push(None);
             continue;
         };
-        let data = match f.compressed {
+        let data = match &f.compressed {
             Some(Some(l)) => l.wrap(&data),
             _ => data,
         };
-        if let Some(Some(l)) = f.compressed
+        if let Some(Some(l)) = &f.compressed
             && l.encoder.is_none()
         {
             notices.push(format!(
@@ -883,12 +890,28 @@ pub fn pack_with(
         a.file_size = None;
     }
     let added = add_new(&mut a, files, dirs, &mut notices)?;
+    let archive = a.write()?;
+    settle(&mut layers, &archive, &mut notices);
     Ok(Packed {
-        archive: a.write()?,
+        archive,
         layers,
         notices,
         added,
     })
+}
+
+/// Settles every layer that gives back an original stream ([`Layer::settle`]), innermost first:
+/// the payload of each is what the layers inside it make of `archive`.
+fn settle(layers: &mut [Layer], archive: &[u8], notices: &mut Vec<String>) {
+    let mut payload = std::borrow::Cow::Borrowed(archive);
+    for i in (0..layers.len()).rev() {
+        let outer_keeps = layers.iter().take(i).any(|l| l.original.is_some());
+        let Some(l) = layers.get_mut(i) else { break };
+        notices.extend(l.settle(&payload));
+        if outer_keeps {
+            payload = std::borrow::Cow::Owned(l.wrap(&payload));
+        }
+    }
 }
 
 /// Adds folders and files that are not in the manifest, parents first, in name order; returns
@@ -1055,6 +1078,58 @@ mod tests {
         let szs = Layer::new(crate::layer::Kind::Yaz0, crate::layer::DEFAULT_ENCODER).wrap(&bytes);
         let u = unpack(&szs).unwrap();
         assert_eq!(pack(&u.manifest, files(&u), &u.dirs).unwrap().bytes(), szs);
+    }
+
+    /// A Yaz0 layer no named encoder makes (Nintendo's tokens with the first long reference
+    /// split): its token file gives it back; without the file, or with an edit, the closest
+    /// encoder compresses and a notice says why. Two nested unknown layers each keep theirs.
+    #[test]
+    fn token_files_give_unknown_streams_back() {
+        let bytes = crate::pack(&crate::sample_tree(), PackOptions::default())
+            .write()
+            .unwrap();
+        let custom = |data: &[u8]| {
+            let mut s = yaz0::Stream::encode(data, crate::layer::DEFAULT_ENCODER);
+            let at = s
+                .tokens
+                .iter()
+                .position(|t| matches!(t, yaz0::Token::Match { len, .. } if *len >= 8))
+                .unwrap();
+            if let yaz0::Token::Match { dist, len } = s.tokens[at] {
+                s.tokens[at] = yaz0::Token::Match { dist, len: len - 3 };
+                s.tokens.insert(at + 1, yaz0::Token::Match { dist, len: 3 });
+            }
+            assert!(s.identify(data).is_empty());
+            s.write()
+        };
+        let szs = custom(&bytes);
+        let u = unpack(&szs).unwrap();
+        let token_file = crate::layer::token_file(0);
+        assert!(u.manifest.contains("compression\tyaz0\tunknown\ttokens="));
+        assert!(u.files.iter().any(|(p, _)| *p == token_file));
+        let p = pack(&u.manifest, files(&u), &u.dirs).unwrap();
+        assert_eq!(p.bytes(), szs);
+        assert!(p.notices.is_empty(), "{:?}", p.notices);
+        // The token file gone: the closest encoder, and a notice naming the file.
+        let mut f = files(&u);
+        f.remove(&token_file);
+        let p = pack(&u.manifest, f, &u.dirs).unwrap();
+        assert!(
+            p.notices.iter().any(|n| n.contains(&token_file)),
+            "{:?}",
+            p.notices
+        );
+        assert_eq!(yaz0::decode(&p.bytes()).unwrap(), bytes);
+        assert!(p.layers[0].encoder.is_some());
+        // Nested: both layers unknown, both come back.
+        let outer = custom(&szs);
+        let u = unpack(&outer).unwrap();
+        assert_eq!(u.layers.len(), 2);
+        assert!(u.layers.iter().all(|l| l.original.is_some()));
+        assert_eq!(
+            pack(&u.manifest, files(&u), &u.dirs).unwrap().bytes(),
+            outer
+        );
     }
 
     #[test]

@@ -55,11 +55,21 @@ pub fn decode(data: &[u8]) -> Result<Vec<u8>> {
     decode_with(data, &Limits::default())
 }
 
-/// Decodes a Yaz0 stream; the declared size must pass `limits` before anything is allocated.
+/// Decodes a Yaz0 stream; the declared size must pass `limits`, and be one the stream's bytes
+/// can expand to, before anything is allocated (a truncated bomb costs no memory).
 pub fn decode_with(data: &[u8], limits: &Limits) -> Result<Vec<u8>> {
     let h = Header::parse(data)?;
     let n = limits.check_alloc(u64::from(h.size), 1, 4)?;
-    let mut out = vec![0u8; n];
+    let body = data.len().saturating_sub(HEADER_LEN) as u64;
+    if u64::from(h.size) > body.saturating_mul(crate::MAX_RATIO) {
+        return Err(Error::invalid(
+            4,
+            format!(
+                "declared size {n:#x} is more than the {body:#x} stream bytes can expand to (truncated stream)"
+            ),
+        ));
+    }
+    let mut out = crate::alloc::zeroed(n, "Yaz0 payload (declared size)", 4)?;
     decode_groups(data, HEADER_LEN, &mut out)?;
     Ok(out)
 }
@@ -72,7 +82,8 @@ pub fn decode_prefix(data: &[u8], max: usize) -> Result<Vec<u8>> {
     let h = Header::parse(data)?;
     let n = h.size as usize;
     let want = n.min(max);
-    let mut out: Vec<u8> = Vec::with_capacity(want);
+    let mut out: Vec<u8> = Vec::new();
+    crate::alloc::reserve(&mut out, want, "Yaz0 payload prefix", 4)?;
     let mut ip = HEADER_LEN;
     while out.len() < want {
         let flags = *data.get(ip).ok_or_else(|| truncated(data, ip, 1))?;

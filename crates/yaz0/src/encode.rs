@@ -36,6 +36,22 @@ pub enum Matching {
     /// file to a multiple of 4. `identify` tries 0x400, 0x4C0 (a Galaxy layout archive of the
     /// SMG2 Project Template; level 3 of libyaz0's `0x10E0 * level / 9 - 0xE0`) and 0x1000.
     Efe(u16),
+    /// MKW-SP's encoder (`szs`'s `MkwSp` algorithm, the Mario Kart Wii mod's tools): greedy,
+    /// the **farthest** of the longest matches in the 0x1000 window, compares stop at 0x111
+    /// bytes, nothing after the last group. Pinned on `szs`'s C version (tests/szs_oracle.rs).
+    /// Wiimm's SZS tools (`wszst compress`, its default level 9) run the same loop, and its
+    /// `--compr 10` is [`Matching::LibYaz0`] (both pinned on wszst's output: tests/wszst.rs).
+    MkwSp,
+    /// Wiimm's SZS tools (`wszst compress`) at `--compr` level 1..=8 (`--fast` is level 1): the
+    /// [`Matching::MkwSp`] loop over a window of `0x10E0 * level / 9 - 0xE0` bytes (0x100 at
+    /// level 1; level 9, the default, is the whole window: `MkwSp` itself). Pinned on
+    /// `wszst` v2.42a's output (tests/wszst.rs).
+    Wszst(u8),
+    /// CTLib's encoder (`szs`'s `CTLib` algorithm; see the `ctlib` module): MKW-SP's choice
+    /// over candidates listed 0x1000 positions at a time, then a 0x00 byte after a final group
+    /// whose flag byte is full and zero bytes padding the file to a multiple of 4. Pinned on
+    /// `szs`'s C version.
+    CtLib,
 }
 
 /// An encoder choice.
@@ -51,7 +67,7 @@ pub enum Encoder {
 
 impl Encoder {
     /// Every encoder, in the order `identify` tries the exact ones.
-    pub const ALL: [Encoder; 13] = [
+    pub const ALL: [Encoder; 23] = [
         Encoder::Matching(Matching::Nintendo),
         Encoder::Matching(Matching::Gclib),
         Encoder::Matching(Matching::Whitehole),
@@ -63,12 +79,22 @@ impl Encoder {
         Encoder::Matching(Matching::Efe(0x400)),
         Encoder::Matching(Matching::Efe(0x4C0)),
         Encoder::Matching(Matching::Efe(0x1000)),
+        Encoder::Matching(Matching::MkwSp),
+        Encoder::Matching(Matching::Wszst(1)),
+        Encoder::Matching(Matching::Wszst(2)),
+        Encoder::Matching(Matching::Wszst(3)),
+        Encoder::Matching(Matching::Wszst(4)),
+        Encoder::Matching(Matching::Wszst(5)),
+        Encoder::Matching(Matching::Wszst(6)),
+        Encoder::Matching(Matching::Wszst(7)),
+        Encoder::Matching(Matching::Wszst(8)),
+        Encoder::Matching(Matching::CtLib),
         Encoder::Fast,
         Encoder::Best,
     ];
 
     /// The name used by `gcf` (`nintendo`, `gclib`, `whitehole`, `oead-6` … `oead-9`,
-    /// `libyaz0`, `efe` (window 0x400), `efe-0x4c0`, `efe-0x1000`, `fast`, `best`; an EFE window
+    /// `libyaz0`, `efe` (window 0x400), `efe-0x4c0`, `efe-0x1000`, `mkwsp`, `wszst-1` … `wszst-8`, `ctlib`, `fast`, `best`; an EFE window
     /// outside these is `efe-custom`, which [`Encoder::from_name`] does not accept).
     pub fn name(self) -> &'static str {
         match self {
@@ -84,6 +110,16 @@ impl Encoder {
             Encoder::Matching(Matching::Efe(0x4C0)) => "efe-0x4c0",
             Encoder::Matching(Matching::Efe(0x1000)) => "efe-0x1000",
             Encoder::Matching(Matching::Efe(_)) => "efe-custom",
+            Encoder::Matching(Matching::MkwSp | Matching::Wszst(9..)) => "mkwsp",
+            Encoder::Matching(Matching::Wszst(..=1)) => "wszst-1",
+            Encoder::Matching(Matching::Wszst(2)) => "wszst-2",
+            Encoder::Matching(Matching::Wszst(3)) => "wszst-3",
+            Encoder::Matching(Matching::Wszst(4)) => "wszst-4",
+            Encoder::Matching(Matching::Wszst(5)) => "wszst-5",
+            Encoder::Matching(Matching::Wszst(6)) => "wszst-6",
+            Encoder::Matching(Matching::Wszst(7)) => "wszst-7",
+            Encoder::Matching(Matching::Wszst(8)) => "wszst-8",
+            Encoder::Matching(Matching::CtLib) => "ctlib",
             Encoder::Fast => "fast",
             Encoder::Best => "best",
         }
@@ -92,6 +128,18 @@ impl Encoder {
     /// The encoder named `name` (see [`Encoder::name`]).
     pub fn from_name(name: &str) -> Option<Encoder> {
         Encoder::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The exact encoder ([`Encoder::Matching`]) whose stream for `data` has the length nearest
+    /// `len` (the first in [`Encoder::ALL`] order on a tie): what re-encodes an edited payload
+    /// whose original stream no encoder reproduces, on the guess that the tool that made it
+    /// decides most like the encoder that compresses as well. Runs every exact encoder once.
+    pub fn closest(data: &[u8], len: usize) -> Encoder {
+        Encoder::ALL
+            .into_iter()
+            .filter(|e| matches!(e, Encoder::Matching(_)))
+            .min_by_key(|&e| crate::encode(data, e).len().abs_diff(len))
+            .unwrap_or(Encoder::Matching(Matching::Nintendo))
     }
 
     /// Whether this encoder can write the header's reserved words `reserved`: zeros, or for oead
@@ -108,8 +156,8 @@ impl Encoder {
     /// within [`gcio::Limits`].
     pub(crate) fn work_per_byte(self) -> u64 {
         match self {
-            Encoder::Matching(Matching::Oead(_)) | Encoder::Fast => 0,
-            Encoder::Matching(Matching::Efe(_)) => 6,
+            Encoder::Matching(Matching::Oead(_) | Matching::CtLib) | Encoder::Fast => 0,
+            Encoder::Matching(Matching::Efe(_) | Matching::Wszst(_)) => 6,
             Encoder::Best => 16,
             Encoder::Matching(_) => 2,
         }
@@ -121,6 +169,7 @@ impl Encoder {
             Encoder::Matching(Matching::Gclib) => Trailer::ZeroAfterFullGroup,
             Encoder::Matching(Matching::Oead(_)) => Trailer::FfAfterFullGroup,
             Encoder::Matching(Matching::Efe(_)) => Trailer::ZeroPadTo4,
+            Encoder::Matching(Matching::CtLib) => Trailer::ZeroAfterFullGroupPadTo4,
             _ => Trailer::None,
         }
     }
@@ -149,6 +198,12 @@ impl Encoder {
                 nearest_greedy(data, usize::from(window), sink)
             }
             Encoder::Matching(Matching::Oead(level)) => crate::oead::oead(data, level, sink),
+            Encoder::Matching(Matching::MkwSp) => farthest_greedy(data, sink),
+            Encoder::Matching(Matching::Wszst(level)) => {
+                let level = usize::from(level.clamp(1, 9));
+                farthest_within(data, 0x10E0 * level / 9 - 0xE0, sink)
+            }
+            Encoder::Matching(Matching::CtLib) => crate::ctlib::ctlib(data, sink),
             Encoder::Fast => crate::fast::fast(data, sink),
             Encoder::Best => crate::best::best(data, sink),
         }
@@ -168,6 +223,9 @@ pub enum Trailer {
     FfAfterFullGroup,
     /// Zero bytes up to the next multiple of 4 of the file's length (EveryFileExplorer).
     ZeroPadTo4,
+    /// [`Trailer::ZeroAfterFullGroup`], then [`Trailer::ZeroPadTo4`] (CTLib: it opens the next
+    /// group before it knows the input has ended).
+    ZeroAfterFullGroupPadTo4,
 }
 
 impl Trailer {
@@ -178,6 +236,10 @@ impl Trailer {
             Trailer::ZeroAfterFullGroup if token_count.is_multiple_of(8) => vec![0],
             Trailer::FfAfterFullGroup if token_count.is_multiple_of(8) => vec![0xFF],
             Trailer::ZeroPadTo4 => vec![0; end.next_multiple_of(4) - end],
+            Trailer::ZeroAfterFullGroupPadTo4 => {
+                let end = end + usize::from(token_count.is_multiple_of(8));
+                vec![0; end.next_multiple_of(4) - end + usize::from(token_count.is_multiple_of(8))]
+            }
             _ => Vec::new(),
         }
     }
@@ -280,6 +342,33 @@ fn lookahead_reevaluate(
         }
         if len < 3 {
             carried = Some(next);
+        }
+    }
+}
+
+/// Greedy, the farthest of the longest matches in the whole window, compares capped at 0x111
+/// (MKW-SP's loop walks the window oldest-first and keeps a candidate only when strictly longer).
+fn farthest_greedy(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {
+    let mut m = Matcher::new(data, true);
+    let mut pos = 0;
+    while pos < data.len() {
+        let (len, dist) = m.longest(pos, MAX_LEN);
+        match emit(sink, data, pos, len, dist) {
+            Some(n) => pos += n,
+            None => return,
+        }
+    }
+}
+
+/// [`farthest_greedy`] within a window of `window` bytes (Wiimm's compression levels).
+fn farthest_within(data: &[u8], window: usize, sink: &mut impl FnMut(Token) -> bool) {
+    let mut m = Matcher::new(data, false);
+    let mut pos = 0;
+    while pos < data.len() {
+        let (len, dist) = m.farthest(pos, window);
+        match emit(sink, data, pos, len, dist) {
+            Some(n) => pos += n,
+            None => return,
         }
     }
 }

@@ -2,14 +2,20 @@
 //!
 //! - Decoding: [`decode`] / [`decode_with`] (size bounded by [`gcio::Limits`]) and
 //!   [`decode_into`] for a caller-owned buffer; truncated streams, back-references before the start
-//!   and streams producing more than the declared size are errors with stream offsets;
+//!   and streams producing more than the declared size are errors with stream offsets, and so
+//!   is a payload buffer the machine cannot give (fallible allocation, never an abort);
 //!   [`decode_prefix`] expands only the first bytes (to name what is inside).
 //! - The stream model [`Stream`] keeps every token decision, the header's reserved words, the
 //!   unused flag bits and the bytes after the last group: an unchanged stream writes back byte for
 //!   byte whatever encoder made it ([`yay0::Stream`] does the same for Yay0).
+//!   [`Stream::decisions`] keeps only the decisions (no literal bytes), which with the payload
+//!   give the stream back ([`Stream::from_decisions`]): how an extracted archive keeps a
+//!   stream no known encoder reproduces.
 //! - Encoders ([`Encoder`]): [`Matching`] variants that reproduce Nintendo's look-ahead encoder,
 //!   gclib's, Whitehole's, oead's (levels 6–9, zlib-ng's match finder), libyaz0's and
-//!   EveryFileExplorer's (and Hack.io's, with its window sizes) exactly, a fast hash-chain
+//!   EveryFileExplorer's (and Hack.io's, with its window sizes; Haroohie's MarioKartToolbox is
+//!   its 0x1000 window), MKW-SP's and CTLib's (pinned on the `szs` crate's encoders) and
+//!   Wiimm's SZS tools' at every level (pinned on `wszst`'s output) exactly, a fast hash-chain
 //!   encoder and an optimal-parse encoder.
 //!   [`Stream::identify`] names the exact encoders that reproduce a stream, each stopping at
 //!   its first differing token and within [`gcio::Limits`].
@@ -27,9 +33,11 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod alloc;
 mod best;
 #[cfg(any(test, feature = "test-support"))]
 pub mod build;
+mod ctlib;
 mod decode;
 mod encode;
 mod fast;

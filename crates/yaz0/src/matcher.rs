@@ -461,6 +461,41 @@ impl<'a> Matcher<'a> {
         self.chain_walk(pos, usize::MAX, MAX_LEN, window.min(MAX_DIST))
     }
 
+    /// The longest match for `pos` within `window` bytes, the **farthest** on ties: the whole
+    /// 3-byte chain inside the window, an equally long candidate replacing the best.
+    pub(crate) fn farthest(&mut self, pos: usize, window: usize) -> (usize, usize) {
+        let max = MAX_LEN.min(self.data.len().saturating_sub(pos));
+        if max < 3 {
+            return (0, 0);
+        }
+        self.insert_upto(pos);
+        let Some(h) = hash(self.data, pos, 3) else {
+            return (0, 0);
+        };
+        let rp = usize::from(self.run.get(pos).copied().unwrap_or(0));
+        let window = window.min(MAX_DIST);
+        let (mut best, mut best_dist) = (0usize, 0usize);
+        let mut c = self.head.get(h).copied().unwrap_or(0) as usize;
+        while c != 0 {
+            let cand = c - 1;
+            let dist = pos - cand;
+            if dist > window {
+                break;
+            }
+            // Cheap reject: a candidate at least as long agrees on the best match's last byte.
+            let k = best.saturating_sub(1);
+            if self.data.get(cand + k) == self.data.get(pos + k) {
+                let l = self.match_len(cand, pos, max, rp);
+                if l >= best.max(3) {
+                    best = l;
+                    best_dist = dist;
+                }
+            }
+            c = self.prev.get(cand).copied().unwrap_or(0) as usize;
+        }
+        if best < 3 { (0, 0) } else { (best, best_dist) }
+    }
+
     /// Walks the 3-byte chain for `pos` nearest-first over at most `chain` candidates within
     /// `window` bytes; a candidate replaces the best only when strictly longer; stops at `nice`.
     #[inline(always)]

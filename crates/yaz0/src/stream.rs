@@ -43,47 +43,101 @@ impl Stream {
 
     /// Parses a stream, recording every decision; validates back-references like the decoder.
     pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Stream> {
-        let header = Header::parse(data).context("Yaz0 header")?;
-        let n = limits.check_alloc(u64::from(header.size), 1, 4)?;
-        // A token takes at least one stream byte plus its share of a flag byte.
-        let cap = limits.check_elements((data.len() as u64).min(n as u64), 4)?;
-        let mut tokens = Vec::with_capacity(cap);
-        let mut ip = HEADER_LEN;
-        let mut op = 0usize;
-        let mut unused = 0u8;
-        while op < n {
-            let flags = *data.get(ip).ok_or_else(|| truncated(data, ip, 1))?;
-            ip += 1;
-            for bit in (0..8u32).rev() {
-                if op >= n {
-                    unused = flags & ((1u16 << (bit + 1)) - 1) as u8;
-                    break;
-                }
-                if flags >> bit & 1 == 1 {
-                    let b = *data.get(ip).ok_or_else(|| truncated(data, ip, 1))?;
-                    tokens.push(Token::Literal(b));
-                    ip += 1;
-                    op += 1;
-                } else {
-                    let (dist, len, used) = read_ref(data, ip)?;
-                    check_ref(ip, op, n, dist, len)?;
-                    tokens.push(Token::Match {
-                        dist: dist as u16,
-                        len: len as u16,
-                    });
-                    ip += used;
-                    op += len;
-                }
-            }
-        }
-        Ok(Stream {
-            header,
-            tokens,
-            unused_flag_bits: unused,
-            trailing: data.get(ip..).unwrap_or_default().to_vec(),
-        })
+        read(data, None, limits)
     }
 
+    /// The stream's decisions without its literal bytes (the payload holds those): the stream
+    /// with every literal token taking no byte, header and trailing bytes included.
+    /// [`Stream::from_decisions`] with the payload gives the stream back byte for byte, so a
+    /// tool can keep a stream no known encoder reproduces in about a third of its size.
+    pub fn decisions(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN + self.tokens.len() * 3 / 8 + 16);
+        out.extend_from_slice(&self.header.to_bytes());
+        write_groups(&mut out, &self.tokens, self.unused_flag_bits, false);
+        out.extend_from_slice(&self.trailing);
+        out
+    }
+
+    /// The stream [`Stream::decisions`] recorded, its literals taken from `payload`. An error
+    /// when `payload` is not what the decisions encoded: another size, or a back-reference that
+    /// does not repeat the payload's bytes (the payload was edited where a reference reads).
+    pub fn from_decisions(decisions: &[u8], payload: &[u8], limits: &Limits) -> Result<Stream> {
+        read(decisions, Some(payload), limits)
+    }
+}
+
+/// Reads a stream's tokens; with `payload`, `data` holds [`Stream::decisions`]: literal bytes
+/// come from the payload and every back-reference must repeat the payload's bytes.
+fn read(data: &[u8], payload: Option<&[u8]>, limits: &Limits) -> Result<Stream> {
+    let header = Header::parse(data).context("Yaz0 header")?;
+    let n = limits.check_alloc(u64::from(header.size), 1, 4)?;
+    if let Some(p) = payload
+        && p.len() != n
+    {
+        return Err(gcio::Error::invalid(
+            4,
+            format!(
+                "the Yaz0 decisions are for a payload of {n:#x} bytes, not {:#x}",
+                p.len()
+            ),
+        ));
+    }
+    // A token takes at least one stream byte plus its share of a flag byte.
+    let cap = limits.check_elements((data.len() as u64).min(n as u64), 4)?;
+    let mut tokens = Vec::new();
+    crate::alloc::reserve(&mut tokens, cap, "Yaz0 token list", 4)?;
+    let mut ip = HEADER_LEN;
+    let mut op = 0usize;
+    let mut unused = 0u8;
+    while op < n {
+        let flags = *data.get(ip).ok_or_else(|| truncated(data, ip, 1))?;
+        ip += 1;
+        for bit in (0..8u32).rev() {
+            if op >= n {
+                unused = flags & ((1u16 << (bit + 1)) - 1) as u8;
+                break;
+            }
+            if flags >> bit & 1 == 1 {
+                let b = match payload {
+                    Some(p) => p.get(op).copied().unwrap_or(0),
+                    None => {
+                        ip += 1;
+                        *data.get(ip - 1).ok_or_else(|| truncated(data, ip - 1, 1))?
+                    }
+                };
+                tokens.push(Token::Literal(b));
+                op += 1;
+            } else {
+                let (dist, len, used) = read_ref(data, ip)?;
+                check_ref(ip, op, n, dist, len)?;
+                if let Some(p) = payload
+                    && (op..op + len).any(|k| p.get(k) != p.get(k - dist))
+                {
+                    return Err(gcio::Error::invalid(
+                        ip as u64,
+                        format!(
+                            "back-reference ({dist:#x} back, {len:#x} bytes) at output position {op:#x} does not repeat the payload's bytes (the payload changed)"
+                        ),
+                    ));
+                }
+                tokens.push(Token::Match {
+                    dist: dist as u16,
+                    len: len as u16,
+                });
+                ip += used;
+                op += len;
+            }
+        }
+    }
+    Ok(Stream {
+        header,
+        tokens,
+        unused_flag_bits: unused,
+        trailing: data.get(ip..).unwrap_or_default().to_vec(),
+    })
+}
+
+impl Stream {
     /// Encodes `data` with `encoder`, including the encoder's trailing bytes.
     pub fn encode(data: &[u8], encoder: Encoder) -> Stream {
         let tokens = encoder.tokens(data);
@@ -119,7 +173,7 @@ impl Stream {
     pub fn write(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER_LEN + self.tokens.len() * 9 / 8 + 16);
         out.extend_from_slice(&self.header.to_bytes());
-        write_groups(&mut out, &self.tokens, self.unused_flag_bits);
+        write_groups(&mut out, &self.tokens, self.unused_flag_bits, true);
         out.extend_from_slice(&self.trailing);
         out
     }
@@ -194,8 +248,9 @@ impl Stream {
     }
 }
 
-/// Serialises tokens as Yaz0 groups; `unused` fills the bits after the last token.
-pub(crate) fn write_groups(out: &mut Vec<u8>, tokens: &[Token], unused: u8) {
+/// Serialises tokens as Yaz0 groups; `unused` fills the bits after the last token; without
+/// `literals`, literal tokens take no byte ([`Stream::decisions`]).
+pub(crate) fn write_groups(out: &mut Vec<u8>, tokens: &[Token], unused: u8, literals: bool) {
     for group in tokens.chunks(8) {
         let flag_at = out.len();
         out.push(0);
@@ -204,7 +259,9 @@ pub(crate) fn write_groups(out: &mut Vec<u8>, tokens: &[Token], unused: u8) {
             match *t {
                 Token::Literal(b) => {
                     flags |= 0x80 >> k;
-                    out.push(b);
+                    if literals {
+                        out.push(b);
+                    }
                 }
                 Token::Match { dist, len } => {
                     let d = dist.wrapping_sub(1) & 0x0FFF;

@@ -34,21 +34,22 @@ fn layout(data: &[u8], limits: &Limits) -> Result<Layout> {
     })
 }
 
-/// Walks the three streams, calling `step` per token; returns (mask end, link end, chunk end,
-/// unused bits of the last mask word).
+/// Walks the three streams until the output reaches `stop` (at most the declared size), calling
+/// `step` per token; returns (mask end, link end, chunk end, unused bits of the last mask word).
 fn walk(
     data: &[u8],
     l: Layout,
+    stop: usize,
     mut step: impl FnMut(Token, usize, usize) -> Result<()>,
 ) -> Result<(usize, usize, usize, u32)> {
     let r = Reader::new(data);
     let (mut mp, mut lp, mut cp, mut op) = (HEADER_LEN, l.links, l.chunks, 0usize);
     let mut unused = 0u32;
-    while op < l.size {
+    while op < stop {
         let mask = r.u32(mp).context("Yay0 mask")?;
         mp += 4;
         for bit in (0..32u32).rev() {
-            if op >= l.size {
+            if op >= stop {
                 unused = mask & ((1u64 << (bit + 1)) - 1) as u32;
                 break;
             }
@@ -97,8 +98,8 @@ pub fn decode(data: &[u8]) -> Result<Vec<u8>> {
 /// Decodes a Yay0 stream; the declared size must pass `limits`.
 pub fn decode_with(data: &[u8], limits: &Limits) -> Result<Vec<u8>> {
     let l = layout(data, limits)?;
-    let mut out = vec![0u8; l.size];
-    walk(data, l, |t, op, _| {
+    let mut out = crate::alloc::zeroed(l.size, "Yay0 payload (declared size)", 4)?;
+    walk(data, l, l.size, |t, op, _| {
         match t {
             Token::Literal(b) => {
                 if let Some(d) = out.get_mut(op) {
@@ -107,6 +108,29 @@ pub fn decode_with(data: &[u8], limits: &Limits) -> Result<Vec<u8>> {
             }
             Token::Match { dist, len } => {
                 lz_copy(&mut out, op, usize::from(dist), usize::from(len))
+            }
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// The first `max` decoded bytes (all of them when the declared size is smaller), for naming the
+/// payload's format without expanding it whole ([`crate::decode_prefix`] for Yay0): memory stays
+/// within `max` whatever the declared size.
+pub fn decode_prefix(data: &[u8], max: usize) -> Result<Vec<u8>> {
+    let l = layout(data, &Limits::UNLIMITED)?;
+    let want = l.size.min(max);
+    let mut out = Vec::new();
+    crate::alloc::reserve(&mut out, want, "Yay0 payload prefix", 4)?;
+    walk(data, l, want, |t, op, _| {
+        match t {
+            Token::Literal(b) => out.push(b),
+            Token::Match { dist, len } => {
+                for k in 0..usize::from(len).min(want - op) {
+                    let b = out.get(op + k - usize::from(dist)).copied().unwrap_or(0);
+                    out.push(b);
+                }
             }
         }
         Ok(())
@@ -143,7 +167,7 @@ impl Stream {
     pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Stream> {
         let l = layout(data, limits)?;
         let mut tokens = Vec::new();
-        let (mp, lp, cp, unused) = walk(data, l, |t, _, _| {
+        let (mp, lp, cp, unused) = walk(data, l, l.size, |t, _, _| {
             tokens.push(t);
             Ok(())
         })?;

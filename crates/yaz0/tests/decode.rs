@@ -106,6 +106,60 @@ proptest! {
         }
     }
 
+    /// A stream's decisions (without its literals) and its payload give the stream back byte
+    /// for byte, trailing bytes and unused flag bits included; a payload edited where a
+    /// back-reference reads, or of another size, is refused.
+    #[test]
+    fn decisions_give_the_stream_back(
+        tokens in tokens(),
+        trailing in proptest::collection::vec(any::<u8>(), 0..4),
+        unused in any::<u8>(),
+        at in any::<prop::sample::Index>(),
+    ) {
+        let size = tokens.iter().map(|t| t.output_len()).sum::<usize>() as u32;
+        let free = (8 - tokens.len() % 8) % 8;
+        let s = Stream {
+            header: Header { size, reserved: [0, 0, 0, 0x20, 0, 0, 0, 0] },
+            tokens,
+            unused_flag_bits: unused & ((1u16 << free) - 1) as u8,
+            trailing,
+        };
+        let bytes = s.write();
+        let payload = yaz0::decode(&bytes).unwrap();
+        let d = s.decisions();
+        let limits = gcio::Limits::default();
+        prop_assert_eq!(Stream::from_decisions(&d, &payload, &limits).unwrap().write(), bytes);
+        prop_assert!(Stream::from_decisions(&d, &payload[..payload.len().saturating_sub(1)], &limits).is_err() || payload.is_empty());
+        // A byte a back-reference copies from, changed: refused.
+        let mut op = 0;
+        let read = s.tokens.iter().find_map(|t| {
+            let r = match *t {
+                Token::Match { dist, .. } => Some(op - usize::from(dist)),
+                Token::Literal(_) => None,
+            };
+            op += t.output_len();
+            r
+        });
+        if let Some(k) = read {
+            let mut edited = payload.clone();
+            edited[k] ^= 1 + (at.index(255) as u8);
+            prop_assert!(Stream::from_decisions(&d, &edited, &limits).is_err());
+        }
+    }
+
+    /// Yay0's prefix decoder (what detection names the payload from) gives the first bytes of the
+    /// full decode.
+    #[test]
+    fn yay0_prefix_is_the_decode_prefix(tokens in tokens()) {
+        let size = tokens.iter().map(|t| t.output_len()).sum::<usize>() as u32;
+        let bytes = yaz0::yay0::Stream { size, tokens, ..Default::default() }.write();
+        let want = yaz0::yay0::decode(&bytes).unwrap();
+        for max in [0, 1, want.len() / 3, want.len(), want.len() + 5] {
+            let n = max.min(want.len());
+            prop_assert_eq!(yaz0::yay0::decode_prefix(&bytes, max).unwrap(), want[..n].to_vec());
+        }
+    }
+
     /// Damaged streams: a changed byte, a cut, or a different declared size is decoded or rejected
     /// exactly as the reference does.
     #[test]
@@ -149,6 +203,19 @@ fn prefix_of_a_bomb() {
     // A reference that the prefix needs but that reaches before the start is still an error.
     let bad = [&b"Yaz0"[..], &[0, 0, 0, 8], &[0; 8], &[0x00, 0x00, 0x04]].concat();
     assert!(yaz0::decode_prefix(&bad, 4).is_err());
+    // The same for Yay0: one mask word (a literal, then references), links of distance 1.
+    let mut yay0 = [
+        &b"Yay0"[..],
+        &((1u32 << 30) + 1).to_be_bytes(),
+        &[0, 0, 0, 0x14],
+    ]
+    .concat();
+    yay0.extend_from_slice(&[0, 0, 0, 0x26, 0x80, 0, 0, 0]);
+    yay0.extend_from_slice(&[0; 18]); // nine links of distance 1 with a count byte each
+    yay0.extend_from_slice(&[0; 1 + 9]); // the literal and the nine counts (0x12 bytes each)
+    let p = yaz0::yay0::decode_prefix(&yay0, 0x40).unwrap();
+    assert_eq!(p, vec![0; 0x40]);
+    assert!(yaz0::yay0::decode(&yay0).is_err());
 }
 
 /// Every kind of back-reference the fast path special-cases, each inside a long stream so the

@@ -186,6 +186,15 @@ fn trailers_and_empty_inputs() {
     let e = yaz0::encode(b"01234567", GCLIB);
     assert_eq!(e.len(), 16 + 1 + 8 + 1);
     assert_eq!(yaz0::encode(b"01234567", NINTENDO).len(), 16 + 1 + 8);
+    // CTLib opens the next group before it sees the end (0x00), then pads to 4.
+    let ctlib = Encoder::Matching(Matching::CtLib);
+    assert_eq!(
+        yaz0::encode(b"", ctlib),
+        [&b"Yaz0"[..], &[0; 12], &[0; 4]].concat()
+    );
+    let e = yaz0::encode(b"01234567", ctlib);
+    assert_eq!((e.len(), &e[25..]), (28, &[0u8, 0, 0][..]));
+    assert_eq!(yaz0::encode(b"0123456", ctlib).len(), 16 + 1 + 7);
 }
 
 /// oead at level 7 (zlib's lazy matching over 3-byte hash chains) on "abcabcabc": position 0 is
@@ -442,6 +451,26 @@ fn brute_efe(data: &[u8], window: usize) -> Vec<Token> {
     out
 }
 
+/// MKW-SP and wszst: greedy, the longest match in `window` bytes, the farthest on ties,
+/// compares stop at 0x111.
+fn brute_greedy(data: &[u8], window: usize) -> Vec<Token> {
+    let (mut out, mut pos) = (Vec::new(), 0);
+    while pos < data.len() {
+        let max = 0x111.min(data.len() - pos);
+        let (mut len, mut dist) = (2, 0);
+        for d in (1..=window.min(pos)).rev() {
+            let l = (0..max)
+                .take_while(|&k| data[pos - d + k] == data[pos + k])
+                .count();
+            if l > len {
+                (len, dist) = (l, d);
+            }
+        }
+        pos += push(&mut out, data, pos, len, dist);
+    }
+    out
+}
+
 proptest! {
     // Few cases: the brute force is slow in debug builds; inputs reach past the 0x1000 window.
     #![proptest_config(ProptestConfig::with_cases(10))]
@@ -454,6 +483,10 @@ proptest! {
         prop_assert_eq!(GCLIB.tokens(&data), brute_reuse(&data, 0x111));
         prop_assert_eq!(WHITEHOLE.tokens(&data), brute_reevaluate(&data, usize::MAX, 2));
         prop_assert_eq!(LIBYAZ0.tokens(&data), brute_reevaluate(&data, 0x111, 1));
+        prop_assert_eq!(Encoder::Matching(Matching::MkwSp).tokens(&data), brute_greedy(&data, 0x1000));
+        for (level, window) in [(1, 0x100), (5, 0x880)] {
+            prop_assert_eq!(Encoder::Matching(Matching::Wszst(level)).tokens(&data), brute_greedy(&data, window));
+        }
         for w in [0x400, 0x4C0, 0x1000] {
             prop_assert_eq!(Encoder::Matching(Matching::Efe(w)).tokens(&data), brute_efe(&data, usize::from(w)));
         }
@@ -513,6 +546,10 @@ proptest! {
         prop_assert_eq!(GCLIB.tokens(&data), brute_reuse(&data, 0x111));
         prop_assert_eq!(WHITEHOLE.tokens(&data), brute_reevaluate(&data, usize::MAX, 2));
         prop_assert_eq!(LIBYAZ0.tokens(&data), brute_reevaluate(&data, 0x111, 1));
+        prop_assert_eq!(Encoder::Matching(Matching::MkwSp).tokens(&data), brute_greedy(&data, 0x1000));
+        for (level, window) in [(1, 0x100), (5, 0x880)] {
+            prop_assert_eq!(Encoder::Matching(Matching::Wszst(level)).tokens(&data), brute_greedy(&data, window));
+        }
         prop_assert_eq!(EFE.tokens(&data), brute_efe(&data, 0x400));
     }
 }
