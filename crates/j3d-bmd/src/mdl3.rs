@@ -366,6 +366,11 @@ pub struct Mdl3 {
     pub indices: Vec<u16>,
     /// Material names.
     pub names: Option<NameTable>,
+    /// The name table is stored as its zero count alone, the chunk's padding starting where the
+    /// 0xFFFF marker would be (SuperBMD writes MDL3's names this way). Only an empty table is
+    /// written so; the game reads MDL3's names only for a BDL without MAT3, and a count of 0
+    /// reads no further.
+    pub names_count_only: bool,
     /// Padding style.
     pub pad: Pad,
 }
@@ -430,6 +435,11 @@ impl Mdl3 {
         let names = (nm != 0)
             .then(|| NameTable::parse_with(r, nm, limits))
             .transpose()?;
+        // A zero count whose "marker" is this style's padding: the table is the count alone.
+        let names_count_only = names
+            .as_ref()
+            .is_some_and(|t| t.entries.is_empty() && t.marker != 0xFFFF)
+            && r.bytes(nm + 2, 2).is_ok_and(|b| pad.matches(b));
         Ok(Mdl3 {
             marker: r.u16(0x0A)?,
             packets,
@@ -438,6 +448,7 @@ impl Mdl3 {
             unknown,
             indices,
             names,
+            names_count_only,
             pad,
         })
     }
@@ -506,7 +517,11 @@ impl Mdl3 {
             // The chunk's padding to 32 follows the names as one run.
             if let Some(t) = &self.names {
                 w.fix_here(slot(5)?)?;
-                t.write(w)?;
+                if self.names_count_only && t.entries.is_empty() {
+                    w.u16(0);
+                } else {
+                    t.write(w)?;
+                }
             }
             Ok(())
         })

@@ -5,7 +5,7 @@
 
 use gcio::{Context, Error, Limits, Reader, Result, Writer};
 
-use crate::chunk::{u16_of, u32_of, write_chunk};
+use crate::chunk::{gap_align, u16_of, u32_of, write_chunk};
 use crate::nametab::NameTable;
 use crate::record::{Record, read_vec, record};
 use crate::{CHUNK_ALIGN, Pad};
@@ -141,26 +141,34 @@ impl TextureSet {
         // A block starting past the data has no bytes to keep: its header keeps the stored offset
         // (J3D-079 reports it), so the chunk still round-trips typed.
         blocks.retain(|b| b.0 < end);
-        blocks.sort_unstable();
+        // Blocks sharing a start are one segment, as long as the longest of them.
+        blocks.sort_unstable_by_key(|b| (b.0, std::cmp::Reverse(b.1)));
         blocks.dedup_by_key(|b| b.0);
         let mut segments = Vec::new();
         let mut starts: Vec<(usize, usize)> = Vec::new();
         let mut pos = data_start;
-        for (k, &(start, len)) in blocks.iter().enumerate() {
+        let names_at = names.map(|n| n.0);
+        for &(start, len) in &blocks {
+            // A block starting inside an earlier one (a texture reusing another's mip level or
+            // palette bytes) is read by the game through its offset: its header keeps the stored
+            // offset and reads from the earlier block's segment, so the chunk stays typed.
             if start < pos {
-                return Err(Error::invalid(r.abs(start), "texture data overlaps"));
+                continue;
             }
             if start > pos {
                 segments.push(Segment::Data(r.bytes(pos, start - pos)?.to_vec()));
             }
-            let next = blocks.get(k + 1).map_or(end, |b| b.0);
-            if Some(start) == names.map(|n| n.0) {
+            let len = if Some(start) == names_at {
                 segments.push(Segment::Names);
+                len
             } else {
-                let len = len.min(next.saturating_sub(start));
+                // A block runs to its size, cut at the chunk's end or at the name table.
+                let stop = names_at.filter(|&n| n > start).map_or(end, |n| n.min(end));
+                let len = len.min(stop - start);
                 starts.push((start, segments.len()));
                 segments.push(Segment::Data(r.bytes(start, len)?.to_vec()));
-            }
+                len
+            };
             pos = start + len;
         }
         let seg_of = |a: usize| starts.iter().find(|s| s.0 == a).map(|s| s.1);
@@ -240,14 +248,41 @@ impl TextureSet {
         Ok(())
     }
 
-    /// The image bytes of texture `i`.
+    /// The image bytes of texture `i` (its segment, or the bytes at its stored offset when its
+    /// image starts inside another block).
     pub fn image(&self, i: usize) -> Option<&[u8]> {
-        self.data(self.textures.get(i)?.image?)
+        let t = self.textures.get(i)?;
+        match t.image {
+            Some(s) => self.data(s),
+            None => self.at_offset(i, t.header.image_offset, t.header.image_size()?),
+        }
     }
 
-    /// The palette bytes of texture `i`.
+    /// The palette bytes of texture `i` (as [`TextureSet::image`]).
     pub fn palette(&self, i: usize) -> Option<&[u8]> {
-        self.data(self.textures.get(i)?.palette?)
+        let t = self.textures.get(i)?;
+        match t.palette {
+            Some(s) => self.data(s),
+            None if t.header.palette_count != 0 => {
+                self.at_offset(i, t.header.palette_offset, t.header.palette_size())
+            }
+            None => None,
+        }
+    }
+
+    /// `len` bytes at `off` from header `i` where the writer places the segments (headers, then
+    /// the segments back to back), when they lie inside one data segment before any name table.
+    fn at_offset(&self, i: usize, off: u32, len: usize) -> Option<&[u8]> {
+        let off = usize::try_from(off).ok().filter(|&o| o != 0)?;
+        let mut pos = self.textures.len().checked_sub(i)? * BtiHeader::SIZE;
+        for s in &self.segments {
+            let Segment::Data(d) = s else { return None };
+            if (pos..pos + d.len()).contains(&off) {
+                return d.get(off - pos..(off - pos).checked_add(len)?);
+            }
+            pos += d.len();
+        }
+        None
     }
 
     fn data(&self, seg: usize) -> Option<&[u8]> {
@@ -307,6 +342,9 @@ impl TextureSet {
     }
 }
 
+/// Bytes of TEX1's header (magic, size, count, marker, table and name-table offsets).
+const TEX1_HEADER: usize = 0x14;
+
 /// Owned TEX1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tex1 {
@@ -318,6 +356,10 @@ pub struct Tex1 {
     pub names: Option<NameTable>,
     /// Header-table offset written when there are no textures (retail files: 0).
     pub empty_offset: u32,
+    /// Alignment the name table of a TEX1 without textures starts on, padded with [`Tex1::pad`]:
+    /// 0 or 1 puts it right after the 0x14-byte header; Pikmin 2's tools align it to 32, so
+    /// their empty TEX1 is 64 bytes where the other writers' is 32. The game follows the offset.
+    pub names_align: u8,
     /// Padding style.
     pub pad: Pad,
 }
@@ -346,7 +388,7 @@ impl Tex1 {
             w.position()
         });
         let (set, end) = if count == 0 && at == 0 {
-            (TextureSet::default(), 0x14)
+            (TextureSet::default(), TEX1_HEADER)
         } else {
             TextureSet::parse(
                 &r,
@@ -358,15 +400,23 @@ impl Tex1 {
             )
             .context("TEX1")?
         };
+        // Without textures the name table follows the header, possibly aligned; 32 (Pikmin 2)
+        // is preferred over 16 when both explain the gap so the fact reads as the tool wrote it.
+        let names_align = if set.textures.is_empty() && set.segments.is_empty() && names_at != 0 {
+            gap_align(TEX1_HEADER, names_at, CHUNK_ALIGN as u8, 1).unwrap_or(0)
+        } else {
+            0
+        };
         let mut m = Tex1 {
             marker,
             set,
             names,
             empty_offset: if count == 0 { at as u32 } else { 0 },
+            names_align,
             pad,
         };
         // Whatever follows the last block and is not this style's chunk padding stays as filler.
-        let rest = r.rest(end.max(0x14)).unwrap_or_default();
+        let rest = r.rest(end.max(TEX1_HEADER)).unwrap_or_default();
         let expect = gcio::padding_for(end, CHUNK_ALIGN);
         let is_pad = rest.len() == expect && pad.matches(rest);
         if !(rest.is_empty() || is_pad) && count != 0 {
@@ -386,6 +436,7 @@ impl Tex1 {
             if self.set.textures.is_empty() && self.set.segments.is_empty() {
                 w.fix(table, u64::from(self.empty_offset))?;
                 if let Some(n) = &self.names {
+                    self.pad.align(w, usize::from(self.names_align));
                     w.fix_here(names)?;
                     n.write(w)?;
                 }

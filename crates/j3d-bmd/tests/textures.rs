@@ -184,3 +184,53 @@ fn bti_with_image_offset_zero() {
             .all(|d| d.severity != gcio::Severity::Error)
     );
 }
+
+/// A texture whose image is another texture's second mip level, and a BTI whose palette starts
+/// inside its image: the game reads both through their offsets, so they parse, stay typed,
+/// decode and write back unchanged (the parser used to refuse overlapping texture data).
+#[test]
+fn overlapping_texture_data_stays_typed() {
+    let rgba: Vec<[u8; 4]> = (0..16 * 16u32)
+        .map(|i| [(i * 7) as u8, (i * 3) as u8, i as u8, 255])
+        .collect();
+    let img = gx::tex::Image::new(16, 16, rgba).unwrap();
+    let big = Bti::encode(&img, gx::tex::TexFormat::RGB565, 2).unwrap();
+    let level0 = gx::tex::image_size(gx::tex::TexFormat::RGB565, 16, 16, 1).unwrap();
+    let mut set = big.set.clone();
+    // Header 1 sits 0x20 after header 0: its image is header 0's level 1.
+    set.textures.push(j3d_bmd::Texture {
+        header: BtiHeader {
+            image_offset: (0x20 + level0) as u32,
+            ..build::bti_header(gx::tex::TexFormat::RGB565.0, 8, 1)
+        },
+        image: None,
+        palette: None,
+    });
+    let t = Tex1 {
+        marker: 0xFFFF,
+        set,
+        pad: Pad::Nintendo,
+        ..Tex1::default()
+    };
+    let b = t.write().unwrap();
+    let view = ChunkView {
+        magic: *b"TEX1",
+        data: Reader::new(&b),
+    };
+    assert_eq!(Chunk::raw_reason(&view), None);
+    let back = reparse(&b);
+    assert_eq!(back.write().unwrap(), b);
+    let levels = back.set.decode(0).unwrap();
+    assert_eq!(back.set.decode(1).unwrap()[0], levels[1]);
+
+    // BTI: C8 image whose palette offset points 0x20 bytes into the image.
+    let mut h = build::bti_header(gx::tex::TexFormat::C8.0, 8, 1);
+    h.palette_enable = 1;
+    h.palette_count = 16;
+    let mut bytes = Bti::new(h, &[3; 64], None).write().unwrap();
+    bytes[0x0C..0x10].copy_from_slice(&0x40u32.to_be_bytes());
+    let bti = Bti::parse(&bytes).unwrap();
+    assert_eq!(bti.write().unwrap(), bytes);
+    assert_eq!(bti.set.palette(0), Some(&[3; 32][..]));
+    assert!(bti.decode().is_ok());
+}
