@@ -544,32 +544,48 @@ impl Bti {
     /// Encodes `image` in `format` with `mips` levels (palettes quantised to RGB5A3 for the
     /// indexed formats) through [`gx::tex`]; wrap repeat, linear filters, LOD range over the chain.
     pub fn encode(image: &gx::tex::Image, format: gx::tex::TexFormat, mips: u8) -> Result<Self> {
-        let mips = mips.max(1);
-        let levels = image.mip_chain(u32::from(mips));
-        let enc = gx::tex::encode_mips(format, &levels, &gx::tex::EncodeOptions::default())?;
-        let dim = |v: u32| {
-            u16::try_from(v).map_err(|_| Error::message(format!("dimension {v} over 65535")))
-        };
-        let n = u8::try_from(levels.len()).unwrap_or(mips);
+        let options = gx::tex::EncodeOptions::default();
+        let (header, image, palette) = encode_levels(image, format, mips, &options)?;
+        let n = header.image_count;
         let header = BtiHeader {
-            format: format.0,
             alpha: 1,
-            width: dim(image.width())?,
-            height: dim(image.height())?,
             wrap_s: 1,
             wrap_t: 1,
-            palette_enable: u8::from(!enc.palette.is_empty()),
-            palette_format: gx::tex::EncodeOptions::default().palette_format.0,
-            palette_count: u16_of(enc.palette_entries(), "palette entries")?,
             mipmap: u8::from(n > 1),
             min_filter: if n > 1 { 5 } else { 1 },
             mag_filter: 1,
             max_lod: (n.saturating_sub(1).min(15) * 8) as i8,
-            image_count: n,
-            ..BtiHeader::default()
+            ..header
         };
-        let palette = (!enc.palette.is_empty()).then_some(enc.palette.as_slice());
-        Ok(Bti::new(header, &enc.data, palette))
+        Ok(Bti::new(header, &image, palette.as_deref()))
+    }
+
+    /// Encodes `image` as a replacement for the texture `like` describes: its format (and
+    /// palette format), as many mip levels as it has (regenerated from `image`), and its wrap,
+    /// filter, LOD, anisotropy and alpha settings; only the size follows `image`. A maximum LOD
+    /// past the levels a smaller image yields is lowered to the last level.
+    pub fn encode_like(image: &gx::tex::Image, like: &BtiHeader) -> Result<Self> {
+        let format = gx::tex::TexFormat(like.format);
+        let options = gx::tex::EncodeOptions {
+            palette_format: gx::tex::PaletteFormat(like.palette_format),
+            ..gx::tex::EncodeOptions::default()
+        };
+        let (header, image, palette) =
+            encode_levels(image, format, like.image_count.max(1), &options)?;
+        let last = (header.image_count.saturating_sub(1).min(15) * 8) as i8;
+        let header = BtiHeader {
+            width: header.width,
+            height: header.height,
+            palette_enable: header.palette_enable,
+            palette_format: header.palette_format,
+            palette_count: header.palette_count,
+            image_count: header.image_count,
+            max_lod: like.max_lod.min(last),
+            palette_offset: 0,
+            image_offset: 0,
+            ..*like
+        };
+        Ok(Bti::new(header, &image, palette.as_deref()))
     }
 
     /// Every mip level decoded to RGBA8.
@@ -594,6 +610,46 @@ impl Bti {
         }
         Ok(out)
     }
+}
+
+/// Encodes `image` with `mips` levels in `format`: a header holding only the size, format,
+/// palette and level count, the image data and the palette (indexed formats).
+fn encode_levels(
+    image: &gx::tex::Image,
+    format: gx::tex::TexFormat,
+    mips: u8,
+    options: &gx::tex::EncodeOptions,
+) -> Result<(BtiHeader, Vec<u8>, Option<Vec<u8>>)> {
+    let levels = image.mip_chain(u32::from(mips.max(1)));
+    let enc = gx::tex::encode_mips(format, &levels, options)?;
+    let dim =
+        |v: u32| u16::try_from(v).map_err(|_| Error::message(format!("dimension {v} over 65535")));
+    let header = BtiHeader {
+        format: format.0,
+        width: dim(image.width())?,
+        height: dim(image.height())?,
+        palette_enable: u8::from(!enc.palette.is_empty()),
+        palette_format: options.palette_format.0,
+        palette_count: u16_of(enc.palette_entries(), "palette entries")?,
+        image_count: u8::try_from(levels.len()).unwrap_or(mips),
+        ..BtiHeader::default()
+    };
+    let palette = (!enc.palette.is_empty()).then_some(enc.palette);
+    Ok((header, enc.data, palette))
+}
+
+/// Whether storing `image` as `header` describes it drops colour: the intensity formats (I4, I8,
+/// IA4, IA8) and IA8 palettes keep one grey level per pixel, so a pixel whose red, green and blue
+/// differ comes back grey. A converter warns on it; the encode itself succeeds.
+pub fn loses_colour(image: &gx::tex::Image, header: &BtiHeader) -> bool {
+    use gx::tex::{PaletteFormat, TexFormat};
+    let format = TexFormat(header.format);
+    let grey_only = matches!(
+        format,
+        TexFormat::I4 | TexFormat::I8 | TexFormat::IA4 | TexFormat::IA8
+    ) || (format.is_indexed()
+        && PaletteFormat(header.palette_format) == PaletteFormat::IA8);
+    grey_only && !image.is_grey()
 }
 
 #[cfg(test)]

@@ -234,3 +234,63 @@ fn overlapping_texture_data_stays_typed() {
     assert_eq!(bti.set.palette(0), Some(&[3; 32][..]));
     assert!(bti.decode().is_ok());
 }
+
+/// `encode_like` keeps the original's format, palette format, level count and sampling settings;
+/// only the size follows the new image. `loses_colour` flags colour stored as grey.
+#[test]
+fn encode_like_keeps_the_originals_settings() {
+    let px = |w: u32, h: u32, grey: bool| {
+        let p = (0..w * h)
+            .map(|i| {
+                let v = (i * 5) as u8;
+                if grey {
+                    [v, v, v, 255]
+                } else {
+                    [v, 255 - v, v / 2, 200]
+                }
+            })
+            .collect();
+        gx::tex::Image::new(w, h, p).unwrap()
+    };
+    let like = BtiHeader {
+        wrap_s: 2,
+        wrap_t: 0,
+        min_filter: 3,
+        mag_filter: 0,
+        min_lod: 8,
+        max_lod: 24,
+        lod_bias: -50,
+        max_aniso: 2,
+        edge_lod: 1,
+        alpha: 2,
+        palette_format: gx::tex::PaletteFormat::RGB565.0,
+        ..build::bti_header(gx::tex::TexFormat::C8.0, 64, 4)
+    };
+    let b = Bti::encode_like(&px(32, 16, false), &like).unwrap();
+    let h = *b.header().unwrap();
+    assert_eq!((h.width, h.height, h.image_count), (32, 16, 4));
+    let expect = BtiHeader {
+        width: 32,
+        height: 16,
+        palette_enable: 1,
+        palette_count: h.palette_count,
+        ..like
+    };
+    assert_eq!(h, expect);
+    assert_eq!(b.decode().unwrap().len(), 4);
+    let back = Bti::parse(&b.write().unwrap()).unwrap();
+    assert_eq!(back.header(), Some(&h));
+    // A 2×2 image yields the same level count (levels stop halving at 1×1) and keeps max LOD.
+    let small = Bti::encode_like(&px(2, 2, true), &like).unwrap();
+    assert_eq!(small.header().unwrap().max_lod, 24);
+
+    let i8 = build::bti_header(gx::tex::TexFormat::I8.0, 8, 1);
+    assert!(j3d_bmd::loses_colour(&px(8, 8, false), &i8));
+    assert!(!j3d_bmd::loses_colour(&px(8, 8, true), &i8));
+    assert!(!j3d_bmd::loses_colour(&px(8, 8, false), &like));
+    let ia8_palette = BtiHeader {
+        palette_format: gx::tex::PaletteFormat::IA8.0,
+        ..like
+    };
+    assert!(j3d_bmd::loses_colour(&px(8, 8, false), &ia8_palette));
+}
