@@ -323,3 +323,22 @@ fn nintendo_padding_is_the_documented_sentence() {
         assert_eq!(&out[used..], &sentence[..gap], "{used}");
     }
 }
+
+/// A packet whose commands go on past BP and XF (here a CP register load, 0x08) is kept typed:
+/// the game sends packets to the GPU undecoded, so the decoded commands end there and the rest
+/// is the packet's tail (the parser used to refuse the command and keep MDL3 raw).
+#[test]
+fn mdl3_packet_with_other_gx_commands_stays_typed() {
+    let mut m = build::rigid_bdl();
+    let p = &mut m.mdl3_mut().unwrap().packets[0];
+    let cp = [0x08, 0x50, 0, 0, 0x12, 0x34];
+    assert!(p.tail.len() >= cp.len());
+    p.tail[..cp.len()].copy_from_slice(&cp);
+    let commands = p.commands.clone();
+    let b = m.write().unwrap();
+    assert_typed_round_trip(&b);
+    let back = Bmd::parse(&b).unwrap();
+    let q = &back.mdl3().unwrap().packets[0];
+    assert_eq!(q.commands, commands);
+    assert_eq!(&q.tail[..cp.len()], &cp);
+}

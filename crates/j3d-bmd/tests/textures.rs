@@ -232,6 +232,13 @@ fn overlapping_texture_data_stays_typed() {
     let bti = Bti::parse(&bytes).unwrap();
     assert_eq!(bti.write().unwrap(), bytes);
     assert_eq!(bti.set.palette(0), Some(&[3; 32][..]));
+    let found = j3d_bmd::validate_bti(&bytes);
+    assert!(
+        found
+            .iter()
+            .any(|d| d.rule == "J3D-074" && d.severity == gcio::Severity::Info),
+        "{found:?}"
+    );
     assert!(bti.decode().is_ok());
 }
 
