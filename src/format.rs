@@ -126,6 +126,31 @@ pub fn companion<'a>(files: &'a Companions, key: &str) -> Option<&'a [u8]> {
     companion_files(files, key).first().map(|(_, b)| *b)
 }
 
+/// Option keys a caller sets for every operation whatever the format (`gcf` passes its byte
+/// budget as `budget`); [`check_option_keys`] accepts them.
+#[cfg(feature = "convert")]
+const CALLER_KEYS: [&str; 1] = ["budget"];
+
+/// Refuses option keys a conversion does not take, so a misspelt `-o` key is an error rather than
+/// silently ignored: the error names the unknown keys and lists `known`. `what` names the
+/// conversion (e.g. `PNG to BTI`). Any format's [`Format::convert`] can call it with its keys.
+#[cfg(feature = "convert")]
+pub(crate) fn check_option_keys(opts: &Options, known: &[&str], what: &str) -> Result<()> {
+    let unknown: Vec<&str> = opts
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !known.contains(k) && !CALLER_KEYS.contains(k))
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(Error::message(format!(
+        "{what}: unknown option {} (valid keys: {})",
+        unknown.join(", "),
+        known.join(", ")
+    )))
+}
+
 /// What [`Format::parse`] returns: the format's parsed state, whatever type it chooses.
 pub type Parsed = Box<dyn Any + Send + Sync>;
 

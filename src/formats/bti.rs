@@ -2,7 +2,10 @@
 //! makes sense (known format, non-zero size, image data inside the file). `info` prints the
 //! header, `check` runs the texture rules (J3D-079), `roundtrip` writes the parsed file back;
 //! `convert x.bti x.png` decodes the first level through `gx::tex`, `convert x.png x.bti
-//! --format cmpr` encodes (format names as `gx::tex::TexFormat::from_name`, default CMPR).
+//! --format cmpr` encodes (format names as `gx::tex::TexFormat::from_name`, default CMPR), and
+//! `-o like=orig.bti` keeps the original's format, mip count (regenerated), wrap, filters and
+//! LOD settings instead of the defaults (`--format` still overrides the format). Other option
+//! keys are refused.
 
 use std::fmt::Write as _;
 
@@ -12,7 +15,7 @@ use j3d_bmd::Bti as BtiFile;
 #[cfg(feature = "convert")]
 use crate::export::{png, read_png};
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
+use crate::format::{Conversion, check_option_keys, companion};
 use crate::format::{
     Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
@@ -34,6 +37,17 @@ const FORMAT_NAMES: [(u8, &str); 11] = [
     (0xA, "C14X2"),
     (0xE, "CMPR"),
 ];
+
+/// Option keys `convert x.png y.bti` takes: the texture format and the original to keep.
+#[cfg(feature = "convert")]
+const PNG_TO_BTI_KEYS: [&str; 2] = ["format", "like"];
+
+/// The GX texture format named `name` (`gx::tex::TexFormat::from_name`).
+#[cfg(feature = "convert")]
+fn texture_format(name: &str) -> Result<TexFormat> {
+    TexFormat::from_name(name)
+        .ok_or_else(|| gcio::Error::message(format!("unknown texture format {name:?}")))
+}
 
 fn format_name(f: u8) -> String {
     FORMAT_NAMES
@@ -124,16 +138,35 @@ impl Format for Bti {
                 png(img)?
             }
             ("png", "bti") => {
-                let name = opts.get("format").map_or("cmpr", String::as_str);
-                let format = TexFormat::from_name(name).ok_or_else(|| {
-                    gcio::Error::message(format!("unknown texture format {name:?}"))
-                })?;
+                check_option_keys(opts, &PNG_TO_BTI_KEYS, "PNG to BTI")?;
                 let img = read_png(from, input)?;
-                BtiFile::encode(&img, format, 1)?.write()?
+                let bti = match companion(job.companions, "like") {
+                    Some(orig) => {
+                        let orig = BtiFile::parse_with(orig, limits)?;
+                        let mut like = *orig.header().ok_or_else(|| {
+                            gcio::Error::message("like=: the original BTI has no header")
+                        })?;
+                        if let Some(name) = opts.get("format") {
+                            like.format = texture_format(name)?.0;
+                        }
+                        BtiFile::encode_like(&img, &like)?
+                    }
+                    None => {
+                        let name = opts.get("format").map_or("cmpr", String::as_str);
+                        BtiFile::encode(&img, texture_format(name)?, 1)?
+                    }
+                };
+                bti.write()?
             }
             _ => return Ok(None),
         };
         Ok(Some(one_file(to, out)))
+    }
+
+    /// `like`: the BTI a PNG replaces (`convert x.png y.bti -o like=orig.bti`), whose format,
+    /// level count and sampling settings the new texture keeps.
+    fn companions(&self) -> &'static [&'static str] {
+        &["like"]
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

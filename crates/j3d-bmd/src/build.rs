@@ -1112,6 +1112,7 @@ pub fn tex1() -> Tex1 {
         set,
         names: Some(names),
         empty_offset: 0,
+        names_align: 0,
         pad: Pad::Nintendo,
     }
 }

@@ -91,7 +91,7 @@ pub use record::Record;
 #[cfg(feature = "export")]
 pub use scene::{to_glb, to_obj, to_scene};
 pub use shp1::{GroupPrims, IndexAttr, MatrixData, Shape, ShapeMatrixType, Shp1, Shp1View, Tail};
-pub use tex1::{Bti, BtiHeader, Segment, Tex1, Texture, TextureSet};
+pub use tex1::{Bti, BtiHeader, Segment, Tex1, Texture, TextureSet, loses_colour};
 pub use validate::{validate, validate_bti, validate_view, validate_with};
 pub use vtx1::{AttrFormat, Buffer, Vtx1, Vtx1View};
 

@@ -267,32 +267,33 @@ pub fn patch(stored: &mut [Command], expected: &[Command]) -> Vec<Mismatch> {
     mismatches(stored, expected).collect()
 }
 
-/// Decodes a packet's commands (a NOP ends the commands; the rest is padding).
+/// Decodes a packet's commands: BP writes and XF loads up to the first NOP (the rest is
+/// padding). The game hands the packet to the GPU as it is and never decodes it, so any other
+/// command, or one cut short by the packet's end, also ends the decoded commands; the bytes from
+/// there on are the packet's tail, kept as stored. Returns the commands and the bytes they take.
 pub fn decode(r: &Reader<'_>) -> Result<(Vec<Command>, usize)> {
     let mut out = Vec::new();
     let mut p = 0;
     while p < r.len() {
-        match r.u8(p)? {
-            0x61 => {
-                out.push(Command::Bp {
-                    reg: r.u8(p + 1)?,
-                    value: r.u24(p + 2)?,
-                });
-                p += 5;
-            }
-            0x10 => {
-                let n = usize::from(r.u16(p + 1)?) + 1;
+        let cmd = match r.u8(p)? {
+            0x61 => r.u24(p + 2).and_then(|value| {
+                let reg = r.u8(p + 1)?;
+                Ok((Command::Bp { reg, value }, 5))
+            }),
+            0x10 => r.u16(p + 1).and_then(|n| {
+                let n = usize::from(n) + 1;
                 let addr = r.u16(p + 3)?;
                 r.bytes(p + 5, 4 * n)?;
                 let values = (0..n)
                     .map(|i| r.u32(p + 5 + 4 * i))
                     .collect::<Result<_>>()?;
-                out.push(Command::Xf { addr, values });
-                p += 5 + 4 * n;
-            }
-            0x00 => break,
-            op => return Err(Error::invalid(r.abs(p), format!("MDL3 command {op:#04x}"))),
-        }
+                Ok((Command::Xf { addr, values }, 5 + 4 * n))
+            }),
+            _ => break,
+        };
+        let Ok((cmd, len)) = cmd else { break };
+        out.push(cmd);
+        p += len;
     }
     Ok((out, p))
 }
@@ -366,6 +367,11 @@ pub struct Mdl3 {
     pub indices: Vec<u16>,
     /// Material names.
     pub names: Option<NameTable>,
+    /// The name table is stored as its zero count alone, the chunk's padding starting where the
+    /// 0xFFFF marker would be (SuperBMD writes MDL3's names this way). Only an empty table is
+    /// written so; the game reads MDL3's names only for a BDL without MAT3, and a count of 0
+    /// reads no further.
+    pub names_count_only: bool,
     /// Padding style.
     pub pad: Pad,
 }
@@ -430,6 +436,11 @@ impl Mdl3 {
         let names = (nm != 0)
             .then(|| NameTable::parse_with(r, nm, limits))
             .transpose()?;
+        // A zero count whose "marker" is this style's padding: the table is the count alone.
+        let names_count_only = names
+            .as_ref()
+            .is_some_and(|t| t.entries.is_empty() && t.marker != 0xFFFF)
+            && r.bytes(nm + 2, 2).is_ok_and(|b| pad.matches(b));
         Ok(Mdl3 {
             marker: r.u16(0x0A)?,
             packets,
@@ -438,6 +449,7 @@ impl Mdl3 {
             unknown,
             indices,
             names,
+            names_count_only,
             pad,
         })
     }
@@ -506,7 +518,11 @@ impl Mdl3 {
             // The chunk's padding to 32 follows the names as one run.
             if let Some(t) = &self.names {
                 w.fix_here(slot(5)?)?;
-                t.write(w)?;
+                if self.names_count_only && t.entries.is_empty() {
+                    w.u16(0);
+                } else {
+                    t.write(w)?;
+                }
             }
             Ok(())
         })

@@ -5,7 +5,7 @@
 
 use gcio::{Context, Error, Limits, Reader, Result, Writer};
 
-use crate::chunk::{u16_of, u32_of, write_chunk};
+use crate::chunk::{gap_align, u16_of, u32_of, write_chunk};
 use crate::nametab::NameTable;
 use crate::record::{Record, read_vec, record};
 use crate::{CHUNK_ALIGN, Pad};
@@ -141,26 +141,34 @@ impl TextureSet {
         // A block starting past the data has no bytes to keep: its header keeps the stored offset
         // (J3D-079 reports it), so the chunk still round-trips typed.
         blocks.retain(|b| b.0 < end);
-        blocks.sort_unstable();
+        // Blocks sharing a start are one segment, as long as the longest of them.
+        blocks.sort_unstable_by_key(|b| (b.0, std::cmp::Reverse(b.1)));
         blocks.dedup_by_key(|b| b.0);
         let mut segments = Vec::new();
         let mut starts: Vec<(usize, usize)> = Vec::new();
         let mut pos = data_start;
-        for (k, &(start, len)) in blocks.iter().enumerate() {
+        let names_at = names.map(|n| n.0);
+        for &(start, len) in &blocks {
+            // A block starting inside an earlier one (a texture reusing another's mip level or
+            // palette bytes) is read by the game through its offset: its header keeps the stored
+            // offset and reads from the earlier block's segment, so the chunk stays typed.
             if start < pos {
-                return Err(Error::invalid(r.abs(start), "texture data overlaps"));
+                continue;
             }
             if start > pos {
                 segments.push(Segment::Data(r.bytes(pos, start - pos)?.to_vec()));
             }
-            let next = blocks.get(k + 1).map_or(end, |b| b.0);
-            if Some(start) == names.map(|n| n.0) {
+            let len = if Some(start) == names_at {
                 segments.push(Segment::Names);
+                len
             } else {
-                let len = len.min(next.saturating_sub(start));
+                // A block runs to its size, cut at the chunk's end or at the name table.
+                let stop = names_at.filter(|&n| n > start).map_or(end, |n| n.min(end));
+                let len = len.min(stop - start);
                 starts.push((start, segments.len()));
                 segments.push(Segment::Data(r.bytes(start, len)?.to_vec()));
-            }
+                len
+            };
             pos = start + len;
         }
         let seg_of = |a: usize| starts.iter().find(|s| s.0 == a).map(|s| s.1);
@@ -240,14 +248,41 @@ impl TextureSet {
         Ok(())
     }
 
-    /// The image bytes of texture `i`.
+    /// The image bytes of texture `i` (its segment, or the bytes at its stored offset when its
+    /// image starts inside another block).
     pub fn image(&self, i: usize) -> Option<&[u8]> {
-        self.data(self.textures.get(i)?.image?)
+        let t = self.textures.get(i)?;
+        match t.image {
+            Some(s) => self.data(s),
+            None => self.at_offset(i, t.header.image_offset, t.header.image_size()?),
+        }
     }
 
-    /// The palette bytes of texture `i`.
+    /// The palette bytes of texture `i` (as [`TextureSet::image`]).
     pub fn palette(&self, i: usize) -> Option<&[u8]> {
-        self.data(self.textures.get(i)?.palette?)
+        let t = self.textures.get(i)?;
+        match t.palette {
+            Some(s) => self.data(s),
+            None if t.header.palette_count != 0 => {
+                self.at_offset(i, t.header.palette_offset, t.header.palette_size())
+            }
+            None => None,
+        }
+    }
+
+    /// `len` bytes at `off` from header `i` where the writer places the segments (headers, then
+    /// the segments back to back), when they lie inside one data segment before any name table.
+    fn at_offset(&self, i: usize, off: u32, len: usize) -> Option<&[u8]> {
+        let off = usize::try_from(off).ok().filter(|&o| o != 0)?;
+        let mut pos = self.textures.len().checked_sub(i)? * BtiHeader::SIZE;
+        for s in &self.segments {
+            let Segment::Data(d) = s else { return None };
+            if (pos..pos + d.len()).contains(&off) {
+                return d.get(off - pos..(off - pos).checked_add(len)?);
+            }
+            pos += d.len();
+        }
+        None
     }
 
     fn data(&self, seg: usize) -> Option<&[u8]> {
@@ -307,6 +342,9 @@ impl TextureSet {
     }
 }
 
+/// Bytes of TEX1's header (magic, size, count, marker, table and name-table offsets).
+const TEX1_HEADER: usize = 0x14;
+
 /// Owned TEX1.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Tex1 {
@@ -318,6 +356,10 @@ pub struct Tex1 {
     pub names: Option<NameTable>,
     /// Header-table offset written when there are no textures (retail files: 0).
     pub empty_offset: u32,
+    /// Alignment the name table of a TEX1 without textures starts on, padded with [`Tex1::pad`]:
+    /// 0 or 1 puts it right after the 0x14-byte header; Pikmin 2's tools align it to 32, so
+    /// their empty TEX1 is 64 bytes where the other writers' is 32. The game follows the offset.
+    pub names_align: u8,
     /// Padding style.
     pub pad: Pad,
 }
@@ -346,7 +388,7 @@ impl Tex1 {
             w.position()
         });
         let (set, end) = if count == 0 && at == 0 {
-            (TextureSet::default(), 0x14)
+            (TextureSet::default(), TEX1_HEADER)
         } else {
             TextureSet::parse(
                 &r,
@@ -358,15 +400,23 @@ impl Tex1 {
             )
             .context("TEX1")?
         };
+        // Without textures the name table follows the header, possibly aligned; 32 (Pikmin 2)
+        // is preferred over 16 when both explain the gap so the fact reads as the tool wrote it.
+        let names_align = if set.textures.is_empty() && set.segments.is_empty() && names_at != 0 {
+            gap_align(TEX1_HEADER, names_at, CHUNK_ALIGN as u8, 1).unwrap_or(0)
+        } else {
+            0
+        };
         let mut m = Tex1 {
             marker,
             set,
             names,
             empty_offset: if count == 0 { at as u32 } else { 0 },
+            names_align,
             pad,
         };
         // Whatever follows the last block and is not this style's chunk padding stays as filler.
-        let rest = r.rest(end.max(0x14)).unwrap_or_default();
+        let rest = r.rest(end.max(TEX1_HEADER)).unwrap_or_default();
         let expect = gcio::padding_for(end, CHUNK_ALIGN);
         let is_pad = rest.len() == expect && pad.matches(rest);
         if !(rest.is_empty() || is_pad) && count != 0 {
@@ -386,6 +436,7 @@ impl Tex1 {
             if self.set.textures.is_empty() && self.set.segments.is_empty() {
                 w.fix(table, u64::from(self.empty_offset))?;
                 if let Some(n) = &self.names {
+                    self.pad.align(w, usize::from(self.names_align));
                     w.fix_here(names)?;
                     n.write(w)?;
                 }
@@ -493,32 +544,48 @@ impl Bti {
     /// Encodes `image` in `format` with `mips` levels (palettes quantised to RGB5A3 for the
     /// indexed formats) through [`gx::tex`]; wrap repeat, linear filters, LOD range over the chain.
     pub fn encode(image: &gx::tex::Image, format: gx::tex::TexFormat, mips: u8) -> Result<Self> {
-        let mips = mips.max(1);
-        let levels = image.mip_chain(u32::from(mips));
-        let enc = gx::tex::encode_mips(format, &levels, &gx::tex::EncodeOptions::default())?;
-        let dim = |v: u32| {
-            u16::try_from(v).map_err(|_| Error::message(format!("dimension {v} over 65535")))
-        };
-        let n = u8::try_from(levels.len()).unwrap_or(mips);
+        let options = gx::tex::EncodeOptions::default();
+        let (header, image, palette) = encode_levels(image, format, mips, &options)?;
+        let n = header.image_count;
         let header = BtiHeader {
-            format: format.0,
             alpha: 1,
-            width: dim(image.width())?,
-            height: dim(image.height())?,
             wrap_s: 1,
             wrap_t: 1,
-            palette_enable: u8::from(!enc.palette.is_empty()),
-            palette_format: gx::tex::EncodeOptions::default().palette_format.0,
-            palette_count: u16_of(enc.palette_entries(), "palette entries")?,
             mipmap: u8::from(n > 1),
             min_filter: if n > 1 { 5 } else { 1 },
             mag_filter: 1,
             max_lod: (n.saturating_sub(1).min(15) * 8) as i8,
-            image_count: n,
-            ..BtiHeader::default()
+            ..header
         };
-        let palette = (!enc.palette.is_empty()).then_some(enc.palette.as_slice());
-        Ok(Bti::new(header, &enc.data, palette))
+        Ok(Bti::new(header, &image, palette.as_deref()))
+    }
+
+    /// Encodes `image` as a replacement for the texture `like` describes: its format (and
+    /// palette format), as many mip levels as it has (regenerated from `image`), and its wrap,
+    /// filter, LOD, anisotropy and alpha settings; only the size follows `image`. A maximum LOD
+    /// past the levels a smaller image yields is lowered to the last level.
+    pub fn encode_like(image: &gx::tex::Image, like: &BtiHeader) -> Result<Self> {
+        let format = gx::tex::TexFormat(like.format);
+        let options = gx::tex::EncodeOptions {
+            palette_format: gx::tex::PaletteFormat(like.palette_format),
+            ..gx::tex::EncodeOptions::default()
+        };
+        let (header, image, palette) =
+            encode_levels(image, format, like.image_count.max(1), &options)?;
+        let last = (header.image_count.saturating_sub(1).min(15) * 8) as i8;
+        let header = BtiHeader {
+            width: header.width,
+            height: header.height,
+            palette_enable: header.palette_enable,
+            palette_format: header.palette_format,
+            palette_count: header.palette_count,
+            image_count: header.image_count,
+            max_lod: like.max_lod.min(last),
+            palette_offset: 0,
+            image_offset: 0,
+            ..*like
+        };
+        Ok(Bti::new(header, &image, palette.as_deref()))
     }
 
     /// Every mip level decoded to RGBA8.
@@ -543,6 +610,46 @@ impl Bti {
         }
         Ok(out)
     }
+}
+
+/// Encodes `image` with `mips` levels in `format`: a header holding only the size, format,
+/// palette and level count, the image data and the palette (indexed formats).
+fn encode_levels(
+    image: &gx::tex::Image,
+    format: gx::tex::TexFormat,
+    mips: u8,
+    options: &gx::tex::EncodeOptions,
+) -> Result<(BtiHeader, Vec<u8>, Option<Vec<u8>>)> {
+    let levels = image.mip_chain(u32::from(mips.max(1)));
+    let enc = gx::tex::encode_mips(format, &levels, options)?;
+    let dim =
+        |v: u32| u16::try_from(v).map_err(|_| Error::message(format!("dimension {v} over 65535")));
+    let header = BtiHeader {
+        format: format.0,
+        width: dim(image.width())?,
+        height: dim(image.height())?,
+        palette_enable: u8::from(!enc.palette.is_empty()),
+        palette_format: options.palette_format.0,
+        palette_count: u16_of(enc.palette_entries(), "palette entries")?,
+        image_count: u8::try_from(levels.len()).unwrap_or(mips),
+        ..BtiHeader::default()
+    };
+    let palette = (!enc.palette.is_empty()).then_some(enc.palette);
+    Ok((header, enc.data, palette))
+}
+
+/// Whether storing `image` as `header` describes it drops colour: the intensity formats (I4, I8,
+/// IA4, IA8) and IA8 palettes keep one grey level per pixel, so a pixel whose red, green and blue
+/// differ comes back grey. A converter warns on it; the encode itself succeeds.
+pub fn loses_colour(image: &gx::tex::Image, header: &BtiHeader) -> bool {
+    use gx::tex::{PaletteFormat, TexFormat};
+    let format = TexFormat(header.format);
+    let grey_only = matches!(
+        format,
+        TexFormat::I4 | TexFormat::I8 | TexFormat::IA4 | TexFormat::IA8
+    ) || (format.is_indexed()
+        && PaletteFormat(header.palette_format) == PaletteFormat::IA8);
+    grey_only && !image.is_grey()
 }
 
 #[cfg(test)]

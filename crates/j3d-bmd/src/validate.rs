@@ -296,14 +296,60 @@ fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Findings) {
     }
 }
 
+/// Image and palette blocks of the `count` headers at `table` that start inside another block
+/// (J3D-074, info): a texture using another's mip level, a palette inside an image. The game
+/// reads each through its offset and the model keeps it there; writers store each block whole.
+fn nested_data(r: gcio::Reader<'_>, table: usize, count: usize, o: &mut Findings) {
+    // (start, length, texture, what)
+    let mut blocks: Vec<(usize, usize, usize, &str)> = Vec::new();
+    for i in 0..count {
+        let hp = table + i * BtiHeader::SIZE;
+        let Ok(h) = BtiHeader::read(&r, hp) else {
+            continue;
+        };
+        if let Some(n) = h.image_size().filter(|_| h.image_offset != 0) {
+            blocks.push((hp + h.image_offset as usize, n, i, "image"));
+        }
+        if h.palette_count != 0 && h.palette_offset != 0 {
+            blocks.push((
+                hp + h.palette_offset as usize,
+                h.palette_size(),
+                i,
+                "palette",
+            ));
+        }
+    }
+    blocks.sort_unstable_by_key(|b| (b.0, std::cmp::Reverse(b.1)));
+    // The block reaching furthest so far: (start, end, texture, what).
+    let mut outer: Option<(usize, usize, usize, &str)> = None;
+    for &(start, len, i, what) in &blocks {
+        match outer {
+            Some((s, end, j, w)) if start > s && start < end => o.info_at(
+                "J3D-074",
+                r.abs(start),
+                format!(
+                    "texture {i}'s {what} starts {:#x} bytes into texture {j}'s {w}",
+                    start - s
+                ),
+            ),
+            _ => {}
+        }
+        if outer.is_none_or(|(_, end, _, _)| start + len > end) {
+            outer = Some((start, start + len, i, what));
+        }
+    }
+}
+
 /// Validates a standalone `.bti` file (its one header at 0).
 pub fn validate_bti(data: &[u8]) -> Vec<Diagnostic> {
     let mut o = Findings::new();
     texture(gcio::Reader::new(data), 0, 0, &mut o);
+    nested_data(gcio::Reader::new(data), 0, 1, &mut o);
     o.into_vec()
 }
 
-/// TEX1 headers, names and data (J3D-007, J3D-073, J3D-075, J3D-079); returns the texture count.
+/// TEX1 headers, names and data (J3D-007, J3D-073, J3D-074, J3D-075, J3D-079); returns the
+/// texture count.
 fn tex1(r: gcio::Reader<'_>, o: &mut Findings) -> usize {
     let at = r.abs(0);
     let (Ok(count), Ok(marker), Ok(table), Ok(names)) = (r.u16(8), r.u16(10), r.u32(12), r.u32(16))
@@ -338,6 +384,7 @@ fn tex1(r: gcio::Reader<'_>, o: &mut Findings) -> usize {
     for i in 0..count {
         texture(r, table + i * BtiHeader::SIZE, i, o);
     }
+    nested_data(r, table, count, o);
     count
 }
 

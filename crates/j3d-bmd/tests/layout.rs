@@ -151,12 +151,106 @@ fn golden_superbmd_mat3_names_on_8() {
     assert_eq!(back.mat3().unwrap().name_align, want);
 }
 
+/// `m` with its TEX1 replaced by one without textures whose name table starts on `names_align`.
+fn with_empty_tex1(mut m: Bmd, names_align: u8, pad: Pad) -> Bmd {
+    let t = Tex1 {
+        marker: 0xFFFF,
+        names: Some(NameTable::new(Vec::<&[u8]>::new())),
+        names_align,
+        pad,
+        ..Tex1::default()
+    };
+    for c in &mut m.chunks {
+        if let Chunk::Tex1(x) = c {
+            *x = t.clone();
+        }
+    }
+    m
+}
+
+/// Pikmin 2's texture-less TEX1 (`flower_red.bmd`): header, Nintendo padding to 32, the empty
+/// name table at 0x20, padding to 64 — twice the 32 bytes of a TEX1 whose names follow the header.
+#[test]
+fn golden_empty_tex1_names_on_32() {
+    // The model needs no texture: its materials may point at none for this layout check.
+    let b = with_empty_tex1(build::skinned_bmd(), 32, Pad::Nintendo)
+        .write()
+        .unwrap();
+    let c = chunk(&b, b"TEX1");
+    let want = [
+        &b"TEX1\0\0\0\x40\0\0\xFF\xFF\0\0\0\0\0\0\0\x20"[..],
+        &NINTENDO_PAD[..12],
+        &[0, 0, 0xFF, 0xFF],
+        &NINTENDO_PAD[..28],
+    ]
+    .concat();
+    assert_eq!(c, want.as_slice());
+    assert_typed_round_trip(&b);
+    let back = Bmd::parse(&b).unwrap();
+    assert!(back.raw_parts().is_empty());
+    assert_eq!(back.tex1().unwrap().names_align, 32);
+    // The writers' default: names right after the header, 32 bytes in all.
+    let b = with_empty_tex1(build::skinned_bmd(), 0, Pad::Nintendo)
+        .write()
+        .unwrap();
+    assert_eq!(u32_at(chunk(&b, b"TEX1"), 4), 0x20);
+    assert_eq!(u32_at(chunk(&b, b"TEX1"), 0x10), 0x14);
+    assert_typed_round_trip(&b);
+}
+
+/// SuperBMD's MDL3 (Galaxy 2 mod `RedCoin.bdl`): the name table is the zero count alone, the
+/// chunk's padding (`Model made with…`) starting where the 0xFFFF marker would be.
+#[test]
+fn golden_superbmd_mdl3_count_only_names() {
+    let mut m = build::rigid_bdl();
+    let mdl = m.mdl3_mut().unwrap();
+    mdl.pad = Pad::SuperBmd;
+    mdl.names = Some(NameTable::new(Vec::<&[u8]>::new()));
+    mdl.names_count_only = true;
+    let b = m.write().unwrap();
+    let c = chunk(&b, b"MDL3");
+    let names = u32_at(c, 0x20) as usize;
+    assert_eq!(&c[names..names + 2], &[0, 0]);
+    assert_eq!(&c[names + 2..], &SUPERBMD_PAD[..c.len() - names - 2]);
+    assert_typed_round_trip(&b);
+    let back = Bmd::parse(&b).unwrap();
+    assert!(back.raw_parts().is_empty());
+    assert!(back.mdl3().unwrap().names_count_only);
+    // A table that gained names is written whole.
+    let mut edited = back.clone();
+    edited.mdl3_mut().unwrap().names = Some(NameTable::new(["m"]));
+    let b = edited.write().unwrap();
+    let c = chunk(&b, b"MDL3");
+    let names = u32_at(c, 0x20) as usize;
+    assert_eq!(&c[names..names + 4], &[0, 1, 0xFF, 0xFF]);
+    assert_typed_round_trip(&b);
+}
+
 fn aligns<const N: usize>() -> impl Strategy<Value = [u8; N]> {
     proptest::array::uniform(prop::sample::select(vec![1u8, 2, 4, 8, 16, 32]))
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A texture-less TEX1 whose name table sits on any alignment, padded in any style, and an
+    /// MDL3 with a full or count-only empty name table come back typed and identical.
+    #[test]
+    fn empty_tex1_and_mdl3_name_layouts_round_trip_typed(
+        names_align in prop::sample::select(vec![0u8, 1, 2, 4, 8, 16, 32]),
+        pad in prop::sample::select(Pad::ALL.to_vec()),
+        count_only: bool,
+    ) {
+        let mut m = with_empty_tex1(build::rigid_bdl(), names_align, pad);
+        let mdl = m.mdl3_mut().unwrap();
+        mdl.pad = pad;
+        mdl.names = Some(NameTable::new(Vec::<&[u8]>::new()));
+        mdl.names_count_only = count_only;
+        let b = m.write().unwrap();
+        let back = Bmd::parse(&b).unwrap();
+        prop_assert!(back.raw_parts().is_empty(), "{:?}", back.raw_parts());
+        prop_assert_eq!(back.write().unwrap(), b);
+    }
 
     /// Models whose SHP1/EVP1 tables use any alignments, padded in any style, come back typed
     /// and identical (the detected alignments may differ where several explain a gap).
@@ -228,4 +322,23 @@ fn nintendo_padding_is_the_documented_sentence() {
         assert_eq!(out.len(), used + gap, "{used}");
         assert_eq!(&out[used..], &sentence[..gap], "{used}");
     }
+}
+
+/// A packet whose commands go on past BP and XF (here a CP register load, 0x08) is kept typed:
+/// the game sends packets to the GPU undecoded, so the decoded commands end there and the rest
+/// is the packet's tail (the parser used to refuse the command and keep MDL3 raw).
+#[test]
+fn mdl3_packet_with_other_gx_commands_stays_typed() {
+    let mut m = build::rigid_bdl();
+    let p = &mut m.mdl3_mut().unwrap().packets[0];
+    let cp = [0x08, 0x50, 0, 0, 0x12, 0x34];
+    assert!(p.tail.len() >= cp.len());
+    p.tail[..cp.len()].copy_from_slice(&cp);
+    let commands = p.commands.clone();
+    let b = m.write().unwrap();
+    assert_typed_round_trip(&b);
+    let back = Bmd::parse(&b).unwrap();
+    let q = &back.mdl3().unwrap().packets[0];
+    assert_eq!(q.commands, commands);
+    assert_eq!(&q.tail[..cp.len()], &cp);
 }

@@ -780,6 +780,21 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         "J3D-075",
     ),
     (
+        "texture 1's image starts inside texture 0's",
+        || {
+            skinned(|m| {
+                raw(m, b"TEX1", |b| {
+                    // Header 1 sits 0x20 after header 0: the same offset lands 0x20 further in.
+                    let table = u32_at(b, 0x0C);
+                    let image0 = u32_at(b, table + 0x1C);
+                    put32(b, table + 0x20 + 0x1C, image0);
+                })
+            })
+        },
+        Info,
+        "J3D-074",
+    ),
+    (
         "texture number 99",
         || broken_variant("texture_number_past_tex1").unwrap(),
         Error,

@@ -184,3 +184,120 @@ fn bti_with_image_offset_zero() {
             .all(|d| d.severity != gcio::Severity::Error)
     );
 }
+
+/// A texture whose image is another texture's second mip level, and a BTI whose palette starts
+/// inside its image: the game reads both through their offsets, so they parse, stay typed,
+/// decode and write back unchanged (the parser used to refuse overlapping texture data).
+#[test]
+fn overlapping_texture_data_stays_typed() {
+    let rgba: Vec<[u8; 4]> = (0..16 * 16u32)
+        .map(|i| [(i * 7) as u8, (i * 3) as u8, i as u8, 255])
+        .collect();
+    let img = gx::tex::Image::new(16, 16, rgba).unwrap();
+    let big = Bti::encode(&img, gx::tex::TexFormat::RGB565, 2).unwrap();
+    let level0 = gx::tex::image_size(gx::tex::TexFormat::RGB565, 16, 16, 1).unwrap();
+    let mut set = big.set.clone();
+    // Header 1 sits 0x20 after header 0: its image is header 0's level 1.
+    set.textures.push(j3d_bmd::Texture {
+        header: BtiHeader {
+            image_offset: (0x20 + level0) as u32,
+            ..build::bti_header(gx::tex::TexFormat::RGB565.0, 8, 1)
+        },
+        image: None,
+        palette: None,
+    });
+    let t = Tex1 {
+        marker: 0xFFFF,
+        set,
+        pad: Pad::Nintendo,
+        ..Tex1::default()
+    };
+    let b = t.write().unwrap();
+    let view = ChunkView {
+        magic: *b"TEX1",
+        data: Reader::new(&b),
+    };
+    assert_eq!(Chunk::raw_reason(&view), None);
+    let back = reparse(&b);
+    assert_eq!(back.write().unwrap(), b);
+    let levels = back.set.decode(0).unwrap();
+    assert_eq!(back.set.decode(1).unwrap()[0], levels[1]);
+
+    // BTI: C8 image whose palette offset points 0x20 bytes into the image.
+    let mut h = build::bti_header(gx::tex::TexFormat::C8.0, 8, 1);
+    h.palette_enable = 1;
+    h.palette_count = 16;
+    let mut bytes = Bti::new(h, &[3; 64], None).write().unwrap();
+    bytes[0x0C..0x10].copy_from_slice(&0x40u32.to_be_bytes());
+    let bti = Bti::parse(&bytes).unwrap();
+    assert_eq!(bti.write().unwrap(), bytes);
+    assert_eq!(bti.set.palette(0), Some(&[3; 32][..]));
+    let found = j3d_bmd::validate_bti(&bytes);
+    assert!(
+        found
+            .iter()
+            .any(|d| d.rule == "J3D-074" && d.severity == gcio::Severity::Info),
+        "{found:?}"
+    );
+    assert!(bti.decode().is_ok());
+}
+
+/// `encode_like` keeps the original's format, palette format, level count and sampling settings;
+/// only the size follows the new image. `loses_colour` flags colour stored as grey.
+#[test]
+fn encode_like_keeps_the_originals_settings() {
+    let px = |w: u32, h: u32, grey: bool| {
+        let p = (0..w * h)
+            .map(|i| {
+                let v = (i * 5) as u8;
+                if grey {
+                    [v, v, v, 255]
+                } else {
+                    [v, 255 - v, v / 2, 200]
+                }
+            })
+            .collect();
+        gx::tex::Image::new(w, h, p).unwrap()
+    };
+    let like = BtiHeader {
+        wrap_s: 2,
+        wrap_t: 0,
+        min_filter: 3,
+        mag_filter: 0,
+        min_lod: 8,
+        max_lod: 24,
+        lod_bias: -50,
+        max_aniso: 2,
+        edge_lod: 1,
+        alpha: 2,
+        palette_format: gx::tex::PaletteFormat::RGB565.0,
+        ..build::bti_header(gx::tex::TexFormat::C8.0, 64, 4)
+    };
+    let b = Bti::encode_like(&px(32, 16, false), &like).unwrap();
+    let h = *b.header().unwrap();
+    assert_eq!((h.width, h.height, h.image_count), (32, 16, 4));
+    let expect = BtiHeader {
+        width: 32,
+        height: 16,
+        palette_enable: 1,
+        palette_count: h.palette_count,
+        ..like
+    };
+    assert_eq!(h, expect);
+    assert_eq!(b.decode().unwrap().len(), 4);
+    let back = Bti::parse(&b.write().unwrap()).unwrap();
+    assert_eq!(back.header(), Some(&h));
+    // A 2×2 image yields the same level count (levels stop halving at 1×1) and keeps max LOD.
+    let small = Bti::encode_like(&px(2, 2, true), &like).unwrap();
+    assert_eq!(small.header().unwrap().max_lod, 24);
+
+    let i8 = build::bti_header(gx::tex::TexFormat::I8.0, 8, 1);
+    assert!(j3d_bmd::loses_colour(&px(8, 8, false), &i8));
+    assert!(!j3d_bmd::loses_colour(&px(8, 8, true), &i8));
+    assert!(!j3d_bmd::loses_colour(&px(8, 8, false), &like));
+    let ia8_palette = BtiHeader {
+        palette_format: gx::tex::PaletteFormat::IA8.0,
+        ..like
+    };
+    assert!(j3d_bmd::loses_colour(&px(8, 8, false), &ia8_palette));
+}
