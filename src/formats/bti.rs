@@ -15,7 +15,7 @@ use j3d_bmd::Bti as BtiFile;
 #[cfg(feature = "convert")]
 use crate::export::{png, read_png};
 #[cfg(feature = "convert")]
-use crate::format::{Conversion, check_option_keys, companion};
+use crate::format::{Conversion, Notices, check_option_keys, companion};
 use crate::format::{
     Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
 };
@@ -128,6 +128,16 @@ impl Format for Bti {
 
     #[cfg(feature = "convert")]
     fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+        self.convert_noting(job, &mut Notices::new())
+    }
+
+    #[cfg(feature = "convert")]
+    /// [`Format::convert`], noting colour that a greyscale target format drops.
+    fn convert_noting(
+        &self,
+        job: &Conversion<'_>,
+        notices: &mut Notices,
+    ) -> Result<Option<Outputs>> {
         let (input, from, to, opts, limits) = (job.input, job.from, job.to, job.opts, job.limits);
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             ("bti", "png") => {
@@ -156,6 +166,12 @@ impl Format for Bti {
                         BtiFile::encode(&img, texture_format(name)?, 1)?
                     }
                 };
+                if let Some(h) = bti.header().filter(|h| j3d_bmd::loses_colour(&img, h)) {
+                    notices.push(format!(
+                        "{from}: colour stored as grey ({} keeps one intensity per pixel)",
+                        format_name(h.format)
+                    ));
+                }
                 bti.write()?
             }
             _ => return Ok(None),

@@ -39,11 +39,13 @@ struct Cli {
 /// What `gcf convert` can do (also printed by `convert --help` and the "no conversion" error).
 const CONVERSIONS: &str = "\
 Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):
-  .szs/.yaz0/.carc -> any other name      decompress a Yaz0 stream (Galaxy .arc: use extract)
-  any file -> .szs/.yaz0/.carc            Yaz0-compress (-o yaz0=nintendo|gclib|whitehole|oead-6..9|fast|best)
+  .szs/.yaz0/.carc -> a game-file name    decompress a Yaz0 stream (Galaxy .arc: use extract)
+  any file -> .szs/.yaz0/.carc            Yaz0-compress (-o yaz0=ENCODER: nintendo, gclib, whitehole, oead-6..9,
+                                          libyaz0, efe, efe-0x4c0, efe-0x1000, mkwsp, wszst-1..8, ctlib, fast, best)
   .bcsv/.bcam/.tbl/.banmt/.pa -> .csv|.json    JMap table to text; back: .csv|.json -> table extension
   .bms -> .txt|.mid|.midi                 disassemble / render (-o loops=N); back: .txt -> .bms
-  .bti -> .png                            decode; back: .png -> .bti (--format cmpr|rgb5a3|...)
+  .bti -> .png                            decode; back: .png -> .bti (--format cmpr|rgb5a3|..., -o like=orig.bti keeps
+                                          the original's format, wrap, filters, LOD and mip count)
   .tpl -> FOLDER                          one PNG per image + tpl.json; back: FOLDER -> .tpl
   .canm -> .json; .json -> .canm          camera animation
   .bmd/.bdl -> .obj|.glb                  model export (.glb: --anim X.bck/.btk/.brk/.bpk/.bva/..., repeatable; -o fps=60)
@@ -126,8 +128,9 @@ enum Cmd {
         /// Pack files and folders the manifest does not list, as new members.
         #[arg(long)]
         add: bool,
-        /// Yaz0-compress with this encoder (nintendo, gclib, whitehole, oead-6..9, fast, best)
-        /// whatever the output name; `none`: no compression.
+        /// Yaz0-compress with this encoder (nintendo, gclib, whitehole, oead-6..9, libyaz0, efe,
+        /// mkwsp, wszst-1..8, ctlib, fast, best; `convert --help` lists all) whatever the output
+        /// name; `none`: no compression.
         #[arg(long)]
         yaz0: Option<String>,
         /// Lower-case names (SMG1 convention; folders without a manifest).

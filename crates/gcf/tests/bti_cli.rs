@@ -3,28 +3,17 @@
 //! ones listed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use j3d_bmd::gx::tex::{Image, PaletteFormat, TexFormat};
 use j3d_bmd::{Bti, BtiHeader, build};
+use support::scratch as temp_dir;
 
 fn gcf(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
-    )
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gcf-bti-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    let r = support::run(args);
+    (r.ok, r.stdout + &r.stderr)
 }
 
 fn s(p: &Path) -> &str {
@@ -140,5 +129,24 @@ fn unknown_option_keys_are_refused_with_the_valid_ones() {
     // A key another conversion takes is no key of this one either.
     let (ok, text) = gcf(&["convert", s(&png), s(&out), "-o", "fps=30"]);
     assert!(!ok && text.contains("fps"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn colour_into_a_grey_format_is_noted() {
+    let dir = temp_dir("grey");
+    let png = write_png(&dir);
+    for (format, grey) in [("i8", true), ("ia4", true), ("rgb5a3", false)] {
+        let out = dir.join(format!("{format}.bti"));
+        let run = support::run(&["convert", s(&png), s(&out), "--format", format]);
+        run.succeeds();
+        assert_eq!(
+            run.stderr.contains("colour stored as grey"),
+            grey,
+            "{format}: {}",
+            run.stderr
+        );
+        assert!(out.exists());
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,9 +9,13 @@
 //! exists) with a timeout. Every case must end in a clean error exit (or a bounded, correct
 //! result): no abort, no panic, no hang, nothing written outside the target and no partial output.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::{listing, scratch};
 
 /// The address-space limit every run gets (2 GB: room for one copy of a 1 GiB payload, not two).
 const ADDRESS_SPACE: &str = "--as=2000000000";
@@ -83,24 +87,6 @@ fn clean_error(r: &Run, want: &str) {
         r.stdout,
         r.stderr
     );
-}
-
-/// A fresh scratch folder for one case.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gcf-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Names in `dir` (sorted): what a command left behind.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 fn crc32(bytes: &[u8]) -> u32 {
@@ -327,6 +313,14 @@ fn aliased_members() {
         "--budget",
     );
     assert_eq!(listing(&d), ["bomb.arc"], "no partial output");
+    // Under the budget but past 64x the archive's size (40 x 256 KiB from a few KB): refused
+    // unless the user sets a budget.
+    std::fs::write(d.join("small.arc"), alias_bomb(40, 256 << 10)).unwrap();
+    clean_error(&gcf(&d, &["extract", "small.arc", "out"]), "64x");
+    assert_eq!(listing(&d), ["bomb.arc", "small.arc"], "no partial output");
+    let r = gcf(&d, &["--budget", "64M", "extract", "small.arc", "out"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    std::fs::remove_dir_all(d.join("out")).unwrap();
     // `check` names the aliases (RARC-030) and examines the shared member once.
     let r = gcf(&d, &["check", "bomb.arc"]);
     assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
