@@ -828,3 +828,120 @@ fn compile_honours_the_callers_limits() {
         );
     }
 }
+
+/// Two AnimJoint trees over one keyframe buffer: `_a`'s FObj reads 12 bytes (two LIN packs),
+/// `_b`'s (on the tree listed first) only the second pack, from byte 6 of the buffer — a
+/// shared stream tail at an unaligned offset, which the parse makes a block of its own. Also
+/// a joint, so the archive is a model.
+fn shared_keyframe_tail() -> hsd_dat::Dat {
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::*;
+    use hsd_dat::*;
+    let pack = |value: f32, wait: u8| {
+        let mut p = vec![0x02];
+        p.extend_from_slice(&value.to_le_bytes());
+        p.push(wait);
+        p
+    };
+    let mut b = Builder::new();
+    let mut stream = pack(1.5, 10);
+    stream.extend(pack(-2.5, 20));
+    let keys = b.bytes(stream, 4);
+    let Target::In(at) = keys else { unreachable!() };
+    let tail = Target::In(Loc { offset: 6, ..at });
+    let fa = b.put(&fobj(2, None, (keys, 12)));
+    let fb = b.put(&fobj(3, None, (tail, 6)));
+    let aa = b.put(&aobj(30.0, fa));
+    let ab = b.put(&aobj(30.0, fb));
+    let ja = b.put(&anim_joint(None, None, Some(aa)));
+    let jb = b.put(&anim_joint(None, None, Some(ab)));
+    let child = b.put(&joint(JointFlags::OPA, [0.0, 1.0, 0.0]));
+    let mut root = joint(JointFlags::ROOT_OPA, [0.0; 3]);
+    root.child = Some(child);
+    let root = b.put(&root);
+    b.root("It_joint", root);
+    b.root("It_b_animjoint", jb);
+    b.root("It_a_animjoint", ja);
+    b.finish()
+}
+
+/// The validator's errors of an archive.
+fn errors(bytes: &[u8]) -> Vec<gcio::Diagnostic> {
+    hsd_dat::validate(bytes)
+        .into_iter()
+        .filter(|d| d.severity == gcio::Severity::Error)
+        .collect()
+}
+
+/// A keyframe stream another FObj reads from its middle moves as one piece: each compile keeps
+/// the tail at its distance from the stream's start, so both FObjs read the bytes they read
+/// before. Laid out as separate 4-aligned blocks (the compile before runs), `_b`'s tail went
+/// first and `_a`'s stream read other data (HSD-024 in both orders), and the result was still
+/// returned.
+#[test]
+fn keyframe_data_read_from_its_middle_stays_whole() {
+    use hsd_dat::compile::{Order, compile, compile_as};
+    let dat = shared_keyframe_tail();
+    let bytes = dat.write().unwrap();
+    assert_eq!(errors(&bytes), vec![]);
+    let tracks = |b: &[u8]| {
+        let a = hsd_dat::parse(b).unwrap();
+        let mut keys: Vec<Vec<hsd_dat::fobj::Key>> = a
+            .graph()
+            .nodes
+            .iter()
+            .filter(|n| n.kind == hsd_dat::Kind::FObj)
+            .map(|n| a.keys(n.offset).unwrap())
+            .collect();
+        keys.sort_by_key(|k| k.len());
+        keys
+    };
+    let want = tracks(&bytes);
+    assert_eq!(want.iter().map(Vec::len).collect::<Vec<_>>(), [1, 2]);
+    for order in [Order::ColosseumXd, Order::Melee] {
+        let out = compile_as(&Dat::parse(&bytes).unwrap(), Some(order))
+            .unwrap()
+            .write()
+            .unwrap();
+        assert_eq!(errors(&out), vec![], "{order:?}");
+        assert_eq!(tracks(&out), want, "{order:?}");
+        // A fixed point, the stream still whole.
+        let again = compile_as(&Dat::parse(&out).unwrap(), Some(order)).unwrap();
+        assert_eq!(again.write().unwrap(), out, "{order:?}");
+    }
+    let out = compile(&dat).unwrap().write().unwrap();
+    assert_eq!(tracks(&out), want);
+}
+
+/// `verify`, the check every compile runs on its result, refuses a layout with a validator
+/// error the input does not have (here an FObj whose stream now runs past its data) and passes
+/// the compile's own result and an unchanged archive.
+#[test]
+fn verify_refuses_a_layout_that_breaks_the_model() {
+    use hsd_dat::compile::{compile, verify};
+    let dat = shared_keyframe_tail();
+    let good = compile(&dat).unwrap();
+    verify(&dat, &good).unwrap();
+    verify(&good, &good).unwrap();
+    let mut bad = good.clone();
+    let written = good.write().unwrap();
+    let a = hsd_dat::parse(&written).unwrap();
+    let (layout, _) = good.layout().unwrap();
+    let f = a
+        .graph()
+        .nodes
+        .iter()
+        .find(|n| n.kind == hsd_dat::Kind::FObj)
+        .unwrap()
+        .offset;
+    let i = layout.binary_search(&f).unwrap();
+    // FObj.length is the word at 0x04.
+    bad.blocks[i].bytes[4..8].copy_from_slice(&0x1000u32.to_be_bytes());
+    let e = verify(&dat, &bad).unwrap_err().to_string();
+    assert!(
+        e.contains("compile refused") && e.contains("HSD-024"),
+        "{e}"
+    );
+    // The input's own errors are no reason to refuse: the broken archive against itself.
+    verify(&bad, &bad).unwrap();
+}
