@@ -829,42 +829,6 @@ fn compile_honours_the_callers_limits() {
     }
 }
 
-/// Two AnimJoint trees over one keyframe buffer: `_a`'s FObj reads 12 bytes (two LIN packs),
-/// `_b`'s (on the tree listed first) only the second pack, from byte 6 of the buffer — a
-/// shared stream tail at an unaligned offset, which the parse makes a block of its own. Also
-/// a joint, so the archive is a model.
-fn shared_keyframe_tail() -> hsd_dat::Dat {
-    use hsd_dat::build::Builder;
-    use hsd_dat::build::parts::*;
-    use hsd_dat::*;
-    let pack = |value: f32, wait: u8| {
-        let mut p = vec![0x02];
-        p.extend_from_slice(&value.to_le_bytes());
-        p.push(wait);
-        p
-    };
-    let mut b = Builder::new();
-    let mut stream = pack(1.5, 10);
-    stream.extend(pack(-2.5, 20));
-    let keys = b.bytes(stream, 4);
-    let Target::In(at) = keys else { unreachable!() };
-    let tail = Target::In(Loc { offset: 6, ..at });
-    let fa = b.put(&fobj(2, None, (keys, 12)));
-    let fb = b.put(&fobj(3, None, (tail, 6)));
-    let aa = b.put(&aobj(30.0, fa));
-    let ab = b.put(&aobj(30.0, fb));
-    let ja = b.put(&anim_joint(None, None, Some(aa)));
-    let jb = b.put(&anim_joint(None, None, Some(ab)));
-    let child = b.put(&joint(JointFlags::OPA, [0.0, 1.0, 0.0]));
-    let mut root = joint(JointFlags::ROOT_OPA, [0.0; 3]);
-    root.child = Some(child);
-    let root = b.put(&root);
-    b.root("It_joint", root);
-    b.root("It_b_animjoint", jb);
-    b.root("It_a_animjoint", ja);
-    b.finish()
-}
-
 /// The validator's errors of an archive.
 fn errors(bytes: &[u8]) -> Vec<gcio::Diagnostic> {
     hsd_dat::validate(bytes)
@@ -881,7 +845,7 @@ fn errors(bytes: &[u8]) -> Vec<gcio::Diagnostic> {
 #[test]
 fn keyframe_data_read_from_its_middle_stays_whole() {
     use hsd_dat::compile::{Order, compile, compile_as};
-    let dat = shared_keyframe_tail();
+    let dat = hsd_dat::build::shared_keyframe_tail();
     let bytes = dat.write().unwrap();
     assert_eq!(errors(&bytes), vec![]);
     let tracks = |b: &[u8]| {
@@ -919,7 +883,7 @@ fn keyframe_data_read_from_its_middle_stays_whole() {
 #[test]
 fn verify_refuses_a_layout_that_breaks_the_model() {
     use hsd_dat::compile::{compile, verify};
-    let dat = shared_keyframe_tail();
+    let dat = hsd_dat::build::shared_keyframe_tail();
     let good = compile(&dat).unwrap();
     verify(&dat, &good).unwrap();
     verify(&good, &good).unwrap();
