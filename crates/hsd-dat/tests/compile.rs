@@ -909,3 +909,55 @@ fn verify_refuses_a_layout_that_breaks_the_model() {
     // The input's own errors are no reason to refuse: the broken archive against itself.
     verify(&bad, &bad).unwrap();
 }
+
+/// Melee's pixel band by the rules alone (no texture list): the textures a joint below the top
+/// one uses come first, then those only the top joint uses, each in forward first-use order
+/// (TyDaisy.dat, docs/HSD-ORDER.md). The root's texture is met first in the walk and still
+/// goes after its child's; with the list the archive records, its own order is kept.
+#[test]
+fn melee_pixels_of_child_joints_first() {
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::*;
+    use hsd_dat::compile::{Order, TextureList, compile_as, compile_listed};
+    use hsd_dat::*;
+    let mut b = Builder::new();
+    let textured = |b: &mut Builder, fill: u8, flags: JointFlags, child: Option<Target>| {
+        let pixels = b.bytes(vec![fill; 32], 32);
+        let img = b.put(&image(pixels, 1));
+        let t = b.put(&tobj(0, None, img, None));
+        let mat = b.put(&material(fill));
+        let mo = b.put(&mobj(
+            RenderMode::DIFFUSE | RenderMode::TEX0,
+            Some(t),
+            mat,
+            None,
+        ));
+        let d = b.put(&DObj {
+            pobj: None,
+            ..dobj(mo, mo)
+        });
+        let mut j = joint(flags, [0.0; 3]);
+        (j.data, j.child) = (Some(d), child);
+        (b.put(&j), pixels)
+    };
+    let (child, child_pixels) = textured(&mut b, 0xC1, JointFlags::OPA, None);
+    let (root, root_pixels) = textured(&mut b, 0x0A, JointFlags::ROOT_OPA, Some(child));
+    b.root("It_joint", root);
+    let dat = b.finish();
+    let at = |d: &Dat, fill: u8| {
+        let bytes = d.write().unwrap();
+        bytes.windows(32).position(|w| w == [fill; 32]).unwrap()
+    };
+    let rules = compile_listed(&dat, Order::Melee, &TextureList::default()).unwrap();
+    assert!(at(&rules, 0xC1) < at(&rules, 0x0A));
+    // Listed, the root's texture first: the list wins, and the recorded list keeps it.
+    let idx = |t: Target| match t {
+        Target::In(l) => l.block,
+        Target::End(_) => unreachable!(),
+    };
+    let listed = TextureList(vec![idx(root_pixels), idx(child_pixels)]);
+    let root_first = compile_listed(&dat, Order::Melee, &listed).unwrap();
+    assert!(at(&root_first, 0x0A) < at(&root_first, 0xC1));
+    let again = compile_as(&root_first, Some(Order::Melee)).unwrap();
+    assert_eq!(again.write().unwrap(), root_first.write().unwrap());
+}
