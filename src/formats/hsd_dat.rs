@@ -207,9 +207,11 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<String> {
 
 /// `gcf rebuild in.dat out.dat [--order xd|melee]`: the owned model laid out afresh in a HAL
 /// compiler's order ([`hsd_dat::compile::compile_as`]; without `order` the one the input's layout
-/// follows), with the validator's findings on the result. Findings never stop the rebuild: any
-/// archive that parses is laid out (a file the game loads is ground truth, and the findings say
-/// what a game might refuse).
+/// follows), with the validator's findings on the result. Findings the input already has never
+/// stop the rebuild: any archive that parses is laid out (a file the game loads is ground truth,
+/// and the findings say what a game might refuse). A layout with an error the input did not
+/// have, or one that does not parse, is refused ([`hsd_dat::compile::verify`]): an error, no
+/// bytes.
 pub fn rebuild(
     data: &[u8],
     order: Option<hsd_dat::compile::Order>,

@@ -145,7 +145,9 @@ enum Cmd {
     /// per compiler-phase region BNB and per struct kind NBN.
     Compare { a: PathBuf, b: PathBuf },
     /// Lay a sysdolphin .dat out afresh in HAL's compiler order (not the layout-preserving writer).
-    /// Findings on the result go to stderr (check's format); they never stop the rebuild.
+    /// Findings on the result go to stderr (check's format); they stop the rebuild (an error,
+    /// nothing written) only when the input did not have them: a layout that reads worse is
+    /// refused.
     Rebuild {
         input: PathBuf,
         output: PathBuf,

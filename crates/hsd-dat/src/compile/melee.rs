@@ -14,7 +14,7 @@
 //! MObj as in Colosseum/XD), envelope arrays and vertex descriptors (the same backward walk, each
 //! at its last user there, i.e. its first user in mesh order),
 //! geometry (per joint in pre-order, DObjs and PObjs forward), skeleton, then pixels (forward mesh
-//! order, each TObj chain forward). Nothing is content-deduplicated: Melee stores identical pixel
+//! order, each TObj chain forward; the textures of joints below the top one first). Nothing is content-deduplicated: Melee stores identical pixel
 //! data twice where its source did (HSD-028), so the blocks the model shares stay shared and no
 //! others are merged.
 
