@@ -140,14 +140,17 @@ impl Format for HsdDat {
     /// `x.dat x.glb`: glTF 2.0 binary; `x.dat y.obj`: `y.obj`, `y.mtl` and `y_img<i>.png` per
     /// distinct image; `x.dat dir`: the same as `dir/x.*` ([`hsd_dat::export`]). A mesh or
     /// texture that fails to decode is an error (the first such problem), so no partial
-    /// export is written.
+    /// export is written; so is a file without a model (no joint, no mesh: fighter data,
+    /// effects), which would convert to an empty scene.
     fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let ext = extension_of(to);
         if !(is_folder_name(to) || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
             return Ok(None);
         }
-        let e = hsd_dat::export::to_scene(&parse_with(input, limits)?);
+        let a = parse_with(input, limits)?;
+        let e = hsd_dat::export::to_scene(&a);
+        hsd_dat::export::require_model(&a, &e.scene)?;
         if let Some(problem) = e.problems.into_iter().next() {
             return Err(problem);
         }
@@ -174,12 +177,24 @@ impl Format for HsdDat {
     }
 }
 
-/// `gcf compare a.dat b.dat`: first line `BNB <percent>` (whole file, `a` the reference), then
-/// `region <phase> <bytes a> <bytes b> <BNB>` per compiler phase and `nbn <kind> <equal>/<total>`
-/// per struct kind, then `NBN <percent>`.
+/// `gcf compare a.dat b.dat`: first line `BNB <percent>` (whole file, `a` the reference; for `b`
+/// a rebuild of `a`, the figure with the texture list `a` records), second line `BNB-rules
+/// <percent> (<order> order rules alone, no texture list)`, `b`'s model laid out by the rules
+/// alone ([`hsd_dat::compare::RulesAlone`]; `n/a` when it does not compile), then `region <phase>
+/// <bytes a> <bytes b> <BNB>` per compiler phase and `nbn <kind> <equal>/<total>` per struct
+/// kind, then `NBN <percent>`.
 pub fn compare(a: &[u8], b: &[u8]) -> Result<String> {
     let c = hsd_dat::compare::compare(a, b)?;
     let mut s = format!("BNB {:.2}\n", c.bnb);
+    let _ = match c.rules_alone {
+        Some(r) => writeln!(
+            s,
+            "BNB-rules {:.2} ({} order rules alone, no texture list)",
+            r.bnb,
+            order_name(r.order)
+        ),
+        None => writeln!(s, "BNB-rules n/a (the model does not compile)"),
+    };
     for r in &c.regions {
         let _ = writeln!(
             s,
@@ -196,9 +211,11 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<String> {
 
 /// `gcf rebuild in.dat out.dat [--order xd|melee]`: the owned model laid out afresh in a HAL
 /// compiler's order ([`hsd_dat::compile::compile_as`]; without `order` the one the input's layout
-/// follows), with the validator's findings on the result. Findings never stop the rebuild: any
-/// archive that parses is laid out (a file the game loads is ground truth, and the findings say
-/// what a game might refuse).
+/// follows), with the validator's findings on the result. Findings the input already has never
+/// stop the rebuild: any archive that parses is laid out (a file the game loads is ground truth,
+/// and the findings say what a game might refuse). A layout with an error the input did not
+/// have, or one that does not parse, is refused ([`hsd_dat::compile::verify`]): an error, no
+/// bytes.
 pub fn rebuild(
     data: &[u8],
     order: Option<hsd_dat::compile::Order>,
@@ -206,6 +223,14 @@ pub fn rebuild(
     let built = hsd_dat::compile::compile_as(&Dat::parse(data)?, order)?;
     let findings = hsd_dat::compile::check(&built)?;
     Ok((built.write()?, findings))
+}
+
+/// The `--order` name of an order.
+fn order_name(o: hsd_dat::compile::Order) -> &'static str {
+    match o {
+        hsd_dat::compile::Order::ColosseumXd => "xd",
+        hsd_dat::compile::Order::Melee => "melee",
+    }
 }
 
 /// The `--order` names of [`rebuild`].

@@ -162,10 +162,14 @@ enum Cmd {
         out: Option<PathBuf>,
     },
     /// Compare two sysdolphin .dat archives: first line `BNB <percent>` (fuzzy 4-byte word match,
-    /// A the reference), then per compiler-phase region BNB and per struct kind NBN.
+    /// A the reference; for B a rebuild of A, the figure with A's recorded texture list), second
+    /// `BNB-rules <percent>` (B's model laid out by the order rules alone, no texture list), then
+    /// per compiler-phase region BNB and per struct kind NBN.
     Compare { a: PathBuf, b: PathBuf },
     /// Lay a sysdolphin .dat out afresh in HAL's compiler order (not the layout-preserving writer).
-    /// Findings on the result go to stderr (check's format); they never stop the rebuild.
+    /// Findings on the result go to stderr (check's format); they stop the rebuild (an error,
+    /// nothing written) only when the input did not have them: a layout that reads worse is
+    /// refused.
     Rebuild {
         input: PathBuf,
         output: PathBuf,

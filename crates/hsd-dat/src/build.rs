@@ -530,6 +530,42 @@ pub fn melee_joint() -> Result<Dat> {
     Ok(b.finish())
 }
 
+/// Two AnimJoint trees over one keyframe buffer: `_a`'s FObj reads 12 bytes (two LIN packs),
+/// `_b`'s (on the tree listed first) only the second pack, from byte 6 of the buffer — a
+/// shared stream tail at an unaligned offset, which the parse makes a block of its own. Also
+/// a joint, so the archive is a model. `compile` keeps the tail at its distance from the
+/// stream's start (tests/compile.rs, `gcf rebuild`'s test in crates/gcf).
+pub fn shared_keyframe_tail() -> Dat {
+    let pack = |value: f32, wait: u8| {
+        let mut p = vec![0x02];
+        p.extend_from_slice(&value.to_le_bytes());
+        p.push(wait);
+        p
+    };
+    let mut b = Builder::new();
+    let mut stream = pack(1.5, 10);
+    stream.extend(pack(-2.5, 20));
+    let keys = b.bytes(stream, 4);
+    let tail = match keys {
+        Target::In(at) => Target::In(Loc { offset: 6, ..at }),
+        end => end,
+    };
+    let fa = b.put(&fobj(2, None, (keys, 12)));
+    let fb = b.put(&fobj(3, None, (tail, 6)));
+    let aa = b.put(&aobj(30.0, fa));
+    let ab = b.put(&aobj(30.0, fb));
+    let ja = b.put(&anim_joint(None, None, Some(aa)));
+    let jb = b.put(&anim_joint(None, None, Some(ab)));
+    let child = b.put(&joint(JointFlags::OPA, [0.0, 1.0, 0.0]));
+    let mut root = joint(JointFlags::ROOT_OPA, [0.0; 3]);
+    root.child = Some(child);
+    let root = b.put(&root);
+    b.root("It_joint", root);
+    b.root("It_b_animjoint", jb);
+    b.root("It_a_animjoint", ja);
+    b.finish()
+}
+
 /// Every sample for `samples/` (file name, bytes). Compiler-order samples, written through
 /// [`crate::compile::compile`] so `compile(parse(x)) == x`: `xd-model.dat`, `xd-scene.dat` (every
 /// phase of the layout) and `melee-joint.dat`. Layout-preserving samples, which exercise what the

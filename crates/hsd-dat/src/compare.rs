@@ -1,13 +1,15 @@
 //! Byte-similarity of two archives, to measure a layout against a reference (docs/HSD-ORDER.md):
 //! BNB, a fuzzy match of 4-byte words, for the whole file and per [`Phase`] region (offsets
 //! relative to the region start, so an upstream size drift does not hide a correct region), and
-//! NBN, a per-struct field comparison.
+//! NBN, a per-struct field comparison. Against a rebuild it also gives the figure of the order
+//! rules alone ([`RulesAlone`]): Melee's `compile` follows the texture list a file records,
+//! which is right for a rewrite but no evidence that the rules find the order.
 
 use std::collections::HashMap;
 
 use gcio::Result;
 
-use crate::compile::{Phase, block_phases};
+use crate::compile::{Order, Phase, block_phases};
 use crate::graph::Kind;
 use crate::model::Dat;
 
@@ -52,11 +54,26 @@ pub struct Region {
     pub bnb: f64,
 }
 
+/// BNB of the reference against the compared model laid out by the compiler-order rules alone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RulesAlone {
+    /// The order the reference's layout follows ([`crate::compile::detect`]), the one laid out.
+    pub order: Order,
+    /// BNB of the reference against `compile_listed(b, order, TextureList::default())`: no
+    /// texture list, so Melee's pixels go in the rules' forward first-use order, whatever order
+    /// either file records.
+    pub bnb: f64,
+}
+
 /// The whole comparison.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
-    /// BNB of the whole files.
+    /// BNB of the whole files. For `b` a rebuild of `a` (`gcf rebuild`, [`crate::compile::compile`])
+    /// this is the figure with the texture list `a` records.
     pub bnb: f64,
+    /// The figure of the order rules alone (see [`RulesAlone`]); `None` when `b`'s model does
+    /// not compile (the compile refuses its layout).
+    pub rules_alone: Option<RulesAlone>,
     /// Per phase (phases present in either file).
     pub regions: Vec<Region>,
     /// NBN: structs of `a` whose bytes (pointer slots compared as NULL / non-NULL) equal the
@@ -148,7 +165,25 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Comparison> {
     nbn.sort();
     Ok(Comparison {
         bnb: bnb(a, b),
+        rules_alone: rules_alone(a, b)?,
         regions,
         nbn,
+    })
+}
+
+/// [`RulesAlone`] of `a` against `b`'s model, `None` when that model does not compile.
+pub fn rules_alone(a: &[u8], b: &[u8]) -> Result<Option<RulesAlone>> {
+    let order = crate::compile::detect(&Dat::parse(a)?)?.order();
+    let laid = crate::compile::compile_listed(
+        &Dat::parse(b)?,
+        order,
+        &crate::compile::TextureList::default(),
+    );
+    Ok(match laid {
+        Ok(d) => Some(RulesAlone {
+            order,
+            bnb: bnb(a, &d.write()?),
+        }),
+        Err(_) => None,
     })
 }

@@ -25,7 +25,10 @@
 //! without a phase inherit the phase their predecessor ends up in, and a leading block nothing
 //! points at stays first.
 //! Blocks the graph does not type (unknown structs) keep their model order after the placed
-//! blocks of their phase. The one documented sub-order that is not reproduced is the internal
+//! blocks of their phase. A block that starts inside the bytes an earlier block's struct or
+//! buffer spans (a keyframe stream a second FObj reads from its middle) moves with it, at its
+//! distance (`Runs`), and every compile re-reads its result and refuses one that validates
+//! worse than its input ([`verify`]). The one documented sub-order that is not reproduced is the internal
 //! order of the deduplicated envelope lists, which no observation pins down.
 
 use std::collections::HashMap;
@@ -279,18 +282,18 @@ pub fn block_phases_with(dat: &Dat, limits: &Limits) -> Result<Vec<(Phase, u32)>
 }
 
 /// Each block's own phase (`None` for untyped and phase-less blocks) and the byte size its
-/// typed node gives (0 when unknown), from the typed archive and the blocks' offsets in it.
+/// typed nodes give (0 when unknown), from the typed archive and the blocks' offsets in it.
 fn phases_of(g: &Graph, offsets: &[u32]) -> Vec<(Option<Phase>, u32)> {
-    // The first typed node at each offset (a phase-less pointer array or string still gives
-    // its size).
+    // The phase of the first typed node with one at each offset, and the largest size any
+    // node there has: every reader's bytes belong to the block (a keyframe buffer is also
+    // read as a shorter struct, or by two FObjs of different lengths).
     let mut at: FastMap<u32, (Option<Phase>, u32)> =
         FastMap::with_capacity_and_hasher(g.nodes.len(), Default::default());
     for n in &g.nodes {
-        let e = at.entry(n.offset).or_insert((None, n.size));
-        if e.0.is_none()
-            && let Some(p) = Phase::of(n.kind)
-        {
-            *e = (Some(p), n.size);
+        let e = at.entry(n.offset).or_insert((None, 0));
+        e.1 = e.1.max(n.size);
+        if e.0.is_none() {
+            e.0 = Phase::of(n.kind);
         }
     }
     offsets
@@ -819,6 +822,116 @@ fn emit_order(a: &Archive<'_>, g: &Graph) -> Vec<(usize, Phase, u32)> {
     e.list
 }
 
+/// Blocks that move as one: a block and every block that starts inside the bytes its typed
+/// nodes span (`phases_of`'s sizes), transitively. The parse starts a block at every pointer
+/// target, so a struct another pointer leads into is split: a keyframe stream a second FObj
+/// reads from its middle (at any byte offset), a buffer read by two users of different
+/// lengths. Laid out apart, or with alignment padding between them, the first reader would
+/// read other data; kept together at their original distances, every reader reads the bytes
+/// it read before. Grouping follows the bytes alone, so a compiled run, contiguous and at the
+/// same distances, forms the same run again.
+///
+/// A run whose nodes reach past the data end (an archive already broken there) is kept last,
+/// where it reaches as far past the end as before rather than into the blocks a new layout
+/// would put after it, and the data section is not padded after it (padding could end the
+/// overreach, and the next compile would place the run elsewhere).
+struct Runs {
+    /// Per block: its run's first block.
+    head: Vec<usize>,
+    /// Per block: its distance from its run's start.
+    shift: Vec<u32>,
+    /// Per run head: the bytes its run's nodes span from the run's start.
+    size: Vec<u32>,
+    /// Per run head: its run's last block.
+    last: Vec<usize>,
+    /// The run kept last.
+    open_end: Option<usize>,
+}
+
+impl Runs {
+    fn new(dat: &Dat, inferred: &[(Option<Phase>, u32)]) -> Result<Runs> {
+        let (starts, end) = dat.layout()?;
+        let n = dat.blocks.len();
+        let mut runs = Runs {
+            head: (0..n).collect(),
+            shift: vec![0; n],
+            size: inferred.iter().map(|x| x.1).collect(),
+            last: (0..n).collect(),
+            open_end: None,
+        };
+        runs.size.resize(n, 0);
+        let (mut cur, mut reach) = (0usize, 0u64);
+        for (i, &s) in starts.iter().enumerate() {
+            let own = u64::from(s) + u64::from(inferred.get(i).map_or(0, |x| x.1));
+            let base = starts.get(cur).copied().unwrap_or(0);
+            if i > 0 && u64::from(s) < reach {
+                if let (Some(h), Some(d), Some(l)) = (
+                    runs.head.get_mut(i),
+                    runs.shift.get_mut(i),
+                    runs.last.get_mut(cur),
+                ) {
+                    (*h, *d, *l) = (cur, s - base, i);
+                }
+            } else {
+                (cur, reach) = (i, 0);
+            }
+            reach = reach.max(own);
+            let base = starts.get(cur).copied().unwrap_or(0);
+            if let Some(z) = runs.size.get_mut(cur) {
+                *z = u32::try_from(reach - u64::from(base)).unwrap_or(u32::MAX);
+            }
+        }
+        if n > 0 && reach > u64::from(end) {
+            runs.open_end = Some(cur);
+        }
+        Ok(runs)
+    }
+
+    /// The first block of `i`'s run.
+    fn head(&self, i: usize) -> usize {
+        self.head.get(i).copied().unwrap_or(i)
+    }
+
+    /// Block `i`'s distance from the start of its run.
+    fn shift(&self, i: usize) -> u32 {
+        self.shift.get(i).copied().unwrap_or(0)
+    }
+
+    /// The bytes the nodes of the run starting at `i` span.
+    fn size(&self, i: usize) -> u32 {
+        self.size.get(i).copied().unwrap_or(0)
+    }
+
+    /// The blocks of the run starting at `i`.
+    fn blocks(&self, i: usize) -> std::ops::RangeInclusive<usize> {
+        i..=self.last.get(i).copied().unwrap_or(i)
+    }
+
+    /// Whether block `i` is part of a run of more than one block (kept out of content dedup:
+    /// merging one of them would move the bytes another reader reads).
+    fn joined(&self, i: usize) -> bool {
+        let h = self.head(i);
+        h != i || self.last.get(h) != Some(&h)
+    }
+
+    /// The bytes and pointer slots of the run starting at `i`: its blocks back to back (every
+    /// block holds the padding up to the next), slots moved by each block's distance.
+    fn joined_bytes(&self, dat: &Dat, i: usize) -> (Vec<u8>, Vec<crate::model::Pointer>) {
+        let mut bytes = Vec::new();
+        let mut pointers = Vec::new();
+        for j in self.blocks(i) {
+            let Some(b) = dat.blocks.get(j) else { continue };
+            let d = self.shift(j);
+            pointers.extend(b.pointers.iter().map(|q| crate::model::Pointer {
+                at: q.at.saturating_add(d),
+                target: q.target,
+            }));
+            bytes.extend_from_slice(&b.bytes);
+        }
+        (bytes, pointers)
+    }
+}
+
 /// Whether a pointer, a root or an extern slot of `dat` is at `loc` (what makes a parse start a
 /// block there).
 fn starts_at(dat: &Dat, loc: Loc) -> bool {
@@ -840,9 +953,71 @@ pub fn check(dat: &Dat) -> Result<Vec<Diagnostic>> {
 }
 
 /// Lays `dat` out afresh in compiler order (see the module doc). The result writes a valid
-/// archive that re-parses to the same pointer graph (up to merged duplicates).
+/// archive that re-parses to the same pointer graph (up to merged duplicates); every compile
+/// checks its result ([`verify`]) and refuses, with an error, a layout that would not read
+/// back as well as the model did.
 pub fn compile(dat: &Dat) -> Result<Dat> {
     compile_as(dat, None)
+}
+
+/// The check every `compile*` runs on its result: `compiled` must write an archive that is
+/// recognised as one ([`crate::sniff`]), parses, and has, rule by rule, no more validator errors
+/// than `input` (a rebuild may not break what the input had right; findings the input already
+/// had may stay). An `Err` names the first rule that got worse, or the parse failure; the
+/// caller writes nothing. Cheap when the layout did not change (the same bytes pass).
+pub fn verify(input: &Dat, compiled: &Dat) -> Result<()> {
+    verify_with(input, compiled, &Limits::default())
+}
+
+/// [`verify`] with the caller's limits bounding both parses and the graph walks.
+pub fn verify_with(input: &Dat, compiled: &Dat, limits: &Limits) -> Result<()> {
+    verify_bytes(&input.write()?, compiled, limits)
+}
+
+/// [`verify_with`] on the input's written bytes.
+fn verify_bytes(input: &[u8], compiled: &Dat, limits: &Limits) -> Result<()> {
+    let out = compiled.write()?;
+    if out == input {
+        return Ok(());
+    }
+    let refuse = |why: String| {
+        gcio::Error::message(format!(
+            "compile refused: the laid-out archive {why} (the input does not)"
+        ))
+    };
+    if !crate::sniff(&out) {
+        return Err(refuse("is not recognised as an archive".into()));
+    }
+    let a = crate::parse_with(&out, limits).map_err(|e| refuse(format!("does not parse: {e}")))?;
+    Dat::parse_with(&out, limits).map_err(|e| refuse(format!("does not parse: {e}")))?;
+    // Errors per rule, and the first message of each.
+    let errors = |d: Vec<Diagnostic>| {
+        let mut m: HashMap<String, (usize, String)> = HashMap::new();
+        for x in d
+            .into_iter()
+            .filter(|x| x.severity == gcio::Severity::Error)
+        {
+            let at = x.offset.map_or(String::new(), |o| format!(" at {o:#x}"));
+            let e = m
+                .entry(x.rule.clone())
+                .or_insert((0, format!("{}{at}", x.message)));
+            e.0 += 1;
+        }
+        m
+    };
+    let before = errors(crate::validate_with(input, limits));
+    let mut after: Vec<(String, (usize, String))> =
+        errors(crate::validate_view(&a)).into_iter().collect();
+    after.sort();
+    for (rule, (n, first)) in after {
+        let had = before.get(&rule).map_or(0, |x| x.0);
+        if n > had {
+            return Err(refuse(format!(
+                "has {n} {rule} error(s) where the input has {had}, first: {first}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// How [`detect`] recognised an archive's compiler order.
@@ -916,14 +1091,21 @@ pub fn compile_as(dat: &Dat, order: Option<Order>) -> Result<Dat> {
 pub fn compile_as_with(dat: &Dat, order: Option<Order>, limits: &Limits) -> Result<Dat> {
     let p = Prepared::new(dat, limits)?;
     let t = p.typed()?;
+    let c = choose(&p, &t, order)?;
+    verify_bytes(&p.bytes, &c, limits)?;
+    Ok(c)
+}
+
+/// [`compile_as_with`]'s layout, before [`verify`].
+fn choose(p: &Prepared, t: &Typed<'_>, order: Option<Order>) -> Result<Dat> {
     if let Some(o) = order {
-        return compile_typed(&p, &t, o, Textures::Recorded);
+        return compile_typed(p, t, o, Textures::Recorded);
     }
     // `detect(dat).order()`'s choice without compiling twice when the first order tried gives `dat`
     // back: the layout signal's order first, then the other one. Both compiles share the
     // parse and the typed graph.
     let first = Order::signal_of(&t.graph).unwrap_or(Order::ColosseumXd);
-    let c = compile_typed(&p, &t, first, Textures::Recorded)?;
+    let c = compile_typed(p, t, first, Textures::Recorded)?;
     if c.write()? == p.bytes {
         return Ok(c);
     }
@@ -931,7 +1113,7 @@ pub fn compile_as_with(dat: &Dat, order: Option<Order>, limits: &Limits) -> Resu
         Order::Melee => Order::ColosseumXd,
         Order::ColosseumXd => Order::Melee,
     };
-    let d = compile_typed(&p, &t, other, Textures::Recorded)?;
+    let d = compile_typed(p, t, other, Textures::Recorded)?;
     Ok(if d.write()? == p.bytes { d } else { c })
 }
 
@@ -1058,7 +1240,9 @@ pub fn compile_listed_with(
             rank.entry(at).or_insert(r);
         }
     }
-    compile_typed(&p, &t, order, Textures::Given(&rank))
+    let c = compile_typed(&p, &t, order, Textures::Given(&rank))?;
+    verify_bytes(&p.bytes, &c, limits)?;
+    Ok(c)
 }
 
 /// Lays the prepared model out in `order_kind`, Melee's pixel bands by `textures`.
@@ -1113,6 +1297,14 @@ fn compile_typed(
             (*o, *x, *s) = (Some(p), at, Some(sec));
         }
     }
+    // A run's later blocks go where its first block goes: they take its phase and section
+    // (they follow it in model order), and a block after the run inherits from the run.
+    let runs = Runs::new(dat, inferred)?;
+    for (i, (o, s)) in own.iter_mut().zip(&mut section).enumerate() {
+        if runs.head(i) != i {
+            (*o, *s) = (None, None);
+        }
+    }
     let section = inherit(section, 0);
     let phases: Vec<(Phase, u32)> = inherit(own, Phase::Materials)
         .into_iter()
@@ -1131,8 +1323,13 @@ fn compile_typed(
             at => (!(lead && i == 0), sec, p, 0, at),
         })
         .collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| key.get(i).copied());
+    // Runs move as one, at their first block's place; a run reaching past the data end stays
+    // last (see `Runs`).
+    let mut order: Vec<usize> = (0..n).filter(|&i| runs.head(i) == i).collect();
+    order.sort_by_key(|&i| {
+        let k = key.get(i).copied();
+        (k.map(|k| k.0), runs.open_end == Some(i), k)
+    });
     // Content dedup of pointer-free buffers and of envelope lists (bytes + pointer targets).
     let mut survivor: Vec<usize> = (0..dat.blocks.len()).collect();
     type ContentKey<'a> = (Phase, &'a [u8], Vec<(u32, Target)>);
@@ -1142,7 +1339,7 @@ fn compile_typed(
             continue;
         };
         let dedup = match p {
-            _ if lead && i == 0 || !xd => false,
+            _ if lead && i == 0 || !xd || runs.joined(i) => false,
             Phase::VertexBuffers | Phase::ImagePixels | Phase::Palettes => b.pointers.is_empty(),
             Phase::Envelopes => true,
             _ => false,
@@ -1166,23 +1363,27 @@ fn compile_typed(
             *x = n;
         }
     }
-    let remap_block = |i: usize| {
-        let s = survivor.get(i).copied().unwrap_or(i);
-        new_index.get(s).copied().unwrap_or(0)
+    // A place in block `l.block`: in its run's first block (or that block's duplicate), at
+    // the same distance from the run's start.
+    let remap_loc = |l: Loc| {
+        let h = runs.head(l.block);
+        let s = survivor.get(h).copied().unwrap_or(h);
+        Loc {
+            block: new_index.get(s).copied().unwrap_or(0),
+            offset: l.offset.saturating_add(runs.shift(l.block)),
+        }
     };
     let remap = |t: Target| match t {
-        Target::In(l) => Target::In(Loc {
-            block: remap_block(l.block),
-            offset: l.offset,
-        }),
+        Target::In(l) => Target::In(remap_loc(l)),
         other => other,
     };
     let mut blocks = Vec::with_capacity(kept.len());
     for &i in &kept {
-        let (Some(b), Some(&(p, size))) = (dat.blocks.get(i), phases.get(i)) else {
+        let Some(&(p, _)) = phases.get(i) else {
             continue;
         };
-        let mut bytes = b.bytes.clone();
+        let size = runs.size(i);
+        let (mut bytes, pointers) = runs.joined_bytes(dat, i);
         // Drop the old layout's trailing padding (zeros past the struct); alignment recreates it.
         // A pointer slot past the struct is data, not padding, even when the offset it holds
         // is 0 (a pointer to the data start).
@@ -1190,25 +1391,35 @@ fn compile_typed(
         if size > 0
             && end < bytes.len()
             && bytes.get(end..).is_some_and(|t| t.iter().all(|&x| x == 0))
-            && b.pointers.iter().all(|q| q.at as usize + 4 <= end)
+            && pointers.iter().all(|q| q.at as usize + 4 <= end)
         {
             bytes.truncate(end);
         }
         // GX payloads are 32-aligned; a palette struct (it has a pointer) only 4-aligned. In
         // Melee order a display list sits in the geometry band and a palette in the pixel band:
         // the typed node's own phase decides.
-        let p = match inferred.get(i) {
-            Some(&(Some(natural), _)) if !xd => natural,
-            _ if !xd => Phase::Materials,
-            _ => p,
-        };
-        let align = match p {
-            Phase::Palettes if !b.pointers.is_empty() => 4,
-            p => p.align(),
-        };
+        // A run takes the largest alignment of its blocks.
+        let align = runs
+            .blocks(i)
+            .map(|j| {
+                let p = match inferred.get(j) {
+                    Some(&(Some(natural), _)) if !xd => natural,
+                    _ if !xd => Phase::Materials,
+                    _ => phases.get(j).map_or(p, |x| x.0),
+                };
+                match p {
+                    Phase::Palettes
+                        if dat.blocks.get(j).is_some_and(|b| !b.pointers.is_empty()) =>
+                    {
+                        4
+                    }
+                    p => p.align(),
+                }
+            })
+            .max()
+            .unwrap_or(4);
         let mut nb = Block::new(bytes, align);
-        nb.pointers = b
-            .pointers
+        nb.pointers = pointers
             .iter()
             .map(|q| crate::model::Pointer {
                 at: q.at,
@@ -1234,7 +1445,7 @@ fn compile_typed(
     }
     for e in &mut out.externs {
         for l in &mut e.chain {
-            l.block = remap_block(l.block);
+            *l = remap_loc(*l);
         }
     }
     // Colosseum/XD pad the data section to 16 (Melee files are only 4-aligned): keep whichever
@@ -1242,6 +1453,7 @@ fn compile_typed(
     let (_, before) = dat.layout()?;
     let (_, after) = out.layout()?;
     if before % 16 == 0
+        && runs.open_end.is_none()
         && let Some(last) = out.blocks.last_mut()
     {
         let pad = after.checked_next_multiple_of(16).map_or(0, |n| n - after);

@@ -7,7 +7,8 @@
 //! MObj becomes a material whose texture is its diffuse TObj's image (the first mapped by UV
 //! that lights the diffuse channel, else the first mapped by UV) decoded with its palette;
 //! every other texture of the archive (texture-animation frames) is added too, and images with
-//! the same pixels are stored once.
+//! the same pixels are stored once. An archive with no joint and no mesh (fighter data,
+//! effects) has no model to export ([`require_model`]).
 
 use std::collections::HashMap;
 
@@ -72,9 +73,28 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     out
 }
 
-/// The archive as a `.glb` file (see [`to_scene`]); the first problem, if any, is the error.
+/// An error when `scene` (the [`to_scene`] of `a`) holds no joint and no mesh: fighter data,
+/// effects and animation-only files have no model, and an empty `.glb` or `.obj` is no
+/// conversion of them. The error names the archive's roots.
+pub fn require_model(a: &Archive<'_>, scene: &Scene) -> Result<()> {
+    if !scene.nodes.is_empty() || !scene.meshes.is_empty() {
+        return Ok(());
+    }
+    let roots: Vec<String> = a
+        .roots()
+        .map(|r| gcio::text::Encoding::ShiftJis.to_text(r.name))
+        .collect();
+    Err(Error::message(format!(
+        "no model in this file: no joint or mesh under its roots ({})",
+        roots.join(", ")
+    )))
+}
+
+/// The archive as a `.glb` file (see [`to_scene`]); an archive without a model
+/// ([`require_model`]) or the first problem, if any, is the error.
 pub fn to_glb(a: &Archive<'_>) -> Result<Vec<u8>> {
     let e = to_scene(a);
+    require_model(a, &e.scene)?;
     match e.problems.into_iter().next() {
         Some(p) => Err(p),
         None => e.scene.to_glb(),

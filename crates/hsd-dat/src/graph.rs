@@ -195,7 +195,8 @@ pub(crate) type FastMap<K, V> =
 
 struct Walker<'a, 'b> {
     arc: &'b Archive<'a>,
-    seen: FastSet<(u32, Kind)>,
+    /// Every node recorded, with its index in `g.nodes`.
+    seen: FastMap<(u32, Kind), usize>,
     vtx:
         std::collections::HashMap<u32, Rc<VertexDesc>, std::hash::BuildHasherDefault<OffsetHasher>>,
     g: Graph,
@@ -209,7 +210,7 @@ impl<'a> Archive<'a> {
     pub fn graph(&self) -> Graph {
         let mut w = Walker {
             arc: self,
-            seen: FastSet::with_capacity_and_hasher(
+            seen: FastMap::with_capacity_and_hasher(
                 self.relocations().len() + self.roots().len(),
                 Default::default(),
             ),
@@ -270,12 +271,18 @@ impl Walker<'_, '_> {
             .check_nodes(self.g.nodes.len() as u64, self.arc.data().abs(at as usize))
     }
 
-    /// Records a node; false when it was already seen.
+    /// Records a node; false when it was already seen. A node reached again with a larger size
+    /// (a keyframe buffer two FObjs share with different lengths) takes the larger one: the
+    /// bytes every user reads belong to it.
     fn mark(&mut self, offset: u32, size: usize, kind: Kind) -> Result<bool> {
         self.limit(offset)?;
-        if !self.seen.insert((offset, kind)) {
+        if let Some(&i) = self.seen.get(&(offset, kind)) {
+            if let Some(n) = self.g.nodes.get_mut(i) {
+                n.size = n.size.max(u32::try_from(size).unwrap_or(u32::MAX));
+            }
             return Ok(false);
         }
+        self.seen.insert((offset, kind), self.g.nodes.len());
         self.g.nodes.push(Node {
             offset,
             size: size as u32,
@@ -427,21 +434,21 @@ impl Walker<'_, '_> {
         // HAL's tools write it, not a cycle: walk it once.
         if let Some(a) = m.anims {
             for x in self.ptr_array(a)? {
-                if !self.seen.contains(&(x, Kind::AnimJoint)) {
+                if !self.seen.contains_key(&(x, Kind::AnimJoint)) {
                     self.anim_joint(x, 0).context("anim joint")?;
                 }
             }
         }
         if let Some(a) = m.matanims {
             for x in self.ptr_array(a)? {
-                if !self.seen.contains(&(x, Kind::MatAnimJoint)) {
+                if !self.seen.contains_key(&(x, Kind::MatAnimJoint)) {
                     self.matanim_joint(x, 0).context("matanim joint")?;
                 }
             }
         }
         if let Some(a) = m.shapeanims {
             for x in self.ptr_array(a)? {
-                if !self.seen.contains(&(x, Kind::ShapeAnimJoint)) {
+                if !self.seen.contains_key(&(x, Kind::ShapeAnimJoint)) {
                     self.shapeanim_joint(x, 0).context("shapeanim joint")?;
                 }
             }
@@ -651,7 +658,7 @@ impl Walker<'_, '_> {
         match p.flags.kind() {
             PObjKind::Envelope => {
                 if let Some(l) = p.link
-                    && !self.seen.contains(&(l, Kind::PointerArray))
+                    && !self.seen.contains_key(&(l, Kind::PointerArray))
                 {
                     for arr in self.ptr_array(l).context("envelope list")? {
                         self.envelopes(arr)?;
@@ -809,7 +816,9 @@ impl Walker<'_, '_> {
             return Ok(());
         };
         // A track list another AObj already owns is shared, not a cycle.
-        let mut next = a.fobj.filter(|f| !self.seen.contains(&(*f, Kind::FObj)));
+        let mut next = a
+            .fobj
+            .filter(|f| !self.seen.contains_key(&(*f, Kind::FObj)));
         while let Some(f) = next {
             let fobj: FObj = self.read_once(f, Kind::FObj)?;
             if let Some(d) = fobj.data {

@@ -828,3 +828,136 @@ fn compile_honours_the_callers_limits() {
         );
     }
 }
+
+/// The validator's errors of an archive.
+fn errors(bytes: &[u8]) -> Vec<gcio::Diagnostic> {
+    hsd_dat::validate(bytes)
+        .into_iter()
+        .filter(|d| d.severity == gcio::Severity::Error)
+        .collect()
+}
+
+/// A keyframe stream another FObj reads from its middle moves as one piece: each compile keeps
+/// the tail at its distance from the stream's start, so both FObjs read the bytes they read
+/// before. Laid out as separate 4-aligned blocks (the compile before runs), `_b`'s tail went
+/// first and `_a`'s stream read other data (HSD-024 in both orders), and the result was still
+/// returned.
+#[test]
+fn keyframe_data_read_from_its_middle_stays_whole() {
+    use hsd_dat::compile::{Order, compile, compile_as};
+    let dat = hsd_dat::build::shared_keyframe_tail();
+    let bytes = dat.write().unwrap();
+    assert_eq!(errors(&bytes), vec![]);
+    let tracks = |b: &[u8]| {
+        let a = hsd_dat::parse(b).unwrap();
+        let mut keys: Vec<Vec<hsd_dat::fobj::Key>> = a
+            .graph()
+            .nodes
+            .iter()
+            .filter(|n| n.kind == hsd_dat::Kind::FObj)
+            .map(|n| a.keys(n.offset).unwrap())
+            .collect();
+        keys.sort_by_key(|k| k.len());
+        keys
+    };
+    let want = tracks(&bytes);
+    assert_eq!(want.iter().map(Vec::len).collect::<Vec<_>>(), [1, 2]);
+    for order in [Order::ColosseumXd, Order::Melee] {
+        let out = compile_as(&Dat::parse(&bytes).unwrap(), Some(order))
+            .unwrap()
+            .write()
+            .unwrap();
+        assert_eq!(errors(&out), vec![], "{order:?}");
+        assert_eq!(tracks(&out), want, "{order:?}");
+        // A fixed point, the stream still whole.
+        let again = compile_as(&Dat::parse(&out).unwrap(), Some(order)).unwrap();
+        assert_eq!(again.write().unwrap(), out, "{order:?}");
+    }
+    let out = compile(&dat).unwrap().write().unwrap();
+    assert_eq!(tracks(&out), want);
+}
+
+/// `verify`, the check every compile runs on its result, refuses a layout with a validator
+/// error the input does not have (here an FObj whose stream now runs past its data) and passes
+/// the compile's own result and an unchanged archive.
+#[test]
+fn verify_refuses_a_layout_that_breaks_the_model() {
+    use hsd_dat::compile::{compile, verify};
+    let dat = hsd_dat::build::shared_keyframe_tail();
+    let good = compile(&dat).unwrap();
+    verify(&dat, &good).unwrap();
+    verify(&good, &good).unwrap();
+    let mut bad = good.clone();
+    let written = good.write().unwrap();
+    let a = hsd_dat::parse(&written).unwrap();
+    let (layout, _) = good.layout().unwrap();
+    let f = a
+        .graph()
+        .nodes
+        .iter()
+        .find(|n| n.kind == hsd_dat::Kind::FObj)
+        .unwrap()
+        .offset;
+    let i = layout.binary_search(&f).unwrap();
+    // FObj.length is the word at 0x04.
+    bad.blocks[i].bytes[4..8].copy_from_slice(&0x1000u32.to_be_bytes());
+    let e = verify(&dat, &bad).unwrap_err().to_string();
+    assert!(
+        e.contains("compile refused") && e.contains("HSD-024"),
+        "{e}"
+    );
+    // The input's own errors are no reason to refuse: the broken archive against itself.
+    verify(&bad, &bad).unwrap();
+}
+
+/// Melee's pixel band by the rules alone (no texture list): the textures a joint below the top
+/// one uses come first, then those only the top joint uses, each in forward first-use order
+/// (TyDaisy.dat, docs/HSD-ORDER.md). The root's texture is met first in the walk and still
+/// goes after its child's; with the list the archive records, its own order is kept.
+#[test]
+fn melee_pixels_of_child_joints_first() {
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::*;
+    use hsd_dat::compile::{Order, TextureList, compile_as, compile_listed};
+    use hsd_dat::*;
+    let mut b = Builder::new();
+    let textured = |b: &mut Builder, fill: u8, flags: JointFlags, child: Option<Target>| {
+        let pixels = b.bytes(vec![fill; 32], 32);
+        let img = b.put(&image(pixels, 1));
+        let t = b.put(&tobj(0, None, img, None));
+        let mat = b.put(&material(fill));
+        let mo = b.put(&mobj(
+            RenderMode::DIFFUSE | RenderMode::TEX0,
+            Some(t),
+            mat,
+            None,
+        ));
+        let d = b.put(&DObj {
+            pobj: None,
+            ..dobj(mo, mo)
+        });
+        let mut j = joint(flags, [0.0; 3]);
+        (j.data, j.child) = (Some(d), child);
+        (b.put(&j), pixels)
+    };
+    let (child, child_pixels) = textured(&mut b, 0xC1, JointFlags::OPA, None);
+    let (root, root_pixels) = textured(&mut b, 0x0A, JointFlags::ROOT_OPA, Some(child));
+    b.root("It_joint", root);
+    let dat = b.finish();
+    let at = |d: &Dat, fill: u8| {
+        let bytes = d.write().unwrap();
+        bytes.windows(32).position(|w| w == [fill; 32]).unwrap()
+    };
+    let rules = compile_listed(&dat, Order::Melee, &TextureList::default()).unwrap();
+    assert!(at(&rules, 0xC1) < at(&rules, 0x0A));
+    // Listed, the root's texture first: the list wins, and the recorded list keeps it.
+    let idx = |t: Target| match t {
+        Target::In(l) => l.block,
+        Target::End(_) => unreachable!(),
+    };
+    let listed = TextureList(vec![idx(root_pixels), idx(child_pixels)]);
+    let root_first = compile_listed(&dat, Order::Melee, &listed).unwrap();
+    assert!(at(&root_first, 0x0A) < at(&root_first, 0xC1));
+    let again = compile_as(&root_first, Some(Order::Melee)).unwrap();
+    assert_eq!(again.write().unwrap(), root_first.write().unwrap());
+}

@@ -22,12 +22,26 @@ fn distinct_images(a: &hsd_dat::Archive<'_>, g: &hsd_dat::Graph) -> usize {
     seen.len()
 }
 
-/// Exports `bytes` and checks the counts; returns (meshes, joints, images).
+/// Exports `bytes` and checks the counts; returns (meshes, joints, images). An archive without
+/// joints and meshes (data only: `mextk-minimal`, m-ex fighter data) has no model: an empty
+/// scene, which `require_model` and `to_glb` refuse.
 fn check(name: &str, bytes: &[u8]) -> (usize, usize, usize) {
     let a = parse(bytes).unwrap();
     let g = a.graph();
     let e = export::to_scene(&a);
     assert!(e.problems.is_empty(), "{name}: {:?}", e.problems);
+    if g.joints.is_empty() && g.pobjs.is_empty() {
+        let no = export::require_model(&a, &e.scene).unwrap_err().to_string();
+        assert!(no.contains("no model"), "{name}: {no}");
+        assert!(
+            export::to_glb(&a)
+                .unwrap_err()
+                .to_string()
+                .contains("no model")
+        );
+        return (0, 0, 0);
+    }
+    export::require_model(&a, &e.scene).unwrap();
     let glb = e.scene.to_glb().unwrap();
     let gl = gltf::Gltf::from_slice(&glb).unwrap();
     let drawn = g

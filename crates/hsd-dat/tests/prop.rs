@@ -119,12 +119,17 @@ proptest! {
     /// A compiled layout of any graph, in either compiler's order, writes, re-parses byte for
     /// byte, keeps the roots and every pointer count, and is a fixed point of compiling in that
     /// order. `detect` gives that order back (or `Either` when both orders lay it out the
-    /// same), so `compile` with detection is a fixed point too.
+    /// same), so `compile` with detection is a fixed point too. A graph whose new layout would
+    /// read worse than the input (structs typed across blocks read other neighbours) is
+    /// refused by `compile`'s verification, never returned.
     #[test]
     fn any_graph_compiles(dat in graph()) {
         let parsed = Dat::parse(&dat.write().unwrap()).unwrap();
         for order in [Order::ColosseumXd, Order::Melee] {
-            let c = compile_as(&parsed, Some(order)).unwrap();
+            let c = match compile_as(&parsed, Some(order)) {
+                Err(e) if e.to_string().contains("compile refused") => continue,
+                c => c.unwrap(),
+            };
             let out = c.write().unwrap();
             let again = Dat::parse(&out).unwrap();
             prop_assert_eq!(&again.write().unwrap(), &out);

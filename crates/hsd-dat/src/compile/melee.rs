@@ -14,7 +14,7 @@
 //! MObj as in Colosseum/XD), envelope arrays and vertex descriptors (the same backward walk, each
 //! at its last user there, i.e. its first user in mesh order),
 //! geometry (per joint in pre-order, DObjs and PObjs forward), skeleton, then pixels (forward mesh
-//! order, each TObj chain forward). Nothing is content-deduplicated: Melee stores identical pixel
+//! order, each TObj chain forward; the textures of joints below the top one first). Nothing is content-deduplicated: Melee stores identical pixel
 //! data twice where its source did (HSD-028), so the blocks the model shares stay shared and no
 //! others are merged.
 
@@ -110,27 +110,55 @@ impl Emit<'_, '_> {
             self.push(p, j.inverse_bind);
             self.push(p, Some(*o));
         }
-        // Pixels: forward mesh order, each TObj chain forward, a TObj's palette after its pixels.
-        for (_, d, _) in meshes.iter().flatten() {
-            let Some(Ok(m)) = d.mobj.map(|m| self.a.read::<MObj>(m)) else {
-                continue;
-            };
-            let mut met = FastSet::default();
-            let mut next = m.tobj;
-            while let Some(t) = next {
-                if !met.insert(t) || met.len() > self.max {
-                    break;
-                }
-                let Ok(tobj) = self.a.read::<TObj>(t) else {
-                    break;
-                };
-                if let Some(Ok(i)) = tobj.image.map(|i| self.a.read::<crate::types::Image>(i)) {
-                    self.melee_pixels(i.data);
-                }
-                self.melee_palette(tobj.palette);
-                next = tobj.next;
-            }
+        // Pixels: forward mesh order, each TObj chain forward, a TObj's palette after its
+        // pixels; first the textures any joint below the top one uses, then those only the
+        // top joint uses (TyDaisy: its 6 textures of child meshes, one shared with the root,
+        // then the root's other 7; every other retail file has only one of the two kinds).
+        let tobjs: Vec<(usize, TObj)> = meshes
+            .iter()
+            .enumerate()
+            .flat_map(|(j, m)| m.iter().map(move |x| (j, x)))
+            .flat_map(|(j, (_, d, _))| self.tobj_chain(d.mobj).into_iter().map(move |t| (j, t)))
+            .collect();
+        let pixels = |t: &TObj| -> Option<u32> {
+            t.image
+                .and_then(|i| self.a.read::<crate::types::Image>(i).ok())
+                .and_then(|i| i.data)
+        };
+        let below: FastSet<u32> = tobjs
+            .iter()
+            .filter(|(j, _)| *j > 0)
+            .filter_map(|(_, t)| pixels(t))
+            .collect();
+        let (first, rest): (Vec<&TObj>, Vec<&TObj>) = tobjs
+            .iter()
+            .map(|(_, t)| t)
+            .partition(|t| pixels(t).is_some_and(|p| below.contains(&p)));
+        for t in first.into_iter().chain(rest) {
+            self.melee_pixels(pixels(t));
+            self.melee_palette(t.palette);
         }
+    }
+
+    /// The TObj chain of the MObj at `mobj`, first to last (bounded, each TObj once).
+    fn tobj_chain(&self, mobj: Option<u32>) -> Vec<TObj> {
+        let Some(Ok(m)) = mobj.map(|m| self.a.read::<MObj>(m)) else {
+            return Vec::new();
+        };
+        let mut met = FastSet::default();
+        let mut out = Vec::new();
+        let mut next = m.tobj;
+        while let Some(t) = next {
+            if !met.insert(t) || met.len() > self.max {
+                break;
+            }
+            let Ok(tobj) = self.a.read::<TObj>(t) else {
+                break;
+            };
+            next = tobj.next;
+            out.push(tobj);
+        }
+        out
     }
 
     /// An image's pixel data in the pixel band, remembered as the head of a texture group (the

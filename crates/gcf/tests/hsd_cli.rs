@@ -1,0 +1,108 @@
+//! `gcf` on sysdolphin archives built in code: a data-only file (no joint, no mesh) is no model
+//! to convert, and `rebuild` never writes a file that does not read back.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn gcf(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gcf"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gcf-hsd-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Fighter data as Melee stores it: a root nothing types as a model (`ftData*`) over a table
+/// of attribute floats.
+fn data_only() -> Vec<u8> {
+    use hsd_dat::build::Builder;
+    let mut b = Builder::new();
+    let attrs = b.bytes(
+        [1.0f32, 2.5, -0.75]
+            .iter()
+            .flat_map(|f| f.to_be_bytes())
+            .collect(),
+        4,
+    );
+    let table = b.ptr_array(&[attrs]);
+    b.root("ftDataTest", table);
+    b.finish().write().unwrap()
+}
+
+/// Converting a data-only archive fails with "no model" and writes nothing (it used to write an
+/// empty scene and exit 0).
+#[test]
+fn data_only_archive_is_no_model() {
+    let dir = scratch("data");
+    let src = dir.join("PlTs.dat");
+    std::fs::write(&src, data_only()).unwrap();
+    let s = src.to_str().unwrap();
+    let (ok, out) = gcf(&["identify", s]);
+    assert!(ok && out.contains("\thsd-dat"), "{out}");
+    for name in ["PlTs.glb", "PlTs.obj"] {
+        let to = dir.join(name);
+        let (ok, out) = gcf(&["convert", s, to.to_str().unwrap()]);
+        assert!(!ok, "{name}: {out}");
+        assert!(out.contains("no model"), "{name}: {out}");
+        assert!(!to.exists(), "{name}");
+    }
+    let listing: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(listing.len(), 1, "only the input: {listing:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `rebuild` of a model whose keyframe buffer a second FObj reads from its middle: the output
+/// is an archive `identify` names and `check` finds no error in, or, were the layout to break
+/// it, an error and no file. (It used to write an archive whose first FObj read other data,
+/// HSD-024, and exit 0.)
+#[test]
+fn rebuild_writes_a_readable_archive_or_nothing() {
+    let dir = scratch("rebuild");
+    let src = dir.join("keys.dat");
+    std::fs::write(
+        &src,
+        hsd_dat::build::shared_keyframe_tail().write().unwrap(),
+    )
+    .unwrap();
+    let s = src.to_str().unwrap();
+    let (ok, out) = gcf(&["check", s]);
+    assert!(ok && !out.contains("error\t"), "{out}");
+    for order in ["xd", "melee"] {
+        let to = dir.join(format!("{order}.dat"));
+        let t = to.to_str().unwrap();
+        let (ok, out) = gcf(&["rebuild", "--order", order, s, t]);
+        if !ok {
+            assert!(out.contains("compile refused"), "{order}: {out}");
+            assert!(!to.exists(), "{order}");
+            continue;
+        }
+        assert!(!out.contains("error\t"), "{order}: {out}");
+        let (ok, out) = gcf(&["identify", t]);
+        assert!(ok && out.contains("\thsd-dat"), "{order}: {out}");
+        let (ok, out) = gcf(&["check", t]);
+        assert!(ok && !out.contains("error\t"), "{order}: {out}");
+        let (ok, out) = gcf(&["compare", s, t]);
+        assert!(
+            ok && out.starts_with("BNB ") && out.contains("\nBNB-rules "),
+            "{out}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
