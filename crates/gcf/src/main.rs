@@ -683,7 +683,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             for d in &findings {
                 eprintln!("{}\t{d}", output.display());
             }
-            policy(vec![input.clone()]).write_file(&output, &bytes)?;
+            gcf::write_checked(&policy(vec![input.clone()]), &output, &bytes)?;
             if output::is_std(&output) {
                 return Ok(ExitCode::SUCCESS);
             }

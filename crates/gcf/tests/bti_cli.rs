@@ -5,16 +5,13 @@
 
 mod support;
 
+use support::gcf_text as gcf;
+
 use std::path::{Path, PathBuf};
 
 use j3d_bmd::gx::tex::{Image, PaletteFormat, TexFormat};
 use j3d_bmd::{Bti, BtiHeader, build};
 use support::scratch as temp_dir;
-
-fn gcf(args: &[&str]) -> (bool, String) {
-    let r = support::run(args);
-    (r.ok, r.stdout + &r.stderr)
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

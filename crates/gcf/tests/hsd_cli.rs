@@ -7,27 +7,9 @@
     clippy::panic
 )]
 
-use std::path::PathBuf;
-use std::process::Command;
+mod support;
 
-fn gcf(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
-    )
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gcf-hsd-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use support::{gcf_text as gcf, scratch};
 
 /// Fighter data as Melee stores it: a root nothing types as a model (`ftData*`) over a table
 /// of attribute floats.

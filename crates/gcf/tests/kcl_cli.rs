@@ -9,10 +9,7 @@
 
 mod support;
 
-fn gcf(args: &[&str]) -> (bool, String) {
-    let r = support::run(args);
-    (r.ok, r.stdout + &r.stderr)
-}
+use support::gcf_text as gcf;
 
 #[test]
 fn kcl_identify_check_roundtrip_convert() {

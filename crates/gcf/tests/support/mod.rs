@@ -62,6 +62,12 @@ pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Run {
     Run::from(gcf(args))
 }
 
+/// [`run`] as (success, stdout followed by stderr).
+pub fn gcf_text(args: &[&str]) -> (bool, String) {
+    let r = run(args);
+    (r.ok, r.stdout + &r.stderr)
+}
+
 /// Runs `gcf ARGS` in `dir`.
 pub fn gcf_in(dir: &Path, args: &[&str]) -> Run {
     Run::from(
