@@ -299,6 +299,17 @@ pub trait Format: Sync {
     /// Registry name; the primary `identify` name (e.g. `rarc`).
     fn name(&self) -> &'static str;
 
+    /// Other names detection reports for the format's variants (`j3d-bck` of `j3d-anim`):
+    /// [`crate::format_by_name`] resolves them too.
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The conversions the format offers (what `gcf convert --help` lists).
+    fn conversions(&self) -> &'static [gcio::ConversionSpec] {
+        &[]
+    }
+
     /// The file extensions the format's files carry, most usual first (`bcsv`, `tbl`, …);
     /// conversions into a file named without one (an archive member such as
     /// `jmp/Placement/ObjInfo`) use the first. Empty when the format names none.

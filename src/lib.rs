@@ -52,6 +52,7 @@ pub mod export;
 mod format;
 pub mod formats;
 mod opened;
+mod registered;
 mod verify;
 
 pub use bytes::Bytes;
@@ -63,6 +64,7 @@ pub use format::{
 #[cfg(feature = "convert")]
 pub use format::{Conversion, Notices};
 pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
+pub use registered::{Present, Registered};
 pub use verify::{read_back, read_back_all};
 
 /// Name printed for files no format recognises.
@@ -177,9 +179,12 @@ fn convert_plain(job: &Conversion<'_>, notices: &mut Notices) -> gcio::Result<Op
     }
 }
 
-/// The format registered under `name` (e.g. `rarc`, `j3d-bmd`).
+/// The format registered under `name` or one of its aliases (e.g. `rarc`, `j3d-anim`, `j3d-bck`).
 pub fn format_by_name(name: &str) -> Option<&'static dyn Format> {
-    formats::FORMATS.iter().copied().find(|f| f.name() == name)
+    formats::FORMATS
+        .iter()
+        .copied()
+        .find(|f| f.name() == name || f.aliases().contains(&name))
 }
 
 /// Every sample file the registered formats generate, as (`format/name`, bytes).

@@ -1,44 +1,24 @@
-//! Galaxy camera animations (`.canm`): detected by `ANDO` + `CANM`/`CKAN`; `info` lists the
-//! tracks, `check` runs the CANM-* rules, `roundtrip` writes the model back, `convert x.canm
+//! Galaxy camera animations (`.canm`): the crate's contract (`canm::Format`: detection, parse,
+//! write, the CANM-* rules) presented with `info` (the tracks), survey facts and `convert x.canm
 //! x.json` and back.
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Error, ErrorKind, Limits, Result};
+use gcio::{Error, ErrorKind, Result};
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
-};
+use crate::format::{Conversion, Notices, Outputs, extension_of, one_file};
+use crate::format::{Info, Input};
+use crate::{Present, Registered};
 
-/// The camera animation format.
+/// The camera animation format's presentation.
 pub struct Canm;
 
-impl Format for Canm {
-    fn name(&self) -> &'static str {
-        "canm"
-    }
+/// The registry entry.
+pub static ENTRY: Registered<canm::Format, Canm> = Registered::new(Canm);
 
-    fn extensions(&self) -> &'static [&'static str] {
-        &["canm"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        canm::detect(data)?;
-        canm::sniff(data).map(|k| Detection {
-            format: "canm",
-            detail: Some(format!("{k:?}").to_ascii_uppercase()),
-        })
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] for every question.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(canm::Canm::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let a = data.parsed::<canm::Canm>()?;
+impl Present<canm::Format> for Canm {
+    fn info(&self, data: &Input<'_>, a: &canm::Canm) -> Result<Info> {
         let mut text = format!(
             "camera animation {:?} ({} bytes): {} frames, header {:?}, {} values\n",
             a.kind,
@@ -75,22 +55,7 @@ impl Format for Canm {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = data.parsed::<canm::Canm>()?;
-        Ok(Rewrite {
-            bytes: m.write()?,
-            raw: m.raw_parts(),
-        })
-    }
-
-    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(canm::validate_with(data, data.limits()))
-    }
-
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(a) = data.parsed::<canm::Canm>() else {
-            return Vec::new();
-        };
+    fn facts(&self, _data: &Input<'_>, a: &canm::Canm) -> Vec<(String, u64)> {
         vec![
             (format!("kind {:?}", a.kind), 1),
             (format!("header {:?}", a.header), 1),
@@ -99,7 +64,7 @@ impl Format for Canm {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
         let out = match (canm::sniff(input).is_some(), extension_of(to).as_str()) {

@@ -60,7 +60,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &tpl::Tpl,
     // `ANDO` + `CANM`/`CKAN`.
     #[cfg(feature = "canm")]
-    &canm::Canm,
+    &canm::ENTRY,
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     #[cfg(feature = "j3d-bmd")]

@@ -44,12 +44,14 @@
 #[cfg(any(test, feature = "test-support"))]
 pub mod build;
 pub mod eval;
+mod format;
 mod fuzz;
 pub mod model;
 pub mod validate;
 mod view;
 mod write;
 
+pub use format::Format;
 pub use fuzz::fuzz_canm;
 pub use model::{Canm, Kind, MAGIC, TRACK_NAMES, Track};
 pub use validate::{validate, validate_view, validate_with};

@@ -30,6 +30,7 @@ mod detect;
 mod diag;
 mod error;
 mod float;
+mod format;
 mod limits;
 mod mutate;
 mod open_enum;
@@ -45,6 +46,7 @@ pub use error::{Context, Error, ErrorKind, Result};
 pub use float::F32;
 #[cfg(feature = "serde")]
 pub use float::{json_f32, json_f32s};
+pub use format::{ConversionSpec, Detected, FileFormat, check_limits};
 pub use limits::Limits;
 pub use mutate::{mutate_text, replay_inputs};
 pub use reader::{Cursor, Endian, Reader};

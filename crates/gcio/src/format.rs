@@ -1,0 +1,185 @@
+//! The contract every format crate fulfils: [`FileFormat`], implemented once in the format's own
+//! crate, says what the format is called, how its files are recognised, read through both API
+//! layers (a zero-copy view, an owned model), written back, validated and converted. A registry
+//! (the `gcformats` facade) adapts every implementation with one generic entry, so adding a
+//! format touches its crate, one registry line and one feature line.
+
+use crate::{Confidence, Diagnostic, ErrorKind, Limits, Result};
+
+/// What a format's detection says about bytes it recognises.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Detected {
+    /// The name `identify` prints: the format's [`FileFormat::NAME`] or one of its
+    /// [`FileFormat::ALIASES`] (`j3d-bck` for a BCK of the `j3d-anim` family).
+    pub name: &'static str,
+    /// How sure detection is: a [`Confidence::Weak`] file is claimed only when its name carries
+    /// one of the format's [`FileFormat::EXTENSIONS`].
+    pub confidence: Confidence,
+    /// Extra detail (a variant, a byte order).
+    pub detail: Option<String>,
+}
+
+impl Detected {
+    /// A detection named `name` at `confidence`, without detail.
+    pub fn new(name: &'static str, confidence: Confidence) -> Self {
+        Detected {
+            name,
+            confidence,
+            detail: None,
+        }
+    }
+
+    /// The same detection with `detail`.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    /// Whether a registry claims the file named `name`: always when strong, when weak only if
+    /// the name ends in one of `extensions` ([`Confidence::claims`]).
+    pub fn claims(&self, name: &str, extensions: &[&str]) -> bool {
+        let ext = name
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        self.confidence
+            .claims(extensions.iter().any(|e| e.eq_ignore_ascii_case(&ext)))
+    }
+}
+
+/// One conversion a format offers (`gcf convert IN OUT`): what `convert --help` lists and which
+/// option keys it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConversionSpec {
+    /// Extensions of the input, `""` for a folder.
+    pub from: &'static [&'static str],
+    /// Extensions of the output, `""` for a folder.
+    pub to: &'static [&'static str],
+    /// Option keys (`-o KEY=VALUE`) with what each does.
+    pub options: &'static [(&'static str, &'static str)],
+    /// What the conversion makes, in a few words.
+    pub help: &'static str,
+}
+
+impl ConversionSpec {
+    /// `.a/.b -> .c|.d  help`, a line of `gcf convert --help`.
+    pub fn line(&self) -> String {
+        let exts = |v: &[&str]| {
+            v.iter()
+                .map(|e| {
+                    if e.is_empty() {
+                        "FOLDER".to_owned()
+                    } else {
+                        format!(".{e}")
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        };
+        let mut line = format!(
+            "{} -> {}",
+            exts(self.from).replace('/', "|"),
+            exts(self.to).replace('/', "|")
+        );
+        line = format!("  {line:<38} {}", self.help);
+        for (k, what) in self.options {
+            line.push_str(&format!("\n  {:<38}   -o {k}=…: {what}", ""));
+        }
+        line
+    }
+}
+
+/// The contract of one file format, implemented by a unit type in the format's crate (e.g.
+/// `canm::Format`). The associated functions are the format's API; a registry calls them
+/// through one generic adapter.
+pub trait FileFormat {
+    /// The registry name (`rarc`, `j3d-anim`).
+    const NAME: &'static str;
+    /// Other names detection reports for variants (`j3d-bck`, `pkx-xd`); a registry resolves
+    /// them to this format.
+    const ALIASES: &'static [&'static str] = &[];
+    /// File extensions, most usual first (without the dot).
+    const EXTENSIONS: &'static [&'static str];
+    /// The conversions the format offers.
+    const CONVERSIONS: &'static [ConversionSpec] = &[];
+
+    /// The zero-copy view: borrows the file's bytes.
+    type View<'a>;
+    /// The owned model: edits, then [`FileFormat::write`].
+    type Model;
+
+    /// Recognises the format from the bytes alone.
+    fn detect(data: &[u8]) -> Option<Detected>;
+
+    /// Parses the view; what it allocates is bounded by `limits`.
+    fn view_with<'a>(data: &'a [u8], limits: &Limits) -> Result<Self::View<'a>>;
+
+    /// The owned model of a view; what it allocates is bounded by `limits`.
+    fn from_view(view: &Self::View<'_>, limits: &Limits) -> Result<Self::Model>;
+
+    /// Parses the owned model ([`FileFormat::view_with`] then [`FileFormat::from_view`]).
+    fn parse_with(data: &[u8], limits: &Limits) -> Result<Self::Model> {
+        Self::from_view(&Self::view_with(data, limits)?, limits)
+    }
+
+    /// Writes the model: the parsed file's exact bytes when it was not edited.
+    fn write(model: &Self::Model) -> Result<Vec<u8>>;
+
+    /// The parts the model keeps as stored bytes rather than typed values (empty when every byte
+    /// went through the typed writers).
+    fn raw_parts(model: &Self::Model) -> Vec<String> {
+        let _ = model;
+        Vec::new()
+    }
+
+    /// The validator's findings, each citing a rule id.
+    fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic>;
+}
+
+/// Checks that `F` honours its limits on `data` (a file it parses): with every bound at zero,
+/// parsing fails with a [`ErrorKind::Limit`] error, and with the defaults it succeeds. The
+/// per-crate test of the contract; `Err` says what did not hold.
+pub fn check_limits<F: FileFormat>(data: &[u8]) -> std::result::Result<(), String> {
+    F::parse_with(data, &Limits::default())
+        .map_err(|e| format!("{}: the sample does not parse: {e}", F::NAME))?;
+    let zero = Limits {
+        max_alloc_bytes: 0,
+        max_elements: 0,
+        max_nodes: 0,
+        max_depth: 0,
+    };
+    match F::parse_with(data, &zero) {
+        Err(e) if matches!(e.kind(), ErrorKind::Limit { .. }) => Ok(()),
+        Err(e) => Err(format!(
+            "{}: zero limits gave another error than a limit: {e}",
+            F::NAME
+        )),
+        Ok(_) => Err(format!("{}: parse_with ignored zero limits", F::NAME)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_detections_need_the_extension() {
+        let d = Detected::new("x", Confidence::Weak);
+        assert!(d.claims("a/b.BMS", &["bms"]));
+        assert!(!d.claims("a/b.bin", &["bms"]));
+        assert!(Detected::new("x", Confidence::Strong).claims("b.bin", &["bms"]));
+    }
+
+    #[test]
+    fn conversion_lines_name_folders_and_options() {
+        let c = ConversionSpec {
+            from: &["tpl"],
+            to: &[""],
+            options: &[("like", "keep settings")],
+            help: "one PNG per image",
+        };
+        let line = c.line();
+        assert!(line.starts_with("  .tpl -> FOLDER"), "{line}");
+        assert!(line.contains("-o like=…: keep settings"), "{line}");
+    }
+}
