@@ -104,7 +104,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(path) => (std::fs::read(&path)?, path.to_string_lossy().into_owned()),
         None => (built_archive(), "built.szs".to_owned()),
     };
-    let file = gcformats::open_named(&bytes, &name)?;
+    let file = gcformats::open_with(&bytes, &gcformats::OpenOptions::named(&name))?;
     let mut w = Walk::default();
     walk(&file, &mut w)?;
     print!("{}", w.text);

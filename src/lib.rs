@@ -63,7 +63,7 @@ pub use format::{
 };
 #[cfg(feature = "convert")]
 pub use format::{Conversion, Notices};
-pub use opened::{MAX_NESTING, Opened, open, open_any, open_named, open_shared, open_with};
+pub use opened::{MAX_NESTING, OpenOptions, Opened, Source, open, open_with};
 pub use registered::{Present, Registered};
 pub use verify::{read_back, read_back_all};
 

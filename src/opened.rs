@@ -56,42 +56,128 @@ impl std::fmt::Debug for Opened<'_> {
     }
 }
 
-/// Opens `data` with the default [`Limits`]: an error when no registered format recognises it.
+/// What [`open`] reads: bytes borrowed from the caller, bytes the opened file keeps and shares
+/// with its members (a `Vec<u8>` or [`Bytes`] handed over), or a file on disk (read whole,
+/// named by its path).
+#[derive(Debug, Clone)]
+pub enum Source<'a> {
+    /// The caller's bytes.
+    Borrowed(&'a [u8]),
+    /// Bytes the opened file owns; members stored as they are share them instead of copying.
+    Shared(Bytes),
+    /// A file to read.
+    Path(&'a std::path::Path),
+}
+
+impl<'a> From<&'a [u8]> for Source<'a> {
+    fn from(b: &'a [u8]) -> Self {
+        Source::Borrowed(b)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [u8; N]> for Source<'a> {
+    fn from(b: &'a [u8; N]) -> Self {
+        Source::Borrowed(b)
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for Source<'a> {
+    fn from(b: &'a Vec<u8>) -> Self {
+        Source::Borrowed(b)
+    }
+}
+
+impl From<Vec<u8>> for Source<'_> {
+    fn from(b: Vec<u8>) -> Self {
+        Source::Shared(b.into())
+    }
+}
+
+impl From<Bytes> for Source<'_> {
+    fn from(b: Bytes) -> Self {
+        Source::Shared(b)
+    }
+}
+
+impl<'a> From<&'a std::path::Path> for Source<'a> {
+    fn from(p: &'a std::path::Path) -> Self {
+        Source::Path(p)
+    }
+}
+
+impl<'a> From<&'a std::path::PathBuf> for Source<'a> {
+    fn from(p: &'a std::path::PathBuf) -> Self {
+        Source::Path(p)
+    }
+}
+
+/// How [`open_with`] opens a file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// The file's name or path: formats without magic (BTI, BMS, weak BCSV) are told by its
+    /// extension. A [`Source::Path`] names itself when this is empty.
+    pub name: String,
+    /// Bounds on every parse and on the members' total size (per container).
+    pub limits: Limits,
+    /// Give an [`Opened`] for bytes no format recognises ([`Opened::is_known`] false: opaque
+    /// bytes, as container members may be) instead of an error.
+    pub any: bool,
+}
+
+impl OpenOptions {
+    /// Options naming the file `name`.
+    pub fn named(name: impl Into<String>) -> Self {
+        OpenOptions {
+            name: name.into(),
+            ..OpenOptions::default()
+        }
+    }
+
+    /// The same options under `limits`.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The same options, opening unrecognised bytes too ([`OpenOptions::any`]).
+    pub fn any(mut self) -> Self {
+        self.any = true;
+        self
+    }
+}
+
+/// Opens a file (bytes, a buffer to keep, or a path: [`Source`]) with the default options: an
+/// error when no registered format recognises it.
 ///
 /// ```
 /// assert!(gcformats::open(b"\0\0\0\0").is_err());
 /// ```
-pub fn open(data: &[u8]) -> Result<Opened<'_>> {
-    open_with(data, "", &Limits::default())
+pub fn open<'a>(source: impl Into<Source<'a>>) -> Result<Opened<'a>> {
+    open_with(source, &OpenOptions::default())
 }
 
-/// [`open`] with the file's name (formats without magic, BTI and BMS, are told by extension).
-pub fn open_named<'a>(data: &'a [u8], name: &str) -> Result<Opened<'a>> {
-    open_with(data, name, &Limits::default())
-}
-
-/// An [`Opened`] for any bytes: unrecognised ones included ([`Opened::is_known`] false), as
-/// container members are.
-pub fn open_any<'a>(data: &'a [u8], name: &str, limits: &Limits) -> Opened<'a> {
-    Opened::new(Data::Borrowed(data), name.to_owned(), limits, 0)
-}
-
-/// [`open_any`] for bytes the file keeps (e.g. a file just read): its members stored as they are
-/// share these bytes instead of copying them.
-pub fn open_shared(data: impl Into<Bytes>, name: &str, limits: &Limits) -> Opened<'static> {
-    Opened::new(Data::Shared(data.into()), name.to_owned(), limits, 0)
-}
-
-/// [`open_named`] under caller `limits`: members decompressed past `limits.max_alloc_bytes` in
-/// total (per container) are refused.
-pub fn open_with<'a>(data: &'a [u8], name: &str, limits: &Limits) -> Result<Opened<'a>> {
-    let o = open_any(data, name, limits);
-    if o.is_known() {
+/// [`open`] with options: the file's name, limits, and whether unrecognised bytes open too.
+pub fn open_with<'a>(source: impl Into<Source<'a>>, opts: &OpenOptions) -> Result<Opened<'a>> {
+    let (data, name) = match source.into() {
+        Source::Borrowed(b) => (Data::Borrowed(b), opts.name.clone()),
+        Source::Shared(b) => (Data::Shared(b), opts.name.clone()),
+        Source::Path(p) => {
+            let bytes = std::fs::read(p).map_err(|e| crate::io_error(p, e))?;
+            let name = if opts.name.is_empty() {
+                p.display().to_string()
+            } else {
+                opts.name.clone()
+            };
+            (Data::Shared(bytes.into()), name)
+        }
+    };
+    let o = Opened::new(data, name, &opts.limits, 0);
+    if o.is_known() || opts.any {
         Ok(o)
     } else {
         Err(Error::without_offset(ErrorKind::Invalid(format!(
             "{}: no registered format recognises this file",
-            if name.is_empty() { "input" } else { name }
+            if o.name.is_empty() { "input" } else { &o.name }
         ))))
     }
 }
@@ -313,7 +399,7 @@ mod tests {
             .write()
             .unwrap();
         let szs = yaz0::encode(&arc, yaz0::Encoder::Matching(yaz0::Matching::Nintendo));
-        let file = crate::open_named(&szs, "stage.szs").unwrap();
+        let file = crate::open_with(&szs, &crate::OpenOptions::named("stage.szs")).unwrap();
         let first = file.members().unwrap();
         assert!(file.validate().unwrap().is_empty());
         assert_eq!(file.rewrite().unwrap().bytes, szs);
@@ -344,7 +430,7 @@ mod parse_once {
         let samples = crate::samples();
         assert!(!samples.is_empty() || crate::registry().is_empty());
         for (name, bytes) in &samples {
-            let file = crate::open_any(bytes, name, &gcio::Limits::default());
+            let file = crate::open_with(bytes, &crate::OpenOptions::named(name).any()).unwrap();
             if !file.is_known() {
                 continue;
             }
@@ -392,7 +478,9 @@ mod caller_limits {
         let mut passed = Vec::new();
         let mut refused = 0;
         for (name, bytes) in crate::samples() {
-            let file = crate::open_any(&bytes, &name, &none);
+            let file =
+                crate::open_with(&bytes, &crate::OpenOptions::named(&name).limits(none).any())
+                    .unwrap();
             if !file.is_known() || file.is_compressed() || name == "bcsv/empty.bcsv" {
                 continue;
             }
@@ -453,7 +541,7 @@ mod convert_in_memory {
         assert_eq!(back, Some(crate::one_file("t.bcsv", table)));
 
         let (_, pkx) = pkx::build::samples().unwrap().into_iter().next().unwrap();
-        let file = crate::open_named(&pkx, "x.pkx").unwrap();
+        let file = crate::open_with(&pkx, &crate::OpenOptions::named("x.pkx")).unwrap();
         let json = file.convert("x.json", &opts, &none).unwrap().unwrap();
         let dat = file.members().unwrap().remove(0).bytes().to_vec();
         let files = Companions::from([("dat:model.dat".to_owned(), dat)]);
@@ -487,7 +575,8 @@ mod convert_in_memory {
         let ok = convert_with(&table, &name, "t.csv", &none, &gcio::Limits::default());
         assert!(ok.unwrap().is_some());
         assert!(is_limit(convert_with(&table, &name, "t.csv", &none, &tiny)));
-        let file = crate::open_any(&table, &name, &tiny);
+        let file =
+            crate::open_with(&table, &crate::OpenOptions::named(&name).limits(tiny).any()).unwrap();
         assert!(is_limit(file.convert("t.csv", &opts, &none)));
     }
 }

@@ -4,7 +4,7 @@
 
 use gcio::{Error, Limits, Result};
 
-use crate::{EXPORT_EXTENSIONS, Outputs, extension_of, open_any};
+use crate::{EXPORT_EXTENSIONS, OpenOptions, Outputs, extension_of, open_with};
 
 /// Checks that `bytes`, made for the name `name`, read back as what the name says: a file some
 /// format recognises parses (a compressed one decodes and its payload parses), bytes none
@@ -41,7 +41,7 @@ pub fn read_back(name: &str, bytes: &[u8], limits: &Limits) -> Result<()> {
                 .or_else(|_| fail("text that is not UTF-8".to_owned())),
         };
     }
-    let file = open_any(bytes, name, limits);
+    let file = open_with(bytes, &OpenOptions::named(name).limits(*limits).any())?;
     if !file.is_known() {
         // Opaque bytes (a payload decompressed, a member) are fine under a name no format claims.
         return match crate::registry()

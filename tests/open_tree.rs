@@ -41,7 +41,11 @@ fn limits_bound_the_members() {
         max_alloc_bytes: 64,
         ..Default::default()
     };
-    let file = gcformats::open_with(&bytes, "x.szs", &tight).unwrap();
+    let file = gcformats::open_with(
+        &bytes,
+        &gcformats::OpenOptions::named("x.szs").limits(tight),
+    )
+    .unwrap();
     assert!(file.members().is_err());
     assert!(gcformats::open(b"plain text, no format").is_err());
 }
@@ -59,7 +63,7 @@ fn real_archives_walk_and_write_back() {
     for path in gcformats::gcio::corpus::files(&dir) {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.display().to_string();
-        let Ok(file) = gcformats::open_named(&bytes, &name) else {
+        let Ok(file) = gcformats::open_with(&bytes, &gcformats::OpenOptions::named(&name)) else {
             continue;
         };
         let mut w = Walk::default();
@@ -68,4 +72,23 @@ fn real_archives_walk_and_write_back() {
         walked += w.formats.len();
     }
     assert!(walked > 0, "no file under {} opened", dir.display());
+}
+
+/// The one door takes a path too: the file is read and named by its path (a BTI, which has no
+/// magic, is told by that name).
+#[test]
+fn open_reads_a_path() {
+    let dir = std::env::temp_dir().join(format!("gcformats-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (name, bytes) = gcformats::samples()
+        .into_iter()
+        .find(|(n, _)| n.ends_with(".bti"))
+        .unwrap();
+    let path = dir.join(name.rsplit('/').next().unwrap());
+    std::fs::write(&path, &bytes).unwrap();
+    let file = gcformats::open(&path).unwrap();
+    assert_eq!(file.format(), "bti");
+    assert_eq!(file.bytes(), &bytes[..]);
+    assert!(gcformats::open(&dir.join("missing.bti")).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -178,7 +178,7 @@ mod tests {
             let waves: Vec<u16> = d.waves().into_iter().filter(|w| *w != 0x31).collect();
             let ws = ibnk::wsys::build(1, &[("a.aw", &waves)]);
             let files = crate::Companions::from([("wsys".to_owned(), ws)]);
-            let file = crate::open_named(&bytes, "x.bnk").unwrap();
+            let file = crate::open_with(&bytes, &crate::OpenOptions::named("x.bnk")).unwrap();
             let found = file.validate_with(&Options::new(), &files).unwrap();
             assert_eq!(found.len(), 1);
             assert_eq!(

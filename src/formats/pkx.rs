@@ -349,7 +349,7 @@ mod tests {
     #[test]
     fn survey_descends_into_the_dat() {
         let b = sample("colosseum-pokemon.pkx");
-        let o = crate::open_named(&b, "x.pkx").unwrap();
+        let o = crate::open_with(&b, &crate::OpenOptions::named("x.pkx")).unwrap();
         assert_eq!(o.format(), "pkx-colosseum");
         let m = o.members().unwrap();
         let formats: Vec<&str> = m.iter().map(|e| e.format()).collect();

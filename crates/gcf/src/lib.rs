@@ -17,8 +17,8 @@ pub mod report;
 pub mod survey;
 
 pub use gcformats::{
-    Companions, Detection, Format, Info, MAX_NESTING, Member, Opened, Options, Rewrite, UNKNOWN,
-    detect_format, extension, format_by_name, formats, io_error, open_any, open_named, open_shared,
+    Companions, Detection, Format, Info, MAX_NESTING, Member, OpenOptions, Opened, Options,
+    Rewrite, UNKNOWN, detect_format, extension, format_by_name, formats, io_error, open, open_with,
     samples,
 };
 
@@ -208,11 +208,26 @@ impl Spent {
 /// counts against the [`budget`] in `opts`: past it, the container reports the error and its
 /// members are not examined.
 pub fn examine(path: &str, data: &[u8], deep: bool, opts: &Options, out: &mut Vec<Examined>) {
-    let file = gcformats::open_any(data, path, &gcio::Limits::default());
-    examine_opened(&file, deep, opts, out);
+    match gcformats::open_with(data, &OpenOptions::named(path).any()) {
+        Ok(file) => examine_opened(&file, deep, opts, out),
+        // Bytes always open with `any`; an error here is still reported, never dropped.
+        Err(e) => out.push(Examined {
+            path: path.to_owned(),
+            format: UNKNOWN,
+            detail: None,
+            bytes: data.len() as u64,
+            roundtrip: RoundTrip::Error {
+                message: e.to_string(),
+            },
+            diagnostics: Vec::new(),
+            error: Some(e.to_string()),
+            facts: Vec::new(),
+            seconds: 0.0,
+        }),
+    }
 }
 
-/// [`examine`] of a file already opened (e.g. with [`gcformats::open_shared`], whose members
+/// [`examine`] of a file already opened (e.g. from a buffer it keeps, whose members
 /// stored as they are share its bytes).
 pub fn examine_opened(file: &Opened<'_>, deep: bool, opts: &Options, out: &mut Vec<Examined>) {
     examine_with(file, deep, opts, &Companions::new(), out);
@@ -315,7 +330,7 @@ struct Cx<'a> {
     out: &'a mut Vec<Examined>,
 }
 
-/// Examines one opened file (identified once, by [`gcformats::open_any`]) and its members.
+/// Examines one opened file (identified once, by [`gcformats::open_with`]) and its members.
 fn examine_at(path: &str, file: &gcformats::Opened<'_>, cx: &mut Cx<'_>, spent: &mut Spent) {
     let start = std::time::Instant::now();
     let data = file.bytes();

@@ -450,7 +450,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let data = read(&file)?;
             let mut spent = gcf::Spent { bytes: 0, budget };
             let name = file.display().to_string();
-            let opened = gcf::open_any(&data, &name, &gcio::Limits::default());
+            let opened = gcf::open_with(&data, &gcf::OpenOptions::named(&name).any())
+                .map_err(|e| e.to_string())?;
             let mut v = info_chain(&opened, &name, &mut spent)?;
             if json {
                 strip_text(&mut v);
@@ -476,7 +477,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     }
                 };
                 let name = f.display().to_string();
-                let file = gcf::open_shared(data, &name, &gcio::Limits::default());
+                let file = match gcf::open_with(data, &gcf::OpenOptions::named(&name).any()) {
+                    Ok(f) => f,
+                    Err(e) => {
+                        failed = true;
+                        file_error(json, &mut rows, f, e.to_string());
+                        continue;
+                    }
+                };
                 let mut found = Vec::new();
                 gcf::examine_with(&file, true, &opts, &companions, &mut found);
                 unknown_listed_is_kept(&mut found, *listed);

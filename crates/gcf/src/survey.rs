@@ -368,10 +368,14 @@ pub fn survey(path: &Path, so: &SurveyOptions) -> std::io::Result<Survey> {
             rx.into_iter()
                 .par_bridge()
                 .fold(Survey::default, |mut acc, (name, data)| {
-                    match data {
-                        Ok(data) => {
-                            let len = data.len() as u64;
-                            let file = crate::open_shared(data, &name, &gcio::Limits::default());
+                    let opts = gcformats::OpenOptions::named(&name).any();
+                    match data.and_then(|d| {
+                        let len = d.len() as u64;
+                        gcformats::open_with(d, &opts)
+                            .map(|f| (f, len))
+                            .map_err(std::io::Error::other)
+                    }) {
+                        Ok((file, len)) => {
                             let mut found = Vec::new();
                             examine_with(&file, true, &so.options, &companions, &mut found);
                             for e in &found {

@@ -31,8 +31,8 @@ fn committed_samples_are_up_to_date() {
 #[test]
 fn every_sample_round_trips_and_is_identified() {
     for (name, bytes) in gcf::samples() {
-        let file =
-            gcf::open_named(&bytes, &name).unwrap_or_else(|_| panic!("{name}: not identified"));
+        let file = gcf::open_with(&bytes, &gcf::OpenOptions::named(&name))
+            .unwrap_or_else(|_| panic!("{name}: not identified"));
         assert_eq!(
             gcf::roundtrip_of(&file),
             gcf::RoundTrip::Identical,

@@ -92,7 +92,7 @@ fn extract_then_pack_is_the_identity_on_the_sample() {
 }
 
 fn gcformats_yaz0_decode(s: &[u8]) -> Vec<u8> {
-    let file = gcf::open_named(s, "x.szs").unwrap();
+    let file = gcf::open_with(s, &gcf::OpenOptions::named("x.szs")).unwrap();
     assert_eq!(file.format(), "yaz0");
     file.members().unwrap().remove(0).bytes().to_vec()
 }

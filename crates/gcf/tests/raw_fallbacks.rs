@@ -126,7 +126,9 @@ fn flipped_j3d_padding_is_reported_raw() {
         .find(|(n, _)| n == "skinned.bmd")
         .unwrap();
     assert_eq!(
-        gcf::roundtrip_of(&gcf::open_named(&model, "skinned.bmd").unwrap()),
+        gcf::roundtrip_of(
+            &gcf::open_with(&model, &gcf::OpenOptions::named("skinned.bmd")).unwrap()
+        ),
         RoundTrip::Identical
     );
     let v = j3d_bmd::parse(&model).unwrap();
@@ -143,7 +145,9 @@ fn flipped_j3d_padding_is_reported_raw() {
         let end = c.offset() as usize + bytes.len();
         let mut data = model.clone();
         data[end - 1] ^= 0x01;
-        match gcf::roundtrip_of(&gcf::open_named(&data, "skinned.bmd").unwrap()) {
+        match gcf::roundtrip_of(
+            &gcf::open_with(&data, &gcf::OpenOptions::named("skinned.bmd")).unwrap(),
+        ) {
             RoundTrip::Raw { parts } => {
                 assert_eq!(parts, [c.name()]);
                 flipped += 1;
