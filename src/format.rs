@@ -55,13 +55,13 @@ pub struct Member {
 }
 
 /// Files made in memory for the caller to write: `/`-separated relative path → bytes. For
-/// [`Format::extract`], paths inside the extracted folder; for [`Format::convert`], paths inside
+/// `Format::extract`, paths inside the extracted folder; for `Format::convert`, paths inside
 /// the output folder when the target names one ([`is_folder_name`]), otherwise beside the target:
 /// the target itself is the entry named as its file name ([`file_name`]), e.g. `y.obj`, with the
 /// files it refers to (`y.mtl`, `y_img0.png`) next to it.
 pub type Outputs = Vec<(String, Vec<u8>)>;
 
-/// A folder read into memory (what [`Format::pack`] and `archive::pack_rarc` pack).
+/// A folder read into memory (what `Format::pack` and `archive::pack_rarc` pack; feature `convert`).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Folder {
     /// Files by folder-relative `/`-separated path.

@@ -12,6 +12,30 @@
 //! payload, an archive's files. Only the formats whose features are on are registered; the
 //! `convert` feature adds the file conversions (PNG, glTF/OBJ, CSV, JSON, MIDI).
 //!
+//! Enable the formats you read as features (`gcformats = { version = "0.1", features = ["rarc",
+//! "bcsv"] }`; `full` is every format plus the conversions). Reading a game file from disk:
+//!
+//! ```no_run
+//! # fn main() -> gcformats::gcio::Result<()> {
+//! let file = gcformats::open(std::path::Path::new("StageData/RedBlueExStepA.arc"))?;
+//! println!("{} {:?}", file.format(), file.detection().detail); // yaz0 Some("rarc")
+//! for finding in file.validate()? {
+//!     println!("{finding}"); // severity, rule id, offset, message
+//! }
+//! assert_eq!(file.rewrite()?.bytes, file.bytes()); // byte-exact write-back
+//! for payload in file.members()? {
+//!     for member in payload.members()? {
+//!         println!("{} {}", member.name(), member.format());
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! `examples/open_tree.rs` walks a whole archive tree this way; the other files in `examples/`
+//! show one format each (`msbf_flow.rs` builds a flow chart with the owned model, writes it and
+//! validates it; `rarc_ls.rs`, `bcsv_dump.rs`, `j3d_info.rs`, … read real files given as
+//! arguments).
+//!
 //! ```
 //! let r = gcformats::gcio::Reader::new(b"RARC");
 //! assert!(r.expect_magic(0, b"RARC").is_ok());
@@ -96,7 +120,7 @@ pub fn detect_format(data: &[u8], name: &str) -> Option<(&'static dyn Format, De
 
 /// Every option key naming a companion file some registered format checks against or converts
 /// with ([`Format::companions`]): what a caller reads and passes to [`Opened::validate_with`]
-/// and [`convert`].
+/// and `convert` (feature `convert`).
 pub fn companion_keys() -> Vec<&'static str> {
     let mut keys: Vec<&'static str> = formats::FORMATS
         .iter()

@@ -131,13 +131,13 @@ fn fuzz_text(data: &[u8], json: bool) {
     assert_eq!(back.write().ok(), Some(bytes), "written table round-trips");
 }
 
-/// CSV → BCSV, the path of `gcf convert x.csv x.bcsv` (see [`fuzz_text`]).
+/// CSV → BCSV, the path of `gcf convert x.csv x.bcsv` (see `fuzz_text`).
 #[cfg(feature = "test-support")]
 pub fn fuzz_bcsv_csv(data: &[u8]) {
     fuzz_text(data, false);
 }
 
-/// JSON → BCSV, the path of `gcf convert x.json x.bcsv` (see [`fuzz_text`]).
+/// JSON → BCSV, the path of `gcf convert x.json x.bcsv` (see `fuzz_text`).
 #[cfg(all(feature = "json", feature = "test-support"))]
 pub fn fuzz_bcsv_json(data: &[u8]) {
     fuzz_text(data, true);
