@@ -61,20 +61,27 @@ Input may be compressed (Yaz0/Yay0): the payload is converted.";
 enum Cmd {
     /// Print PATH<TAB>FORMAT[<TAB>DETAIL] for each file (a directory: every file under it).
     Identify {
+        /// Files or directories (`-`: standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
     /// Summarise a file's structure (through compression, to the archive inside).
-    Info { file: PathBuf },
+    Info {
+        /// The file (`-`: standard input).
+        file: PathBuf,
+    },
     /// Validate: PATH<TAB>SEVERITY<TAB>RULE<TAB>0xOFFSET<TAB>MESSAGE; exit 1 on any error. A
     /// directory stands for every file under it. An archive's members (and a compressed file's payload) are validated too, as ARCHIVE:MEMBER.
     Check {
+        /// Files or directories (`-`: standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Wave system to check an instrument bank against.
+        /// Wave system to check an instrument bank against (same as `-o wsys=FILE`).
         #[arg(long)]
         wsys: Option<PathBuf>,
-        /// Extra option KEY=VALUE.
+        /// Option KEY=VALUE: `model=X.bdl` checks an animation's binding to that model,
+        /// `wsys=X.ws` an instrument bank's waves, `order=xd|melee` a .dat's compiler order,
+        /// `kind=pokemon|trainer` a .pkx's metadata.
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
     },
@@ -82,6 +89,7 @@ enum Cmd {
     /// 0xOFF|error: MSG|kept; exit 1 unless every file is identical (members of unknown formats
     /// are `kept`, opaque bytes; `raw:` names parts the model copied instead of rewriting).
     Roundtrip {
+        /// Files or directories (`-`: standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also round-trip archive members.
@@ -161,17 +169,27 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Compare two sysdolphin .dat archives: first line `BNB <percent>` (fuzzy 4-byte word match,
-    /// A the reference; for B a rebuild of A, the figure with A's recorded texture list), second
-    /// `BNB-rules <percent>` (B's model laid out by the order rules alone, no texture list), then
-    /// per compiler-phase region BNB and per struct kind NBN.
-    Compare { a: PathBuf, b: PathBuf },
+    /// Compare two sysdolphin .dat archives. BNB is the share of 4-byte words of A equal to B's
+    /// word at the same index or within 8 words of it (100 %: the same layout); NBN, per struct
+    /// kind, the structs of A equal to B's struct of that kind and ordinal (pointers compared as
+    /// set or null). First line
+    /// `BNB <percent>` (A the reference; for B a rebuild of A, the figure with A's recorded
+    /// texture list), second `BNB-rules <percent>` (B's model laid out by the order rules alone,
+    /// no texture list), then per compiler-phase region BNB and per struct kind NBN.
+    Compare {
+        /// The reference (e.g. the game's file).
+        a: PathBuf,
+        /// The file compared with it (e.g. `gcf rebuild`'s output).
+        b: PathBuf,
+    },
     /// Lay a sysdolphin .dat out afresh in HAL's compiler order (not the layout-preserving writer).
     /// Findings on the result go to stderr (check's format); they stop the rebuild (an error,
     /// nothing written) only when the input did not have them: a layout that reads worse is
     /// refused.
     Rebuild {
+        /// The .dat to lay out afresh.
         input: PathBuf,
+        /// The file to write (`-`: standard output).
         output: PathBuf,
         /// Compiler order: `xd` (Colosseum/XD) or `melee` (Melee, Chibi-Robo); default: the
         /// one the input's layout follows.
@@ -181,7 +199,9 @@ enum Cmd {
     /// Convert between formats; the file names' extensions choose the conversion.
     #[command(after_help = CONVERSIONS)]
     Convert {
+        /// The file (or, for a folder format such as a TPL's PNGs, the folder) to convert.
         input: PathBuf,
+        /// What to make: its extension chooses the conversion (no extension: a folder).
         output: PathBuf,
         /// Target pixel/texture format where one applies (e.g. cmpr).
         #[arg(long)]
