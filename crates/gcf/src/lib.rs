@@ -24,6 +24,23 @@ pub use gcformats::{
 
 use gcio::{Diagnostic, first_difference};
 
+/// What `gcf convert` can do, from the registry: every conversion each format declares
+/// ([`Format::conversions`]), one line each (also printed by `convert --help` and the "no
+/// conversion" error).
+pub fn conversions_help() -> String {
+    let mut text =
+        "Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):\n"
+            .to_owned();
+    for f in gcformats::registry() {
+        for c in f.conversions() {
+            text.push_str(&c.line());
+            text.push('\n');
+        }
+    }
+    text.push_str("A compressed input (Yaz0/Yay0) converts as its payload.");
+    text
+}
+
 /// Identifies `data` (named `path`); `unknown` when no format claims it.
 pub fn identify(data: &[u8], path: &str) -> Detection {
     gcformats::identify_named(data, path).unwrap_or_else(|| Detection::new(UNKNOWN))

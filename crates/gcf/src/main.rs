@@ -22,40 +22,42 @@ struct Cli {
     /// Print JSON instead of text (errors too).
     #[arg(long, global = true)]
     json: bool,
-    /// Replace an existing output file, or write into a non-empty folder.
-    #[arg(long, global = true)]
+    // The subcommands' options, also accepted before the subcommand (`gcf --force extract …`)
+    // but listed only on the subcommands they affect.
+    #[arg(long, hide = true)]
     force: bool,
-    /// Extra BCSV field names, one per line (`#` comments; `HASH<TAB>NAME` lines are checked).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, hide = true, value_name = "FILE")]
     names: Vec<PathBuf>,
-    /// Most bytes one input may expand to (decompressed members and payloads, extracted files,
-    /// a folder to pack), e.g. 512M or 8G; default 4G.
-    #[arg(long, global = true, value_name = "SIZE", value_parser = gcf::parse_size)]
+    #[arg(long, hide = true, value_name = "SIZE", value_parser = gcf::parse_size)]
     budget: Option<u64>,
     #[command(subcommand)]
     cmd: Cmd,
 }
 
-/// What `gcf convert` can do (also printed by `convert --help` and the "no conversion" error).
-const CONVERSIONS: &str = "\
-Conversions (the file names' extensions choose; `-o KEY=VALUE` passes options):
-  .szs/.yaz0/.carc -> a game-file name    decompress a Yaz0 stream (Galaxy .arc: use extract)
-  any file -> .szs/.yaz0/.carc            Yaz0-compress (-o yaz0=ENCODER: nintendo, gclib, whitehole, oead-6..9,
-                                          libyaz0, efe, efe-0x4c0, efe-0x1000, mkwsp, wszst-1..8, ctlib, fast, best)
-  .bcsv/.bcam/.tbl/.banmt/.pa -> .csv|.json    JMap table to text; back: .csv|.json -> table extension
-  .bms -> .txt|.mid|.midi                 disassemble / render (-o loops=N); back: .txt -> .bms
-  .bti -> .png                            decode; back: .png -> .bti (--format cmpr|rgb5a3|..., -o like=orig.bti keeps
-                                          the original's format, wrap, filters, LOD and mip count)
-  .tpl -> FOLDER                          one PNG per image + tpl.json; back: FOLDER -> .tpl
-  .canm -> .json; .json -> .canm          camera animation
-  .bmd/.bdl -> .obj|.glb                  model export (.glb: --anim X.bck/.btk/.brk/.bpk/.bva/..., repeatable; -o fps=60)
-  .dat (sysdolphin) -> .obj | FOLDER      mesh (+ textures as PNG into a folder)
-  .pkx -> .json; .json -> .pkx (--dat D)  Pokémon model container metadata
-  .gpl -> .json                           facial animation data
-  .bnk/.ibnk -> .json; .json -> .bnk      instrument bank
-  .msbf -> .json|.dot|.gv; .json -> .msbf flow chart
-  .kcl -> .obj; .obj -> .kcl              collision triangles (usemtl attr_N = attribute; -o thickness=40)
-Input may be compressed (Yaz0/Yay0): the payload is converted.";
+/// `--force`, for the commands that write files.
+#[derive(clap::Args, Default, Clone)]
+struct WriteOpts {
+    /// Replace an existing output file, or a used output folder whole.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `--budget`, for the commands that decompress or read folders.
+#[derive(clap::Args, Default, Clone)]
+struct BudgetOpts {
+    /// Most bytes one input may expand to (decompressed members and payloads, extracted files,
+    /// a folder to pack), e.g. 512M or 8G; default 4G (extract: also 64x the archive's size).
+    #[arg(long, value_name = "SIZE", value_parser = gcf::parse_size)]
+    budget: Option<u64>,
+}
+
+/// `--names`, for the commands that print BCSV field names.
+#[derive(clap::Args, Default, Clone)]
+struct NamesOpts {
+    /// Extra BCSV field names, one per line (`#` comments; `HASH<TAB>NAME` lines are checked).
+    #[arg(long, value_name = "FILE")]
+    names: Vec<PathBuf>,
+}
 
 #[derive(Subcommand)]
 enum Cmd {
@@ -67,12 +69,20 @@ enum Cmd {
     },
     /// Summarise a file's structure (through compression, to the archive inside).
     Info {
+        #[command(flatten)]
+        budget: BudgetOpts,
+        #[command(flatten)]
+        names: NamesOpts,
         /// The file (`-`: standard input).
         file: PathBuf,
     },
     /// Validate: PATH<TAB>SEVERITY<TAB>RULE<TAB>0xOFFSET<TAB>MESSAGE; exit 1 on any error. A
     /// directory stands for every file under it. An archive's members (and a compressed file's payload) are validated too, as ARCHIVE:MEMBER.
     Check {
+        #[command(flatten)]
+        budget: BudgetOpts,
+        #[command(flatten)]
+        names: NamesOpts,
         /// Files or directories (`-`: standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -89,6 +99,8 @@ enum Cmd {
     /// 0xOFF|error: MSG|kept; exit 1 unless every file is identical (members of unknown formats
     /// are `kept`, opaque bytes; `raw:` names parts the model copied instead of rewriting).
     Roundtrip {
+        #[command(flatten)]
+        budget: BudgetOpts,
         /// Files or directories (`-`: standard input).
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -98,6 +110,12 @@ enum Cmd {
     },
     /// Examine every file under PATH, descending into archives, and print per-format totals.
     Survey {
+        #[command(flatten)]
+        budget: BudgetOpts,
+        #[command(flatten)]
+        names: NamesOpts,
+        #[command(flatten)]
+        write: WriteOpts,
         /// A file, a directory or a disc image (default: the current directory).
         #[arg(default_value = ".")]
         path: PathBuf,
@@ -119,6 +137,10 @@ enum Cmd {
     /// archive may be compressed (Galaxy's .arc files are Yaz0). DIR must be new or empty;
     /// --force replaces it whole. Members may expand to 64x the archive's size unless --budget.
     Extract {
+        #[command(flatten)]
+        budget: BudgetOpts,
+        #[command(flatten)]
+        write: WriteOpts,
         /// The archive (.arc, .szs, .rarc, .pkx).
         archive: PathBuf,
         /// The folder to create.
@@ -129,6 +151,10 @@ enum Cmd {
     /// original's Yaz0 encoder is reused). Otherwise the output name picks the format
     /// (.arc/.rarc: RARC, .szs: Yaz0 RARC, .pkx). The result is read back before it is written.
     Pack {
+        #[command(flatten)]
+        budget: BudgetOpts,
+        #[command(flatten)]
+        write: WriteOpts,
         /// The folder to pack.
         dir: PathBuf,
         /// The archive to write.
@@ -158,6 +184,8 @@ enum Cmd {
     /// encoders. FILE must be of the member's format, or an export that converts to it (a table's
     /// .csv/.json, a texture's .png); anything else is refused.
     Replace {
+        #[command(flatten)]
+        write: WriteOpts,
         /// The archive, edited in place unless --out.
         archive: PathBuf,
         /// A path inside the archive (`jmp/Placement/ObjInfo`); `:` goes into an archive stored
@@ -187,6 +215,8 @@ enum Cmd {
     /// nothing written) only when the input did not have them: a layout that reads worse is
     /// refused.
     Rebuild {
+        #[command(flatten)]
+        write: WriteOpts,
         /// The .dat to lay out afresh.
         input: PathBuf,
         /// The file to write (`-`: standard output).
@@ -197,8 +227,13 @@ enum Cmd {
         order: Option<gcformats::hsd_dat::compile::Order>,
     },
     /// Convert between formats; the file names' extensions choose the conversion.
-    #[command(after_help = CONVERSIONS)]
     Convert {
+        #[command(flatten)]
+        budget: BudgetOpts,
+        #[command(flatten)]
+        names: NamesOpts,
+        #[command(flatten)]
+        write: WriteOpts,
         /// The file (or, for a folder format such as a TPL's PNGs, the folder) to convert.
         input: PathBuf,
         /// What to make: its extension chooses the conversion (no extension: a folder).
@@ -217,6 +252,40 @@ enum Cmd {
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
     },
+}
+
+impl Cmd {
+    /// The subcommand's `--force`, `--budget` and `--names` (off, unset, none where it has none).
+    fn common(&self) -> (bool, Option<u64>, Vec<PathBuf>) {
+        let (w, b, n) = match self {
+            Cmd::Info { budget, names, .. } | Cmd::Check { budget, names, .. } => {
+                (None, Some(budget), Some(names))
+            }
+            Cmd::Roundtrip { budget, .. } => (None, Some(budget), None),
+            Cmd::Survey {
+                budget,
+                names,
+                write,
+                ..
+            }
+            | Cmd::Convert {
+                budget,
+                names,
+                write,
+                ..
+            } => (Some(write), Some(budget), Some(names)),
+            Cmd::Extract { budget, write, .. } | Cmd::Pack { budget, write, .. } => {
+                (Some(write), Some(budget), None)
+            }
+            Cmd::Replace { write, .. } | Cmd::Rebuild { write, .. } => (Some(write), None, None),
+            Cmd::Identify { .. } | Cmd::Compare { .. } => (None, None, None),
+        };
+        (
+            w.is_some_and(|w| w.force),
+            b.and_then(|b| b.budget),
+            n.map(|n| n.names.clone()).unwrap_or_default(),
+        )
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -322,7 +391,13 @@ fn notice(json: bool, msg: &str) {
 
 fn main() -> ExitCode {
     let json = std::env::args_os().any(|a| a == "--json");
-    let cli = match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    let command =
+        Cli::command().mut_subcommand("convert", |c| c.after_help(gcf::conversions_help()));
+    let cli = match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(c) => c,
         Err(e) if !json || !e.use_stderr() => e.exit(),
         Err(e) => {
@@ -421,13 +496,16 @@ fn strip_text(v: &mut serde_json::Value) {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     let json = cli.json;
-    for f in &cli.names {
+    let (force, budget_opt, more_names) = cli.cmd.common();
+    let force = cli.force || force;
+    let budget_opt = budget_opt.or(cli.budget);
+    for f in cli.names.iter().chain(&more_names) {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
         gcformats::bcsv::names::add_list(&text).map_err(|e| format!("{}: {e}", f.display()))?;
     }
-    let budget = cli.budget.unwrap_or(output::DEFAULT_BUDGET);
+    let budget = budget_opt.unwrap_or(output::DEFAULT_BUDGET);
     let policy = |inputs: Vec<PathBuf>| output::Policy {
-        force: cli.force,
+        force,
         inputs,
         budget,
         ..Default::default()
@@ -466,7 +544,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(code(failed))
         }
-        Cmd::Info { file } => {
+        Cmd::Info { file, .. } => {
             let data = read(&file)?;
             let mut spent = gcf::Spent { bytes: 0, budget };
             let name = file.display().to_string();
@@ -481,7 +559,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Check { files, wsys, opt } => {
+        Cmd::Check {
+            files, wsys, opt, ..
+        } => {
             let files = inputs(files);
             let opts = options(opt, &[("wsys", path_opt(wsys))]);
             let companions = gcf::read_companions(&opts)?;
@@ -524,7 +604,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(code(failed))
         }
-        Cmd::Roundtrip { files, deep } => {
+        Cmd::Roundtrip { files, deep, .. } => {
             let files = inputs(files);
             let mut rows = Vec::new();
             let mut failed = false;
@@ -566,6 +646,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             html,
             fail_on,
             facts,
+            ..
         } => {
             let report = run_survey(&path, threads, options(Vec::new(), &[]))?;
             if json {
@@ -586,11 +667,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(code(failed))
         }
-        Cmd::Extract { archive, dir } => {
+        Cmd::Extract { archive, dir, .. } => {
             let data = read(&archive)?;
             let name = archive.display().to_string();
             let x = policy(vec![archive.clone()]).write_folder(&dir, |tmp| {
-                gcf::archive::extract_within(&data, &name, tmp, budget, cli.budget.is_some())
+                gcf::archive::extract_within(&data, &name, tmp, budget, budget_opt.is_some())
             })?;
             for n in &x.notices {
                 notice(json, n);
@@ -622,6 +703,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             sync_ids,
             follow_symlinks,
             opt,
+            ..
         } => {
             let flag = |b: bool| b.then(|| "true".to_owned());
             let opts = options(
@@ -656,6 +738,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             member,
             file,
             out,
+            ..
         } => {
             let data = read(&archive)?;
             let new = read(&file)?;
@@ -705,6 +788,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             input,
             output,
             order,
+            ..
         } => {
             let (bytes, findings) = gcf::formats::hsd_dat::rebuild(&read(&input)?, order)
                 .map_err(|e| format!("{}: {e}", input.display()))?;
@@ -736,6 +820,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             dat,
             anim,
             opt,
+            ..
         } => {
             let anim = (!anim.is_empty()).then(|| {
                 let paths: Vec<String> = anim.iter().map(|p| p.display().to_string()).collect();
@@ -765,9 +850,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     None => String::new(),
                 };
                 format!(
-                    "no conversion from {}{what} to {}\n{CONVERSIONS}",
+                    "no conversion from {}{what} to {}\n{}",
                     input.display(),
-                    output.display()
+                    output.display(),
+                    gcf::conversions_help()
                 )
             };
             if input.is_dir() {
