@@ -205,30 +205,7 @@ fn bump_first_number(csv: &str) -> String {
 
 #[test]
 fn csv_edit_of_one_table_changes_only_that_member_built() {
-    let table = gcf::samples()
-        .into_iter()
-        .find(|(n, _)| n == "bcsv/every_type.bcsv")
-        .unwrap()
-        .1;
-    let item = |name: &str, data: Vec<u8>| rarc::Item::File {
-        name: name.as_bytes().to_vec(),
-        attr: None,
-        data,
-        id: None,
-    };
-    let tree = rarc::Dir {
-        name: b"Stage".to_vec(),
-        children: vec![
-            rarc::Item::Dir(rarc::Dir {
-                name: b"jmp".to_vec(),
-                children: vec![item("ObjInfo", table), item("Other", vec![1; 64])],
-            }),
-            item("after.bin", vec![7; 100]),
-        ],
-    };
-    let arc = rarc::pack(&tree, rarc::PackOptions::default())
-        .write()
-        .unwrap();
+    let arc = support::table_archive();
     let szs = yaz0::encode(&arc, yaz0::Encoder::Matching(yaz0::Matching::Nintendo));
     edit_one_table(&szs, "jmp/ObjInfo", bump_first_number);
 }

@@ -16,17 +16,8 @@ fn s(p: &Path) -> &str {
 
 /// A Galaxy-style `.arc`: Yaz0 around a RARC with a table, an unknown-format member and a folder.
 fn galaxy_arc() -> Vec<u8> {
-    let table = gcf::samples()
-        .into_iter()
-        .find(|(n, _)| n == "bcsv/every_type.bcsv")
-        .unwrap()
-        .1;
-    let file = |name: &str, data: Vec<u8>| rarc::Item::File {
-        name: name.as_bytes().to_vec(),
-        attr: None,
-        data,
-        id: None,
-    };
+    let table = support::sample("bcsv/every_type.bcsv");
+    let file = support::file;
     let tree = rarc::Dir {
         name: b"Stage".to_vec(),
         children: vec![
@@ -40,10 +31,10 @@ fn galaxy_arc() -> Vec<u8> {
             ),
         ],
     };
-    let arc = rarc::pack(&tree, rarc::PackOptions::default())
-        .write()
-        .unwrap();
-    yaz0::encode(&arc, yaz0::Encoder::Matching(yaz0::Matching::Nintendo))
+    yaz0::encode(
+        &support::pack(&tree),
+        yaz0::Encoder::Matching(yaz0::Matching::Nintendo),
+    )
 }
 
 #[test]

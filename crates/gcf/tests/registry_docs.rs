@@ -46,7 +46,10 @@ fn readme_identify_list_is_the_registry_names() {
     let unknown: Vec<_> = listed.difference(&all).collect();
     assert!(unknown.is_empty(), "README names no format: {unknown:?}");
     let missing: Vec<_> = required.difference(&listed).collect();
-    assert!(missing.is_empty(), "README's identify list lacks {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "README's identify list lacks {missing:?}"
+    );
 }
 
 #[test]
@@ -73,11 +76,19 @@ fn readme_format_table_has_a_row_per_format() {
 
 #[test]
 fn convert_help_lists_every_declared_conversion() {
-    let help = support::run(&["convert", "--help"]).succeeds().stdout.clone();
+    let help = support::run(&["convert", "--help"])
+        .succeeds()
+        .stdout
+        .clone();
     let mut declared = BTreeSet::new();
     for f in gcformats::registry() {
         for c in f.conversions() {
-            assert!(help.contains(&c.line()), "{}: {:?} not in the help", f.name(), c);
+            assert!(
+                help.contains(&c.line()),
+                "{}: {:?} not in the help",
+                f.name(),
+                c
+            );
             for from in c.from {
                 for to in c.to {
                     declared.insert((*from, *to));

@@ -125,29 +125,37 @@ pub fn sample(name: &str) -> Vec<u8> {
         .1
 }
 
-/// A RARC named `Stage` holding `jmp/ObjInfo` (the `every_type` table sample), an opaque
-/// `jmp/Other` and `after.bin`: a Galaxy-style archive with a table member without extension.
-pub fn table_archive() -> Vec<u8> {
-    let item = |name: &str, data: Vec<u8>| rarc::Item::File {
+/// A RARC file member named `name` with default attributes and ID.
+pub fn file(name: &str, data: Vec<u8>) -> rarc::Item {
+    rarc::Item::File {
         name: name.as_bytes().to_vec(),
         attr: None,
         data,
         id: None,
-    };
-    let tree = rarc::Dir {
+    }
+}
+
+/// The RARC of `tree` in the retail layout.
+pub fn pack(tree: &rarc::Dir) -> Vec<u8> {
+    rarc::pack(tree, rarc::PackOptions::default())
+        .write()
+        .unwrap()
+}
+
+/// A RARC named `Stage` holding `jmp/ObjInfo` (the `every_type` table sample), an opaque
+/// `jmp/Other` and `after.bin`: a Galaxy-style archive with a table member without extension.
+pub fn table_archive() -> Vec<u8> {
+    pack(&rarc::Dir {
         name: b"Stage".to_vec(),
         children: vec![
             rarc::Item::Dir(rarc::Dir {
                 name: b"jmp".to_vec(),
                 children: vec![
-                    item("ObjInfo", sample("bcsv/every_type.bcsv")),
-                    item("Other", vec![1; 64]),
+                    file("ObjInfo", sample("bcsv/every_type.bcsv")),
+                    file("Other", vec![1; 64]),
                 ],
             }),
-            item("after.bin", vec![7; 100]),
+            file("after.bin", vec![7; 100]),
         ],
-    };
-    rarc::pack(&tree, rarc::PackOptions::default())
-        .write()
-        .unwrap()
+    })
 }
