@@ -76,11 +76,8 @@ impl ConversionSpec {
                 .collect::<Vec<_>>()
                 .join("/")
         };
-        let mut line = format!(
-            "{} -> {}",
-            exts(self.from).replace('/', "|"),
-            exts(self.to).replace('/', "|")
-        );
+        // Inputs a/b, outputs a|b: the hand-written help's convention.
+        let mut line = format!("{} -> {}", exts(self.from), exts(self.to).replace('/', "|"));
         line = format!("  {line:<38} {}", self.help);
         for (k, what) in self.options {
             line.push_str(&format!("\n  {:<38}   -o {k}=…: {what}", ""));
