@@ -51,7 +51,17 @@ fn bars(title: &str, rows: &[(String, f64, String)]) -> String {
     svg + "</svg></figure>"
 }
 
+/// A table whose cells are text (escaped here).
 fn table(head: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
+    html_table(
+        head,
+        rows.into_iter()
+            .map(|r| r.iter().map(|c| escape(c)).collect()),
+    )
+}
+
+/// A table whose cells are HTML already (escaped by the caller).
+fn html_table(head: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
     let mut t = String::from("<table><thead><tr>");
     for h in head {
         let _ = write!(t, "<th>{}</th>", escape(h));
@@ -60,7 +70,7 @@ fn table(head: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
     for row in rows {
         t += "<tr>";
         for cell in row {
-            let _ = write!(t, "<td>{}</td>", escape(&cell));
+            let _ = write!(t, "<td>{cell}</td>");
         }
         t += "</tr>";
     }
@@ -70,10 +80,10 @@ fn table(head: &[&str], rows: impl IntoIterator<Item = Vec<String>>) -> String {
 /// Renders the whole report page.
 pub fn html(s: &Survey) -> String {
     let mut body = format!(
-        "<h1>gcformats survey of {}</h1><p>{} files and members, {} bytes, {:.3} s, {} thread(s){}.</p>",
+        "<h1>gcformats survey of {}</h1><p>{} files and members, {}, {:.3} s, {} thread(s){}.</p>",
         escape(&s.path),
         s.files,
-        s.bytes,
+        size(s.bytes),
         s.seconds,
         s.threads,
         if s.interrupted {
@@ -99,13 +109,18 @@ pub fn html(s: &Survey) -> String {
             vec![
                 name.clone(),
                 f.files.to_string(),
-                f.bytes.to_string(),
+                size(f.bytes),
                 f.parsed.to_string(),
                 f.identical.to_string(),
                 f.typed.to_string(),
                 format!("{:.1} %", pct(f.identical, f.files)),
                 f.rules.values().sum::<u64>().to_string(),
-                format!("{:.1}", f.mb_per_s()),
+                // Nothing parsed (unknown files are only identified): no throughput.
+                if f.parsed > 0 {
+                    format!("{:.1}", f.mb_per_s())
+                } else {
+                    "–".to_owned()
+                },
             ]
         }),
     );
@@ -113,7 +128,7 @@ pub fn html(s: &Survey) -> String {
     let share: Vec<_> = s
         .formats
         .iter()
-        .map(|(n, f)| (n.clone(), f.bytes as f64, format!("{} B", f.bytes)))
+        .map(|(n, f)| (n.clone(), f.bytes as f64, size(f.bytes)))
         .collect();
     body += &bars("Format share (bytes)", &share);
     let pass: Vec<_> = s
@@ -139,18 +154,27 @@ pub fn html(s: &Survey) -> String {
         body += &bars("Rule hits", &hits);
     }
     body += "</div>";
-    let failures: Vec<_> = s
-        .formats
-        .iter()
-        .flat_map(|(n, f)| {
-            f.failures
-                .iter()
-                .map(move |(p, w)| vec![n.clone(), p.clone(), w.clone()])
-        })
-        .collect();
-    if !failures.is_empty() {
+    // Identical outcomes grouped: one row per outcome, with how many files and a few of them.
+    let mut grouped: std::collections::BTreeMap<(&str, &str), Vec<&str>> = Default::default();
+    for (n, f) in &s.formats {
+        for (p, w) in &f.failures {
+            grouped.entry((n, w)).or_default().push(p);
+        }
+    }
+    if !grouped.is_empty() {
         body += "<h2>Round-trip failures</h2>";
-        body += &table(&["format", "file", "outcome"], failures);
+        body += &table(
+            &["format", "outcome", "files", "for example"],
+            grouped.into_iter().map(|((n, w), paths)| {
+                let shown: Vec<&str> = paths.iter().take(3).copied().collect();
+                let more = paths.len().saturating_sub(shown.len());
+                let mut example = shown.join(", ");
+                if more > 0 {
+                    example += &format!(" (+{more} more)");
+                }
+                vec![n.to_owned(), w.to_owned(), paths.len().to_string(), example]
+            }),
+        );
     }
     let errors: Vec<_> = s
         .formats
@@ -169,14 +193,24 @@ pub fn html(s: &Survey) -> String {
         .formats
         .iter()
         .flat_map(|(n, f)| {
-            f.rules
-                .iter()
-                .map(move |(r, c)| vec![n.clone(), r.clone(), c.to_string()])
+            f.rules.iter().map(move |(r, c)| {
+                let sev: Vec<&str> = f
+                    .severities
+                    .get(r)
+                    .map(|v| v.iter().map(String::as_str).collect())
+                    .unwrap_or_default();
+                vec![
+                    escape(n),
+                    rule_link(r),
+                    escape(&sev.join(" / ")),
+                    c.to_string(),
+                ]
+            })
         })
         .collect();
     if !rules.is_empty() {
         body += "<h2>Validator rules hit</h2>";
-        body += &table(&["format", "rule", "hits"], rules);
+        body += &html_table(&["format", "rule", "severity", "hits"], rules);
     }
     let facts: Vec<_> = s
         .formats
@@ -207,6 +241,36 @@ pub fn html(s: &Survey) -> String {
     )
 }
 
+/// Where the project documents the rules (the catalogue files are named for the family).
+const RULES_URL: &str = "https://github.com/gcformats/gcformats/blob/main/docs/rules";
+
+/// A rule id linked to its family's catalogue page (`J3DA-014` → `j3da.md`; the table rules,
+/// `TBL-*`, are catalogued with BCSV).
+fn rule_link(rule: &str) -> String {
+    let family = rule.split('-').next().unwrap_or(rule).to_ascii_lowercase();
+    let page = if family == "tbl" { "bcsv" } else { &family };
+    format!(
+        "<a href=\"{RULES_URL}/{}.md\">{}</a>",
+        escape(page),
+        escape(rule)
+    )
+}
+
+/// A byte count for people: `824679` → `805.4 KiB`.
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS.get(unit).copied().unwrap_or("TiB"))
+}
+
 fn pct(a: u64, b: u64) -> f64 {
     if b == 0 {
         100.0
@@ -235,5 +299,27 @@ mod tests {
         assert!(page.contains("&lt;dir&gt;"));
         assert!(page.contains("<table>") && page.contains("<svg"));
         assert!(!page.contains("<script"));
+    }
+
+    #[test]
+    fn groups_failures_links_rules_and_formats_sizes() {
+        let mut s = Survey::default();
+        let f = s.formats.entry("bcsv".into()).or_default();
+        f.files = 3;
+        f.bytes = 3 << 20;
+        for p in ["a", "b", "c"] {
+            f.failures.insert(p.into(), "differs at 0x10".into());
+        }
+        f.rules.insert("TBL-003".into(), 2);
+        f.severities
+            .entry("TBL-003".into())
+            .or_default()
+            .insert("warning".into());
+        let page = html(&s);
+        assert_eq!(page.matches("differs at 0x10").count(), 1, "grouped");
+        assert!(page.contains("<td>3</td><td>a, b, c</td>"), "{page}");
+        assert!(page.contains("docs/rules/bcsv.md\">TBL-003</a>"));
+        assert!(page.contains("3.0 MiB") && page.contains("<td>warning</td>"));
+        assert!(page.contains("<td>–</td>"), "no MB/s without a parse");
     }
 }
