@@ -139,10 +139,7 @@ pub fn layers_for(
     Ok(from_manifest)
 }
 
-/// Whether a file named `name` is compressed by its extension (`.szs`, `.yaz0`, `.carc`: Yaz0).
-pub fn is_compressed_name(name: &str) -> bool {
-    matches!(crate::extension_of(name).as_str(), "szs" | "yaz0" | "carc")
-}
+pub use crate::format::is_compressed_name;
 
 /// Whether packing `folder` for `out` builds a RARC: the folder was extracted from one (it holds
 /// the manifest), or `out` names one (`.arc`, `.rarc`, or a compressed name).

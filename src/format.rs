@@ -135,7 +135,7 @@ const CALLER_KEYS: [&str; 1] = ["budget"];
 /// silently ignored: the error names the unknown keys and lists `known`. `what` names the
 /// conversion (e.g. `PNG to BTI`). Any format's [`Format::convert`] can call it with its keys.
 #[cfg(feature = "convert")]
-pub(crate) fn check_option_keys(opts: &Options, known: &[&str], what: &str) -> Result<()> {
+pub fn check_option_keys(opts: &Options, known: &[&str], what: &str) -> Result<()> {
     let unknown: Vec<&str> = opts
         .keys()
         .map(String::as_str)
@@ -428,6 +428,11 @@ pub fn extension(path: &Path) -> String {
 /// Extension of the name `name`, lower-cased (`""` when none).
 pub fn extension_of(name: &str) -> String {
     extension(Path::new(name))
+}
+
+/// Whether a file named `name` is compressed by its extension (`.szs`, `.yaz0`, `.carc`: Yaz0).
+pub fn is_compressed_name(name: &str) -> bool {
+    matches!(extension_of(name).as_str(), "szs" | "yaz0" | "carc")
 }
 
 /// Whether the output name `to` names a folder: it has no extension (`out`, `out/`, `.`).

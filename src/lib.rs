@@ -86,7 +86,7 @@ pub use format::{
     file_stem, io_error, is_folder_name, one_file,
 };
 #[cfg(feature = "convert")]
-pub use format::{Conversion, Notices};
+pub use format::{Conversion, Notices, check_option_keys};
 pub use opened::{MAX_NESTING, OpenOptions, Opened, Source, open, open_with};
 pub use registered::{Present, Registered};
 pub use verify::{read_back, read_back_all};
@@ -174,7 +174,7 @@ pub fn convert_noting(
         return Ok(Some(out));
     }
     let ext = extension_of(job.to);
-    if archive::is_compressed_name(job.to) || EXPORT_EXTENSIONS.contains(&ext.as_str()) {
+    if format::is_compressed_name(job.to) || EXPORT_EXTENSIONS.contains(&ext.as_str()) {
         return Ok(None);
     }
     Ok(Some(one_file(job.to, payload)))
@@ -196,7 +196,7 @@ fn convert_plain(job: &Conversion<'_>, notices: &mut Notices) -> gcio::Result<Op
         Some((f, _)) => match f.convert_noting(job, notices)? {
             Some(out) => Ok(Some(out)),
             // Any file compresses.
-            None if archive::is_compressed_name(job.to) => any(notices),
+            None if format::is_compressed_name(job.to) => any(notices),
             None => Ok(None),
         },
         None => any(notices),
