@@ -71,7 +71,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &kcl::Kcl,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     #[cfg(feature = "bcsv")]
-    &bcsv::Bcsv,
+    &bcsv::ENTRY,
     // No magic: PKX-001 header words (XD type id + 17 slots, or Colosseum DAT size twice + 16/17
     // slots) and a layout that fits; before hsd-dat, whose DAT it wraps.
     #[cfg(feature = "pkx")]
