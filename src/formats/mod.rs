@@ -68,7 +68,7 @@ pub static FORMATS: &[&dyn Format] = &[
     // No magic: position offset 0x38/0x3C, whole-entry sections in order and an octree that walks;
     // before bcsv, whose header arithmetic is looser.
     #[cfg(feature = "kcl")]
-    &kcl::Kcl,
+    &kcl::ENTRY,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     #[cfg(feature = "bcsv")]
     &bcsv::ENTRY,
