@@ -57,7 +57,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &j3d_anim::J3dAnim,
     // Magic 0x0020AF30 and a table offset inside the file.
     #[cfg(feature = "tpl")]
-    &tpl::Tpl,
+    &tpl::ENTRY,
     // `ANDO` + `CANM`/`CKAN`.
     #[cfg(feature = "canm")]
     &canm::ENTRY,
