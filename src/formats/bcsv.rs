@@ -1,23 +1,28 @@
-//! BCSV / JMap tables: strict header-arithmetic detection (no magic; the extension only breaks
-//! ties), `info` prints the table, `check` runs the validator and schemas, and `convert` goes
-//! BCSV ⇄ CSV and BCSV ⇄ JSON losslessly.
+//! BCSV / JMap tables: the crate's contract (`bcsv::Format`: strict header-arithmetic detection
+//! with no magic, where the extension only breaks ties; parse, write, the validator) presented
+//! with `info` (the table), survey facts and `convert` BCSV ⇄ CSV and BCSV ⇄ JSON losslessly.
 
 use bcsv::Table;
-use gcio::{Diagnostic, Error, Limits, Result};
+#[cfg(feature = "convert")]
+use gcio::Error;
+use gcio::Result;
 use std::fmt::Write as _;
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
-};
+use crate::format::{Conversion, Notices, Outputs, extension_of, one_file};
+use crate::format::{Info, Input};
+use crate::{Present, Registered};
 
-/// The BCSV format.
+/// The BCSV format's presentation.
 pub struct Bcsv;
+
+/// The registry entry.
+pub static ENTRY: Registered<bcsv::Format, Bcsv> = Registered::new(Bcsv);
 
 /// Rows `info` prints before summarising the rest.
 const INFO_ROWS: usize = 200;
 
+#[cfg(feature = "convert")]
 fn is_table_path(name: &str) -> bool {
     bcsv::EXTENSIONS.contains(&extension_of(name).as_str())
 }
@@ -69,30 +74,8 @@ fn table_text(table: &Table) -> String {
     out
 }
 
-impl Format for Bcsv {
-    fn name(&self) -> &'static str {
-        "bcsv"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &bcsv::EXTENSIONS
-    }
-
-    fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        bcsv::detect(data)?
-            .claims(bcsv::has_bcsv_extension(path))
-            .then(|| Detection::new("bcsv"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
-    /// model's questions); the questions that read the zero-copy view make it under the same
-    /// limits.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(Table::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let table = data.parsed::<Table>()?;
+impl Present<bcsv::Format> for Bcsv {
+    fn info(&self, _data: &Input<'_>, table: &Table) -> Result<Info> {
         let mut text = format!(
             "{} rows × {} fields, entry size {}, {}-endian, {}\n",
             table.len(),
@@ -142,12 +125,9 @@ impl Format for Bcsv {
 
     /// Survey facts: field hashes no dictionary name matches (`unknown hash [XXXXXXXX]`, to grow
     /// the dictionary from real discs), packed (masked) fields, and the byte order.
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(v) = bcsv::parse_with(data, data.limits()) else {
-            return Vec::new();
-        };
-        let mut facts = vec![(format!("byte order {:?}", v.endian()), 1)];
-        for f in v.fields() {
+    fn facts(&self, _data: &Input<'_>, table: &Table) -> Vec<(String, u64)> {
+        let mut facts = vec![(format!("byte order {:?}", table.endian), 1)];
+        for f in &table.fields {
             if bcsv::names::lookup(f.hash).is_none() {
                 facts.push((format!("unknown hash [{:08X}]", f.hash), 1));
             }
@@ -158,20 +138,8 @@ impl Format for Bcsv {
         facts
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let t = data.parsed::<Table>()?;
-        Ok(Rewrite {
-            bytes: t.write()?,
-            raw: t.raw_parts(),
-        })
-    }
-
-    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(bcsv::validate_with(data, data.limits()))
-    }
-
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let (src, dst) = (extension_of(from), extension_of(to));
         let bytes_in = is_table_path(from)

@@ -1,22 +1,27 @@
-//! KCL collision: no magic, detected by header arithmetic (position offset 0x38/0x3C, sections of
-//! whole entries in order, an octree that walks); `info` prints the header, pools and octree shape,
-//! `check` runs the KCL-* validator, `roundtrip` writes the model back, `convert x.kcl x.obj` exports
-//! the triangles (attribute as `usemtl attr_N`) and `convert x.obj x.kcl` builds a file
-//! (`-o thickness=40`, `-o max_per_leaf=8`, `-o min_cell_shift=3`).
+//! KCL collision: the crate's contract (`kcl::Format`: detection by header arithmetic with no
+//! magic — position offset 0x38/0x3C, sections of whole entries in order, an octree that walks —,
+//! parse, write, the KCL-* validator) presented with `info` (the header, pools and octree shape),
+//! survey facts, `convert x.kcl x.obj` (the triangles, attribute as `usemtl attr_N`) and
+//! `convert x.obj x.kcl` (`-o thickness=40`, `-o max_per_leaf=8`, `-o min_cell_shift=3`).
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Error, Limits, Result};
+#[cfg(feature = "convert")]
+use gcio::Error;
+use gcio::Result;
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
-};
+use crate::format::{Conversion, Notices, Options, Outputs, extension_of, one_file};
+use crate::format::{Info, Input};
+use crate::{Present, Registered};
 
-/// Nintendo KCL collision.
+/// Nintendo KCL collision's presentation.
 pub struct Kcl;
 
+/// The registry entry.
+pub static ENTRY: Registered<kcl::Format, Kcl> = Registered::new(Kcl);
+
+#[cfg(feature = "convert")]
 fn build_options(opts: &Options) -> Result<kcl::build::Options> {
     let mut o = kcl::build::Options::default();
     let num = |k: &str| -> Result<Option<f64>> {
@@ -39,26 +44,8 @@ fn build_options(opts: &Options) -> Result<kcl::build::Options> {
     Ok(o)
 }
 
-impl Format for Kcl {
-    fn name(&self) -> &'static str {
-        "kcl"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["kcl"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        kcl::detect(data).map(|_| Detection::new("kcl"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] for every question.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(kcl::Kcl::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let k = data.parsed::<kcl::Kcl>()?;
+impl Present<kcl::Format> for Kcl {
+    fn info(&self, data: &Input<'_>, k: &kcl::Kcl) -> Result<Info> {
         let h = &k.header;
         let cells = k.cells();
         let depth = cells.iter().map(|c| c.depth).max().unwrap_or(0);
@@ -118,10 +105,7 @@ impl Format for Kcl {
         Ok(Info { text, json })
     }
 
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(k) = data.parsed::<kcl::Kcl>() else {
-            return Vec::new();
-        };
+    fn facts(&self, _data: &Input<'_>, k: &kcl::Kcl) -> Vec<(String, u64)> {
         vec![
             (format!("header {:#x}", k.header.size()), 1),
             (format!("prism thickness {}", k.header.prism_thickness), 1),
@@ -129,20 +113,8 @@ impl Format for Kcl {
         ]
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = data.parsed::<kcl::Kcl>()?;
-        Ok(Rewrite {
-            bytes: m.write()?,
-            raw: m.raw_parts(),
-        })
-    }
-
-    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(kcl::validate_with(data, data.limits()))
-    }
-
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, opts, limits) = (job.input, job.from, job.to, job.opts, job.limits);
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             (_, "obj") if kcl::sniff(input) => {

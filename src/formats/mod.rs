@@ -57,7 +57,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &j3d_anim::J3dAnim,
     // Magic 0x0020AF30 and a table offset inside the file.
     #[cfg(feature = "tpl")]
-    &tpl::Tpl,
+    &tpl::ENTRY,
     // `ANDO` + `CANM`/`CKAN`.
     #[cfg(feature = "canm")]
     &canm::ENTRY,
@@ -68,10 +68,10 @@ pub static FORMATS: &[&dyn Format] = &[
     // No magic: position offset 0x38/0x3C, whole-entry sections in order and an octree that walks;
     // before bcsv, whose header arithmetic is looser.
     #[cfg(feature = "kcl")]
-    &kcl::Kcl,
+    &kcl::ENTRY,
     // No magic number: strict header arithmetic, so it comes after every format with a signature.
     #[cfg(feature = "bcsv")]
-    &bcsv::Bcsv,
+    &bcsv::ENTRY,
     // No magic: PKX-001 header words (XD type id + 17 slots, or Colosseum DAT size twice + 16/17
     // slots) and a layout that fits; before hsd-dat, whose DAT it wraps.
     #[cfg(feature = "pkx")]

@@ -1,20 +1,22 @@
-//! Wii TPL texture libraries: detected by the magic and a table offset inside the file; `info`
-//! lists the images, `check` runs the TPL-* rules, `roundtrip` writes the model back;
-//! `convert x.tpl DIR` writes one PNG per image with a manifest (`tpl::folder`), and
-//! `convert DIR x.tpl` rebuilds it (byte for byte while the PNGs are unchanged).
+//! Wii TPL texture libraries: the crate's contract (`tpl::Format`: the magic and a table offset
+//! inside the file, parse, write, the TPL-* rules) presented with `info` (the images), survey
+//! facts, `convert x.tpl DIR` (one PNG per image with a manifest, `tpl::folder`) and
+//! `convert DIR x.tpl` (rebuilt byte for byte while the PNGs are unchanged).
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Limits, Result};
+use gcio::Result;
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Folder, Format, Info, Input, Options, Outputs, Rewrite, extension, is_folder_name,
-};
+use crate::format::{Conversion, Folder, Notices, Options, Outputs, extension, is_folder_name};
+use crate::format::{Info, Input};
+use crate::{Present, Registered};
 
-/// The TPL format.
+/// The TPL format's presentation.
 pub struct Tpl;
+
+/// The registry entry.
+pub static ENTRY: Registered<tpl::Format, Tpl> = Registered::new(Tpl);
 
 fn format_name(id: u32) -> String {
     u8::try_from(id)
@@ -23,26 +25,8 @@ fn format_name(id: u32) -> String {
         .map_or_else(|| format!("{id:#x}"), str::to_owned)
 }
 
-impl Format for Tpl {
-    fn name(&self) -> &'static str {
-        "tpl"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["tpl"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        tpl::detect(data).map(|_| Detection::new("tpl"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] for every question.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(tpl::Tpl::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let t = data.parsed::<tpl::Tpl>()?;
+impl Present<tpl::Format> for Tpl {
+    fn info(&self, data: &Input<'_>, t: &tpl::Tpl) -> Result<Info> {
         let mut text = format!("TPL ({} bytes): {} image(s)\n", data.len(), t.images.len());
         let mut images = Vec::new();
         for (i, e) in t.images.iter().enumerate() {
@@ -82,22 +66,7 @@ impl Format for Tpl {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = data.parsed::<tpl::Tpl>()?;
-        Ok(Rewrite {
-            bytes: m.write()?,
-            raw: m.raw_parts(),
-        })
-    }
-
-    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(tpl::validate_with(data, data.limits()))
-    }
-
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(t) = data.parsed::<tpl::Tpl>() else {
-            return Vec::new();
-        };
+    fn facts(&self, _data: &Input<'_>, t: &tpl::Tpl) -> Vec<(String, u64)> {
         let mut f: Vec<(String, u64)> = t
             .images
             .iter()
@@ -109,7 +78,7 @@ impl Format for Tpl {
 
     #[cfg(feature = "convert")]
     /// `x.tpl DIR`: one PNG per image and the manifest, as files inside the folder.
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, to, limits) = (job.input, job.to, job.limits);
         if !(tpl::sniff(input) && is_folder_name(to)) {
             return Ok(None);

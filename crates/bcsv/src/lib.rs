@@ -33,6 +33,7 @@ mod convert;
 mod csv;
 mod detect;
 mod fasthash;
+mod format;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
@@ -52,6 +53,7 @@ pub use cellstr::Str;
 pub use convert::value_text as cell_text;
 pub use csv::{from_csv, to_csv};
 pub use detect::{Confidence, EXTENSIONS, detect, has_bcsv_extension, sniff};
+pub use format::Format;
 pub use fuzz::fuzz_bcsv;
 #[cfg(feature = "test-support")]
 pub use fuzz::fuzz_bcsv_csv;

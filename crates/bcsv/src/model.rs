@@ -255,7 +255,7 @@ impl Table {
         Self::from_view(&crate::view::parse_with(data, limits)?, limits)
     }
 
-    /// Copies a view into an owned table; `limits` bounds the cell count.
+    /// Copies a view into an owned table; `limits` bound the cell count and the stored bytes kept.
     pub fn from_view(view: &View<'_>, limits: &Limits) -> Result<Table> {
         let fields: Vec<Field> = view.fields().collect();
         let n = view.len();
@@ -265,6 +265,11 @@ impl Table {
         limits
             .check_alloc(cells, size_of::<Value>() as u64, 0)
             .context("BCSV rows")?;
+        // Each copy of stored bytes (pool, tail, header gap, a row's residue, the coverage
+        // mask) is at most the file's length.
+        limits
+            .check_alloc(view.data().len() as u64, 1, 0)
+            .context("BCSV stored bytes")?;
         let pool_bytes = view.pool().data();
         let mut values = Vec::with_capacity(n * fields.len());
         let mut residue = Vec::new();

@@ -55,16 +55,31 @@ pub fn parse(data: &[u8]) -> Result<View<'_>> {
     parse_with(data, &Limits::default())
 }
 
-/// [`parse`] (borrowed: nothing sized from the file is allocated, so the limits bound
-/// [`crate::Table::from_view`] and the validator).
-pub fn parse_with<'a>(data: &'a [u8], _limits: &Limits) -> Result<View<'a>> {
-    parse_endian(data, Endian::Big)
-        .or_else(|big| parse_endian(data, Endian::Little).map_err(|_| big))
+/// [`parse`] under `limits`: the view allocates nothing, but parsing walks the field table and
+/// every user walks the rows, so both counts are bounded by [`Limits::max_elements`]. When
+/// neither byte order parses, the big-endian error is reported, unless the little-endian
+/// header was sound but over the limits.
+pub fn parse_with<'a>(data: &'a [u8], limits: &Limits) -> Result<View<'a>> {
+    parse_endian_with(data, Endian::Big, limits).or_else(|big| {
+        parse_endian_with(data, Endian::Little, limits).map_err(|little| {
+            if matches!(little.kind(), ErrorKind::Limit { .. }) {
+                little
+            } else {
+                big
+            }
+        })
+    })
 }
 
 /// Parses a table of a known byte order. Every structural check of the header and field table
 /// happens here (BCSV-001..004), so getters only fail on a bad string offset or a wrong type.
 pub fn parse_endian(data: &[u8], endian: Endian) -> Result<View<'_>> {
+    parse_endian_with(data, endian, &Limits::default())
+}
+
+/// [`parse_endian`] under `limits` (the field and row counts, checked once the header is
+/// otherwise sound, so a file of the other byte order fails on its structure first).
+fn parse_endian_with<'a>(data: &'a [u8], endian: Endian, limits: &Limits) -> Result<View<'a>> {
     let r = Reader::new(data);
     let word = |off: usize| r.u32_at(off, endian).context("BCSV header");
     let header = Header {
@@ -111,6 +126,12 @@ pub fn parse_endian(data: &[u8], endian: Endian) -> Result<View<'_>> {
         .ok_or_else(|| Error::new(ErrorKind::Overflow("entry count × entry size"), 0))?;
     let rows = r
         .bytes(header.data_offset as usize, data_len)
+        .context("BCSV rows")?;
+    limits
+        .check_elements(u64::from(header.fields), 4)
+        .context("BCSV field table")?;
+    limits
+        .check_elements(u64::from(header.entries), 0)
         .context("BCSV rows")?;
     let pool = r
         .sub_from(header.data_offset as usize + data_len)

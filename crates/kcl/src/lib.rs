@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
+mod format;
 mod fuzz;
 pub mod geom;
 pub mod model;
@@ -31,6 +32,7 @@ pub mod validate;
 mod view;
 mod write;
 
+pub use format::Format;
 pub use fuzz::fuzz_kcl;
 pub use model::{Header, Kcl, Node, Octree, Prism};
 pub use validate::{validate, validate_model, validate_with};

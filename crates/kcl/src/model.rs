@@ -112,12 +112,12 @@ impl Kcl {
         Kcl::parse_with(data, &gcio::Limits::default())
     }
 
-    /// Parses `data` into the owned model; `limits` bound the element counts.
+    /// Parses `data` into the owned model; `limits` bound the pools, the octree lists and the blocks walked.
     pub fn parse_with(data: &[u8], limits: &gcio::Limits) -> gcio::Result<Kcl> {
         Kcl::from_view(&crate::parse_with(data, limits)?, limits)
     }
 
-    /// The owned model of a parsed view (walks the octree).
+    /// The owned model of a parsed view (walks the octree under `limits`).
     pub fn from_view(v: &crate::View<'_>, limits: &gcio::Limits) -> gcio::Result<Kcl> {
         v.to_model(limits)
     }

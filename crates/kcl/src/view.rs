@@ -147,6 +147,12 @@ impl<'a> View<'a> {
 
     /// Walks the octree: root grid, branch blocks (must be contiguous after the root), list stream.
     pub fn octree(&self) -> Result<(Octree, Option<u8>)> {
+        self.octree_with(&Limits::default())
+    }
+
+    /// [`View::octree`] under `limits`: the root grid and the list stream are element counts,
+    /// the branch blocks the walk's nodes.
+    pub fn octree_with(&self, limits: &Limits) -> Result<(Octree, Option<u8>)> {
         let r = Reader::new(self.data);
         let base = self.octree;
         let avail = self.data.len() - base;
@@ -161,6 +167,7 @@ impl<'a> View<'a> {
                     "root grid (masks >> block shift) does not fit in the file".to_owned(),
                 )
             })?;
+        limits.check_elements(root_len as u64, 0x20)?;
         let root_end = root_len * 4;
         // Breadth-first walk of branch words; block index = (target - root_end) / 32.
         let mut raw_blocks: Vec<Option<[u32; 8]>> = Vec::new();
@@ -187,6 +194,7 @@ impl<'a> View<'a> {
         }
         while let Some(b) = queue.pop_front() {
             if raw_blocks.len() <= b {
+                limits.check_nodes(b as u64 + 1, (base + root_end + b * 32) as u64)?;
                 raw_blocks.resize(b + 1, None);
             }
             if raw_blocks.get(b).is_some_and(Option::is_some) {
@@ -206,6 +214,7 @@ impl<'a> View<'a> {
         }
         let blocks_end = root_end + raw_blocks.len() * 32;
         let stream = self.data.get(base + blocks_end..).unwrap_or_default();
+        limits.check_elements(stream.len() as u64 / 2, (base + blocks_end) as u64)?;
         let lists: Vec<u16> = stream
             .chunks_exact(2)
             .map(|c| {
@@ -262,7 +271,7 @@ impl<'a> View<'a> {
         Ok((octree, tail))
     }
 
-    /// The owned model ([`Kcl::from_view`]); `limits` bound the element counts.
+    /// The owned model ([`Kcl::from_view`]); `limits` bound the pools, the octree lists and the blocks walked.
     pub(crate) fn to_model(&self, limits: &Limits) -> Result<Kcl> {
         for n in [
             self.position_count(),
@@ -280,7 +289,7 @@ impl<'a> View<'a> {
         let prisms = (0..self.prism_count())
             .map(|i| self.prism(i))
             .collect::<Result<_>>()?;
-        let (octree, tail) = self.octree()?;
+        let (octree, tail) = self.octree_with(limits)?;
         Ok(Kcl {
             header: self.header,
             positions,

@@ -54,12 +54,14 @@
 pub mod build;
 #[cfg(feature = "export")]
 pub mod folder;
+mod format;
 mod fuzz;
 pub mod model;
 pub mod validate;
 mod view;
 mod write;
 
+pub use format::Format;
 pub use fuzz::fuzz_tpl;
 pub use model::{Entry, Fill, ImageHeader, MAGIC, Palette, PaletteHeader, Tpl};
 pub use validate::{validate, validate_view, validate_with};
