@@ -84,7 +84,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &gpl_facial::GplFacial,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     #[cfg(feature = "bms")]
-    &bms::Bms,
+    &bms::ENTRY,
 ];
 
 /// The questions asked of bytes directly, each parsing afresh (unit tests of one format, on
