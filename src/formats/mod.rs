@@ -48,7 +48,7 @@ pub static FORMATS: &[&dyn Format] = &[
     #[cfg(feature = "rarc")]
     &rarc::Rarc,
     #[cfg(feature = "ibnk")]
-    &ibnk::Ibnk,
+    &ibnk::ENTRY,
     #[cfg(feature = "msbf")]
     &msbf::Msbf,
     #[cfg(feature = "j3d-bmd")]
