@@ -50,7 +50,7 @@ pub static FORMATS: &[&dyn Format] = &[
     #[cfg(feature = "ibnk")]
     &ibnk::ENTRY,
     #[cfg(feature = "msbf")]
-    &msbf::Msbf,
+    &msbf::ENTRY,
     #[cfg(feature = "j3d-bmd")]
     &j3d_bmd::J3dBmd,
     #[cfg(feature = "j3d-anim")]
