@@ -1,45 +1,30 @@
-//! BMS (JAudio2 sequences). The format has no header, so detection is strict: a `.bms` name AND a
-//! control-flow walk from offset 0 that finds code and no structural error. The entry sits last in
+//! BMS (JAudio2 sequences): the crate's contract (`bms::Format`: detection, parse, write, the
+//! BMS-* rules) presented with `info` (the walk's totals and tracks), survey facts and `convert`.
+//! The format has no header, so detection is strict: a `.bms` name AND a control-flow walk from
+//! offset 0 that finds code and no structural error (a weak detection). The entry sits last in
 //! `FORMATS`, so every format with a signature is asked first. `convert` disassembles to text
 //! (`.txt`), assembles text back (`.txt` → `.bms`) and exports MIDI (`.mid`, `-o loops=N`).
 
 use std::fmt::Write as _;
-use std::path::Path;
-
-use gcio::{Diagnostic, Error, Limits, Result};
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension, extension_of, one_file,
-};
+use gcio::Error;
+use gcio::Result;
 
-/// The BMS format.
+#[cfg(feature = "convert")]
+use crate::format::{Conversion, Notices, Outputs, extension_of, one_file};
+use crate::format::{Info, Input};
+use crate::{Present, Registered};
+
+/// The BMS format's presentation.
 pub struct Bms;
 
-impl Format for Bms {
-    fn name(&self) -> &'static str {
-        "bms"
-    }
+/// The registry entry.
+pub static ENTRY: Registered<bms::Format, Bms> = Registered::new(Bms);
 
-    fn extensions(&self) -> &'static [&'static str] {
-        &["bms"]
-    }
-
-    fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        bms::detect(data)?
-            .claims(extension(Path::new(path)) == "bms")
-            .then(|| Detection::new("bms"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
-    /// model's questions); the questions that read the zero-copy view make it under the same
-    /// limits.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(bms::Program::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
+impl Present<bms::Format> for Bms {
+    /// The walk's totals and tracks, from the zero-copy view (made under the same limits).
+    fn info(&self, data: &Input<'_>, _: &bms::Program) -> Result<Info> {
         let view = bms::parse_with(data, data.limits())?;
         let flow = view.flow();
         let code = (0..data.len())
@@ -78,20 +63,8 @@ impl Format for Bms {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let p = data.parsed::<bms::Program>()?;
-        Ok(Rewrite {
-            bytes: p.write()?,
-            raw: p.raw_parts(),
-        })
-    }
-
-    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(bms::validate_with(data, data.limits()))
-    }
-
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, opts, limits) = (job.input, job.from, job.to, job.opts, job.limits);
         let (src, dst) = (extension_of(from), extension_of(to));
         let out = match (src.as_str(), dst.as_str()) {
@@ -116,7 +89,8 @@ impl Format for Bms {
         out.map(|bytes| Some(one_file(to, bytes)))
     }
 
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
+    /// Opcode counts, tracks, tables and walk findings, from the zero-copy view.
+    fn facts(&self, data: &Input<'_>, _: &bms::Program) -> Vec<(String, u64)> {
         let Ok(view) = bms::parse_with(data, data.limits()) else {
             return Vec::new();
         };
@@ -159,9 +133,11 @@ impl Format for Bms {
 
 #[cfg(all(test, feature = "convert"))]
 mod tests {
+    use std::path::Path;
+
     use super::*;
-    use crate::Companions;
     use crate::formats::Ask;
+    use crate::{Companions, Format, Options};
 
     fn sample() -> Vec<u8> {
         bms::build::demo_song()
@@ -170,13 +146,13 @@ mod tests {
     #[test]
     fn detection_needs_extension_and_a_clean_walk() {
         let song = sample();
-        assert!(Bms.detect(&song, "a/song.BMS").is_some());
-        assert!(Bms.detect(&song, "song.bin").is_none());
+        assert!(ENTRY.detect(&song, "a/song.BMS").is_some());
+        assert!(ENTRY.detect(&song, "song.bin").is_none());
         // Code that jumps past the end or never ends is not claimed.
-        assert!(Bms.detect(&[0xC7, 0x12, 0x34, 0x56], "x.bms").is_none());
-        assert!(Bms.detect(&[0xFE, 0xFE], "x.bms").is_none());
-        assert!(Bms.detect(b"", "x.bms").is_none());
-        assert!(Bms.detect(b"RARC\0\0\0\0", "x.bms").is_none());
+        assert!(ENTRY.detect(&[0xC7, 0x12, 0x34, 0x56], "x.bms").is_none());
+        assert!(ENTRY.detect(&[0xFE, 0xFE], "x.bms").is_none());
+        assert!(ENTRY.detect(b"", "x.bms").is_none());
+        assert!(ENTRY.detect(b"RARC\0\0\0\0", "x.bms").is_none());
         // One bad offset in an otherwise clean sequence: still a BMS, and `check` says why.
         let mut broken = song.clone();
         let at = broken
@@ -184,22 +160,23 @@ mod tests {
             .position(|w| w == [0xC8, 0x01])
             .unwrap_or(0);
         broken.splice(at + 2..at + 5, [0xFF, 0xFF, 0xFF]);
-        assert!(Bms.detect(&broken, "x.bms").is_some());
-        let d = Bms.check_of(&broken, &Options::new()).unwrap_or_default();
+        assert!(ENTRY.detect(&broken, "x.bms").is_some());
+        let d = ENTRY.check_of(&broken, &Options::new()).unwrap_or_default();
         assert!(d.iter().any(|d| d.rule == "BMS-005"), "{d:?}");
     }
 
     #[test]
     fn samples_match_builders_and_round_trip() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/bms");
-        for (name, bytes) in Bms.samples() {
+        for (name, bytes) in ENTRY.samples() {
             assert_eq!(
-                Bms.roundtrip_of(&bytes).ok().map(|r| r.bytes),
+                ENTRY.roundtrip_of(&bytes).ok().map(|r| r.bytes),
                 Some(bytes.clone()),
                 "{name}"
             );
             assert!(
-                Bms.check_of(&bytes, &Options::new())
+                ENTRY
+                    .check_of(&bytes, &Options::new())
                     .is_ok_and(|d| d.is_empty()),
                 "{name}"
             );
@@ -220,7 +197,7 @@ mod tests {
     fn convert_text_and_midi() {
         let song = sample();
         let (opts, none) = (Options::new(), Companions::new());
-        let text = one(Bms.convert(&Conversion {
+        let text = one(ENTRY.convert(&Conversion {
             input: &song,
             from: "s.bms",
             to: "s.txt",
@@ -229,7 +206,7 @@ mod tests {
             limits: &gcio::Limits::default(),
         }))
         .unwrap_or_default();
-        let back = Bms.convert(&Conversion {
+        let back = ENTRY.convert(&Conversion {
             input: &text,
             from: "s.txt",
             to: "t.bms",
@@ -239,7 +216,7 @@ mod tests {
         });
         assert_eq!(back.ok().flatten(), Some(one_file("t.bms", song.clone())));
         let loops: Options = [("loops".to_owned(), "2".to_owned())].into();
-        let mid = one(Bms.convert(&Conversion {
+        let mid = one(ENTRY.convert(&Conversion {
             input: &song,
             from: "s.bms",
             to: "s.mid",
@@ -250,18 +227,19 @@ mod tests {
         assert!(mid.is_ok_and(|m| m.starts_with(b"MThd")));
         let bad: Options = [("loops".to_owned(), "x".to_owned())].into();
         assert!(
-            Bms.convert(&Conversion {
-                input: &song,
-                from: "s.bms",
-                to: "s.mid",
-                opts: &bad,
-                companions: &none,
-                limits: &gcio::Limits::default()
-            })
-            .is_err()
+            ENTRY
+                .convert(&Conversion {
+                    input: &song,
+                    from: "s.bms",
+                    to: "s.mid",
+                    opts: &bad,
+                    companions: &none,
+                    limits: &gcio::Limits::default()
+                })
+                .is_err()
         );
         assert!(matches!(
-            Bms.convert(&Conversion {
+            ENTRY.convert(&Conversion {
                 input: &song,
                 from: "s.bms",
                 to: "s.wav",
@@ -272,7 +250,8 @@ mod tests {
             Ok(None)
         ));
         assert!(
-            Bms.info_of(&song)
+            ENTRY
+                .info_of(&song)
                 .is_ok_and(|i| i.json["tracks"].as_array().map(Vec::len) == Some(4))
         );
     }

@@ -1,21 +1,26 @@
-//! IBNK instrument banks (JAudio, versions 0 and 1): detected by the `IBNK` magic; `info` lists
-//! the layout and every program with its waves, `check` runs the validator and, with
-//! `--wsys waves.ws` (option `wsys`), reports programs whose waves the wave system lacks;
-//! `convert` goes bank ⇄ JSON (identical bytes for unedited JSON).
+//! IBNK instrument banks (JAudio, versions 0 and 1): the crate's contract (`ibnk::Format`:
+//! detection by the `IBNK` magic, parse, write, the IBNK-* rules) presented with `info` (the
+//! layout and every program with its waves), survey facts, `check` with `--wsys waves.ws`
+//! (option `wsys`: programs whose waves the wave system lacks) and `convert` bank ⇄ JSON
+//! (identical bytes for unedited JSON).
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Error, Limits, Result};
+#[cfg(feature = "convert")]
+use gcio::Error;
+use gcio::{Diagnostic, Result};
 use ibnk::model::{Body, ChunkData};
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
-};
+use crate::format::{Conversion, Notices, Outputs, extension_of, one_file};
+use crate::format::{Info, Input, Options};
+use crate::{Present, Registered};
 
-/// The IBNK format.
+/// The IBNK format's presentation.
 pub struct Ibnk;
+
+/// The registry entry.
+pub static ENTRY: Registered<ibnk::Format, Ibnk> = Registered::new(Ibnk);
 
 fn chunk_summary(c: &ChunkData) -> String {
     let id = String::from_utf8_lossy(&c.id()).into_owned();
@@ -33,26 +38,8 @@ fn chunk_summary(c: &ChunkData) -> String {
     format!("{id}({n})")
 }
 
-impl Format for Ibnk {
-    fn name(&self) -> &'static str {
-        "ibnk"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["bnk", "ibnk"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        ibnk::detect(data).map(|_| Detection::new("ibnk"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] for every question.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(ibnk::Bank::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let bank = data.parsed::<ibnk::Bank>()?;
+impl Present<ibnk::Format> for Ibnk {
+    fn info(&self, data: &Input<'_>, bank: &ibnk::Bank) -> Result<Info> {
         let layout = match &bank.body {
             Body::V1(b) => b.chunks.iter().map(|c| chunk_summary(&c.data)).collect(),
             Body::V0(b) => vec![format!("{} objects", b.objects.len())],
@@ -93,10 +80,7 @@ impl Format for Ibnk {
     }
 
     /// Survey facts: bank version, instruments vs drum sets.
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(bank) = data.parsed::<ibnk::Bank>() else {
-            return Vec::new();
-        };
+    fn facts(&self, _data: &Input<'_>, bank: &ibnk::Bank) -> Vec<(String, u64)> {
         let programs = bank.programs();
         let drums = programs.iter().filter(|p| p.drums).count() as u64;
         vec![
@@ -109,19 +93,12 @@ impl Format for Ibnk {
         ]
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let b = data.parsed::<ibnk::Bank>()?;
-        Ok(Rewrite {
-            bytes: b.write()?,
-            raw: b.raw_parts(),
-        })
-    }
-
     /// `wsys` ([`Input::companion`]): the wave system the bank plays from.
     fn companions(&self) -> &'static [&'static str] {
         &["wsys"]
     }
 
+    /// The validator, and with a `wsys` companion the waves the bank's programs lack.
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut found = ibnk::validate_with(data, data.limits());
         if let Some(ws) = data.companion("wsys") {
@@ -132,7 +109,7 @@ impl Format for Ibnk {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let is_bank = input.starts_with(b"IBNK");
         let out = match (
@@ -161,19 +138,19 @@ impl Format for Ibnk {
 #[cfg(all(test, feature = "convert"))]
 mod tests {
     use super::*;
-    use crate::Companions;
     use crate::formats::Ask;
+    use crate::{Companions, Detection, Format};
 
     #[test]
     fn detect_info_check_wsys_and_json() {
         let d = ibnk::build::demo();
         for bank in [d.to_v0(9), d.to_v1(9)] {
             let bytes = bank.write().unwrap();
-            assert_eq!(Ibnk.detect(&bytes, "x.bnk"), Some(Detection::new("ibnk")));
-            assert_eq!(Ibnk.roundtrip_of(&bytes).unwrap(), bytes.clone().into());
-            let info = Ibnk.info_of(&bytes).unwrap();
+            assert_eq!(ENTRY.detect(&bytes, "x.bnk"), Some(Detection::new("ibnk")));
+            assert_eq!(ENTRY.roundtrip_of(&bytes).unwrap(), bytes.clone().into());
+            let info = ENTRY.info_of(&bytes).unwrap();
             assert_eq!(info.json["programs"].as_array().unwrap().len(), 4);
-            assert!(Ibnk.check_of(&bytes, &Options::new()).unwrap().is_empty());
+            assert!(ENTRY.check_of(&bytes, &Options::new()).unwrap().is_empty());
 
             let waves: Vec<u16> = d.waves().into_iter().filter(|w| *w != 0x31).collect();
             let ws = ibnk::wsys::build(1, &[("a.aw", &waves)]);
@@ -187,7 +164,7 @@ mod tests {
             );
 
             let (opts, none) = (Options::new(), Companions::new());
-            let json = Ibnk.convert(&Conversion {
+            let json = ENTRY.convert(&Conversion {
                 input: &bytes,
                 from: "a.bnk",
                 to: "a.json",
@@ -199,7 +176,7 @@ mod tests {
                 panic!("one file")
             };
             assert_eq!(name, "a.json");
-            let back = Ibnk.convert(&Conversion {
+            let back = ENTRY.convert(&Conversion {
                 input: text,
                 from: "a.json",
                 to: "b.bnk",
@@ -211,7 +188,7 @@ mod tests {
         }
         let none = Companions::new();
         assert!(matches!(
-            Ibnk.convert(&Conversion {
+            ENTRY.convert(&Conversion {
                 input: b"IBNK",
                 from: "a.bnk",
                 to: "a.txt",

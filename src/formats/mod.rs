@@ -48,9 +48,9 @@ pub static FORMATS: &[&dyn Format] = &[
     #[cfg(feature = "rarc")]
     &rarc::Rarc,
     #[cfg(feature = "ibnk")]
-    &ibnk::Ibnk,
+    &ibnk::ENTRY,
     #[cfg(feature = "msbf")]
-    &msbf::Msbf,
+    &msbf::ENTRY,
     #[cfg(feature = "j3d-bmd")]
     &j3d_bmd::J3dBmd,
     #[cfg(feature = "j3d-anim")]
@@ -84,7 +84,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &gpl_facial::GplFacial,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     #[cfg(feature = "bms")]
-    &bms::Bms,
+    &bms::ENTRY,
 ];
 
 /// The questions asked of bytes directly, each parsing afresh (unit tests of one format, on

@@ -1,21 +1,24 @@
-//! MSBF message flows (SMG2): detected by the `MsgFlwBn` magic; `info` lists every flow from its
-//! label, `check` runs the validator (`-o object=KinopioBank` checks branch-function parameters,
+//! MSBF message flows (SMG2): the crate's contract (`msbf::Format`: detection by the `MsgFlwBn`
+//! magic, parse, write, the MSBF-* rules) presented with `info` (every flow from its label),
+//! survey facts, `check` with options (`-o object=KinopioBank` checks branch-function parameters,
 //! `-o messages=N` checks message ids against an MSBT of N entries), and `convert` goes
 //! MSBF ⇄ JSON (identical bytes for unedited JSON) and MSBF → DOT (Graphviz).
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Error, Limits, Result};
+use gcio::{Diagnostic, Error, Result};
 use msbf::CheckOptions;
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
-};
+use crate::format::{Conversion, Notices, Outputs, extension_of, one_file};
+use crate::format::{Info, Input, Options};
+use crate::{Present, Registered};
 
-/// The MSBF format.
+/// The MSBF format's presentation.
 pub struct Msbf;
+
+/// The registry entry.
+pub static ENTRY: Registered<msbf::Format, Msbf> = Registered::new(Msbf);
 
 fn check_options(opts: &Options) -> Result<CheckOptions> {
     let message_count = opts
@@ -31,26 +34,8 @@ fn check_options(opts: &Options) -> Result<CheckOptions> {
     })
 }
 
-impl Format for Msbf {
-    fn name(&self) -> &'static str {
-        "msbf"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["msbf"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        msbf::detect(data).map(|_| Detection::new("msbf"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] for every question.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(msbf::Msbf::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let m = data.parsed::<msbf::Msbf>()?;
+impl Present<msbf::Format> for Msbf {
+    fn info(&self, data: &Input<'_>, m: &msbf::Msbf) -> Result<Info> {
         let nodes = m.flow().map(|f| f.nodes.as_slice()).unwrap_or_default();
         let count = |k: msbf::names::NodeType| nodes.iter().filter(|n| n.kind() == k).count();
         let sections: Vec<String> = m
@@ -118,10 +103,7 @@ impl Format for Msbf {
     }
 
     /// Survey facts: byte order and how often each node type occurs.
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(m) = data.parsed::<msbf::Msbf>() else {
-            return Vec::new();
-        };
+    fn facts(&self, _data: &Input<'_>, m: &msbf::Msbf) -> Vec<(String, u64)> {
         let mut facts = vec![(format!("byte order {:?}", m.endian), 1)];
         for s in &m.sections {
             if let msbf::SectionKind::Flow(flow) = &s.kind {
@@ -137,14 +119,7 @@ impl Format for Msbf {
         facts
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = data.parsed::<msbf::Msbf>()?;
-        Ok(Rewrite {
-            bytes: m.write()?,
-            raw: m.raw_parts(),
-        })
-    }
-
+    /// The validator with the rules `-o object=…` and `-o messages=N` enable.
     fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(msbf::validate_model_for(
             data.parsed::<msbf::Msbf>()?,
@@ -153,7 +128,7 @@ impl Format for Msbf {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let (src, dst) = (extension_of(from), extension_of(to));
         let is_msbf = input.starts_with(msbf::raw::MAGIC);

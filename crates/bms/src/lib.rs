@@ -11,6 +11,7 @@
 //! - [`Program`]: labelled code / table / data blocks covering every byte; [`Program::write`]
 //!   re-lays them out and relocates every offset; [`to_text`] / [`from_text`] are the text form.
 //! - [`validate`], [`midi::export`], [`build`] (builders and samples), [`fuzz_bms`].
+//! - [`Format`]: the crate's contract with a registry ([`gcio::FileFormat`]).
 //!
 //! ```
 //! use bms::{build::SeqBuilder, midi, opcode::ops};
@@ -45,6 +46,7 @@
 
 pub mod build;
 pub mod flow;
+mod format;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
@@ -58,6 +60,7 @@ mod validate;
 mod view;
 
 pub use flow::{Flow, Track};
+pub use format::Format;
 pub use fuzz::{fuzz_bms, fuzz_bms_text};
 pub use insn::{Args, Body, Command, Instruction, Printf, RegPrefix, Vlq};
 pub use model::{Block, Content, FRESH_LABEL, Program};

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use gcio::{Context, Error, ErrorKind, Limits, Reader, Result, Writer};
 
-use crate::flow::{Class, Flow};
+use crate::flow::Class;
 use crate::insn::Instruction;
 use crate::opcode::Pointer;
 
@@ -69,20 +69,22 @@ impl Program {
         Program::parse_with(data, &Limits::default())
     }
 
-    /// Disassembles `data`; `limits` bound the discovery walk.
+    /// Disassembles `data`; `limits` bound the discovery walk and the blocks.
     pub fn parse_with(data: &[u8], limits: &Limits) -> Result<Program> {
-        let flow = Flow::discover(data, limits)?;
-        Program::from_flow(data, &flow)
+        Program::from_view(&crate::parse_with(data, limits)?, limits)
     }
 
-    /// The owned program of a parsed view (its discovery already ran under the limits, which
-    /// bound nothing more here: blocks are at most one per byte).
-    pub fn from_view(v: &crate::View<'_>, _limits: &Limits) -> Result<Program> {
-        Program::from_flow(v.data(), v.flow())
-    }
-
-    /// Builds the program from a finished discovery over the same `data`.
-    pub(crate) fn from_flow(data: &[u8], flow: &Flow) -> Result<Program> {
+    /// The owned program of a parsed view. The view may have been made under other limits, so
+    /// `limits` bound again what the blocks copy: every byte of the file at most, one
+    /// instruction per instruction the walk found, at most one block per byte.
+    pub fn from_view(v: &crate::View<'_>, limits: &Limits) -> Result<Program> {
+        let (data, flow) = (v.data(), v.flow());
+        limits.check_alloc(data.len() as u64, 1, 0)?;
+        limits.check_alloc(
+            flow.instruction_count() as u64,
+            size_of::<Instruction>() as u64,
+            0,
+        )?;
         let r = Reader::new(data);
         let mut blocks: Vec<Block> = Vec::new();
         let mut pos = 0;
@@ -102,6 +104,7 @@ impl Program {
                 _ => Some(item),
             };
             if let Some(item) = rest {
+                limits.check_elements(blocks.len() as u64 + 1, pos as u64)?;
                 blocks.push(Block {
                     label: labelled.then_some(pos as u32),
                     content: item.into_content(),

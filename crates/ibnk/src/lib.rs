@@ -8,6 +8,7 @@
 //! - [`validate`] reports `IBNK-*` rules; [`wsys::missing_waves`] checks a bank against its
 //!   wave system.
 //! - [`build`] makes realistic banks of both versions from one [`build::Design`].
+//! - [`Format`]: the crate's contract with a registry ([`gcio::FileFormat`]).
 //!
 //! ```
 //! use ibnk::{build, Bank};
@@ -28,6 +29,7 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
+mod format;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
@@ -40,6 +42,7 @@ pub mod view;
 mod write;
 pub mod wsys;
 
+pub use format::Format;
 pub use fuzz::fuzz_ibnk;
 #[cfg(feature = "json")]
 pub use fuzz::fuzz_ibnk_json;

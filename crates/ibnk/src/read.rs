@@ -29,6 +29,9 @@ impl Bank {
 
 fn from_view(v: &View<'_>, limits: &Limits) -> Result<Bank> {
     let data = v.reader().data();
+    // What the model keeps as bytes (gaps, padding, unknown chunks, the tail) are disjoint
+    // regions of the file, so the file's size bounds them together.
+    limits.check_alloc(data.len() as u64, 1, 0)?;
     let h = v.header();
     let body = if v.version() == 0 {
         Body::V0(read0(v, limits).context("version 0")?)
@@ -227,7 +230,7 @@ fn chunk1(
             })
         }
         b"OSCT" => {
-            let (t, end) = c.counted::<raw::Osci>()?;
+            let (t, end) = counted::<raw::Osci>(c, limits)?;
             let mut items = Vec::with_capacity(t.len());
             for (i, o) in t.iter().enumerate() {
                 if &o.magic != b"Osci" {
@@ -245,7 +248,7 @@ fn chunk1(
             })
         }
         b"RAND" => {
-            let (t, end) = c.counted::<raw::Rand1>()?;
+            let (t, end) = counted::<raw::Rand1>(c, limits)?;
             let mut items = Vec::with_capacity(t.len());
             for (i, o) in t.iter().enumerate() {
                 d.expect_magic(4 + i * 0x10, b"Rand")
@@ -259,7 +262,7 @@ fn chunk1(
             })
         }
         b"SENS" => {
-            let (t, end) = c.counted::<raw::Sens1>()?;
+            let (t, end) = counted::<raw::Sens1>(c, limits)?;
             let mut items = Vec::with_capacity(t.len());
             for (i, o) in t.iter().enumerate() {
                 d.expect_magic(4 + i * 0x10, b"Sens")
@@ -338,7 +341,7 @@ fn chunk1(
             })
         }
         b"LIST" => {
-            let (t, end) = c.counted::<U32>()?;
+            let (t, end) = counted::<U32>(c, limits)?;
             ChunkData::List(Table {
                 items: raw_links(t),
                 tail: tail(end)?,
@@ -349,6 +352,16 @@ fn chunk1(
             data: d.data().to_vec(),
         },
     })
+}
+
+/// A chunk's counted table of fixed-size entries, its count bounded by `limits`.
+fn counted<'a, T: zerocopy::FromBytes + zerocopy::Immutable + zerocopy::Unaligned>(
+    c: &ChunkView<'a>,
+    limits: &Limits,
+) -> Result<(&'a [T], usize)> {
+    let (t, end) = c.counted::<T>()?;
+    limits.check_elements(t.len() as u64, c.data.abs(0))?;
+    Ok((t, end))
 }
 
 /// Reads `count` back-to-back variable-size objects after a chunk's count word.
@@ -459,7 +472,7 @@ fn read0(v: &View<'_>, limits: &Limits) -> Result<Bank0> {
     };
     let links = |t: &[U32]| t.iter().map(|o| link(o.get())).collect::<Vec<_>>();
     let pair = |[a, b]: &[U32; 2]| [link(a.get()), link(b.get())];
-    let mut objects = Vec::with_capacity(found.len());
+    let mut objects = Vec::with_capacity(limits.check_elements(found.len() as u64, 0)?);
     let mut end = BANK0_END;
     for &(off, kind) in &found {
         let at = off as usize;

@@ -7,6 +7,7 @@
 //! - The flow as a graph: [`Msbf::entries`], [`Flow::edges`], [`Flow::walk`], [`Flow::cycles`].
 //! - [`validate`], [`validate_model`]: findings citing `MSBF-*` rule ids.
 //! - [`build`]: builders for realistic flows.
+//! - [`Format`]: the crate's contract with a registry ([`gcio::FileFormat`]).
 //!
 //! ```
 //! use msbf::{Msbf, build::FlowBuilder, names::{EventType, YesNo}};
@@ -32,6 +33,7 @@
 
 pub mod build;
 mod dot;
+mod format;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
@@ -47,6 +49,7 @@ pub mod view;
 mod write;
 
 pub use dot::describe;
+pub use format::Format;
 pub use fuzz::fuzz_msbf;
 #[cfg(feature = "json")]
 pub use fuzz::fuzz_msbf_json;

@@ -18,9 +18,13 @@ impl Msbf {
         Msbf::from_view(&view::parse_with(data, limits)?, limits)
     }
 
-    /// The owned model of a parsed view; `limits` bound the section and label counts.
+    /// The owned model of a parsed view; `limits` bound the bytes it copies and the section,
+    /// node, branch and label counts.
     pub fn from_view(v: &View<'_>, limits: &Limits) -> Result<Msbf> {
         let data = v.bytes();
+        // What the model keeps as bytes (padding, trailing bytes, unknown sections, a label
+        // table it cannot re-lay) are disjoint regions of the file, so its size bounds them.
+        limits.check_alloc(data.len() as u64, 1, 0)?;
         let count = limits.check_elements(u64::from(v.section_count), 0x0E)?;
         let mut sections = Vec::with_capacity(count.min(16));
         for s in v.sections() {
@@ -58,9 +62,12 @@ fn section(s: SectionView<'_>, endian: gcio::Endian, limits: &Limits) -> Result<
             let mut nodes = Vec::with_capacity(n);
             nodes.extend(f.iter());
             frame.trailing = f.trailing.to_vec();
+            let mut branches =
+                Vec::with_capacity(limits.check_elements(f.branches.len() as u64, s.data.base())?);
+            branches.extend(f.branch_iter());
             SectionKind::Flow(Flow {
                 nodes,
-                branches: f.branch_iter().collect(),
+                branches,
                 padding: f.padding,
             })
         }
