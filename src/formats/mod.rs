@@ -46,7 +46,7 @@ pub static FORMATS: &[&dyn Format] = &[
     #[cfg(feature = "rarc")]
     &yaz0::Yay0,
     #[cfg(feature = "rarc")]
-    &rarc::Rarc,
+    &rarc::ENTRY,
     #[cfg(feature = "ibnk")]
     &ibnk::ENTRY,
     #[cfg(feature = "msbf")]

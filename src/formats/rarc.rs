@@ -1,38 +1,26 @@
-//! `rarc`: RARC archives. `info` prints the tree, `members` gives decompressed members by path.
-//! Extracting to and packing from folders is `gcf`'s (file I/O over the `rarc` crate's manifest,
-//! which keeps the layout so that an extracted folder packs back byte for byte).
+//! `rarc`: RARC archives, the crate's contract (`rarc::Format`: detection, parse, write-back, the
+//! RARC-* rules) presented with `info` (the tree), survey facts and `members` (decompressed, by
+//! path). Extracting to and packing from folders is `gcf`'s (file I/O over the `rarc` crate's
+//! manifest, which keeps the layout so that an extracted folder packs back byte for byte).
 
 use std::borrow::Cow;
 
 use bytes::Bytes;
-use gcio::{Limits, Result};
+use gcio::Result;
 use rarc::{Archive, PackOptions};
 
-use crate::{Detection, Format, Info, Input, Member, Options, Rewrite};
+use crate::{Info, Input, Member, Present, Registered};
 
-/// The RARC format.
+/// The RARC format's presentation.
 pub struct Rarc;
 
-impl Format for Rarc {
-    fn name(&self) -> &'static str {
-        "rarc"
-    }
+/// The registry entry.
+pub static ENTRY: Registered<rarc::Format, Rarc> = Registered::new(Rarc);
 
-    fn extensions(&self) -> &'static [&'static str] {
-        &["arc", "rarc"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        rarc::detect(data).map(|_| Detection::new("rarc"))
-    }
-
-    /// The owned archive, parsed once (the write-back); the tree questions read the zero-copy
-    /// view under the same [`Limits`].
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(Archive::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
+/// The tree questions read the zero-copy view under the caller's limits (the owned model is the
+/// write-back's).
+impl Present<rarc::Format> for Rarc {
+    fn info(&self, data: &Input<'_>, _: &Archive) -> Result<Info> {
         let v = view(data)?;
         let (dirs, files) = v.walk()?;
         let mut text = format!(
@@ -87,7 +75,7 @@ impl Format for Rarc {
 
     /// Survey facts: the sync-ID flag (SMG archives keep it off), member load attributes and
     /// compression, and whether names are all lower-case (the SMG1 convention).
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>, _: &Archive) -> Vec<(String, u64)> {
         let Ok(v) = view(data) else {
             return Vec::new();
         };
@@ -102,14 +90,6 @@ impl Format for Rarc {
             }
         }
         facts
-    }
-
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        Ok(data.parsed::<Archive>()?.write()?.into())
-    }
-
-    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
-        Ok(rarc::validate_with(data, data.limits()))
     }
 
     /// Every member, decompressed; entries sharing another's data are left out (examined once).

@@ -2,12 +2,19 @@
 //! names the decompressed payload's format; the payload is the stream's one member, so
 //! `roundtrip`, `check` and `survey` descend into the archive inside (and `gcf extract` goes
 //! through to it). A damaged stream is still identified as one, with the offset where decoding failed.
+//!
+//! The names, extensions, conversions offered, stream detection, token parse, write-back and
+//! rules are the crate's contracts (`yaz0::Yaz0Format`, `yaz0::Yay0Format`); these adapters stay
+//! hand-written rather than [`crate::Registered`] because their parse state is the facade's, not
+//! a contract model: the payload that detection already decoded to name the format inside
+//! (handed over by [`Format::detect_parsed`], shared with the member), with the token model
+//! parsed only when a question needs it.
 
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use gcio::{Error, Limits, Result};
-use yaz0::{Encoder, Matching, Stream};
+use gcio::{Error, FileFormat, Limits, Result};
+use yaz0::{Encoder, Matching, Stream, Yay0Format, Yaz0Format};
 
 use crate::{Detection, Format, Info, Input, Member, Options, Rewrite};
 
@@ -42,7 +49,7 @@ impl Parsed {
 
     fn stream(&self, data: &Input<'_>) -> Result<&Stream> {
         self.stream
-            .get_or_init(|| Stream::parse_with(data, data.limits()))
+            .get_or_init(|| Yaz0Format::parse_with(data, data.limits()))
             .as_ref()
             .map_err(Clone::clone)
     }
@@ -75,11 +82,19 @@ pub(crate) fn encoder(opts: &Options) -> Result<Encoder> {
 
 impl Format for Yaz0 {
     fn name(&self) -> &'static str {
-        "yaz0"
+        Yaz0Format::NAME
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        Yaz0Format::ALIASES
     }
 
     fn extensions(&self) -> &'static [&'static str] {
-        &["szs", "yaz0", "carc"]
+        Yaz0Format::EXTENSIONS
+    }
+
+    fn conversions(&self) -> &'static [gcio::ConversionSpec] {
+        Yaz0Format::CONVERSIONS
     }
 
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
@@ -89,7 +104,7 @@ impl Format for Yaz0 {
     /// Naming the payload needs its first bytes only, so a bomb is never expanded whole; a
     /// payload that fits the prefix is decoded whole, and kept as the parse.
     fn detect_parsed(&self, data: &[u8], path: &str) -> Option<(Detection, Option<crate::Parsed>)> {
-        yaz0::detect(data)?;
+        let found = Yaz0Format::detect(data)?;
         let prefix = yaz0::decode_prefix(data, DETECT_PREFIX);
         let whole = yaz0::Header::parse(data)
             .is_ok_and(|h| prefix.as_ref().is_ok_and(|p| p.len() == h.size as usize));
@@ -100,7 +115,7 @@ impl Format for Yaz0 {
         };
         Some((
             Detection {
-                format: "yaz0",
+                format: found.name,
                 detail: Some(detail),
             },
             state,
@@ -189,7 +204,7 @@ impl Format for Yaz0 {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        Ok(data.parsed::<Parsed>()?.stream(data)?.write().into())
+        Ok(Yaz0Format::write(data.parsed::<Parsed>()?.stream(data)?)?.into())
     }
 
     /// The `YAZ0-*` rules on the parsed stream; a stream that does not parse is validated from
@@ -197,7 +212,7 @@ impl Format for Yaz0 {
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<gcio::Diagnostic>> {
         Ok(match data.parsed::<Parsed>().and_then(|p| p.stream(data)) {
             Ok(s) => yaz0::validate_model(s),
-            Err(_) => yaz0::validate_with(data, data.limits()),
+            Err(_) => Yaz0Format::validate_with(data, data.limits()),
         })
     }
 
@@ -240,11 +255,19 @@ pub struct Yay0;
 
 impl Format for Yay0 {
     fn name(&self) -> &'static str {
-        "yay0"
+        Yay0Format::NAME
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        Yay0Format::ALIASES
     }
 
     fn extensions(&self) -> &'static [&'static str] {
-        &["szp", "yay0"]
+        Yay0Format::EXTENSIONS
+    }
+
+    fn conversions(&self) -> &'static [gcio::ConversionSpec] {
+        Yay0Format::CONVERSIONS
     }
 
     /// The magic and a header whose stream offsets fall inside the file.
@@ -260,7 +283,7 @@ impl Format for Yay0 {
     /// Naming the payload needs its first bytes only (as for Yaz0); a payload that fits the
     /// prefix is decoded whole, and kept as the parse.
     fn detect_parsed(&self, data: &[u8], path: &str) -> Option<(Detection, Option<crate::Parsed>)> {
-        yaz0::yay0::detect(data)?;
+        let found = Yay0Format::detect(data)?;
         let decoded = yaz0::yay0::decode_prefix(data, DETECT_PREFIX);
         let detail = payload_detail(&decoded, path);
         let whole = self
@@ -272,7 +295,7 @@ impl Format for Yay0 {
             .map(|p| -> crate::Parsed { Box::new(Bytes::from(p)) });
         Some((
             Detection {
-                format: "yay0",
+                format: found.name,
                 detail: Some(detail),
             },
             state,
@@ -305,7 +328,7 @@ impl Format for Yay0 {
     }
 
     fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        Ok(yaz0::yay0::Stream::parse(data)?.write().into())
+        Ok(Yay0Format::write(&Yay0Format::parse_with(data, data.limits())?)?.into())
     }
 
     /// Decoding is the check: a stream that does not decode is an error with its offset.

@@ -12,6 +12,8 @@
 //! - [`manifest`] takes an archive apart into files plus a readable manifest and packs it back
 //!   byte for byte (compression [`layer`]s included).
 //! - [`validate`] reports `RARC-*` findings.
+//! - [`Format`] is the crate's contract with a registry ([`gcio::FileFormat`]), so the
+//!   `gcformats` facade adapts it generically.
 //!
 //! ```
 //! use rarc::{Dir, Item, PackOptions};
@@ -29,6 +31,7 @@
 #![forbid(unsafe_code)]
 
 mod attr;
+mod format;
 mod fuzz;
 pub mod layer;
 pub mod manifest;
@@ -40,6 +43,7 @@ mod view;
 mod write;
 
 pub use attr::{Attr, name_hash, node_type};
+pub use format::Format;
 pub use fuzz::fuzz_parse;
 pub use model::{Archive, Entry, Gap, Node, Region, Target};
 pub use pack::{Dir, Item, PackOptions, default_attr, pack, sample_tree, tree, tree_with};

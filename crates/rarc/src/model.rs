@@ -149,15 +149,25 @@ impl Archive {
         Self::from_view(&crate::parse_with(data, limits)?, limits)
     }
 
-    /// Builds the model from a view (whose counts already passed the limits it was parsed with;
-    /// the copied names and data are bounded by the file, so `limits` add nothing here yet).
-    pub fn from_view(v: &Rarc<'_>, _limits: &Limits) -> Result<Archive> {
+    /// Builds the model from a view under `limits` (the view may have been parsed with others):
+    /// the table counts, and the bytes copied — the file's tables, strings and data once, plus
+    /// every name, which many entries may share (a quadratic bomb if uncounted).
+    pub fn from_view(v: &Rarc<'_>, limits: &Limits) -> Result<Archive> {
         let data = v.bytes();
+        limits.check_elements(v.nodes.len() as u64, 0x20)?;
+        limits.check_elements(v.entries.len() as u64, 0x28)?;
+        let mut copied = data.len() as u64;
+        let mut name = |bytes: &[u8], at: usize| -> Result<Vec<u8>> {
+            copied += bytes.len() as u64;
+            limits.check_alloc(copied, 1, at as u64)?;
+            Ok(bytes.to_vec())
+        };
+        name(&[], 0)?;
         let mut nodes = Vec::with_capacity(v.nodes.len());
         for (i, n) in v.nodes.iter().enumerate() {
             nodes.push(Node {
                 ty: n.ty,
-                name: v.node_name(i)?.to_vec(),
+                name: name(v.node_name(i)?, NODES_AT + i * 0x10)?,
                 name_offset: n.name_offset.get(),
                 hash: n.hash.get(),
                 first_entry: n.first_entry.get(),
@@ -225,7 +235,7 @@ impl Archive {
                 id: e.id,
                 hash: e.hash,
                 attr: e.attr,
-                name: e.name.to_vec(),
+                name: name(e.name, v.entries_at() + i * 0x14)?,
                 name_offset: v
                     .entries
                     .get(i)

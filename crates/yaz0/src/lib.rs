@@ -19,6 +19,9 @@
 //!   encoder and an optimal-parse encoder.
 //!   [`Stream::identify`] names the exact encoders that reproduce a stream, each stopping at
 //!   its first differing token and within [`gcio::Limits`].
+//! - [`Yaz0Format`] and [`Yay0Format`] are the crate's contracts with a registry
+//!   ([`gcio::FileFormat`]): names, extensions, detection, the token model, the rules and the
+//!   conversions offered, so the `gcformats` facade takes them from here.
 //!
 //! ```
 //! use yaz0::{Encoder, Matching, Stream};
@@ -41,6 +44,7 @@ mod ctlib;
 mod decode;
 mod encode;
 mod fast;
+mod format;
 mod fuzz;
 mod matcher;
 mod oead;
@@ -53,6 +57,7 @@ pub use decode::{
     HEADER_LEN, Header, MAGIC, decode, decode_into, decode_prefix, decode_with, is_yaz0,
 };
 pub use encode::{Encoder, Matching, Trailer};
+pub use format::{Yay0Format, Yaz0Format};
 pub use fuzz::fuzz_decode;
 pub use stream::{Stats, Stream};
 pub use token::{MAX_DIST, MAX_LEN, MIN_LEN, Token, expand};
