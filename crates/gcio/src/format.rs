@@ -51,9 +51,9 @@ impl Detected {
 /// option keys it takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConversionSpec {
-    /// Extensions of the input, `""` for a folder.
+    /// Extensions of the input, `""` for a folder, [`ConversionSpec::ANY`] for any file.
     pub from: &'static [&'static str],
-    /// Extensions of the output, `""` for a folder.
+    /// Extensions of the output, `""` for a folder, [`ConversionSpec::ANY`] for any name.
     pub to: &'static [&'static str],
     /// Option keys (`-o KEY=VALUE`) with what each does.
     pub options: &'static [(&'static str, &'static str)],
@@ -62,16 +62,17 @@ pub struct ConversionSpec {
 }
 
 impl ConversionSpec {
+    /// Any file or name (`*`): compression takes any file, decompression gives any game file.
+    pub const ANY: &'static [&'static str] = &["*"];
+
     /// `.a/.b -> .c|.d  help`, a line of `gcf convert --help`.
     pub fn line(&self) -> String {
         let exts = |v: &[&str]| {
             v.iter()
-                .map(|e| {
-                    if e.is_empty() {
-                        "FOLDER".to_owned()
-                    } else {
-                        format!(".{e}")
-                    }
+                .map(|e| match *e {
+                    "" => "FOLDER".to_owned(),
+                    "*" => "any file".to_owned(),
+                    e => format!(".{e}"),
                 })
                 .collect::<Vec<_>>()
                 .join("/")

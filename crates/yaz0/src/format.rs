@@ -17,9 +17,6 @@ const YAZ0_EXTENSIONS: &[&str] = &["szs", "yaz0", "carc"];
 /// Extensions of Yay0 files.
 const YAY0_EXTENSIONS: &[&str] = &["szp", "yay0"];
 
-/// Any file name (the input of compression, the output of decompression).
-const ANY: &[&str] = &["*"];
-
 /// Yaz0 compressed streams, as a registry sees them.
 pub struct Yaz0Format;
 
@@ -29,12 +26,12 @@ impl FileFormat for Yaz0Format {
     const CONVERSIONS: &'static [ConversionSpec] = &[
         ConversionSpec {
             from: YAZ0_EXTENSIONS,
-            to: ANY,
+            to: ConversionSpec::ANY,
             options: &[],
             help: "decompress to a game-file name (Galaxy .arc: use extract)",
         },
         ConversionSpec {
-            from: ANY,
+            from: ConversionSpec::ANY,
             to: YAZ0_EXTENSIONS,
             options: &[(
                 "yaz0",
@@ -86,7 +83,7 @@ impl FileFormat for Yay0Format {
     const EXTENSIONS: &'static [&'static str] = YAY0_EXTENSIONS;
     const CONVERSIONS: &'static [ConversionSpec] = &[ConversionSpec {
         from: YAY0_EXTENSIONS,
-        to: ANY,
+        to: ConversionSpec::ANY,
         options: &[],
         help: "decompress to a game-file name",
     }];
