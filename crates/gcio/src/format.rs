@@ -79,9 +79,9 @@ impl ConversionSpec {
         };
         // Inputs a/b, outputs a|b: the hand-written help's convention.
         let mut line = format!("{} -> {}", exts(self.from), exts(self.to).replace('/', "|"));
-        line = format!("  {line:<38} {}", self.help);
+        line = format!("  {line:<44} {}", self.help);
         for (k, what) in self.options {
-            line.push_str(&format!("\n  {:<38}   -o {k}=…: {what}", ""));
+            line.push_str(&format!("\n  {:<44}   -o {k}=…: {what}", ""));
         }
         line
     }
