@@ -3,8 +3,9 @@
 
 use gcio::Endian;
 
-use crate::hash::{display_name, parse_name};
+use crate::hash::parse_name;
 use crate::model::{Table, Tail, Value};
+use crate::names::display_name;
 use crate::types::{Field, FieldType, auto_layout};
 use gcio::text::{Encoding, from_hex, to_hex};
 

@@ -6,8 +6,8 @@
 use gcio::{Error, Result};
 
 use crate::convert::{apply_meta, column_specs, meta, parse_columns, parse_value, value_text};
-use crate::hash::display_name;
 use crate::model::Table;
+use crate::names::display_name;
 use crate::types::FieldType;
 use gcio::text::{from_hex, to_hex};
 

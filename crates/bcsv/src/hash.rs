@@ -1,7 +1,6 @@
-//! Field-name hashes and how names print: the JGadget hash of the Galaxy games, the old hash of
-//! Sunshine / Luigi's Mansion, and `[XXXXXXXX]` for hashes no dictionary knows.
-
-use crate::names;
+//! Field-name hashes: the JGadget hash of the Galaxy games, the old hash of Sunshine / Luigi's
+//! Mansion, and `[XXXXXXXX]`, how a hash no dictionary knows is written (see
+//! `names::display_name`).
 
 /// JGadget hash (`h = h * 31 + c`, `c` the **signed** byte, u32 wrap; BCSV-010). Used by SMG1, SMG2
 /// and Donkey Kong Jungle Beat. Signedness only matters for non-ASCII (Shift-JIS) names.
@@ -32,14 +31,6 @@ impl From<&str> for FieldKey {
     /// A name; `[XXXXXXXX]` is read back as that raw hash (how unknown hashes print).
     fn from(name: &str) -> Self {
         FieldKey(parse_name(name))
-    }
-}
-
-/// The printable name of `hash`: the dictionary name, or `[XXXXXXXX]` (uppercase hex) when unknown.
-pub fn display_name(hash: u32) -> String {
-    match names::lookup(hash) {
-        Some(n) => n.into_owned(),
-        None => format!("[{hash:08X}]"),
     }
 }
 
@@ -93,8 +84,8 @@ mod tests {
 
     #[test]
     fn names_print_and_parse() {
-        assert_eq!(display_name(0x0033_7A8B), "name");
-        assert_eq!(display_name(0xAE37_7161), "[AE377161]");
+        assert_eq!(crate::names::display_name(0x0033_7A8B), "name");
+        assert_eq!(crate::names::display_name(0xAE37_7161), "[AE377161]");
         assert_eq!(parse_name("[AE377161]"), 0xAE37_7161);
         assert_eq!(parse_name("[ae377161]"), 0xAE37_7161);
         assert_eq!(parse_name("name"), 0x0033_7A8B);

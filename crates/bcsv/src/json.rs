@@ -7,8 +7,9 @@ use gcio::{Error, ErrorKind, Result};
 use serde_json::{Map, Value as Json, json};
 
 use crate::convert::{apply_meta, float_text, int_text, meta, parse_value, string_text};
-use crate::hash::{display_name, parse_name};
+use crate::hash::parse_name;
 use crate::model::{Table, Value};
+use crate::names::display_name;
 use crate::types::{Field, FieldType};
 use gcio::text::{Encoding, from_hex, to_hex};
 

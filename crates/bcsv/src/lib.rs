@@ -60,10 +60,11 @@ pub use fuzz::fuzz_bcsv_csv;
 #[cfg(all(feature = "json", feature = "test-support"))]
 pub use fuzz::fuzz_bcsv_json;
 pub use gcio::text::Encoding;
-pub use hash::{FieldKey, display_name, jgadget_hash, old_hash, parse_name};
+pub use hash::{FieldKey, jgadget_hash, old_hash, parse_name};
 #[cfg(feature = "json")]
 pub use json::{from_json, to_json};
 pub use model::{Table, Tail, Value};
+pub use names::display_name;
 pub use types::{Field, FieldType, auto_layout};
 pub use validate::{validate, validate_model, validate_with};
 pub use view::{

@@ -9,7 +9,8 @@ use crate::fasthash::{FastState, Key};
 use gcio::{Context, Endian, Error, Limits, Result};
 
 use crate::cellstr::Str;
-use crate::hash::{FieldKey, display_name, parse_name};
+use crate::hash::{FieldKey, parse_name};
+use crate::names::display_name;
 use crate::slot::Slot;
 use crate::types::{Field, FieldType, auto_layout};
 use crate::view::{Cell, View, nul_at};

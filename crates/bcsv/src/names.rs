@@ -62,6 +62,14 @@ fn user() -> &'static RwLock<HashMap<u32, Box<str>>> {
     USER.get_or_init(|| RwLock::new(HashMap::new()))
 }
 
+/// The printable name of `hash`: the dictionary name, or `[XXXXXXXX]` (uppercase hex) when unknown.
+pub fn display_name(hash: u32) -> String {
+    match lookup(hash) {
+        Some(n) => n.into_owned(),
+        None => format!("[{hash:08X}]"),
+    }
+}
+
 /// The known name whose JGadget hash is `hash`: a user-added name first, then the built-in one.
 pub fn lookup(hash: u32) -> Option<Cow<'static, str>> {
     // A poisoned lock only means another thread panicked mid-insert; the map is still whole.

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use gcio::{Diagnostic, Limits};
 
-use crate::hash::display_name;
 use crate::model::{Table, Tail};
+use crate::names::display_name;
 use crate::types::FieldType;
 use crate::view::{Cell, FIELD_SIZE, HEADER_SIZE, View, parse_with};
 

@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use gcio::{Context, Endian, Error, ErrorKind, Limits, Reader, Result};
 
-use crate::hash::{FieldKey, display_name};
+use crate::hash::FieldKey;
+use crate::names::display_name;
 use crate::types::{Field, FieldType};
 use gcio::text::Encoding;
 

@@ -7,8 +7,8 @@ use std::collections::hash_map::Entry;
 use gcio::{Endian, Error, Limits, Result};
 
 use crate::fasthash::{FastState, Key};
-use crate::hash::display_name;
 use crate::model::{Table, Tail, Value, out_of_range};
+use crate::names::display_name;
 use crate::slot::Slot;
 use crate::types::{Field, FieldType};
 use crate::view::{FIELD_SIZE, HEADER_SIZE};
