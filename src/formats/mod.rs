@@ -78,7 +78,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &pkx::PkxContainer,
     // No magic: header arithmetic (tables fit, file_size = length, relocations and roots in the data block).
     #[cfg(feature = "hsd-dat")]
-    &hsd_dat::HsdDat,
+    &hsd_dat::ENTRY,
     // No magic either: header pointers ordered, aligned and in range, sections parse; late.
     #[cfg(feature = "gpl-facial")]
     &gpl_facial::GplFacial,
