@@ -75,7 +75,7 @@ pub static FORMATS: &[&dyn Format] = &[
     // No magic: PKX-001 header words (XD type id + 17 slots, or Colosseum DAT size twice + 16/17
     // slots) and a layout that fits; before hsd-dat, whose DAT it wraps.
     #[cfg(feature = "pkx")]
-    &pkx::PkxContainer,
+    &pkx::ENTRY,
     // No magic: header arithmetic (tables fit, file_size = length, relocations and roots in the data block).
     #[cfg(feature = "hsd-dat")]
     &hsd_dat::ENTRY,
