@@ -81,7 +81,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &hsd_dat::ENTRY,
     // No magic either: header pointers ordered, aligned and in range, sections parse; late.
     #[cfg(feature = "gpl-facial")]
-    &gpl_facial::GplFacial,
+    &gpl_facial::ENTRY,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     #[cfg(feature = "bms")]
     &bms::Bms,
