@@ -1,45 +1,27 @@
-//! Mario Super Sluggers model blocks with their facial pose section. A block has no magic, so
-//! detection is strict header arithmetic plus parsing sections (`gpl_facial::sniff`); the `.gpl`
-//! extension only breaks ties. `convert block.gpl poses.json` writes each facial object's mapped
-//! vertices, rest pose and per-pose deltas.
+//! Mario Super Sluggers model blocks with their facial pose section: the crate's contract
+//! (`gpl_facial::Format`: detection by strict header arithmetic plus parsing sections, weak
+//! without the version words so that only a `.gpl` name claims such a block; parse, write)
+//! presented with `info`, survey facts and `check`. `convert block.gpl poses.json` writes each
+//! facial object's mapped vertices, rest pose and per-pose deltas.
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Error, Limits, Result};
+use gcio::{Diagnostic, Error, Result};
 use gpl_facial::{Block, slot};
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
-};
+use crate::format::{Conversion, Notices};
+use crate::format::{Info, Input, Options, Outputs, extension_of, one_file};
+use crate::{Present, Registered};
 
-/// GPL model blocks (`gpl`).
+/// The GPL model block format's presentation.
 pub struct GplFacial;
 
-impl Format for GplFacial {
-    fn name(&self) -> &'static str {
-        "gpl"
-    }
+/// The registry entry.
+pub static ENTRY: Registered<gpl_facial::Format, GplFacial> = Registered::new(GplFacial);
 
-    fn extensions(&self) -> &'static [&'static str] {
-        &["gpl"]
-    }
-
-    fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        gpl_facial::detect(data)?
-            .claims(gpl_facial::has_gpl_extension(path))
-            .then(|| Detection::new("gpl"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
-    /// model's questions); the questions that read the zero-copy view make it under the same
-    /// limits.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(Block::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
+impl Present<gpl_facial::Format> for GplFacial {
+    fn info(&self, data: &Input<'_>, _block: &Block) -> Result<Info> {
         let v = gpl_facial::parse_with(data, data.limits())?;
         let mut text = String::new();
         for i in 1..8 {
@@ -87,14 +69,8 @@ impl Format for GplFacial {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let b = data.parsed::<Block>()?;
-        Ok(Rewrite {
-            bytes: b.write()?,
-            raw: b.raw_parts(),
-        })
-    }
-
+    /// The GPL-* rules; a block that does not parse under the caller's limits is the check's
+    /// error (as `gcf check` reported it before the contract), not a GPL-001 finding.
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(gpl_facial::validate_view(&gpl_facial::parse_with(
             data,
@@ -103,7 +79,7 @@ impl Format for GplFacial {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         if extension_of(to) != "json"
             || (extension_of(from) != "gpl" && gpl_facial::sniff(input).is_none())
@@ -120,10 +96,7 @@ impl Format for GplFacial {
         Ok(Some(one_file(to, out)))
     }
 
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(b) = data.parsed::<Block>() else {
-            return Vec::new();
-        };
+    fn facts(&self, _data: &Input<'_>, b: &Block) -> Vec<(String, u64)> {
         let Some(s) = b.facial() else {
             return vec![("no facial section".into(), 1)];
         };
@@ -154,34 +127,35 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
     use crate::Companions;
+    use crate::Format;
     use crate::formats::Ask;
 
     #[test]
     fn detection_is_strict_and_extension_breaks_ties() {
         let b = gpl_facial::build::birdo_block();
-        assert!(GplFacial.detect(&b, "x.bin").is_some());
+        assert!(ENTRY.detect(&b, "x.bin").is_some());
         let mut weak = b.clone();
         weak[0x20] ^= 0x80; // GPL version word
-        assert!(GplFacial.detect(&weak, "x.bin").is_none());
-        assert!(GplFacial.detect(&weak, "catherine.gpl").is_some());
-        assert!(GplFacial.detect(&b[..0x40], "x.gpl").is_none());
-        assert!(GplFacial.detect(b"", "x.gpl").is_none());
+        assert!(ENTRY.detect(&weak, "x.bin").is_none());
+        assert!(ENTRY.detect(&weak, "catherine.gpl").is_some());
+        assert!(ENTRY.detect(&b[..0x40], "x.gpl").is_none());
+        assert!(ENTRY.detect(b"", "x.gpl").is_none());
     }
 
     #[test]
     fn info_check_roundtrip_convert() {
         let b = gpl_facial::build::luigi_block();
-        let info = GplFacial.info_of(&b).unwrap();
+        let info = ENTRY.info_of(&b).unwrap();
         assert!(info.text.contains("facial: 4 objects"), "{}", info.text);
         assert!(info.text.contains("00 01 06 02: 356 entries"));
-        assert_eq!(GplFacial.roundtrip_of(&b).unwrap(), b.clone().into());
-        assert!(GplFacial.check_of(&b, &Options::new()).unwrap().is_empty());
+        assert_eq!(ENTRY.roundtrip_of(&b).unwrap(), b.clone().into());
+        assert!(ENTRY.check_of(&b, &Options::new()).unwrap().is_empty());
         let mut spec = gpl_facial::build::birdo();
         spec.facial.as_mut().unwrap().objects[0].attributes[0]
             .runs
             .pop();
         let broken = spec.build().unwrap();
-        let rules: Vec<String> = GplFacial
+        let rules: Vec<String> = ENTRY
             .check_of(&broken, &Options::new())
             .unwrap()
             .into_iter()
@@ -189,7 +163,7 @@ mod tests {
             .collect();
         assert_eq!(rules, vec!["GPL-008"]);
         let (opts, none) = (Options::new(), Companions::new());
-        let out = GplFacial
+        let out = ENTRY
             .convert(&Conversion {
                 input: &b,
                 from: "luigi.gpl",
@@ -211,7 +185,7 @@ mod tests {
             356
         );
         assert!(matches!(
-            GplFacial.convert(&Conversion {
+            ENTRY.convert(&Conversion {
                 input: &b,
                 from: "luigi.gpl",
                 to: "x.csv",
@@ -227,7 +201,7 @@ mod tests {
             .unwrap()
             .1;
         assert!(
-            GplFacial
+            ENTRY
                 .convert(&Conversion {
                     input: &low,
                     from: "l.gpl",
@@ -239,7 +213,7 @@ mod tests {
                 .is_err()
         );
         assert!(
-            GplFacial
+            ENTRY
                 .facts_of(&b)
                 .iter()
                 .any(|(k, _)| k == "run list terminated=true")

@@ -1,48 +1,32 @@
-//! HAL sysdolphin archives (`.dat`). No magic: detection is the header's arithmetic
-//! (`hsd_dat::sniff`). `convert x.dat x.glb` exports the models as glTF 2.0 (meshes, joints,
-//! skin, textures decoded through `gx::tex` with their palettes); `convert x.dat dir/` (or
-//! `y.obj`) as OBJ with a material library and one PNG per distinct image.
+//! HAL sysdolphin archives (`.dat`): the crate's contract (`hsd_dat::Format`: detection by the
+//! header's arithmetic, no magic; parse, write) presented with `info`, survey facts and `check`.
+//! `convert x.dat x.glb` exports the models as glTF 2.0 (meshes, joints, skin, textures decoded
+//! through `gx::tex` with their palettes); `convert x.dat dir/` (or `y.obj`) as OBJ with a
+//! material library and one PNG per distinct image. `compare`, `rebuild` and `parse_order` serve
+//! `gcf compare` and `gcf rebuild`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Limits, Result};
+use gcio::{Diagnostic, Result};
 use hsd_dat::{Dat, Kind, parse_with};
 use serde_json::json;
 
 #[cfg(feature = "convert")]
 use crate::export::scene_files;
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, file_stem,
-    is_folder_name,
-};
+use crate::format::{Conversion, Notices};
+use crate::format::{Info, Input, Options, Outputs, extension_of, file_stem, is_folder_name};
+use crate::{Present, Registered};
 
-/// Sysdolphin archives (`hsd-dat`).
+/// The sysdolphin archive format's presentation.
 pub struct HsdDat;
 
-impl Format for HsdDat {
-    fn name(&self) -> &'static str {
-        "hsd-dat"
-    }
+/// The registry entry.
+pub static ENTRY: Registered<hsd_dat::Format, HsdDat> = Registered::new(HsdDat);
 
-    fn extensions(&self) -> &'static [&'static str] {
-        &["dat"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        hsd_dat::detect(data).map(|_| Detection::new("hsd-dat"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
-    /// model's questions); the questions that read the zero-copy view make it under the same
-    /// limits.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(Dat::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
+impl Present<hsd_dat::Format> for HsdDat {
+    fn info(&self, data: &Input<'_>, _dat: &Dat) -> Result<Info> {
         let a = parse_with(data, data.limits())?;
         let h = a.header();
         let g = a.graph();
@@ -124,14 +108,8 @@ impl Format for HsdDat {
         })
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let d = data.parsed::<Dat>()?;
-        Ok(Rewrite {
-            bytes: d.write()?,
-            raw: d.raw_parts(),
-        })
-    }
-
+    /// The HSD-* rules; an archive that does not parse under the caller's limits is the check's
+    /// error (as `gcf check` reported it before the contract), not an HSD-001 finding.
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         Ok(hsd_dat::validate_view(&parse_with(data, data.limits())?))
     }
@@ -142,7 +120,7 @@ impl Format for HsdDat {
     /// texture that fails to decode is an error (the first such problem), so no partial
     /// export is written; so is a file without a model (no joint, no mesh: fighter data,
     /// effects), which would convert to an empty scene.
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let ext = extension_of(to);
         if !(is_folder_name(to) || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
@@ -157,7 +135,7 @@ impl Format for HsdDat {
         scene_files(&e.scene, to, &file_stem(from)).map(Some)
     }
 
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>, _dat: &Dat) -> Vec<(String, u64)> {
         let Ok(a) = parse_with(data, data.limits()) else {
             return Vec::new();
         };

@@ -75,13 +75,13 @@ pub static FORMATS: &[&dyn Format] = &[
     // No magic: PKX-001 header words (XD type id + 17 slots, or Colosseum DAT size twice + 16/17
     // slots) and a layout that fits; before hsd-dat, whose DAT it wraps.
     #[cfg(feature = "pkx")]
-    &pkx::PkxContainer,
+    &pkx::ENTRY,
     // No magic: header arithmetic (tables fit, file_size = length, relocations and roots in the data block).
     #[cfg(feature = "hsd-dat")]
-    &hsd_dat::HsdDat,
+    &hsd_dat::ENTRY,
     // No magic either: header pointers ordered, aligned and in range, sections parse; late.
     #[cfg(feature = "gpl-facial")]
-    &gpl_facial::GplFacial,
+    &gpl_facial::ENTRY,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     #[cfg(feature = "bms")]
     &bms::ENTRY,

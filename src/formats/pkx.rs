@@ -1,25 +1,29 @@
-//! Pokémon Colosseum / XD model containers (`.pkx`). Detection is PKX-001 (the combined XD and
-//! Colosseum rule; files fitting neither are rejected). The embedded DAT is the one member, so
-//! `survey` descends PKX → DAT. `convert x.pkx x.json` writes the metadata (header only, with
+//! Pokémon Colosseum / XD model containers (`.pkx`): the crate's contract (`pkx::Format`:
+//! detection by PKX-001, naming `pkx-xd` or `pkx-colosseum`, parse, write) presented with `info`,
+//! survey facts, `check` (with `-o kind=pokemon|trainer`) and the embedded DAT as the one member,
+//! so `survey` descends PKX → DAT. `convert x.pkx x.json` writes the metadata (header only, with
 //! names); `convert x.json x.pkx --dat model.dat` builds a file around a DAT. `extract` writes
 //! `model.dat` + `metadata.json`, and `pack dir x.pkx` rebuilds the file from them.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use gcio::{Diagnostic, Error, Limits, Result};
+use gcio::{Diagnostic, Error, Result};
 use pkx::{Game, ModelKind, Pkx};
 use serde_json::json;
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
+use crate::format::{Conversion, Notices};
 use crate::format::{
-    Detection, Format, Info, Input, Member, Options, Outputs, Rewrite, companion, extension,
-    extension_of, one_file,
+    Info, Input, Member, Options, Outputs, companion, extension, extension_of, one_file,
 };
+use crate::{Present, Registered};
 
-/// PKX model containers (`pkx-xd`, `pkx-colosseum`).
+/// The PKX container format's presentation.
 pub struct PkxContainer;
+
+/// The registry entry.
+pub static ENTRY: Registered<pkx::Format, PkxContainer> = Registered::new(PkxContainer);
 
 fn kind_option(opts: &Options) -> Result<Option<ModelKind>> {
     match opts.get("kind").map(String::as_str) {
@@ -32,30 +36,9 @@ fn kind_option(opts: &Options) -> Result<Option<ModelKind>> {
     }
 }
 
-impl Format for PkxContainer {
-    fn name(&self) -> &'static str {
-        "pkx"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["pkx"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        pkx::detect(data)?;
-        pkx::game(data).map(|g| Detection::new(g.format_name()))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
-    /// model's questions); the questions that read the zero-copy view make it under the same
-    /// limits.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(Pkx::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
+impl Present<pkx::Format> for PkxContainer {
+    fn info(&self, data: &Input<'_>, p: &Pkx) -> Result<Info> {
         let v = pkx::parse_with(data, data.limits())?;
-        let p = data.parsed::<Pkx>()?;
         let game = p.game();
         let kind = p.kind();
         let l = v.layout;
@@ -130,10 +113,8 @@ impl Format for PkxContainer {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        Ok(data.parsed::<Pkx>()?.write()?.into())
-    }
-
+    /// The PKX-* rules, with the model kind of `-o kind=pokemon|trainer` when given (PKX-008
+    /// depends on it) instead of the one inferred from the slots.
     fn check(&self, data: &Input<'_>, opts: &Options) -> Result<Vec<Diagnostic>> {
         let p = data.parsed::<Pkx>()?;
         Ok(match kind_option(opts)? {
@@ -153,7 +134,7 @@ impl Format for PkxContainer {
     #[cfg(feature = "convert")]
     /// `x.pkx x.json`: the metadata; `x.json x.pkx`: a file built around the DAT given as the
     /// `dat` companion ([`Companions`]).
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, files, limits) =
             (job.input, job.from, job.to, job.companions, job.limits);
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
@@ -214,10 +195,7 @@ impl Format for PkxContainer {
             .map(Some)
     }
 
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(p) = data.parsed::<Pkx>() else {
-            return Vec::new();
-        };
+    fn facts(&self, _data: &Input<'_>, p: &Pkx) -> Vec<(String, u64)> {
         let game = p.game();
         let g = match game {
             Game::Xd => "xd",
@@ -266,6 +244,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
     use crate::Companions;
+    use crate::Format;
     use crate::formats::Ask;
 
     fn sample(name: &str) -> Vec<u8> {
@@ -281,25 +260,22 @@ mod tests {
     fn detects_both_games_and_rejects_near_misses() {
         let xd = sample("xd-pokemon.pkx");
         let colo = sample("colosseum-pokemon.pkx");
-        assert_eq!(PkxContainer.detect(&xd, "a").unwrap().format, "pkx-xd");
-        assert_eq!(
-            PkxContainer.detect(&colo, "a").unwrap().format,
-            "pkx-colosseum"
-        );
+        assert_eq!(ENTRY.detect(&xd, "a").unwrap().format, "pkx-xd");
+        assert_eq!(ENTRY.detect(&colo, "a").unwrap().format, "pkx-colosseum");
         let mut bad = xd.clone();
         bad[0x1B] = 0x0D; // type id
-        assert!(PkxContainer.detect(&bad, "a.pkx").is_none());
+        assert!(ENTRY.detect(&bad, "a.pkx").is_none());
         let mut bad = colo.clone();
         bad[0x0B] = 18; // anim count
-        assert!(PkxContainer.detect(&bad, "a.pkx").is_none());
-        assert!(PkxContainer.detect(&xd[..0x100], "a.pkx").is_none());
-        assert!(PkxContainer.detect(b"", "a.pkx").is_none());
+        assert!(ENTRY.detect(&bad, "a.pkx").is_none());
+        assert!(ENTRY.detect(&xd[..0x100], "a.pkx").is_none());
+        assert!(ENTRY.detect(b"", "a.pkx").is_none());
     }
 
     #[test]
     fn info_check_roundtrip_members_facts() {
         let b = sample("xd-pokemon.pkx");
-        let info = PkxContainer.info_of(&b).unwrap();
+        let info = ENTRY.info_of(&b).unwrap();
         assert!(
             info.text.contains("pkx-xd (Pokemon): 17 slots"),
             "{}",
@@ -307,15 +283,10 @@ mod tests {
         );
         #[cfg(feature = "json")]
         assert_eq!(info.json["species_id"], 359);
-        assert_eq!(PkxContainer.roundtrip_of(&b).unwrap(), b.clone().into());
-        assert!(
-            PkxContainer
-                .check_of(&b, &Options::new())
-                .unwrap()
-                .is_empty()
-        );
+        assert_eq!(ENTRY.roundtrip_of(&b).unwrap(), b.clone().into());
+        assert!(ENTRY.check_of(&b, &Options::new()).unwrap().is_empty());
         let broken = sample("broken/colosseum-timing-zero.pkx");
-        let rules: Vec<String> = PkxContainer
+        let rules: Vec<String> = ENTRY
             .check_of(&broken, &Options::new())
             .unwrap()
             .into_iter()
@@ -324,24 +295,24 @@ mod tests {
         assert_eq!(rules, vec!["PKX-007"]);
         let trainer = sample("colosseum-trainer.pkx");
         assert!(
-            PkxContainer
+            ENTRY
                 .check_of(&trainer, &Options::new())
                 .unwrap()
                 .is_empty()
         );
         let as_pokemon = Options::from([("kind".to_owned(), "pokemon".to_owned())]);
         assert!(
-            PkxContainer
+            ENTRY
                 .check_of(&trainer, &as_pokemon)
                 .unwrap()
                 .iter()
                 .all(|d| d.rule == "PKX-008")
         );
-        let m = PkxContainer.members_of(&b).unwrap();
+        let m = ENTRY.members_of(&b).unwrap();
         assert_eq!(m.len(), 1);
         assert_eq!(m[0].name, "model.dat");
         assert!(hsd_dat::sniff(&m[0].data));
-        let facts = PkxContainer.facts_of(&b);
+        let facts = ENTRY.facts_of(&b);
         assert!(facts.iter().any(|(k, _)| k == "xd motion_type 2 (real)"));
         assert!(facts.iter().any(|(k, _)| k == "game xd"));
     }
@@ -363,7 +334,7 @@ mod tests {
         let (opts, none) = (Options::new(), Companions::new());
         for name in ["xd-pokemon.pkx", "colosseum-pokemon.pkx", "xd-trainer.pkx"] {
             let b = sample(name);
-            let json = PkxContainer.convert(&Conversion {
+            let json = ENTRY.convert(&Conversion {
                 input: &b,
                 from: name,
                 to: "x.json",
@@ -375,9 +346,9 @@ mod tests {
                 panic!("one file")
             };
             assert_eq!(json_name, "x.json");
-            let dat = PkxContainer.members_of(&b).unwrap()[0].data.to_vec();
+            let dat = ENTRY.members_of(&b).unwrap()[0].data.to_vec();
             let files = Companions::from([("dat:model.dat".to_owned(), dat)]);
-            let built = PkxContainer.convert(&Conversion {
+            let built = ENTRY.convert(&Conversion {
                 input: text,
                 from: "x.json",
                 to: "y.pkx",
@@ -386,7 +357,7 @@ mod tests {
                 limits: &gcio::Limits::default(),
             });
             assert_eq!(built.unwrap(), Some(one_file("y.pkx", b.clone())), "{name}");
-            let again = PkxContainer.convert(&Conversion {
+            let again = ENTRY.convert(&Conversion {
                 input: &b,
                 from: "y.pkx",
                 to: "y.json",
@@ -400,7 +371,7 @@ mod tests {
                 "{name}: json -> pkx -> json"
             );
             assert!(
-                PkxContainer
+                ENTRY
                     .convert(&Conversion {
                         input: text,
                         from: "x.json",
@@ -413,7 +384,7 @@ mod tests {
             );
         }
         assert!(matches!(
-            PkxContainer.convert(&Conversion {
+            ENTRY.convert(&Conversion {
                 input: b"{}",
                 from: "a.json",
                 to: "a.bin",
@@ -424,7 +395,7 @@ mod tests {
             Ok(None)
         ));
         let b = sample("colosseum-pokemon.pkx");
-        let files = PkxContainer.extract(&b).unwrap().unwrap();
+        let files = ENTRY.extract(&b).unwrap().unwrap();
         assert_eq!(files.len(), 2);
         let folder = crate::Folder {
             files: files.into_iter().collect(),
@@ -432,18 +403,15 @@ mod tests {
         };
         let out = Path::new("z.pkx");
         assert_eq!(
-            PkxContainer
-                .pack(&folder, out, &Options::new())
-                .unwrap()
-                .unwrap(),
+            ENTRY.pack(&folder, out, &Options::new()).unwrap().unwrap(),
             b
         );
         assert!(
-            PkxContainer
+            ENTRY
                 .pack(&folder, Path::new("z.arc"), &Options::new())
                 .unwrap()
                 .is_none()
         );
-        assert!(PkxContainer.extract(b"not a pkx").unwrap().is_none());
+        assert!(ENTRY.extract(b"not a pkx").unwrap().is_none());
     }
 }

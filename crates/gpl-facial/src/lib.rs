@@ -10,6 +10,8 @@
 //! - [`validate()`] / [`validate_view`]: rules `GPL-001`…`GPL-018` (catalogue: `docs/rules/gpl.md`).
 //! - Edits ([`edit`]): apply a base-mesh edit, replace a pose delta, unpatch, rebuild for a
 //!   rigid or skinned submesh, neutralize, detach.
+//! - [`Format`]: the crate's contract with a registry ([`gcio::FileFormat`]), what the
+//!   `gcformats` facade detects, parses, writes and validates blocks through.
 //! - `build` (feature `test-support`): realistic synthetic blocks for tests, benches and
 //!   `samples/`.
 //!
@@ -55,6 +57,7 @@ mod block;
 pub mod build;
 mod detect;
 pub mod edit;
+mod format;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
@@ -69,6 +72,7 @@ mod write;
 
 pub use block::{Block, BlockSection, BlockView, Body, HEADER_SIZE, parse, parse_with, slot};
 pub use detect::{Confidence, detect, has_gpl_extension, sniff};
+pub use format::Format;
 pub use fuzz::fuzz_gpl_facial;
 #[cfg(feature = "json")]
 pub use json::{block_json, block_json_with, poses_json, poses_json_with};

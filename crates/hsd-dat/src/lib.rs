@@ -14,6 +14,8 @@
 //! - [`validate`], [`validate_view`]: findings citing `HSD-*` rules; [`Archive::mesh`] and [`mesh`]:
 //!   triangles, skins, world matrices; [`export`]: the models as a `gx::scene` written as glTF
 //!   2.0 binary or OBJ + MTL with PNG textures.
+//! - [`Format`]: the crate's contract with a registry ([`gcio::FileFormat`]), what the
+//!   `gcformats` facade detects, parses, writes and validates archives through.
 //! - Animation: [`fobj`] decodes keyframe streams to keys and packs and encodes them back byte
 //!   for byte; [`anim`] replays keys as the runtime does ([`anim::Curve`]: Hermite, linear,
 //!   constant, SLP tangents), decodes AnimJoint / MatAnimJoint / ShapeAnimJoint trees
@@ -71,6 +73,7 @@ pub mod export;
 mod field;
 mod flags;
 pub mod fobj;
+mod format;
 mod fuzz;
 mod graph;
 pub mod image;
@@ -90,6 +93,7 @@ pub use flags::{
     AObjFlags, JointFlags, LightFlags, PObjFlags, PObjKind, PeFlags, RObjFlags, RenderMode,
     TObjFlags,
 };
+pub use format::Format;
 pub use fuzz::{fuzz_fobj, fuzz_hsd_dat};
 pub use graph::{Graph, JointRef, Kind, Node, PObjRef};
 pub use model::{Block, Dat, Extern, Loc, Pointer, Root, Slot, Target};

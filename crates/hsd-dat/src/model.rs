@@ -244,6 +244,8 @@ impl Dat {
         let mut blocks = Vec::with_capacity(bounds.len());
         let ends = bounds.iter().skip(1).copied().chain(std::iter::once(size));
         for (&start, end) in bounds.iter().zip(ends) {
+            // Each copy is sized by the file, so it is bounded like any other allocation.
+            limits.check_alloc(u64::from(end - start), 1, 0x20 + u64::from(start))?;
             blocks.push(Block {
                 bytes: data.bytes(start as usize, (end - start) as usize)?.to_vec(),
                 align: inferred_align(start),
@@ -286,8 +288,11 @@ impl Dat {
                 end,
             });
         }
-        let symbol_table = a.symbol_table().data().to_vec();
+        let symbol_table = a.symbol_table().data();
         let derived = a.symbol_table_offset() + symbol_table.len();
+        limits.check_alloc(symbol_table.len() as u64, 1, a.symbol_table_offset() as u64)?;
+        limits.check_alloc(a.trailing().len() as u64, 1, derived as u64)?;
+        let symbol_table = symbol_table.to_vec();
         let stored = a.header().file_size.get();
         Ok(Dat {
             version: a.header().version,

@@ -9,6 +9,8 @@
 //!   `ModelSet.anims[]`, [`Pkx::triggers`] abstracts the part-animation triggers, slot names for
 //!   Pokémon and each game's trainers ([`ModelKind`]), [`Pkx::to_game`] converts the header.
 //! - [`validate`] / [`validate_model`] cite PKX-* rules and runs `hsd-dat`'s rules on the embedded model.
+//! - [`Format`]: the crate's contract with a registry ([`gcio::FileFormat`]), what the
+//!   `gcformats` facade detects, parses, writes and validates containers through.
 //! - `json` (feature `json`): the metadata as JSON (header only, with names) and back.
 //!
 //! ```
@@ -82,6 +84,7 @@
 #[cfg(any(test, feature = "test-support"))]
 pub mod build;
 mod dat;
+mod format;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
 pub mod golden;
@@ -95,6 +98,7 @@ mod view;
 mod write;
 
 pub use dat::DatFacts;
+pub use format::Format;
 pub use fuzz::fuzz_pkx;
 #[cfg(all(feature = "json", feature = "test-support"))]
 pub use fuzz::fuzz_pkx_json;

@@ -431,16 +431,26 @@ impl Pkx {
                 shiny: Shiny::from_argb(s.route.map(|r| r.get()), s.argb.get()),
             }),
         };
+        // The copied blocks are sized by the file, so each is bounded like any allocation.
+        let copy = |bytes: &[u8], at: usize| -> Result<Vec<u8>> {
+            limits.check_alloc(bytes.len() as u64, 1, at as u64)?;
+            Ok(bytes.to_vec())
+        };
+        let l = &v.layout;
+        let (before_gpt1, trailer) = match game {
+            Game::Xd => (l.entries_end(), l.dat_end()),
+            Game::Colosseum => (l.dat_end(), l.entries_end()),
+        };
         Ok(Pkx {
             header,
             entries,
-            gpt1: v.gpt1().to_vec(),
-            dat: v.dat().to_vec(),
+            gpt1: copy(v.gpt1(), l.gpt1)?,
+            dat: copy(v.dat(), l.dat)?,
             pads: Pads {
-                before_gpt1: v.pad_before_gpt1().to_vec(),
-                after_gpt1: v.pad_after_gpt1().to_vec(),
+                before_gpt1: copy(v.pad_before_gpt1(), before_gpt1)?,
+                after_gpt1: copy(v.pad_after_gpt1(), l.gpt1_end())?,
             },
-            trailer: v.trailer().to_vec(),
+            trailer: copy(v.trailer(), trailer)?,
         })
     }
 
