@@ -52,6 +52,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod attr;
 mod block;
 #[cfg(any(test, feature = "test-support"))]
 pub mod build;

@@ -4,7 +4,7 @@
 use gcio::{Context, Error, Reader, Result};
 use zerocopy::byteorder::big_endian::U32;
 
-use crate::model::AttrFormat;
+use crate::attr::AttrFormat;
 use crate::raw::{FacialHeader, ObjectEntry, RawRun, RecordHead, TypeDescriptor};
 
 /// Size of the section header; the type descriptors start here.

@@ -764,7 +764,7 @@ impl Walker<'_, '_> {
         if let Some(i) = self.read::<Image>(off, Kind::Image)? {
             self.g.images.push(off);
             if let Some(d) = i.data {
-                let size = crate::image::image_size(i.format, i.width, i.height).unwrap_or(0);
+                let size = crate::types::image_size(i.format, i.width, i.height).unwrap_or(0);
                 self.mark(d, size, Kind::ImageData)?;
             }
         }

@@ -7,12 +7,7 @@ use crate::graph::{Graph, Kind};
 use crate::types::{Image, Palette, TObj, TexAnim};
 use crate::view::Archive;
 
-/// Bytes of one level of a `width × height` image in GX format `format`, rounded up to whole
-/// blocks. `None` for an unknown format.
-pub fn image_size(format: u32, width: u16, height: u16) -> Option<usize> {
-    let f = TexFormat(u8::try_from(format).ok()?);
-    gx::tex::level_size(f, u32::from(width), u32::from(height)).ok()
-}
+pub use crate::types::image_size;
 
 /// An image desc and the palette it is drawn with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

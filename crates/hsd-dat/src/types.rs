@@ -873,3 +873,10 @@ impl<P> PObj<P> {
         usize::from(self.n_display) * 32
     }
 }
+
+/// Bytes of one level of a `width × height` image in GX format `format`, rounded up to whole
+/// blocks. `None` for an unknown format.
+pub fn image_size(format: u32, width: u16, height: u16) -> Option<usize> {
+    let f = gx::tex::TexFormat(u8::try_from(format).ok()?);
+    gx::tex::level_size(f, u32::from(width), u32::from(height)).ok()
+}

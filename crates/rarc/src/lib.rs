@@ -36,6 +36,7 @@ mod fuzz;
 pub mod layer;
 pub mod manifest;
 mod model;
+mod name;
 mod pack;
 pub mod raw;
 mod validate;

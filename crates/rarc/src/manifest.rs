@@ -18,12 +18,12 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-use gcio::text::Encoding;
 use gcio::{Error, Limits, Result};
 
 use crate::attr::{Attr, name_hash};
 use crate::layer::{Layer, hex, peel_all_keeping, sum, token_file, unhex, wrap_all};
 use crate::model::{Archive, Entry, Gap, Node, Region, Target};
+pub use crate::name::{name_bytes, name_text};
 use crate::pack::{Dir, Item, PackOptions, default_attr};
 use crate::view::NODES_AT;
 
@@ -116,21 +116,6 @@ pub fn unescape(s: &str) -> Result<Vec<u8>> {
         }
     }
     Ok(out)
-}
-
-/// The text of a stored name on disk: Shift-JIS decoded (what GameCube and Wii archives hold),
-/// bytes that do not decode as `\xHH` and a backslash as `\\` ([`gcio::text`]), so a Japanese
-/// name reads as itself and [`name_bytes`] gives back the exact bytes.
-pub fn name_text(name: &[u8]) -> String {
-    Encoding::ShiftJis.to_text(name)
-}
-
-/// The stored bytes of a name written by [`name_text`] (or typed by a user): Shift-JIS encoded,
-/// escapes undone; a character Shift-JIS cannot hold keeps its UTF-8 bytes.
-pub fn name_bytes(text: &str) -> Vec<u8> {
-    Encoding::ShiftJis
-        .from_text(text)
-        .unwrap_or_else(|_| text.as_bytes().to_vec())
 }
 
 /// A file or folder name for `name` that is safe on disk and unique (case-insensitively) among

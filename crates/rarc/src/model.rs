@@ -329,9 +329,9 @@ impl Archive {
             for i in first..first + usize::from(n.entry_count) {
                 let Some(e) = self.entries.get(i) else { break };
                 let p = if path.is_empty() {
-                    crate::manifest::name_text(&e.name)
+                    crate::name::name_text(&e.name)
                 } else {
-                    format!("{path}/{}", crate::manifest::name_text(&e.name))
+                    format!("{path}/{}", crate::name::name_text(&e.name))
                 };
                 match e.target {
                     Target::Dir(d) if e.name != b"." && e.name != b".." => {
@@ -492,10 +492,8 @@ impl Archive {
             .ok_or_else(|| Error::message(format!("no directory node {parent}")))?;
         let node = self.nodes.len();
         let first = self.entries.len() as u32;
-        self.entries
-            .push(crate::pack::dir_entry(b".".to_vec(), node as u32));
-        self.entries
-            .push(crate::pack::dir_entry(b"..".to_vec(), parent as u32));
+        self.entries.push(dir_entry(b".".to_vec(), node as u32));
+        self.entries.push(dir_entry(b"..".to_vec(), parent as u32));
         self.nodes.push(Node {
             ty: node_type(name),
             name: name.to_vec(),
@@ -504,7 +502,7 @@ impl Archive {
             first_entry: first,
             entry_count: 2,
         });
-        self.attach(parent, crate::pack::dir_entry(name.to_vec(), node as u32))?;
+        self.attach(parent, dir_entry(name.to_vec(), node as u32))?;
         self.after_edit();
         Ok(node)
     }
@@ -626,5 +624,19 @@ impl Archive {
         if self.dvd_size != 0 || d == 0 {
             self.dvd_size = d;
         }
+    }
+}
+
+/// A folder's entry (`.`, `..` or a sub-folder) pointing at node `node`.
+pub(crate) fn dir_entry(name: Vec<u8>, node: u32) -> Entry {
+    Entry {
+        id: 0xFFFF,
+        hash: name_hash(&name),
+        attr: Attr::DIRECTORY,
+        name,
+        name_offset: u32::MAX,
+        target: Target::Dir(node),
+        size: 0x10,
+        reserved: 0,
     }
 }

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::attr::{Attr, name_hash, node_type};
-use crate::model::{Archive, Entry, Gap, Node, Region, Target};
+use crate::model::{Archive, Entry, Gap, Node, Region, Target, dir_entry};
 
 /// A directory to pack.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -216,19 +216,6 @@ pub fn pack(root: &Dir, opts: PackOptions) -> Archive {
         after_strings: Gap::default(),
         data_lead: Vec::new(),
         tail: Vec::new(),
-    }
-}
-
-pub(crate) fn dir_entry(name: Vec<u8>, node: u32) -> Entry {
-    Entry {
-        id: 0xFFFF,
-        hash: name_hash(&name),
-        attr: Attr::DIRECTORY,
-        name,
-        name_offset: u32::MAX,
-        target: Target::Dir(node),
-        size: 0x10,
-        reserved: 0,
     }
 }
 

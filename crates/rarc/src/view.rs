@@ -320,7 +320,7 @@ impl<'a> Rarc<'a> {
             visited.visit_once(node as u64)?;
             // The game hashes the lower-cased query and compares names; stored hashes follow the
             // stored case (SMG2 keeps it), so the stored hash only short-cuts exact-case hits.
-            let part = crate::manifest::name_bytes(part);
+            let part = crate::name::name_bytes(part);
             let h = name_hash(&part);
             let mut found = None;
             for i in self.node_entries(node)? {
@@ -345,7 +345,7 @@ impl<'a> Rarc<'a> {
 }
 
 fn join(dir: &str, name: &[u8]) -> String {
-    let name = crate::manifest::name_text(name);
+    let name = crate::name::name_text(name);
     if dir.is_empty() {
         return name;
     }

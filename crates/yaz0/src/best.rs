@@ -7,9 +7,8 @@
 //! directly) supplies all shorter lengths at the same distance, and any distance costs the same. So no Yaz0 parse of the
 //! input is smaller; ties keep the literal, then the shortest length (deterministic).
 
-use crate::encode::emit;
 use crate::matcher::common_len;
-use crate::token::{MAX_DIST, MAX_LEN, Token};
+use crate::token::{MAX_DIST, MAX_LEN, Token, emit};
 
 /// Cost in bits of a token of `len` bytes (1 flag bit + payload); `len < 3` is a literal.
 #[inline(always)]

@@ -10,8 +10,7 @@
 
 use std::collections::VecDeque;
 
-use crate::encode::emit;
-use crate::token::{MAX_DIST, MAX_LEN, Token};
+use crate::token::{MAX_DIST, MAX_LEN, Token, emit};
 
 /// Feeds CTLib's tokens for `data` to `sink`.
 pub(crate) fn ctlib(data: &[u8], sink: &mut impl FnMut(Token) -> bool) {

@@ -5,7 +5,7 @@
 //! keeps its bytes); `Fast` and `Best` trade exactness for speed or size.
 
 use crate::matcher::Matcher;
-use crate::token::{MAX_LEN, Token};
+use crate::token::{MAX_LEN, Token, emit};
 
 /// Encoders that reproduce a known tool's output token for token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -243,40 +243,6 @@ impl Trailer {
             _ => Vec::new(),
         }
     }
-}
-
-/// Where an encoder's tokens go; `false` stops the encoder. Closures are sinks (identification
-/// compares each token as it comes); [`crate::stream::GroupWriter`] is one whose `token` inlines
-/// into the encoder's loop.
-pub(crate) trait Sink {
-    /// Takes one token; `false` = stop.
-    fn token(&mut self, t: Token) -> bool;
-}
-
-impl<F: FnMut(Token) -> bool> Sink for F {
-    #[inline(always)]
-    fn token(&mut self, t: Token) -> bool {
-        self(t)
-    }
-}
-
-#[inline(always)]
-pub(crate) fn emit(
-    sink: &mut impl Sink,
-    data: &[u8],
-    pos: usize,
-    len: usize,
-    dist: usize,
-) -> Option<usize> {
-    let t = if len >= 3 {
-        Token::Match {
-            dist: dist as u16,
-            len: len.min(MAX_LEN) as u16,
-        }
-    } else {
-        Token::Literal(data.get(pos).copied().unwrap_or(0))
-    };
-    sink.token(t).then(|| t.output_len())
 }
 
 /// Nintendo-style look-ahead that reuses the look-ahead match (variants 1 and 2).

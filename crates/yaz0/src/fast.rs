@@ -22,8 +22,7 @@
 //!
 //! On the real Galaxy archives: +1.88 % size vs `nintendo` (BENCHMARKS.md, notes 5, 7 and 8).
 
-use crate::encode::Sink;
-use crate::token::{MAX_DIST, MAX_LEN, Token};
+use crate::token::{MAX_DIST, MAX_LEN, Sink, Token};
 
 const HASH_BITS: u32 = 15;
 const HASH_SIZE: usize = 1 << HASH_BITS;

@@ -5,8 +5,8 @@
 use gcio::{Context, Limits, Result};
 
 use crate::decode::{HEADER_LEN, Header, check_ref, read_ref, truncated};
-use crate::encode::{Encoder, Sink};
-use crate::token::{Token, expand};
+use crate::encode::Encoder;
+use crate::token::{Sink, Token, expand};
 
 /// A parsed Yaz0 stream.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

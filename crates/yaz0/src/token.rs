@@ -62,3 +62,39 @@ pub fn expand(tokens: &[Token]) -> Vec<u8> {
     }
     out
 }
+
+/// Where an encoder's tokens go; `false` stops the encoder. Closures are sinks (identification
+/// compares each token as it comes); the stream's `GroupWriter` is one whose `token` inlines
+/// into the encoder's loop.
+pub(crate) trait Sink {
+    /// Takes one token; `false` = stop.
+    fn token(&mut self, t: Token) -> bool;
+}
+
+impl<F: FnMut(Token) -> bool> Sink for F {
+    #[inline(always)]
+    fn token(&mut self, t: Token) -> bool {
+        self(t)
+    }
+}
+
+/// Sends the token a matcher chose at `pos` (a match of `len` bytes `dist` back, or the literal
+/// there when shorter than 3) to `sink`; its output length, or `None` when the sink stops.
+#[inline(always)]
+pub(crate) fn emit(
+    sink: &mut impl Sink,
+    data: &[u8],
+    pos: usize,
+    len: usize,
+    dist: usize,
+) -> Option<usize> {
+    let t = if len >= 3 {
+        Token::Match {
+            dist: dist as u16,
+            len: len.min(MAX_LEN) as u16,
+        }
+    } else {
+        Token::Literal(data.get(pos).copied().unwrap_or(0))
+    };
+    sink.token(t).then(|| t.output_len())
+}
