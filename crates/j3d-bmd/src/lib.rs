@@ -19,6 +19,8 @@
 //!   (`gx::scene`), which [`to_glb`] writes as glTF 2.0 and [`to_obj`] as Wavefront OBJ.
 //! - [`validate()`] reports the `J3D-*` rules catalogued in the repository's `docs/rules/j3d.md`.
 //! - [`build`] makes Nintendo-looking sample models.
+//! - [`BmdFormat`] and [`BtiFormat`] are the crate's contracts with a registry
+//!   ([`gcio::FileFormat`]): the `gcformats` facade lists both through them.
 //!
 //! ```
 //! use j3d_bmd::{build, parse, Bmd};
@@ -50,6 +52,7 @@ mod chunk;
 pub mod drw1;
 pub mod evp1;
 mod file;
+mod format;
 mod fuzz;
 mod geometry;
 pub mod inf1;
@@ -75,6 +78,7 @@ pub use file::{
     Bmd, BmdView, Chunk, ChunkView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3, RawChunk,
     SVR3_TAG, parse, parse_with,
 };
+pub use format::{BmdFormat, BtiFormat};
 #[cfg(feature = "export")]
 pub use fuzz::fuzz_png_bti;
 pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3};
