@@ -54,7 +54,7 @@ pub static FORMATS: &[&dyn Format] = &[
     #[cfg(feature = "j3d-bmd")]
     &j3d_bmd::ENTRY,
     #[cfg(feature = "j3d-anim")]
-    &j3d_anim::J3dAnim,
+    &j3d_anim::ENTRY,
     // Magic 0x0020AF30 and a table offset inside the file.
     #[cfg(feature = "tpl")]
     &tpl::Tpl,
