@@ -110,6 +110,14 @@ pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
 /// registry claims it only for a `.bti` name) when the header parses with a non-empty size and
 /// the first image fits.
 pub fn detect_bti(data: &[u8]) -> Option<gcio::Confidence> {
+    // The header alone first: a registry asks this of every file it has not claimed, and the
+    // parse below copies the data. No size or no known format can never give an image.
+    let r = gcio::Reader::new(data);
+    let h = record::read_vec::<BtiHeader>(&r, 0, 1, &gcio::Limits::default()).ok()?;
+    let h = h.first()?;
+    if h.width == 0 || h.height == 0 || h.image_size().is_none() {
+        return None;
+    }
     let b = Bti::parse(data).ok()?;
     let h = b.header()?;
     (h.width > 0 && h.height > 0 && b.set.image(0).is_some()).then_some(gcio::Confidence::Weak)

@@ -53,3 +53,15 @@ fn texture_contract_honours_limits_and_round_trips() {
     }
     assert!(BtiFormat::detect(&[0; 8]).is_none());
 }
+
+#[test]
+fn texture_detection_refuses_no_size_or_an_unknown_format() {
+    // Any size with an unknown format (0x7) or a zero width is refused, whatever follows.
+    let (name, mut data) = build::bti_samples().swap_remove(0);
+    assert!(BtiFormat::detect(&data).is_some(), "{name}");
+    data[0] = 0x7;
+    assert!(BtiFormat::detect(&data).is_none());
+    data[0] = 0xE;
+    data[2..4].copy_from_slice(&[0, 0]);
+    assert!(BtiFormat::detect(&data).is_none());
+}
