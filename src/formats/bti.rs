@@ -1,28 +1,33 @@
-//! Standalone GX textures (`.bti`): no magic, so detected by the extension plus a header that
-//! makes sense (known format, non-zero size, image data inside the file). `info` prints the
-//! header, `check` runs the texture rules (J3D-079), `roundtrip` writes the parsed file back;
-//! `convert x.bti x.png` decodes the first level through `gx::tex`, `convert x.png x.bti
-//! --format cmpr` encodes (format names as `gx::tex::TexFormat::from_name`, default CMPR), and
+//! Standalone GX textures (`.bti`): the crate's contract (`j3d_bmd::BtiFormat`: no magic, so a
+//! weak detection claimed only under a `.bti` name, from a header that makes sense — known format,
+//! non-zero size, image data inside the file; parse, write, the texture rules J3D-079) presented
+//! with `info` (the header) and the conversions: `convert x.bti x.png` decodes the first level
+//! through `gx::tex`, `convert x.png x.bti --format cmpr` encodes (format names as `gx::tex::TexFormat::from_name`, default CMPR), and
 //! `-o like=orig.bti` keeps the original's format, mip count (regenerated), wrap, filters and
 //! LOD settings instead of the defaults (`--format` still overrides the format). Other option
 //! keys are refused.
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Limits, Result};
-use j3d_bmd::Bti as BtiFile;
+use gcio::Result;
+use j3d_bmd::{Bti as BtiFile, BtiFormat};
 
 #[cfg(feature = "convert")]
 use crate::export::{png, read_png};
 #[cfg(feature = "convert")]
-use crate::format::{Conversion, Notices, check_option_keys, companion};
 use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
+    Conversion, Notices, Outputs, check_option_keys, companion, extension_of, one_file,
 };
+use crate::format::{Info, Input};
+use crate::{Present, Registered};
+#[cfg(feature = "convert")]
 use j3d_bmd::gx::tex::TexFormat;
 
-/// The BTI texture format.
+/// The BTI texture format's presentation.
 pub struct Bti;
+
+/// The registry entry.
+pub static ENTRY: Registered<BtiFormat, Bti> = Registered::new(Bti);
 
 const FORMAT_NAMES: [(u8, &str); 11] = [
     (0x0, "I4"),
@@ -56,32 +61,8 @@ fn format_name(f: u8) -> String {
         .map_or_else(|| format!("{f:#x}"), |(_, n)| (*n).to_string())
 }
 
-impl Format for Bti {
-    fn name(&self) -> &'static str {
-        "bti"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["bti"]
-    }
-
-    fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
-        // Weak at best: claimed for a `.bti` name only, tested first so other files cost nothing.
-        if !path.to_ascii_lowercase().ends_with(".bti") {
-            return None;
-        }
-        j3d_bmd::detect_bti(data)?
-            .claims(true)
-            .then(|| Detection::new("bti"))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] for every question.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(BtiFile::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let b = data.parsed::<BtiFile>()?;
+impl Present<BtiFormat> for Bti {
+    fn info(&self, _data: &Input<'_>, b: &BtiFile) -> Result<Info> {
         let h = b.header().copied().unwrap_or_default();
         let mut text = String::new();
         let _ = writeln!(
@@ -118,21 +99,9 @@ impl Format for Bti {
         Ok(Info { text, json })
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        Ok(data.parsed::<BtiFile>()?.write()?.into())
-    }
-
-    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(j3d_bmd::validate_bti(data))
-    }
-
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
-        self.convert_noting(job, &mut Notices::new())
-    }
-
-    #[cfg(feature = "convert")]
-    /// [`Format::convert`], noting colour that a greyscale target format drops.
+    /// `x.bti x.png` decodes, `x.png x.bti` encodes; notes colour that a greyscale target
+    /// format drops.
     fn convert_noting(
         &self,
         job: &Conversion<'_>,
@@ -186,15 +155,6 @@ impl Format for Bti {
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
-        let (set, names) = j3d_bmd::build::textures();
-        (0..set.textures.len())
-            .filter_map(|i| {
-                let t = set.textures.get(i)?;
-                let b = BtiFile::new(t.header, set.image(i)?, set.palette(i))
-                    .write()
-                    .ok()?;
-                Some((format!("{}.bti", names.name(i)?), b))
-            })
-            .collect()
+        j3d_bmd::build::bti_samples()
     }
 }

@@ -1,50 +1,36 @@
-//! J3D animations (BCK, BCA, BTK, BRK, BPK, BTP, BVA, BLK, BLA): detected by `J3D1` + the type tag and the
-//! matching chunk magic, one `identify` name per kind (`j3d-bck` …); `info` lists the header and
-//! tables, `check` runs the J3DA-* validator (`-o model=X.bdl` also checks the binding to that
-//! model), `roundtrip` writes the model back, `convert anim.bck anim.json` and back.
+//! J3D animations (BCK, BCA, BTK, BRK, BPK, BTP, BVA, BLK, BLA): the crate's contract
+//! (`j3d_anim::Format`: `J3D1` + the type tag and the matching chunk magic, one `identify` name
+//! per kind, `j3d-bck` …; parse, write, the J3DA-* validator) presented with `info` (the header
+//! and tables), survey facts, `check -o model=X.bdl` (also the binding to that model) and
+//! `convert anim.bck anim.json` and back.
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Error, Limits, Result};
+#[cfg(feature = "convert")]
+use gcio::Error;
+use gcio::{Diagnostic, Result};
 
 #[cfg(feature = "convert")]
-use crate::format::Conversion;
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, extension_of, one_file,
-};
+use crate::format::{Conversion, Notices, Outputs, extension_of, one_file};
+use crate::format::{Info, Input, Options};
+use crate::{Present, Registered};
 
-/// The J3D animation family.
+/// The J3D animation family's presentation.
 pub struct J3dAnim;
 
+/// The registry entry.
+pub static ENTRY: Registered<j3d_anim::Format, J3dAnim> = Registered::new(J3dAnim);
+
+/// Whether `path` names an animation file (one of the kinds' extensions).
+#[cfg(feature = "convert")]
 fn is_anim_path(path: &str) -> bool {
     j3d_anim::SCHEMAS
         .iter()
         .any(|s| s.ext == extension_of(path))
 }
 
-impl Format for J3dAnim {
-    fn name(&self) -> &'static str {
-        "j3d-anim"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &[
-            "bck", "bca", "btk", "brk", "bpk", "btp", "bva", "blk", "bla",
-        ]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        j3d_anim::detect(data)?;
-        j3d_anim::sniff(data).map(|k| Detection::new(k.format_name()))
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] for every question.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(j3d_anim::Anim::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
-        let a = data.parsed::<j3d_anim::Anim>()?;
+impl Present<j3d_anim::Format> for J3dAnim {
+    fn info(&self, data: &Input<'_>, a: &j3d_anim::Anim) -> Result<Info> {
         let mut text = format!(
             "{} ({} bytes): loop mode {}, duration {} frames\n",
             a.kind.format_name(),
@@ -83,10 +69,7 @@ impl Format for J3dAnim {
         Ok(Info { text, json })
     }
 
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
-        let Ok(a) = data.parsed::<j3d_anim::Anim>() else {
-            return Vec::new();
-        };
+    fn facts(&self, _data: &Input<'_>, a: &j3d_anim::Anim) -> Vec<(String, u64)> {
         let mut f = vec![
             (format!("loop mode {}", a.loop_mode()), 1),
             (format!("chunk size {:?}", a.layout.size), 1),
@@ -97,19 +80,12 @@ impl Format for J3dAnim {
         f
     }
 
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let a = data.parsed::<j3d_anim::Anim>()?;
-        Ok(Rewrite {
-            bytes: a.write()?,
-            raw: a.raw_parts(),
-        })
-    }
-
     /// `model` ([`Input::companion`]): the J3D model the animation binds to.
     fn companions(&self) -> &'static [&'static str] {
         &["model"]
     }
 
+    /// The J3DA-* rules, and with a `model` companion the binding to it.
     fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
         let mut out = j3d_anim::validate_with(data, data.limits());
         if let Some(model) = data.companion("model") {
@@ -123,7 +99,8 @@ impl Format for J3dAnim {
     }
 
     #[cfg(feature = "convert")]
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
+    /// `anim.bck anim.json` and back (any kind's extension).
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         let out = match (j3d_anim::sniff(input).is_some(), extension_of(to).as_str()) {
             (true, "json") => j3d_anim::Anim::parse_with(input, limits)

@@ -1,58 +1,35 @@
-//! J3D models (BMD/BDL/BMT): detected by the `J3D2bmd`/`J3D2bdl`/`J3D2bmt` magic; `info` lists the
-//! chunks, joints, shapes, vertex counts, materials and textures, `check` runs the J3D-* validator, `roundtrip` writes the
-//! owned model back, `convert model.bdl model.obj` exports the geometry (one group per shape) with
-//! a material library and PNG textures, `convert model.bdl model.glb` a glTF 2.0 binary (meshes,
-//! joints, skin, PNG base-colour textures).
+//! J3D models (BMD/BDL/BMT): the crate's contract (`j3d_bmd::BmdFormat`: the
+//! `J3D2bmd`/`J3D2bdl`/`J3D2bmt` magic, parse, write, the J3D-* validator) presented with `info`
+//! (the chunks, joints, shapes, vertex counts, materials and textures), survey facts on chunk
+//! coverage, `convert model.bdl model.obj` (the geometry, one group per shape, with a material
+//! library and PNG textures) and `convert model.bdl model.glb` (a glTF 2.0 binary: meshes,
+//! joints, skin, PNG base-colour textures, and the companion animations).
 
 use std::fmt::Write as _;
 
-use gcio::{Diagnostic, Limits, Result};
-use j3d_bmd::{Bmd, Chunk, parse_with};
+#[cfg(feature = "convert")]
+use gcio::FileFormat;
+use gcio::Result;
+use j3d_bmd::{Bmd, BmdFormat, Chunk, parse_with};
 
 #[cfg(feature = "convert")]
 use crate::export::scene_files;
 #[cfg(feature = "convert")]
-use crate::format::{Conversion, Notices};
-use crate::format::{
-    Detection, Format, Info, Input, Options, Outputs, Rewrite, companion_files, extension_of,
-    file_stem,
-};
+use crate::format::{Conversion, Notices, Outputs, companion_files, extension_of, file_stem};
+use crate::format::{Info, Input};
+use crate::{Present, Registered};
 
-/// The J3D model format.
+/// The J3D model format's presentation.
 pub struct J3dBmd;
 
-impl Format for J3dBmd {
-    fn name(&self) -> &'static str {
-        "j3d-bmd"
-    }
+/// The registry entry.
+pub static ENTRY: Registered<BmdFormat, J3dBmd> = Registered::new(J3dBmd);
 
-    fn extensions(&self) -> &'static [&'static str] {
-        &["bmd", "bdl"]
-    }
-
-    fn detect(&self, data: &[u8], _path: &str) -> Option<Detection> {
-        j3d_bmd::detect(data)?;
-        match data.get(..7)? {
-            b"J3D2bdl" => Some(Detection::new("j3d-bdl")),
-            b"J3D2bmd" => Some(Detection::new("j3d-bmd")),
-            b"J3D2bmt" => Some(Detection {
-                format: "j3d-bmd",
-                detail: Some("material file (bmt)".into()),
-            }),
-            _ => None,
-        }
-    }
-
-    /// The owned model, parsed once under the caller's [`Limits`] (the write-back and the
-    /// model's questions); the questions that read the zero-copy view make it under the same
-    /// limits.
-    fn parse(&self, data: &[u8], limits: &Limits) -> Result<crate::Parsed> {
-        Ok(Box::new(Bmd::parse_with(data, limits)?))
-    }
-
-    fn info(&self, data: &Input<'_>) -> Result<Info> {
+impl Present<BmdFormat> for J3dBmd {
+    /// The view (made under the same limits as the model) for the geometry and chunk offsets,
+    /// the model for what is typed.
+    fn info(&self, data: &Input<'_>, model: &Bmd) -> Result<Info> {
         let v = parse_with(data, data.limits())?;
-        let model = data.parsed::<Bmd>()?;
         let mesh = j3d_bmd::geometry(&v);
         let mut text = format!(
             "{} ({} chunks, {} bytes)\n",
@@ -175,18 +152,9 @@ impl Format for J3dBmd {
         Ok(Info { text, json })
     }
 
-    /// A chunk kept raw is copied, not rewritten: it is reported as raw (`gcf info` says why).
-    fn roundtrip(&self, data: &Input<'_>) -> Result<Rewrite> {
-        let m = data.parsed::<Bmd>()?;
-        Ok(Rewrite {
-            bytes: m.write()?,
-            raw: m.raw_parts(),
-        })
-    }
-
     /// Chunk coverage: `chunks` and `chunks typed` (their ratio is the typed share), and one
     /// `raw chunk MAGIC` per chunk the owned model keeps as bytes.
-    fn facts(&self, data: &Input<'_>) -> Vec<(String, u64)> {
+    fn facts(&self, data: &Input<'_>, _model: &Bmd) -> Vec<(String, u64)> {
         let Ok(v) = parse_with(data, data.limits()) else {
             return Vec::new();
         };
@@ -204,26 +172,18 @@ impl Format for J3dBmd {
         facts
     }
 
-    fn check(&self, data: &Input<'_>, _opts: &Options) -> Result<Vec<Diagnostic>> {
-        Ok(j3d_bmd::validate_with(data, data.limits()))
-    }
-
     #[cfg(feature = "convert")]
     /// `model.bdl model.glb`: glTF 2.0 binary; `model.bdl y.obj`: `y.obj`, `y.mtl` and
-    /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]).
-    fn convert(&self, job: &Conversion<'_>) -> Result<Option<Outputs>> {
-        self.convert_noting(job, &mut Notices::new())
-    }
-
-    #[cfg(feature = "convert")]
-    /// [`Format::convert`], noting each companion animation it leaves out and why.
+    /// `y_img<i>.png` per distinct texture ([`j3d_bmd::to_scene`]); each companion animation
+    /// left out is noted with why.
     fn convert_noting(
         &self,
         job: &Conversion<'_>,
         notices: &mut Notices,
     ) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
-        if self.detect(input, "").is_none() || !matches!(extension_of(to).as_str(), "obj" | "glb") {
+        if BmdFormat::detect(input).is_none() || !matches!(extension_of(to).as_str(), "obj" | "glb")
+        {
             return Ok(None);
         }
         let mut scene = j3d_bmd::to_scene(&parse_with(input, limits)?)?;

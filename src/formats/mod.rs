@@ -52,9 +52,9 @@ pub static FORMATS: &[&dyn Format] = &[
     #[cfg(feature = "msbf")]
     &msbf::ENTRY,
     #[cfg(feature = "j3d-bmd")]
-    &j3d_bmd::J3dBmd,
+    &j3d_bmd::ENTRY,
     #[cfg(feature = "j3d-anim")]
-    &j3d_anim::J3dAnim,
+    &j3d_anim::ENTRY,
     // Magic 0x0020AF30 and a table offset inside the file.
     #[cfg(feature = "tpl")]
     &tpl::ENTRY,
@@ -64,7 +64,7 @@ pub static FORMATS: &[&dyn Format] = &[
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     #[cfg(feature = "j3d-bmd")]
-    &bti::Bti,
+    &bti::ENTRY,
     // No magic: position offset 0x38/0x3C, whole-entry sections in order and an octree that walks;
     // before bcsv, whose header arithmetic is looser.
     #[cfg(feature = "kcl")]

@@ -16,6 +16,9 @@
 //! strings in another order, a chunk count other than 1; the validator reports each
 //! (J3DA-014…019).
 //!
+//! [`Format`] is the crate's contract with a registry ([`gcio::FileFormat`]), through which the
+//! `gcformats` facade lists the family as `j3d-anim`, each kind under its own alias.
+//!
 //! This is its own crate, not modules of `j3d-bmd`: animations share only the `J3D1` container
 //! header and the name-table format with models, and read model data only to check a binding. It
 //! uses `j3d-bmd`'s name table and padding sentence rather than repeating them.
@@ -55,6 +58,7 @@ pub mod build;
 pub mod eval;
 #[cfg(feature = "export")]
 pub mod export;
+mod format;
 mod fuzz;
 mod layout;
 pub mod model;
@@ -64,6 +68,7 @@ mod view;
 mod write;
 
 pub use bind::Target;
+pub use format::Format;
 pub use fuzz::fuzz_anim;
 pub use model::{
     Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,

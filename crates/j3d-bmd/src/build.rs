@@ -723,6 +723,20 @@ pub fn samples() -> Vec<(String, Vec<u8>)> {
     v
 }
 
+/// The [`textures`] as standalone `.bti` files: (`NAME.bti`, bytes), one per texture.
+pub fn bti_samples() -> Vec<(String, Vec<u8>)> {
+    let (set, names) = textures();
+    (0..set.textures.len())
+        .filter_map(|i| {
+            let t = set.textures.get(i)?;
+            let b = crate::Bti::new(t.header, set.image(i)?, set.palette(i))
+                .write()
+                .ok()?;
+            Some((format!("{}.bti", names.name(i)?), b))
+        })
+        .collect()
+}
+
 /// Number of materials [`materials`] returns.
 pub const MATERIAL_COUNT: usize = 3;
 

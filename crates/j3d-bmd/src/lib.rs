@@ -19,6 +19,8 @@
 //!   (`gx::scene`), which [`to_glb`] writes as glTF 2.0 and [`to_obj`] as Wavefront OBJ.
 //! - [`validate()`] reports the `J3D-*` rules catalogued in the repository's `docs/rules/j3d.md`.
 //! - [`build`] makes Nintendo-looking sample models.
+//! - [`BmdFormat`] and [`BtiFormat`] are the crate's contracts with a registry
+//!   ([`gcio::FileFormat`]): the `gcformats` facade lists both through them.
 //!
 //! ```
 //! use j3d_bmd::{build, parse, Bmd};
@@ -50,6 +52,7 @@ mod chunk;
 pub mod drw1;
 pub mod evp1;
 mod file;
+mod format;
 mod fuzz;
 mod geometry;
 pub mod inf1;
@@ -75,6 +78,7 @@ pub use file::{
     Bmd, BmdView, Chunk, ChunkView, MAGIC_BDL4, MAGIC_BMD2, MAGIC_BMD3, MAGIC_BMT3, RawChunk,
     SVR3_TAG, parse, parse_with,
 };
+pub use format::{BmdFormat, BtiFormat};
 #[cfg(feature = "export")]
 pub use fuzz::fuzz_png_bti;
 pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3};
@@ -106,6 +110,14 @@ pub fn detect(data: &[u8]) -> Option<gcio::Confidence> {
 /// registry claims it only for a `.bti` name) when the header parses with a non-empty size and
 /// the first image fits.
 pub fn detect_bti(data: &[u8]) -> Option<gcio::Confidence> {
+    // The header alone first: a registry asks this of every file it has not claimed, and the
+    // parse below copies the data. No size or no known format can never give an image.
+    let r = gcio::Reader::new(data);
+    let h = record::read_vec::<BtiHeader>(&r, 0, 1, &gcio::Limits::default()).ok()?;
+    let h = h.first()?;
+    if h.width == 0 || h.height == 0 || h.image_size().is_none() {
+        return None;
+    }
     let b = Bti::parse(data).ok()?;
     let h = b.header()?;
     (h.width > 0 && h.height > 0 && b.set.image(0).is_some()).then_some(gcio::Confidence::Weak)
