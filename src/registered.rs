@@ -125,8 +125,12 @@ where
         F::CONVERSIONS
     }
 
-    /// The contract's detection; a weak one only for a name with the format's extension.
+    /// The contract's detection; a weak one only for a name with the format's extension (and a
+    /// format without a signature is not asked about other names at all).
     fn detect(&self, data: &[u8], path: &str) -> Option<Detection> {
+        if F::NEEDS_NAME && !gcio::has_extension(path, F::EXTENSIONS) {
+            return None;
+        }
         F::detect(data)
             .filter(|d| d.claims(path, F::EXTENSIONS))
             .map(|d| Detection {

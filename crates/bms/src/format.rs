@@ -10,6 +10,7 @@ pub struct Format;
 
 impl FileFormat for Format {
     const NAME: &'static str = "bms";
+    const NEEDS_NAME: bool = true;
     const EXTENSIONS: &'static [&'static str] = &["bms"];
     const CONVERSIONS: &'static [ConversionSpec] = &[
         ConversionSpec {

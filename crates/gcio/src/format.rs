@@ -38,13 +38,14 @@ impl Detected {
     /// Whether a registry claims the file named `name`: always when strong, when weak only if
     /// the name ends in one of `extensions` ([`Confidence::claims`]).
     pub fn claims(&self, name: &str, extensions: &[&str]) -> bool {
-        let ext = name
-            .rsplit_once('.')
-            .map(|(_, e)| e.to_ascii_lowercase())
-            .unwrap_or_default();
-        self.confidence
-            .claims(extensions.iter().any(|e| e.eq_ignore_ascii_case(&ext)))
+        self.confidence.claims(has_extension(name, extensions))
     }
+}
+
+/// Whether `name` ends in `.EXT` for one of `extensions` (case-insensitively).
+pub fn has_extension(name: &str, extensions: &[&str]) -> bool {
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    extensions.iter().any(|e| e.eq_ignore_ascii_case(ext))
 }
 
 /// One conversion a format offers (`gcf convert IN OUT`): what `convert --help` lists and which
@@ -100,6 +101,10 @@ pub trait FileFormat {
     const EXTENSIONS: &'static [&'static str];
     /// The conversions the format offers.
     const CONVERSIONS: &'static [ConversionSpec] = &[];
+    /// The format has no signature: detection is never [`Confidence::Strong`], so a registry
+    /// asks it only about files named with one of [`FileFormat::EXTENSIONS`] (a BTI texture, a
+    /// BMS sequence), and any file's bytes are not parsed on the chance.
+    const NEEDS_NAME: bool = false;
 
     /// The zero-copy view: borrows the file's bytes.
     type View<'a>;

@@ -46,7 +46,7 @@ pub use error::{Context, Error, ErrorKind, Result};
 pub use float::F32;
 #[cfg(feature = "serde")]
 pub use float::{json_f32, json_f32s};
-pub use format::{ConversionSpec, Detected, FileFormat, check_limits};
+pub use format::{ConversionSpec, Detected, FileFormat, check_limits, has_extension};
 pub use limits::Limits;
 pub use mutate::{mutate_text, replay_inputs};
 pub use reader::{Cursor, Endian, Reader};

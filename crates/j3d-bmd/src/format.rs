@@ -79,6 +79,7 @@ pub struct BtiFormat;
 
 impl FileFormat for BtiFormat {
     const NAME: &'static str = "bti";
+    const NEEDS_NAME: bool = true;
     const EXTENSIONS: &'static [&'static str] = &["bti"];
     const CONVERSIONS: &'static [ConversionSpec] = &[
         ConversionSpec {
