@@ -4,7 +4,7 @@
 //! (the `gcformats` facade) adapts every implementation with one generic entry, so adding a
 //! format touches its crate, one registry line and one feature line.
 
-use crate::{Confidence, Diagnostic, ErrorKind, Limits, Result};
+use crate::{Confidence, Diagnostic, Limits, Result};
 
 /// What a format's detection says about bytes it recognises.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,8 +140,9 @@ pub trait FileFormat {
 }
 
 /// Checks that `F` honours its limits on `data` (a file it parses): with every bound at zero,
-/// parsing fails with a [`ErrorKind::Limit`] error, and with the defaults it succeeds. The
+/// parsing fails with a [`crate::ErrorKind::Limit`] error, and with the defaults it succeeds. The
 /// per-crate test of the contract; `Err` says what did not hold.
+#[cfg(feature = "test-support")]
 pub fn check_limits<F: FileFormat>(data: &[u8]) -> std::result::Result<(), String> {
     F::parse_with(data, &Limits::default())
         .map_err(|e| format!("{}: the sample does not parse: {e}", F::NAME))?;
@@ -152,7 +153,7 @@ pub fn check_limits<F: FileFormat>(data: &[u8]) -> std::result::Result<(), Strin
         max_depth: 0,
     };
     match F::parse_with(data, &zero) {
-        Err(e) if matches!(e.kind(), ErrorKind::Limit { .. }) => Ok(()),
+        Err(e) if matches!(e.kind(), crate::ErrorKind::Limit { .. }) => Ok(()),
         Err(e) => Err(format!(
             "{}: zero limits gave another error than a limit: {e}",
             F::NAME

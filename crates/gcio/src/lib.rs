@@ -25,6 +25,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "test-support")]
 pub mod corpus;
 mod detect;
 mod diag;
@@ -46,9 +47,13 @@ pub use error::{Context, Error, ErrorKind, Result};
 pub use float::F32;
 #[cfg(feature = "serde")]
 pub use float::{json_f32, json_f32s};
-pub use format::{ConversionSpec, Detected, FileFormat, check_limits, has_extension};
+#[cfg(feature = "test-support")]
+pub use format::check_limits;
+pub use format::{ConversionSpec, Detected, FileFormat, has_extension};
 pub use limits::Limits;
-pub use mutate::{mutate_text, replay_inputs};
+pub use mutate::mutate_text;
+#[cfg(feature = "test-support")]
+pub use mutate::replay_inputs;
 pub use reader::{Cursor, Endian, Reader};
 pub use strpool::{PoolOrder, StringPool};
 pub use walk::Visited;

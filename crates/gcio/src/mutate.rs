@@ -37,6 +37,7 @@ pub fn mutate_text(template: &str, edits: &[u8]) -> String {
 
 /// `count` reproducible pseudo-random inputs of 1 to 97 bytes (a template choice and up to 32
 /// edits), for replaying a text fuzz body under `cargo test` without a fuzzer.
+#[cfg(feature = "test-support")]
 pub fn replay_inputs(count: usize) -> Vec<Vec<u8>> {
     let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
