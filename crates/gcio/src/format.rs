@@ -162,6 +162,36 @@ pub fn check_limits<F: FileFormat>(data: &[u8]) -> std::result::Result<(), Strin
     }
 }
 
+/// The bounds [`check_each_limit`] sets to zero one at a time, by name.
+#[cfg(feature = "test-support")]
+pub const BOUNDS: [&str; 4] = ["bytes", "elements", "nodes", "depth"];
+
+/// Checks that `F` fails on `data` with a limit error under each of `bounds` ([`BOUNDS`] names)
+/// set to zero alone, the other bounds at their defaults: the bounds a format's parse must check
+/// (an all-zero [`Limits`] may be refused by the first check alone).
+#[cfg(feature = "test-support")]
+pub fn check_each_limit<F: FileFormat>(
+    data: &[u8],
+    bounds: &[&str],
+) -> std::result::Result<(), String> {
+    for bound in bounds {
+        let mut tight = Limits::default();
+        match *bound {
+            "bytes" => tight.max_alloc_bytes = 0,
+            "elements" => tight.max_elements = 0,
+            "nodes" => tight.max_nodes = 0,
+            "depth" => tight.max_depth = 0,
+            other => return Err(format!("no bound {other:?} (one of {BOUNDS:?})")),
+        }
+        match F::parse_with(data, &tight) {
+            Err(e) if matches!(e.kind(), crate::ErrorKind::Limit { .. }) => {}
+            Err(e) => return Err(format!("{}: {bound} at zero gave {e}", F::NAME)),
+            Ok(_) => return Err(format!("{}: {bound} at zero was not checked", F::NAME)),
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,9 +1,9 @@
 //! The crate's registry contract (`msbf::Format`): limits are honoured by `parse_with` (each
 //! bound on its own, in both byte orders), the contract detects and writes back what the crate's
 //! own functions do.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::panic)]
 
-use gcio::{ErrorKind, FileFormat, Limits};
+use gcio::{FileFormat, Limits};
 
 #[test]
 fn contract_honours_limits_and_round_trips() {
@@ -22,17 +22,7 @@ fn contract_honours_limits_and_round_trips() {
 #[test]
 fn each_bound_is_checked() {
     for (name, data) in msbf::build::samples() {
-        let bytes = Limits {
-            max_alloc_bytes: 0,
-            ..Limits::default()
-        };
-        let elements = Limits {
-            max_elements: 0,
-            ..Limits::default()
-        };
-        for tight in [bytes, elements] {
-            let e = msbf::Format::parse_with(&data, &tight).unwrap_err();
-            assert!(matches!(e.kind(), ErrorKind::Limit { .. }), "{name}: {e}");
-        }
+        gcio::check_each_limit::<msbf::Format>(&data, &["bytes", "elements"])
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
