@@ -4,22 +4,11 @@
 //! a text payload that merely starts with "Yaz0" is not taken for a stream.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
+mod support;
+
 use std::path::Path;
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("gcf-rarc-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn sample(name: &str) -> Vec<u8> {
-    gcf::samples()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .unwrap()
-        .1
-}
+use support::{sample, scratch};
 
 /// The independent check of `pack`'s retail layout and default encoder: four real SMG2 archives
 /// list their folders and files in name order, so extracting them, dropping the manifest (a

@@ -2,15 +2,12 @@
 //! (byte-identical while untouched), `convert x.canm x.json` and back. Fixtures built in code.
 #![allow(clippy::unwrap_used)]
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod support;
 
-fn gcf(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use std::path::Path;
+use std::process::Output;
+
+use support::{gcf, scratch};
 
 fn ok(o: &Output) -> String {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -19,9 +16,7 @@ fn ok(o: &Output) -> String {
 
 #[test]
 fn tpl_and_canm_through_the_cli() {
-    let dir = std::env::temp_dir().join(format!("gcf-tpl-canm-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("tpl-canm");
     let t = dir.join("lib.tpl");
     let bytes = tpl::build::sample_bytes();
     std::fs::write(&t, &bytes).unwrap();
