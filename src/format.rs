@@ -305,6 +305,12 @@ pub trait Format: Sync {
         &[]
     }
 
+    /// The `-o KEY=VALUE` options its check reads, with what each does (what `gcf check --help`
+    /// lists); companion files among them are also in [`Format::companions`].
+    fn check_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// The conversions the format offers (what `gcf convert --help` lists).
     fn conversions(&self) -> &'static [gcio::ConversionSpec] {
         &[]

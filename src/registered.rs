@@ -34,6 +34,11 @@ pub trait Present<F: FileFormat>: Sync {
         Ok(F::validate_with(data, data.limits()))
     }
 
+    /// The options its check reads ([`Format::check_options`]).
+    fn check_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// Option keys naming companion files ([`Format::companions`]).
     fn companions(&self) -> &'static [&'static str] {
         &[]
@@ -162,6 +167,10 @@ where
 
     fn expands_to(&self, data: &[u8]) -> Option<u64> {
         self.present.expands_to(data)
+    }
+
+    fn check_options(&self) -> &'static [(&'static str, &'static str)] {
+        self.present.check_options()
     }
 
     fn companions(&self) -> &'static [&'static str] {

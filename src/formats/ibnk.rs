@@ -39,6 +39,13 @@ fn chunk_summary(c: &ChunkData) -> String {
 }
 
 impl Present<ibnk::Format> for Ibnk {
+    fn check_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "wsys",
+            "X.ws: the wave system the bank plays from (its waves must exist)",
+        )]
+    }
+
     fn info(&self, data: &Input<'_>, bank: &ibnk::Bank) -> Result<Info> {
         let layout = match &bank.body {
             Body::V1(b) => b.chunks.iter().map(|c| chunk_summary(&c.data)).collect(),

@@ -30,6 +30,13 @@ fn is_anim_path(path: &str) -> bool {
 }
 
 impl Present<j3d_anim::Format> for J3dAnim {
+    fn check_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "model",
+            "X.bdl: the model the animation binds to (J3DA-020…022)",
+        )]
+    }
+
     fn info(&self, data: &Input<'_>, a: &j3d_anim::Anim) -> Result<Info> {
         let mut text = format!(
             "{} ({} bytes): loop mode {}, duration {} frames\n",

@@ -35,6 +35,19 @@ fn check_options(opts: &Options) -> Result<CheckOptions> {
 }
 
 impl Present<msbf::Format> for Msbf {
+    fn check_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            (
+                "object",
+                "NAME: the actor class the flows belong to (MSBF-012)",
+            ),
+            (
+                "messages",
+                "N: entries in the MSBT the flows show (MSBF-013)",
+            ),
+        ]
+    }
+
     fn info(&self, data: &Input<'_>, m: &msbf::Msbf) -> Result<Info> {
         let nodes = m.flow().map(|f| f.nodes.as_slice()).unwrap_or_default();
         let count = |k: msbf::names::NodeType| nodes.iter().filter(|n| n.kind() == k).count();

@@ -37,6 +37,13 @@ fn kind_option(opts: &Options) -> Result<Option<ModelKind>> {
 }
 
 impl Present<pkx::Format> for PkxContainer {
+    fn check_options(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "kind",
+            "pokemon|trainer: what the model is (PKX rules by kind)",
+        )]
+    }
+
     fn info(&self, data: &Input<'_>, p: &Pkx) -> Result<Info> {
         let v = pkx::parse_with(data, data.limits())?;
         let game = p.game();

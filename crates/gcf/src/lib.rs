@@ -41,6 +41,18 @@ pub fn conversions_help() -> String {
     text
 }
 
+/// The `-o KEY=VALUE` options of the formats' checks, from the registry
+/// ([`Format::check_options`]), for `gcf check --help`.
+pub fn check_options_help() -> String {
+    let mut text = "Check options (-o KEY=VALUE; a file's format reads its own):\n".to_owned();
+    for f in gcformats::registry() {
+        for (key, what) in f.check_options() {
+            text.push_str(&format!("  {:<12} {key}={what}\n", f.name()));
+        }
+    }
+    text
+}
+
 /// Identifies `data` (named `path`); `unknown` when no format claims it.
 pub fn identify(data: &[u8], path: &str) -> Detection {
     gcformats::identify_named(data, path).unwrap_or_else(|| Detection::new(UNKNOWN))

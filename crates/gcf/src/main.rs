@@ -89,9 +89,7 @@ enum Cmd {
         /// Wave system to check an instrument bank against (same as `-o wsys=FILE`).
         #[arg(long)]
         wsys: Option<PathBuf>,
-        /// Option KEY=VALUE: `model=X.bdl` checks an animation's binding to that model,
-        /// `wsys=X.ws` an instrument bank's waves, `order=xd|melee` a .dat's compiler order,
-        /// `kind=pokemon|trainer` a .pkx's metadata.
+        /// Option KEY=VALUE of a format's check (listed below).
         #[arg(short = 'o', value_parser = parse_kv)]
         opt: Vec<(String, String)>,
     },
@@ -392,8 +390,9 @@ fn notice(json: bool, msg: &str) {
 fn main() -> ExitCode {
     let json = std::env::args_os().any(|a| a == "--json");
     use clap::{CommandFactory, FromArgMatches};
-    let command =
-        Cli::command().mut_subcommand("convert", |c| c.after_help(gcf::conversions_help()));
+    let command = Cli::command()
+        .mut_subcommand("convert", |c| c.after_help(gcf::conversions_help()))
+        .mut_subcommand("check", |c| c.after_help(gcf::check_options_help()));
     let cli = match command
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))

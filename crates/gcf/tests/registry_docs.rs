@@ -137,3 +137,21 @@ fn convert_help_lists_every_declared_conversion() {
         assert!(covered, "no format declares {pair:?}");
     }
 }
+
+#[test]
+fn check_help_lists_every_check_option() {
+    let help = support::run(&["check", "--help"]).succeeds().stdout.clone();
+    let mut keys = 0;
+    for f in gcformats::registry() {
+        for (key, what) in f.check_options() {
+            assert!(
+                help.contains(&format!("{key}={what}")),
+                "{}: {key}",
+                f.name()
+            );
+            keys += 1;
+        }
+    }
+    // model (j3d-anim), wsys (ibnk), object and messages (msbf), kind (pkx).
+    assert!(keys >= 5, "{help}");
+}
