@@ -404,6 +404,19 @@ pub trait Format: Sync {
         Ok(None)
     }
 
+    /// A layout comparison of two files of the format, as text lines (`gcf compare A B`: how far
+    /// `b`'s layout is from the reference `a`); `None` when the format offers none.
+    fn compare(&self, _a: &[u8], _b: &[u8]) -> Option<Result<String>> {
+        None
+    }
+
+    /// The file laid out afresh the way the game's own tools lay it out (not the
+    /// layout-preserving writer), with the validator's findings on the result (`gcf rebuild`;
+    /// options such as hsd-dat's `order`); `None` when the format offers none.
+    fn rebuild(&self, _data: &[u8], _opts: &Options) -> Option<Result<(Vec<u8>, Vec<Diagnostic>)>> {
+        None
+    }
+
     /// Facts for the survey (e.g. `("sync-id flag=1", 1)`, `("opcode 0xc1", 34)`): counters summed per
     /// format across all files, so claims like "every block has a terminated run list" can be
     /// re-checked on any disc.

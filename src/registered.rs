@@ -86,6 +86,18 @@ pub trait Present<F: FileFormat>: Sync {
         Ok(None)
     }
 
+    /// A layout comparison ([`Format::compare`]).
+    fn compare(&self, a: &[u8], b: &[u8]) -> Option<Result<String>> {
+        let _ = (a, b);
+        None
+    }
+
+    /// A layout afresh in the game tools' order ([`Format::rebuild`]).
+    fn rebuild(&self, data: &[u8], opts: &Options) -> Option<Result<(Vec<u8>, Vec<Diagnostic>)>> {
+        let _ = (data, opts);
+        None
+    }
+
     /// Sample files ([`Format::samples`]).
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         Vec::new()
@@ -214,6 +226,14 @@ where
         data.parsed::<F::Model>()
             .map(|m| self.present.facts(data, m))
             .unwrap_or_default()
+    }
+
+    fn compare(&self, a: &[u8], b: &[u8]) -> Option<Result<String>> {
+        self.present.compare(a, b)
+    }
+
+    fn rebuild(&self, data: &[u8], opts: &Options) -> Option<Result<(Vec<u8>, Vec<Diagnostic>)>> {
+        self.present.rebuild(data, opts)
     }
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {

@@ -2,8 +2,9 @@
 //! header's arithmetic, no magic; parse, write) presented with `info`, survey facts and `check`.
 //! `convert x.dat x.glb` exports the models as glTF 2.0 (meshes, joints, skin, textures decoded
 //! through `gx::tex` with their palettes); `convert x.dat dir/` (or `y.obj`) as OBJ with a
-//! material library and one PNG per distinct image. `compare`, `rebuild` and `parse_order` serve
-//! `gcf compare` and `gcf rebuild`.
+//! material library and one PNG per distinct image. `Format::compare` (BNB/NBN) and
+//! `Format::rebuild` (HAL's compiler order, `-o order=xd|melee`) serve `gcf compare` and
+//! `gcf rebuild`, which know no format.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -152,6 +153,19 @@ impl Present<hsd_dat::Format> for HsdDat {
 
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         hsd_dat::build::samples().unwrap_or_default()
+    }
+
+    fn compare(&self, a: &[u8], b: &[u8]) -> Option<Result<String>> {
+        Some(compare(a, b))
+    }
+
+    /// `-o order=xd|melee` (default: the order the input's layout follows).
+    fn rebuild(&self, data: &[u8], opts: &Options) -> Option<Result<(Vec<u8>, Vec<Diagnostic>)>> {
+        let order = opts
+            .get("order")
+            .map(|o| parse_order(o).map_err(gcio::Error::message))
+            .transpose();
+        Some(order.and_then(|o| rebuild(data, o)))
     }
 }
 

@@ -19,7 +19,7 @@ mod canm;
 #[cfg(feature = "gpl-facial")]
 mod gpl_facial;
 #[cfg(feature = "hsd-dat")]
-pub mod hsd_dat;
+mod hsd_dat;
 #[cfg(feature = "ibnk")]
 mod ibnk;
 #[cfg(feature = "j3d-anim")]

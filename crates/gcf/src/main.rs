@@ -195,10 +195,10 @@ enum Cmd {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Compare two sysdolphin .dat archives. BNB is the share of 4-byte words of A equal to B's
-    /// word at the same index or within 8 words of it (100 %: the same layout); NBN, per struct
-    /// kind, the structs of A equal to B's struct of that kind and ordinal (pointers compared as
-    /// set or null). First line
+    /// Compare the layouts of two files of a format that offers it (sysdolphin .dat). For a
+    /// .dat, BNB is the share of 4-byte words of A equal to B's word at the same index or within
+    /// 8 words of it (100 %: the same layout); NBN, per struct kind, the structs of A equal to
+    /// B's struct of that kind and ordinal (pointers compared as set or null). First line
     /// `BNB <percent>` (A the reference; for B a rebuild of A, the figure with A's recorded
     /// texture list), second `BNB-rules <percent>` (B's model laid out by the order rules alone,
     /// no texture list), then per compiler-phase region BNB and per struct kind NBN.
@@ -208,21 +208,25 @@ enum Cmd {
         /// The file compared with it (e.g. `gcf rebuild`'s output).
         b: PathBuf,
     },
-    /// Lay a sysdolphin .dat out afresh in HAL's compiler order (not the layout-preserving writer).
+    /// Lay a file out afresh the way the game's tools do, for a format that offers it (a
+    /// sysdolphin .dat in HAL's compiler order; not the layout-preserving writer).
     /// Findings on the result go to stderr (check's format); they stop the rebuild (an error,
     /// nothing written) only when the input did not have them: a layout that reads worse is
     /// refused.
     Rebuild {
         #[command(flatten)]
         write: WriteOpts,
-        /// The .dat to lay out afresh.
+        /// The file to lay out afresh (a .dat).
         input: PathBuf,
         /// The file to write (`-`: standard output).
         output: PathBuf,
-        /// Compiler order: `xd` (Colosseum/XD) or `melee` (Melee, Chibi-Robo); default: the
-        /// one the input's layout follows.
-        #[arg(long, value_parser = gcf::formats::hsd_dat::parse_order)]
-        order: Option<gcformats::hsd_dat::compile::Order>,
+        /// Same as `-o order=ORDER`: a .dat's compiler order, `xd` (Colosseum/XD) or `melee`
+        /// (Melee, Chibi-Robo); default: the one the input's layout follows.
+        #[arg(long)]
+        order: Option<String>,
+        /// Option KEY=VALUE of the format's rebuild.
+        #[arg(short = 'o', value_parser = parse_kv)]
+        opt: Vec<(String, String)>,
     },
     /// Convert between formats; the file names' extensions choose the conversion.
     Convert {
@@ -358,6 +362,13 @@ fn unknown_listed_is_kept(found: &mut [Examined], listed: bool) {
             e.roundtrip = RoundTrip::Kept;
         }
     }
+}
+
+/// The registered format of the file `path` holding `data`, or an error naming it.
+fn registered(data: &[u8], path: &Path) -> Result<&'static dyn gcformats::Format, String> {
+    gcformats::detect_format(data, &path.to_string_lossy())
+        .map(|(f, _)| f)
+        .ok_or_else(|| format!("{}: unknown format", path.display()))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
@@ -771,7 +782,17 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Compare { a, b } => {
-            let text = gcf::formats::hsd_dat::compare(&read(&a)?, &read(&b)?)
+            let (da, db) = (read(&a)?, read(&b)?);
+            let f = registered(&da, &a)?;
+            let text = f
+                .compare(&da, &db)
+                .ok_or_else(|| {
+                    format!(
+                        "{}: {} files have no layout comparison",
+                        a.display(),
+                        f.name()
+                    )
+                })?
                 .map_err(|e| format!("{} vs {}: {e}", a.display(), b.display()))?;
             if json {
                 let lines: Vec<&str> = text.lines().collect();
@@ -787,9 +808,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             input,
             output,
             order,
+            opt,
             ..
         } => {
-            let (bytes, findings) = gcf::formats::hsd_dat::rebuild(&read(&input)?, order)
+            let data = read(&input)?;
+            let f = registered(&data, &input)?;
+            let (bytes, findings) = f
+                .rebuild(&data, &options(opt, &[("order", order)]))
+                .ok_or_else(|| format!("{}: {} files have no rebuild", input.display(), f.name()))?
                 .map_err(|e| format!("{}: {e}", input.display()))?;
             for d in &findings {
                 eprintln!("{}\t{d}", output.display());
