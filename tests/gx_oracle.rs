@@ -13,7 +13,7 @@
     missing_docs
 )]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use gcformats::gx::tex::{self, Palette, PaletteFormat, TexFormat};
 
@@ -192,24 +192,13 @@ fn check_file(what: &str, data: &[u8]) -> usize {
     0
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            files_under(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn real_textures_match_gctex() {
     let Some(root) = real() else { return };
-    let mut files = Vec::new();
-    for sub in ["bti", "j3d", "rarc"] {
-        files_under(&root.join(sub), &mut files);
-    }
+    let files: Vec<PathBuf> = ["bti", "j3d", "rarc"]
+        .iter()
+        .flat_map(|sub| gcformats::gcio::corpus::files(&root.join(sub)))
+        .collect();
     let levels: usize = files
         .iter()
         .map(|p| check_file(&p.display().to_string(), &std::fs::read(p).unwrap()))

@@ -5,35 +5,20 @@
 //! (the model copying a part it failed to reproduce) shows up here as a new `identical (raw: …)`.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use gcf::{Options, RoundTrip, examine};
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    for p in v {
-        if p.is_dir() {
-            // expect/ holds the oracles' JSON, not samples.
-            if !p.ends_with("expect") {
-                walk(&p, out);
-            }
-        } else if !matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("tsv" | "md" | "json")
-        ) {
-            out.push(p);
-        }
-    }
-}
-
 /// `(file:member, outcome)` for every examined file that was not `identical` or `kept`.
 fn non_typed(root: &Path) -> (usize, Vec<(String, String)>) {
-    let mut files = Vec::new();
-    walk(root, &mut files);
+    // expect/ holds the oracles' JSON, not samples; index and notes are no game files.
+    let files = gcio::corpus::files(root).into_iter().filter(|p| {
+        !p.components().any(|c| c.as_os_str() == "expect")
+            && !matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("tsv" | "md" | "json")
+            )
+    });
     let mut seen = 0;
     let mut out = Vec::new();
     for f in files {

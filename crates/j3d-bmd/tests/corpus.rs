@@ -2,22 +2,6 @@
 //! Corpus check: every J3D model under `../shared/corpus/real/j3d` (when present) has every chunk typed,
 //! round-trips byte for byte, decodes and validates without panicking. Passes without the corpus.
 
-use std::path::Path;
-
-fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// The real models (`real/j3d`): the owned model keeps no chunk raw, and writes them back.
 #[test]
 fn corpus_models_round_trip() {
@@ -28,8 +12,7 @@ fn corpus_models_round_trip() {
     ) else {
         return;
     };
-    let mut files = Vec::new();
-    walk(&root, &mut files);
+    let files = gcio::corpus::files(&root);
     let mut seen = 0;
     for f in files {
         let data = std::fs::read(&f).unwrap();

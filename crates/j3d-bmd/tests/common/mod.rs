@@ -4,26 +4,11 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The real corpus folder, if this checkout has one.
 pub fn real_root() -> Option<PathBuf> {
     gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real", "j3d-bmd real models")
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut v: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    v.sort();
-    for p in v {
-        if p.is_dir() {
-            walk(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
 }
 
 /// Every file of the real corpus (archive members flattened, Yaz0 decoded) as (name, bytes).
@@ -31,8 +16,7 @@ pub fn real_files() -> Vec<(String, Vec<u8>)> {
     let Some(root) = real_root() else {
         return Vec::new();
     };
-    let mut paths = Vec::new();
-    walk(&root, &mut paths);
+    let paths = gcio::corpus::files(&root);
     let mut out = Vec::new();
     for p in paths {
         let Ok(data) = std::fs::read(&p) else {
