@@ -89,28 +89,13 @@ fn clean_error(r: &Run, want: &str) {
     );
 }
 
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut c = !0u32;
-    for &b in bytes {
-        c ^= u32::from(b);
-        for _ in 0..8 {
-            c = if c & 1 == 1 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-        }
-    }
-    !c
-}
-
 /// A PNG chunk: length, type, data, CRC.
 fn chunk(out: &mut Vec<u8>, ty: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&(data.len() as u32).to_be_bytes());
     let start = out.len();
     out.extend_from_slice(ty);
     out.extend_from_slice(data);
-    let crc = crc32(&out[start..]);
+    let crc = crc32fast::hash(&out[start..]);
     out.extend_from_slice(&crc.to_be_bytes());
 }
 
