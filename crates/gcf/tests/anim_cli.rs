@@ -2,13 +2,15 @@
 //! refused for OBJ output; other kinds (here a BTK) are accepted. Fixtures are built in code.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
-use std::process::Command;
+mod support;
+
+use std::ffi::OsStr;
+
+use support::{gcf, glb_json, scratch, text};
 
 #[test]
 fn convert_adds_joint_animations_to_glb_only() {
-    let dir = std::env::temp_dir().join(format!("gcf-anim-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("anim");
     let model = dir.join("m.bmd");
     let model_bytes = j3d_bmd::build::skinned_bmd().write().unwrap();
     std::fs::write(&model, &model_bytes).unwrap();
@@ -24,14 +26,14 @@ fn convert_adds_joint_animations_to_glb_only() {
     let sample = j3d_anim::build::sample(j3d_anim::Kind::Btk);
     std::fs::write(&btk, sample.write().unwrap()).unwrap();
     let run = |out: &str, anim: &std::path::Path| {
-        Command::new(env!("CARGO_BIN_EXE_gcf"))
-            .arg("convert")
-            .arg(&model)
-            .arg(dir.join(out))
-            .arg("--anim")
-            .arg(anim)
-            .output()
-            .unwrap()
+        let out = dir.join(out);
+        gcf(&[
+            OsStr::new("convert"),
+            model.as_os_str(),
+            out.as_os_str(),
+            OsStr::new("--anim"),
+            anim.as_os_str(),
+        ])
     };
     let ok = run("m.glb", &walk);
     assert!(
@@ -39,20 +41,17 @@ fn convert_adds_joint_animations_to_glb_only() {
         "{}",
         String::from_utf8_lossy(&ok.stderr)
     );
-    let glb = std::fs::read(dir.join("m.glb")).unwrap();
-    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let doc = glb_json(&std::fs::read(dir.join("m.glb")).unwrap());
     assert_eq!(doc["animations"][0]["name"], "walk");
     let r = run("m.obj", &walk);
     assert!(!r.status.success());
     assert!(!dir.join("m.obj").exists(), "no partial output");
     // Without animations, the OBJ is written with its material library beside it.
-    let obj = Command::new(env!("CARGO_BIN_EXE_gcf"))
-        .arg("convert")
-        .arg(&model)
-        .arg(dir.join("m.obj"))
-        .output()
-        .unwrap();
+    let obj = gcf(&[
+        OsStr::new("convert"),
+        model.as_os_str(),
+        dir.join("m.obj").as_os_str(),
+    ]);
     assert!(
         obj.status.success(),
         "{}",
@@ -77,20 +76,11 @@ fn convert_adds_joint_animations_to_glb_only() {
 /// BLK/BLA: `identify` names them, `convert` to JSON and back gives the same bytes.
 #[test]
 fn cluster_animations_identify_and_convert_through_json() {
-    let dir = std::env::temp_dir().join(format!("gcf-cluster-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("cluster");
     let gcf = |args: &[&std::path::Path]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_gcf"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        let out = gcf(args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
     };
     for (kind, name) in [
         (j3d_anim::Kind::Blk, "j3d-blk"),

@@ -7,11 +7,9 @@ mod support;
 
 use support::{gcf_in, scratch};
 
-/// The animation names in a .glb's JSON chunk.
+/// The animation names in a .glb.
 fn animation_names(glb: &[u8]) -> Vec<String> {
-    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
-    doc["animations"]
+    support::glb_json(glb)["animations"]
         .as_array()
         .map(|a| {
             a.iter()

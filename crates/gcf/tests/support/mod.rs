@@ -1,6 +1,12 @@
 //! What the CLI tests share: running `gcf`, scratch folders, the committed samples and archive
 //! fixtures built in code. Each test file includes it with `mod support;`.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -91,6 +97,12 @@ pub fn gcf_stdin(args: &[&str], input: &[u8]) -> Output {
         .unwrap();
     c.stdin.take().unwrap().write_all(input).unwrap();
     c.wait_with_output().unwrap()
+}
+
+/// The JSON chunk of a `.glb` (glTF binary) file.
+pub fn glb_json(glb: &[u8]) -> serde_json::Value {
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + len]).unwrap()
 }
 
 /// Bytes of a command's output as text.
