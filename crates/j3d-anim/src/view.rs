@@ -283,10 +283,12 @@ impl<'a> View<'a> {
         }
         // A file shorter than its size word whose stored end is the start of the end padding was
         // stored without the rest of that padding: the chunk size counts it too.
+        // Padding never runs past the largest alignment (32), so neither can a cut: a size word
+        // further off is no cut padding (and is never materialised).
         let declared = self.file_size as usize;
         let cut = declared
             .checked_sub(self.data.len())
-            .filter(|&n| n > 0)
+            .filter(|&n| n > 0 && n < 32)
             .and_then(|n| Some((classify_cut_end(pos, tail, n, fill)?, n)));
         let (end, file_size, chunk_len) = match cut {
             Some((end, n)) => (end, FileSize::Cut(n as u32), c.len() + n),

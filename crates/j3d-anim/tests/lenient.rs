@@ -325,3 +325,19 @@ fn another_chunk_count_is_kept() {
         assert_eq!(findings(&b), [("J3DA-019".to_owned(), Severity::Warning)]);
     }
 }
+
+/// A size word far past the stored file is no cut padding: it is kept as stored (J3DA-014
+/// warning), and reading it allocates nothing sized by it (it once built the "missing" padding,
+/// up to 4 GiB).
+#[test]
+fn size_word_far_past_the_file_is_not_materialised() {
+    let mut bytes = j3d_anim::build::sample_bck();
+    bytes[8..12].copy_from_slice(&u32::MAX.to_be_bytes());
+    let tight = gcio::Limits {
+        max_alloc_bytes: 1 << 20,
+        ..gcio::Limits::default()
+    };
+    let anim = j3d_anim::Anim::parse_with(&bytes, &tight).unwrap();
+    assert_eq!(anim.write().unwrap(), bytes);
+    assert_eq!(anim.layout.file_size, j3d_anim::FileSize::Stored(u32::MAX));
+}
