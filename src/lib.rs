@@ -83,7 +83,7 @@ pub use bytes::Bytes;
 pub use format::{
     Companions, Detection, EXPORT_EXTENSIONS, Folder, Format, Info, Input, Member, Options,
     Outputs, Parsed, Rewrite, companion, companion_files, extension, extension_of, file_name,
-    file_stem, io_error, is_folder_name, one_file,
+    file_stem, io_error, is_compressed_name, is_folder_name, one_file,
 };
 #[cfg(feature = "convert")]
 pub use format::{Conversion, Notices, check_option_keys};
