@@ -105,9 +105,48 @@ fn exports() -> Vec<(String, Vec<u8>)> {
             });
         }
     }
+    out.push(("features.glb".into(), feature_scene().to_glb().unwrap()));
     let archives = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/rarc", "gcf animated glTF");
     out.extend(animated(archives.as_deref()));
     out
+}
+
+/// A code-built scene with what the format exporters rarely make: a gap in the texture
+/// coordinate sets (written as zeros), two colour sets, masked, blended and unlit materials, a
+/// texture on the third set, `extras` everywhere and two root joints under the added root.
+fn feature_scene() -> gx::scene::Scene {
+    use gx::scene::{AlphaMode, Material, Mesh, Node, Scene, skin_weights};
+    let mut s = Scene::new("features");
+    s.extras = Some(serde_json::json!({"game": "test"}));
+    for name in ["a", "b"] {
+        let mut n = Node::new(name, None, gx::mtx::IDENTITY);
+        n.extras = Some(serde_json::json!({"joint": name}));
+        s.nodes.push(n);
+    }
+    let img = s.add_image(gx::tex::Image::test_pattern(4, 4, true).unwrap());
+    for (i, mode) in [AlphaMode::Mask(0.25), AlphaMode::Blend, AlphaMode::Opaque]
+        .into_iter()
+        .enumerate()
+    {
+        let mut m = Material::new(format!("m{i}"), Some(img));
+        m.alpha_mode = mode;
+        m.unlit = i == 1;
+        m.texcoord = 2 * i;
+        m.extras = Some(serde_json::json!(i));
+        s.materials.push(m);
+    }
+    for i in 0..3 {
+        let mut m = Mesh::new(format!("mesh{i}"));
+        m.positions = vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        m.uvs = vec![vec![[0.5; 2]; 3], Vec::new(), vec![[0.25; 2]; 3]];
+        m.colors = vec![vec![[1, 2, 3, 4]; 3], vec![[5; 4]; 3]];
+        m.skin = vec![skin_weights(&[(0, 0.5), (1, 0.5)]); 3];
+        m.triangles = vec![[0, 1, 2]];
+        m.material = Some(i);
+        m.extras = Some(serde_json::json!({"mesh": i}));
+        s.meshes.push(m);
+    }
+    s
 }
 
 /// Animated exports: the skinned sample with the sample BCK, and every real archive's first model

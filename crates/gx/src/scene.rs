@@ -44,6 +44,8 @@ pub struct Node {
     /// Model space → joint space in the rest pose: what skinned vertices are multiplied by before
     /// the joint's world matrix.
     pub inverse_bind: Mtx34,
+    /// Application data, written as the glTF node's `extras`.
+    pub extras: Option<Value>,
 }
 
 impl Node {
@@ -55,6 +57,7 @@ impl Node {
             parent,
             local,
             inverse_bind: IDENTITY,
+            extras: None,
         }
     }
 }
@@ -69,10 +72,12 @@ pub struct Mesh {
     pub positions: Vec<[f32; 3]>,
     /// Unit normals in model space.
     pub normals: Vec<[f32; 3]>,
-    /// First texture coordinate set (origin top-left).
-    pub uvs: Vec<[f32; 2]>,
-    /// First vertex colour, RGBA8.
-    pub colors: Vec<[u8; 4]>,
+    /// Texture coordinate sets (origin top-left), written as `TEXCOORD_n`: up to 8, each empty
+    /// or as long as `positions`.
+    pub uvs: Vec<Vec<[f32; 2]>>,
+    /// Vertex colour sets, RGBA8, written as `COLOR_n`: up to 2, each empty or as long as
+    /// `positions`.
+    pub colors: Vec<Vec<[u8; 4]>>,
     /// Up to four (node index, weight) pairs per vertex, weights summing to 1 (see
     /// [`skin_weights`]).
     pub skin: Vec<[(u16, f32); 4]>,
@@ -80,6 +85,11 @@ pub struct Mesh {
     pub triangles: Vec<[u32; 3]>,
     /// Index into [`Scene::materials`].
     pub material: Option<usize>,
+    /// The node of [`Scene::nodes`] that instances the mesh in the file it was read from
+    /// (informative: the writer places every mesh in model space).
+    pub node: Option<usize>,
+    /// Application data, written as the glTF mesh's `extras`.
+    pub extras: Option<Value>,
 }
 
 impl Mesh {
@@ -92,6 +102,18 @@ impl Mesh {
     }
 }
 
+/// How a material's alpha is used (glTF `alphaMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum AlphaMode {
+    /// Alpha ignored: fully opaque.
+    #[default]
+    Opaque,
+    /// Alpha tested: drawn where alpha ≥ the cutoff, discarded elsewhere.
+    Mask(f32),
+    /// Alpha blended over what is behind.
+    Blend,
+}
+
 /// A material: a base colour and optionally a texture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Material {
@@ -101,18 +123,31 @@ pub struct Material {
     pub color: [f32; 4],
     /// Index into [`Scene::images`].
     pub texture: Option<usize>,
+    /// The texture coordinate set ([`Mesh::uvs`] index) the texture is mapped with.
+    pub texcoord: usize,
     /// Drawn without back-face culling.
     pub double_sided: bool,
+    /// How alpha is used.
+    pub alpha_mode: AlphaMode,
+    /// Drawn without lighting (`KHR_materials_unlit`): GX materials whose colour channels do not
+    /// light.
+    pub unlit: bool,
+    /// Application data, written as the glTF material's `extras`.
+    pub extras: Option<Value>,
 }
 
 impl Material {
-    /// A white, single-sided material.
+    /// A white, opaque, lit, single-sided material mapped with the first texture coordinate set.
     pub fn new(name: impl Into<String>, texture: Option<usize>) -> Material {
         Material {
             name: name.into(),
             color: [1.0; 4],
             texture,
+            texcoord: 0,
             double_sided: false,
+            alpha_mode: AlphaMode::Opaque,
+            unlit: false,
+            extras: None,
         }
     }
 }
@@ -196,6 +231,9 @@ pub struct Scene {
     pub materials: Vec<Material>,
     /// Animations of the nodes.
     pub animations: Vec<Animation>,
+    /// Application data, written as the glTF document's `extras` (an object gets the
+    /// `animations` entry of animations without channels merged in).
+    pub extras: Option<Value>,
     images: Vec<Image>,
     by_content: HashMap<u64, Vec<usize>>,
 }
@@ -305,24 +343,30 @@ impl Scene {
     }
 
     /// The scene as a glTF 2.0 binary: one glTF mesh per drawn mesh (one primitive with
-    /// POSITION, NORMAL, TEXCOORD_0, COLOR_0, JOINTS_0/WEIGHTS_0 as present), nodes for the
-    /// joints (translation, rotation, scale), one skin over all joints, PNG images embedded in
-    /// the binary chunk, one texture per image.
+    /// POSITION, NORMAL, every TEXCOORD_n and COLOR_n set, JOINTS_0/WEIGHTS_0 as present) on a
+    /// node of its own marked `extras: {"gx": "mesh"}`, nodes for the joints (translation,
+    /// rotation, scale; several roots under one added node marked `extras: {"gx": "skeleton"}`),
+    /// one skin over all joints, materials (alpha mode, `KHR_materials_unlit`, texture
+    /// coordinate set), PNG images embedded in the binary chunk, one texture per image, and
+    /// `extras` where the scene has them.
     pub fn to_glb(&self) -> Result<Vec<u8>> {
         let mut bin = Bin::default();
         let skinned = self.skinned();
         let joints = self.nodes.len();
         let drawn: Vec<&Mesh> = self.drawn().collect();
         let mut materials: Vec<Material> = self.materials.clone();
-        // A textured material on a mesh without texture coordinates (a GX texgen from normals
-        // or positions) is drawn untextured: glTF needs TEXCOORD_0 for a base-colour texture.
+        // A textured material on a mesh without its texture coordinate set (a GX texgen from
+        // normals or positions) is drawn untextured: glTF needs TEXCOORD_n for a texture.
         let mut untextured: HashMap<usize, usize> = HashMap::new();
         let mut meshes = Vec::new();
         for m in &drawn {
             let mut material = m.material.filter(|&i| i < materials.len());
             if let Some(i) = material
-                && m.uvs.len() != m.positions.len()
-                && materials.get(i).is_some_and(|x| x.texture.is_some())
+                && let Some(x) = materials.get(i)
+                && x.texture.is_some()
+                && m.uvs
+                    .get(x.texcoord)
+                    .is_none_or(|s| s.len() != m.positions.len())
             {
                 material = Some(*untextured.entry(i).or_insert_with(|| {
                     let mut plain = materials
@@ -358,7 +402,7 @@ impl Scene {
             })
             .collect();
         if roots.len() > 1 {
-            nodes.push(json!({"name": "skeleton", "children": roots}));
+            nodes.push(json!({"name": "skeleton", "children": roots, "extras": {"gx": SKELETON}}));
             roots = vec![nodes.len() - 1];
         }
         let mut doc = json!({"asset": {"version": "2.0", "generator": self.generator}});
@@ -378,7 +422,7 @@ impl Scene {
         let used = self.animated();
         let mut targets = Targets::default();
         for (i, m) in drawn.iter().enumerate() {
-            let mut n = json!({"name": m.name, "mesh": i});
+            let mut n = json!({"name": m.name, "mesh": i, "extras": {"gx": MESH_NODE}});
             if skinned {
                 set(&mut n, "skin", json!(0));
             }
@@ -394,12 +438,16 @@ impl Scene {
             nodes.push(n);
             roots.push(nodes.len() - 1);
         }
+        let mut unlit = false;
         let materials: Vec<Value> = materials.iter().enumerate().map(|(i, m)| {
             let mut pbr =
                 json!({"baseColorFactor": m.color, "metallicFactor": 0.0, "roughnessFactor": 1.0});
             targets.materials += 1;
             if let Some(t) = m.texture.filter(|&t| t < self.images.len()) {
                 let mut info = json!({"index": t});
+                if m.texcoord != 0 {
+                    set(&mut info, "texCoord", json!(m.texcoord));
+                }
                 if [Property::TextureOffset(i), Property::TextureRotation(i), Property::TextureScale(i)]
                     .iter()
                     .any(|p| used.contains(p))
@@ -412,6 +460,21 @@ impl Scene {
             let mut mat = json!({"name": m.name, "pbrMetallicRoughness": pbr});
             if m.double_sided {
                 set(&mut mat, "doubleSided", json!(true));
+            }
+            match m.alpha_mode {
+                AlphaMode::Opaque => {}
+                AlphaMode::Mask(cutoff) => {
+                    set(&mut mat, "alphaMode", json!("MASK"));
+                    set(&mut mat, "alphaCutoff", json!(if cutoff.is_finite() { cutoff.max(0.0) } else { 0.5 }));
+                }
+                AlphaMode::Blend => set(&mut mat, "alphaMode", json!("BLEND")),
+            }
+            if m.unlit {
+                set(&mut mat, "extensions", json!({"KHR_materials_unlit": {}}));
+                unlit = true;
+            }
+            if let Some(x) = &m.extras {
+                set(&mut mat, "extras", x.clone());
             }
             mat
         }).collect();
@@ -436,10 +499,13 @@ impl Scene {
                 }
             }
         }
-        if !unwritten.is_empty() {
-            set(&mut doc, "extras", json!({"animations": unwritten}));
+        if let Some(x) = document_extras(self.extras.as_ref(), unwritten) {
+            set(&mut doc, "extras", x);
         }
         let mut extensions = Vec::new();
+        if unlit {
+            extensions.push("KHR_materials_unlit");
+        }
         if pointers {
             extensions.push("KHR_animation_pointer");
         }
@@ -508,14 +574,12 @@ impl Scene {
             for p in &m.positions {
                 let _ = writeln!(s, "v {} {} {}", p[0], p[1], p[2]);
             }
-            let (has_n, has_t) = (
-                m.normals.len() == m.positions.len(),
-                m.uvs.len() == m.positions.len(),
-            );
+            let uvs = m.uvs.first().filter(|s| s.len() == m.positions.len());
+            let (has_n, has_t) = (m.normals.len() == m.positions.len(), uvs.is_some());
             for n in m.normals.iter().filter(|_| has_n) {
                 let _ = writeln!(s, "vn {} {} {}", n[0], n[1], n[2]);
             }
-            for t in m.uvs.iter().filter(|_| has_t) {
+            for t in uvs.into_iter().flatten() {
                 let _ = writeln!(s, "vt {} {}", t[0], 1.0 - t[1]);
             }
             if mtllib.is_some()
@@ -678,10 +742,44 @@ pub fn decompose(m: &Mtx34) -> ([f32; 3], [f32; 4], [f32; 3]) {
     (t, q, s)
 }
 
+/// The document's `extras`: the scene's, with the animations written without channels as its
+/// `animations` entry (appended to an array already there; a scene value that is no object is
+/// kept under `value`).
+fn document_extras(scene: Option<&Value>, unwritten: Vec<Value>) -> Option<Value> {
+    if unwritten.is_empty() {
+        return scene.cloned();
+    }
+    let mut x = match scene {
+        Some(Value::Object(o)) => Value::Object(o.clone()),
+        Some(v) => json!({"value": v}),
+        None => json!({}),
+    };
+    if let Some(o) = x.as_object_mut() {
+        match o.get_mut("animations").and_then(Value::as_array_mut) {
+            Some(a) => a.extend(unwritten),
+            None => {
+                o.insert("animations".into(), json!(unwritten));
+            }
+        }
+    }
+    Some(x)
+}
+
+/// `extras.gx` of the node the writer adds as the common root of several root joints: a reader
+/// drops it and makes its children roots.
+pub(crate) const SKELETON: &str = "skeleton";
+
+/// `extras.gx` of the nodes the writer adds to instance the meshes (in model space, at the
+/// origin): a reader drops them.
+pub(crate) const MESH_NODE: &str = "mesh";
+
 fn node_json(n: &Node) -> Value {
     let (t, r, s) = decompose(&n.local);
     let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
     let mut o = json!({"name": n.name});
+    if let Some(x) = &n.extras {
+        set(&mut o, "extras", x.clone());
+    }
     if finite(&t) && t != [0.0; 3] {
         set(&mut o, "translation", json!(t));
     }
@@ -847,16 +945,24 @@ fn mesh_json(
         let a = bin.floats(&flat(&m.normals), "VEC3", 3, false, Some(ARRAY))?;
         set(&mut attrs, "NORMAL", json!(a));
     }
-    if m.uvs.len() == n {
-        let uv: Vec<f32> = m.uvs.iter().flatten().copied().collect();
+    // glTF numbers sets without gaps: a missing set before a present one is written as zeros.
+    let sets = |len: Vec<usize>| len.iter().rposition(|&l| l == n).map_or(0, |k| k + 1);
+    for k in 0..sets(m.uvs.iter().map(Vec::len).collect()) {
+        let uv: Vec<f32> = match m.uvs.get(k).filter(|s| s.len() == n) {
+            Some(s) => s.iter().flatten().copied().collect(),
+            None => vec![0.0; 2 * n],
+        };
         let a = bin.floats(&uv, "VEC2", 2, false, Some(ARRAY))?;
-        set(&mut attrs, "TEXCOORD_0", json!(a));
+        set(&mut attrs, &format!("TEXCOORD_{k}"), json!(a));
     }
-    if m.colors.len() == n {
-        let bytes: Vec<u8> = m.colors.iter().flatten().copied().collect();
+    for k in 0..sets(m.colors.iter().map(Vec::len).collect()) {
+        let bytes: Vec<u8> = match m.colors.get(k).filter(|s| s.len() == n) {
+            Some(s) => s.iter().flatten().copied().collect(),
+            None => vec![0; 4 * n],
+        };
         let view = bin.view(&bytes, Some(ARRAY))?;
         let a = bin.accessor(json!({"bufferView": view, "componentType": 5121, "normalized": true, "count": n, "type": "VEC4"}));
-        set(&mut attrs, "COLOR_0", json!(a));
+        set(&mut attrs, &format!("COLOR_{k}"), json!(a));
     }
     if skinned {
         let max = u16::try_from(joints.saturating_sub(1)).unwrap_or(u16::MAX);
@@ -892,7 +998,11 @@ fn mesh_json(
     if let Some(mat) = material {
         set(&mut prim, "material", json!(mat));
     }
-    Ok(json!({"name": m.name, "primitives": [prim]}))
+    let mut mesh = json!({"name": m.name, "primitives": [prim]});
+    if let Some(x) = &m.extras {
+        set(&mut mesh, "extras", x.clone());
+    }
+    Ok(mesh)
 }
 
 /// bufferView targets.
@@ -1069,8 +1179,8 @@ mod tests {
             let mut m = Mesh::new(format!("m{i}"));
             m.positions = vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
             m.normals = vec![[0.0, 0.0, 1.0]; 3];
-            m.uvs = vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
-            m.colors = vec![[255, 0, 0, 255]; 3];
+            m.uvs = vec![vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]];
+            m.colors = vec![vec![[255, 0, 0, 255]; 3]];
             m.skin = vec![skin_weights(&[(1, 0.5), (0, 0.5)]); 3];
             m.triangles = vec![[0, 1, 2]];
             m.material = mat;

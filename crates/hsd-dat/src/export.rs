@@ -192,6 +192,7 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
     let has_n = m.vertices.iter().any(|v| v.normal.is_some());
     let has_t = m.vertices.iter().any(|v| v.uv.is_some());
     let has_c = m.vertices.iter().any(|v| v.color.is_some());
+    let (mut uvs, mut colors) = (Vec::new(), Vec::new());
     for (v, s) in m.vertices.iter().zip(&m.skins) {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
@@ -223,14 +224,20 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
             });
         }
         if has_t {
-            out.uvs.push(v.uv.unwrap_or_default());
+            uvs.push(v.uv.unwrap_or_default());
         }
         if has_c {
-            out.colors.push(v.color.unwrap_or([0xFF; 4]));
+            colors.push(v.color.unwrap_or([0xFF; 4]));
         }
         if !world.is_empty() {
             out.skin.push(skin);
         }
+    }
+    if has_t {
+        out.uvs.push(uvs);
+    }
+    if has_c {
+        out.colors.push(colors);
     }
     out.triangles.clone_from(&m.triangles);
     out

@@ -49,7 +49,7 @@ pub fn fuzz_anim(data: &[u8]) {
         ));
         let mut mesh = gx::scene::Mesh::new("m");
         mesh.positions = vec![[0.0; 3]; 3];
-        mesh.uvs = vec![[0.0; 2]; 3];
+        mesh.uvs = vec![vec![[0.0; 2]; 3]];
         mesh.triangles = vec![[0, 1, 2]];
         mesh.material = Some(0);
         scene.meshes.push(mesh);

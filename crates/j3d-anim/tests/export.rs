@@ -101,7 +101,7 @@ fn material_scene() -> Scene {
     for i in 0..2 {
         let mut m = gx::scene::Mesh::new(format!("shape_{i}"));
         m.positions = vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
-        m.uvs = vec![[0.0; 2]; 3];
+        m.uvs = vec![vec![[0.0; 2]; 3]];
         m.triangles = vec![[0, 1, 2]];
         m.material = Some(i);
         s.meshes.push(m);

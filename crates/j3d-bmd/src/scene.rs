@@ -85,8 +85,16 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
     for shape in &mesh.shapes {
         let mut m = Mesh::new(format!("shape_{}", shape.index));
         let has_n = shape.vertices.iter().any(|v| v.normal.is_some());
-        let has_t = shape.vertices.iter().any(|v| v.uvs[0].is_some());
-        let has_c = shape.vertices.iter().any(|v| v.colors[0].is_some());
+        // Every texture coordinate and colour set some vertex has, up to the last one present.
+        let present = |has: &dyn Fn(&crate::geometry::MeshVertex, usize) -> bool, sets: usize| {
+            (0..sets)
+                .rposition(|k| shape.vertices.iter().any(|v| has(v, k)))
+                .map_or(0, |k| k + 1)
+        };
+        let uv_sets = present(&|v, k| v.uvs.get(k).is_some_and(Option::is_some), 8);
+        let color_sets = present(&|v, k| v.colors.get(k).is_some_and(Option::is_some), 2);
+        m.uvs = vec![Vec::with_capacity(shape.vertices.len()); uv_sets];
+        m.colors = vec![Vec::with_capacity(shape.vertices.len()); color_sets];
         for v in &shape.vertices {
             let world = v.rigid_joint.and_then(|j| skel.world.get(usize::from(j)));
             m.positions
@@ -100,11 +108,11 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
                 let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt().max(1e-6);
                 m.normals.push(n.map(|x| x / len));
             }
-            if has_t {
-                m.uvs.push(v.uvs[0].unwrap_or_default());
+            for (set, uv) in m.uvs.iter_mut().zip(&v.uvs) {
+                set.push(uv.unwrap_or_default());
             }
-            if has_c {
-                m.colors.push(v.colors[0].unwrap_or([0xFF; 4]));
+            for (set, c) in m.colors.iter_mut().zip(&v.colors) {
+                set.push(c.unwrap_or([0xFF; 4]));
             }
             if joints > 0 {
                 m.skin.push(match v.rigid_joint {
