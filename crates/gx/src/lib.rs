@@ -11,6 +11,7 @@
 //! - `tex`: texture formats (I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8, C14X2, CMPR) with
 //!   palettes, block tiling, mip levels, decode to RGBA8 and encode back (exact for the lossless
 //!   formats; a fitting CMPR encoder; palettes by quantisation).
+//! - `strip`: triangle lists to GX triangle strips (model import), winding kept as GX decodes it;
 //! - `png` and `scene` (feature `export`): the PNG codec and the format-neutral model scene with its
 //!   glTF 2.0 binary and OBJ + MTL writers, which the J3D and sysdolphin exporters both build on.
 //!
@@ -33,5 +34,6 @@ pub mod mtx;
 pub mod png;
 #[cfg(feature = "export")]
 pub mod scene;
+pub mod strip;
 pub mod tex;
 pub mod vtx;
