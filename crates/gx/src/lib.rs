@@ -1,16 +1,20 @@
 //! GX (the GameCube/Wii graphics processor) data shared by the model formats.
 //!
 //! Module plan, filled in by the J3D and HSD issues so both formats share one implementation:
+//! - `curve`: cubic Hermite key curves as J3D and HSD animations evaluate them, and the key fitter
+//!   their importers share;
 //! - `vtx`: vertex attributes (`GXAttr`), component counts and types (`GXCompCnt`, `GXCompType`),
 //!   fraction shifts and dequantisation to `f32`/RGBA, and the inverse for writing;
 //! - `dl`: display lists — primitive opcodes (quads, triangles, strips, fans, lines, points), parsing
 //!   them given a vertex descriptor (direct/index8/index16 per attribute), PNMTXIDX handling, and
 //!   strip/fan expansion to triangles;
-//! - `mtx`: 3×4 affine matrices (product, point transform, inverse, `T·Rz·Ry·Rx·S` joint matrices)
-//!   shared by J3D skeletons and HSD joints;
+//! - `mtx`: 3×4 affine matrices (product, point transform, inverse, `T·Rz·Ry·Rx·S` joint matrices
+//!   and their decomposition back to scale, Euler angles and translation) shared by J3D skeletons
+//!   and HSD joints;
 //! - `tex`: texture formats (I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8, C4, C8, C14X2, CMPR) with
 //!   palettes, block tiling, mip levels, decode to RGBA8 and encode back (exact for the lossless
 //!   formats; a fitting CMPR encoder; palettes by quantisation).
+//! - `strip`: triangle lists to GX triangle strips (model import), winding kept as GX decodes it;
 //! - `png` and `scene` (feature `export`): the PNG codec and the format-neutral model scene with its
 //!   glTF 2.0 binary and OBJ + MTL writers, which the J3D and sysdolphin exporters both build on.
 //!
@@ -27,11 +31,13 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod curve;
 pub mod dl;
 pub mod mtx;
 #[cfg(feature = "export")]
 pub mod png;
 #[cfg(feature = "export")]
 pub mod scene;
+pub mod strip;
 pub mod tex;
 pub mod vtx;

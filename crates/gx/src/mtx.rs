@@ -72,6 +72,89 @@ pub fn srt(rotation: [f32; 3], scale: [f32; 3], translation: [f32; 3]) -> Mtx34 
     [row(r0, t0), row(r1, t1), row(r2, t2)]
 }
 
+/// Scale (column lengths, X negated when the matrix mirrors) and the rotation's columns (the
+/// local X, Y and Z axes) left after dividing it out; a zero-length column becomes its unit axis.
+/// A shear the matrix may hold is not separated.
+pub fn split_scale(m: &Mtx34) -> ([f32; 3], [[f32; 3]; 3]) {
+    let [r0, r1, r2] = *m;
+    let col = |c: usize| [r0, r1, r2].map(|r| r.get(c).copied().unwrap_or(0.0));
+    let len = |[x, y, z]: [f32; 3]| (x * x + y * y + z * z).sqrt();
+    let mut s = [len(col(0)), len(col(1)), len(col(2))];
+    let det = r0[0] * (r1[1] * r2[2] - r1[2] * r2[1]) - r0[1] * (r1[0] * r2[2] - r1[2] * r2[0])
+        + r0[2] * (r1[0] * r2[1] - r1[1] * r2[0]);
+    if det < 0.0 {
+        s[0] = -s[0];
+    }
+    let axes = std::array::from_fn(|c| {
+        let k = s.get(c).copied().unwrap_or(1.0);
+        if k.abs() > 1e-12 {
+            col(c).map(|x| x / k)
+        } else {
+            std::array::from_fn(|r| f32::from(u8::from(r == c)))
+        }
+    });
+    (s, axes)
+}
+
+/// Euler angles (radians, X, Y, Z) with `R = Rz · Ry · Rx` — the inverse of [`srt`]'s rotation —
+/// of the rotation whose columns are `axes`, Y in [-π/2, π/2].
+fn euler_of(axes: &[[f32; 3]; 3], near: [f32; 3]) -> [f32; 3] {
+    let [[r00, r10, r20], [r01, _, r21], [r02, _, r22]] = *axes;
+    let y = (-r20).atan2((r00 * r00 + r10 * r10).sqrt());
+    if r20.abs() < 1.0 - 1e-6 {
+        return [r21.atan2(r22), y, r10.atan2(r00)];
+    }
+    // Gimbal lock (Y = ±90°): only X − Z (or X + Z) is determined; X stays where it was.
+    let x = near[0];
+    if r20 < 0.0 {
+        [x, y, x - r01.atan2(r02)]
+    } else {
+        [x, y, (-r01).atan2(-r02) - x]
+    }
+}
+
+/// Euler angles (radians, X, Y, Z) of `m`'s rotation in J3D's order (`R = Rz · Ry · Rx`, what
+/// [`srt`] builds), scale divided out; Y in [-π/2, π/2].
+pub fn euler_xyz(m: &Mtx34) -> [f32; 3] {
+    euler_of(&split_scale(m).1, [0.0; 3])
+}
+
+/// [`euler_xyz`] nearest to `near` (a previous frame's angles): of the two solutions `(x, y, z)`
+/// and `(x + π, π − y, z + π)`, each moved by whole turns towards `near`, the closer one, so
+/// sampled tracks stay continuous.
+pub fn euler_xyz_near(m: &Mtx34, near: [f32; 3]) -> [f32; 3] {
+    closest(euler_of(&split_scale(m).1, near), near)
+}
+
+fn closest(e: [f32; 3], near: [f32; 3]) -> [f32; 3] {
+    let pi = std::f32::consts::PI;
+    let [x, y, z] = e;
+    let turn = |c: [f32; 3]| {
+        let mut i = 0;
+        c.map(|a| {
+            let to = near.get(i).copied().unwrap_or(0.0);
+            i += 1;
+            crate::curve::nearest_turn(a, to)
+        })
+    };
+    let dist = |c: &[f32; 3]| {
+        c.iter()
+            .zip(near)
+            .map(|(a, b)| (a - b) * (a - b))
+            .sum::<f32>()
+    };
+    let (a, b) = (turn([x, y, z]), turn([x + pi, pi - y, z + pi]));
+    if dist(&b) < dist(&a) { b } else { a }
+}
+
+/// Scale, Euler rotation (radians, J3D order) and translation of `m`: the inverse of [`srt`] for
+/// matrices without shear, the rotation nearest to `near` (see [`euler_xyz_near`]).
+pub fn decompose_srt(m: &Mtx34, near: [f32; 3]) -> ([f32; 3], [f32; 3], [f32; 3]) {
+    let (s, axes) = split_scale(m);
+    let t = m.map(|r| r[3]);
+    (s, closest(euler_of(&axes, near), near), t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +182,41 @@ mod tests {
         let p = apply(&q, [1.0, 0.0, 0.0]);
         assert!((p[0]).abs() < 1e-6 && (p[1] - 2.0).abs() < 1e-6 && (p[2] - 5.0).abs() < 1e-6);
         assert_eq!(inverse(&[[0.0; 4]; 3]), None);
+    }
+
+    #[test]
+    fn euler_round_trips() {
+        let hp = std::f32::consts::FRAC_PI_2;
+        for (r, s, t) in [
+            ([0.3, -1.2, 2.0], [2.0, 0.5, 1.5], [1.0, -2.0, 3.0]),
+            ([3.1, 0.0, 0.0], [1.0; 3], [0.0; 3]),
+            ([0.0, -0.4, -3.1], [-1.0, 1.0, 1.0], [5.0; 3]),
+            // Gimbal lock, both signs.
+            ([0.5, hp, 0.2], [1.0; 3], [0.0; 3]),
+            ([0.5, -hp, 0.2], [1.0; 3], [0.0; 3]),
+        ] {
+            let m = srt(r, s, t);
+            let (ss, e, tt) = decompose_srt(&m, r);
+            assert!(close(&srt(e, ss, tt), &m), "{r:?}: {e:?}");
+            // Near the source angles, the source angles come back (X kept in gimbal lock).
+            for (a, b) in e.iter().zip(r) {
+                assert!((a - b).abs() < 2e-3, "{r:?}: {e:?}");
+            }
+            assert!(close(&srt(euler_xyz(&m), ss, tt), &m));
+        }
+        // Continuity: a Y turn past 90° comes back as the flipped solution near the last frame.
+        let m = srt([0.0, 1.8, 0.0], [1.0; 3], [0.0; 3]);
+        let e = euler_xyz(&m);
+        assert!(
+            (e[1] - (std::f32::consts::PI - 1.8)).abs() < 1e-5
+                && (e[0].abs() - std::f32::consts::PI).abs() < 1e-3
+        );
+        let n = euler_xyz_near(&m, [0.0, 1.7, 0.0]);
+        assert!(
+            n.iter()
+                .zip([0.0, 1.8, 0.0])
+                .all(|(a, b)| (a - b).abs() < 1e-5),
+            "{n:?}"
+        );
     }
 }

@@ -673,30 +673,8 @@ fn column_major(m: &Mtx34) -> [f32; 16] {
 /// Translation, rotation (unit quaternion x, y, z, w) and scale of an affine matrix; a shear it
 /// may hold is dropped (glTF nodes that joints animate must be TRS).
 pub fn decompose(m: &Mtx34) -> ([f32; 3], [f32; 4], [f32; 3]) {
-    let [r0, r1, r2] = *m;
-    let t = [r0[3], r1[3], r2[3]];
-    let col = |c: usize| [r0, r1, r2].map(|r| r.get(c).copied().unwrap_or(0.0));
-    let len = |v: [f32; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-    let mut s = [len(col(0)), len(col(1)), len(col(2))];
-    let det = r0[0] * (r1[1] * r2[2] - r1[2] * r2[1]) - r0[1] * (r1[0] * r2[2] - r1[2] * r2[0])
-        + r0[2] * (r1[0] * r2[1] - r1[1] * r2[0]);
-    if det < 0.0 {
-        s[0] = -s[0];
-    }
-    let axis = |c: usize, unit: [f32; 3]| {
-        let v = col(c);
-        let k = s.get(c).copied().unwrap_or(1.0);
-        if k.abs() > 1e-12 {
-            v.map(|x| x / k)
-        } else {
-            unit
-        }
-    };
-    let (x, y, z) = (
-        axis(0, [1.0, 0.0, 0.0]),
-        axis(1, [0.0, 1.0, 0.0]),
-        axis(2, [0.0, 0.0, 1.0]),
-    );
+    let t = m.map(|r| r[3]);
+    let (s, [x, y, z]) = crate::mtx::split_scale(m);
     // Rotation matrix R = [x y z] (columns) to a quaternion (Shepperd's method).
     let (m00, m11, m22) = (x[0], y[1], z[2]);
     let trace = m00 + m11 + m22;

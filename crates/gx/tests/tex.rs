@@ -420,6 +420,33 @@ fn cmpr_quality() {
 }
 
 #[test]
+fn cmpr_exact_reproduces_nintendo_style_blocks() {
+    // Four sub-blocks as Nintendo's encoders write them: a flat colour with a black second
+    // endpoint; flat black; four-colour with both blends; three-colour with transparent texels
+    // averaging a black endpoint no texel shows.
+    let block: Vec<u8> = [
+        [0xFA, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
+        [0x00; 8],
+        [0xF8, 0x00, 0x00, 0x1F, 0x1B, 0x1B, 0xE4, 0x1B],
+        [0x00, 0x00, 0xDE, 0xDB, 0x55, 0xFF, 0xFF, 0xFF],
+    ]
+    .concat();
+    let img = tex::decode(TexFormat::CMPR, 8, 8, &block, None).unwrap();
+    let exact = tex::cmpr::encode_exact(&img).unwrap();
+    assert_eq!(exact.data, block);
+    assert!(exact.inexact.is_empty());
+    // A smooth gradient is no CMPR output: inexact sub-blocks get the fitting encoder's bytes.
+    let img = test_image(16, 8);
+    let exact = tex::cmpr::encode_exact(&img).unwrap();
+    let fitted = tex::encode(TexFormat::CMPR, &img).unwrap();
+    assert!(!exact.inexact.is_empty());
+    for &i in &exact.inexact {
+        let i = i as usize * 8;
+        assert_eq!(exact.data[i..i + 8], fitted[i..i + 8]);
+    }
+}
+
+#[test]
 fn palette_quantisation() {
     let img = test_image(64, 64);
     for (f, min_psnr) in [
@@ -477,6 +504,17 @@ fn mips_share_one_palette_and_decode_per_level() {
             assert_eq!((a.width(), a.height()), (b.width(), b.height()));
         }
     }
+}
+
+#[test]
+fn chosen_formats() {
+    let f = |img: Image| tex::choose_format(&img);
+    let grey = |a: u8| Image::from_fn(4, 4, move |x, _| [x as u8, x as u8, x as u8, a]).unwrap();
+    let colour = |a: u8| Image::from_fn(4, 4, move |x, _| [x as u8, 0, 0, a]).unwrap();
+    assert_eq!(f(grey(255)), TexFormat::I8);
+    assert_eq!(f(grey(254)), TexFormat::IA8);
+    assert_eq!(f(colour(255)), TexFormat::CMPR);
+    assert_eq!(f(colour(0)), TexFormat::RGB5A3);
 }
 
 #[test]

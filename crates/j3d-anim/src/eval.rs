@@ -65,16 +65,7 @@ pub fn frame_at(mode: u8, duration: f32, t: f32) -> f32 {
     }
 }
 
-/// Cubic Hermite between `p0` and `p1` with end slopes `s0`, `s1` (already scaled by the segment
-/// length) at parameter `t` ∈ [0, 1].
-pub fn hermite(p0: f32, p1: f32, s0: f32, s1: f32, t: f32) -> f32 {
-    let t2 = t * t;
-    let t3 = t2 * t;
-    (2.0 * t3 - 3.0 * t2 + 1.0) * p0
-        + (-2.0 * t3 + 3.0 * t2) * p1
-        + (t3 - 2.0 * t2 + t) * s0
-        + (t3 - t2) * s1
-}
+pub use gx::curve::hermite;
 
 /// Value `i` of a value table as f32 (before any rotation scaling).
 pub fn value(data: &Data, i: usize) -> Option<f32> {
@@ -97,41 +88,17 @@ pub fn keyed(track: KeyTrack, table: &Data, scale: f32, frame: f32) -> Option<f3
         1 => at(base),
         n => {
             let stride = if track.tangent == 0 { 3 } else { 4 };
-            let key = |k: usize| -> Option<(f32, f32, f32, f32)> {
+            let key = |k: usize| -> Option<gx::curve::Key> {
                 let o = base + k * stride;
-                let time = value(table, o)?;
-                let tin = at(o + 2)?;
-                let tout = if stride == 3 { tin } else { at(o + 3)? };
-                Some((time, at(o + 1)?, tin, tout))
+                let in_slope = at(o + 2)?;
+                Some(gx::curve::Key {
+                    frame: value(table, o)?,
+                    value: at(o + 1)?,
+                    in_slope,
+                    out_slope: if stride == 3 { in_slope } else { at(o + 3)? },
+                })
             };
-            let n = usize::from(n);
-            let first = key(0)?;
-            if frame <= first.0 {
-                return Some(first.1);
-            }
-            let last = key(n - 1)?;
-            if frame >= last.0 {
-                return Some(last.1);
-            }
-            let mut k0 = first;
-            for k in 1..n {
-                let k1 = key(k)?;
-                if frame < k1.0 {
-                    let len = k1.0 - k0.0;
-                    if len <= 0.0 {
-                        return Some(k1.1);
-                    }
-                    return Some(hermite(
-                        k0.1,
-                        k1.1,
-                        k0.3 * len,
-                        k1.2 * len,
-                        (frame - k0.0) / len,
-                    ));
-                }
-                k0 = k1;
-            }
-            Some(last.1)
+            gx::curve::eval_by(usize::from(n), key, frame)
         }
     }
 }

@@ -7,9 +7,13 @@
 //! The encoder fits each sub-block's endpoints along the principal axis of its colours, refines
 //! them by least squares on the chosen indices, then searches ±1 steps of each RGB565 component,
 //! in both the four-colour and (with transparency, only) the three-colour mode.
+//! [`encode_exact`] re-encodes pixels decoded from CMPR without loss instead.
 
-use super::blocks::Block;
-use super::pixel::{Rgba, narrow5, narrow6, rgb565_to_rgba};
+use gcio::Result;
+
+use super::blocks::{self, Block};
+use super::pixel::{Rgba, expand5, expand6, narrow5, narrow6, rgb565_to_rgba, rgba_to_rgb565};
+use super::{Image, TexFormat, level_size};
 
 /// Pixels with alpha below this are encoded transparent.
 const ALPHA_CUTOFF: u8 = 0x80;
@@ -61,15 +65,180 @@ pub(crate) fn decode_block(block: &[u8], px: &mut Block<Rgba>) {
 /// Encodes 8 × 8 pixels into one 32-byte CMPR block.
 pub(crate) fn encode_block(px: &Block<Rgba>, out: &mut [u8]) {
     for (s, dst) in out.chunks_exact_mut(8).enumerate() {
-        let (sx, sy) = ((s & 1) * 4, (s >> 1) * 4);
-        let mut sub = [[0u8; 4]; 16];
-        for (j, p) in sub.iter_mut().enumerate() {
-            if let Some(v) = px.get((sy + j / 4) * 8 + sx + j % 4) {
-                *p = *v;
+        dst.copy_from_slice(&encode_sub(&sub_block(px, s)));
+    }
+}
+
+/// The 16 pixels of sub-block `s` (0..4: top-left, top-right, bottom-left, bottom-right).
+fn sub_block(px: &Block<Rgba>, s: usize) -> [Rgba; 16] {
+    let (sx, sy) = ((s & 1) * 4, (s >> 1) * 4);
+    let mut sub = [[0u8; 4]; 16];
+    for (j, p) in sub.iter_mut().enumerate() {
+        if let Some(v) = px.get((sy + j / 4) * 8 + sx + j % 4) {
+            *p = *v;
+        }
+    }
+    sub
+}
+
+/// The result of [`encode_exact`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Exact {
+    /// The level's CMPR data.
+    pub data: Vec<u8>,
+    /// Sub-blocks (8-byte units, in data order: `data[8 * i..]`) no endpoint pair reproduces
+    /// exactly; they hold the fitting encoder's output.
+    pub inexact: Vec<u32>,
+}
+
+/// Encodes an image decoded from CMPR back to CMPR, reproducing its pixels exactly where
+/// possible (e.g. to rebuild a texture after a format conversion, or to re-encode unedited
+/// textures of an imported model without generation loss).
+///
+/// Each 4 × 4 sub-block takes endpoints from its own colours that are RGB565 values, plus
+/// black: pairs in both orders, four-colour mode first, brightest first. When none fits, one
+/// endpoint is solved for from another and a blended or transparent texel (the endpoint no
+/// texel shows). The first palette holding every texel wins, each texel taking its first equal
+/// entry. Flat sub-blocks get the form most Nintendo encoders write: (colour, black) in
+/// four-colour mode, all zeros for black. Sub-blocks where nothing fits (both endpoints unseen,
+/// images not decoded from CMPR) get the fitting encoder's output and are listed in
+/// [`Exact::inexact`].
+///
+/// On the corpus's 68 real CMPR textures (`tests/tex_real.rs`), 99.94 % of 135,632 sub-blocks
+/// are exact and 97.7 % come back byte for byte (37 textures entirely); the rest differ in the
+/// unused second endpoint of flat sub-blocks (arbitrary in the originals) or write flat black
+/// as `(0x0001, 0x0000)` with index 1, as some encoders do.
+pub fn encode_exact(image: &Image) -> Result<Exact> {
+    let (w, h) = (image.width(), image.height());
+    let mut out = Exact {
+        data: vec![0; level_size(TexFormat::CMPR, w, h)?],
+        inexact: Vec::new(),
+    };
+    let mut n = 0u32;
+    let inexact = &mut out.inexact;
+    let at = |x, y| image.clamped(x, y);
+    blocks::tile(TexFormat::CMPR, w, h, at, &mut out.data, |px, o| {
+        for (s, dst) in o.chunks_exact_mut(8).enumerate() {
+            let sub = sub_block(px, s);
+            let enc = exact_sub(&sub).unwrap_or_else(|| {
+                inexact.push(n);
+                encode_sub(&sub)
+            });
+            dst.copy_from_slice(&enc);
+            n += 1;
+        }
+    })?;
+    Ok(out)
+}
+
+/// Packs endpoints and 16 indices as a stored sub-block.
+fn pack(c0: u16, c1: u16, idx: &[u8; 16]) -> [u8; 8] {
+    let [a, b] = c0.to_be_bytes();
+    let [c, d] = c1.to_be_bytes();
+    let mut out = [a, b, c, d, 0, 0, 0, 0];
+    for (row, idx) in out.iter_mut().skip(4).zip(idx.chunks_exact(4)) {
+        *row = idx.iter().fold(0, |acc, &i| (acc << 2) | i);
+    }
+    out
+}
+
+/// Indices reproducing `px` exactly from the palette of `(c0, c1)`: opaque pixels take the first
+/// equal opaque entry, transparent ones entry 3 of the three-colour mode.
+fn exact_indices(c0: u16, c1: u16, px: &[Rgba; 16]) -> Option<[u8; 16]> {
+    let pal = colors(c0, c1);
+    let mut idx = [0u8; 16];
+    for (p, i) in px.iter().zip(idx.iter_mut()) {
+        *i = pal.iter().position(|c| c == p)? as u8;
+    }
+    Some(idx)
+}
+
+/// An exact encoding of one sub-block, if endpoints derived from its colours give one (see
+/// [`encode_exact`]).
+fn exact_sub(px: &[Rgba; 16]) -> Option<[u8; 8]> {
+    let mut distinct: Vec<Rgba> = Vec::with_capacity(4);
+    for p in px {
+        if !distinct.contains(p) {
+            if distinct.len() == 4 || !matches!(p[3], 0 | 0xFF) {
+                // No CMPR palette holds more than four colours or partial alpha.
+                return None;
+            }
+            distinct.push(*p);
+        }
+    }
+    let try_pair = |(c0, c1): (u16, u16)| Some(pack(c0, c1, &exact_indices(c0, c1, px)?));
+    // A flat opaque sub-block: Nintendo's encoders mostly write (colour, black) in four-colour
+    // mode, and black itself as all zeros (three-colour mode, index 0).
+    if let [p] = distinct[..]
+        && p[3] == 0xFF
+        && let Some(c) = exact565(p)
+    {
+        return try_pair((c, 0));
+    }
+    // Endpoints among the colours, and black (transparent texels often average with it).
+    let mut known: Vec<u16> = distinct.iter().filter_map(|&p| exact565(p)).collect();
+    known.sort_unstable_by(|a, b| b.cmp(a));
+    if !known.contains(&0) {
+        known.push(0);
+    }
+    let pairs = || {
+        known
+            .iter()
+            .flat_map(|&a| known.iter().map(move |&b| (a, b)))
+    };
+    // Four-colour pairs (c0 > c1) first, brightest first; then three-colour ones.
+    let four = pairs().filter(|(a, b)| a > b);
+    let three = pairs().filter(|(a, b)| a <= b);
+    if let Some(out) = four.chain(three).find_map(try_pair) {
+        return Some(out);
+    }
+    // One endpoint appears in no texel: solve for it from a known endpoint and a blended colour.
+    let mut derived = Vec::new();
+    for &a in &known {
+        for &d in &distinct {
+            for (wa, wb, shift) in [(5, 3, 3), (3, 5, 3), (1, 1, 1)] {
+                for b in solve(a, d, wa, wb, shift) {
+                    derived.extend([(a.max(b), a.min(b)), (a.min(b), a.max(b))]);
+                }
             }
         }
-        dst.copy_from_slice(&encode_sub(&sub));
     }
+    derived.into_iter().find_map(try_pair)
+}
+
+/// The RGB565 value of an opaque-or-transparent texel whose colour is exactly one.
+fn exact565(p: Rgba) -> Option<u16> {
+    let c = rgba_to_rgb565(p);
+    (rgb565_to_rgba(c) == [p[0], p[1], p[2], 0xFF]).then_some(c)
+}
+
+/// Every RGB565 `b` with `(wa·a + wb·b) >> shift == d` in each channel (the palette's blends).
+fn solve(a: u16, d: Rgba, wa: u32, wb: u32, shift: u32) -> Vec<u16> {
+    let ea = rgb565_to_rgba(a);
+    let channel = |c: usize, bits: u32, expand: fn(u8) -> u8| -> Vec<u16> {
+        let (x, want) = (ea.get(c).copied(), d.get(c).copied());
+        (0..1u16 << bits)
+            .filter(|&v| {
+                let e = u32::from(expand(v as u8));
+                x.zip(want)
+                    .is_some_and(|(x, w)| (u32::from(x) * wa + e * wb) >> shift == u32::from(w))
+            })
+            .collect()
+    };
+    let (r, g, b) = (
+        channel(0, 5, expand5),
+        channel(1, 6, expand6),
+        channel(2, 5, expand5),
+    );
+    let mut out = Vec::new();
+    for &r in &r {
+        for &g in &g {
+            for &b in &b {
+                out.push((r << 11) | (g << 5) | b);
+            }
+        }
+    }
+    out
 }
 
 /// A candidate encoding of one sub-block.
@@ -333,11 +502,5 @@ fn encode_sub(px: &[Rgba; 16]) -> [u8; 8] {
             idx: [0; 16],
         })
     };
-    let [a, b] = fit.c0.to_be_bytes();
-    let [c, d] = fit.c1.to_be_bytes();
-    let mut out = [a, b, c, d, 0, 0, 0, 0];
-    for (row, idx) in out.iter_mut().skip(4).zip(fit.idx.chunks_exact(4)) {
-        *row = idx.iter().fold(0, |acc, &i| (acc << 2) | i);
-    }
-    out
+    pack(fit.c0, fit.c1, &fit.idx)
 }

@@ -10,8 +10,13 @@
 //! - Encode: [`encode`] for direct formats, [`encode_mips`] for any format and mip chain
 //!   (palettes are built by quantisation and shared by all levels; CMPR uses a fitting encoder).
 //! - Exactness: decoding then encoding the lossless formats ([`TexFormat::is_lossless`])
-//!   reproduces the bytes, padding included when decoded at [`TexFormat::padded`] size. Palette
-//!   formats are exact at the index level ([`decode_indices`], [`encode_indices`]).
+//!   reproduces the bytes, padding included when decoded at [`TexFormat::padded`] size; RGB5A3
+//!   too, except alpha-7 A3RGB444 texels, which decode like RGB555 ones and come back in that
+//!   form. Palette formats are exact at the index level ([`decode_indices`], [`encode_indices`]).
+//!   CMPR decoded pixels re-encode exactly, mostly to the same bytes, through
+//!   [`cmpr::encode_exact`].
+//! - Choosing: [`choose_format`] for an importer (compact, as the games store textures),
+//!   [`suggest_format`] to keep the pixels.
 //!
 //! ```
 //! use gx::tex::{self, Image, TexFormat, Texture, EncodeOptions};
@@ -34,7 +39,7 @@
 //! ```
 
 mod blocks;
-mod cmpr;
+pub mod cmpr;
 mod fast;
 mod format;
 mod image;
@@ -566,6 +571,22 @@ pub fn suggest_format(image: &Image) -> TexFormat {
         TexFormat::CMPR
     } else {
         TexFormat::RGB5A3
+    }
+}
+
+/// The format an importer stores `image` in for the game (e.g. glTF → J3D): opaque colour →
+/// CMPR (4 bits per texel, what Nintendo's models use for most colour textures), colour with
+/// any alpha → RGB5A3, opaque grey → I8, grey with alpha → IA8.
+///
+/// Unlike [`suggest_format`], which keeps the decoded RGBA8 where a format can, this favours
+/// size the way the games do: CMPR is lossy, and I8 decodes with alpha equal to intensity,
+/// which the materials of opaque textures ignore.
+pub fn choose_format(image: &Image) -> TexFormat {
+    match (image.is_grey(), image.is_opaque()) {
+        (true, true) => TexFormat::I8,
+        (true, false) => TexFormat::IA8,
+        (false, true) => TexFormat::CMPR,
+        (false, false) => TexFormat::RGB5A3,
     }
 }
 

@@ -1,0 +1,417 @@
+//! Cubic Hermite key curves as J3D and sysdolphin animations store them, and the fitter importers
+//! use to turn per-frame samples (a glTF animation sampled at every frame) into as few keys as
+//! reproduce them within a tolerance.
+//!
+//! Evaluation is the game's: keys sorted by frame, the value clamped to the first and last key,
+//! between two keys `p(t) = h00 p0 + h10 Δ s0 + h01 p1 + h11 Δ s1` with `t` the fraction of the
+//! segment, `Δ` its length in frames and slopes per frame (the out slope of the first key, the
+//! in slope of the second). Two keys at one frame make a jump: the later key wins at that frame.
+//!
+//! The fitter places keys on sample frames, greedily extending each segment as far as a
+//! least-squares choice of its slopes keeps every sample within the tolerance, and also holds the
+//! curve at every half frame inside the range of the two samples around it (plus the tolerance),
+//! so a jump between two frames never swings wide where the game shows fractional frames.
+
+/// One key: frame, value and the slopes (value per frame) into and out of it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Key {
+    /// Frame of the key.
+    pub frame: f32,
+    /// Value at the key.
+    pub value: f32,
+    /// Slope of the segment ending here, per frame.
+    pub in_slope: f32,
+    /// Slope of the segment starting here, per frame.
+    pub out_slope: f32,
+}
+
+/// Cubic Hermite between `p0` and `p1` with end slopes `s0`, `s1` (already scaled by the segment
+/// length) at parameter `t` ∈ [0, 1].
+pub fn hermite(p0: f32, p1: f32, s0: f32, s1: f32, t: f32) -> f32 {
+    let t2 = t * t;
+    let t3 = t2 * t;
+    (2.0 * t3 - 3.0 * t2 + 1.0) * p0
+        + (-2.0 * t3 + 3.0 * t2) * p1
+        + (t3 - 2.0 * t2 + t) * s0
+        + (t3 - t2) * s1
+}
+
+/// The curve of `count` keys, read through `key` (so a file's value table is evaluated in place),
+/// at `frame`. `None` when there are no keys or a key cannot be read.
+pub fn eval_by(count: usize, key: impl Fn(usize) -> Option<Key>, frame: f32) -> Option<f32> {
+    let first = key(0)?;
+    if count == 1 || frame <= first.frame {
+        return Some(first.value);
+    }
+    let last = key(count - 1)?;
+    if frame >= last.frame {
+        return Some(last.value);
+    }
+    let mut k0 = first;
+    for k in 1..count {
+        let k1 = key(k)?;
+        if frame < k1.frame {
+            let len = k1.frame - k0.frame;
+            if len <= 0.0 {
+                return Some(k1.value);
+            }
+            return Some(hermite(
+                k0.value,
+                k1.value,
+                k0.out_slope * len,
+                k1.in_slope * len,
+                (frame - k0.frame) / len,
+            ));
+        }
+        k0 = k1;
+    }
+    Some(last.value)
+}
+
+/// `keys` at `frame` (0 without keys).
+pub fn eval(keys: &[Key], frame: f32) -> f32 {
+    eval_by(keys.len(), |i| keys.get(i).copied(), frame).unwrap_or(0.0)
+}
+
+/// Fits [`Key`]s through `samples` (frames 0, 1, …) so that [`eval`] reproduces every sample
+/// within `tol`, with as few keys as the fitter finds: the fewer of [`Fit::shared`] and
+/// [`Fit::split`] (shared slopes on a tie). A constant gives one key.
+pub fn fit_hermite(samples: &[f32], tol: f32) -> Vec<Key> {
+    let fit = Fit::new(tol);
+    let shared = fit.shared(samples);
+    let split = fit.split(samples);
+    if split.len() < shared.len() {
+        split
+    } else {
+        shared
+    }
+}
+
+/// Fitter settings.
+#[derive(Clone, Copy)]
+pub struct Fit<'a> {
+    /// Largest error allowed at any sample.
+    pub tol: f32,
+    /// What storing does to a key value or slope (rounding to i16 units, to fixed point): the
+    /// fitter checks the curve the file will hold. The key frames are whole numbers and the
+    /// values the samples, so a quantisation error within `tol` always has a solution.
+    pub quantize: &'a dyn Fn(f32) -> f32,
+}
+
+impl std::fmt::Debug for Fit<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fit").field("tol", &self.tol).finish()
+    }
+}
+
+/// Weight of the pull towards the one-sided finite differences at the segment ends: small, so it
+/// only decides slopes the samples leave open (segments without or with one inner sample).
+const PULL: f64 = 1e-6;
+
+impl Fit<'static> {
+    /// Settings for f32 storage (no quantisation).
+    pub fn new(tol: f32) -> Self {
+        Fit {
+            tol,
+            quantize: &|x| x,
+        }
+    }
+}
+
+impl Fit<'_> {
+    /// Keys with one slope each (in = out: J3D tangent mode 0, three values a key).
+    pub fn shared(&self, samples: &[f32]) -> Vec<Key> {
+        self.fit(samples, true)
+    }
+
+    /// Keys whose in and out slopes differ (J3D tangent mode 1, four values a key): each segment
+    /// fits its own two slopes, which follows corners and jumps with fewer keys.
+    pub fn split(&self, samples: &[f32]) -> Vec<Key> {
+        self.fit(samples, false)
+    }
+
+    fn fit(&self, y: &[f32], shared: bool) -> Vec<Key> {
+        let q = self.quantize;
+        let Some(&y0) = y.first() else {
+            return Vec::new();
+        };
+        if let Some(c) = self.constant(y) {
+            return vec![Key {
+                frame: 0.0,
+                value: c,
+                in_slope: 0.0,
+                out_slope: 0.0,
+            }];
+        }
+        let n = y.len() - 1;
+        let mut keys = vec![Key {
+            frame: 0.0,
+            value: q(y0),
+            ..Key::default()
+        }];
+        let mut a = 0;
+        // The slope the next segment must start with (shared slopes after the first segment).
+        let mut fixed: Option<f32> = None;
+        while a < n {
+            let seg = |b: usize| self.segment(y, a, b, fixed);
+            // Gallop, then bisect between the last length that fits and the first that fails.
+            let mut good = (a + 1, seg(a + 1).or_else(|| fixed.map(|s| (s, s))));
+            let mut step = 2;
+            let mut bad = None;
+            while good.0 < n {
+                let b = (a + step).min(n);
+                match seg(b) {
+                    Some(s) => good = (b, Some(s)),
+                    None => {
+                        bad = Some(b);
+                        break;
+                    }
+                }
+                step *= 2;
+            }
+            if let Some(mut hi) = bad {
+                while hi - good.0 > 1 {
+                    let mid = good.0 + (hi - good.0) / 2;
+                    match seg(mid) {
+                        Some(s) => good = (mid, Some(s)),
+                        None => hi = mid,
+                    }
+                }
+            }
+            let (b, slopes) = good;
+            // A one-frame segment always has a solution: the chord (its pull target) or, with a
+            // fixed start slope that fails, the same slope at both ends (the half frame is then
+            // the mean of its samples).
+            let (s0, s1) = slopes.unwrap_or((0.0, 0.0));
+            if let Some(k) = keys.last_mut() {
+                k.out_slope = s0;
+                if a == 0 || shared {
+                    k.in_slope = s0;
+                }
+            }
+            keys.push(Key {
+                frame: b as f32,
+                value: q(y.get(b).copied().unwrap_or(0.0)),
+                in_slope: s1,
+                out_slope: s1,
+            });
+            fixed = shared.then_some(s1);
+            a = b;
+        }
+        keys
+    }
+
+    /// The stored value a constant track takes when every sample is within `tol` of it.
+    fn constant(&self, y: &[f32]) -> Option<f32> {
+        let (lo, hi) = y
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &v| {
+                (l.min(v), h.max(v))
+            });
+        let first = (self.quantize)(*y.first()?);
+        let mid = (self.quantize)(lo + (hi - lo) / 2.0);
+        [first, mid]
+            .into_iter()
+            .find(|c| y.iter().all(|v| (v - c).abs() <= self.tol))
+    }
+
+    /// The slopes (out of key `a`, into key `b`, per frame, quantised) that keep every sample of
+    /// `a..=b` within `tol` and every half frame within its samples' range, or `None`. `fixed`
+    /// is the out slope key `a` already has (shared slopes).
+    fn segment(&self, y: &[f32], a: usize, b: usize, fixed: Option<f32>) -> Option<(f32, f32)> {
+        let q = self.quantize;
+        let at = |i: usize| y.get(i).copied().unwrap_or(0.0);
+        let (p0, p1) = (q(at(a)), q(at(b)));
+        let len = (b - a) as f32;
+        // Least squares for m = slope × len (in f64: with one inner sample the normal equations
+        // are nearly singular), pulled weakly to the one-sided differences.
+        let (p0d, p1d, lend) = (f64::from(p0), f64::from(p1), f64::from(len));
+        let (d0, d1) = (
+            f64::from(at(a + 1) - at(a)) * lend,
+            f64::from(at(b) - at(b - 1)) * lend,
+        );
+        let (mut uu, mut uv, mut vv, mut ur, mut vr) = (PULL, 0.0, PULL, PULL * d0, PULL * d1);
+        for i in a + 1..b {
+            let t = (i - a) as f64 / lend;
+            let (t2, t3) = (t * t, t * t * t);
+            let r =
+                f64::from(at(i)) - (2.0 * t3 - 3.0 * t2 + 1.0) * p0d - (-2.0 * t3 + 3.0 * t2) * p1d;
+            let (u, v) = (t3 - 2.0 * t2 + t, t3 - t2);
+            uu += u * u;
+            uv += u * v;
+            vv += v * v;
+            ur += u * r;
+            vr += v * r;
+        }
+        let (m0, m1) = match fixed {
+            Some(s) => {
+                let m0 = f64::from(s) * lend;
+                (m0, (vr - uv * m0) / vv)
+            }
+            None => {
+                let det = uu * vv - uv * uv;
+                if det.abs() < f64::MIN_POSITIVE {
+                    return None;
+                }
+                ((ur * vv - vr * uv) / det, (vr * uu - ur * uv) / det)
+            }
+        };
+        let slope = |m: f64| q((m / lend) as f32);
+        let (s0, s1) = match fixed {
+            Some(s) => (s, slope(m1)),
+            None => (slope(m0), slope(m1)),
+        };
+        let keys = [
+            Key {
+                frame: a as f32,
+                value: p0,
+                in_slope: s0,
+                out_slope: s0,
+            },
+            Key {
+                frame: b as f32,
+                value: p1,
+                in_slope: s1,
+                out_slope: s1,
+            },
+        ];
+        let tol = self.tol;
+        let ok = (a..=b).all(|i| (eval(&keys, i as f32) - at(i)).abs() <= tol)
+            && (a..b).all(|i| {
+                let (l, r) = (at(i), at(i + 1));
+                let v = eval(&keys, i as f32 + 0.5);
+                v >= l.min(r) - tol && v <= l.max(r) + tol
+            });
+        ok.then_some((s0, s1))
+    }
+}
+
+/// Makes a sequence of angles (radians) continuous: each moves by whole turns to within half a
+/// turn of the one before, so keys interpolate the short way (Euler tracks from matrices jump by
+/// 2π where the decomposition wraps).
+pub fn unwrap_angles(angles: &mut [f32]) {
+    let mut prev: Option<f32> = None;
+    for a in angles.iter_mut() {
+        if let Some(p) = prev {
+            *a = nearest_turn(*a, p);
+        }
+        prev = Some(*a);
+    }
+}
+
+/// `a` plus the whole number of turns that brings it nearest to `to`.
+pub fn nearest_turn(a: f32, to: f32) -> f32 {
+    let tau = std::f32::consts::TAU;
+    a - ((a - to) / tau).round() * tau
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn max_err(keys: &[Key], y: &[f32]) -> f32 {
+        y.iter()
+            .enumerate()
+            .map(|(i, v)| (eval(keys, i as f32) - v).abs())
+            .fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn constant_line_and_golden() {
+        assert_eq!(fit_hermite(&[], 0.1), []);
+        let c = fit_hermite(&[2.0, 2.05, 1.95, 2.0], 0.1);
+        assert_eq!(c.len(), 1);
+        assert!(max_err(&c, &[2.0, 2.05, 1.95, 2.0]) <= 0.1);
+        let line: Vec<f32> = (0..50).map(|i| 3.0 - 0.5 * i as f32).collect();
+        let k = fit_hermite(&line, 1e-4);
+        assert_eq!(k.len(), 2);
+        assert_eq!(
+            (k[0].frame, k[0].value, k[1].frame, k[1].value),
+            (0.0, 3.0, 49.0, -21.5)
+        );
+        assert!((k[0].out_slope + 0.5).abs() < 1e-4 && (k[1].in_slope + 0.5).abs() < 1e-4);
+        // A quadratic is one cubic segment: slopes 0 and 2 × 4 / 4 = 2 per frame.
+        let quad = [0.0, 0.25, 1.0, 2.25, 4.0].map(|v: f32| v);
+        let k = fit_hermite(&quad, 1e-4);
+        assert_eq!(k.len(), 2);
+        assert!(k[0].out_slope.abs() < 1e-3 && (k[1].in_slope - 2.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn step_needs_adjacent_keys() {
+        // 0 for frames 0–4, 10 from 5 on: keys at 0, 4, 5 and 9 (split slopes: flat, ramp, flat).
+        let y: Vec<f32> = (0..10).map(|i| if i < 5 { 0.0 } else { 10.0 }).collect();
+        let k = Fit::new(0.01).split(&y);
+        assert_eq!(
+            k.iter().map(|k| k.frame).collect::<Vec<_>>(),
+            [0.0, 4.0, 5.0, 9.0]
+        );
+        assert!(max_err(&k, &y) <= 0.01);
+        // No swing past the samples between frames.
+        for f in 0..90 {
+            let v = eval(&k, f as f32 / 10.0);
+            assert!((-0.01..=10.01).contains(&v), "{f}: {v}");
+        }
+        assert!(max_err(&fit_hermite(&y, 0.01), &y) <= 0.01);
+    }
+
+    #[test]
+    fn same_frame_keys_jump() {
+        // Two keys at frame 5: up to 5 the first segment, from 5 on the later key.
+        let k = [
+            Key {
+                frame: 0.0,
+                value: 0.0,
+                ..Key::default()
+            },
+            Key {
+                frame: 5.0,
+                value: 0.0,
+                ..Key::default()
+            },
+            Key {
+                frame: 5.0,
+                value: 10.0,
+                ..Key::default()
+            },
+            Key {
+                frame: 10.0,
+                value: 10.0,
+                ..Key::default()
+            },
+        ];
+        assert_eq!(eval(&k, 4.99), 0.0);
+        assert_eq!(eval(&k, 5.0), 10.0);
+        assert_eq!(eval(&k, 7.0), 10.0);
+        assert_eq!(eval(&k, -1.0), 0.0);
+        assert_eq!(eval(&k, 11.0), 10.0);
+    }
+
+    #[test]
+    fn quantised_fit_checks_stored_values() {
+        // Whole units, as J3D stores rotations: the curve checked is the rounded one.
+        let round = |x: f32| x.round();
+        let fit = Fit {
+            tol: 0.6,
+            quantize: &round,
+        };
+        let y: Vec<f32> = (0..40).map(|i| 300.0 * (i as f32 * 0.2).sin()).collect();
+        for k in [fit.shared(&y), fit.split(&y)] {
+            assert!(
+                k.iter()
+                    .all(|k| k.value.fract() == 0.0 && k.out_slope.fract() == 0.0)
+            );
+            assert!(max_err(&k, &y) <= 0.6);
+        }
+    }
+
+    #[test]
+    fn unwrap() {
+        let pi = std::f32::consts::PI;
+        let mut a = [3.0, -3.0, 3.1, -pi + 0.1];
+        unwrap_angles(&mut a);
+        assert!((a[1] - (2.0 * pi - 3.0)).abs() < 1e-5);
+        assert!((a[3] - (pi + 0.1)).abs() < 1e-5);
+    }
+}
