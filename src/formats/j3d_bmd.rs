@@ -182,6 +182,11 @@ impl Present<BmdFormat> for J3dBmd {
         notices: &mut Notices,
     ) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
+        if matches!(extension_of(from).as_str(), "glb" | "gltf")
+            && matches!(extension_of(to).as_str(), "bmd" | "bdl")
+        {
+            return import(job, notices).map(Some);
+        }
         if BmdFormat::detect(input).is_none() || !matches!(extension_of(to).as_str(), "obj" | "glb")
         {
             return Ok(None);
@@ -199,6 +204,45 @@ impl Present<BmdFormat> for J3dBmd {
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         j3d_bmd::build::samples()
     }
+}
+
+/// Option keys `convert x.glb y.bdl` takes.
+#[cfg(feature = "convert")]
+const IMPORT_KEYS: [&str; 2] = ["texfmt", "mipmaps"];
+
+/// `convert model.glb model.bdl|bmd` ([`j3d_bmd::import`]): `-o texfmt=NAME` for images without a
+/// recorded format, `-o mipmaps=N` levels; notes the CMPR blocks that could not come back
+/// exactly.
+#[cfg(feature = "convert")]
+fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
+    use j3d_bmd::gx::tex::TexFormat;
+    crate::format::check_option_keys(job.opts, &IMPORT_KEYS, "glTF to J3D")?;
+    let texture_format = match job.opts.get("texfmt") {
+        Some(name) => Some(
+            TexFormat::from_name(name)
+                .ok_or_else(|| gcio::Error::message(format!("unknown texture format {name:?}")))?,
+        ),
+        None => None,
+    };
+    let mipmaps = match job.opts.get("mipmaps") {
+        Some(n) => n
+            .parse()
+            .map_err(|_| gcio::Error::message(format!("mipmaps={n:?} is not a count")))?,
+        None => 1,
+    };
+    let opts = j3d_bmd::import::ImportOptions {
+        bdl: extension_of(job.to) == "bdl",
+        texture_format,
+        mipmaps,
+    };
+    let imported = j3d_bmd::import::from_glb(job.input, &opts)?;
+    for (name, blocks) in &imported.textures.inexact_blocks {
+        notices.push(format!(
+            "{}: texture {name}: {blocks} CMPR blocks re-encoded approximately",
+            job.from
+        ));
+    }
+    Ok(crate::format::one_file(job.to, imported.bytes))
 }
 
 /// J3D animations for a `.glb` export: the companion files under `anim` (`anim:NAME`, one per

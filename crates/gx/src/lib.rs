@@ -31,6 +31,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "export")]
+pub mod compare;
 pub mod curve;
 pub mod dl;
 pub mod mtx;

@@ -33,6 +33,18 @@ impl FileFormat for BmdFormat {
             ],
             help: "glTF 2.0 binary: meshes, skin, textures, animations",
         },
+        ConversionSpec {
+            from: &["glb", "gltf"],
+            to: &["bmd", "bdl"],
+            options: &[
+                (
+                    "texfmt",
+                    "texture format for images without a recorded one (cmpr, rgb5a3, i8 ...)",
+                ),
+                ("mipmaps", "mip levels for those textures (1)"),
+            ],
+            help: "import: joints, skin, shapes, materials and textures (our glb's extras kept)",
+        },
     ];
 
     type View<'a> = BmdView<'a>;

@@ -51,10 +51,14 @@ pub mod build;
 mod chunk;
 pub mod drw1;
 pub mod evp1;
+#[cfg(feature = "json")]
+pub mod extras;
 mod file;
 mod format;
 mod fuzz;
 mod geometry;
+#[cfg(feature = "import")]
+pub mod import;
 pub mod inf1;
 pub mod jnt1;
 pub mod mat3;

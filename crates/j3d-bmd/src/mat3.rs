@@ -539,8 +539,10 @@ macro_rules! links {
             $(#[doc = $doc] pub $field: Option<Vec<$t>>,)*
         }
 
-        /// A material with every value resolved (no table indices).
+        /// A material with every value resolved (no table indices); with the `json` feature it is
+        /// the typed JSON a glTF export carries so an import rebuilds the same material.
         #[derive(Debug, Clone, PartialEq, Default)]
+        #[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
         pub struct Material {
             /// Name.
             pub name: Vec<u8>,

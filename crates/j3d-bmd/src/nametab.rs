@@ -99,6 +99,25 @@ impl NameTable {
     }
 }
 
+/// The name-table bytes of `text` (Shift-JIS, reversing [`NameTable::name`]); a character
+/// Shift-JIS cannot hold becomes `_`.
+pub fn name_bytes(text: &str) -> Vec<u8> {
+    let sjis = gcio::text::Encoding::ShiftJis;
+    sjis.from_text(text).unwrap_or_else(|_| {
+        let plain: String = text
+            .chars()
+            .map(|c| {
+                if sjis.from_text(&c.to_string()).is_ok() {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        sjis.from_text(&plain).unwrap_or_default()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,6 +57,7 @@ macro_rules! record {
     ($(#[$m:meta])* pub struct $name:ident { $($(#[$fm:meta])* pub $f:ident: $t:ty,)* }) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Default)]
+        #[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
         pub struct $name { $($(#[$fm])* pub $f: $t,)* }
         impl $crate::record::Record for $name {
             const SIZE: usize = 0 $(+ <$t as $crate::record::Record>::SIZE)*;

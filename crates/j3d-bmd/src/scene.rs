@@ -78,6 +78,16 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
                 texture,
             );
             mat.double_sided = material.cull == Some(crate::mat3::cull::NONE);
+            // Pixel-engine mode 2 tests alpha against the compare's first reference, 4 blends.
+            mat.alpha_mode = match material.mode {
+                2 => gx::scene::AlphaMode::Mask(
+                    material
+                        .alpha_compare
+                        .map_or(0.5, |a| f32::from(a.ref0) / 255.0),
+                ),
+                4 => gx::scene::AlphaMode::Blend,
+                _ => gx::scene::AlphaMode::Opaque,
+            };
             scene.materials.push(mat);
         }
     }
@@ -125,6 +135,7 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
         m.material = shape_mat.get(&shape.index).copied();
         scene.meshes.push(m);
     }
+    crate::extras::annotate(&mut scene, view)?;
     Ok(scene)
 }
 

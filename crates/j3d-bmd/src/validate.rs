@@ -49,6 +49,9 @@ struct Counts {
     shapes: Option<usize>,
     /// Entries per VTX1 buffer slot (`None` = no buffer).
     buffers: [Option<usize>; 13],
+    /// Whole elements up to the next buffer per slot: what an index can reach (trailing
+    /// elements that look like padding are still data to the game).
+    capacity: [Option<usize>; 13],
     has_vtx1: bool,
 }
 
@@ -668,6 +671,9 @@ fn vtx1(x: &Vtx1View<'_>, o: &mut Findings, c: &mut Counts) {
             && let Some(b) = c.buffers.get_mut(slot)
         {
             *b = Some(x.count(f.attr));
+            if let Some(k) = c.capacity.get_mut(slot) {
+                *k = Some(x.capacity(f.attr));
+            }
         }
     }
     if !ended {
@@ -1318,7 +1324,7 @@ fn shp1(x: &Shp1View<'_>, o: &mut Findings, c: &Counts) {
                     {
                         let (Some(idx), Some(n)) = (
                             vx.index(e.attr),
-                            buffer_slot(e.attr).and_then(|s| c.buffers.get(s).copied().flatten()),
+                            buffer_slot(e.attr).and_then(|s| c.capacity.get(s).copied().flatten()),
                         ) else {
                             continue;
                         };

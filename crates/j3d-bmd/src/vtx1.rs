@@ -178,6 +178,21 @@ impl<'a> Vtx1View<'a> {
             .unwrap_or(0)
     }
 
+    /// Whole elements of `attr`'s buffer up to the next buffer, padding included: what an index
+    /// can reach in the game, which does not know where the data ends. 0 when absent.
+    pub fn capacity(&self, attr: Attr) -> usize {
+        let (Some(slot), Some(size)) = (
+            buffer_slot(attr),
+            self.format(attr).and_then(|f| f.element_size()),
+        ) else {
+            return 0;
+        };
+        match self.buffer_bytes(slot) {
+            Some(Ok(bytes)) => bytes.len() / size.max(1),
+            _ => 0,
+        }
+    }
+
     /// The array of `attr` (its format over its buffer, padding included; see
     /// [`count`](Self::count)); `None` when either is absent.
     pub fn array(&self, attr: Attr) -> Option<Result<VertexArray<'a>>> {
