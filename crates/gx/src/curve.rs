@@ -224,7 +224,8 @@ impl Fit<'_> {
         let (p0, p1) = (q(at(a)), q(at(b)));
         let len = (b - a) as f32;
         // Least squares for m = slope × len (in f64: with one inner sample the normal equations
-        // are nearly singular), pulled weakly to the one-sided differences.
+        // are nearly singular), pulled weakly to the one-sided differences. The value part is
+        // `p0 + h01 (p1 − p0)` (h00 = 1 − h01), so a flat run leaves exactly zero to fit.
         let (p0d, p1d, lend) = (f64::from(p0), f64::from(p1), f64::from(len));
         let (d0, d1) = (
             f64::from(at(a + 1) - at(a)) * lend,
@@ -234,8 +235,7 @@ impl Fit<'_> {
         for i in a + 1..b {
             let t = (i - a) as f64 / lend;
             let (t2, t3) = (t * t, t * t * t);
-            let r =
-                f64::from(at(i)) - (2.0 * t3 - 3.0 * t2 + 1.0) * p0d - (-2.0 * t3 + 3.0 * t2) * p1d;
+            let r = f64::from(at(i)) - p0d - (3.0 * t2 - 2.0 * t3) * (p1d - p0d);
             let (u, v) = (t3 - 2.0 * t2 + t, t3 - t2);
             uu += u * u;
             uv += u * v;

@@ -100,8 +100,9 @@ pub fn split_scale(m: &Mtx34) -> ([f32; 3], [[f32; 3]; 3]) {
 /// of the rotation whose columns are `axes`, Y in [-π/2, π/2].
 fn euler_of(axes: &[[f32; 3]; 3], near: [f32; 3]) -> [f32; 3] {
     let [[r00, r10, r20], [r01, _, r21], [r02, _, r22]] = *axes;
-    let y = (-r20).atan2((r00 * r00 + r10 * r10).sqrt());
-    if r20.abs() < 1.0 - 1e-6 {
+    let cy = (r00 * r00 + r10 * r10).sqrt();
+    let y = (-r20).atan2(cy);
+    if cy > 1e-5 {
         return [r21.atan2(r22), y, r10.atan2(r00)];
     }
     // Gimbal lock (Y = ±90°): only X − Z (or X + Z) is determined; X stays where it was.
