@@ -3,21 +3,11 @@
 //! on 32).
 //! Tests, the bench and `gcf`'s samples use them.
 
-use crate::model::{Anim, Data, FullTrack, KeyTrack, Name, Names, Pattern, TevColor};
+use crate::model::{Anim, Data, FullTrack, KeyTrack, Names, Pattern, TevColor};
 use crate::schema::{Kind, SCHEMAS};
 
 fn names(list: &[&str]) -> Data {
-    Data::Names(Names {
-        marker: 0xFFFF,
-        entries: list
-            .iter()
-            .map(|n| Name {
-                key: j3d_bmd::name_hash(n.as_bytes()),
-                name: n.as_bytes().to_vec(),
-            })
-            .collect(),
-        strings: None,
-    })
+    Data::Names(Names::of(list.iter().map(|n| n.as_bytes())))
 }
 
 const fn k(count: u16, index: u16, tangent: u16) -> KeyTrack {

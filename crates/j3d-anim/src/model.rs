@@ -90,6 +90,22 @@ pub struct Strings {
 }
 
 impl Names {
+    /// A packed table of `names` with their keys (`j3d_bmd::name_hash`) and the 0xFFFF marker,
+    /// as every tool writes it.
+    pub fn of<'a>(names: impl IntoIterator<Item = &'a [u8]>) -> Names {
+        Names {
+            marker: 0xFFFF,
+            entries: names
+                .into_iter()
+                .map(|n| Name {
+                    key: j3d_bmd::name_hash(n),
+                    name: n.to_vec(),
+                })
+                .collect(),
+            strings: None,
+        }
+    }
+
     /// The stored strings when every entry's name (and its NUL) is still at its stored offset.
     pub(crate) fn kept_strings(&self) -> Option<&Strings> {
         let st = self.strings.as_ref()?;
