@@ -92,6 +92,15 @@ proptest! {
     }
 
     #[test]
+    fn any_floats_never_panic(y in proptest::collection::vec(any::<f32>(), 0..60), tol in any::<f32>()) {
+        // NaN, infinities and extremes: keys on increasing frames, at most one per sample.
+        for k in [fit_hermite(&y, tol), Fit::new(tol).shared(&y), Fit::new(tol).split(&y)] {
+            prop_assert!(k.len() <= y.len());
+            prop_assert!(k.windows(2).all(|w| w[0].frame < w[1].frame));
+        }
+    }
+
+    #[test]
     fn euler_inverts_srt(
         r in proptest::array::uniform3(-3.1f32..3.1),
         s in proptest::array::uniform3(0.1f32..4.0),
