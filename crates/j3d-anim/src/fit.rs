@@ -25,6 +25,24 @@ pub struct JointSamples {
     pub translation: Vec<[f32; 3]>,
 }
 
+impl JointSamples {
+    /// The samples of a joint's local matrices at frames 0, 1, … (e.g. glTF TRS through
+    /// `gx::mtx::from_trs`): each decomposed with `gx::mtx::decompose_srt`, its Euler angles
+    /// nearest the previous frame's so the tracks stay continuous.
+    pub fn from_matrices(frames: &[gx::mtx::Mtx34]) -> JointSamples {
+        let mut out = JointSamples::default();
+        let mut near = [0.0; 3];
+        for m in frames {
+            let (s, r, t) = gx::mtx::decompose_srt(m, near);
+            out.scale.push(s);
+            out.rotation.push(r);
+            out.translation.push(t);
+            near = r;
+        }
+        out
+    }
+}
+
 /// How far the stored curves may stray from the samples, at every sample frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tolerance {

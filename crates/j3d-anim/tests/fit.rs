@@ -113,6 +113,33 @@ fn golden_tables() {
     assert!(bck(&[nan], 0, Tolerance::default()).is_err());
 }
 
+#[test]
+fn from_matrices_stays_continuous() {
+    // A joint turning about Y past ±90° (where Euler X and Z flip) for two full turns, from
+    // glTF-style quaternions: the decomposed tracks stay continuous and the BCK reproduces
+    // every frame's matrix.
+    let frames: Vec<_> = (0..=80)
+        .map(|f| {
+            let a = f as f32 * std::f32::consts::TAU / 40.0;
+            let q = [0.0, (a / 2.0).sin(), 0.0, (a / 2.0).cos()];
+            gx::mtx::from_trs([f as f32, 0.0, 0.0], q, [1.0; 3])
+        })
+        .collect();
+    let s = JointSamples::from_matrices(&frames);
+    for w in s.rotation.windows(2) {
+        for a in 0..3 {
+            assert!((w[1][a] - w[0][a]).abs() < 0.3, "{w:?}");
+        }
+    }
+    let a = round_trip(&bck(std::slice::from_ref(&s), 2, Tolerance::default()).unwrap());
+    for (f, m) in frames.iter().enumerate() {
+        let got = eval::joint(&a, 0, f as f32).unwrap().matrix();
+        for (x, y) in got.iter().flatten().zip(m.iter().flatten()) {
+            assert!((x - y).abs() < 0.02, "frame {f}: {got:?} vs {m:?}");
+        }
+    }
+}
+
 fn track(n: usize, kind: u8, amp: f32, w: f32, p: f32) -> Vec<f32> {
     (0..=n)
         .map(|f| {
