@@ -68,9 +68,9 @@ impl Default for Tolerance {
 /// The largest stored rotation value (i16).
 const I16_MAX: f32 = 32767.0;
 
-/// Float slack between the fitter's curve in rotation units and the game's in degrees (the
-/// evaluator multiplies each value by the unit before interpolating): the fit keeps this much
-/// of the tolerance, in units, in reserve.
+/// Float slack between the fitter's curve in stored units and the game's (the evaluator
+/// multiplies each rotation by its unit before interpolating): the fit of an i16 track keeps
+/// this much of the tolerance, in units, in reserve.
 const UNIT_SLACK: f32 = 0.02;
 
 /// A BCK (keyed joint animation) of `joints` in joint order with loop mode `loop_mode` (0 once,
@@ -157,7 +157,7 @@ pub struct ColorSamples {
 }
 
 /// A BRK (TEV colour animation) of colour registers `registers` and konst colours `konsts`, each
-/// channel fitted within `tol` colour units (at least 0.5: values and slopes are stored as
+/// channel fitted within `tol` colour units (at least 0.52: values and slopes are stored as
 /// whole i16 numbers) in the form every retail BRK has: split slopes on every track, material
 /// ids 0, 1, … per list, the `SVR1` header mark.
 pub fn brk(
@@ -176,7 +176,8 @@ pub fn brk(
     };
     if fit.tol < 0.5 {
         return Err(Error::message(format!(
-            "colour tolerance {tol} is below half the stored step (1)"
+            "colour tolerance {tol} is below {}: half the stored step (1) and float slack",
+            0.5 + UNIT_SLACK
         )));
     }
     // R, G, B, A tables of the registers, then of the konsts.
@@ -322,9 +323,10 @@ impl Srt {
         let fits_tol = |d: u8| tol.rotation.to_degrees() / rotation_unit(d) - UNIT_SLACK >= 0.5;
         let coarsest = (0..=15u8).rev().find(|&d| fits_tol(d)).ok_or_else(|| {
             Error::message(format!(
-                "rotation tolerance {} rad is below half the finest stored step ({} rad)",
+                "rotation tolerance {} rad is below {} rad: half the finest stored step and \
+                 float slack",
                 tol.rotation,
-                (rotation_unit(0) / 2.0).to_radians()
+                ((0.5 + UNIT_SLACK) * rotation_unit(0)).to_radians()
             ))
         })?;
         let decimal = (0..coarsest)
