@@ -8,7 +8,8 @@
 //! in slope of the second). Two keys at one frame make a jump: the later key wins at that frame.
 //!
 //! The fitter places keys on sample frames, greedily extending each segment as far as a
-//! least-squares choice of its slopes keeps every sample within the tolerance, and also holds the
+//! least-squares choice of its slopes (reweighted towards the smallest largest error when that
+//! misses) keeps every sample within the tolerance, and also holds the
 //! curve at every half frame inside the range of the two samples around it (plus the tolerance),
 //! so a jump between two frames never swings wide where the game shows fractional frames.
 
@@ -218,73 +219,123 @@ impl Fit<'_> {
     /// The slopes (out of key `a`, into key `b`, per frame, quantised) that keep every sample of
     /// `a..=b` within `tol` and every half frame within its samples' range, or `None`. `fixed`
     /// is the out slope key `a` already has (shared slopes).
+    ///
+    /// Tries the least-squares slopes first; when they fail, the other slope re-solved after
+    /// quantising one (rounding can be undone by its partner), then a few reweighted solutions
+    /// that move towards the smallest largest error (Lawson's iteration), which is what the
+    /// tolerance asks for.
     fn segment(&self, y: &[f32], a: usize, b: usize, fixed: Option<f32>) -> Option<(f32, f32)> {
         let q = self.quantize;
         let at = |i: usize| y.get(i).copied().unwrap_or(0.0);
         let (p0, p1) = (q(at(a)), q(at(b)));
         let len = (b - a) as f32;
         // Least squares for m = slope × len (in f64: with one inner sample the normal equations
-        // are nearly singular), pulled weakly to the one-sided differences.
+        // are nearly singular), pulled weakly to the one-sided differences. The value part is
+        // `p0 + h01 (p1 − p0)` (h00 = 1 − h01), so a flat run leaves exactly zero to fit.
         let (p0d, p1d, lend) = (f64::from(p0), f64::from(p1), f64::from(len));
         let (d0, d1) = (
             f64::from(at(a + 1) - at(a)) * lend,
             f64::from(at(b) - at(b - 1)) * lend,
         );
-        let (mut uu, mut uv, mut vv, mut ur, mut vr) = (PULL, 0.0, PULL, PULL * d0, PULL * d1);
-        for i in a + 1..b {
-            let t = (i - a) as f64 / lend;
-            let (t2, t3) = (t * t, t * t * t);
-            let r =
-                f64::from(at(i)) - (2.0 * t3 - 3.0 * t2 + 1.0) * p0d - (-2.0 * t3 + 3.0 * t2) * p1d;
-            let (u, v) = (t3 - 2.0 * t2 + t, t3 - t2);
-            uu += u * u;
-            uv += u * v;
-            vv += v * v;
-            ur += u * r;
-            vr += v * r;
-        }
-        let (m0, m1) = match fixed {
-            Some(s) => {
-                let m0 = f64::from(s) * lend;
-                (m0, (vr - uv * m0) / vv)
+        // Per inner sample: the two slope bases and what is left after the values.
+        let inner: Vec<(f64, f64, f64)> = (a + 1..b)
+            .map(|i| {
+                let t = (i - a) as f64 / lend;
+                let (t2, t3) = (t * t, t * t * t);
+                let r = f64::from(at(i)) - p0d - (3.0 * t2 - 2.0 * t3) * (p1d - p0d);
+                (t3 - 2.0 * t2 + t, t3 - t2, r)
+            })
+            .collect();
+        // Weighted least squares with either m given.
+        let solve = |w: &[f64], m0: Option<f64>, m1: Option<f64>| -> Option<(f64, f64)> {
+            let (mut uu, mut uv, mut vv, mut ur, mut vr) = (PULL, 0.0, PULL, PULL * d0, PULL * d1);
+            for (&(u, v, r), &w) in inner.iter().zip(w) {
+                uu += w * u * u;
+                uv += w * u * v;
+                vv += w * v * v;
+                ur += w * u * r;
+                vr += w * v * r;
             }
-            None => {
-                let det = uu * vv - uv * uv;
-                if det.abs() < f64::MIN_POSITIVE {
-                    return None;
+            match (m0, m1) {
+                (Some(m0), _) => Some((m0, (vr - uv * m0) / vv)),
+                (None, Some(m1)) => Some(((ur - uv * m1) / uu, m1)),
+                (None, None) => {
+                    let det = uu * vv - uv * uv;
+                    (det.abs() >= f64::MIN_POSITIVE)
+                        .then(|| ((ur * vv - vr * uv) / det, (vr * uu - ur * uv) / det))
                 }
-                ((ur * vv - vr * uv) / det, (vr * uu - ur * uv) / det)
             }
         };
         let slope = |m: f64| q((m / lend) as f32);
-        let (s0, s1) = match fixed {
-            Some(s) => (s, slope(m1)),
-            None => (slope(m0), slope(m1)),
-        };
-        let keys = [
-            Key {
-                frame: a as f32,
-                value: p0,
-                in_slope: s0,
-                out_slope: s0,
-            },
-            Key {
-                frame: b as f32,
-                value: p1,
-                in_slope: s1,
-                out_slope: s1,
-            },
-        ];
+        let m_of = |s: f32| f64::from(s) * lend;
         let tol = self.tol;
-        let ok = (a..=b).all(|i| (eval(&keys, i as f32) - at(i)).abs() <= tol)
-            && (a..b).all(|i| {
-                let (l, r) = (at(i), at(i + 1));
-                let v = eval(&keys, i as f32 + 0.5);
-                v >= l.min(r) - tol && v <= l.max(r) + tol
-            });
-        ok.then_some((s0, s1))
+        // The quantised slopes and the curve's error at each inner sample, when the segment holds.
+        let check = |m0: f64, m1: f64, errs: &mut Vec<f64>| -> Option<(f32, f32)> {
+            let s0 = fixed.unwrap_or_else(|| slope(m0));
+            let s1 = slope(m1);
+            let keys = [
+                Key {
+                    frame: a as f32,
+                    value: p0,
+                    in_slope: s0,
+                    out_slope: s0,
+                },
+                Key {
+                    frame: b as f32,
+                    value: p1,
+                    in_slope: s1,
+                    out_slope: s1,
+                },
+            ];
+            errs.clear();
+            errs.extend((a + 1..b).map(|i| f64::from((eval(&keys, i as f32) - at(i)).abs())));
+            let ok = [a, b]
+                .iter()
+                .all(|&i| (eval(&keys, i as f32) - at(i)).abs() <= tol)
+                && errs.iter().all(|&e| e <= f64::from(tol))
+                && (a..b).all(|i| {
+                    let (l, r) = (at(i), at(i + 1));
+                    let v = eval(&keys, i as f32 + 0.5);
+                    v >= l.min(r) - tol && v <= l.max(r) + tol
+                });
+            ok.then_some((s0, s1))
+        };
+        let fixed_m = fixed.map(m_of);
+        let mut w = vec![1.0; inner.len()];
+        let mut errs = Vec::with_capacity(inner.len());
+        let (m0, m1) = solve(&w, fixed_m, None)?;
+        if let Some(s) = check(m0, m1, &mut errs) {
+            return Some(s);
+        }
+        if fixed.is_none() {
+            for (f0, f1) in [(Some(m_of(slope(m0))), None), (None, Some(m_of(slope(m1))))] {
+                if let Some((n0, n1)) = solve(&w, f0, f1)
+                    && let Some(s) = check(n0, n1, &mut errs)
+                {
+                    return Some(s);
+                }
+            }
+            check(m0, m1, &mut errs);
+        }
+        for _ in 0..LAWSON_ROUNDS {
+            let total: f64 = w.iter().zip(&errs).map(|(w, e)| w * e).sum();
+            if total <= 0.0 {
+                return None;
+            }
+            for (w, e) in w.iter_mut().zip(&errs) {
+                *w *= e / total * inner.len() as f64;
+            }
+            let (m0, m1) = solve(&w, fixed_m, None)?;
+            if let Some(s) = check(m0, m1, &mut errs) {
+                return Some(s);
+            }
+        }
+        None
     }
 }
+
+/// Reweighted solutions tried on a segment whose least-squares slopes miss the tolerance.
+const LAWSON_ROUNDS: usize = 4;
 
 /// Makes a sequence of angles (radians) continuous: each moves by whole turns to within half a
 /// turn of the one before, so keys interpolate the short way (Euler tracks from matrices jump by

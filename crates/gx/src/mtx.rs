@@ -72,6 +72,35 @@ pub fn srt(rotation: [f32; 3], scale: [f32; 3], translation: [f32; 3]) -> Mtx34 
     [row(r0, t0), row(r1, t1), row(r2, t2)]
 }
 
+/// The matrix of a translation, a unit quaternion `[x, y, z, w]` and a scale — a glTF node's
+/// TRS — as `T · R · S`: what an importer turns sampled glTF rotations into before
+/// [`decompose_srt`] gives J3D's Euler angles.
+pub fn from_trs(translation: [f32; 3], rotation: [f32; 4], scale: [f32; 3]) -> Mtx34 {
+    let [x, y, z, w] = rotation;
+    let r = [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ];
+    let [s0, s1, s2] = scale;
+    let [r0, r1, r2] = r;
+    let [t0, t1, t2] = translation;
+    let row = |[a, b, c]: [f32; 3], t: f32| [a * s0, b * s1, c * s2, t];
+    [row(r0, t0), row(r1, t1), row(r2, t2)]
+}
+
 /// Scale (column lengths, X negated when the matrix mirrors) and the rotation's columns (the
 /// local X, Y and Z axes) left after dividing it out; a zero-length column becomes its unit axis.
 /// A shear the matrix may hold is not separated.
@@ -100,8 +129,9 @@ pub fn split_scale(m: &Mtx34) -> ([f32; 3], [[f32; 3]; 3]) {
 /// of the rotation whose columns are `axes`, Y in [-π/2, π/2].
 fn euler_of(axes: &[[f32; 3]; 3], near: [f32; 3]) -> [f32; 3] {
     let [[r00, r10, r20], [r01, _, r21], [r02, _, r22]] = *axes;
-    let y = (-r20).atan2((r00 * r00 + r10 * r10).sqrt());
-    if r20.abs() < 1.0 - 1e-6 {
+    let cy = (r00 * r00 + r10 * r10).sqrt();
+    let y = (-r20).atan2(cy);
+    if cy > 1e-5 {
         return [r21.atan2(r22), y, r10.atan2(r00)];
     }
     // Gimbal lock (Y = ±90°): only X − Z (or X + Z) is determined; X stays where it was.
@@ -182,6 +212,21 @@ mod tests {
         let p = apply(&q, [1.0, 0.0, 0.0]);
         assert!((p[0]).abs() < 1e-6 && (p[1] - 2.0).abs() < 1e-6 && (p[2] - 5.0).abs() < 1e-6);
         assert_eq!(inverse(&[[0.0; 4]; 3]), None);
+    }
+
+    #[test]
+    fn trs_of_quaternion() {
+        // A quarter turn about Z: q = (0, 0, sin 45°, cos 45°).
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let m = from_trs([1.0, 2.0, 3.0], [0.0, 0.0, h, h], [2.0, 1.0, 1.0]);
+        let want = srt(
+            [0.0, 0.0, std::f32::consts::FRAC_PI_2],
+            [2.0, 1.0, 1.0],
+            [1.0, 2.0, 3.0],
+        );
+        assert!(close(&m, &want), "{m:?}");
+        let (s, e, t) = decompose_srt(&m, [0.0; 3]);
+        assert!(close(&srt(e, s, t), &m));
     }
 
     #[test]

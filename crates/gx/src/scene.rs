@@ -1104,29 +1104,8 @@ mod tests {
         ] {
             let m = srt(r, s, t);
             let (tt, q, ss) = decompose(&m);
-            let [x, y, z, w] = q;
             // Rebuild from the quaternion and compare.
-            let rot = [
-                [
-                    1.0 - 2.0 * (y * y + z * z),
-                    2.0 * (x * y - z * w),
-                    2.0 * (x * z + y * w),
-                ],
-                [
-                    2.0 * (x * y + z * w),
-                    1.0 - 2.0 * (x * x + z * z),
-                    2.0 * (y * z - x * w),
-                ],
-                [
-                    2.0 * (x * z - y * w),
-                    2.0 * (y * z + x * w),
-                    1.0 - 2.0 * (x * x + y * y),
-                ],
-            ];
-            let back: Mtx34 = std::array::from_fn(|i| {
-                let row = rot[i];
-                [row[0] * ss[0], row[1] * ss[1], row[2] * ss[2], tt[i]]
-            });
+            let back = crate::mtx::from_trs(tt, q, ss);
             for (a, b) in m.iter().flatten().zip(back.iter().flatten()) {
                 assert!((a - b).abs() < 1e-4, "{m:?} vs {back:?}");
             }

@@ -3,85 +3,11 @@
 //! on 32).
 //! Tests, the bench and `gcf`'s samples use them.
 
-use std::collections::BTreeMap;
-
-use crate::model::{
-    Anim, ChunkSize, Data, FileSize, Fill, FullTrack, Gap, KeyTrack, Layout, Name, Names, Pattern,
-    Place, Table, TevColor,
-};
+use crate::model::{Anim, Data, FullTrack, KeyTrack, Names, Pattern, TevColor};
 use crate::schema::{Kind, SCHEMAS};
 
-/// The order Nintendo's tools write tables in (schema indices).
-fn tool_order(kind: Kind) -> Vec<usize> {
-    match kind {
-        // Entry tables, value tables, then material ids and names.
-        Kind::Brk => vec![0, 1, 6, 7, 8, 9, 10, 11, 12, 13, 2, 3, 4, 5],
-        _ => (0..kind.schema().tables.len()).collect(),
-    }
-}
-
-/// A model with the tool's layout for `tables` (schema order).
-pub fn anim(kind: Kind, values: &[(&str, u32)], tables: Vec<Data>) -> Anim {
-    let s = kind.schema();
-    let mut vals: BTreeMap<String, u32> = s
-        .fields
-        .iter()
-        .filter(|f| f.role == crate::schema::Role::Value)
-        .map(|f| (f.name.to_owned(), 0))
-        .collect();
-    for (k, v) in values {
-        vals.insert((*k).to_owned(), *v);
-    }
-    let align = if matches!(kind, Kind::Bck | Kind::Bca | Kind::Blk | Kind::Bla) {
-        32
-    } else {
-        4
-    };
-    let order = tool_order(kind)
-        .into_iter()
-        .enumerate()
-        .map(|(n, table)| Place {
-            table,
-            gap: Gap::Align(vec![if n == 0 { 32 } else { align }]),
-        })
-        .collect();
-    Anim {
-        kind,
-        reserved: [0xFF; 16],
-        values: vals,
-        tables: s
-            .tables
-            .iter()
-            .zip(tables)
-            .map(|(d, data)| Table {
-                name: d.name.to_owned(),
-                data,
-            })
-            .collect(),
-        layout: Layout {
-            fill: Fill::Nintendo,
-            order,
-            end: Gap::Align(vec![32]),
-            size: ChunkSize::ToFileEnd,
-            file_size: FileSize::Actual,
-            count_extra: 0,
-            chunk_count: None,
-        },
-    }
-}
-
 fn names(list: &[&str]) -> Data {
-    Data::Names(Names {
-        marker: 0xFFFF,
-        entries: list
-            .iter()
-            .map(|n| Name {
-                key: j3d_bmd::name_hash(n.as_bytes()),
-                name: n.as_bytes().to_vec(),
-            })
-            .collect(),
-        strings: None,
-    })
+    Data::Names(Names::of(list.iter().map(|n| n.as_bytes())))
 }
 
 const fn k(count: u16, index: u16, tangent: u16) -> KeyTrack {
@@ -112,7 +38,7 @@ pub fn sample_bck_model() -> Anim {
     let j1 = [
         one, zero_r, zero_t, one, zero_r, zero_t, one, zero_r, zero_t,
     ];
-    anim(
+    Anim::with_tool_layout(
         Kind::Bck,
         &[("loop_mode", 2), ("rotation_decimal", 1), ("duration", 10)],
         vec![
@@ -141,7 +67,7 @@ pub fn sample(kind: Kind) -> Anim {
         Kind::Bca => {
             let c = FullTrack { count: 1, index: 0 };
             let moving = FullTrack { count: 4, index: 1 };
-            anim(
+            Anim::with_tool_layout(
                 Kind::Bca,
                 &[("loop_mode", 2), ("rotation_decimal", 1), ("duration", 4)],
                 vec![
@@ -154,7 +80,7 @@ pub fn sample(kind: Kind) -> Anim {
         }
         Kind::Btk => {
             let c = k(1, 0, 0);
-            anim(
+            Anim::with_tool_layout(
                 Kind::Btk,
                 &[
                     ("loop_mode", 2),
@@ -180,7 +106,7 @@ pub fn sample(kind: Kind) -> Anim {
                 id: 1,
                 fill: [0xFF; 3],
             };
-            anim(
+            Anim::with_tool_layout(
                 Kind::Brk,
                 &head,
                 vec![
@@ -201,7 +127,7 @@ pub fn sample(kind: Kind) -> Anim {
                 ],
             )
         }
-        Kind::Bpk => anim(
+        Kind::Bpk => Anim::with_tool_layout(
             Kind::Bpk,
             &[
                 ("loop_mode", 0),
@@ -219,7 +145,7 @@ pub fn sample(kind: Kind) -> Anim {
                 Data::I16(vec![255]),
             ],
         ),
-        Kind::Btp => anim(
+        Kind::Btp => Anim::with_tool_layout(
             Kind::Btp,
             &head,
             vec![
@@ -233,7 +159,7 @@ pub fn sample(kind: Kind) -> Anim {
                 names(&["mat"]),
             ],
         ),
-        Kind::Bva => anim(
+        Kind::Bva => Anim::with_tool_layout(
             Kind::Bva,
             &head,
             vec![
@@ -244,7 +170,7 @@ pub fn sample(kind: Kind) -> Anim {
                 Data::U8(vec![1, 0, 1, 0]),
             ],
         ),
-        Kind::Blk => anim(
+        Kind::Blk => Anim::with_tool_layout(
             Kind::Blk,
             &[
                 ("loop_mode", 2),
@@ -257,7 +183,7 @@ pub fn sample(kind: Kind) -> Anim {
                 Data::F32(vec![0.0, 0.0, 0.0, 10.0, 1.0, 0.0, 0.5]),
             ],
         ),
-        Kind::Bla => anim(
+        Kind::Bla => Anim::with_tool_layout(
             Kind::Bla,
             &[
                 ("loop_mode", 0),

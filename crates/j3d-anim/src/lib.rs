@@ -16,6 +16,9 @@
 //! strings in another order, a chunk count other than 1; the validator reports each
 //! (J3DA-014…019).
 //!
+//! [`fit`] builds animations from sampled values (an importer's glTF joint tracks → BCK) through
+//! the Hermite key fitter of `gx::curve`, laid out as the tools lay them out.
+//!
 //! [`Format`] is the crate's contract with a registry ([`gcio::FileFormat`]), through which the
 //! `gcformats` facade lists the family as `j3d-anim`, each kind under its own alias.
 //!
@@ -58,6 +61,7 @@ pub mod build;
 pub mod eval;
 #[cfg(feature = "export")]
 pub mod export;
+pub mod fit;
 mod format;
 mod fuzz;
 mod layout;

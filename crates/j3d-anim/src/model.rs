@@ -90,6 +90,22 @@ pub struct Strings {
 }
 
 impl Names {
+    /// A packed table of `names` with their keys (`j3d_bmd::name_hash`) and the 0xFFFF marker,
+    /// as every tool writes it.
+    pub fn of<'a>(names: impl IntoIterator<Item = &'a [u8]>) -> Names {
+        Names {
+            marker: 0xFFFF,
+            entries: names
+                .into_iter()
+                .map(|n| Name {
+                    key: j3d_bmd::name_hash(n),
+                    name: n.to_vec(),
+                })
+                .collect(),
+            strings: None,
+        }
+    }
+
     /// The stored strings when every entry's name (and its NUL) is still at its stored offset.
     pub(crate) fn kept_strings(&self) -> Option<&Strings> {
         let st = self.strings.as_ref()?;
@@ -362,6 +378,70 @@ impl Kind {
             Kind::Bva => "j3d-bva",
             Kind::Blk => "j3d-blk",
             Kind::Bla => "j3d-bla",
+        }
+    }
+}
+
+/// The order Nintendo's tools write tables in (schema indices).
+fn tool_order(kind: Kind) -> Vec<usize> {
+    match kind {
+        // Entry tables, value tables, then material ids and names.
+        Kind::Brk => vec![0, 1, 6, 7, 8, 9, 10, 11, 12, 13, 2, 3, 4, 5],
+        _ => (0..kind.schema().tables.len()).collect(),
+    }
+}
+
+impl Anim {
+    /// A model of `kind` holding `tables` (schema order) and the header `values` given (the
+    /// others 0), laid out as Nintendo's tools lay files out: tables in the tool's order after a
+    /// 32-aligned header, 4-aligned (32 in ANK1/ANF1/CLK1/CLF1), the chunk end on 32, the
+    /// padding sentence as fill. What builders and importers start from.
+    pub fn with_tool_layout(kind: Kind, values: &[(&str, u32)], tables: Vec<Data>) -> Anim {
+        let s = kind.schema();
+        let mut vals: std::collections::BTreeMap<String, u32> = s
+            .fields
+            .iter()
+            .filter(|f| f.role == crate::schema::Role::Value)
+            .map(|f| (f.name.to_owned(), 0))
+            .collect();
+        for (k, v) in values {
+            vals.insert((*k).to_owned(), *v);
+        }
+        let align = if matches!(kind, Kind::Bck | Kind::Bca | Kind::Blk | Kind::Bla) {
+            32
+        } else {
+            4
+        };
+        let order = tool_order(kind)
+            .into_iter()
+            .enumerate()
+            .map(|(n, table)| Place {
+                table,
+                gap: Gap::Align(vec![if n == 0 { 32 } else { align }]),
+            })
+            .collect();
+        Anim {
+            kind,
+            reserved: [0xFF; 16],
+            values: vals,
+            tables: s
+                .tables
+                .iter()
+                .zip(tables)
+                .map(|(d, data)| Table {
+                    name: d.name.to_owned(),
+                    data,
+                })
+                .collect(),
+            layout: Layout {
+                fill: Fill::Nintendo,
+                order,
+                end: Gap::Align(vec![32]),
+                size: ChunkSize::ToFileEnd,
+                file_size: FileSize::Actual,
+                count_extra: 0,
+                chunk_count: None,
+            },
         }
     }
 }

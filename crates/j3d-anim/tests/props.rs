@@ -24,7 +24,7 @@ proptest! {
         duration in 0u32..0x8000,
         loop_mode in 0u32..5,
     ) {
-        let a = build::anim(
+        let a = j3d_anim::Anim::with_tool_layout(
             Kind::Bck,
             &[("loop_mode", loop_mode), ("rotation_decimal", decimal), ("duration", duration)],
             vec![Data::KeySrt(joints), Data::F32(scales), Data::I16(rots), Data::F32(trans)],
@@ -73,7 +73,7 @@ proptest! {
         } else {
             (Kind::Bla, Data::Full(tracks.iter().map(|&(count, index, _)| j3d_anim::FullTrack { count, index }).collect()))
         };
-        let a = build::anim(
+        let a = j3d_anim::Anim::with_tool_layout(
             kind,
             &[("loop_mode", 2), ("duration", duration), ("field_c", field_c)],
             vec![clusters, Data::F32(weights)],
