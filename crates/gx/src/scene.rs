@@ -32,6 +32,12 @@ use serde_json::{Value, json};
 use crate::mtx::{IDENTITY, Mtx34, inverse};
 use crate::tex::Image;
 
+mod clip;
+#[cfg(feature = "import")]
+mod read;
+
+pub use clip::{Channel, Clip, Interpolation, NO_NODE, Target, compose};
+
 /// A joint: its local transform relative to its parent and its inverse bind matrix.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -229,8 +235,11 @@ pub struct Scene {
     pub meshes: Vec<Mesh>,
     /// Materials.
     pub materials: Vec<Material>,
-    /// Animations of the nodes.
+    /// Animations of the nodes, sampled (what exporters build and the writer writes).
     pub animations: Vec<Animation>,
+    /// Keyframed animations as a glTF file has them (what [`Scene::from_glb`] reads; the writer
+    /// does not write them).
+    pub clips: Vec<Clip>,
     /// Application data, written as the glTF document's `extras` (an object gets the
     /// `animations` entry of animations without channels merged in).
     pub extras: Option<Value>,
