@@ -536,6 +536,13 @@ fn hostile_input_is_an_error() {
         json!([{"uri": format!("data:image/jpeg;base64,{}", base64(&[0xFF, 0xD8, 0xFF]))}]);
     let e = Scene::from_glb(&serde_json::to_vec(&gltf).unwrap()).unwrap_err();
     assert!(e.to_string().contains("JPEG"), "{e}");
+    let mut d = hand_built();
+    d.json["extensionsRequired"] = json!(["KHR_draco_mesh_compression"]);
+    assert!(
+        err(&mut d).contains("KHR_draco_mesh_compression"),
+        "{}",
+        err(&mut d)
+    );
     assert!(Scene::from_glb(b"glTF\x01\0\0\0").is_err());
     assert!(Scene::from_glb(b"{").is_err());
 }

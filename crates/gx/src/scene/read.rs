@@ -1,24 +1,6 @@
 //! Reading glTF 2.0 into a [`Scene`], the way model importers want it: meshes in model space at
 //! rest with their skin weights, the joint hierarchy, materials, decoded images and keyframed
-//! clips.
-//!
-//! Read: `.glb`, and `.gltf` JSON whose buffers and images are embedded `data:` URIs; the
-//! default scene's nodes (TRS or matrix); triangle, strip and fan primitives (strips and fans
-//! become triangle lists keeping their winding); every `TEXCOORD_n` (up to 8) and `COLOR_n` (up
-//! to 2) set, floats or normalised integers; `JOINTS_0/1` with `WEIGHTS_0/1`, skinned at rest;
-//! sparse accessors; PNG images; metallic-roughness base colour, alpha mode,
-//! `KHR_materials_unlit`, `doubleSided`; translation, rotation, scale and
-//! `KHR_animation_pointer` channels; `extras` of the document, nodes, meshes, materials and
-//! animations.
-//!
-//! Dropped, each with a note ([`Scene::read_glb`]): point and line primitives, morph targets and
-//! their `weights` channels, channels of nodes outside the default scene, sets past the limits
-//! above, textures without a PNG source other than the core one. The nodes a writer adds for
-//! glTF's sake are not scene nodes: one marked `extras: {"gx": "skeleton"}` (its children
-//! become roots), and a childless node that instances a skinned mesh (glTF ignores its
-//! transform) or is marked `extras: {"gx": "mesh"}`. Refused with an error: external files,
-//! JPEG or other non-PNG images, malformed or out-of-range references, and anything past
-//! [`gcio::Limits::default`] (elements per accessor, nodes, bytes read in total).
+//! clips ([`Scene::from_glb`] says what is read and what is dropped).
 
 use gcio::{Error, ErrorKind, Limits, Result};
 use serde_json::Value;
@@ -27,13 +9,43 @@ use super::clip::{Channel, Clip, Interpolation, NO_NODE, Target, compose};
 use super::{AlphaMode, MESH_NODE, Material, Mesh, Node, SKELETON, Scene, skin_weights};
 use crate::mtx::{IDENTITY, Mtx34, apply, inverse, mul};
 
+/// Extensions a file may require: what they add is read, or is safe to leave out.
+const UNDERSTOOD: [&str; 5] = [
+    "KHR_materials_unlit",
+    "KHR_texture_transform",
+    "KHR_animation_pointer",
+    "KHR_node_visibility",
+    "KHR_mesh_quantization",
+];
+
 /// Texture coordinate and colour sets read per primitive.
 const UV_SETS: usize = 8;
 const COLOR_SETS: usize = 2;
 
 impl Scene {
-    /// Reads a `.glb` or a self-contained `.gltf` (see the [module docs](self) for what is read
-    /// and what is dropped).
+    /// Reads a `.glb` or a self-contained `.gltf` into a scene for model import.
+    ///
+    /// Read: `.glb`, and `.gltf` JSON whose buffers and images are embedded `data:` URIs; the
+    /// default scene's nodes (TRS or matrix); triangle, strip and fan primitives (strips and fans
+    /// become triangle lists keeping their winding); every `TEXCOORD_n` (up to 8) and `COLOR_n` (up
+    /// to 2) set, floats or normalised integers; `JOINTS_0/1` with `WEIGHTS_0/1`, skinned at rest;
+    /// sparse accessors; PNG images; metallic-roughness base colour, alpha mode,
+    /// `KHR_materials_unlit`, `doubleSided`; translation, rotation, scale and
+    /// `KHR_animation_pointer` channels; `extras` of the document, nodes, meshes, materials and
+    /// animations.
+    ///
+    /// Dropped, each with a note ([`Scene::read_glb`]): point and line primitives, morph targets
+    /// and their `weights` channels, channels of nodes outside the default scene, sets past the
+    /// limits above, textures without a PNG source other than the core one. Dropped silently:
+    /// cameras, lights, PBR properties and textures other than the base colour, static texture
+    /// transforms and visibility, the skin's `skeleton`. The nodes a writer adds for glTF's sake
+    /// are not scene nodes: one marked `extras: {"gx": "skeleton"}` (its children become roots),
+    /// and a childless node that instances a skinned mesh (glTF ignores its transform) or is marked
+    /// `extras: {"gx": "mesh"}`. Refused with an error: external files, JPEG or other non-PNG
+    /// images, a required extension other than `KHR_materials_unlit`, `KHR_texture_transform`,
+    /// `KHR_animation_pointer`, `KHR_node_visibility` and `KHR_mesh_quantization` (Draco, meshopt,
+    /// Basis), malformed or out-of-range references, and anything past [`gcio::Limits::default`]
+    /// (elements per accessor, nodes, bytes read in total).
     pub fn from_glb(data: &[u8]) -> Result<Scene> {
         Scene::read_glb(data).map(|(scene, _)| scene)
     }
@@ -44,6 +56,14 @@ impl Scene {
         let (json, bin) = split(data)?;
         let root: Value =
             serde_json::from_slice(json).map_err(|e| invalid(format!("JSON: {e}")))?;
+        for x in list(&root, "extensionsRequired")? {
+            let x = x.as_str().unwrap_or_default();
+            if !UNDERSTOOD.contains(&x) {
+                return Err(invalid(format!(
+                    "the file requires {x:?}, which is not read"
+                )));
+            }
+        }
         let mut r = Reader {
             root: &root,
             buffers: Vec::new(),
