@@ -194,6 +194,24 @@ impl Accessor {
             .collect()
     }
 
+    /// The elements as RGBA8 colours (VEC3 gets alpha 255).
+    fn colors(&self, what: &str) -> Result<Vec<[u8; 4]>> {
+        let to8 = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
+        let f = self.floats();
+        let at = |c: &[f32], i: usize| c.get(i).copied().map_or(255, to8);
+        match self.width {
+            3 => Ok(f
+                .chunks_exact(3)
+                .map(|c| [at(c, 0), at(c, 1), at(c, 2), 255])
+                .collect()),
+            4 => Ok(f
+                .chunks_exact(4)
+                .map(|c| [at(c, 0), at(c, 1), at(c, 2), at(c, 3)])
+                .collect()),
+            w => Err(invalid(format!("{what} has {w} components"))),
+        }
+    }
+
     /// The elements as arrays of `N` floats (after [`Accessor::floats`]).
     fn vectors<const N: usize>(&self, what: &str) -> Result<Vec<[f32; N]>> {
         if self.width != N {
@@ -328,6 +346,216 @@ struct Raw<'a> {
     children: Vec<usize>,
     mesh: Option<usize>,
     skin: Option<usize>,
+}
+
+/// A skin: its joints (file node indices) and their inverse bind matrices.
+struct Skin {
+    joints: Vec<usize>,
+    ibm: Vec<Mtx34>,
+}
+
+/// Node indices listed under `key` (each below `nodes`).
+fn node_list(v: &Value, key: &str, nodes: usize, what: &str) -> Result<Vec<usize>> {
+    list(v, key)?
+        .iter()
+        .map(|c| {
+            c.as_u64()
+                .and_then(|c| usize::try_from(c).ok())
+                .filter(|&c| c < nodes)
+                .ok_or_else(|| invalid(format!("{what}.{key}: {c} is no node")))
+        })
+        .collect()
+}
+
+/// The file's nodes and the default scene's tree over them: which nodes it reaches, from
+/// which parent, their rest world matrices, and which become scene nodes under which index.
+struct Tree<'a> {
+    raw: Vec<Raw<'a>>,
+    /// Parent on the path the tree walk took; `None` for a root or a node outside the scene.
+    parent: Vec<Option<usize>>,
+    /// Rest world matrix of each node of the default scene.
+    world: Vec<Option<Mtx34>>,
+    /// Index in [`Scene::nodes`] of each node kept.
+    new_index: Vec<Option<usize>>,
+}
+
+impl<'a> Tree<'a> {
+    fn new(root: &'a Value) -> Result<Tree<'a>> {
+        let nodes = list(root, "nodes")?;
+        if nodes.len() as u64 > Limits::default().max_nodes {
+            return Err(invalid(format!("{} nodes past the limit", nodes.len())));
+        }
+        let mut raw = Vec::with_capacity(nodes.len());
+        for (i, n) in nodes.iter().enumerate() {
+            let what = format!("nodes[{i}]");
+            let local = match numbers::<16>(n, "matrix", &what)? {
+                Some(m) => from_column_major(&m),
+                None => compose(
+                    numbers(n, "translation", &what)?.unwrap_or([0.0; 3]),
+                    numbers(n, "rotation", &what)?.unwrap_or([0.0, 0.0, 0.0, 1.0]),
+                    numbers(n, "scale", &what)?.unwrap_or([1.0; 3]),
+                ),
+            };
+            raw.push(Raw {
+                json: n,
+                local,
+                children: node_list(n, "children", nodes.len(), &what)?,
+                mesh: index(n, "mesh", &what)?,
+                skin: index(n, "skin", &what)?,
+            });
+        }
+        let roots = if list(root, "scenes")?.is_empty() {
+            // No scene: every node that is nobody's child.
+            let mut child = vec![false; raw.len()];
+            for c in raw.iter().flat_map(|r| &r.children) {
+                if let Some(x) = child.get_mut(*c) {
+                    *x = true;
+                }
+            }
+            (0..raw.len())
+                .filter(|&i| child.get(i) == Some(&false))
+                .collect()
+        } else {
+            let s = index(root, "scene", "document")?.unwrap_or(0);
+            node_list(
+                item(root, "scenes", s)?,
+                "nodes",
+                raw.len(),
+                &format!("scenes[{s}]"),
+            )?
+        };
+        // Depth-first from the roots: a node reached twice (two parents, a cycle) keeps the
+        // first path.
+        let mut parent: Vec<Option<usize>> = vec![None; raw.len()];
+        let mut world: Vec<Option<Mtx34>> = vec![None; raw.len()];
+        let mut stack: Vec<(usize, Option<usize>)> =
+            roots.iter().rev().map(|&r| (r, None)).collect();
+        while let Some((i, p)) = stack.pop() {
+            let (Some(None), Some(r)) = (world.get(i), raw.get(i)) else {
+                continue;
+            };
+            let pw = p
+                .and_then(|p| world.get(p).copied().flatten())
+                .unwrap_or(IDENTITY);
+            if let (Some(w), Some(pp)) = (world.get_mut(i), parent.get_mut(i)) {
+                *w = Some(mul(&pw, &r.local));
+                *pp = p;
+            }
+            stack.extend(r.children.iter().rev().map(|&c| (c, Some(i))));
+        }
+        // The nodes a writer adds for glTF's sake are no scene nodes.
+        let mut count = 0;
+        let new_index = raw
+            .iter()
+            .zip(&world)
+            .map(|(r, w)| {
+                let added = marked(r.json, SKELETON)
+                    || (r.children.is_empty()
+                        && r.mesh.is_some()
+                        && (r.skin.is_some() || marked(r.json, MESH_NODE)));
+                (w.is_some() && !added).then(|| {
+                    count += 1;
+                    count - 1
+                })
+            })
+            .collect();
+        Ok(Tree {
+            raw,
+            parent,
+            world,
+            new_index,
+        })
+    }
+
+    fn in_scene(&self, i: usize) -> bool {
+        self.world.get(i).is_some_and(Option::is_some)
+    }
+
+    fn world(&self, i: usize) -> Mtx34 {
+        self.world.get(i).copied().flatten().unwrap_or(IDENTITY)
+    }
+
+    fn new_index(&self, i: usize) -> Option<usize> {
+        self.new_index.get(i).copied().flatten()
+    }
+
+    /// The nearest kept ancestor's scene index, and the local matrix relative to it.
+    fn kept_parent(&self, i: usize) -> (Option<usize>, Mtx34) {
+        let mut m = self.raw.get(i).map_or(IDENTITY, |r| r.local);
+        let mut p = self.parent.get(i).copied().flatten();
+        while let Some(q) = p {
+            if self.new_index(q).is_some() {
+                break;
+            }
+            m = mul(&self.raw.get(q).map_or(IDENTITY, |r| r.local), &m);
+            p = self.parent.get(q).copied().flatten();
+        }
+        (p.and_then(|q| self.new_index(q)), m)
+    }
+
+    /// The scene's nodes, in file order: inverse bind matrices from the first skin that has
+    /// the node as a joint, else the inverse of the rest world matrix.
+    fn nodes(&self, skins: &[Skin]) -> Vec<Node> {
+        let mut bind: Vec<Option<Mtx34>> = vec![None; self.raw.len()];
+        for skin in skins {
+            for (k, &j) in skin.joints.iter().enumerate() {
+                if let Some(b) = bind.get_mut(j).filter(|b| b.is_none()) {
+                    *b = Some(skin.ibm.get(k).copied().unwrap_or(IDENTITY));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (i, r) in self.raw.iter().enumerate() {
+            if self.new_index(i).is_none() {
+                continue;
+            }
+            let (parent, local) = self.kept_parent(i);
+            out.push(Node {
+                name: name(r.json, || format!("node_{i}")),
+                parent,
+                local,
+                inverse_bind: bind
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or_else(|| inverse(&self.world(i)).unwrap_or(IDENTITY)),
+                extras: r.json.get("extras").cloned(),
+            });
+        }
+        out
+    }
+}
+
+/// Triangles of an index list drawn as a list (mode 4), a strip (5) or a fan (6), each in
+/// the winding glTF specifies.
+fn triangles(mode: usize, indices: &[u32]) -> Vec<[u32; 3]> {
+    let at = |t: &[u32], k: usize| t.get(k).copied().unwrap_or(0);
+    match mode {
+        4 => indices
+            .chunks_exact(3)
+            .map(|t| [at(t, 0), at(t, 1), at(t, 2)])
+            .collect(),
+        5 => indices
+            .windows(3)
+            .enumerate()
+            .map(|(k, t)| {
+                if k % 2 == 0 {
+                    [at(t, 0), at(t, 1), at(t, 2)]
+                } else {
+                    [at(t, 0), at(t, 2), at(t, 1)]
+                }
+            })
+            .collect(),
+        _ => {
+            let first = indices.first().copied().unwrap_or(0);
+            indices
+                .get(1..)
+                .unwrap_or_default()
+                .windows(2)
+                .map(|t| [at(t, 0), at(t, 1), first])
+                .collect()
+        }
+    }
 }
 
 impl<'a> Reader<'a> {
@@ -517,189 +745,14 @@ impl<'a> Reader<'a> {
                 .unwrap_or_default(),
         );
         scene.extras = root.get("extras").cloned();
-
-        // Nodes as the file has them, then the default scene's tree.
-        let raw_nodes = list(root, "nodes")?;
-        if raw_nodes.len() as u64 > Limits::default().max_nodes {
-            return Err(invalid(format!("{} nodes past the limit", raw_nodes.len())));
-        }
-        let mut raw = Vec::with_capacity(raw_nodes.len());
-        for (i, n) in raw_nodes.iter().enumerate() {
-            let what = format!("nodes[{i}]");
-            let local = match numbers::<16>(n, "matrix", &what)? {
-                Some(m) => from_column_major(&m),
-                None => compose(
-                    numbers(n, "translation", &what)?.unwrap_or([0.0; 3]),
-                    numbers(n, "rotation", &what)?.unwrap_or([0.0, 0.0, 0.0, 1.0]),
-                    numbers(n, "scale", &what)?.unwrap_or([1.0; 3]),
-                ),
-            };
-            let children = list(n, "children")?
-                .iter()
-                .map(|c| {
-                    c.as_u64()
-                        .and_then(|c| usize::try_from(c).ok())
-                        .filter(|&c| c < raw_nodes.len())
-                        .ok_or_else(|| invalid(format!("{what}.children: {c} is no node")))
-                })
-                .collect::<Result<Vec<usize>>>()?;
-            raw.push(Raw {
-                json: n,
-                local,
-                children,
-                mesh: index(n, "mesh", &what)?,
-                skin: index(n, "skin", &what)?,
-            });
-        }
-        let roots: Vec<usize> = match list(root, "scenes")?.is_empty() {
-            true => {
-                let mut child = vec![false; raw.len()];
-                for c in raw.iter().flat_map(|r| &r.children) {
-                    if let Some(x) = child.get_mut(*c) {
-                        *x = true;
-                    }
-                }
-                (0..raw.len())
-                    .filter(|&i| !child.get(i).copied().unwrap_or(true))
-                    .collect()
-            }
-            false => {
-                let s = index(root, "scene", "document")?.unwrap_or(0);
-                list(item(root, "scenes", s)?, "nodes")?
-                    .iter()
-                    .map(|c| {
-                        c.as_u64()
-                            .and_then(|c| usize::try_from(c).ok())
-                            .filter(|&c| c < raw.len())
-                            .ok_or_else(|| invalid(format!("scenes[{s}].nodes: {c} is no node")))
-                    })
-                    .collect::<Result<_>>()?
-            }
-        };
-        // Depth-first from the roots: a node reached twice (two parents, a cycle) keeps the
-        // first path.
-        let mut parent: Vec<Option<usize>> = vec![None; raw.len()];
-        let mut world: Vec<Option<Mtx34>> = vec![None; raw.len()];
-        let mut stack: Vec<(usize, Option<usize>)> =
-            roots.iter().rev().map(|&r| (r, None)).collect();
-        while let Some((i, p)) = stack.pop() {
-            let (Some(w), Some(r)) = (world.get(i), raw.get(i)) else {
-                continue;
-            };
-            if w.is_some() {
-                continue;
-            }
-            let pw = p
-                .and_then(|p| world.get(p).copied().flatten())
-                .unwrap_or(IDENTITY);
-            if let (Some(w), Some(pp)) = (world.get_mut(i), parent.get_mut(i)) {
-                *w = Some(mul(&pw, &r.local));
-                *pp = p;
-            }
-            stack.extend(r.children.iter().rev().map(|&c| (c, Some(i))));
-        }
-        let skinned_mesh = |r: &Raw| r.skin.is_some() && r.mesh.is_some();
-        let kept: Vec<bool> = raw
-            .iter()
-            .zip(&world)
-            .map(|(r, w)| {
-                w.is_some()
-                    && !marked(r.json, SKELETON)
-                    && !(r.children.is_empty()
-                        && (skinned_mesh(r) || (r.mesh.is_some() && marked(r.json, MESH_NODE))))
-            })
-            .collect();
-        let mut new_index = vec![None; raw.len()];
-        let mut count = 0usize;
-        for (n, k) in new_index.iter_mut().zip(&kept) {
-            if *k {
-                *n = Some(count);
-                count += 1;
-            }
-        }
-        // The nearest kept ancestor, and the local matrix relative to it.
-        let kept_parent = |i: usize| -> (Option<usize>, Mtx34) {
-            let mut m = raw.get(i).map_or(IDENTITY, |r| r.local);
-            let mut p = parent.get(i).copied().flatten();
-            while let Some(q) = p {
-                if kept.get(q).copied().unwrap_or(false) {
-                    break;
-                }
-                m = mul(&raw.get(q).map_or(IDENTITY, |r| r.local), &m);
-                p = parent.get(q).copied().flatten();
-            }
-            (p.and_then(|q| new_index.get(q).copied().flatten()), m)
-        };
-
-        // Skins: joint nodes, inverse bind matrices.
-        let mut skins: Vec<(Vec<usize>, Vec<Mtx34>)> = Vec::new();
-        for (s, skin) in list(root, "skins")?.iter().enumerate() {
-            let what = format!("skins[{s}]");
-            let joints = list(skin, "joints")?
-                .iter()
-                .map(|j| {
-                    j.as_u64()
-                        .and_then(|j| usize::try_from(j).ok())
-                        .filter(|&j| j < raw.len())
-                        .ok_or_else(|| invalid(format!("{what}.joints: {j} is no node")))
-                })
-                .collect::<Result<Vec<usize>>>()?;
-            let ibm = match index(skin, "inverseBindMatrices", &what)? {
-                Some(a) => self
-                    .accessor(a, &what)?
-                    .vectors::<16>(&format!("{what}.inverseBindMatrices"))?
-                    .iter()
-                    .map(from_column_major)
-                    .collect(),
-                None => Vec::new(),
-            };
-            skins.push((joints, ibm));
-        }
-        let in_scene: Vec<bool> = world.iter().map(Option::is_some).collect();
-        let world: Vec<Mtx34> = world.into_iter().map(|w| w.unwrap_or(IDENTITY)).collect();
-        let mut bind: Vec<Option<Mtx34>> = vec![None; raw.len()];
-        for (joints, ibm) in &skins {
-            for (k, &j) in joints.iter().enumerate() {
-                if let Some(b) = bind.get_mut(j).filter(|b| b.is_none()) {
-                    *b = Some(ibm.get(k).copied().unwrap_or(IDENTITY));
-                }
-            }
-        }
-        for (i, r) in raw.iter().enumerate() {
-            if !kept.get(i).copied().unwrap_or(false) {
-                continue;
-            }
-            let (parent, local) = kept_parent(i);
-            let w = world.get(i).copied().unwrap_or(IDENTITY);
-            scene.nodes.push(Node {
-                name: name(r.json, || format!("node_{i}")),
-                parent,
-                local,
-                inverse_bind: bind
-                    .get(i)
-                    .copied()
-                    .flatten()
-                    .unwrap_or_else(|| inverse(&w).unwrap_or(IDENTITY)),
-                extras: r.json.get("extras").cloned(),
-            });
-        }
-
+        let tree = Tree::new(root)?;
+        let skins = self.skins(&tree)?;
+        scene.nodes = tree.nodes(&skins);
         self.materials(&mut scene)?;
-
-        // Meshes: one per primitive per instancing node of the default scene.
-        let material_count = scene.materials.len();
-        for (i, r) in raw.iter().enumerate() {
-            // Only nodes of the default scene instance meshes.
-            let Some(m) = r.mesh.filter(|_| in_scene.get(i).copied().unwrap_or(false)) else {
+        // One mesh per primitive per instancing node of the default scene.
+        for (i, r) in tree.raw.iter().enumerate() {
+            let Some(m) = r.mesh.filter(|_| tree.in_scene(i)) else {
                 continue;
-            };
-            let mesh = item(root, "meshes", m)?;
-            let node_world = world.get(i).copied().unwrap_or(IDENTITY);
-            // The scene node an unskinned mesh rides on: the instancing node or its nearest
-            // kept ancestor.
-            let owner = match new_index.get(i).copied().flatten() {
-                Some(n) => Some(n),
-                None => kept_parent(i).0,
             };
             let skin = match r.skin {
                 Some(s) => Some(
@@ -709,293 +762,281 @@ impl<'a> Reader<'a> {
                 ),
                 None => None,
             };
+            let mesh = item(root, "meshes", m)?;
             for (p, prim) in list(mesh, "primitives")?.iter().enumerate() {
                 let what = format!("meshes[{m}].primitives[{p}]");
-                let mode = index(prim, "mode", &what)?.unwrap_or(4);
-                if !(4..=6).contains(&mode) {
-                    self.notes
-                        .push(format!("{what}: mode {mode} (points or lines) skipped"));
+                let Some(mut out) = self.primitive(prim, scene.materials.len(), &what)? else {
                     continue;
-                }
-                if prim.get("targets").is_some() {
-                    self.notes.push(format!("{what}: morph targets dropped"));
-                }
-                let mut out = Mesh::new(name(mesh, || format!("mesh_{m}")));
+                };
+                out.name = name(mesh, || format!("mesh_{m}"));
                 out.extras = mesh.get("extras").cloned();
-                out.node = new_index.get(i).copied().flatten();
-                out.material = index(prim, "material", &what)?;
-                if let Some(x) = out.material.filter(|&x| x >= material_count) {
-                    return Err(invalid(format!("{what}.material {x} does not exist")));
-                }
-                let attrs = prim.get("attributes").unwrap_or(&Value::Null);
-                let attr = |key: &str| index(attrs, key, &what);
-                let Some(pa) = attr("POSITION")? else {
-                    self.notes.push(format!("{what}: no POSITION, skipped"));
-                    continue;
-                };
-                let positions: Vec<[f32; 3]> = self
-                    .accessor(pa, &what)?
-                    .vectors(&format!("{what} POSITION"))?;
-                let n = positions.len();
-                let same = |len: usize, key: &str| {
-                    if len == n {
-                        Ok(())
-                    } else {
-                        Err(invalid(format!(
-                            "{what}: {key} has {len} elements, POSITION {n}"
-                        )))
-                    }
-                };
-                let normals: Vec<[f32; 3]> = match attr("NORMAL")? {
-                    Some(a) => {
-                        let v = self
-                            .accessor(a, &what)?
-                            .vectors(&format!("{what} NORMAL"))?;
-                        same(v.len(), "NORMAL")?;
-                        v
-                    }
-                    None => Vec::new(),
-                };
-                for k in 0.. {
-                    let key = format!("TEXCOORD_{k}");
-                    let Some(a) = attr(&key)? else { break };
-                    if k >= UV_SETS {
-                        self.notes
-                            .push(format!("{what}: {key} and later sets dropped"));
-                        break;
-                    }
-                    let v: Vec<[f32; 2]> =
-                        self.accessor(a, &what)?.vectors(&format!("{what} {key}"))?;
-                    same(v.len(), &key)?;
-                    out.uvs.push(v);
-                }
-                for k in 0.. {
-                    let key = format!("COLOR_{k}");
-                    let Some(a) = attr(&key)? else { break };
-                    if k >= COLOR_SETS {
-                        self.notes
-                            .push(format!("{what}: {key} and later sets dropped"));
-                        break;
-                    }
-                    let acc = self.accessor(a, &what)?;
-                    same(acc.count, &key)?;
-                    let to8 = |x: f32| (x.clamp(0.0, 1.0) * 255.0).round() as u8;
-                    let f = acc.floats();
-                    let colors = match acc.width {
-                        3 => f
-                            .chunks_exact(3)
-                            .map(|c| {
-                                let g = |i: usize| c.get(i).copied().map_or(0, to8);
-                                [g(0), g(1), g(2), 255]
-                            })
-                            .collect(),
-                        4 => f
-                            .chunks_exact(4)
-                            .map(|c| std::array::from_fn(|i| c.get(i).copied().map_or(0, to8)))
-                            .collect(),
-                        w => return Err(invalid(format!("{what}: {key} has {w} components"))),
-                    };
-                    out.colors.push(colors);
-                }
-                // Triangles.
-                let indices: Vec<u32> = match index(prim, "indices", &what)? {
-                    Some(a) => {
-                        let acc = self.accessor(a, &what)?;
-                        if acc.width != 1
-                            || acc.component == 5126
-                            || acc.component == 5120
-                            || acc.component == 5122
-                        {
-                            return Err(invalid(format!(
-                                "{what}: indices are not unsigned integers"
-                            )));
-                        }
-                        acc.values.iter().map(|&v| v as u32).collect()
-                    }
-                    None => (0..u32::try_from(n).unwrap_or(u32::MAX)).collect(),
-                };
-                if let Some(bad) = indices.iter().find(|&&x| x as usize >= n) {
-                    return Err(invalid(format!("{what}: index {bad} past {n} vertices")));
-                }
-                out.triangles = match mode {
-                    4 => indices
-                        .chunks_exact(3)
-                        .map(|t| std::array::from_fn(|k| t.get(k).copied().unwrap_or(0)))
-                        .collect(),
-                    5 => indices
-                        .windows(3)
-                        .enumerate()
-                        .map(|(k, t)| {
-                            let g = |x: usize| t.get(x).copied().unwrap_or(0);
-                            if k % 2 == 0 {
-                                [g(0), g(1), g(2)]
-                            } else {
-                                [g(0), g(2), g(1)]
-                            }
-                        })
-                        .collect(),
-                    _ => {
-                        let first = indices.first().copied().unwrap_or(0);
-                        indices
-                            .get(1..)
-                            .unwrap_or_default()
-                            .windows(2)
-                            .map(|t| {
-                                [
-                                    t.first().copied().unwrap_or(0),
-                                    t.get(1).copied().unwrap_or(0),
-                                    first,
-                                ]
-                            })
-                            .collect()
-                    }
-                };
-                self.spend(
-                    (n * (24 + 8 * out.uvs.len() + 4 * out.colors.len() + 32)
-                        + out.triangles.len() * 12) as u64,
-                    &what,
-                )?;
-                // Model space at rest, and the skin.
-                let joints = match (skin, attr("JOINTS_0")?, attr("WEIGHTS_0")?) {
-                    (Some(s), Some(j), Some(w)) => Some((s, self.weights(j, w, n, &what)?)),
-                    _ => None,
-                };
-                let extra = match (&joints, attr("JOINTS_1")?, attr("WEIGHTS_1")?) {
-                    (Some(_), Some(j), Some(w)) => Some(self.weights(j, w, n, &what)?),
-                    _ => None,
-                };
-                match joints {
-                    Some(((joint_nodes, ibm), first)) => {
-                        let matrices: Vec<(Mtx34, Mtx34)> = joint_nodes
-                            .iter()
-                            .enumerate()
-                            .map(|(k, &j)| {
-                                let m = mul(
-                                    &world.get(j).copied().unwrap_or(IDENTITY),
-                                    &ibm.get(k).copied().unwrap_or(IDENTITY),
-                                );
-                                (m, normal_matrix(&m))
-                            })
-                            .collect();
-                        for v in 0..n {
-                            let pairs: Vec<(usize, f32)> = first
-                                .get(v)
-                                .into_iter()
-                                .chain(extra.as_ref().and_then(|e| e.get(v)))
-                                .flatten()
-                                .copied()
-                                .collect();
-                            let (mut pos, mut nrm) = ([0.0f32; 3], [0.0f32; 3]);
-                            let mut weights = Vec::with_capacity(pairs.len());
-                            for &(j, w) in &pairs {
-                                let (m, nm) = matrices.get(j).ok_or_else(|| {
-                                    invalid(format!(
-                                        "{what}: joint {j} past the skin's {} joints",
-                                        matrices.len()
-                                    ))
-                                })?;
-                                if w == 0.0 {
-                                    continue;
-                                }
-                                let p = apply(m, positions.get(v).copied().unwrap_or_default());
-                                let q = apply(nm, normals.get(v).copied().unwrap_or_default());
-                                for (acc, x) in pos.iter_mut().zip(p) {
-                                    *acc += w * x;
-                                }
-                                for (acc, x) in nrm.iter_mut().zip(q) {
-                                    *acc += w * x;
-                                }
-                                if let Some(node) = joint_nodes
-                                    .get(j)
-                                    .and_then(|&jn| new_index.get(jn).copied().flatten())
-                                    .and_then(|x| u16::try_from(x).ok())
-                                {
-                                    weights.push((node, w));
-                                }
-                            }
-                            out.positions.push(pos);
-                            if !normals.is_empty() {
-                                out.normals.push(unit(nrm));
-                            }
-                            out.skin.push(skin_weights(&weights));
-                        }
-                    }
-                    None => {
-                        let nm = normal_matrix(&node_world);
-                        out.positions = positions.iter().map(|&p| apply(&node_world, p)).collect();
-                        out.normals = normals.iter().map(|&v| unit(apply(&nm, v))).collect();
-                        if let Some(o) = owner {
-                            let o = u16::try_from(o).map_err(|_| {
-                                invalid(format!(
-                                    "{what}: node {o} past the 65536 a skin weight names"
-                                ))
-                            })?;
-                            out.skin = vec![skin_weights(&[(o, 1.0)]); n];
-                        }
-                    }
-                }
+                out.node = tree.new_index(i);
+                self.place(&mut out, prim, &tree, i, skin, &what)?;
                 scene.meshes.push(out);
             }
         }
-
-        // Clips.
-        let node_of = |n: usize| new_index.get(n).copied().flatten();
         for (a, anim) in list(root, "animations")?.iter().enumerate() {
-            let what = format!("animations[{a}]");
-            let mut clip = Clip {
-                name: name(anim, || format!("animation_{a}")),
-                channels: Vec::new(),
-                extras: anim.get("extras").cloned(),
-            };
-            let samplers = list(anim, "samplers")?;
-            for (c, ch) in list(anim, "channels")?.iter().enumerate() {
-                let what = format!("{what}.channels[{c}]");
-                let target = ch.get("target").unwrap_or(&Value::Null);
-                let node = index(target, "node", &what)?;
-                let (target, node) = match target.get("path").and_then(Value::as_str) {
-                    Some("translation") => (Target::Translation, node),
-                    Some("rotation") => (Target::Rotation, node),
-                    Some("scale") => (Target::Scale, node),
-                    Some("pointer") => {
-                        let p = target
-                            .get("extensions")
-                            .and_then(|e| e.get("KHR_animation_pointer"))
-                            .and_then(|e| e.get("pointer"))
-                            .and_then(Value::as_str)
-                            .ok_or_else(|| {
-                                invalid(format!("{what}: pointer channel without a pointer"))
-                            })?;
-                        let n = p
-                            .strip_prefix("/nodes/")
-                            .and_then(|r| r.split('/').next())
-                            .and_then(|n| n.parse::<usize>().ok());
-                        let node = n.and_then(node_of).unwrap_or(NO_NODE);
-                        let mut ch =
-                            self.channel(samplers, ch, &what, Target::Pointer(p.to_owned()))?;
-                        if let Some(c) = ch.as_mut() {
-                            c.node = node;
-                        }
-                        clip.channels.extend(ch);
-                        continue;
-                    }
-                    path => {
-                        self.notes.push(format!("{what}: path {path:?} dropped"));
-                        continue;
-                    }
-                };
-                let Some(n) = node.and_then(node_of) else {
-                    self.notes
-                        .push(format!("{what}: its node is not a scene node, dropped"));
-                    continue;
-                };
-                if let Some(mut ch) = self.channel(samplers, ch, &what, target)? {
-                    ch.node = n;
-                    clip.channels.push(ch);
-                }
-            }
+            let clip = self.clip(anim, a, &tree)?;
             scene.clips.push(clip);
         }
         Ok(scene)
+    }
+
+    /// The skins: joint nodes (file indices) and their inverse bind matrices.
+    fn skins(&mut self, tree: &Tree) -> Result<Vec<Skin>> {
+        let mut skins = Vec::new();
+        for (s, skin) in list(self.root, "skins")?.iter().enumerate() {
+            let what = format!("skins[{s}]");
+            let joints = node_list(skin, "joints", tree.raw.len(), &what)?;
+            let ibm = match index(skin, "inverseBindMatrices", &what)? {
+                Some(a) => self
+                    .accessor(a, &what)?
+                    .vectors::<16>(&format!("{what}.inverseBindMatrices"))?
+                    .iter()
+                    .map(from_column_major)
+                    .collect(),
+                None => Vec::new(),
+            };
+            skins.push(Skin { joints, ibm });
+        }
+        Ok(skins)
+    }
+
+    /// A primitive's triangles and vertex attributes as the file has them (positions and
+    /// normals in the node's space); `None` with a note for a primitive that draws no
+    /// triangles.
+    fn primitive(&mut self, prim: &Value, materials: usize, what: &str) -> Result<Option<Mesh>> {
+        let mode = index(prim, "mode", what)?.unwrap_or(4);
+        if !(4..=6).contains(&mode) {
+            self.notes
+                .push(format!("{what}: mode {mode} (points or lines) skipped"));
+            return Ok(None);
+        }
+        if prim.get("targets").is_some() {
+            self.notes.push(format!("{what}: morph targets dropped"));
+        }
+        let mut out = Mesh::new("");
+        out.material = index(prim, "material", what)?;
+        if let Some(x) = out.material.filter(|&x| x >= materials) {
+            return Err(invalid(format!("{what}.material {x} does not exist")));
+        }
+        let attrs = prim.get("attributes").unwrap_or(&Value::Null);
+        let attr = |key: &str| index(attrs, key, what);
+        let Some(pa) = attr("POSITION")? else {
+            self.notes.push(format!("{what}: no POSITION, skipped"));
+            return Ok(None);
+        };
+        out.positions = self
+            .accessor(pa, what)?
+            .vectors(&format!("{what} POSITION"))?;
+        let n = out.positions.len();
+        let same = |len: usize, key: &str| {
+            if len == n {
+                Ok(())
+            } else {
+                Err(invalid(format!(
+                    "{what}: {key} has {len} elements, POSITION {n}"
+                )))
+            }
+        };
+        if let Some(a) = attr("NORMAL")? {
+            out.normals = self.accessor(a, what)?.vectors(&format!("{what} NORMAL"))?;
+            same(out.normals.len(), "NORMAL")?;
+        }
+        for k in 0.. {
+            let key = format!("TEXCOORD_{k}");
+            let Some(a) = attr(&key)? else { break };
+            if k >= UV_SETS {
+                self.notes
+                    .push(format!("{what}: {key} and later sets dropped"));
+                break;
+            }
+            let v: Vec<[f32; 2]> = self.accessor(a, what)?.vectors(&format!("{what} {key}"))?;
+            same(v.len(), &key)?;
+            out.uvs.push(v);
+        }
+        for k in 0.. {
+            let key = format!("COLOR_{k}");
+            let Some(a) = attr(&key)? else { break };
+            if k >= COLOR_SETS {
+                self.notes
+                    .push(format!("{what}: {key} and later sets dropped"));
+                break;
+            }
+            let acc = self.accessor(a, what)?;
+            same(acc.count, &key)?;
+            out.colors.push(acc.colors(&format!("{what} {key}"))?);
+        }
+        let indices: Vec<u32> = match index(prim, "indices", what)? {
+            Some(a) => {
+                let acc = self.accessor(a, what)?;
+                if acc.width != 1 || ![5121, 5123, 5125].contains(&acc.component) {
+                    return Err(invalid(format!(
+                        "{what}: indices are not unsigned integers"
+                    )));
+                }
+                acc.values.iter().map(|&v| v as u32).collect()
+            }
+            None => (0..u32::try_from(n).unwrap_or(u32::MAX)).collect(),
+        };
+        if let Some(bad) = indices.iter().find(|&&x| x as usize >= n) {
+            return Err(invalid(format!("{what}: index {bad} past {n} vertices")));
+        }
+        out.triangles = triangles(mode, &indices);
+        self.spend(
+            (n * (24 + 8 * out.uvs.len() + 4 * out.colors.len() + 32) + out.triangles.len() * 12)
+                as u64,
+            what,
+        )?;
+        Ok(Some(out))
+    }
+
+    /// Moves a primitive read from node `i` into model space at rest and sets its skin: linear
+    /// blend skinning through the node's skin when the primitive has joints and weights, else
+    /// the node's world matrix with every vertex on the node (or its nearest scene ancestor).
+    fn place(
+        &mut self,
+        out: &mut Mesh,
+        prim: &Value,
+        tree: &Tree,
+        i: usize,
+        skin: Option<&Skin>,
+        what: &str,
+    ) -> Result<()> {
+        let attrs = prim.get("attributes").unwrap_or(&Value::Null);
+        let attr = |key: &str| index(attrs, key, what);
+        let n = out.positions.len();
+        let node_world = tree.world(i);
+        let first = match (skin, attr("JOINTS_0")?, attr("WEIGHTS_0")?) {
+            (Some(_), Some(j), Some(w)) => self.weights(j, w, n, what)?,
+            _ => {
+                let nm = normal_matrix(&node_world);
+                for p in &mut out.positions {
+                    *p = apply(&node_world, *p);
+                }
+                for v in &mut out.normals {
+                    *v = unit(apply(&nm, *v));
+                }
+                let owner = tree.new_index(i).or_else(|| tree.kept_parent(i).0);
+                if let Some(o) = owner {
+                    let o = u16::try_from(o).map_err(|_| {
+                        invalid(format!(
+                            "{what}: node {o} past the 65536 a skin weight names"
+                        ))
+                    })?;
+                    out.skin = vec![skin_weights(&[(o, 1.0)]); n];
+                }
+                return Ok(());
+            }
+        };
+        let second = match (attr("JOINTS_1")?, attr("WEIGHTS_1")?) {
+            (Some(j), Some(w)) => self.weights(j, w, n, what)?,
+            _ => Vec::new(),
+        };
+        let skin = skin.ok_or_else(|| invalid(format!("{what}: skin vanished")))?;
+        // Per joint: the skinning matrix and its normal matrix, and the scene node it is.
+        let joints: Vec<(Mtx34, Mtx34, Option<u16>)> = skin
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(k, &j)| {
+                let m = mul(
+                    &tree.world(j),
+                    &skin.ibm.get(k).copied().unwrap_or(IDENTITY),
+                );
+                let node = tree.new_index(j).and_then(|x| u16::try_from(x).ok());
+                (m, normal_matrix(&m), node)
+            })
+            .collect();
+        for v in 0..n {
+            let pairs = first.get(v).into_iter().chain(second.get(v)).flatten();
+            let (mut pos, mut nrm, mut total) = ([0.0f32; 3], [0.0f32; 3], 0.0);
+            let mut weights = Vec::with_capacity(8);
+            let (p0, n0) = (
+                out.positions.get(v).copied().unwrap_or_default(),
+                out.normals.get(v).copied().unwrap_or_default(),
+            );
+            for &(j, w) in pairs.filter(|p| p.1 != 0.0) {
+                let (m, nm, node) = joints.get(j).ok_or_else(|| {
+                    invalid(format!(
+                        "{what}: joint {j} past the skin's {} joints",
+                        joints.len()
+                    ))
+                })?;
+                for (acc, x) in pos.iter_mut().zip(apply(m, p0)) {
+                    *acc += w * x;
+                }
+                for (acc, x) in nrm.iter_mut().zip(apply(nm, n0)) {
+                    *acc += w * x;
+                }
+                total += w;
+                weights.extend(node.map(|node| (node, w)));
+            }
+            if total == 0.0 {
+                // No weight: glTF leaves it undefined; the node's transform places it.
+                pos = apply(&node_world, p0);
+                nrm = apply(&normal_matrix(&node_world), n0);
+            }
+            if let Some(p) = out.positions.get_mut(v) {
+                *p = pos;
+            }
+            if let Some(x) = out.normals.get_mut(v) {
+                *x = unit(nrm);
+            }
+            out.skin.push(skin_weights(&weights));
+        }
+        Ok(())
+    }
+
+    /// An animation's channels of the scene's nodes (and pointer channels).
+    fn clip(&mut self, anim: &Value, a: usize, tree: &Tree) -> Result<Clip> {
+        let what = format!("animations[{a}]");
+        let mut clip = Clip {
+            name: name(anim, || format!("animation_{a}")),
+            channels: Vec::new(),
+            extras: anim.get("extras").cloned(),
+        };
+        let samplers = list(anim, "samplers")?;
+        for (c, ch) in list(anim, "channels")?.iter().enumerate() {
+            let what = format!("{what}.channels[{c}]");
+            let target = ch.get("target").unwrap_or(&Value::Null);
+            let (target, node) = match target.get("path").and_then(Value::as_str) {
+                Some("translation") => (Target::Translation, index(target, "node", &what)?),
+                Some("rotation") => (Target::Rotation, index(target, "node", &what)?),
+                Some("scale") => (Target::Scale, index(target, "node", &what)?),
+                Some("pointer") => {
+                    let p = target
+                        .get("extensions")
+                        .and_then(|e| e.get("KHR_animation_pointer"))
+                        .and_then(|e| e.get("pointer"))
+                        .and_then(Value::as_str)
+                        .ok_or_else(|| {
+                            invalid(format!("{what}: pointer channel without a pointer"))
+                        })?;
+                    let node = p
+                        .strip_prefix("/nodes/")
+                        .and_then(|r| r.split('/').next())
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .and_then(|n| tree.new_index(n))
+                        .unwrap_or(NO_NODE);
+                    let ch = self.channel(samplers, ch, &what, Target::Pointer(p.to_owned()))?;
+                    clip.channels.extend(ch.map(|c| Channel { node, ..c }));
+                    continue;
+                }
+                path => {
+                    self.notes.push(format!("{what}: path {path:?} dropped"));
+                    continue;
+                }
+            };
+            let Some(node) = node.and_then(|n| tree.new_index(n)) else {
+                self.notes
+                    .push(format!("{what}: its node is not a scene node, dropped"));
+                continue;
+            };
+            let ch = self.channel(samplers, ch, &what, target)?;
+            clip.channels.extend(ch.map(|c| Channel { node, ..c }));
+        }
+        Ok(clip)
     }
 
     /// Per vertex, the (joint, weight) pairs of a JOINTS_n / WEIGHTS_n pair.
@@ -1036,7 +1077,8 @@ impl<'a> Reader<'a> {
             .collect())
     }
 
-    /// A channel from its sampler (node left 0), or `None` with a note when its keys are unusable.
+    /// A channel from its sampler (its node set by the caller), or `None` with a note when its
+    /// keys are unusable.
     fn channel(
         &mut self,
         samplers: &[Value],
@@ -1088,7 +1130,7 @@ impl<'a> Reader<'a> {
             return Ok(None);
         }
         Ok(Some(Channel {
-            node: 0,
+            node: NO_NODE,
             target,
             interpolation,
             times,
