@@ -3,6 +3,9 @@
 //! pose, the joint hierarchy, skin weights, materials, decoded images) and share everything after
 //! that, so both formats export the same way.
 //!
+//! With feature `import`, `Scene::from_glb` reads glTF back into a scene (keyframed animations
+//! as [`Clip`]s, which [`Scene::clip_locals`] resamples), the start of model import.
+//!
 //! Conventions: positions and normals are in model space (the rest pose the formats' skinning
 //! gives); texture coordinates keep GX's top-left origin, which is glTF's too (OBJ flips V);
 //! every node is a joint, and a skinned scene has one skin over all of them whose inverse bind
@@ -237,7 +240,7 @@ pub struct Scene {
     pub materials: Vec<Material>,
     /// Animations of the nodes, sampled (what exporters build and the writer writes).
     pub animations: Vec<Animation>,
-    /// Keyframed animations as a glTF file has them (what [`Scene::from_glb`] reads; the writer
+    /// Keyframed animations as a glTF file has them (what `Scene::from_glb` reads; the writer
     /// does not write them).
     pub clips: Vec<Clip>,
     /// Application data, written as the glTF document's `extras` (an object gets the

@@ -445,8 +445,15 @@ fn skinned_at_rest_and_sparse() {
     d.json["accessors"][pos]["sparse"] = json!({"count": 1,
         "indices": {"bufferView": iv, "componentType": 5121}, "values": {"bufferView": vv}});
     let joints = d.accessor(&[0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0], 5121, "VEC4", 3);
+    // Vertex 0's second half weight comes through JOINTS_1/WEIGHTS_1.
     let w = d.floats(
-        &[0.5, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.25, 0.75, 0.0, 0.0],
+        &[0.5, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.25, 0.75, 0.0, 0.0],
+        "VEC4",
+        4,
+    );
+    let joints1 = d.accessor(&[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 5121, "VEC4", 3);
+    let w1 = d.floats(
+        &[0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         "VEC4",
         4,
     );
@@ -467,7 +474,8 @@ fn skinned_at_rest_and_sparse() {
     ]);
     d.json["scenes"] = json!([{"nodes": [0, 2]}]);
     d.json["skins"] = json!([{"joints": [0, 1], "inverseBindMatrices": ibm}]);
-    d.json["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": pos, "JOINTS_0": joints, "WEIGHTS_0": w}}]}]);
+    d.json["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": pos, "JOINTS_0": joints, "WEIGHTS_0": w,
+        "JOINTS_1": joints1, "WEIGHTS_1": w1}}]}]);
     let s = Scene::from_glb(&d.glb()).unwrap();
     assert_eq!(
         s.nodes.len(),
@@ -549,6 +557,32 @@ fn hostile_input_is_an_error() {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Linear and step channels return each key's value at its time, stay within the keys'
+    /// range between them, and never panic.
+    #[test]
+    fn sampling_hits_the_keys(
+        keys in proptest::collection::vec((0.01f32..3.0, -100.0f32..100.0), 1..12),
+        step in any::<bool>(),
+        t in -5.0f32..40.0,
+    ) {
+        let mut time = 0.0;
+        let times: Vec<f32> = keys.iter().map(|k| { time += k.0; time }).collect();
+        let values: Vec<f32> = keys.iter().map(|k| k.1).collect();
+        let c = gx::scene::Channel {
+            node: 0,
+            target: Target::Pointer("/x".into()),
+            interpolation: if step { Interpolation::Step } else { Interpolation::Linear },
+            times: times.clone(),
+            values: values.clone(),
+        };
+        for (t, v) in times.iter().zip(&values) {
+            prop_assert_eq!(c.sample(*t), vec![*v]);
+        }
+        let (lo, hi) = values.iter().fold((f32::MAX, f32::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+        let x = c.sample(t)[0];
+        prop_assert!(x >= lo - 1e-3 && x <= hi + 1e-3);
+    }
 
     /// Random bytes after a valid GLB header and JSON chunk header.
     #[test]

@@ -1,4 +1,4 @@
-//! Keyframed animation clips as glTF stores them (what [`Scene::from_glb`] reads), evaluated the
+//! Keyframed animation clips as glTF stores them (what `Scene::from_glb` reads), evaluated the
 //! way the glTF 2.0 specification says, so an importer can resample them at its own frame rate.
 
 use serde_json::Value;
@@ -230,5 +230,145 @@ impl Scene {
                     .collect()
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn channel(
+        target: Target,
+        interpolation: Interpolation,
+        times: &[f32],
+        values: &[f32],
+    ) -> Channel {
+        Channel {
+            node: 0,
+            target,
+            interpolation,
+            times: times.to_vec(),
+            values: values.to_vec(),
+        }
+    }
+
+    #[test]
+    fn step_linear_and_clamping() {
+        let c = channel(
+            Target::Translation,
+            Interpolation::Linear,
+            &[1.0, 2.0],
+            &[0.0, 0.0, 0.0, 2.0, 4.0, 6.0],
+        );
+        assert_eq!(c.width(), 3);
+        assert_eq!(c.sample(1.5), [1.0, 2.0, 3.0]);
+        assert_eq!(c.sample(-3.0), [0.0; 3]);
+        assert_eq!(c.sample(f32::NAN), [0.0; 3]);
+        assert_eq!(c.sample(9.0), [2.0, 4.0, 6.0]);
+        let s = Channel {
+            interpolation: Interpolation::Step,
+            ..c.clone()
+        };
+        assert_eq!(s.sample(1.99), [0.0; 3]);
+        assert_eq!(s.sample(2.0), [2.0, 4.0, 6.0]);
+        // No keys, or values that fit no key count: nothing to sample, no panic.
+        assert!(
+            channel(Target::Scale, Interpolation::Linear, &[], &[])
+                .sample(0.0)
+                .is_empty()
+        );
+        assert!(
+            channel(
+                Target::Scale,
+                Interpolation::CubicSpline,
+                &[0.0, 1.0],
+                &[1.0]
+            )
+            .sample(0.5)
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn rotations_take_the_short_way_and_stay_unit() {
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        // Identity to a half turn about Z written with negative w: the short way is a quarter
+        // turn about Z at the midpoint, not through the long way round.
+        let c = channel(
+            Target::Rotation,
+            Interpolation::Linear,
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -h, -h],
+        );
+        let q = c.sample(0.5);
+        let want = [
+            0.0,
+            0.0,
+            (std::f32::consts::PI / 8.0).sin(),
+            (std::f32::consts::PI / 8.0).cos(),
+        ];
+        for (a, b) in q.iter().zip(want) {
+            assert!((a - b).abs() < 1e-5, "{q:?}");
+        }
+        // Nearly equal keys interpolate linearly, still unit length.
+        let c = channel(
+            Target::Rotation,
+            Interpolation::Linear,
+            &[0.0, 1.0],
+            &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1e-8, 1.0],
+        );
+        let q = c.sample(0.5);
+        assert!((q.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-6);
+        // A cubic rotation is normalised.
+        let c = channel(
+            Target::Rotation,
+            Interpolation::CubicSpline,
+            &[0.0, 1.0],
+            &[0.0; 4]
+                .iter()
+                .chain(&[0.0, 0.0, 0.0, 1.0])
+                .chain(&[0.0; 4])
+                .chain(&[0.0; 4])
+                .chain(&[0.0, 0.0, h, h])
+                .chain(&[0.0; 4])
+                .copied()
+                .collect::<Vec<_>>(),
+        );
+        let q = c.sample(0.3);
+        assert!(
+            (q.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-6,
+            "{q:?}"
+        );
+    }
+
+    #[test]
+    fn clip_locals_compose_channels_over_the_rest_pose() {
+        let mut s = Scene::new("t");
+        let rest = compose([1.0, 2.0, 3.0], [0.0, 0.0, 0.0, 1.0], [2.0, 2.0, 2.0]);
+        s.nodes.push(super::super::Node::new("a", None, rest));
+        s.nodes.push(super::super::Node::new("b", Some(0), rest));
+        let clip = Clip {
+            name: "c".into(),
+            channels: vec![
+                channel(
+                    Target::Translation,
+                    Interpolation::Linear,
+                    &[0.0, 1.0],
+                    &[0.0; 6],
+                ),
+                channel(
+                    Target::Pointer("/materials/0/alphaCutoff".into()),
+                    Interpolation::Linear,
+                    &[0.0],
+                    &[0.5],
+                ),
+            ],
+            extras: None,
+        };
+        let l = s.clip_locals(&clip, &[0.0, 0.5]);
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0][1], compose([0.0; 3], [0.0, 0.0, 0.0, 1.0], [2.0; 3]));
+        assert_eq!(l[1], vec![rest; 2]);
     }
 }
