@@ -525,6 +525,38 @@ fn hostile_input_is_an_error() {
     let mut d = hand_built();
     d.json["nodes"][0]["children"] = json!([7]);
     assert!(err(&mut d).contains("nodes[0].children"), "{}", err(&mut d));
+    // Sparse counts and offsets past the accessor are refused before any loop or overflow.
+    for (key, v) in [
+        ("count", json!(1u64 << 62)),
+        ("byteOffset", json!(u64::MAX)),
+    ] {
+        let mut d = hand_built();
+        let bv = d.json["accessors"][0]["bufferView"].clone();
+        let mut sparse = json!({"count": 1, "indices": {"bufferView": bv, "componentType": 5121},
+            "values": {"bufferView": bv}});
+        if key == "count" {
+            sparse["count"] = v;
+        } else {
+            sparse["indices"]["byteOffset"] = v;
+        }
+        d.json["accessors"][0]["sparse"] = sparse;
+        assert!(err(&mut d).contains("sparse"), "{}", err(&mut d));
+    }
+    // A long chain of dropped nodes above many kept ones reads in linear time.
+    let mut d = hand_built();
+    let n = 20_000;
+    let mut nodes: Vec<Value> = (0..n)
+        .map(|k| json!({"children": [k + 1], "extras": {"gx": "skeleton"}}))
+        .collect();
+    nodes[n - 1] =
+        json!({"extras": {"gx": "skeleton"}, "children": (n..2 * n).collect::<Vec<_>>()});
+    nodes.extend((0..n).map(|_| json!({"translation": [1.0, 0.0, 0.0]})));
+    d.json["nodes"] = json!(nodes);
+    d.json["scenes"] = json!([{"nodes": [0]}]);
+    d.json["animations"] = json!([]);
+    let s = Scene::from_glb(&d.glb()).unwrap();
+    assert_eq!(s.nodes.len(), n);
+    assert!(s.nodes.iter().all(|x| x.parent.is_none()));
     // A child cycle is no hang.
     let mut d = hand_built();
     d.json["nodes"][1]["children"] = json!([0]);

@@ -371,12 +371,12 @@ fn node_list(v: &Value, key: &str, nodes: usize, what: &str) -> Result<Vec<usize
 /// which parent, their rest world matrices, and which become scene nodes under which index.
 struct Tree<'a> {
     raw: Vec<Raw<'a>>,
-    /// Parent on the path the tree walk took; `None` for a root or a node outside the scene.
-    parent: Vec<Option<usize>>,
     /// Rest world matrix of each node of the default scene.
     world: Vec<Option<Mtx34>>,
     /// Index in [`Scene::nodes`] of each node kept.
     new_index: Vec<Option<usize>>,
+    /// Each node's nearest kept ancestor (scene index) and its local matrix relative to it.
+    anchor: Vec<(Option<usize>, Mtx34)>,
 }
 
 impl<'a> Tree<'a> {
@@ -430,10 +430,12 @@ impl<'a> Tree<'a> {
         let mut world: Vec<Option<Mtx34>> = vec![None; raw.len()];
         let mut stack: Vec<(usize, Option<usize>)> =
             roots.iter().rev().map(|&r| (r, None)).collect();
+        let mut order = Vec::new();
         while let Some((i, p)) = stack.pop() {
             let (Some(None), Some(r)) = (world.get(i), raw.get(i)) else {
                 continue;
             };
+            order.push(i);
             let pw = p
                 .and_then(|p| world.get(p).copied().flatten())
                 .unwrap_or(IDENTITY);
@@ -445,7 +447,7 @@ impl<'a> Tree<'a> {
         }
         // The nodes a writer adds for glTF's sake are no scene nodes.
         let mut count = 0;
-        let new_index = raw
+        let new_index: Vec<Option<usize>> = raw
             .iter()
             .zip(&world)
             .map(|(r, w)| {
@@ -459,11 +461,29 @@ impl<'a> Tree<'a> {
                 })
             })
             .collect();
+        // Parents come before their children in the walk's order.
+        let mut anchor: Vec<(Option<usize>, Mtx34)> = vec![(None, IDENTITY); raw.len()];
+        for i in order {
+            let local = raw.get(i).map_or(IDENTITY, |r| r.local);
+            let a = match parent.get(i).copied().flatten() {
+                None => (None, local),
+                Some(p) => match new_index.get(p).copied().flatten() {
+                    Some(n) => (Some(n), local),
+                    None => {
+                        let (k, m) = anchor.get(p).copied().unwrap_or((None, IDENTITY));
+                        (k, mul(&m, &local))
+                    }
+                },
+            };
+            if let Some(x) = anchor.get_mut(i) {
+                *x = a;
+            }
+        }
         Ok(Tree {
             raw,
-            parent,
             world,
             new_index,
+            anchor,
         })
     }
 
@@ -481,16 +501,7 @@ impl<'a> Tree<'a> {
 
     /// The nearest kept ancestor's scene index, and the local matrix relative to it.
     fn kept_parent(&self, i: usize) -> (Option<usize>, Mtx34) {
-        let mut m = self.raw.get(i).map_or(IDENTITY, |r| r.local);
-        let mut p = self.parent.get(i).copied().flatten();
-        while let Some(q) = p {
-            if self.new_index(q).is_some() {
-                break;
-            }
-            m = mul(&self.raw.get(q).map_or(IDENTITY, |r| r.local), &m);
-            p = self.parent.get(q).copied().flatten();
-        }
-        (p.and_then(|q| self.new_index(q)), m)
+        self.anchor.get(i).copied().unwrap_or((None, IDENTITY))
     }
 
     /// The scene's nodes, in file order: inverse bind matrices from the first skin that has
@@ -707,6 +718,12 @@ impl<'a> Reader<'a> {
             let (vbytes, _) = self.view(vv)?;
             let io = index(ip, "byteOffset", &what)?.unwrap_or(0);
             let vo = index(vp, "byteOffset", &what)?.unwrap_or(0);
+            // Bounded so that the offsets below cannot overflow and the loop is short.
+            if n > count || io > ibytes.len() || vo > vbytes.len() {
+                return Err(invalid(format!(
+                    "{what}: {n} values (at {io} and {vo}) for {count} elements"
+                )));
+            }
             for k in 0..n {
                 let at = io + k * isize;
                 let i = ibytes
