@@ -199,7 +199,7 @@ fn exact_sub(px: &[Rgba; 16]) -> Option<[u8; 8]> {
         let mut derived = Vec::new();
         for &a in &known {
             for &d in &distinct {
-                for (wa, wb, shift) in [(5, 3, 3), (3, 5, 3), (1, 1, 1)] {
+                for (wa, wb, shift) in BLENDS {
                     for b in solve(a, d, wa, wb, shift) {
                         derived.extend([(a.max(b), a.min(b)), (a.min(b), a.max(b))]);
                     }
@@ -217,7 +217,8 @@ fn exact_sub(px: &[Rgba; 16]) -> Option<[u8; 8]> {
     }
 }
 
-/// Palette entries whose value `(wa·c0 + wb·c1) >> shift` blends unseen endpoints.
+/// The palette's blends as `(wa, wb, shift)`: `(wa·c0 + wb·c1) >> shift` per channel is entry 2
+/// and entry 3 of the four-colour mode, and the three-colour average.
 const BLENDS: [(u32, u32, u32); 3] = [(5, 3, 3), (3, 5, 3), (1, 1, 1)];
 
 /// Endpoints neither of which any texel shows: every texel is a blend (four-colour entries 2
@@ -279,16 +280,19 @@ fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16]) -> Option<[u8; 8]> {
 }
 
 /// Channel values `(x, y)` (of `bits` bits) meeting every `(wa, wb, shift, value)` rule
-/// `(wa·x + wb·y) >> shift == value` on the expanded values; the four closest pairs.
+/// `(wa·x + wb·y) >> shift == value` on the expanded values: the two closest pairs with
+/// `x > y`, `x == y` and `x < y` each (the endpoints' order decides the mode).
 fn channel_pairs(
     bits: u32,
     expand: fn(u8) -> u8,
     rules: &[(u32, u32, u32, u8)],
 ) -> Vec<(u16, u16)> {
+    let e: Vec<u32> = (0..1u16 << bits)
+        .map(|v| u32::from(expand(v as u8)))
+        .collect();
     let mut out: Vec<(u16, u16)> = Vec::new();
-    for x in 0..1u16 << bits {
-        for y in 0..1u16 << bits {
-            let (ex, ey) = (u32::from(expand(x as u8)), u32::from(expand(y as u8)));
+    for (x, &ex) in (0u16..).zip(&e) {
+        for (y, &ey) in (0u16..).zip(&e) {
             if rules
                 .iter()
                 .all(|&(wa, wb, shift, v)| (wa * ex + wb * ey) >> shift == u32::from(v))
@@ -298,11 +302,18 @@ fn channel_pairs(
         }
     }
     out.sort_by_key(|&(x, y)| x.abs_diff(y));
-    out.truncate(4);
+    let mut kept = [0u8; 3];
+    out.retain(|&(x, y)| {
+        let n = kept.get_mut((x.cmp(&y) as i8 + 1) as usize);
+        n.is_some_and(|n| {
+            *n += 1;
+            *n <= 2
+        })
+    });
     out
 }
 
-/// The RGB565 value of an opaque-or-transparent texel whose colour is exactly one.
+/// The RGB565 value whose colour is the texel's (alpha aside), if there is one.
 fn exact565(p: Rgba) -> Option<u16> {
     let c = rgba_to_rgb565(p);
     (rgb565_to_rgba(c) == [p[0], p[1], p[2], 0xFF]).then_some(c)
