@@ -17,6 +17,7 @@
 //! - `strip`: triangle lists to GX triangle strips (model import), winding kept as GX decodes it;
 //! - `png` and `scene` (feature `export`): the PNG codec and the format-neutral model scene with its
 //!   glTF 2.0 binary and OBJ + MTL writers, which the J3D and sysdolphin exporters both build on.
+//!   Feature `import` adds `Scene::from_glb`, the glTF reader model importers start from.
 //!
 //! ```
 //! use gx::dl::{DisplayList, Opcode, VertexDesc};

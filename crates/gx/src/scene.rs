@@ -3,6 +3,9 @@
 //! pose, the joint hierarchy, skin weights, materials, decoded images) and share everything after
 //! that, so both formats export the same way.
 //!
+//! With feature `import`, `Scene::from_glb` reads glTF back into a scene (keyframed animations
+//! as [`Clip`]s, which [`Scene::clip_locals`] resamples), the start of model import.
+//!
 //! Conventions: positions and normals are in model space (the rest pose the formats' skinning
 //! gives); texture coordinates keep GX's top-left origin, which is glTF's too (OBJ flips V);
 //! every node is a joint, and a skinned scene has one skin over all of them whose inverse bind
@@ -31,6 +34,12 @@ use serde_json::{Value, json};
 
 use crate::mtx::{IDENTITY, Mtx34, inverse};
 use crate::tex::Image;
+
+mod clip;
+#[cfg(feature = "import")]
+mod read;
+
+pub use clip::{Channel, Clip, Interpolation, NO_NODE, Target, compose};
 
 /// A joint: its local transform relative to its parent and its inverse bind matrix.
 #[derive(Debug, Clone, PartialEq)]
@@ -229,8 +238,11 @@ pub struct Scene {
     pub meshes: Vec<Mesh>,
     /// Materials.
     pub materials: Vec<Material>,
-    /// Animations of the nodes.
+    /// Animations of the nodes, sampled (what exporters build and the writer writes).
     pub animations: Vec<Animation>,
+    /// Keyframed animations as a glTF file has them (what `Scene::from_glb` reads; the writer
+    /// does not write them).
+    pub clips: Vec<Clip>,
     /// Application data, written as the glTF document's `extras` (an object gets the
     /// `animations` entry of animations without channels merged in).
     pub extras: Option<Value>,

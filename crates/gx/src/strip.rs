@@ -140,13 +140,14 @@ fn push_strip(out: &mut Vec<Primitive>, strip: &[u32], max: usize) {
     }
 }
 
-/// A directed edge `a→b` of triangle `tri`, whose third vertex (after `b`) is `c`.
+/// A directed edge `a→b`, edge `k` (0..3) of triangle `tri`, whose third vertex is `c`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Edge {
     a: u32,
     b: u32,
     c: u32,
     tri: u32,
+    k: u8,
 }
 
 /// Triangle state: free, taken by the trial strip with this stamp, or [`USED`] by a kept strip.
@@ -154,6 +155,7 @@ const USED: u32 = u32::MAX;
 /// Candidates compared when several free triangles continue a strip.
 const LOOK: usize = 4;
 
+/// The greedy strip builder's state over the non-degenerate triangles.
 struct Builder {
     tris: Vec<[u32; 3]>,
     /// All directed edges, sorted: a bucket is the run of one `(a, b)`, named by its first entry.
@@ -166,8 +168,12 @@ struct Builder {
     free_in: Vec<u32>,
     /// Per bucket: the first entry that may still be free.
     cursor: Vec<u32>,
+    /// Per triangle: 0 or an old stamp = free, the current stamp = in this trial, [`USED`].
     state: Vec<u32>,
+    /// The current trial strip's stamp.
     stamp: u32,
+    /// Start candidates by (degree when pushed, triangle); degrees only fall, so stale entries
+    /// are re-pushed when popped.
     heap: BinaryHeap<Reverse<(u8, u32)>>,
 }
 
@@ -178,7 +184,13 @@ impl Builder {
             .enumerate()
             .flat_map(|(t, &[a, b, c])| {
                 let tri = t as u32;
-                [(a, b, c), (b, c, a), (c, a, b)].map(|(a, b, c)| Edge { a, b, c, tri })
+                [(a, b, c, 0), (b, c, a, 1), (c, a, b, 2)].map(|(a, b, c, k)| Edge {
+                    a,
+                    b,
+                    c,
+                    tri,
+                    k,
+                })
             })
             .collect();
         edges.sort_unstable();
@@ -191,18 +203,11 @@ impl Builder {
             {
                 start = i as u32;
             }
-            if let Some(o) = own.get_mut(e.tri as usize) {
-                let [a, b, _] = tris.get(e.tri as usize).copied().unwrap_or_default();
-                let k = if e.a == a {
-                    0
-                } else if e.a == b {
-                    1
-                } else {
-                    2
-                };
-                if let Some(slot) = o.get_mut(k) {
-                    *slot = start;
-                }
+            if let Some(slot) = own
+                .get_mut(e.tri as usize)
+                .and_then(|o| o.get_mut(usize::from(e.k)))
+            {
+                *slot = start;
             }
         }
         let mut b = Builder {

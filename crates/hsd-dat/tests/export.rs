@@ -2,7 +2,8 @@
 //! glTF export re-read with the `gltf` crate: one mesh per PObj, one skin joint per joint of the
 //! graph, one material per MObj, one texture per distinct image (counted from the archive's image
 //! and palette data, independently of the exporter's pixel comparison); the OBJ has the same
-//! groups and its material library names every textured material's PNG.
+//! groups and its material library names every textured material's PNG; gx's glTF reader
+//! reads the export back.
 
 use std::collections::HashSet;
 
@@ -44,6 +45,18 @@ fn check(name: &str, bytes: &[u8]) -> (usize, usize, usize) {
     export::require_model(&a, &e.scene).unwrap();
     let glb = e.scene.to_glb().unwrap();
     let gl = gltf::Gltf::from_slice(&glb).unwrap();
+    // gx's reader gets the joints, each drawn mesh's triangles and the images back.
+    let back = gx::scene::Scene::from_glb(&glb).unwrap();
+    assert_eq!(back.nodes.len(), e.scene.nodes.len(), "{name}");
+    let triangles = |s: &gx::scene::Scene| -> Vec<usize> {
+        s.meshes
+            .iter()
+            .filter(|m| !m.positions.is_empty() && !m.triangles.is_empty())
+            .map(|m| m.triangles.len())
+            .collect()
+    };
+    assert_eq!(triangles(&back), triangles(&e.scene), "{name}");
+    assert_eq!(back.images(), e.scene.images(), "{name}");
     let drawn = g
         .pobjs
         .iter()

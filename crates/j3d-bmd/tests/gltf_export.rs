@@ -96,3 +96,67 @@ fn real_models_export_to_gltf() {
     }
     eprintln!("{seen} real J3D models exported");
 }
+
+/// The exports of the samples and the real models read back with `gx::scene::Scene::from_glb`:
+/// the same joints, one mesh per drawn shape with its triangles, texture coordinate and colour
+/// sets, positions in model space (at rest, through the skin), and the same images.
+#[test]
+fn exports_read_back() {
+    let mut models: Vec<(String, Vec<u8>)> = [
+        ("skinned", build::skinned_bmd()),
+        ("rigid", build::rigid_bdl()),
+        ("all_attributes", build::all_attributes_bmd()),
+    ]
+    .into_iter()
+    .map(|(n, m)| (n.to_owned(), m.write().unwrap()))
+    .collect();
+    let dir = gcio::corpus::dir(
+        env!("CARGO_MANIFEST_DIR"),
+        "real/j3d",
+        "j3d-bmd glTF read back",
+    );
+    let real = dir.as_deref().map(gcio::corpus::files).unwrap_or_default();
+    for path in &real {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        models.push((name, std::fs::read(path).unwrap()));
+    }
+    let (mut triangles, mut vertices, mut multi_set) = (0, 0, 0);
+    for (name, bytes) in &models {
+        let scene = j3d_bmd::to_scene(&parse(bytes).unwrap()).unwrap();
+        let (back, notes) = gx::scene::Scene::read_glb(&scene.to_glb().unwrap()).unwrap();
+        assert!(notes.is_empty(), "{name}: {notes:?}");
+        assert_eq!(back.nodes.len(), scene.nodes.len(), "{name}");
+        assert_eq!(back.images(), scene.images(), "{name}");
+        let drawn: Vec<_> = scene
+            .meshes
+            .iter()
+            .filter(|m| !m.triangles.is_empty() && !m.positions.is_empty())
+            .collect();
+        assert_eq!(back.meshes.len(), drawn.len(), "{name}");
+        for (b, m) in back.meshes.iter().zip(drawn) {
+            assert_eq!(b.triangles, m.triangles, "{name} {}", m.name);
+            assert_eq!(b.uvs, m.uvs, "{name} {}", m.name);
+            assert_eq!(b.colors, m.colors, "{name} {}", m.name);
+            for (p, q) in b.positions.iter().zip(&m.positions) {
+                for (x, y) in p.iter().zip(q) {
+                    assert!(
+                        (x - y).abs() <= 1e-3 * y.abs().max(1.0),
+                        "{name} {}: {p:?} {q:?}",
+                        m.name
+                    );
+                }
+            }
+            multi_set += usize::from(b.uvs.len() > 1 || b.colors.len() > 1);
+            triangles += b.triangles.len();
+            vertices += b.positions.len();
+        }
+    }
+    if dir.is_some() {
+        assert_eq!(real.len(), 4, "real J3D models read back");
+    }
+    eprintln!(
+        "{} models read back: {triangles} triangles, {vertices} vertices, {multi_set} meshes \
+         with several UV or colour sets",
+        models.len()
+    );
+}

@@ -96,18 +96,20 @@ pub struct Exact {
 /// textures of an imported model without generation loss).
 ///
 /// Each 4 × 4 sub-block takes endpoints from its own colours that are RGB565 values, plus
-/// black: pairs in both orders, four-colour mode first, brightest first. When none fits, one
-/// endpoint is solved for from another and a blended or transparent texel (the endpoint no
-/// texel shows). The first palette holding every texel wins, each texel taking its first equal
-/// entry. Flat sub-blocks get the form most Nintendo encoders write: (colour, black) in
-/// four-colour mode, all zeros for black. Sub-blocks where nothing fits (both endpoints unseen,
-/// images not decoded from CMPR) get the fitting encoder's output and are listed in
-/// [`Exact::inexact`].
+/// black: pairs in both orders, four-colour mode first, brightest first. When none fits, an
+/// endpoint no texel shows is solved for per channel from a known one and a blended or
+/// transparent texel; when every texel is a blend, both are, the closest pair winning. The
+/// first palette holding every texel wins, each texel taking its first equal entry. Flat
+/// sub-blocks get the form Nintendo's J3D encoders mostly write: (colour, black) in four-colour
+/// mode, all zeros for black. Sub-blocks nothing fits (images not decoded from CMPR) get the
+/// fitting encoder's output and are listed in [`Exact::inexact`].
 ///
-/// On the corpus's 68 real CMPR textures (`tests/tex_real.rs`), 99.94 % of 135,632 sub-blocks
-/// are exact and 97.7 % come back byte for byte (37 textures entirely); the rest differ in the
-/// unused second endpoint of flat sub-blocks (arbitrary in the originals) or write flat black
-/// as `(0x0001, 0x0000)` with index 1, as some encoders do.
+/// On the corpus (`tests/tex_real.rs`), every sub-block of the 145 real CMPR textures is exact;
+/// byte for byte, 97.8 % of the 135,632 sub-blocks of 68 J3D/BTI textures come back (39
+/// textures entirely) and 89.1 % of the 36,964 of 77 HSD ones (19). The rest differ in the
+/// unused second endpoint of flat sub-blocks (HAL's encoder writes the colour one green step
+/// darker, some of Nintendo's one blue step) or in the form of flat black. A proptest finds
+/// random CMPR blocks, blend-only ones included, all exact.
 pub fn encode_exact(image: &Image) -> Result<Exact> {
     let (w, h) = (image.width(), image.height());
     let mut out = Exact {
@@ -193,20 +195,125 @@ fn exact_sub(px: &[Rgba; 16]) -> Option<[u8; 8]> {
         return Some(out);
     }
     // One endpoint appears in no texel: solve for it from a known endpoint and a blended colour.
-    let mut derived = Vec::new();
-    for &a in &known {
-        for &d in &distinct {
-            for (wa, wb, shift) in [(5, 3, 3), (3, 5, 3), (1, 1, 1)] {
-                for b in solve(a, d, wa, wb, shift) {
-                    derived.extend([(a.max(b), a.min(b)), (a.min(b), a.max(b))]);
+    let one_unseen = || {
+        let mut derived = Vec::new();
+        for &a in &known {
+            for &d in &distinct {
+                for (wa, wb, shift) in BLENDS {
+                    for b in solve(a, d, wa, wb, shift) {
+                        derived.extend([(a.max(b), a.min(b)), (a.min(b), a.max(b))]);
+                    }
+                }
+            }
+        }
+        derived.into_iter().find_map(try_pair)
+    };
+    // Texels that are all blends (HAL's encoder writes many): black is the only known endpoint,
+    // and the closest pair of unseen endpoints is what such encoders pick.
+    if known.len() == 1 {
+        both_unseen(&distinct, px).or_else(one_unseen)
+    } else {
+        one_unseen().or_else(|| both_unseen(&distinct, px))
+    }
+}
+
+/// The palette's blends as `(wa, wb, shift)`: `(wa·c0 + wb·c1) >> shift` per channel is entry 2
+/// and entry 3 of the four-colour mode, and the three-colour average.
+const BLENDS: [(u32, u32, u32); 3] = [(5, 3, 3), (3, 5, 3), (1, 1, 1)];
+
+/// Endpoints neither of which any texel shows: every texel is a blend (four-colour entries 2
+/// and 3) or the three-colour average (opaque or transparent). Solved per channel; the pair
+/// with the closest endpoints wins.
+fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16]) -> Option<[u8; 8]> {
+    // (four-colour mode, the blend each distinct colour is): a palette has two blends.
+    let mut assignments: Vec<(bool, Vec<usize>)> = Vec::new();
+    match distinct {
+        [_] => assignments.extend([(true, vec![0]), (true, vec![1])]),
+        [_, _] => assignments.extend([(true, vec![0, 1]), (true, vec![1, 0])]),
+        _ => {}
+    }
+    if distinct
+        .windows(2)
+        .all(|w| matches!(w, [a, b] if a[..3] == b[..3]))
+    {
+        assignments.push((false, vec![2; distinct.len()]));
+    }
+    let mut best: Option<(u32, [u8; 8])> = None;
+    for (four, blend) in assignments {
+        let rule = |c: usize| -> Vec<(u32, u32, u32, u8)> {
+            distinct
+                .iter()
+                .zip(&blend)
+                .filter_map(|(d, &k)| {
+                    let (wa, wb, shift) = BLENDS.get(k).copied()?;
+                    Some((wa, wb, shift, *d.get(c)?))
+                })
+                .collect()
+        };
+        let (r, g, b) = (
+            channel_pairs(5, expand5, &rule(0)),
+            channel_pairs(6, expand6, &rule(1)),
+            channel_pairs(5, expand5, &rule(2)),
+        );
+        for &(r0, r1) in &r {
+            for &(g0, g1) in &g {
+                for &(b0, b1) in &b {
+                    let (c0, c1) = ((r0 << 11) | (g0 << 5) | b0, (r1 << 11) | (g1 << 5) | b1);
+                    if (c0 > c1) != four {
+                        continue;
+                    }
+                    let spread = [(r0, r1), (g0, g1), (b0, b1)]
+                        .iter()
+                        .map(|&(x, y)| u32::from(x.abs_diff(y)))
+                        .sum();
+                    if best.is_some_and(|(s, _)| s <= spread) {
+                        continue;
+                    }
+                    if let Some(idx) = exact_indices(c0, c1, px) {
+                        best = Some((spread, pack(c0, c1, &idx)));
+                    }
                 }
             }
         }
     }
-    derived.into_iter().find_map(try_pair)
+    best.map(|(_, out)| out)
 }
 
-/// The RGB565 value of an opaque-or-transparent texel whose colour is exactly one.
+/// Channel values `(x, y)` (of `bits` bits) meeting every `(wa, wb, shift, value)` rule
+/// `(wa·x + wb·y) >> shift == value` on the expanded values: the two closest pairs with
+/// `x > y`, `x == y` and `x < y` each (the endpoints' order decides the mode).
+fn channel_pairs(
+    bits: u32,
+    expand: fn(u8) -> u8,
+    rules: &[(u32, u32, u32, u8)],
+) -> Vec<(u16, u16)> {
+    let e: Vec<u32> = (0..1u16 << bits)
+        .map(|v| u32::from(expand(v as u8)))
+        .collect();
+    let mut out: Vec<(u16, u16)> = Vec::new();
+    for (x, &ex) in (0u16..).zip(&e) {
+        for (y, &ey) in (0u16..).zip(&e) {
+            if rules
+                .iter()
+                .all(|&(wa, wb, shift, v)| (wa * ex + wb * ey) >> shift == u32::from(v))
+            {
+                out.push((x, y));
+            }
+        }
+    }
+    out.sort_by_key(|&(x, y)| x.abs_diff(y));
+    let mut kept = [0u8; 3];
+    out.retain(|&(x, y)| {
+        let n = kept.get_mut((x.cmp(&y) as i8 + 1) as usize);
+        n.is_some_and(|n| {
+            *n += 1;
+            *n <= 2
+        })
+    });
+    out
+}
+
+/// The RGB565 value whose colour is the texel's (alpha aside), if there is one.
 fn exact565(p: Rgba) -> Option<u16> {
     let c = rgba_to_rgb565(p);
     (rgb565_to_rgba(c) == [p[0], p[1], p[2], 0xFF]).then_some(c)
