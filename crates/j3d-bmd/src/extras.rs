@@ -56,13 +56,18 @@ pub struct VertexFormatExtras {
 }
 
 /// Per-node extras (`extras.j3d` of a joint's node).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct JointExtras {
     /// JNT1 matrix type / flags word.
     pub matrix_type: u16,
     /// Parent scale inheritance: 0 follow, 1 ignore.
     pub scale_compensate: u8,
+    /// The stored scale, s16 angles and translation: used while the node's transform still
+    /// equals them (glTF's float TRS cannot hold the s16 angles exactly).
+    pub srt: Option<([f32; 3], [i16; 3], [f32; 3])>,
+    /// The stored bounding-sphere radius and box: kept while the joint's vertices fit in them.
+    pub bounds: Option<(f32, [f32; 6])>,
 }
 
 /// Per-material extras (`extras.j3d` of a glTF material).
@@ -88,6 +93,8 @@ pub struct ShapeExtras {
     pub attrs: Vec<(u32, u32)>,
     /// Joint the shape hangs under in INF1.
     pub joint: Option<u16>,
+    /// Position of the shape among INF1's shape nodes (its draw order).
+    pub draw: Option<usize>,
 }
 
 /// Reads `extras.j3d` of a glTF object's extras as `T` (`None` when absent or not of that shape).
@@ -174,6 +181,8 @@ pub(crate) fn annotate(
             node.extras = wrap(&JointExtras {
                 matrix_type: j.matrix_type,
                 scale_compensate: j.scale_compensate,
+                srt: Some((j.scale, j.rotation, j.translation)),
+                bounds: Some((j.radius, j.bbox)),
             });
         }
     }
@@ -202,7 +211,8 @@ pub(crate) fn annotate(
                 NodeKind::JOINT => last = Some(n.index),
                 NodeKind::SHAPE => {
                     let parent = stack.iter().rev().flatten().next().copied();
-                    joint_of.insert(usize::from(n.index), parent);
+                    let draw = joint_of.len();
+                    joint_of.insert(usize::from(n.index), (parent, draw));
                     last = None;
                 }
                 _ => last = None,
@@ -229,7 +239,8 @@ pub(crate) fn annotate(
                 index,
                 matrix_type: shape.matrix_type,
                 attrs,
-                joint: joint_of.get(&index).copied().flatten(),
+                joint: joint_of.get(&index).and_then(|j| j.0),
+                draw: joint_of.get(&index).map(|j| j.1),
             });
         }
     }

@@ -17,8 +17,11 @@ use j3d_bmd::import::{ImportOptions, import};
 fn round_trip(name: &str, data: &[u8]) -> (bool, Option<String>) {
     let view = j3d_bmd::parse(data).unwrap();
     let a = j3d_bmd::to_scene(&view).unwrap();
+    // Through the glb file, as `gcf convert` goes: what comes back comes from glTF data and extras.
+    let glb = a.to_glb().unwrap();
+    let read = gx::scene::Scene::from_glb(&glb).unwrap();
     let imported = import(
-        &a,
+        &read,
         &ImportOptions {
             bdl: view.is_bdl(),
             ..ImportOptions::default()

@@ -44,8 +44,8 @@ pub(super) struct Geometry {
     pub evp1: Evp1,
     pub drw1: Drw1,
     pub shp1: Shp1,
-    /// Per shape: (scene mesh index, INF1 parent joint).
-    pub shapes: Vec<(usize, u16)>,
+    /// Per shape: (scene mesh index, INF1 parent joint, recorded draw order).
+    pub shapes: Vec<(usize, u16, Option<usize>)>,
     pub position_count: usize,
 }
 
@@ -306,7 +306,7 @@ pub(super) fn geometry(scene: &Scene, skel: &Skeleton, model: &ModelExtras) -> R
             .as_ref()
             .and_then(|x| x.joint)
             .unwrap_or_else(|| main_joint(mats));
-        shapes.push((m, joint));
+        shapes.push((m, joint, x.as_ref().and_then(|x| x.draw)));
     }
     let evp1 = Evp1 {
         marker: 0xFFFF,

@@ -19,6 +19,7 @@ use crate::mat3::{
     TexCoordGen, ZMode, cull,
 };
 use crate::nametab::NameTable;
+use crate::record::Record;
 use crate::tex1::{BtiHeader, Segment, Tex1, TextureSet};
 
 /// What importing textures found worth telling.
@@ -137,6 +138,14 @@ pub(super) fn materials(
             }),
         };
         of_mesh.push(crate::chunk::u16_of(j, "material index")?);
+    }
+    // Nintendo's tools point a texture without a palette at the start of the data (where
+    // palettes would go).
+    let n = set.textures.len();
+    for (i, t) in set.textures.iter_mut().enumerate() {
+        if t.palette.is_none() {
+            t.header.palette_offset = crate::chunk::u32_of((n - i) * BtiHeader::SIZE, "offset")?;
+        }
     }
     set.segments.push(Segment::Names);
     let tex1 = Tex1 {

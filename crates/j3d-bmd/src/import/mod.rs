@@ -53,41 +53,38 @@ pub struct Imported {
 }
 
 /// Reads a `.glb` / `.gltf` and imports it (see [`import`]).
-pub fn from_glb(_data: &[u8], _opts: &ImportOptions) -> Result<Imported> {
-    Err(Error::message("TODO glTF reader"))
+pub fn from_glb(data: &[u8], opts: &ImportOptions) -> Result<Imported> {
+    import(&Scene::from_glb(data)?, opts)
 }
 
 /// Imports `scene`: one joint per node, one shape per mesh, materials and textures from our
 /// export's extras or made to look like the glTF material.
 pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
     let model: ModelExtras = extras::read(scene.extras.as_ref()).unwrap_or_default();
-    let skel = skeleton::skeleton(scene)?;
+    let mut skel = skeleton::skeleton(scene)?;
     let mats = material::materials(scene, &model, opts)?;
     let geo = geometry::geometry(scene, &skel, &model)?;
 
-    // INF1: the joint tree; under each joint its shapes, each under its material.
+    // INF1 as Nintendo's tools lay it out: under each joint its shapes (in the recorded draw
+    // order, else by material) as a chain of material → shape nodes, each opening the next, and
+    // the child joints inside the last shape.
     let joint_count = skel.parents.len();
-    let mut children: Vec<Vec<SceneNode>> = vec![Vec::new(); joint_count];
-    for (s, &(mesh, joint)) in geo.shapes.iter().enumerate() {
+    let mut under: Vec<Vec<(Option<usize>, u16, u16)>> = vec![Vec::new(); joint_count];
+    for (s, &(mesh, joint, draw)) in geo.shapes.iter().enumerate() {
         let material = mats.of_mesh.get(mesh).copied().unwrap_or(0);
-        let node = SceneNode {
-            kind: NodeKind::MATERIAL,
-            index: material,
-            children: vec![SceneNode {
-                kind: NodeKind::SHAPE,
-                index: crate::chunk::u16_of(s, "shape index")?,
-                children: vec![],
-            }],
-        };
         let at = usize::from(joint).min(joint_count.saturating_sub(1));
-        if let Some(c) = children.get_mut(at) {
-            c.push(node);
+        if let Some(list) = under.get_mut(at) {
+            list.push((draw, material, crate::chunk::u16_of(s, "shape index")?));
         }
+    }
+    for list in &mut under {
+        list.sort_by_key(|&(draw, material, shape)| (draw.unwrap_or(usize::MAX), material, shape));
     }
     let roots: Vec<SceneNode> = (0..joint_count)
         .filter(|&j| skel.parents.get(j).copied().flatten().is_none())
-        .map(|j| joint_node(j, &skel.parents, &mut children, 0))
+        .map(|j| joint_node(j, &skel.parents, &under, 0))
         .collect::<Result<_>>()?;
+    let recorded_bounds = std::mem::take(&mut skel.bounds);
     let bdl = opts.bdl || model.bdl;
     let mut inf = Inf1 {
         flags: if model.version > 0 {
@@ -126,7 +123,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         stale_count: None,
         trailing: vec![],
     };
-    bmd.fit_joint_bounds()?;
+    set_bounds(&mut bmd, &recorded_bounds)?;
     let bytes = bmd.write()?;
     // What we wrote must read back typed and check without errors.
     if Bmd::parse(&bytes)?.write()? != bytes {
@@ -152,23 +149,72 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
     })
 }
 
-/// Joint `j` with its shapes and child joints (depth bounded by the joint count).
+/// Joint `j`: its shapes as a chain of material → shape nodes, its child joints inside the last
+/// (depth bounded by the joint count).
 fn joint_node(
     j: usize,
     parents: &[Option<usize>],
-    shapes: &mut [Vec<SceneNode>],
+    shapes: &[Vec<(Option<usize>, u16, u16)>],
     depth: usize,
 ) -> Result<SceneNode> {
     if depth > parents.len() {
         return Err(Error::message("joint hierarchy loops"));
     }
-    let mut kids = shapes.get_mut(j).map(std::mem::take).unwrap_or_default();
+    let mut inner = Vec::new();
     for c in (0..parents.len()).filter(|&c| parents.get(c).copied().flatten() == Some(j)) {
-        kids.push(joint_node(c, parents, shapes, depth + 1)?);
+        inner.push(joint_node(c, parents, shapes, depth + 1)?);
+    }
+    for &(_, material, shape) in shapes.get(j).into_iter().flatten().rev() {
+        inner = vec![SceneNode {
+            kind: NodeKind::MATERIAL,
+            index: material,
+            children: vec![SceneNode {
+                kind: NodeKind::SHAPE,
+                index: shape,
+                children: inner,
+            }],
+        }];
     }
     Ok(SceneNode {
         kind: NodeKind::JOINT,
         index: crate::chunk::u16_of(j, "joint index")?,
-        children: kids,
+        children: inner,
     })
+}
+
+/// Joint bounds: the recorded ones while the joint's vertices fit in them (a joint Nintendo's
+/// tools left at zero keeps zero while it moves no vertex), else fitted to the vertices.
+fn set_bounds(bmd: &mut Bmd, recorded: &[Option<(f32, [f32; 6])>]) -> Result<()> {
+    let bytes = bmd.write()?;
+    let fitted = crate::bounds::fit_joint_bounds(&crate::parse(&bytes)?)?;
+    let Some(jnt) = bmd.jnt1_mut() else {
+        return Ok(());
+    };
+    for (i, joint) in jnt.joints.iter_mut().enumerate() {
+        let fit = fitted.get(i).copied().flatten();
+        let kept = recorded
+            .get(i)
+            .copied()
+            .flatten()
+            .filter(|(radius, bbox)| match &fit {
+                None => true,
+                Some(f) => {
+                    let tol = 1e-3
+                        * bbox
+                            .iter()
+                            .fold(radius.abs().max(1.0), |m, v| m.max(v.abs()));
+                    let (lo, hi) = bbox.split_at(3);
+                    let (flo, fhi) = f.bbox.split_at(3);
+                    f.radius <= radius + tol
+                        && flo.iter().zip(lo).all(|(a, b)| *a >= b - tol)
+                        && fhi.iter().zip(hi).all(|(a, b)| *a <= b + tol)
+                }
+            });
+        match (kept, fit) {
+            (Some((radius, bbox)), _) => (joint.radius, joint.bbox) = (radius, bbox),
+            (None, Some(f)) => (joint.radius, joint.bbox) = (f.radius, f.bbox),
+            (None, None) => {}
+        }
+    }
+    Ok(())
 }

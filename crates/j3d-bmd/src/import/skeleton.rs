@@ -15,6 +15,8 @@ pub(super) struct Skeleton {
     pub jnt1: Jnt1,
     pub world: Vec<Mtx34>,
     pub parents: Vec<Option<usize>>,
+    /// Recorded bounds per joint (see [`JointExtras::bounds`]).
+    pub bounds: Vec<Option<(f32, [f32; 6])>>,
 }
 
 /// One joint per scene node (a scene without nodes gets one root joint at the origin).
@@ -22,12 +24,26 @@ pub(super) fn skeleton(scene: &Scene) -> Result<Skeleton> {
     let mut joints = Vec::with_capacity(scene.nodes.len());
     let mut names = Vec::with_capacity(scene.nodes.len());
     let mut parents = Vec::with_capacity(scene.nodes.len());
+    let mut bounds = Vec::with_capacity(scene.nodes.len());
     for (i, n) in scene.nodes.iter().enumerate() {
         let mut j = joint_from_local(&n.local);
-        if let Some(x) = extras::read::<JointExtras>(n.extras.as_ref()) {
+        let x = extras::read::<JointExtras>(n.extras.as_ref());
+        if let Some(x) = x {
             j.matrix_type = x.matrix_type;
             j.scale_compensate = x.scale_compensate;
+            if let Some((scale, rotation, translation)) = x.srt {
+                let recorded = Joint {
+                    scale,
+                    rotation,
+                    translation,
+                    ..j
+                };
+                if close(&recorded.local_matrix(), &n.local) {
+                    j = recorded;
+                }
+            }
         }
+        bounds.push(x.and_then(|x| x.bounds));
         joints.push(j);
         names.push(if n.name.is_empty() {
             format!("joint_{i}").into_bytes()
@@ -40,6 +56,7 @@ pub(super) fn skeleton(scene: &Scene) -> Result<Skeleton> {
         joints.push(Joint::at([0.0; 3]));
         names.push(b"root".to_vec());
         parents.push(None);
+        bounds.push(None);
     }
     crate::chunk::u16_of(joints.len(), "joint count")?;
     let locals: Vec<Mtx34> = joints.iter().map(Joint::local_matrix).collect();
@@ -49,6 +66,22 @@ pub(super) fn skeleton(scene: &Scene) -> Result<Skeleton> {
         jnt1: Jnt1::new(joints, Some(names)),
         world,
         parents,
+        bounds,
+    })
+}
+
+/// Whether two local matrices agree within what glTF's float TRS keeps (1e-4, relative to the
+/// translation's size for the last column).
+fn close(a: &Mtx34, b: &Mtx34) -> bool {
+    a.iter().zip(b).all(|(ra, rb)| {
+        ra.iter().zip(rb).enumerate().all(|(c, (x, y))| {
+            let tol = if c == 3 {
+                1e-4 * x.abs().max(1.0)
+            } else {
+                1e-4
+            };
+            (x - y).abs() <= tol
+        })
     })
 }
 
