@@ -131,6 +131,29 @@ pub fn companion_keys() -> Vec<&'static str> {
     keys
 }
 
+/// The companion keys a conversion of `input` (named `from`) to `to` reads as files: those the
+/// converting format declares — the input's format, or for an input no format claims (a PNG, a
+/// glTF file) the format of the target's extension — so that an option the conversion takes as a
+/// plain value (`-o anim=NAME` of glTF → BCK) is not read as a file. A compressed input may hold
+/// any format: every key.
+pub fn companion_keys_for(input: &[u8], from: &str, to: &str) -> Vec<&'static str> {
+    match detect_format(input, from) {
+        Some((f, _)) if matches!(f.name(), "yaz0" | "yay0") => companion_keys(),
+        Some((f, _)) => f.companions().to_vec(),
+        None => {
+            let ext = format::extension_of(to);
+            let mut keys: Vec<&'static str> = formats::FORMATS
+                .iter()
+                .filter(|f| f.extensions().contains(&ext.as_str()))
+                .flat_map(|f| f.companions().iter().copied())
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            keys
+        }
+    }
+}
+
 /// Carries out `job` ([`Conversion`]) in memory ([`Outputs`], written by the caller), through the
 /// format the input is identified as, never through another format that happens to accept its
 /// bytes (a PKX is not a BCSV table):

@@ -109,6 +109,9 @@ impl Present<j3d_anim::Format> for J3dAnim {
     /// `anim.bck anim.json` and back (any kind's extension).
     fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
+        if matches!(extension_of(from).as_str(), "glb" | "gltf") && extension_of(to) == "bck" {
+            return import_bck(job).map(|bytes| Some(one_file(to, bytes)));
+        }
         let out = match (j3d_anim::sniff(input).is_some(), extension_of(to).as_str()) {
             (true, "json") => j3d_anim::Anim::parse_with(input, limits)
                 .and_then(|a| j3d_anim::to_json(&a))
@@ -130,4 +133,39 @@ impl Present<j3d_anim::Format> for J3dAnim {
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         j3d_anim::build::samples()
     }
+}
+
+/// Option keys `convert x.glb y.bck` takes.
+#[cfg(feature = "convert")]
+const BCK_KEYS: [&str; 3] = ["anim", "tol", "fps"];
+
+/// `convert model.glb take.bck` ([`j3d_anim::import::bck`]): `-o anim=NAME` (default the first
+/// animation), `-o fps=N` (60), `-o tol=X` (scale and rotation in radians within X, translation
+/// within 10·X model units; default 0.001).
+#[cfg(feature = "convert")]
+fn import_bck(job: &Conversion<'_>) -> Result<Vec<u8>> {
+    crate::format::check_option_keys(job.opts, &BCK_KEYS, "glTF to BCK")?;
+    let number = |key: &str, default: f32| -> Result<f32> {
+        match job.opts.get(key) {
+            None => Ok(default),
+            Some(v) => v
+                .parse::<f32>()
+                .ok()
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .ok_or_else(|| Error::message(format!("{key}={v:?} is not a positive number"))),
+        }
+    };
+    let tol = number("tol", 1e-3)?;
+    let opts = j3d_anim::import::BckOptions {
+        fps: number("fps", 60.0)?,
+        tolerance: j3d_anim::fit::Tolerance {
+            scale: tol,
+            rotation: tol,
+            translation: 10.0 * tol,
+        },
+        ..j3d_anim::import::BckOptions::default()
+    };
+    let scene = gx::scene::Scene::from_glb(job.input)?;
+    let clip = j3d_anim::import::clip_index(&scene, job.opts.get("anim").map(String::as_str))?;
+    j3d_anim::import::bck(&scene, clip, &opts)?.write()
 }

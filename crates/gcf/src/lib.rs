@@ -284,8 +284,14 @@ pub fn examine_with(
 /// per line where an option is repeated, as `anim`): each under `KEY:PATH`. The library checks
 /// and converts with their bytes and opens no path itself.
 pub fn read_companions(opts: &Options) -> Result<Companions, String> {
+    read_companions_of(opts, &gcformats::companion_keys())
+}
+
+/// [`read_companions`] for the option keys `keys` only (a conversion's,
+/// [`gcformats::companion_keys_for`]).
+pub fn read_companions_of(opts: &Options, keys: &[&str]) -> Result<Companions, String> {
     let mut files = Companions::new();
-    for key in gcformats::companion_keys() {
+    for &key in keys {
         for path in opts.get(key).into_iter().flat_map(|v| v.lines()) {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
             files.insert(format!("{key}:{path}"), bytes);

@@ -893,8 +893,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 gcf::write_checked(&pol, &output, &packed.bytes)?;
             } else {
                 let data = read(&input)?;
-                let files = gcf::read_companions(&opts)?;
                 let (from, to) = (input.to_string_lossy(), output.to_string_lossy());
+                let files = gcf::read_companions_of(
+                    &opts,
+                    &gcformats::companion_keys_for(&data, &from, &to),
+                )?;
                 let mut notices = gcformats::Notices::new();
                 let made = gcformats::convert_noting(
                     &gcformats::Conversion {

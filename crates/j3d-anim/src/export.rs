@@ -65,6 +65,8 @@ pub fn add_to_scene(scene: &mut Scene, anim: &Anim, name: &str, fps: f32) -> Res
     let frame_list = || (0..frames).map(|f| f as f32);
     match anim.kind {
         Kind::Bck | Kind::Bca => {
+            // What a glTF animation cannot say, for `import::bck` to bring back.
+            out.extras = Some(json!({"j3d": {"loop_mode": anim.loop_mode()}}));
             let joints = anim.table(0).map_or(0, Data::len).min(scene.nodes.len());
             out.tracks = scene
                 .nodes

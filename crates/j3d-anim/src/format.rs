@@ -35,6 +35,19 @@ impl FileFormat for Format {
             options: &[],
             help: "JSON back to a J3D animation",
         },
+        ConversionSpec {
+            from: &["glb", "gltf"],
+            to: &["bck"],
+            options: &[
+                ("anim", "the glTF animation to convert (default the first)"),
+                ("fps", "frames per second the animation is sampled at (60)"),
+                (
+                    "tol",
+                    "fitting tolerance: scale and rotation (radians) X, translation 10·X (0.001)",
+                ),
+            ],
+            help: "import: joint channels fitted with Hermite keys",
+        },
     ];
 
     type View<'a> = View<'a>;

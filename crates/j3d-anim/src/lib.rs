@@ -64,6 +64,8 @@ pub mod export;
 pub mod fit;
 mod format;
 mod fuzz;
+#[cfg(feature = "import")]
+pub mod import;
 mod layout;
 pub mod model;
 pub mod schema;

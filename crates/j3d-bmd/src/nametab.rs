@@ -99,6 +99,7 @@ impl NameTable {
     }
 }
 
+#[cfg(feature = "import")]
 /// The name-table bytes of `text` (Shift-JIS, reversing [`NameTable::name`]); a character
 /// Shift-JIS cannot hold becomes `_`.
 pub fn name_bytes(text: &str) -> Vec<u8> {

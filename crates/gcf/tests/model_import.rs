@@ -1,0 +1,124 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    missing_docs
+)]
+//! `gcf convert model.glb model.bdl|bmd` and `model.glb take.bck`: every sample model and every
+//! real top-level model goes `m → a.glb → b.bdl → c.glb`; `b` checks clean and a.glb and c.glb
+//! hold the same model (gx::compare: triangles within 1e-3 of the extent, joint names, material
+//! count, texture pixels). A glTF animation becomes a BCK that evaluates to the glTF's pose; the
+//! animation is chosen by name (`-o anim=NAME`, a plain value, not a file); errors name what is
+//! missing.
+
+mod support;
+
+use gx::scene::{Animation, Node, Scene, Track};
+use support::{run, scratch};
+
+fn same_model(a: &std::path::Path, c: &std::path::Path) {
+    let a = Scene::from_glb(&std::fs::read(a).unwrap()).unwrap();
+    let c = Scene::from_glb(&std::fs::read(c).unwrap()).unwrap();
+    let d = gx::compare::compare(&a, &c, 1e-3);
+    assert!(d.is_same(), "{d:?}");
+}
+
+fn round_trip(dir: &std::path::Path, name: &str, data: &[u8]) {
+    let bdl = name.ends_with(".bdl");
+    let m = dir.join(name);
+    std::fs::write(&m, data).unwrap();
+    let (a, b, c) = (
+        dir.join("a.glb"),
+        dir.join(if bdl { "b.bdl" } else { "b.bmd" }),
+        dir.join("c.glb"),
+    );
+    for (x, y) in [(&m, &a), (&a, &b), (&b, &c)] {
+        run(&[
+            "convert",
+            x.to_str().unwrap(),
+            y.to_str().unwrap(),
+            "--force",
+        ])
+        .succeeds();
+    }
+    run(&["check", b.to_str().unwrap()]).succeeds();
+    same_model(&a, &c);
+}
+
+#[test]
+fn sample_and_real_models_come_back() {
+    let dir = scratch("import-models");
+    let mut read = 0;
+    for (name, data) in gcf::samples() {
+        let lower = name.to_ascii_lowercase();
+        let broken = j3d_bmd::validate(&data)
+            .iter()
+            .any(|d| d.severity == gcio::Severity::Error);
+        if broken || !(lower.ends_with(".bmd") || lower.ends_with(".bdl")) {
+            continue;
+        }
+        let file = name.rsplit('/').next().unwrap();
+        round_trip(&dir, file, &data);
+        read += 1;
+    }
+    assert!(read >= 3, "{read} sample models");
+    if let Some(root) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/j3d", "gcf import") {
+        let files = gcio::corpus::files(&root);
+        for p in &files {
+            round_trip(
+                &dir,
+                p.file_name().unwrap().to_str().unwrap(),
+                &std::fs::read(p).unwrap(),
+            );
+        }
+        assert_eq!(files.len(), 4, "real top-level J3D models");
+    }
+}
+
+/// Two joints; joint 0 moves along X by one unit per frame over 10 frames at 60 fps.
+fn animated_glb() -> Vec<u8> {
+    let mut s = Scene::new("test");
+    s.nodes.push(Node::new("root", None, gx::mtx::IDENTITY));
+    s.nodes.push(Node::new("arm", Some(0), gx::mtx::IDENTITY));
+    let times: Vec<f32> = (0..=10).map(|f| f as f32 / 60.0).collect();
+    let moved = |f: usize| {
+        let mut m = gx::mtx::IDENTITY;
+        m[0][3] = f as f32;
+        m
+    };
+    s.animations.push(Animation {
+        name: "walk".into(),
+        times,
+        tracks: vec![Track {
+            node: 0,
+            local: (0..=10).map(moved).collect(),
+        }],
+        ..Animation::default()
+    });
+    s.to_glb().unwrap()
+}
+
+#[test]
+fn gltf_animation_becomes_bck() {
+    let dir = scratch("import-bck");
+    let glb = dir.join("walk.glb");
+    std::fs::write(&glb, animated_glb()).unwrap();
+    let bck = dir.join("walk.bck");
+    let (g, b) = (glb.to_str().unwrap(), bck.to_str().unwrap());
+    run(&["convert", g, b, "-o", "anim=walk"]).succeeds();
+    run(&["check", b]).succeeds();
+    let anim = j3d_anim::Anim::parse(&std::fs::read(&bck).unwrap()).unwrap();
+    assert_eq!(anim.duration(), 10);
+    for f in 0..=10 {
+        let t = j3d_anim::eval::joint(&anim, 0, f as f32).unwrap().matrix()[0][3];
+        assert!((t - f as f32).abs() < 0.01, "frame {f}: {t}");
+    }
+    run(&["convert", g, b, "-o", "anim=run", "--force"])
+        .fails_with(&["no animation \"run\"", "walk"]);
+    run(&["convert", g, b, "-o", "speed=2", "--force"]).fails_with(&["speed"]);
+    let still = dir.join("still.glb");
+    let mut s = Scene::new("test");
+    s.nodes.push(Node::new("root", None, gx::mtx::IDENTITY));
+    std::fs::write(&still, s.to_glb().unwrap()).unwrap();
+    run(&["convert", still.to_str().unwrap(), b, "--force"]).fails_with(&["no animation"]);
+}
