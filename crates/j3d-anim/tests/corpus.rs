@@ -105,7 +105,8 @@ fn real_animations() {
 
 /// `anim` exported onto `model` as an animated `.glb` and re-read by the `gltf` crate: one
 /// animation of three channels (translation, rotation, scale) per joint both have, each sampling
-/// every frame.
+/// every frame; read by `gx::scene::Scene::from_glb`, the clip samples to the exported local
+/// matrices.
 fn animated_glb(model: &[u8], anim: &j3d_anim::Anim) -> Result<(), String> {
     let mut scene = j3d_bmd::to_scene(&j3d_bmd::parse(model).unwrap()).unwrap();
     let joints = scene
@@ -126,6 +127,22 @@ fn animated_glb(model: &[u8], anim: &j3d_anim::Anim) -> Result<(), String> {
             "{} animations, {channels} channels for {joints} joints, {frames} frames",
             a.len()
         ));
+    }
+    // gx's reader gets clips whose matrices at the sample times are the exported ones.
+    let back = gx::scene::Scene::from_glb(&glb).map_err(|e| e.to_string())?;
+    let written = &scene.animations[0];
+    let locals = back.clip_locals(&back.clips[0], &written.times);
+    for t in &written.tracks {
+        for (k, (got, want)) in locals[t.node].iter().zip(&t.local).enumerate() {
+            let close = got
+                .as_flattened()
+                .iter()
+                .zip(want.as_flattened())
+                .all(|(x, y)| (x - y).abs() <= 1e-3 * y.abs().max(1.0));
+            if !close {
+                return Err(format!("node {} sample {k}: {got:?} != {want:?}", t.node));
+            }
+        }
     }
     Ok(())
 }

@@ -228,6 +228,8 @@ impl Accessor {
     }
 }
 
+/// The document being read: its JSON, its buffers' bytes, what may still be allocated and the
+/// notes on what was dropped.
 struct Reader<'a> {
     root: &'a Value,
     buffers: Vec<Vec<u8>>,
@@ -570,6 +572,7 @@ fn triangles(mode: usize, indices: &[u32]) -> Vec<[u32; 3]> {
 }
 
 impl<'a> Reader<'a> {
+    /// Takes `bytes` from the budget for `what`, or refuses it.
     fn spend(&mut self, bytes: u64, what: &str) -> Result<()> {
         self.budget = self.budget.checked_sub(bytes).ok_or_else(|| {
             Error::without_offset(ErrorKind::Invalid(format!(
@@ -580,6 +583,7 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Every buffer's bytes: the BIN chunk or a `data:` URI.
     fn load_buffers(&mut self, bin: Option<&[u8]>) -> Result<Vec<Vec<u8>>> {
         let mut out = Vec::new();
         for (i, b) in list(self.root, "buffers")?.iter().enumerate() {
