@@ -1,7 +1,9 @@
 //! Model export throughput (`gx::scene` writers): `.glb` and OBJ + MTL from sysdolphin archives
 //! and J3D models — the real files of `../shared/corpus/real/{hsd,j3d}` when present, else the
 //! crates' samples. Throughput is per byte of the input model; the glb figure includes decoding
-//! every texture and PNG-encoding each distinct image.
+//! every texture and PNG-encoding each distinct image. `import_j3d` is the way back: the model's
+//! `.glb` read and imported as a J3D model (`j3d_bmd::import`: textures re-encoded, the output
+//! written, read back and validated), per byte of the J3D model too.
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use std::hint::black_box;
@@ -62,6 +64,26 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 j3d_bmd::to_glb(&j3d_bmd::parse(black_box(bytes)).unwrap())
                     .unwrap()
+                    .len()
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("import_j3d");
+    g.sample_size(10);
+    for (name, bytes) in &j3d {
+        let view = j3d_bmd::parse(bytes).unwrap();
+        let glb = j3d_bmd::to_glb(&view).unwrap();
+        let opts = j3d_bmd::import::ImportOptions {
+            bdl: view.is_bdl(),
+            ..Default::default()
+        };
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(format!("glb/{name}"), |b| {
+            b.iter(|| {
+                j3d_bmd::import::from_glb(black_box(&glb), &opts)
+                    .unwrap()
+                    .bytes
                     .len()
             })
         });

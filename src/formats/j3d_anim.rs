@@ -109,8 +109,10 @@ impl Present<j3d_anim::Format> for J3dAnim {
     /// `anim.bck anim.json` and back (any kind's extension).
     fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
-        if matches!(extension_of(from).as_str(), "glb" | "gltf") && extension_of(to) == "bck" {
-            return import_bck(job).map(|bytes| Some(one_file(to, bytes)));
+        if matches!(extension_of(from).as_str(), "glb" | "gltf")
+            && matches!(extension_of(to).as_str(), "bck" | "btk" | "brk")
+        {
+            return import_anim(job).map(|bytes| Some(one_file(to, bytes)));
         }
         let out = match (j3d_anim::sniff(input).is_some(), extension_of(to).as_str()) {
             (true, "json") => j3d_anim::Anim::parse_with(input, limits)
@@ -135,16 +137,16 @@ impl Present<j3d_anim::Format> for J3dAnim {
     }
 }
 
-/// Option keys `convert x.glb y.bck` takes.
+/// Option keys `convert x.glb y.bck|btk|brk` takes.
 #[cfg(feature = "convert")]
-const BCK_KEYS: [&str; 3] = ["anim", "tol", "fps"];
+const IMPORT_KEYS: [&str; 3] = ["anim", "tol", "fps"];
 
-/// `convert model.glb take.bck` ([`j3d_anim::import::bck`]): `-o anim=NAME` (default the first
-/// animation), `-o fps=N` (60), `-o tol=X` (scale and rotation in radians within X, translation
-/// within 10·X model units; default 0.001).
+/// `convert model.glb take.bck|btk|brk` ([`j3d_anim::import`]): `-o anim=NAME` (default the
+/// first animation), `-o fps=N` (60), `-o tol=X` (BCK, BTK: scale and rotation in radians within
+/// X, translation within 10·X; default 0.001. BRK: colour units, default 0.6).
 #[cfg(feature = "convert")]
-fn import_bck(job: &Conversion<'_>) -> Result<Vec<u8>> {
-    crate::format::check_option_keys(job.opts, &BCK_KEYS, "glTF to BCK")?;
+fn import_anim(job: &Conversion<'_>) -> Result<Vec<u8>> {
+    crate::format::check_option_keys(job.opts, &IMPORT_KEYS, "glTF to J3D animation")?;
     let number = |key: &str, default: f32| -> Result<f32> {
         match job.opts.get(key) {
             None => Ok(default),
@@ -155,7 +157,8 @@ fn import_bck(job: &Conversion<'_>) -> Result<Vec<u8>> {
                 .ok_or_else(|| Error::message(format!("{key}={v:?} is not a positive number"))),
         }
     };
-    let tol = number("tol", 1e-3)?;
+    let kind = extension_of(job.to);
+    let tol = number("tol", if kind == "brk" { 0.6 } else { 1e-3 })?;
     let opts = j3d_anim::import::BckOptions {
         fps: number("fps", 60.0)?,
         tolerance: j3d_anim::fit::Tolerance {
@@ -167,5 +170,10 @@ fn import_bck(job: &Conversion<'_>) -> Result<Vec<u8>> {
     };
     let scene = gx::scene::Scene::from_glb(job.input)?;
     let clip = j3d_anim::import::clip_index(&scene, job.opts.get("anim").map(String::as_str))?;
-    j3d_anim::import::bck(&scene, clip, &opts)?.write()
+    match kind.as_str() {
+        "btk" => j3d_anim::import::btk(&scene, clip, &opts),
+        "brk" => j3d_anim::import::brk(&scene, clip, &opts, tol),
+        _ => j3d_anim::import::bck(&scene, clip, &opts),
+    }?
+    .write()
 }

@@ -153,8 +153,13 @@ fn texture_matrices(scene: &Scene, anim: &Anim, out: &mut Animation, frames: usi
         Some(Data::Vec3(c)) => c.clone(),
         _ => Vec::new(),
     };
+    let ids = match anim.table(3) {
+        Some(Data::U8(v)) => v.clone(),
+        _ => Vec::new(),
+    };
     let mut done: Vec<usize> = Vec::new();
     let mut rest = Vec::new();
+    let mut exported = Vec::new();
     for (i, name) in names.iter().enumerate() {
         let target = material(scene, name)
             .filter(|m| !done.contains(m))
@@ -164,7 +169,14 @@ fn texture_matrices(scene: &Scene, anim: &Anim, out: &mut Animation, frames: usi
             continue;
         };
         done.push(m);
-        let [cx, cy, _] = centers.get(i).copied().unwrap_or([0.0; 3]);
+        let center = centers.get(i).copied().unwrap_or([0.0; 3]);
+        // What `import::btk` needs to undo the folding: the slot and the centre.
+        exported.push(json!({
+            "material": m,
+            "tex_mtx": ids.get(i).copied().unwrap_or(0),
+            "center": center,
+        }));
+        let [cx, cy, _] = center;
         let (mut off, mut rot, mut sc) = (Vec::new(), Vec::new(), Vec::new());
         for f in 0..frames {
             let s = eval::joint(anim, i, f as f32).unwrap_or_default();
@@ -184,9 +196,11 @@ fn texture_matrices(scene: &Scene, anim: &Anim, out: &mut Animation, frames: usi
             out.properties.push(PropertyTrack { property, values });
         }
     }
-    if !rest.is_empty() {
-        out.extras = Some(json!({"j3d_texture_matrices_not_exported": rest}));
+    let mut extras = json!({"j3d": {"loop_mode": anim.loop_mode(), "texture_matrices": exported}});
+    if let (false, Some(o)) = (rest.is_empty(), extras.as_object_mut()) {
+        o.insert("j3d_texture_matrices_not_exported".into(), json!(rest));
     }
+    out.extras = Some(extras);
 }
 
 /// BPK entries and each material's first BRK register entry onto `baseColorFactor`; other BRK
@@ -211,6 +225,7 @@ fn colors(scene: &Scene, anim: &Anim, out: &mut Animation, frames: usize) {
         }
     };
     let mut done: Vec<usize> = Vec::new();
+    let mut exported = Vec::new();
     for (konst, names, ids) in lists {
         for (i, (name, &id)) in names.iter().zip(&ids).enumerate() {
             let m = material(scene, name).filter(|m| !done.contains(m));
@@ -219,6 +234,7 @@ fn colors(scene: &Scene, anim: &Anim, out: &mut Animation, frames: usize) {
                 continue;
             };
             done.push(m);
+            exported.push(json!({"material": m, "id": id}));
             let values = (0..frames)
                 .flat_map(|f| {
                     eval::color(anim, konst, i, f as f32)
@@ -232,7 +248,9 @@ fn colors(scene: &Scene, anim: &Anim, out: &mut Animation, frames: usize) {
             });
         }
     }
-    if !rest.is_empty() {
-        out.extras = Some(json!({"j3d_colors_not_exported": rest}));
+    let mut extras = json!({"j3d": {"loop_mode": anim.loop_mode(), "colors": exported}});
+    if let (false, Some(o)) = (rest.is_empty(), extras.as_object_mut()) {
+        o.insert("j3d_colors_not_exported".into(), json!(rest));
     }
+    out.extras = Some(extras);
 }

@@ -37,16 +37,16 @@ impl FileFormat for Format {
         },
         ConversionSpec {
             from: &["glb", "gltf"],
-            to: &["bck"],
+            to: &["bck", "btk", "brk"],
             options: &[
                 ("anim", "the glTF animation to convert (default the first)"),
                 ("fps", "frames per second the animation is sampled at (60)"),
                 (
                     "tol",
-                    "fitting tolerance: scale and rotation (radians) X, translation 10·X (0.001)",
+                    "fitting tolerance: scale, rotation (radians) X, translation 10·X (0.001); BRK colour units (0.6)",
                 ),
             ],
-            help: "import: joint channels fitted with Hermite keys",
+            help: "import: joints (BCK), texture transforms (BTK), base colours (BRK) as Hermite keys",
         },
     ];
 
