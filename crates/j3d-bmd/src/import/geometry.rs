@@ -28,8 +28,9 @@ use crate::vtx1::{AttrFormat, Vtx1};
 /// GX position-matrix slots a matrix group may load.
 const GROUP_MATRICES: usize = 10;
 
-/// Largest index an INDEX16 attribute can address, plus one.
-const MAX_VALUES: usize = 0x10000;
+/// Values an INDEX16 attribute can address: 0..=0xFFFE (GX skips a vertex whose position index
+/// is all ones, 0xFFFF / 0xFF).
+const MAX_VALUES: usize = 0xFFFF;
 
 /// A vertex's draw matrix: a joint, or an envelope (joint, weight) list sorted by joint.
 #[derive(Debug, Clone, PartialEq)]
@@ -276,7 +277,7 @@ pub(super) fn geometry(scene: &Scene, skel: &Skeleton, model: &ModelExtras) -> R
                 .as_ref()
                 .and_then(|x| x.attrs.iter().find(|p| p.0 == a.0).map(|p| AttrType(p.1)));
             let ty = match wanted {
-                Some(AttrType::INDEX8) if count <= 0x100 => AttrType::INDEX8,
+                Some(AttrType::INDEX8) if count < 0x100 => AttrType::INDEX8,
                 _ => AttrType::INDEX16,
             };
             list.push(IndexAttr { attr: *a, ty });
