@@ -167,30 +167,10 @@ fn normalised(v: Vec<f32>) -> Vec<f32> {
     }
 }
 
-/// `T · R · S` from a translation, a unit quaternion (x, y, z, w) and a scale.
+/// `T · R · S` from a translation, a unit quaternion (x, y, z, w) and a scale (a glTF node's
+/// TRS; [`crate::mtx::from_trs`]).
 pub fn compose(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mtx34 {
-    let [x, y, z, w] = q;
-    let r = [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - z * w),
-            2.0 * (x * z + y * w),
-        ],
-        [
-            2.0 * (x * y + z * w),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - x * w),
-        ],
-        [
-            2.0 * (x * z - y * w),
-            2.0 * (y * z + x * w),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ];
-    let [r0, r1, r2] = r;
-    let [t0, t1, t2] = t;
-    let row = |[a, b, c]: [f32; 3], t: f32| [a * s[0], b * s[1], c * s[2], t];
-    [row(r0, t0), row(r1, t1), row(r2, t2)]
+    crate::mtx::from_trs(t, q, s)
 }
 
 impl Scene {

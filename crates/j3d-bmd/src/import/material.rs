@@ -105,9 +105,17 @@ pub(super) fn materials(
                         .texture_format
                         .unwrap_or_else(|| gx::tex::choose_format(img));
                     let name = format!("{}_tex", ascii(&m.name, i));
-                    let header = new_header(format, img, opts.mipmaps)?;
-                    let (header, data, palette) = encode(img, &header, &[], &name, &mut report)?;
-                    set.push(header, &data, palette.as_deref());
+                    let max = 1 + img.width().max(img.height()).max(1).ilog2();
+                    let bti =
+                        crate::tex1::Bti::encode(img, format, opts.mipmaps.clamp(1, max) as u8)?;
+                    let header = *bti
+                        .header()
+                        .ok_or_else(|| Error::message("texture without header"))?;
+                    set.push(
+                        header,
+                        bti.set.image(0).unwrap_or_default(),
+                        bti.set.palette(0),
+                    );
                     names.push(name);
                     let k = crate::chunk::u16_of(set.textures.len() - 1, "texture index")?;
                     image_texture.insert(t, k);
@@ -193,28 +201,6 @@ fn linear_to_srgb(c: f32) -> f32 {
     } else {
         1.055 * c.powf(1.0 / 2.4) - 0.055
     }
-}
-
-/// The header of a texture chosen here: repeat wrap, linear filtering, `mips` levels.
-fn new_header(format: TexFormat, img: &Image, mips: u32) -> Result<BtiHeader> {
-    let w = u16::try_from(img.width()).map_err(|_| Error::message("texture wider than 65535"))?;
-    let h = u16::try_from(img.height()).map_err(|_| Error::message("texture taller than 65535"))?;
-    let max_levels = 1 + w.max(h).max(1).ilog2();
-    let mips = mips.clamp(1, max_levels) as u8;
-    Ok(BtiHeader {
-        format: format.0,
-        alpha: u8::from(!img.is_opaque()),
-        width: w,
-        height: h,
-        wrap_s: 1,
-        wrap_t: 1,
-        mipmap: u8::from(mips > 1),
-        min_filter: if mips > 1 { 5 } else { 1 },
-        mag_filter: 1,
-        max_lod: ((mips - 1) * 8) as i8,
-        image_count: mips,
-        ..BtiHeader::default()
-    })
 }
 
 /// Encodes `img` (level 0; lower levels are generated) as `header` says; returns the header
