@@ -121,6 +121,7 @@ pub(super) fn geometry(scene: &Scene, skel: &Skeleton, model: &ModelExtras) -> R
                 .copied()
                 .collect();
             pairs.sort_by_key(|p| p.0);
+            quantise_weights(&mut pairs);
             let matrix = match pairs.as_slice() {
                 [] => Matrix::Joint(0),
                 [(j, _)] => Matrix::Joint(*j),
@@ -361,6 +362,21 @@ fn attr_name(a: Attr) -> String {
 fn normalise(v: [f32; 3]) -> [f32; 3] {
     let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
     if len > 1e-12 { v.map(|x| x / len) } else { v }
+}
+
+/// Weights rounded to hundredths, as the retail envelopes hold them (0.3/0.7, 0.2/0.8 …), so
+/// near-equal envelopes are shared; a pair that rounds to 0 is dropped and the largest weight
+/// takes the rounding so the sum stays 1.
+fn quantise_weights(pairs: &mut Vec<(u16, f32)>) {
+    for p in pairs.iter_mut() {
+        p.1 = (p.1 * 100.0).round() / 100.0;
+    }
+    pairs.retain(|p| p.1 > 0.0);
+    let rest: f32 = pairs.iter().map(|p| p.1).sum::<f32>();
+    if let Some(max) = pairs.iter_mut().max_by(|a, b| a.1.total_cmp(&b.1)) {
+        let others = rest - max.1;
+        max.1 = ((1.0 - others) * 100.0).round() / 100.0;
+    }
 }
 
 /// The joint most of a shape's vertices hang on (its INF1 parent when nothing says otherwise).
