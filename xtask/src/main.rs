@@ -280,8 +280,26 @@ const PACKAGE_TARGET: &str = "target/package-check";
 /// against the others as registry packages (same name and version, 0.1.0, on every run), and
 /// cargo never re-checks a registry package's sources: a build left from an earlier run would be
 /// reused after a change (a new `gcio` module "not found" while verifying `rarc`). Third-party
-/// builds in the folder stay.
+/// builds in the folder stay. For the same reason the sources cargo extracted of our packages
+/// under `$CARGO_HOME/registry/src` go too: cargo extracts a registry package once per name and
+/// version and would verify against an earlier run's sources (a new `gx` module missing).
 fn forget_package_builds() {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")));
+    if let Some(src) = home.map(|h| h.join("registry").join("src")) {
+        for registry in std::fs::read_dir(src).into_iter().flatten().flatten() {
+            for entry in std::fs::read_dir(registry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if entry.file_name().to_string_lossy().starts_with("gcformats") {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+    }
     let fingerprints = std::path::Path::new(PACKAGE_TARGET)
         .join("debug")
         .join(".fingerprint");
