@@ -212,7 +212,8 @@ pub(super) fn geometry(scene: &Scene, skel: &Skeleton, model: &ModelExtras) -> R
             let mut ix = Vec::with_capacity(v.attrs.len());
             for (a, vals) in &v.attrs {
                 let f = layout.format(*a);
-                let q = quantise(&f, vals);
+                // Every value fits the chosen format (`choose_format`; f32 holds any).
+                let q = quantise(&f, vals).unwrap_or_else(|| vals.clone());
                 ix.push((*a, pools.entry(*a).or_default().add(&q)));
             }
             out.push((v.matrix, ix));
@@ -432,7 +433,10 @@ fn choose_format(attr: Attr, values: &[Vec<f32>], model: &ModelExtras) -> Vertex
             ty,
             frac,
         };
-        values.iter().all(|v| quantise(&f, v) == *v).then_some(f)
+        values
+            .iter()
+            .all(|v| quantise(&f, v).as_ref() == Some(v))
+            .then_some(f)
     };
     (0..=15)
         .rev()
@@ -451,7 +455,7 @@ fn holds(f: &VertexFormat, values: &[Vec<f32>]) -> bool {
         return false;
     }
     if f.attr.is_color() {
-        return values.iter().all(|v| quantise(f, v) == *v);
+        return values.iter().all(|v| quantise(f, v).as_ref() == Some(v));
     }
     let extent = values
         .iter()
@@ -459,29 +463,28 @@ fn holds(f: &VertexFormat, values: &[Vec<f32>]) -> bool {
         .fold(0.0f32, |m, x| m.max(x.abs()))
         .max(1.0);
     values.iter().all(|v| {
-        let q = quantise(f, v);
-        q.len() == v.len() && q.iter().zip(v).all(|(a, b)| (a - b).abs() <= 1e-4 * extent)
+        quantise(f, v).is_some_and(|q| {
+            q.len() == v.len() && q.iter().zip(v).all(|(a, b)| (a - b).abs() <= 1e-4 * extent)
+        })
     })
 }
 
-/// `v` as stored in format `f` and read back (unchanged when `f` cannot encode it).
-fn quantise(f: &VertexFormat, v: &[f32]) -> Vec<f32> {
+/// `v` as stored in format `f` and read back; `None` when `f` cannot encode it (a fixed-point
+/// component out of range), so no caller takes a clamped value for an exact one.
+fn quantise(f: &VertexFormat, v: &[f32]) -> Option<Vec<f32>> {
     let mut bytes = Vec::new();
     if f.attr.is_color() {
         let c = [0, 1, 2, 3].map(|k| v.get(k).map_or(0xFF, |&x| x.clamp(0.0, 255.0) as u8));
-        return match f
+        return f
             .encode_color(c, &mut bytes)
             .and_then(|_| f.decode_color(&bytes))
-        {
-            Some(d) => d.iter().map(|&x| f32::from(x)).collect(),
-            None => v.to_vec(),
-        };
+            .map(|d| d.iter().map(|&x| f32::from(x)).collect());
     }
     match f.encode(v, &mut bytes).and_then(|_| f.decode(&bytes)) {
         Some(c) if c.as_slice().len() == v.len() && !saturated(f, v, c.as_slice()) => {
-            c.as_slice().to_vec()
+            Some(c.as_slice().to_vec())
         }
-        _ => v.to_vec(),
+        _ => None,
     }
 }
 
