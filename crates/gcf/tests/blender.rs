@@ -16,25 +16,32 @@
 //!   a glb holding every Blender triangle (gx::compare within 1e-3 of the extent), one joint per
 //!   glTF node (every bone among them), and Blender's material count; the dense sphere is refused
 //!   with the count. The tube's and character's actions import as BCKs that check clean and,
-//!   evaluated on the BDL's joints, put every bone head where Blender does on every frame (within
-//!   1e-3 of the model's extent).
+//!   evaluated on the BDL's joints, put every bone's head and tail where Blender does on every
+//!   frame (within 1e-3 of the model's extent).
 //! - `blender_loads_our_glb`: every real J3D model (`../shared/corpus/real/j3d`) and the BMD/BDL
-//!   members of the Galaxy archives (`real/rarc`, through `gcf extract`) export to glb
-//!   (with their archive's BCKs through `--anim`) and Blender's importer (`tests/blender/load.py`)
+//!   members of the Galaxy archives (`real/rarc`, through `gcf extract`) export to glb (with
+//!   their archive's BCKs through `--anim`) and Blender's importer (`tests/blender/load.py`)
 //!   loads them: bones = joints, meshes > 0, materials = MAT3 materials, one action per BCK.
 //!
-//! The tests need a Python with `bpy` (Blender 4.2+ as a module: `pip install bpy`): the one named
-//! by `GCF_BLENDER_PYTHON`, else `python3` when it imports `bpy`; without one they pass with a note.
-//! Run them with
+//! The tests need a Python with `bpy` (Blender as a module, `pip install bpy`; tested with 5.0):
+//! the one `GCF_BLENDER_PYTHON` names, else `python3` when it imports `bpy`; without one they
+//! pass with a note. Run them with
 //!
 //! ```text
 //! GCF_BLENDER_PYTHON=/path/to/venv/bin/python cargo test -p gcf --test blender -- --nocapture
 //! ```
 //!
-//! or drive the scripts by hand: `python crates/gcf/tests/blender/make.py OUT_DIR` (writes the
-//! glb files and `manifest.json`), then `gcf convert OUT_DIR/tube.glb tube.bdl`,
-//! `gcf convert OUT_DIR/tube.glb tube.bck -o anim=bend -o fps=30`, `gcf check tube.bdl tube.bck`,
-//! `gcf convert tube.bdl back.glb`, and `python crates/gcf/tests/blender/load.py back.glb`.
+//! or by hand:
+//!
+//! ```text
+//! python crates/gcf/tests/blender/make.py OUT    # OUT/*.glb and OUT/manifest.json
+//! gcf convert OUT/tube.glb tube.bdl
+//! gcf convert OUT/tube.glb tube.bck -o anim=bend -o fps=30 -o tol=0.0001
+//! gcf check tube.bdl
+//! gcf check tube.bck
+//! gcf convert tube.bdl back.glb
+//! python crates/gcf/tests/blender/load.py back.glb
+//! ```
 
 mod support;
 
@@ -48,6 +55,11 @@ use support::{run, scratch};
 
 /// Frame rate `make.py` animates at (its `FPS`), passed to the BCK import.
 const FPS: &str = "30";
+
+/// Fitting tolerance of the BCK import: rotations within 1e-4 rad, translations within 1e-3
+/// units. The default (`tol=0.001`: translations within 0.01 units) is sized for game models
+/// hundreds of units tall; Blender's models are 2–3 units, where 0.01 is 4e-3 of the extent.
+const TOL: &str = "tol=0.0001";
 
 /// A Python interpreter that imports `bpy`, or `None` (the caller skips with a note).
 fn blender_python() -> Option<PathBuf> {
@@ -167,8 +179,9 @@ fn import_model(dir: &Path, name: &str, m: &Value) -> PathBuf {
     dir.join(format!("{name}.bdl"))
 }
 
-/// Imports the model's action as a BCK and compares the bone heads the BCK puts on the BDL's
-/// joints with Blender's, frame by frame; returns the largest difference relative to the extent.
+/// Imports the model's action as a BCK and compares the bone heads and tails the BCK puts on the
+/// BDL's joints with Blender's, frame by frame; returns the largest difference relative to the
+/// extent.
 fn action_matches(dir: &Path, name: &str, m: &Value, bdl: &Path) -> f32 {
     let action = m["action"].as_str().unwrap();
     let glb = dir.join(m["glb"].as_str().unwrap());
@@ -183,6 +196,8 @@ fn action_matches(dir: &Path, name: &str, m: &Value, bdl: &Path) -> f32 {
         &anim,
         "-o",
         &fps,
+        "-o",
+        TOL,
         "--force",
     ])
     .succeeds();
@@ -193,28 +208,46 @@ fn action_matches(dir: &Path, name: &str, m: &Value, bdl: &Path) -> f32 {
     let (joints, _) = joints_and_materials(&model);
     let eps = 1e-3 * extent(&scene(&glb));
     let frames = m["frames"].as_array().unwrap();
+    let bone = |b: &str| joints.iter().position(|n| n == b).unwrap();
+    // Each tail in its joint's space, from the rest pose (whatever axes the exporter gave joints).
+    let tails: Vec<(usize, [f32; 3])> = m["rest_tails"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(b, p)| {
+            let j = bone(b);
+            let rest = gx::mtx::inverse(&skeleton.world[j]).unwrap();
+            (j, gx::mtx::apply(&rest, point(p)))
+        })
+        .collect();
     let mut worst = 0.0f32;
     for (k, frame) in frames.iter().enumerate() {
         let frame = frame.as_f64().unwrap() as f32;
         let world = world_at(&skeleton, &anim, frame);
-        for (bone, heads) in m["heads"].as_object().unwrap() {
-            let j = joints.iter().position(|n| n == bone).unwrap();
-            let want: Vec<f32> = heads[k]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_f64().unwrap() as f32)
-                .collect();
-            let got = [world[j][0][3], world[j][1][3], world[j][2][3]];
+        let mut close = |what: &str, b: &str, got: [f32; 3], want: [f32; 3]| {
             let d = (0..3).map(|c| (got[c] - want[c]).abs()).fold(0.0, f32::max);
             assert!(
                 d <= eps,
-                "{name}: bone {bone} frame {frame}: BCK {got:?}, Blender {want:?}"
+                "{name}: {what} of {b} at frame {frame}: BCK {got:?}, Blender {want:?}"
             );
             worst = worst.max(d);
+        };
+        for (b, heads) in m["heads"].as_object().unwrap() {
+            let j = bone(b);
+            let head = [world[j][0][3], world[j][1][3], world[j][2][3]];
+            close("head", b, head, point(&heads[k]));
+            let local = tails.iter().find(|t| t.0 == j).unwrap().1;
+            let tail = gx::mtx::apply(&world[j], local);
+            close("tail", b, tail, point(&m["tails"][b][k]));
         }
     }
     worst / eps * 1e-3
+}
+
+/// A JSON `[x, y, z]`.
+fn point(v: &Value) -> [f32; 3] {
+    let a = v.as_array().unwrap();
+    [0, 1, 2].map(|c| a[c].as_f64().unwrap() as f32)
 }
 
 /// World matrices of the skeleton's joints at `frame`: each joint's BCK transform (its JNT1 rest
@@ -275,7 +308,7 @@ fn blender_models_import() {
     assert!(positions > 65_536, "dense sphere: {positions} positions");
     let glb = dir.join("sphere_dense.glb");
     run(&["convert", s(&glb), s(&dir.join("dense.bdl"))]).fails_with(&[
-        "position",
+        "POS",
         &format!("{positions} distinct values"),
         "65536",
     ]);

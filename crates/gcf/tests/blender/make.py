@@ -5,8 +5,9 @@ each as .glb into OUT_DIR, beside manifest.json describing what Blender holds.
 
 manifest.json: {model: {"glb": file, "triangles": Blender's triangle count after triangulation,
 "bones": [names], "materials": count, "action": name or null, "frames": [frame numbers],
-"heads": {bone: [[x, y, z] per frame]}}}, head positions in glTF's space (Y up: x, z, -y of
-Blender's world position), sampled at the scene's frame rate (FPS) from frame 0.
+"heads"/"tails": {bone: [[x, y, z] per frame]}, "rest_tails": {bone: [x, y, z]}}}: bone head and
+tail positions in glTF's space (Y up: x, z, -y of Blender's world position), frame by frame from
+frame 0 at the scene's frame rate (FPS); the pose keys only for models with an action.
 """
 
 import json
@@ -113,17 +114,25 @@ def triangles():
     return n
 
 
-def heads(arm):
-    """Each bone's head per frame, glTF space."""
+def gltf(p):
+    """A Blender world position in glTF's space (Y up)."""
+    return [p.x, p.z, -p.y]
+
+
+def pose(arm):
+    """Each bone's head and tail per frame, and its tail at rest, in glTF space: the heads test
+    every joint's parents, the tails the joint's own rotation too."""
     scene = bpy.context.scene
-    out = {b.name: [] for b in arm.pose.bones}
+    heads = {b.name: [] for b in arm.pose.bones}
+    tails = {b.name: [] for b in arm.pose.bones}
     for f in range(scene.frame_start, scene.frame_end + 1):
         scene.frame_set(f)
         for pb in arm.pose.bones:
-            p = arm.matrix_world @ pb.head
-            out[pb.name].append([p.x, p.z, -p.y])
+            heads[pb.name].append(gltf(arm.matrix_world @ pb.head))
+            tails[pb.name].append(gltf(arm.matrix_world @ pb.tail))
     scene.frame_set(0)
-    return out
+    rest = {b.name: gltf(arm.matrix_world @ b.tail_local) for b in arm.data.bones}
+    return {"heads": heads, "tails": tails, "rest_tails": rest}
 
 
 def export(out_dir, model, arm=None, action=None):
@@ -141,8 +150,9 @@ def export(out_dir, model, arm=None, action=None):
         "materials": len([m for m in bpy.data.materials if m.users]),
         "action": action.name if action else None,
         "frames": list(range(0, LAST_FRAME + 1)),
-        "heads": heads(arm) if arm and action else {},
     }
+    if arm and action:
+        entry.update(pose(arm))
     return entry
 
 
