@@ -142,6 +142,36 @@ fn joints_and_materials(model: &[u8]) -> (Vec<String>, usize) {
     (names, mats)
 }
 
+/// What the triangle comparison leaves out: each material (by name) keeps its texture,
+/// double-sidedness and alpha mode, and the vertex colours are the same set.
+fn same_looks(a: &Scene, b: &Scene, what: &str) {
+    for m in &a.materials {
+        let n = b.materials.iter().find(|n| n.name == m.name);
+        let n = n.unwrap_or_else(|| panic!("{what}: no material {}", m.name));
+        let mode = |m: &gx::scene::Material| std::mem::discriminant(&m.alpha_mode);
+        assert_eq!(
+            m.texture.is_some(),
+            n.texture.is_some(),
+            "{what}: {}",
+            m.name
+        );
+        assert_eq!(m.double_sided, n.double_sided, "{what}: {}", m.name);
+        assert_eq!(mode(m), mode(n), "{what}: {} {:?}", m.name, n.alpha_mode);
+    }
+    let colours = |s: &Scene| {
+        let mut c: Vec<[u8; 4]> = s
+            .meshes
+            .iter()
+            .flat_map(|m| m.colors.iter().flatten())
+            .copied()
+            .collect();
+        c.sort_unstable();
+        c.dedup();
+        c
+    };
+    assert_eq!(colours(a), colours(b), "{what}: vertex colours");
+}
+
 /// Imports Blender's `model.glb` as BDL and BMD; returns the BDL's path.
 fn import_model(dir: &Path, name: &str, m: &Value) -> PathBuf {
     let glb = dir.join(m["glb"].as_str().unwrap());
@@ -168,6 +198,7 @@ fn import_model(dir: &Path, name: &str, m: &Value) -> PathBuf {
             let bone = bone.as_str().unwrap();
             assert!(joints.iter().any(|j| j == bone), "{name}: no joint {bone}");
         }
+        same_looks(&blender, &back, &format!("{name}.{ext}"));
         let blender_materials = m["materials"].as_u64().unwrap() as usize;
         assert_eq!(materials, blender_materials, "{name}.{ext}: materials");
         assert_eq!(back.materials.len(), blender_materials, "{name}.{ext}");
@@ -298,6 +329,11 @@ fn blender_models_import() {
         }
     }
     assert_eq!(imported, 4);
+    let props = scene(&dir.join("props.glb"));
+    assert!(
+        props.meshes.iter().all(|m| !m.colors.is_empty()),
+        "props: colours"
+    );
     let sphere = &manifest["sphere"];
     let glb = scene(&dir.join("sphere.glb"));
     let vertices: usize = glb.meshes.iter().map(|m| m.positions.len()).sum();
