@@ -10,14 +10,15 @@
 //!
 //! - `blender_models_import`: `tests/blender/make.py` builds a bent rigged tube (automatic
 //!   weights), multi-material props (quads, n-gons, vertex colours; textured, alpha-blended and
-//!   double-sided materials), a flat-shaded sphere of > 65,536 glTF vertices, a denser smooth
-//!   sphere past J3D's 65,536 distinct positions, and a 12-bone character (4 weights per body
-//!   vertex, an eye on one bone). Each imports as BDL and BMD that check clean, and comes back as
-//!   a glb holding every Blender triangle (gx::compare within 1e-3 of the extent), one joint per
-//!   glTF node (every bone among them), and Blender's material count; the dense sphere is refused
-//!   with the count. The tube's and character's actions import as BCKs that check clean and,
-//!   evaluated on the BDL's joints, put every bone's head and tail where Blender does on every
-//!   frame (within 1e-3 of the model's extent).
+//!   double-sided materials), a flat-shaded sphere of > 65,536 glTF vertices, smooth spheres
+//!   just under and just past J3D's 65,536 distinct positions, and a 12-bone character (4
+//!   weights per body vertex, an eye on one bone). Each imports as BDL and BMD that check
+//!   clean, and comes back as a glb holding every Blender triangle (gx::compare within 1e-3 of
+//!   the extent), one joint per glTF node (every bone among them), Blender's materials (count,
+//!   texture, sides, alpha mode) and vertex colours; the sphere past the limit is refused with
+//!   its count, the one just under imports. The tube's and character's actions import as BCKs
+//!   that check clean and, evaluated on the BDL's joints, put every bone's head and tail where
+//!   Blender does on every frame (within 1e-3 of the model's extent).
 //! - `blender_loads_our_glb`: every real J3D model (`../shared/corpus/real/j3d`) and the BMD/BDL
 //!   members of the Galaxy archives (`real/rarc`, through `gcf extract`) export to glb (with
 //!   their archive's BCKs through `--anim`) and Blender's importer (`tests/blender/load.py`)
@@ -172,13 +173,13 @@ fn same_looks(a: &Scene, b: &Scene, what: &str) {
     assert_eq!(colours(a), colours(b), "{what}: vertex colours");
 }
 
-/// Imports Blender's `model.glb` as BDL and BMD; returns the BDL's path.
-fn import_model(dir: &Path, name: &str, m: &Value) -> PathBuf {
+/// Imports Blender's `model.glb` as each of `exts` (bmd, bdl); returns the BDL's path.
+fn import_model(dir: &Path, name: &str, m: &Value, exts: &[&str]) -> PathBuf {
     let glb = dir.join(m["glb"].as_str().unwrap());
     let blender = scene(&glb);
     let triangles = m["triangles"].as_u64().unwrap() as usize;
     assert_eq!(triangle_count(&blender), triangles, "{name}: Blender's glb");
-    for ext in ["bmd", "bdl"] {
+    for ext in exts {
         let model = dir.join(format!("{name}.{ext}"));
         let back = dir.join(format!("{name}.{ext}.glb"));
         run(&["convert", s(&glb), s(&model), "--force"]).succeeds();
@@ -319,16 +320,23 @@ fn blender_models_import() {
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
     let mut imported = 0;
-    for name in ["tube", "props", "sphere", "character"] {
+    // The sphere just under J3D's limit is large: imported once, as BDL.
+    for (name, exts) in [
+        ("tube", &["bmd", "bdl"][..]),
+        ("props", &["bmd", "bdl"]),
+        ("sphere", &["bmd", "bdl"]),
+        ("sphere_near", &["bdl"]),
+        ("character", &["bmd", "bdl"]),
+    ] {
         let m = &manifest[name];
-        let bdl = import_model(&dir, name, m);
+        let bdl = import_model(&dir, name, m, exts);
         imported += 1;
         if m["action"].is_string() {
             let worst = action_matches(&dir, name, m, &bdl);
             eprintln!("{name}: BCK within {worst:.2e} of the extent of Blender's pose");
         }
     }
-    assert_eq!(imported, 4);
+    assert_eq!(imported, 5);
     let props = scene(&dir.join("props.glb"));
     assert!(
         props.meshes.iter().all(|m| !m.colors.is_empty()),
@@ -339,6 +347,8 @@ fn blender_models_import() {
     let vertices: usize = glb.meshes.iter().map(|m| m.positions.len()).sum();
     assert!(vertices > 65_536, "sphere: {vertices} glTF vertices");
     assert!(sphere["positions"].as_u64().unwrap() < 65_536);
+    let near = manifest["sphere_near"]["positions"].as_u64().unwrap();
+    assert!((65_000..65_536).contains(&near), "{near} positions");
     let dense = &manifest["sphere_dense"];
     let positions = dense["positions"].as_u64().unwrap();
     assert!(positions > 65_536, "dense sphere: {positions} positions");

@@ -357,8 +357,10 @@ def main():
         "props": make_props(out_dir),
         # 192 × 96 flat-shaded: > 65,536 glTF vertices, < 65,536 distinct positions and normals.
         "sphere": make_sphere(out_dir, "sphere", 192, 96, smooth=False),
-        # 300 × 230: > 65,536 distinct positions, past J3D's 16-bit indices.
-        "sphere_dense": make_sphere(out_dir, "sphere_dense", 300, 230, smooth=True),
+        # Smooth, 256 × 256: 65,282 distinct positions, just under J3D's 65,536 (16-bit indices).
+        "sphere_near": make_sphere(out_dir, "sphere_near", 256, 256, smooth=True),
+        # Smooth, 256 × 257: 65,538 distinct positions, just past it.
+        "sphere_dense": make_sphere(out_dir, "sphere_dense", 256, 257, smooth=True),
         "character": make_character(out_dir),
     }
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
