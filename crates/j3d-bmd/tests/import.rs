@@ -75,3 +75,26 @@ fn real_models_come_back() {
     }
     println!("{identical} of {} real models byte-identical", models.len());
 }
+
+/// Positions of magnitude ≥ 1 beside values no fixed-point format holds exactly (a Blender
+/// sphere of radius 2): every vertex has a component a 15-bit fraction cannot store, so the
+/// import must not take the clamped values for exact ones (it chose s16/15 and flattened the
+/// sphere into the unit cube).
+#[test]
+fn out_of_range_positions_keep_their_values() {
+    let mut s = gx::scene::Scene::new("test");
+    s.nodes
+        .push(gx::scene::Node::new("root", None, gx::mtx::IDENTITY));
+    let mut m = gx::scene::Mesh::new("m");
+    m.positions = vec![[2.0, 0.1, 0.0], [0.0, -2.0, 0.3], [0.0, 0.2, 1.5]];
+    m.triangles = vec![[0, 1, 2]];
+    m.node = Some(0);
+    m.material = Some(0);
+    s.meshes.push(m);
+    s.materials.push(gx::scene::Material::new("mat", None));
+    let read = gx::scene::Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let imported = import(&read, &ImportOptions::default()).unwrap();
+    let back = j3d_bmd::to_scene(&j3d_bmd::parse(&imported.bytes).unwrap()).unwrap();
+    let d = gx::compare::compare(&read, &back, 1e-4);
+    assert!(d.is_same(), "{d:?} {:?}", back.meshes[0].positions);
+}

@@ -1,0 +1,31 @@
+"""Loads each .glb with Blender's glTF importer and prints one JSON line per file:
+{"file", "ok", "error", "bones", "meshes", "materials", "actions"}.
+
+    python load.py FILE.glb...
+"""
+
+import json
+import sys
+
+import bpy
+
+
+def load(path):
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    out = {"file": path, "ok": True, "error": None}
+    try:
+        res = bpy.ops.import_scene.gltf(filepath=path)
+        out["ok"] = "FINISHED" in res
+    except Exception as e:  # the importer raises on files it cannot read
+        out["ok"] = False
+        out["error"] = str(e)
+    objs = bpy.context.scene.objects
+    out["bones"] = sum(len(o.data.bones) for o in objs if o.type == "ARMATURE")
+    out["meshes"] = sum(1 for o in objs if o.type == "MESH")
+    out["materials"] = len(bpy.data.materials)
+    out["actions"] = len(bpy.data.actions)
+    return out
+
+
+for path in sys.argv[1:]:
+    print(json.dumps(load(path)), flush=True)
