@@ -25,7 +25,7 @@ pub struct BckOptions {
     /// Frames per second the clip is sampled at (J3D animations advance one frame per game
     /// frame; Galaxy runs at 60).
     pub fps: f32,
-    /// Fitting tolerances.
+    /// Fitting tolerances (BCK translations also within 1e-3 of the clip's largest translation).
     pub tolerance: Tolerance,
     /// Loop mode when the clip does not record one (0 once, 2 repeat, 4 mirror).
     pub loop_mode: u8,
@@ -97,7 +97,17 @@ pub fn bck(scene: &Scene, clip: usize, opts: &BckOptions) -> Result<Anim> {
         .iter()
         .map(|m| JointSamples::from_matrices(m))
         .collect();
-    crate::fit::bck(&joints, loop_mode(c, opts), opts.tolerance)
+    // Translations within the tolerance and within 1e-3 of the clip's largest translation, so
+    // a two-unit Blender rig is fitted as closely as a model hundreds of units tall.
+    let extent = joints
+        .iter()
+        .flat_map(|j| j.translation.iter().flatten())
+        .fold(0.0f32, |m, t| m.max(t.abs()));
+    let tolerance = Tolerance {
+        translation: opts.tolerance.translation.min(1e-3 * extent).max(1e-6),
+        ..opts.tolerance
+    };
+    crate::fit::bck(&joints, loop_mode(c, opts), tolerance)
 }
 
 /// The material pointer channels of `c` whose path after `/materials/N/` is `path`, by N.
