@@ -62,6 +62,24 @@ record! {
 }
 
 impl BtiHeader {
+    /// The sampler settings of a texture made here (a PNG converted, a glTF image imported):
+    /// wrap repeat, linear filtering (trilinear with mipmaps), the LOD range over `levels`; the
+    /// caller sets format, size and palette.
+    pub fn new_texture(levels: u8) -> BtiHeader {
+        let n = levels.max(1);
+        BtiHeader {
+            alpha: 1,
+            wrap_s: 1,
+            wrap_t: 1,
+            mipmap: u8::from(n > 1),
+            min_filter: if n > 1 { 5 } else { 1 },
+            mag_filter: 1,
+            max_lod: (n.saturating_sub(1).min(15) * 8) as i8,
+            image_count: n,
+            ..BtiHeader::default()
+        }
+    }
+
     /// Size of the image data with every mip level (`image_count`, at least one), from
     /// [`gx::tex::image_size`]; `None` for unknown formats.
     pub fn image_size(&self) -> Option<usize> {
@@ -546,16 +564,14 @@ impl Bti {
     pub fn encode(image: &gx::tex::Image, format: gx::tex::TexFormat, mips: u8) -> Result<Self> {
         let options = gx::tex::EncodeOptions::default();
         let (header, image, palette) = encode_levels(image, format, mips, &options)?;
-        let n = header.image_count;
         let header = BtiHeader {
-            alpha: 1,
-            wrap_s: 1,
-            wrap_t: 1,
-            mipmap: u8::from(n > 1),
-            min_filter: if n > 1 { 5 } else { 1 },
-            mag_filter: 1,
-            max_lod: (n.saturating_sub(1).min(15) * 8) as i8,
-            ..header
+            format: header.format,
+            width: header.width,
+            height: header.height,
+            palette_enable: header.palette_enable,
+            palette_format: header.palette_format,
+            palette_count: header.palette_count,
+            ..BtiHeader::new_texture(header.image_count)
         };
         Ok(Bti::new(header, &image, palette.as_deref()))
     }

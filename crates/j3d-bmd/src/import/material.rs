@@ -106,16 +106,15 @@ pub(super) fn materials(
                         .unwrap_or_else(|| gx::tex::choose_format(img));
                     let name = format!("{}_tex", ascii(&m.name, i));
                     let max = 1 + img.width().max(img.height()).max(1).ilog2();
-                    let bti =
-                        crate::tex1::Bti::encode(img, format, opts.mipmaps.clamp(1, max) as u8)?;
-                    let header = *bti
-                        .header()
-                        .ok_or_else(|| Error::message("texture without header"))?;
-                    set.push(
-                        header,
-                        bti.set.image(0).unwrap_or_default(),
-                        bti.set.palette(0),
-                    );
+                    let header = BtiHeader {
+                        format: format.0,
+                        palette_format: gx::tex::EncodeOptions::default().palette_format.0,
+                        ..BtiHeader::new_texture(opts.mipmaps.clamp(1, max) as u8)
+                    };
+                    // The exact CMPR encoder where it can: a flat-coloured image comes back
+                    // pixel for pixel.
+                    let (header, data, palette) = encode(img, &header, &[], &name, &mut report)?;
+                    set.push(header, &data, palette.as_deref());
                     names.push(name);
                     let k = crate::chunk::u16_of(set.textures.len() - 1, "texture index")?;
                     image_texture.insert(t, k);
