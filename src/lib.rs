@@ -260,6 +260,9 @@ pub use tpl;
 #[cfg(feature = "canm")]
 pub use canm;
 
+#[cfg(feature = "brlyt")]
+pub use brlyt;
+
 #[cfg(feature = "gx")]
 pub use gx;
 

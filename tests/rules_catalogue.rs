@@ -33,6 +33,7 @@ const TRIGGERED: &[&str] = &[
     "tpl",
     "canm",
     "kcl",
+    "brlyt",
 ];
 
 fn root() -> &'static Path {
