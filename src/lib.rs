@@ -263,6 +263,9 @@ pub use canm;
 #[cfg(feature = "brlyt")]
 pub use brlyt;
 
+#[cfg(feature = "brlan")]
+pub use brlan;
+
 #[cfg(feature = "gx")]
 pub use gx;
 

@@ -34,6 +34,7 @@ const TRIGGERED: &[&str] = &[
     "canm",
     "kcl",
     "brlyt",
+    "brlan",
 ];
 
 fn root() -> &'static Path {
