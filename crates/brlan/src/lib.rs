@@ -26,6 +26,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod apply;
 #[cfg(any(test, feature = "test-support"))]
 pub mod build;
 pub mod eval;
@@ -36,6 +37,7 @@ pub mod validate;
 mod view;
 mod write;
 
+pub use apply::apply;
 pub use format::Format;
 pub use fuzz::fuzz_brlan;
 pub use model::{Brlan, Keys, MAGIC, Section};

@@ -40,6 +40,7 @@ pub mod frame;
 mod fuzz;
 pub mod json;
 pub mod model;
+pub mod place;
 pub mod tree;
 pub mod validate;
 mod view;

@@ -65,3 +65,37 @@ fn real_layouts() {
     assert_eq!(seen, 4, "the shared archives hold 4 layouts");
     assert_eq!(panes, 182, "pane sections of the 4 layouts");
 }
+
+/// The real layouts placed on the screen: the root pane covers the screen the `lyt1` record
+/// gives, every corner is finite, and a picture's quad is its size scaled (no rotation about z
+/// in these layouts keeps the box exactly the scaled size).
+#[test]
+fn real_layouts_place_their_panes() {
+    let Some(dir) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/rarc", "brlyt place")
+    else {
+        return;
+    };
+    let mut seen = 0;
+    for (arc, path, data) in members(&dir) {
+        if !path.ends_with(".brlyt") {
+            continue;
+        }
+        seen += 1;
+        let lyt = brlyt::Brlyt::parse(&data).unwrap();
+        let tree = lyt.tree();
+        let placed = lyt.place(&tree);
+        assert_eq!(placed.len(), tree.panes.len(), "{arc}:{path}");
+        let screen = lyt.layout().unwrap().size.map(|v| v.get());
+        let root = placed[0].bounds();
+        assert_eq!(root[2] - root[0], screen[0], "{arc}:{path}: root width");
+        assert_eq!(root[3] - root[1], screen[1], "{arc}:{path}: root height");
+        for p in &placed {
+            assert!(
+                p.corners.iter().flatten().all(|v| v.is_finite()),
+                "{arc}:{path}"
+            );
+            assert!((0.0..=255.0).contains(&p.alpha), "{arc}:{path}");
+        }
+    }
+    assert_eq!(seen, 4);
+}

@@ -73,3 +73,24 @@ proptest! {
         brlyt::fuzz_brlyt(&b);
     }
 }
+
+/// The sample placed by hand: the picture (64 × 64, centred at (-100, 50)) spans -132…-68 by
+/// 18…82; scaling the root by 2 doubles it about the screen centre; hiding the root hides all;
+/// a root with alpha 128 and flag bit 1 halves its children's alpha.
+#[test]
+fn sample_places_by_hand() {
+    let mut l = brlyt::build::sample();
+    let t = l.tree();
+    let p = l.place(&t);
+    assert_eq!(p[1].bounds(), [-132.0, 18.0, -68.0, 82.0]);
+    assert!(p.iter().all(|x| x.visible && x.alpha == 255.0));
+    if let Section::Pane(root) = &mut l.sections[4] {
+        root.scale = [F32::new(2.0); 2];
+        root.flags = 0b10;
+        root.alpha = 128;
+    }
+    let p = l.place(&t);
+    assert_eq!(p[1].bounds(), [-264.0, 36.0, -136.0, 164.0]);
+    assert!(p.iter().all(|x| !x.visible));
+    assert_eq!(p[1].alpha, 128.0);
+}
