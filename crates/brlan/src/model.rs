@@ -56,6 +56,10 @@ pub struct Tag {
     /// Bit 0: bind to the groups' descendants too.
     pub flags: u8,
     /// Bytes after the flags.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "brlyt::json::is_zero")
+    )]
     pub pad: [u8; 3],
     /// The groups the animation binds to.
     pub groups: Vec<GroupRef>,
@@ -70,6 +74,10 @@ pub struct GroupRef {
     /// Flags byte.
     pub flags: u8,
     /// Bytes after it.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "brlyt::json::is_zero")
+    )]
     pub pad: [u8; 3],
 }
 
@@ -82,6 +90,10 @@ pub struct Anim {
     /// Non-zero: the animation loops.
     pub looped: u8,
     /// Byte after the loop flag.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "brlyt::json::is_zero")
+    )]
     pub pad: u8,
     /// Texture files a texture pattern (`RLTP`) switches between, by index.
     pub files: Vec<Name>,
@@ -98,6 +110,10 @@ pub struct Content {
     /// 0 pane, 1 material (the loader takes anything but 0 as a material).
     pub kind: u8,
     /// Bytes after the kind.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "brlyt::json::is_zero")
+    )]
     pub pad: [u8; 2],
     /// One entry per animation tag.
     pub infos: Vec<Info>,
@@ -111,6 +127,10 @@ pub struct Info {
     /// colours, `RLTS` texture SRT, `RLTP` texture pattern, `RLIM` indirect SRT.
     pub tag: Name,
     /// Bytes after the target count.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "brlyt::json::is_zero")
+    )]
     pub pad: [u8; 3],
     /// The animated targets.
     pub targets: Vec<Target>,
@@ -125,8 +145,16 @@ pub struct Target {
     /// Which element ([`crate::eval::target_name`]).
     pub target: u8,
     /// Byte after the curve type.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "brlyt::json::is_zero")
+    )]
     pub pad: u8,
     /// Bytes after the key count.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "brlyt::json::is_zero")
+    )]
     pub pad2: [u8; 2],
     /// The keys.
     pub keys: Keys,
@@ -183,13 +211,11 @@ pub struct StepKey {
     /// Value held from this frame.
     pub value: u16,
     /// Bytes after the value.
-    #[cfg_attr(feature = "json", serde(default, skip_serializing_if = "is_zero"))]
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "brlyt::json::is_zero")
+    )]
     pub pad: u16,
-}
-
-#[cfg(feature = "json")]
-fn is_zero(v: &u16) -> bool {
-    *v == 0
 }
 
 /// A Hermite key (12 bytes): frame, value, slope per frame.

@@ -73,6 +73,11 @@ pub mod utf16 {
     }
 }
 
+/// True for a value equal to its default (zero padding): JSON leaves such fields out.
+pub fn is_zero<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
 /// A name or string stored as bytes (ASCII in every real file); JSON shows it as Latin-1 text.
 #[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Name(pub Vec<u8>);

@@ -84,6 +84,10 @@ pub struct Layout {
     /// Non-zero: the origin is the screen centre (every real file), else its top left.
     pub centered: u8,
     /// Bytes after the origin flag.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: [u8; 3],
     /// Screen width and height.
     pub size: [F32; 2],
@@ -100,6 +104,10 @@ pub struct Pane {
     /// Alpha.
     pub alpha: u8,
     /// Byte after the alpha.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: u8,
     /// Name (16 bytes; animations and groups find the pane by it).
     pub name: Name,
@@ -133,6 +141,10 @@ pub struct Picture {
     /// Index into the materials.
     pub material: u16,
     /// Byte after the coordinate count.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: u8,
     /// One coordinate set per texture coordinate generator.
     pub tex_coords: Vec<TexCoords>,
@@ -155,6 +167,10 @@ pub struct Text {
     /// Line alignment: 0 as the position says, 1 left, 2 centre, 3 right.
     pub alignment: u8,
     /// Bytes after the alignment.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: [u8; 2],
     /// Top and bottom text colours.
     pub colors: [Rgba; 2],
@@ -203,6 +219,10 @@ pub struct Window {
     /// How far the content reaches past the pane: left, right, top, bottom.
     pub inflation: [F32; 4],
     /// Bytes after the frame count.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: [u8; 3],
     /// The content quad.
     pub content: WindowContent,
@@ -219,6 +239,10 @@ pub struct WindowContent {
     /// Index into the materials.
     pub material: u16,
     /// Byte after the coordinate count.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: u8,
     /// Texture coordinate sets.
     pub tex_coords: Vec<TexCoords>,
@@ -233,6 +257,10 @@ pub struct WindowFrame {
     /// Texture flip: 0 none, 1 horizontal, 2 vertical, 3–5 rotations of 90, 180, 270 degrees.
     pub flip: u8,
     /// Byte after the flip.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: u8,
 }
 
@@ -243,6 +271,10 @@ pub struct Group {
     /// Name (16 bytes).
     pub name: Name,
     /// Bytes after the pane count.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: [u8; 2],
     /// Names of the member panes (16 bytes each).
     pub panes: Vec<Name>,
@@ -259,6 +291,10 @@ pub struct Material {
     /// TEV constant colours.
     pub tev_kcolors: [Rgba; 4],
     /// Bits of the flags word that count nothing (26, 28–31).
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub extra_flags: u32,
     /// Texture maps.
     pub tex_maps: Vec<TexMap>,
@@ -322,6 +358,10 @@ pub struct TexCoordGen {
     /// Matrix (0x1E = texture matrix 0, 60 = identity).
     pub matrix: u8,
     /// Byte after the matrix.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: u8,
 }
 
@@ -334,6 +374,10 @@ pub struct ChanCtrl {
     /// Alpha source.
     pub alpha_source: u8,
     /// Bytes after them.
+    #[cfg_attr(
+        feature = "json",
+        serde(default, skip_serializing_if = "crate::json::is_zero")
+    )]
     pub pad: [u8; 2],
 }
 
