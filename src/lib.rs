@@ -283,6 +283,12 @@ pub use tpl;
 #[cfg(feature = "canm")]
 pub use canm;
 
+#[cfg(feature = "brlyt")]
+pub use brlyt;
+
+#[cfg(feature = "brlan")]
+pub use brlan;
+
 #[cfg(feature = "gx")]
 pub use gx;
 

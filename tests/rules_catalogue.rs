@@ -33,6 +33,8 @@ const TRIGGERED: &[&str] = &[
     "tpl",
     "canm",
     "kcl",
+    "brlyt",
+    "brlan",
 ];
 
 fn root() -> &'static Path {

@@ -12,6 +12,10 @@ use crate::Format;
 mod bcsv;
 #[cfg(feature = "bms")]
 mod bms;
+#[cfg(feature = "brlan")]
+mod brlan;
+#[cfg(feature = "brlyt")]
+mod brlyt;
 #[cfg(feature = "j3d-bmd")]
 mod bti;
 #[cfg(feature = "canm")]
@@ -61,6 +65,12 @@ pub static FORMATS: &[&dyn Format] = &[
     // `ANDO` + `CANM`/`CKAN`.
     #[cfg(feature = "canm")]
     &canm::ENTRY,
+    // `RLYT` + byte order mark FE FF.
+    #[cfg(feature = "brlyt")]
+    &brlyt::ENTRY,
+    // `RLAN` + byte order mark FE FF.
+    #[cfg(feature = "brlan")]
+    &brlan::ENTRY,
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     #[cfg(feature = "j3d-bmd")]
