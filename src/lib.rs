@@ -260,6 +260,9 @@ pub use tpl;
 #[cfg(feature = "canm")]
 pub use canm;
 
+#[cfg(feature = "bas")]
+pub use bas;
+
 #[cfg(feature = "gx")]
 pub use gx;
 

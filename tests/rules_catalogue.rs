@@ -33,6 +33,7 @@ const TRIGGERED: &[&str] = &[
     "tpl",
     "canm",
     "kcl",
+    "bas",
 ];
 
 fn root() -> &'static Path {

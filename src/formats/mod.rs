@@ -8,6 +8,8 @@
 
 use crate::Format;
 
+#[cfg(feature = "bas")]
+mod bas;
 #[cfg(feature = "bcsv")]
 mod bcsv;
 #[cfg(feature = "bms")]
@@ -82,6 +84,9 @@ pub static FORMATS: &[&dyn Format] = &[
     // No magic either: header pointers ordered, aligned and in range, sections parse; late.
     #[cfg(feature = "gpl-facial")]
     &gpl_facial::ENTRY,
+    // No magic: a count of 32-byte entries that fills the file, zero padding; `.bas` names only.
+    #[cfg(feature = "bas")]
+    &bas::ENTRY,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     #[cfg(feature = "bms")]
     &bms::ENTRY,

@@ -112,6 +112,8 @@ fn convert_help_lists_every_declared_conversion() {
         ("", "tpl"),
         ("canm", "json"),
         ("json", "canm"),
+        ("bas", "json"),
+        ("json", "bas"),
         ("bmd", "glb"),
         ("bdl", "obj"),
         ("dat", "obj"),
