@@ -263,6 +263,9 @@ pub use canm;
 #[cfg(feature = "bas")]
 pub use bas;
 
+#[cfg(feature = "jpc")]
+pub use jpc;
+
 #[cfg(feature = "gx")]
 pub use gx;
 

@@ -34,6 +34,7 @@ const TRIGGERED: &[&str] = &[
     "canm",
     "kcl",
     "bas",
+    "jpc",
 ];
 
 fn root() -> &'static Path {

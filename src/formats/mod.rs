@@ -28,6 +28,8 @@ mod ibnk;
 mod j3d_anim;
 #[cfg(feature = "j3d-bmd")]
 mod j3d_bmd;
+#[cfg(feature = "jpc")]
+mod jpc;
 #[cfg(feature = "kcl")]
 mod kcl;
 #[cfg(feature = "msbf")]
@@ -63,6 +65,9 @@ pub static FORMATS: &[&dyn Format] = &[
     // `ANDO` + `CANM`/`CKAN`.
     #[cfg(feature = "canm")]
     &canm::ENTRY,
+    // `JPAC2-10`.
+    #[cfg(feature = "jpc")]
+    &jpc::ENTRY,
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     #[cfg(feature = "j3d-bmd")]
