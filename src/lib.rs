@@ -288,6 +288,11 @@ pub use brlyt;
 
 #[cfg(feature = "brlan")]
 pub use brlan;
+#[cfg(feature = "bas")]
+pub use bas;
+
+#[cfg(feature = "jpc")]
+pub use jpc;
 
 #[cfg(feature = "gx")]
 pub use gx;

@@ -35,6 +35,8 @@ const TRIGGERED: &[&str] = &[
     "kcl",
     "brlyt",
     "brlan",
+    "bas",
+    "jpc",
 ];
 
 fn root() -> &'static Path {

@@ -8,6 +8,8 @@
 
 use crate::Format;
 
+#[cfg(feature = "bas")]
+mod bas;
 #[cfg(feature = "bcsv")]
 mod bcsv;
 #[cfg(feature = "bms")]
@@ -30,6 +32,8 @@ mod ibnk;
 mod j3d_anim;
 #[cfg(feature = "j3d-bmd")]
 mod j3d_bmd;
+#[cfg(feature = "jpc")]
+mod jpc;
 #[cfg(feature = "kcl")]
 mod kcl;
 #[cfg(feature = "msbf")]
@@ -71,6 +75,9 @@ pub static FORMATS: &[&dyn Format] = &[
     // `RLAN` + byte order mark FE FF.
     #[cfg(feature = "brlan")]
     &brlan::ENTRY,
+    // `JPAC2-10`.
+    #[cfg(feature = "jpc")]
+    &jpc::ENTRY,
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     #[cfg(feature = "j3d-bmd")]
@@ -92,6 +99,9 @@ pub static FORMATS: &[&dyn Format] = &[
     // No magic either: header pointers ordered, aligned and in range, sections parse; late.
     #[cfg(feature = "gpl-facial")]
     &gpl_facial::ENTRY,
+    // No magic: a count of 32-byte entries that fills the file, zero padding; `.bas` names only.
+    #[cfg(feature = "bas")]
+    &bas::ENTRY,
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     #[cfg(feature = "bms")]
     &bms::ENTRY,

@@ -116,6 +116,8 @@ fn convert_help_lists_every_declared_conversion() {
         ("json", "brlyt"),
         ("brlan", "json"),
         ("json", "brlan"),
+        ("bas", "json"),
+        ("json", "bas"),
         ("bmd", "glb"),
         ("bdl", "obj"),
         ("dat", "obj"),
