@@ -158,7 +158,7 @@ fn ci() -> Result {
 /// `cargo package` of every published crate: each `.crate` must hold what it needs (sources,
 /// README, licenses, bundled data) and build on its own, with no path into the repository.
 /// Cargo (>= 1.90) resolves the workspace path dependencies through a local registry overlay;
-/// `gcf` and `xtask` are `publish = false` and `fuzz` is its own workspace, so they are left out.
+/// `gcf`, `gcformats-py` (the wheel's module) and `xtask` are `publish = false` and `fuzz` is its own workspace, so they are left out.
 fn package() -> Result {
     forget_package_builds();
     run(
@@ -170,6 +170,8 @@ fn package() -> Result {
             "gcf",
             "--exclude",
             "xtask",
+            "--exclude",
+            "gcformats-py",
             "--allow-dirty",
             "--quiet",
             "--target-dir",
