@@ -4,7 +4,8 @@
 //! what `gcf` does; this crate only turns values and errors into Python ones.
 //!
 //! The Python package (`crates/py/python/gcformats`) re-exports these classes and adds the parts
-//! that are plain Python: `pack` reads a folder, `Mesh` views a glb's vertex data.
+//! that are plain Python: `pack` reads a folder, `Primitive` views a glb's vertex data.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -155,16 +156,18 @@ fn open(py: Python<'_>, source: &Bound<'_, PyAny>, name: Option<String>) -> PyRe
 /// A cell as Python sees it: integers as the game reads them (signed where it does), floats,
 /// strings in the table's encoding; the same values `gcf convert` writes to CSV and JSON.
 fn cell(py: Python<'_>, field: &bcsv::Field, value: &Value, table: &Table) -> PyResult<Py<PyAny>> {
-    let text = bcsv::cell_text(field, value, table.encoding);
     Ok(match value {
         Value::Float(v) => f64::from(*v).into_pyobject(py)?.into_any().unbind(),
         Value::InlineString(_) | Value::StringOffset(_) => {
-            text.into_pyobject(py)?.into_any().unbind()
+            bcsv::cell_text(field, value, table.encoding)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()
         }
-        _ => match text.parse::<i64>() {
-            Ok(n) => n.into_pyobject(py)?.into_any().unbind(),
-            Err(_) => text.into_pyobject(py)?.into_any().unbind(),
-        },
+        v => bcsv::cell_int(field, v.bits().unwrap_or(0))
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
     })
 }
 

@@ -29,6 +29,8 @@ def is_archive(f: gcformats.Opened) -> bool:
 def archives() -> list[tuple[Path, gcformats.Opened]]:
     """Every real RARC archive (through Yaz0), opened; skips without the corpus."""
     if not CORPUS.is_dir():
+        if os.environ.get("GCFORMATS_REQUIRE_CORPUS"):
+            pytest.fail(f"no real corpus at {CORPUS} (GCFORMATS_REQUIRE_CORPUS is set)")
         pytest.skip(f"no real corpus at {CORPUS}")
     out = []
     for p in real_files():
