@@ -443,7 +443,7 @@ fn python() -> Result {
     run(py, &install, None)?;
     let corpus = Path::new("../shared/corpus/real").is_dir();
     let require = if corpus { "1" } else { "" };
-    run_env(
+    run_with(
         py,
         &[
             "-m",
@@ -454,9 +454,10 @@ fn python() -> Result {
             "--no-deps",
             ".",
         ],
+        None,
         &[("MATURIN_PEP517_ARGS", "--profile dev")],
     )?;
-    run_env(
+    run_with(
         py,
         &[
             "-m",
@@ -466,6 +467,7 @@ fn python() -> Result {
             "no:cacheprovider",
             "crates/py/tests",
         ],
+        None,
         &[("GCFORMATS_REQUIRE_CORPUS", require)],
     )?;
     if corpus {
