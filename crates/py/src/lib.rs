@@ -55,6 +55,9 @@ struct PyOpened {
     /// The parsed table of a BCSV file, once asked for; `edited` once a cell changed.
     table: Option<Table>,
     edited: bool,
+    /// The decoded payload of a compressed file, once asked for: its members are read from it
+    /// rather than by decoding the file again for each.
+    payload: Option<Opened<'static>>,
 }
 
 /// One validator finding: `severity` (`"error"`, `"warning"`, `"info"`), the rule id catalogued
@@ -228,6 +231,7 @@ impl PyOpened {
             file,
             table: None,
             edited: false,
+            payload: None,
         }
     }
 
@@ -255,22 +259,28 @@ impl PyOpened {
         }
     }
 
+    /// The file, or the payload of a compressed one (decoded once); `None` for an empty stream.
+    fn level(&mut self, py: Python<'_>) -> PyResult<Option<&Opened<'static>>> {
+        if !self.file.is_compressed() {
+            return Ok(Some(&self.file));
+        }
+        if self.payload.is_none() {
+            let members = self.file.members().map_err(|e| format_error(py, &e))?;
+            self.payload = members.into_iter().next();
+        }
+        Ok(self.payload.as_ref())
+    }
+
     /// The table of a BCSV file (or of a compressed one's payload), parsed once.
     fn table(&mut self, py: Python<'_>) -> PyResult<&mut Table> {
         if self.table.is_none() {
-            let payload;
-            let file = if self.file.is_compressed() {
-                payload = self.file.members().map_err(|e| format_error(py, &e))?;
-                payload
-                    .first()
-                    .ok_or_else(|| PyTypeError::new_err("an empty compressed stream"))?
-            } else {
-                &self.file
-            };
+            let name = self.file.name().to_owned();
+            let file = self
+                .level(py)?
+                .ok_or_else(|| PyTypeError::new_err("an empty compressed stream"))?;
             if file.format() != "bcsv" {
                 return Err(PyTypeError::new_err(format!(
-                    "{} is {}, not a BCSV table",
-                    self.file.name(),
+                    "{name} is {}, not a BCSV table",
                     file.format()
                 )));
             }
@@ -490,25 +500,27 @@ impl PyOpened {
 
     /// The member paths of an archive (through its compression layers), `/`-separated; `[]` for
     /// a file that is not a container.
-    fn members(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        self.with_file(py, |file| {
-            let err = |e: gcio::Error| format_error(py, &e);
-            let payload;
-            let level = if file.is_compressed() {
-                payload = file.members().map_err(err)?;
-                match payload.first() {
-                    Some(p) => p,
-                    None => return Ok(Vec::new()),
-                }
-            } else {
-                file
+    fn members(&mut self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let names = |level: Option<&Opened<'_>>| -> PyResult<Vec<String>> {
+            let Some(level) = level else {
+                return Ok(Vec::new());
             };
             Ok(level
                 .members()
-                .map_err(err)?
+                .map_err(|e| format_error(py, &e))?
                 .iter()
                 .map(|m| m.name().to_owned())
                 .collect())
+        };
+        if !self.edited {
+            return names(self.level(py)?);
+        }
+        self.with_file(py, |file| {
+            if !file.is_compressed() {
+                return names(Some(file));
+            }
+            let payload = file.members().map_err(|e| format_error(py, &e))?;
+            names(payload.first())
         })
     }
 
@@ -521,6 +533,15 @@ impl PyOpened {
         let path: String = key
             .extract()
             .map_err(|_| PyTypeError::new_err("key: a member path or (row, field name)"))?;
+        if !self.edited
+            && !path.contains(':')
+            && let Some(level) = self.level(py)?
+        {
+            let members = level.members().map_err(|e| format_error(py, &e))?;
+            if let Some(m) = members.into_iter().find(|m| m.name() == path) {
+                return Ok(PyOpened::new(m).into_pyobject(py)?.into_any().unbind());
+            }
+        }
         let arc = self.current(py)?;
         let bytes = gcformats::archive::member(&arc, &path)
             .map_err(|e| PyKeyError::new_err(format!("{}: {e}", self.file.name())))?;
