@@ -177,3 +177,60 @@ def test_info_is_a_dict_and_check_gives_findings(archives):
     info = arc.info()
     assert isinstance(info, dict)
     assert all(isinstance(f, gcformats.Finding) for f in arc.check())
+
+
+def _jgadget(name: str) -> int:
+    h = 0
+    for c in name.encode():
+        h = (h * 31 + c) & 0xFFFFFFFF
+    return h
+
+
+def _table() -> bytes:
+    """A two-row big-endian table built here: LONG, SHORT, CHAR, FLOAT, a LONG packed in bits
+    4..7 (mask 0xF0, shift 4) and a STRING_OFFSET."""
+    fields = [  # name, mask, offset, shift, type
+        ("Param00Int", 0xFFFFFFFF, 0, 0, 0),
+        ("Param00VecX", 0xFFFF, 4, 0, 4),
+        ("Param00VecY", 0xFF, 6, 0, 5),
+        ("Param00F32", 0xFFFFFFFF, 8, 0, 2),
+        ("Param00VecZ", 0xF0, 12, 4, 0),
+        ("Param00Str", 0xFFFFFFFF, 16, 0, 6),
+    ]
+    entry = 20
+    head = struct.pack(">4I", 2, len(fields), 16 + 12 * len(fields), entry)
+    head += b"".join(struct.pack(">IIHBB", _jgadget(n), m, o, s, t) for n, m, o, s, t in fields)
+    pool = b"ab\0cd\0"
+    rows = struct.pack(">ihbxfII", -5, -2, 7, 1.5, 0x30, 0)
+    rows += struct.pack(">ihbxfII", 9, 300, -1, -0.25, 0xF0, 3)
+    data = head + rows + pool
+    return data + b"@" * (-len(data) % 32)
+
+
+def test_a_built_table_reads_its_cells_and_refuses_what_does_not_fit():
+    t = gcformats.open(_table(), name="t.bcsv")
+    assert t.format == "bcsv"
+    assert [(f.name, f.type) for f in t.fields][:2] == [("Param00Int", "LONG"), ("Param00VecX", "SHORT")]
+    assert [f.mask for f in t.fields][4] == 0xF0 and t.fields[4].shift == 4
+    assert t.rows == [[-5, -2, 7, 1.5, 3, "ab"], [9, 300, -1, -0.25, 15, "cd"]]
+    assert t.to_bytes() == _table()
+    with pytest.raises(ValueError):
+        t[0, "Param00VecX"] = 70000  # wider than 16 bits
+    with pytest.raises(ValueError):
+        t[0, "Param00VecY"] = -129
+    with pytest.raises(gcformats.FormatError):
+        t[0, "Param00VecZ"] = 16  # four bits
+    with pytest.raises(TypeError):
+        t[0, "Param00F32"] = "x"
+    with pytest.raises(KeyError):
+        t[0, "nope"] = 1
+    with pytest.raises(IndexError):
+        t[2, "Param00Int"] = 1
+    assert t.to_bytes() == _table()  # refused edits leave the table as it was
+    t[1, "Param00VecZ"] = 5
+    t[0, "Param00VecX"] = 65535  # unsigned spelling of -1
+    t[1, "Param00Str"] = "ab"
+    assert t.rows == [[-5, -1, 7, 1.5, 3, "ab"], [9, 300, -1, -0.25, 5, "ab"]]
+    again = gcformats.open(t.to_bytes(), name="t.bcsv")
+    assert again.rows == t.rows
+    assert again.check() == [] or all(f.severity != "error" for f in again.check())
