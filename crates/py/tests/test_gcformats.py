@@ -234,3 +234,16 @@ def test_a_built_table_reads_its_cells_and_refuses_what_does_not_fit():
     again = gcformats.open(t.to_bytes(), name="t.bcsv")
     assert again.rows == t.rows
     assert again.check() == [] or all(f.severity != "error" for f in again.check())
+
+
+def test_vertex_data_without_numpy_are_memoryviews(monkeypatch):
+    models = list(_models())
+    if not models:
+        pytest.skip(f"no models in {CORPUS}")
+    with_numpy = gcformats.open(models[0]).primitives()[0]
+    monkeypatch.setitem(__import__("sys").modules, "numpy", None)  # `import numpy` fails
+    prim = gcformats.open(models[0]).primitives()[0]
+    assert isinstance(prim.positions, memoryview)
+    assert prim.positions.shape[1:] == (3,) and prim.positions.format == "f"
+    assert prim.positions.tolist() == with_numpy.positions.tolist()
+    assert prim.indices.tolist() == with_numpy.indices.tolist()
