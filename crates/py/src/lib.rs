@@ -605,7 +605,8 @@ impl PyOpened {
     }
 
     /// The table's rows (BCSV): a list of lists in field order, of `int`, `float` and `str`
-    /// (the values `gcf convert` writes to CSV and JSON).
+    /// (the values `gcf convert` writes to CSV and JSON). A copy: cells are set with
+    /// `t[row, "name"] = value`.
     #[getter]
     fn rows<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let t = self.table(py)?;
