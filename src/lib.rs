@@ -286,10 +286,10 @@ pub use canm;
 #[cfg(feature = "brlyt")]
 pub use brlyt;
 
-#[cfg(feature = "brlan")]
-pub use brlan;
 #[cfg(feature = "bas")]
 pub use bas;
+#[cfg(feature = "brlan")]
+pub use brlan;
 
 #[cfg(feature = "jpc")]
 pub use jpc;

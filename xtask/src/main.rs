@@ -2,7 +2,8 @@
 //!
 //! | task | what it does |
 //! |---|---|
-//! | `ci` | fmt check, clippy `-D warnings`, `cargo package` of every published crate (packs and builds each `.crate`), one-format builds (each facade format feature alone compiles and pulls in no conversion or CLI dependency), tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), samples up to date, round trip of `samples/`, fuzz smoke, every bench run once in test mode; installs cargo-fuzz first when it is missing |
+//! | `ci` | fmt check, clippy `-D warnings`, `cargo package` of every published crate (packs and builds each `.crate`), one-format builds (each facade format feature alone compiles and pulls in no conversion or CLI dependency), tests (recording which corpus checks ran: a skip fails when `../shared/corpus` exists), the Python wheel (`pip install .` into a venv under `target/`, pytest, the pyjmap benchmark once), samples up to date, round trip of `samples/`, fuzz smoke, every bench run once in test mode; installs cargo-fuzz first when it is missing |
+//! | `python` | the Python wheel step of `ci` alone |
 //! | `survey [DIR]` | the `gcf survey` table over DIR (default `samples/`) |
 //! | `roundtrip [DIR]` | round-trips every file under DIR and its members; fails on any difference |
 //! | `fuzz-smoke [SECONDS]` | runs every fuzz target for SECONDS (default 10) on stable |
@@ -34,7 +35,8 @@ fn main() -> ExitCode {
         Some("bench") => bench(),
         Some("package") => package().and_then(|()| one_format_builds()),
         Some("one-format") => one_format_builds(),
-        _ => Err("usage: cargo xtask ci | survey [DIR] | roundtrip [DIR] | fuzz-smoke [SECONDS] | gen-samples [--check] | bench | package | one-format".into()),
+        Some("python") => python(),
+        _ => Err("usage: cargo xtask ci | survey [DIR] | roundtrip [DIR] | fuzz-smoke [SECONDS] | gen-samples [--check] | bench | package | one-format | python".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -51,9 +53,14 @@ fn workspace_root() -> PathBuf {
 }
 
 fn run(program: &str, args: &[&str], dir: Option<&Path>) -> Result {
+    run_with(program, args, dir, &[])
+}
+
+/// [`run`] with environment variables set.
+fn run_with(program: &str, args: &[&str], dir: Option<&Path>, env: &[(&str, &str)]) -> Result {
     eprintln!("xtask: $ {program} {}", args.join(" "));
     let mut cmd = Command::new(program);
-    cmd.args(args);
+    cmd.args(args).envs(env.iter().copied());
     if let Some(d) = dir {
         cmd.current_dir(d);
     }
@@ -136,6 +143,7 @@ fn ci() -> Result {
         Ok(())
     })?;
     step("corpus checks ran", || corpus_checks(corpus_log))?;
+    step("python wheel", python)?;
     step("samples up to date", || gen_samples(true))?;
     step("roundtrip samples", || roundtrip(Path::new("samples")))?;
     // 3 s per target: a smoke run (seeds and a first mutation burst) that keeps a cold CI, now with
@@ -158,7 +166,7 @@ fn ci() -> Result {
 /// `cargo package` of every published crate: each `.crate` must hold what it needs (sources,
 /// README, licenses, bundled data) and build on its own, with no path into the repository.
 /// Cargo (>= 1.90) resolves the workspace path dependencies through a local registry overlay;
-/// `gcf` and `xtask` are `publish = false` and `fuzz` is its own workspace, so they are left out.
+/// `gcf`, `gcformats-py` (the wheel's module) and `xtask` are `publish = false` and `fuzz` is its own workspace, so they are left out.
 fn package() -> Result {
     forget_package_builds();
     run(
@@ -170,6 +178,8 @@ fn package() -> Result {
             "gcf",
             "--exclude",
             "xtask",
+            "--exclude",
+            "gcformats-py",
             "--allow-dirty",
             "--quiet",
             "--target-dir",
@@ -425,6 +435,63 @@ fn corpus_checks(log: &Path) -> Result {
     } else {
         Ok(())
     }
+}
+
+/// The venv the Python step installs the wheel into (under `target/`, so `cargo clean` drops it).
+const PY_VENV: &str = "target/py-venv";
+
+/// What the Python step installs besides the wheel: its build backend, the test runner, NumPy
+/// (vertex arrays) and the pyjmap release the benchmark compares with.
+const PY_TOOLS: [&str; 4] = ["maturin>=1.9,<2", "pytest", "numpy", "pyjmap==1.1.0"];
+
+/// The Python wheel (issue 38): `pip install .` from the repository root into a venv under
+/// `target/` (as the README's fresh-machine line does, with cargo's dev profile to keep CI fast:
+/// users get release builds), then its pytest suite, with the real-corpus tests required when
+/// `../shared/corpus/real` exists, and the pyjmap benchmark once (its figures need a release
+/// build: BENCHMARKS.md). `PYTHON` names the interpreter (default `python3`).
+fn python() -> Result {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let py = Path::new(PY_VENV).join("bin").join("python");
+    let py = py.to_str().ok_or("venv path is not UTF-8")?;
+    if !Path::new(py).exists() {
+        run(&python, &["-m", "venv", PY_VENV], None)?;
+    }
+    let mut install = vec!["-m", "pip", "install", "--quiet", "--upgrade"];
+    install.extend(PY_TOOLS);
+    run(py, &install, None)?;
+    let corpus = Path::new("../shared/corpus/real").is_dir();
+    let require = if corpus { "1" } else { "" };
+    run_with(
+        py,
+        &[
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--force-reinstall",
+            "--no-deps",
+            ".",
+        ],
+        None,
+        &[("MATURIN_PEP517_ARGS", "--profile dev")],
+    )?;
+    run_with(
+        py,
+        &[
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "crates/py/tests",
+        ],
+        None,
+        &[("GCFORMATS_REQUIRE_CORPUS", require)],
+    )?;
+    if corpus {
+        run(py, &["crates/py/bench/bench_pyjmap.py"], None)?;
+    }
+    Ok(())
 }
 
 fn cargo() -> String {

@@ -157,18 +157,23 @@ pub(crate) fn apply_meta(table: &mut Table, key: &str, value: &str) -> Result<()
     Ok(())
 }
 
-/// An integer cell as text: signed where the game reads it signed (plain fields), else unsigned.
-pub(crate) fn int_text(field: &Field, bits: u32) -> String {
+/// An integer cell's value: signed where the game reads it signed (plain fields), else unsigned
+/// (what the CSV and JSON forms print, and what bindings hand out without going through text).
+pub fn int_value(field: &Field, bits: u32) -> i64 {
     if field.is_plain() {
-        let sign_extended = match field.size() {
+        i64::from(match field.size() {
             1 => i32::from(bits as u8 as i8),
             2 => i32::from(bits as u16 as i16),
             _ => bits as i32,
-        };
-        sign_extended.to_string()
+        })
     } else {
-        bits.to_string()
+        i64::from(bits)
     }
+}
+
+/// An integer cell as text ([`int_value`]).
+pub(crate) fn int_text(field: &Field, bits: u32) -> String {
+    int_value(field, bits).to_string()
 }
 
 /// A float cell as text: the shortest decimal that reads back to the same bits; NaNs as hex bits.

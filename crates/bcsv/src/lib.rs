@@ -50,7 +50,7 @@ mod view;
 mod write;
 
 pub use cellstr::Str;
-pub use convert::value_text as cell_text;
+pub use convert::{int_value as cell_int, value_text as cell_text};
 pub use csv::{from_csv, to_csv};
 pub use detect::{Confidence, EXTENSIONS, detect, has_bcsv_extension, sniff};
 pub use format::Format;
