@@ -240,6 +240,33 @@ pub struct VertexFormat {
 }
 
 impl VertexFormat {
+    /// The S16 fixed-point format of `attr` with the most fraction bits whose range holds every
+    /// value and whose rounding keeps each within `tol`, else F32: how an importer stores a
+    /// float attribute (fixed point where it loses nothing that matters; NaN or huge values
+    /// give F32).
+    pub fn fitting(attr: Attr, count: CompCount, values: &[f32], tol: f32) -> VertexFormat {
+        let max = values.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let fits = (0..=15u8)
+            .rev()
+            .find(|&f| max * f32::from(1u16 << f) <= 32767.0);
+        let exact = |f: u8| {
+            let scale = f32::from(1u16 << f);
+            values
+                .iter()
+                .all(|v| ((v * scale).round() / scale - v).abs() <= tol)
+        };
+        let (ty, frac) = match fits {
+            Some(f) if exact(f) => (CompType::S16, f),
+            _ => (CompType::F32, 0),
+        };
+        VertexFormat {
+            attr,
+            count,
+            ty,
+            frac,
+        }
+    }
+
     /// Number of values per element (POS 2/3, NRM 3/9, TEX 1/2, colour 4), `None` when the
     /// attribute or count is unknown.
     pub fn components(&self) -> Option<usize> {

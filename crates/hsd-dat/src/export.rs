@@ -16,11 +16,14 @@ use gcio::{Error, Result};
 use gx::mtx::{IDENTITY, Mtx34, apply};
 use gx::scene::{Material, Mesh, Node, Scene, skin_weights};
 
-use crate::flags::TObjFlags;
+use crate::extras::{
+    self, ImageExtras, JointExtras, MaterialExtras, MeshExtras, ModelExtras, TextureExtras,
+};
+use crate::flags::{PObjFlags, TObjFlags};
 use crate::graph::Graph;
 use crate::image::TextureRef;
 use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
-use crate::types::{MObj, Material as MaterialColors, TObj};
+use crate::types::{Image, MObj, Material as MaterialColors, Palette, PixelEngine, TObj};
 use crate::view::Archive;
 
 /// A scene and what could not be exported into it (a mesh or texture that failed to decode is
@@ -43,8 +46,13 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     let world = a.world_matrices(&g);
     for (j, w) in g.joints.iter().zip(&world) {
         let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
-        let mut node = Node::new(format!("joint_{:x}", j.offset), j.parent, local);
+        // Named by pre-order index: an import writes the joints in that order, so the names
+        // survive a round trip (offsets do not).
+        let mut node = Node::new(format!("joint_{}", out.scene.nodes.len()), j.parent, local);
         node.inverse_bind = gx::mtx::inverse(w).unwrap_or(IDENTITY);
+        node.extras = extras::write(&JointExtras {
+            flags: j.joint.flags.bits(),
+        });
         out.scene.nodes.push(node);
     }
     let mut images = Images::default();
@@ -60,6 +68,10 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
             Ok(m) => {
                 let mut mesh = mesh(&g, &m, &world, &ibm);
                 mesh.material = material;
+                mesh.extras = extras::write(&MeshExtras {
+                    joint: Some(p.joint),
+                    cull: (p.pobj.flags & (PObjFlags::CULLFRONT | PObjFlags::CULLBACK)).bits(),
+                });
                 out.scene.meshes.push(mesh);
             }
             Err(e) => out
@@ -70,6 +82,10 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     for t in a.textures(&g) {
         images.get(a, &t, &mut out);
     }
+    out.scene.extras = extras::write(&ModelExtras {
+        version: extras::VERSION,
+        images: images.1,
+    });
     out
 }
 
@@ -111,23 +127,45 @@ pub fn to_obj(a: &Archive<'_>) -> Result<String> {
     }
 }
 
-/// Decoded textures by reference, each decoded once.
+/// Decoded textures by reference, each decoded once, and how each scene image was stored
+/// first (the document's `extras.hsd.images`).
 #[derive(Default)]
-struct Images(HashMap<TextureRef, Option<usize>>);
+struct Images(HashMap<TextureRef, Option<usize>>, Vec<Option<ImageExtras>>);
 
 impl Images {
     fn get(&mut self, a: &Archive<'_>, t: &TextureRef, out: &mut Export) -> Option<usize> {
-        *self
-            .0
-            .entry(*t)
-            .or_insert_with(|| match a.decode_texture(t) {
-                Ok(img) => Some(out.scene.add_image(img)),
-                Err(e) => {
-                    out.problems.push(e);
-                    None
+        let (seen, stored_as) = (&mut self.0, &mut self.1);
+        *seen.entry(*t).or_insert_with(|| match a.decode_texture(t) {
+            Ok(img) => {
+                let i = out.scene.add_image(img);
+                if stored_as.len() <= i {
+                    stored_as.resize(i + 1, None);
                 }
-            })
+                if let Some(s) = stored_as.get_mut(i).filter(|s| s.is_none()) {
+                    *s = Some(stored(a, t.image, t.palette));
+                }
+                Some(i)
+            }
+            Err(e) => {
+                out.problems.push(e);
+                None
+            }
+        })
     }
+}
+
+/// How the image at `image` (with `palette`) is stored.
+fn stored(a: &Archive<'_>, image: u32, palette: Option<u32>) -> ImageExtras {
+    let mut e = ImageExtras::default();
+    if let Ok(h) = a.read::<Image>(image) {
+        e.format = h.format;
+        e.mipmap = h.mipmap;
+        e.lod = [h.min_lod, h.max_lod];
+    }
+    e.palette = palette
+        .and_then(|p| a.read::<Palette>(p).ok())
+        .map(|p| (p.format, p.n_entries));
+    e
 }
 
 /// The material of the MObj at `m`: its diffuse texture (the first TObj that lights the diffuse
@@ -162,10 +200,36 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
         images.get(a, &r, out)
     });
     let mut mat = Material::new(format!("mobj_{m:x}"), texture);
+    let colors = mobj
+        .as_ref()
+        .and_then(|m| m.material)
+        .and_then(|c| a.read::<MaterialColors>(c).ok());
+    let pe = mobj
+        .as_ref()
+        .and_then(|m| m.pe)
+        .and_then(|p| a.read::<PixelEngine>(p).ok());
+    let mut x = MaterialExtras::new(
+        mobj.as_ref().map_or(0, |m| m.render_mode.bits()),
+        colors.as_ref(),
+        pe.as_ref(),
+    );
+    for t in &tobjs {
+        let image = t.image.and_then(|i| {
+            let r = TextureRef {
+                image: i,
+                palette: t.palette,
+            };
+            images.get(a, &r, out)
+        });
+        let mut e = TextureExtras::new(t, image);
+        if let Some(i) = t.image {
+            e.stored = stored(a, i, t.palette);
+        }
+        x.textures.push(e);
+    }
+    mat.extras = extras::write(&x);
     if texture.is_none()
-        && let Some(c) = mobj
-            .and_then(|m| m.material)
-            .and_then(|c| a.read::<MaterialColors>(c).ok())
+        && let Some(c) = colors
     {
         let [r, g, b, _] = c.diffuse.0.map(|x| f32::from(x) / 255.0);
         let alpha = if c.alpha.is_finite() {
