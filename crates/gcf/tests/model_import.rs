@@ -75,6 +75,70 @@ fn sample_and_real_models_come_back() {
     }
 }
 
+/// `convert model.glb model.dat` in both compiler orders: every sample HSD model and one real
+/// one go `m.dat → a.glb → b.dat → c.glb`; `b` checks clean and a.glb and c.glb hold the same
+/// model. A data-only archive is refused on the way out; an unknown order is an error.
+#[test]
+fn hsd_models_come_back() {
+    let dir = scratch("import-hsd");
+    let mut models: Vec<(String, Vec<u8>)> = gcf::samples()
+        .into_iter()
+        .filter(|(name, data)| {
+            name.ends_with(".dat")
+                && hsd_dat::validate(data)
+                    .iter()
+                    .all(|d| d.severity != gcio::Severity::Error)
+                && !hsd_dat::parse(data).unwrap().graph().joints.is_empty()
+        })
+        .collect();
+    assert!(models.len() >= 3, "{} sample models", models.len());
+    if let Some(root) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/hsd", "gcf import") {
+        let p = root.join("TyBancho-TyBancho.dat");
+        models.push(("TyBancho.dat".into(), std::fs::read(p).unwrap()));
+    }
+    for (name, data) in &models {
+        let m = dir.join(name.rsplit('/').next().unwrap());
+        std::fs::write(&m, data).unwrap();
+        for order in ["xd", "melee"] {
+            let (a, b, c) = (dir.join("a.glb"), dir.join("b.dat"), dir.join("c.glb"));
+            run(&[
+                "convert",
+                m.to_str().unwrap(),
+                a.to_str().unwrap(),
+                "--force",
+            ])
+            .succeeds();
+            run(&[
+                "convert",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "-o",
+                &format!("order={order}"),
+                "--force",
+            ])
+            .succeeds();
+            run(&[
+                "convert",
+                b.to_str().unwrap(),
+                c.to_str().unwrap(),
+                "--force",
+            ])
+            .succeeds();
+            run(&["check", b.to_str().unwrap()]).succeeds();
+            same_model(&a, &c);
+        }
+    }
+    let a = dir.join("a.glb");
+    run(&[
+        "convert",
+        a.to_str().unwrap(),
+        dir.join("x.dat").to_str().unwrap(),
+        "-o",
+        "order=gamecube",
+    ])
+    .fails_with(&["unknown order \"gamecube\""]);
+}
+
 /// Two joints; joint 0 moves along X by one unit per frame over 10 frames at 60 fps.
 fn animated_glb() -> Vec<u8> {
     let mut s = Scene::new("test");
