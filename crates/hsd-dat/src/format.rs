@@ -27,7 +27,10 @@ impl FileFormat for Format {
                     "texfmt",
                     "texture format for images without a recorded one (cmpr, rgb5a3, i8 ...)",
                 ),
-                ("name", "root name stem for the melee order (model → model_joint)"),
+                (
+                    "name",
+                    "root name stem for the melee order (model → model_joint)",
+                ),
             ],
             help: "import: joints, skin, meshes, materials and textures (our glb's extras kept)",
         },
