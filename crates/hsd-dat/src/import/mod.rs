@@ -19,6 +19,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod anim;
 mod geometry;
 mod material;
 
@@ -27,7 +28,7 @@ use gx::mtx::{IDENTITY, Mtx34, decompose_srt, inverse, mul, srt};
 use gx::scene::Scene;
 use gx::tex::TexFormat;
 
-use crate::bound_box::BoundBox;
+use crate::bound_box::{Aabb, BoundBox};
 use crate::build::Builder;
 use crate::build::parts::{LIGHT_RIG, light, light_set, model_set, scene_data, wobj};
 use crate::compile::{Order, compile_as};
@@ -130,6 +131,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         .copied()
         .ok_or_else(|| Error::message("no joint"))?;
     let frames = mats.loose(&mut b)?;
+    let anims = anim::animations(&mut b, scene, &skel)?;
     let dat = match opts.order {
         Order::ColosseumXd => {
             let mut lights = Vec::new();
@@ -139,16 +141,30 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
                 lights.push(b.put(&light_set(l)));
             }
             let matanims = frames.map(|f| b.ptr_array(&[f]));
-            let model = b.put(&model_set(root, None, matanims));
+            let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
+            let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
+            let model = b.put(&model_set(root, list, matanims));
             let models = b.ptr_array(&[model]);
             let lights = b.ptr_array(&lights);
             let scene_root = b.put(&scene_data(models, None, Some(lights)));
-            b.finish_xd(scene_root, &BoundBox::default())?
+            // One box per frame of each animation (HSD-026): the rest pose's.
+            let aabb = rest_box(scene);
+            let bound = BoundBox {
+                pad: 0,
+                sets: anims
+                    .iter()
+                    .map(|&(_, end)| vec![aabb; end as usize + 1])
+                    .collect(),
+            };
+            b.finish_xd(scene_root, &bound)?
         }
         Order::Melee => {
             b.root(&format!("{}_joint", opts.name), root);
             if let Some(f) = frames {
                 b.root(&format!("{}_matanim_joint", opts.name), f);
+            }
+            for (k, (tree, _)) in anims.iter().enumerate() {
+                b.root(&format!("{}_{k}_animjoint", opts.name), *tree);
             }
             b.finish()
         }
@@ -175,6 +191,31 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         inexact_blocks: mats.inexact_blocks,
         findings,
     })
+}
+
+/// The box around every mesh position of `scene` (zero without any).
+fn rest_box(scene: &Scene) -> Aabb {
+    let mut it = scene.meshes.iter().flat_map(|m| m.positions.iter());
+    let Some(first) = it.next() else {
+        return Aabb::default();
+    };
+    it.fold(
+        Aabb {
+            min: *first,
+            max: *first,
+        },
+        |mut b, p| {
+            for k in 0..3 {
+                if let (Some(lo), Some(hi), Some(v)) =
+                    (b.min.get_mut(k), b.max.get_mut(k), p.get(k))
+                {
+                    *lo = lo.min(*v);
+                    *hi = hi.max(*v);
+                }
+            }
+            b
+        },
+    )
 }
 
 /// The joint tree being built: scene nodes (after an added root when the scene needs one)
