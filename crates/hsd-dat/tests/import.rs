@@ -326,3 +326,37 @@ fn animations_round_trip() {
     }
     assert_eq!(checked, 6, "two orders × (2 + 1) animations");
 }
+
+/// A node listed before its parent (not pre-order) hangs off an added root: every joint stays
+/// reachable and the mesh weighted to it keeps its positions.
+#[test]
+fn plain_child_before_parent() {
+    let mut s = Scene::new("test");
+    let local = gx::mtx::srt([0.0; 3], [1.0; 3], [0.0, 1.0, 0.0]);
+    s.nodes
+        .push(gx::scene::Node::new("root", None, gx::mtx::IDENTITY));
+    s.nodes.push(gx::scene::Node::new("child", Some(2), local));
+    s.nodes.push(gx::scene::Node::new("mid", Some(0), local));
+    s.nodes[1].inverse_bind = gx::mtx::inverse(&gx::mtx::mul(&local, &local)).unwrap();
+    s.nodes[2].inverse_bind = gx::mtx::inverse(&local).unwrap();
+    let mut m = grid("body", 1, 1.0, 0.0);
+    m.skin = (0..m.positions.len())
+        .map(|i| gx::scene::skin_weights(&[(1, 0.25 + i as f32 / 10.0), (2, 0.5)]))
+        .collect();
+    s.meshes.push(m);
+    plain(&s);
+    // In code (a glTF reader lists parents first): the nodes as given.
+    let b = import(&s, &ImportOptions::default()).unwrap().bytes;
+    let g = parse(&b).unwrap().graph();
+    // The added root owns the mesh; "child" hangs off it beside "root".
+    assert_eq!(g.joints.len(), 4);
+    let f = |j: usize| g.joints[j].joint.flags;
+    assert!(f(0).contains(JointFlags::ENVELOPE_MODEL) && !f(0).contains(JointFlags::SKELETON));
+    assert_eq!(
+        g.joints
+            .iter()
+            .filter(|j| j.joint.flags.contains(JointFlags::SKELETON))
+            .count(),
+        2
+    );
+}

@@ -239,7 +239,8 @@ pub(crate) struct Skeleton {
 
 impl Skeleton {
     /// The scene's nodes as joints, under an added identity root when the scene has none, several,
-    /// or one the game would turn (HSD-021: a root's rotation must be identity).
+    /// one the game would turn (HSD-021: a root's rotation must be identity), or a node listed
+    /// before its parent (which then hangs off that root: its meshes keep their glTF positions).
     fn new(scene: &Scene) -> Skeleton {
         let n = scene.nodes.len();
         let roots = (0..n)
@@ -265,7 +266,13 @@ impl Skeleton {
             n == 0
                 || roots != 1
                 || first_rotated
-                || scene.nodes.first().is_some_and(|x| x.parent.is_some()),
+                || scene.nodes.first().is_some_and(|x| x.parent.is_some())
+                // A node listed before its parent hangs off the added root instead.
+                || scene
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .any(|(i, x)| x.parent.is_some_and(|p| p >= i && p < n)),
         );
         let mut s = Skeleton {
             parent: Vec::new(),
