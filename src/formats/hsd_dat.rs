@@ -182,8 +182,8 @@ const IMPORT_KEYS: [&str; 3] = ["order", "texfmt", "name"];
 
 /// `convert model.glb model.dat` ([`hsd_dat::import`]): `-o order=xd|melee` (default xd),
 /// `-o texfmt=NAME` for images without a recorded format, `-o name=STEM` for the Melee root
-/// (`STEM_joint`, default `model`); notes the CMPR blocks that could not come back exactly and
-/// the holder joints added.
+/// (`STEM_joint`, default `model`); notes the PObj count, the validator's warnings, the CMPR
+/// blocks that could not come back exactly and the holder joints added.
 #[cfg(feature = "convert")]
 fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
     use hsd_dat::import::{ImportOptions, from_glb};
@@ -207,6 +207,17 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
             "{}: {} CMPR blocks re-encoded approximately",
             job.from, imported.inexact_blocks
         ));
+    }
+    notices.push(format!(
+        "{}: {} PObjs (the game crashes on load at about 240)",
+        job.from, imported.pobjs
+    ));
+    for d in imported
+        .findings
+        .iter()
+        .filter(|d| d.severity == gcio::Severity::Warning)
+    {
+        notices.push(format!("{}: {d}", job.to));
     }
     if imported.holders > 0 {
         notices.push(format!(

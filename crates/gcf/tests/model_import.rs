@@ -77,7 +77,7 @@ fn sample_and_real_models_come_back() {
 
 /// `convert model.glb model.dat` in both compiler orders: every sample HSD model and one real
 /// one go `m.dat → a.glb → b.dat → c.glb`; `b` checks clean and a.glb and c.glb hold the same
-/// model. A data-only archive is refused on the way out; an unknown order is an error.
+/// model, and the import reports its PObj count; an unknown order is an error.
 #[test]
 fn hsd_models_come_back() {
     let dir = scratch("import-hsd");
@@ -108,15 +108,20 @@ fn hsd_models_come_back() {
                 "--force",
             ])
             .succeeds();
-            run(&[
+            let imported = run(&[
                 "convert",
                 a.to_str().unwrap(),
                 b.to_str().unwrap(),
                 "-o",
                 &format!("order={order}"),
                 "--force",
-            ])
-            .succeeds();
+            ]);
+            // The PObj count is reported.
+            assert!(
+                imported.succeeds().stderr.contains(" PObjs"),
+                "{}",
+                imported.stderr
+            );
             run(&[
                 "convert",
                 b.to_str().unwrap(),
