@@ -360,3 +360,44 @@ fn plain_child_before_parent() {
         2
     );
 }
+
+/// An animation that moves nothing (its channels hold the rest pose) keeps its length: the
+/// AnimJoint tree gets one constant track, so its AObj's `end_frame` matches the bound box
+/// (HSD-026) and the export still has the animation.
+#[test]
+fn still_animation_keeps_its_length() {
+    let mut s = Scene::new("test");
+    node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let bone = node(&mut s, "bone", Some(0), [0.0; 3], [0.0, 1.0, 0.0]);
+    let mut m = grid("body", 1, 1.0, 0.0);
+    m.skin = (0..m.positions.len())
+        .map(|i| gx::scene::skin_weights(&[(0, 0.5), (bone as u16, 0.1 + i as f32 / 10.0)]))
+        .collect();
+    s.meshes.push(m);
+    s.clips.push(gx::scene::Clip {
+        name: "still".into(),
+        channels: vec![gx::scene::Channel {
+            node: bone,
+            target: gx::scene::Target::Translation,
+            interpolation: gx::scene::Interpolation::Linear,
+            times: vec![0.0, 12.0 / 60.0],
+            values: vec![0.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+        }],
+        extras: None,
+    });
+    for order in [Order::ColosseumXd, Order::Melee] {
+        let opts = ImportOptions {
+            order,
+            ..ImportOptions::default()
+        };
+        let b = import(&s, &opts).unwrap().bytes;
+        let c = Scene::from_glb(&export::to_glb(&parse(&b).unwrap()).unwrap()).unwrap();
+        assert_eq!(c.clips.len(), 1, "{order:?}");
+        let end = c.clips[0]
+            .channels
+            .iter()
+            .flat_map(|x| x.times.last().copied())
+            .fold(0.0f32, f32::max);
+        assert!((end * 60.0 - 12.0).abs() < 1e-3, "{order:?}: {end}");
+    }
+}

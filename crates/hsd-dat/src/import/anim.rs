@@ -56,6 +56,7 @@ fn tree(b: &mut Builder, scene: &Scene, skel: &Skeleton, clip: &Clip) -> Result<
     let locals = scene.clip_locals(clip, &times);
     let n = skel.parent.len();
     let mut aobjs: Vec<Option<Target>> = vec![None; n];
+    let mut first_animated = None;
     for (node, frames) in locals.iter().enumerate() {
         let animated = clip
             .channels
@@ -65,6 +66,7 @@ fn tree(b: &mut Builder, scene: &Scene, skel: &Skeleton, clip: &Clip) -> Result<
         let Some(&(r0, s0, t0)) = skel.srt.get(j).filter(|_| animated) else {
             continue;
         };
+        first_animated.get_or_insert(j);
         // Per frame: rotation (continuous), scale, translation.
         let mut near = r0;
         let mut samples = [
@@ -105,6 +107,19 @@ fn tree(b: &mut Builder, scene: &Scene, skel: &Skeleton, clip: &Clip) -> Result<
         }
         if let (Some(first), Some(slot)) = (next, aobjs.get_mut(j)) {
             *slot = Some(b.put(&aobj(end, first)));
+        }
+    }
+    // An animation that moves nothing keeps its length: one constant track (the first
+    // animated joint's rest X rotation) so the tree has an AObj with `end_frame`.
+    if aobjs.iter().all(Option::is_none)
+        && let Some(j) = first_animated
+        && let Some(&(r, _, _)) = skel.srt.get(j)
+    {
+        let constant = vec![r[0]; times.len()];
+        let k = b.keys(keys(&constant)?);
+        let f = b.put(&fobj(TRACKS[0][0], None, k));
+        if let Some(slot) = aobjs.get_mut(j) {
+            *slot = Some(b.put(&aobj(end, f)));
         }
     }
     // The AnimJoint tree mirrors the joint tree (children after parents, siblings in order).
