@@ -513,6 +513,23 @@ fn unsized_format(f: &VertexFormat, r: &Reader<'_>) -> Error {
 mod tests {
     use super::*;
 
+    /// `fitting`: the most fraction bits the range allows when they keep every value, else
+    /// F32 (a value between steps, NaN, or one past the s16 range at frac 0).
+    #[test]
+    fn fitting_prefers_exact_fixed_point() {
+        let f = |v: &[f32], tol: f32| {
+            let x = VertexFormat::fitting(Attr::POS, CompCount::POS_XYZ, v, tol);
+            (x.ty, x.frac)
+        };
+        assert_eq!(f(&[1.5, -2.25, 100.0], 0.0), (CompType::S16, 8));
+        assert_eq!(f(&[0.25, 0.5], 0.0), (CompType::S16, 15));
+        assert_eq!(f(&[0.1], 0.0), (CompType::F32, 0));
+        assert_eq!(f(&[0.1], 1e-4), (CompType::S16, 15));
+        assert_eq!(f(&[40000.0], 1.0), (CompType::F32, 0));
+        assert_eq!(f(&[f32::NAN], 1.0), (CompType::F32, 0));
+        assert_eq!(f(&[], 0.0), (CompType::S16, 15));
+    }
+
     fn fmt(attr: Attr, count: u32, ty: CompType, frac: u8) -> VertexFormat {
         VertexFormat {
             attr,
