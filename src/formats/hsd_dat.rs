@@ -178,11 +178,11 @@ impl Present<hsd_dat::Format> for HsdDat {
 
 /// Option keys `convert x.glb y.dat` takes.
 #[cfg(feature = "convert")]
-const IMPORT_KEYS: [&str; 3] = ["order", "texfmt", "name"];
+const IMPORT_KEYS: [&str; 4] = ["order", "texfmt", "name", "tol"];
 
 /// `convert model.glb model.dat` ([`hsd_dat::import`]): `-o order=xd|melee` (default xd),
 /// `-o texfmt=NAME` for images without a recorded format, `-o name=STEM` for the Melee root
-/// (`STEM_joint`, default `model`); notes the PObj count, the validator's warnings, the CMPR
+/// (`STEM_joint`, default `model`), `-o tol=X` the animation fitting tolerance (1e-4); notes the PObj count, the validator's warnings, the CMPR
 /// blocks that could not come back exactly and the holder joints added.
 #[cfg(feature = "convert")]
 fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
@@ -200,6 +200,13 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
     }
     if let Some(name) = job.opts.get("name") {
         opts.name = name.to_owned();
+    }
+    if let Some(t) = job.opts.get("tol") {
+        opts.tolerance = t
+            .parse::<f32>()
+            .ok()
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .ok_or_else(|| gcio::Error::message(format!("tol={t:?} is not a positive number")))?;
     }
     let imported = from_glb(job.input, &opts)?;
     if imported.inexact_blocks > 0 {

@@ -142,6 +142,14 @@ fn hsd_models_come_back() {
         "order=gamecube",
     ])
     .fails_with(&["unknown order \"gamecube\""]);
+    run(&[
+        "convert",
+        a.to_str().unwrap(),
+        dir.join("x.dat").to_str().unwrap(),
+        "-o",
+        "tol=-1",
+    ])
+    .fails_with(&["tol=\"-1\" is not a positive number"]);
 }
 
 /// Two joints; joint 0 moves along X by one unit per frame over 10 frames at 60 fps.

@@ -31,6 +31,7 @@ impl FileFormat for Format {
                     "name",
                     "root name stem for the melee order (model → model_joint)",
                 ),
+                ("tol", "largest animation fitting error at any frame (1e-4)"),
             ],
             help: "import: joints, skin, meshes, materials and textures (our glb's extras kept)",
         },

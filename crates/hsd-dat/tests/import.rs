@@ -401,3 +401,18 @@ fn still_animation_keeps_its_length() {
         assert!((end * 60.0 - 12.0).abs() < 1e-3, "{order:?}: {end}");
     }
 }
+
+/// The fitting tolerance is honoured: a loose one stores fewer keys (a smaller file) than the
+/// default, which keeps every frame within 1e-4.
+#[test]
+fn animation_tolerance_is_honoured() {
+    let m = hsd_dat::build::xd_scene().unwrap().write().unwrap();
+    let a = Scene::from_glb(&export::to_glb(&parse(&m).unwrap()).unwrap()).unwrap();
+    let tight = import(&a, &ImportOptions::default()).unwrap().bytes;
+    let loose = ImportOptions {
+        tolerance: 10.0,
+        ..ImportOptions::default()
+    };
+    let loose = import(&a, &loose).unwrap().bytes;
+    assert!(loose.len() < tight.len(), "{} {}", loose.len(), tight.len());
+}

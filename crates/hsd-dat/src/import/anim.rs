@@ -2,7 +2,8 @@
 //! mirroring the joint tree. The clip is resampled at every frame (60 per second) to each
 //! joint's local matrix, decomposed to Euler XYZ (continuous from frame to frame), scale and
 //! translation as the runtime composes them; every component that moves off the joint's rest
-//! value becomes an FObj of Hermite keys fitted within [`TOLERANCE`] (`gx::curve`), a key's
+//! value becomes an FObj of Hermite keys fitted within the tolerance
+//! ([`super::ImportOptions::tolerance`], default [`TOLERANCE`]; `gx::curve`), a key's
 //! outgoing slope an SLP key where it differs from the incoming one.
 
 use gcio::Result;
@@ -17,7 +18,7 @@ use crate::fobj::{Key, Op, encode};
 use crate::model::Target;
 use crate::types::AnimJoint;
 
-/// Largest error of a fitted track at any frame (radians, scale units or model units).
+/// Default largest error of a fitted track at any frame (radians, scale units or model units).
 pub const TOLERANCE: f32 = 1e-4;
 
 /// Most frames an animation is resampled at.
@@ -32,10 +33,11 @@ pub(super) fn animations(
     b: &mut Builder,
     scene: &Scene,
     skel: &Skeleton,
+    tol: f32,
 ) -> Result<Vec<(Target, f32)>> {
     let mut out = Vec::new();
     for clip in &scene.clips {
-        out.push(tree(b, scene, skel, clip)?);
+        out.push(tree(b, scene, skel, clip, tol)?);
     }
     Ok(out)
 }
@@ -50,7 +52,13 @@ fn last_frame(clip: &Clip) -> f32 {
         * 60.0
 }
 
-fn tree(b: &mut Builder, scene: &Scene, skel: &Skeleton, clip: &Clip) -> Result<(Target, f32)> {
+fn tree(
+    b: &mut Builder,
+    scene: &Scene,
+    skel: &Skeleton,
+    clip: &Clip,
+    tol: f32,
+) -> Result<(Target, f32)> {
     let end = last_frame(clip).round().clamp(0.0, MAX_FRAMES);
     let times: Vec<f32> = (0..=end as u32).map(|f| f as f32 / 60.0).collect();
     let locals = scene.clip_locals(clip, &times);
@@ -92,7 +100,7 @@ fn tree(b: &mut Builder, scene: &Scene, skel: &Skeleton, clip: &Clip) -> Result<
                     .and_then(|x| x.get(axis))
                     .copied()
                     .unwrap_or(0.0);
-                if v.iter().all(|x| (x - r).abs() <= TOLERANCE * 0.1) {
+                if v.iter().all(|x| (x - r).abs() <= tol * 0.1) {
                     continue;
                 }
                 let track = TRACKS
@@ -100,7 +108,7 @@ fn tree(b: &mut Builder, scene: &Scene, skel: &Skeleton, clip: &Clip) -> Result<
                     .and_then(|x| x.get(axis))
                     .copied()
                     .unwrap_or(0);
-                let (stream, len) = keys(v)?;
+                let (stream, len) = keys(v, tol)?;
                 let k = b.keys((stream, len));
                 next = Some(b.put(&fobj(track, next, k)));
             }
@@ -116,7 +124,7 @@ fn tree(b: &mut Builder, scene: &Scene, skel: &Skeleton, clip: &Clip) -> Result<
         && let Some(&(r, _, _)) = skel.srt.get(j)
     {
         let constant = vec![r[0]; times.len()];
-        let k = b.keys(keys(&constant)?);
+        let k = b.keys(keys(&constant, tol)?);
         let f = b.put(&fobj(TRACKS[0][0], None, k));
         if let Some(slot) = aobjs.get_mut(j) {
             *slot = Some(b.put(&aobj(end, f)));
@@ -147,8 +155,8 @@ fn tree(b: &mut Builder, scene: &Scene, skel: &Skeleton, clip: &Clip) -> Result<
 }
 
 /// A keyframe stream (float values and slopes) for `samples`, padded to 4, and its length.
-fn keys(samples: &[f32]) -> Result<(Vec<u8>, u32)> {
-    let fitted = fit_hermite(samples, TOLERANCE);
+fn keys(samples: &[f32], tol: f32) -> Result<(Vec<u8>, u32)> {
+    let fitted = fit_hermite(samples, tol);
     let mut out = Vec::new();
     for (i, k) in fitted.iter().enumerate() {
         let wait = fitted

@@ -48,6 +48,8 @@ pub struct ImportOptions {
     /// Texture format for images without a recorded one (default: chosen per image by
     /// [`gx::tex::choose_format`]).
     pub texture_format: Option<TexFormat>,
+    /// Largest error of a fitted animation track at any frame ([`anim::TOLERANCE`]).
+    pub tolerance: f32,
 }
 
 impl Default for ImportOptions {
@@ -56,6 +58,7 @@ impl Default for ImportOptions {
             order: Order::ColosseumXd,
             name: "model".into(),
             texture_format: None,
+            tolerance: anim::TOLERANCE,
         }
     }
 }
@@ -131,7 +134,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         .copied()
         .ok_or_else(|| Error::message("no joint"))?;
     let frames = mats.loose(&mut b)?;
-    let anims = anim::animations(&mut b, scene, &skel)?;
+    let anims = anim::animations(&mut b, scene, &skel, opts.tolerance.max(1e-7))?;
     let dat = match opts.order {
         Order::ColosseumXd => {
             let mut lights = Vec::new();
