@@ -3,7 +3,9 @@
 //! crates' samples. Throughput is per byte of the input model; the glb figure includes decoding
 //! every texture and PNG-encoding each distinct image. `import_j3d` is the way back: the model's
 //! `.glb` read and imported as a J3D model (`j3d_bmd::import`: textures re-encoded, the output
-//! written, read back and validated), per byte of the J3D model too.
+//! written, read back and validated), per byte of the J3D model too; `import_hsd` the same for
+//! sysdolphin models (`hsd_dat::import`: compiled in HAL's XD order, read back and validated),
+//! per byte of the `.dat`.
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use std::hint::black_box;
@@ -64,6 +66,24 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 j3d_bmd::to_glb(&j3d_bmd::parse(black_box(bytes)).unwrap())
                     .unwrap()
+                    .len()
+            })
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("import_hsd");
+    g.sample_size(10);
+    for (name, bytes) in &hsd {
+        let Ok(glb) = hsd_dat::export::to_glb(&hsd_dat::parse(bytes).unwrap()) else {
+            continue; // data only: no model
+        };
+        let opts = hsd_dat::import::ImportOptions::default();
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(format!("glb/{name}"), |b| {
+            b.iter(|| {
+                hsd_dat::import::from_glb(black_box(&glb), &opts)
+                    .unwrap()
+                    .bytes
                     .len()
             })
         });

@@ -120,9 +120,16 @@ impl Present<hsd_dat::Format> for HsdDat {
     /// distinct image; `x.dat dir`: the same as `dir/x.*` ([`hsd_dat::export`]). A mesh or
     /// texture that fails to decode is an error (the first such problem), so no partial
     /// export is written; so is a file without a model (no joint, no mesh: fighter data,
-    /// effects), which would convert to an empty scene.
-    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
+    /// effects), which would convert to an empty scene. `x.glb y.dat` imports ([`import`]).
+    fn convert_noting(
+        &self,
+        job: &Conversion<'_>,
+        notices: &mut Notices,
+    ) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
+        if matches!(extension_of(from).as_str(), "glb" | "gltf") && extension_of(to) == "dat" {
+            return import(job, notices).map(Some);
+        }
         let ext = extension_of(to);
         if !(is_folder_name(to) || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
             return Ok(None);
@@ -167,6 +174,65 @@ impl Present<hsd_dat::Format> for HsdDat {
             .transpose();
         Some(order.and_then(|o| rebuild(data, o)))
     }
+}
+
+/// Option keys `convert x.glb y.dat` takes.
+#[cfg(feature = "convert")]
+const IMPORT_KEYS: [&str; 4] = ["order", "texfmt", "name", "tol"];
+
+/// `convert model.glb model.dat` ([`hsd_dat::import`]): `-o order=xd|melee` (default xd),
+/// `-o texfmt=NAME` for images without a recorded format, `-o name=STEM` for the Melee root
+/// (`STEM_joint`, default `model`), `-o tol=X` the animation fitting tolerance (1e-4); notes the PObj count, the validator's warnings, the CMPR
+/// blocks that could not come back exactly and the holder joints added.
+#[cfg(feature = "convert")]
+fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
+    use hsd_dat::import::{ImportOptions, from_glb};
+    crate::format::check_option_keys(job.opts, &IMPORT_KEYS, "glTF to HSD")?;
+    let mut opts = ImportOptions::default();
+    if let Some(o) = job.opts.get("order") {
+        opts.order = parse_order(o).map_err(gcio::Error::message)?;
+    }
+    if let Some(name) = job.opts.get("texfmt") {
+        opts.texture_format = Some(
+            gx::tex::TexFormat::from_name(name)
+                .ok_or_else(|| gcio::Error::message(format!("unknown texture format {name:?}")))?,
+        );
+    }
+    if let Some(name) = job.opts.get("name") {
+        opts.name = name.to_owned();
+    }
+    if let Some(t) = job.opts.get("tol") {
+        opts.tolerance = t
+            .parse::<f32>()
+            .ok()
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .ok_or_else(|| gcio::Error::message(format!("tol={t:?} is not a positive number")))?;
+    }
+    let imported = from_glb(job.input, &opts)?;
+    if imported.inexact_blocks > 0 {
+        notices.push(format!(
+            "{}: {} CMPR blocks re-encoded approximately",
+            job.from, imported.inexact_blocks
+        ));
+    }
+    notices.push(format!(
+        "{}: {} PObjs (the game crashes on load at about 240)",
+        job.from, imported.pobjs
+    ));
+    for d in imported
+        .findings
+        .iter()
+        .filter(|d| d.severity == gcio::Severity::Warning)
+    {
+        notices.push(format!("{}: {d}", job.to));
+    }
+    if imported.holders > 0 {
+        notices.push(format!(
+            "{}: {} holder joint(s) added for meshes whose joints are all weighted",
+            job.from, imported.holders
+        ));
+    }
+    Ok(crate::format::one_file(job.to, imported.bytes))
 }
 
 /// `gcf compare a.dat b.dat`: first line `BNB <percent>` (whole file, `a` the reference; for `b`

@@ -75,6 +75,83 @@ fn sample_and_real_models_come_back() {
     }
 }
 
+/// `convert model.glb model.dat` in both compiler orders: every sample HSD model and one real
+/// one go `m.dat → a.glb → b.dat → c.glb`; `b` checks clean and a.glb and c.glb hold the same
+/// model, and the import reports its PObj count; an unknown order is an error.
+#[test]
+fn hsd_models_come_back() {
+    let dir = scratch("import-hsd");
+    let mut models: Vec<(String, Vec<u8>)> = gcf::samples()
+        .into_iter()
+        .filter(|(name, data)| {
+            name.ends_with(".dat")
+                && hsd_dat::validate(data)
+                    .iter()
+                    .all(|d| d.severity != gcio::Severity::Error)
+                && !hsd_dat::parse(data).unwrap().graph().joints.is_empty()
+        })
+        .collect();
+    assert!(models.len() >= 3, "{} sample models", models.len());
+    if let Some(root) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/hsd", "gcf import") {
+        let p = root.join("TyBancho-TyBancho.dat");
+        models.push(("TyBancho.dat".into(), std::fs::read(p).unwrap()));
+    }
+    for (name, data) in &models {
+        let m = dir.join(name.rsplit('/').next().unwrap());
+        std::fs::write(&m, data).unwrap();
+        for order in ["xd", "melee"] {
+            let (a, b, c) = (dir.join("a.glb"), dir.join("b.dat"), dir.join("c.glb"));
+            run(&[
+                "convert",
+                m.to_str().unwrap(),
+                a.to_str().unwrap(),
+                "--force",
+            ])
+            .succeeds();
+            let imported = run(&[
+                "convert",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "-o",
+                &format!("order={order}"),
+                "--force",
+            ]);
+            // The PObj count is reported.
+            assert!(
+                imported.succeeds().stderr.contains(" PObjs"),
+                "{}",
+                imported.stderr
+            );
+            run(&[
+                "convert",
+                b.to_str().unwrap(),
+                c.to_str().unwrap(),
+                "--force",
+            ])
+            .succeeds();
+            run(&["check", b.to_str().unwrap()]).succeeds();
+            same_model(&a, &c);
+        }
+    }
+    let a = dir.join("a.glb");
+    run(&[
+        "convert",
+        a.to_str().unwrap(),
+        dir.join("x.dat").to_str().unwrap(),
+        "-o",
+        "order=gamecube",
+    ])
+    .fails_with(&["unknown order \"gamecube\""]);
+    run(&[
+        "convert",
+        a.to_str().unwrap(),
+        dir.join("x.dat").to_str().unwrap(),
+        "-o",
+        "tol=-1",
+    ])
+    .fails_with(&["tol=\"-1\" is not a positive number"]);
+}
+
 /// Two joints; joint 0 moves along X by one unit per frame over 10 frames at 60 fps.
 fn animated_glb() -> Vec<u8> {
     let mut s = Scene::new("test");
@@ -121,4 +198,101 @@ fn gltf_animation_becomes_bck() {
     s.nodes.push(Node::new("root", None, gx::mtx::IDENTITY));
     std::fs::write(&still, s.to_glb().unwrap()).unwrap();
     run(&["convert", still.to_str().unwrap(), b, "--force"]).fails_with(&["no animation"]);
+}
+
+/// `convert model.glb model.pkx -o meta=metadata.json`: the sample Pokémon and trainers' models
+/// (exported to glTF with their animations) go back into containers with their metadata; the
+/// result checks clean, its DAT holds the same model, and its ModelSet lists as many
+/// animations as the original (the slots index them). Without metadata, or with the other
+/// game, the conversion fails with why.
+#[test]
+fn glb_imports_into_a_pkx() {
+    let dir = scratch("import-pkx");
+    let mut read = 0;
+    for (name, data) in pkx::build::samples().unwrap() {
+        if name.contains('/') {
+            continue; // broken variants
+        }
+        let p = pkx::Pkx::parse(&data).unwrap();
+        let game = if name.starts_with("xd") {
+            "xd"
+        } else {
+            "colosseum"
+        };
+        let (m, json, a, out, c) = (
+            dir.join("m.dat"),
+            dir.join("m.json"),
+            dir.join("a.glb"),
+            dir.join("out.pkx"),
+            dir.join("c.glb"),
+        );
+        std::fs::write(&m, &p.dat).unwrap();
+        std::fs::write(dir.join("x.pkx"), &data).unwrap();
+        let x = dir.join("x.pkx");
+        run(&[
+            "convert",
+            x.to_str().unwrap(),
+            json.to_str().unwrap(),
+            "--force",
+        ])
+        .succeeds();
+        run(&[
+            "convert",
+            m.to_str().unwrap(),
+            a.to_str().unwrap(),
+            "--force",
+        ])
+        .succeeds();
+        let meta = format!("meta={}", json.display());
+        run(&[
+            "convert",
+            a.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "-o",
+            &meta,
+            "-o",
+            &format!("game={game}"),
+            "--force",
+        ])
+        .succeeds();
+        run(&["check", out.to_str().unwrap()]).succeeds();
+        let q = pkx::Pkx::parse(&std::fs::read(&out).unwrap()).unwrap();
+        let anims = |dat: &[u8]| {
+            let a = hsd_dat::parse(dat).unwrap();
+            Scene::from_glb(&hsd_dat::export::to_glb(&a).unwrap())
+                .unwrap()
+                .clips
+                .len()
+        };
+        assert_eq!(anims(&q.dat), anims(&p.dat), "{name}");
+        std::fs::write(dir.join("b.dat"), &q.dat).unwrap();
+        let b = dir.join("b.dat");
+        run(&[
+            "convert",
+            b.to_str().unwrap(),
+            c.to_str().unwrap(),
+            "--force",
+        ])
+        .succeeds();
+        same_model(&a, &c);
+        let other = if game == "xd" { "colosseum" } else { "xd" };
+        run(&[
+            "convert",
+            a.to_str().unwrap(),
+            dir.join("y.pkx").to_str().unwrap(),
+            "-o",
+            &meta,
+            "-o",
+            &format!("game={other}"),
+        ])
+        .fails_with(&["but the metadata is for"]);
+        read += 1;
+    }
+    assert_eq!(read, 4, "sample containers");
+    run(&[
+        "convert",
+        dir.join("a.glb").to_str().unwrap(),
+        dir.join("z.pkx").to_str().unwrap(),
+    ])
+    .fails_with(&["needs -o meta="]);
 }

@@ -240,6 +240,33 @@ pub struct VertexFormat {
 }
 
 impl VertexFormat {
+    /// The S16 fixed-point format of `attr` with the most fraction bits whose range holds every
+    /// value and whose rounding keeps each within `tol`, else F32: how an importer stores a
+    /// float attribute (fixed point where it loses nothing that matters; NaN or huge values
+    /// give F32).
+    pub fn fitting(attr: Attr, count: CompCount, values: &[f32], tol: f32) -> VertexFormat {
+        let max = values.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let fits = (0..=15u8)
+            .rev()
+            .find(|&f| max * f32::from(1u16 << f) <= 32767.0);
+        let exact = |f: u8| {
+            let scale = f32::from(1u16 << f);
+            values
+                .iter()
+                .all(|v| ((v * scale).round() / scale - v).abs() <= tol)
+        };
+        let (ty, frac) = match fits {
+            Some(f) if exact(f) => (CompType::S16, f),
+            _ => (CompType::F32, 0),
+        };
+        VertexFormat {
+            attr,
+            count,
+            ty,
+            frac,
+        }
+    }
+
     /// Number of values per element (POS 2/3, NRM 3/9, TEX 1/2, colour 4), `None` when the
     /// attribute or count is unknown.
     pub fn components(&self) -> Option<usize> {
@@ -485,6 +512,23 @@ fn unsized_format(f: &VertexFormat, r: &Reader<'_>) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `fitting`: the most fraction bits the range allows when they keep every value, else
+    /// F32 (a value between steps, NaN, or one past the s16 range at frac 0).
+    #[test]
+    fn fitting_prefers_exact_fixed_point() {
+        let f = |v: &[f32], tol: f32| {
+            let x = VertexFormat::fitting(Attr::POS, CompCount::POS_XYZ, v, tol);
+            (x.ty, x.frac)
+        };
+        assert_eq!(f(&[1.5, -2.25, 100.0], 0.0), (CompType::S16, 8));
+        assert_eq!(f(&[0.25, 0.5], 0.0), (CompType::S16, 15));
+        assert_eq!(f(&[0.1], 0.0), (CompType::F32, 0));
+        assert_eq!(f(&[0.1], 1e-4), (CompType::S16, 15));
+        assert_eq!(f(&[40000.0], 1.0), (CompType::F32, 0));
+        assert_eq!(f(&[f32::NAN], 1.0), (CompType::F32, 0));
+        assert_eq!(f(&[], 0.0), (CompType::S16, 15));
+    }
 
     fn fmt(attr: Attr, count: u32, ty: CompType, frac: u8) -> VertexFormat {
         VertexFormat {

@@ -246,22 +246,34 @@ impl JointAnimation {
     /// [`Archive::world_matrices`].
     pub fn sample(&self, frame: f32) -> Vec<Mtx> {
         let mut out: Vec<Mtx> = Vec::with_capacity(self.joints.len());
-        for j in &self.joints {
-            let mut v = j.rest;
-            for (which, axis, start, curve) in &j.channels {
-                if let Some(slot) = v.get_mut(*which).and_then(|x| x.get_mut(*axis)) {
-                    *slot = curve.eval(frame + start);
-                }
-            }
-            let [r, s, t] = v;
+        for (j, local) in self.joints.iter().zip(self.locals(frame)) {
             let parent = j
                 .parent
                 .and_then(|p| out.get(p))
                 .copied()
                 .unwrap_or(IDENTITY);
-            out.push(mul(&parent, &srt(r, s, t)));
+            out.push(mul(&parent, &local));
         }
         out
+    }
+
+    /// Local matrices at `frame`, in joint pre-order: each joint's rest rotation, scale and
+    /// translation with its tracked channels replaced by their curves' values, composed
+    /// `T·Rz·Ry·Rx·S` (what glTF export writes per frame).
+    pub fn locals(&self, frame: f32) -> Vec<Mtx> {
+        self.joints
+            .iter()
+            .map(|j| {
+                let mut v = j.rest;
+                for (which, axis, start, curve) in &j.channels {
+                    if let Some(slot) = v.get_mut(*which).and_then(|x| x.get_mut(*axis)) {
+                        *slot = curve.eval(frame + start);
+                    }
+                }
+                let [r, s, t] = v;
+                srt(r, s, t)
+            })
+            .collect()
     }
 }
 

@@ -7,7 +7,9 @@
 //! MObj becomes a material whose texture is its diffuse TObj's image (the first mapped by UV
 //! that lights the diffuse channel, else the first mapped by UV) decoded with its palette;
 //! every other texture of the archive (texture-animation frames) is added too, and images with
-//! the same pixels are stored once. An archive with no joint and no mesh (fighter data,
+//! the same pixels are stored once. Every AnimJoint tree becomes a glTF animation sampled at
+//! every frame by the runtime's curve evaluation. Typed `extras.hsd` carry what glTF has no
+//! place for ([`crate::extras`]). An archive with no joint and no mesh (fighter data,
 //! effects) has no model to export ([`require_model`]).
 
 use std::collections::HashMap;
@@ -16,11 +18,16 @@ use gcio::{Error, Result};
 use gx::mtx::{IDENTITY, Mtx34, apply};
 use gx::scene::{Material, Mesh, Node, Scene, skin_weights};
 
-use crate::flags::TObjFlags;
-use crate::graph::Graph;
+use crate::anim::{AnimNode, TreeKind};
+use crate::extras::{
+    self, ImageExtras, JointExtras, MaterialExtras, MeshExtras, ModelExtras, TextureExtras,
+};
+use crate::flags::{PObjFlags, TObjFlags};
+use crate::graph::{Graph, Kind};
 use crate::image::TextureRef;
 use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
-use crate::types::{MObj, Material as MaterialColors, TObj};
+use crate::roots::RootKind;
+use crate::types::{Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj};
 use crate::view::Archive;
 
 /// A scene and what could not be exported into it (a mesh or texture that failed to decode is
@@ -43,8 +50,13 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     let world = a.world_matrices(&g);
     for (j, w) in g.joints.iter().zip(&world) {
         let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
-        let mut node = Node::new(format!("joint_{:x}", j.offset), j.parent, local);
+        // Named by pre-order index: an import writes the joints in that order, so the names
+        // survive a round trip (offsets do not).
+        let mut node = Node::new(format!("joint_{}", out.scene.nodes.len()), j.parent, local);
         node.inverse_bind = gx::mtx::inverse(w).unwrap_or(IDENTITY);
+        node.extras = extras::write(&JointExtras {
+            flags: j.joint.flags.bits(),
+        });
         out.scene.nodes.push(node);
     }
     let mut images = Images::default();
@@ -60,6 +72,10 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
             Ok(m) => {
                 let mut mesh = mesh(&g, &m, &world, &ibm);
                 mesh.material = material;
+                mesh.extras = extras::write(&MeshExtras {
+                    joint: Some(p.joint),
+                    cull: (p.pobj.flags & (PObjFlags::CULLFRONT | PObjFlags::CULLBACK)).bits(),
+                });
                 out.scene.meshes.push(mesh);
             }
             Err(e) => out
@@ -70,7 +86,103 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     for t in a.textures(&g) {
         images.get(a, &t, &mut out);
     }
+    animations(a, &g, &mut out);
+    out.scene.extras = extras::write(&ModelExtras {
+        version: extras::VERSION,
+        images: images.1,
+    });
     out
+}
+
+/// Every AnimJoint tree with the joint tree it poses — a ModelSet's `anims` with its joint, an
+/// `*_animjoint` root with the archive's first joint tree — as a glTF animation sampled at
+/// every frame from 0 to the tree's last `end_frame` (60 frames per second), by the runtime's
+/// curve evaluation ([`crate::anim::JointAnimation::locals`]). Only joints with tracks get
+/// channels; a tree whose joints are not the scene's first ones, or that does not decode, is a
+/// problem and left out.
+fn animations(a: &Archive<'_>, g: &Graph, out: &mut Export) {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for n in g.nodes.iter().filter(|n| n.kind == Kind::ModelSet) {
+        let Ok(ms) = a.read::<ModelSet>(n.offset) else {
+            continue;
+        };
+        let (Some(joint), Some(list)) = (ms.joint, ms.anims) else {
+            continue;
+        };
+        let mut at = list;
+        while let Ok(Some(anim)) = a.pointer(at) {
+            pairs.push((joint, anim));
+            at = at.wrapping_add(4);
+            if pairs.len() > 4096 {
+                break;
+            }
+        }
+    }
+    let first_joint = a
+        .roots()
+        .find(|r| r.kind() == RootKind::Joint)
+        .map(|r| r.offset);
+    for r in a.roots().filter(|r| r.kind() == RootKind::AnimJoint) {
+        if let Some(j) = first_joint {
+            pairs.push((j, r.offset));
+        }
+    }
+    let base = |joint: u32| g.joints.iter().position(|j| j.offset == joint);
+    for (k, (joint, anim)) in pairs.into_iter().enumerate() {
+        let what = || format!("AnimJoint tree at {anim:#x}");
+        let tree = match a.anim_tree(anim, TreeKind::Joint) {
+            Ok(t) => t,
+            Err(e) => {
+                out.problems.push(e.context(what()));
+                continue;
+            }
+        };
+        let end = end_frame(&tree).clamp(0.0, 100_000.0);
+        let ja = match a.joint_animation(joint, Some(anim)) {
+            Ok(ja) => ja,
+            Err(e) => {
+                out.problems.push(e.context(what()));
+                continue;
+            }
+        };
+        let Some(first) = base(joint) else { continue };
+        let frames: Vec<f32> = (0..=end.ceil() as u32).map(|f| f as f32).collect();
+        let poses: Vec<Vec<Mtx34>> = frames.iter().map(|&f| ja.locals(f)).collect();
+        let mut anim_out = gx::scene::Animation {
+            name: format!("anim_{k}"),
+            times: frames.iter().map(|f| f / 60.0).collect(),
+            ..gx::scene::Animation::default()
+        };
+        for (i, j) in ja.joints.iter().enumerate() {
+            if j.channels.is_empty() {
+                continue;
+            }
+            let node = first + i;
+            if g.joints.get(node).is_none_or(|x| x.offset != j.offset) {
+                continue;
+            }
+            anim_out.tracks.push(gx::scene::Track {
+                node,
+                local: poses
+                    .iter()
+                    .map(|p| p.get(i).copied().unwrap_or(IDENTITY))
+                    .collect(),
+            });
+        }
+        out.scene.animations.push(anim_out);
+    }
+}
+
+/// The largest `end_frame` of a decoded animation tree.
+fn end_frame(nodes: &[AnimNode]) -> f32 {
+    nodes.iter().fold(0.0f32, |m, n| {
+        let own = n
+            .slots
+            .iter()
+            .filter_map(|s| s.animation.as_ref().map(|x| x.end_frame))
+            .fold(m, f32::max);
+        own.max(end_frame(&n.children))
+    })
 }
 
 /// An error when `scene` (the [`to_scene`] of `a`) holds no joint and no mesh: fighter data,
@@ -111,23 +223,45 @@ pub fn to_obj(a: &Archive<'_>) -> Result<String> {
     }
 }
 
-/// Decoded textures by reference, each decoded once.
+/// Decoded textures by reference, each decoded once, and how each scene image was stored
+/// first (the document's `extras.hsd.images`).
 #[derive(Default)]
-struct Images(HashMap<TextureRef, Option<usize>>);
+struct Images(HashMap<TextureRef, Option<usize>>, Vec<Option<ImageExtras>>);
 
 impl Images {
     fn get(&mut self, a: &Archive<'_>, t: &TextureRef, out: &mut Export) -> Option<usize> {
-        *self
-            .0
-            .entry(*t)
-            .or_insert_with(|| match a.decode_texture(t) {
-                Ok(img) => Some(out.scene.add_image(img)),
-                Err(e) => {
-                    out.problems.push(e);
-                    None
+        let (seen, stored_as) = (&mut self.0, &mut self.1);
+        *seen.entry(*t).or_insert_with(|| match a.decode_texture(t) {
+            Ok(img) => {
+                let i = out.scene.add_image(img);
+                if stored_as.len() <= i {
+                    stored_as.resize(i + 1, None);
                 }
-            })
+                if let Some(s) = stored_as.get_mut(i).filter(|s| s.is_none()) {
+                    *s = Some(stored(a, t.image, t.palette));
+                }
+                Some(i)
+            }
+            Err(e) => {
+                out.problems.push(e);
+                None
+            }
+        })
     }
+}
+
+/// How the image at `image` (with `palette`) is stored.
+fn stored(a: &Archive<'_>, image: u32, palette: Option<u32>) -> ImageExtras {
+    let mut e = ImageExtras::default();
+    if let Ok(h) = a.read::<Image>(image) {
+        e.format = h.format;
+        e.mipmap = h.mipmap;
+        e.lod = [h.min_lod, h.max_lod];
+    }
+    e.palette = palette
+        .and_then(|p| a.read::<Palette>(p).ok())
+        .map(|p| (p.format, p.n_entries));
+    e
 }
 
 /// The material of the MObj at `m`: its diffuse texture (the first TObj that lights the diffuse
@@ -162,10 +296,36 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
         images.get(a, &r, out)
     });
     let mut mat = Material::new(format!("mobj_{m:x}"), texture);
+    let colors = mobj
+        .as_ref()
+        .and_then(|m| m.material)
+        .and_then(|c| a.read::<MaterialColors>(c).ok());
+    let pe = mobj
+        .as_ref()
+        .and_then(|m| m.pe)
+        .and_then(|p| a.read::<PixelEngine>(p).ok());
+    let mut x = MaterialExtras::new(
+        mobj.as_ref().map_or(0, |m| m.render_mode.bits()),
+        colors.as_ref(),
+        pe.as_ref(),
+    );
+    for t in &tobjs {
+        let image = t.image.and_then(|i| {
+            let r = TextureRef {
+                image: i,
+                palette: t.palette,
+            };
+            images.get(a, &r, out)
+        });
+        let mut e = TextureExtras::new(t, image);
+        if let Some(i) = t.image {
+            e.stored = stored(a, i, t.palette);
+        }
+        x.textures.push(e);
+    }
+    mat.extras = extras::write(&x);
     if texture.is_none()
-        && let Some(c) = mobj
-            .and_then(|m| m.material)
-            .and_then(|c| a.read::<MaterialColors>(c).ok())
+        && let Some(c) = colors
     {
         let [r, g, b, _] = c.diffuse.0.map(|x| f32::from(x) / 255.0);
         let alpha = if c.alpha.is_finite() {

@@ -11,12 +11,31 @@ pub struct Format;
 impl FileFormat for Format {
     const NAME: &'static str = "hsd-dat";
     const EXTENSIONS: &'static [&'static str] = &["dat"];
-    const CONVERSIONS: &'static [ConversionSpec] = &[ConversionSpec {
-        from: &["dat"],
-        to: &["glb", "obj", ""],
-        options: &[],
-        help: "models as glTF, or OBJ + PNG textures",
-    }];
+    const CONVERSIONS: &'static [ConversionSpec] = &[
+        ConversionSpec {
+            from: &["dat"],
+            to: &["glb", "obj", ""],
+            options: &[],
+            help: "models as glTF, or OBJ + PNG textures",
+        },
+        ConversionSpec {
+            from: &["glb", "gltf"],
+            to: &["dat"],
+            options: &[
+                ("order", "HAL compiler order: xd (default) or melee"),
+                (
+                    "texfmt",
+                    "texture format for images without a recorded one (cmpr, rgb5a3, i8 ...)",
+                ),
+                (
+                    "name",
+                    "root name stem for the melee order (model → model_joint)",
+                ),
+                ("tol", "largest animation fitting error at any frame (1e-4)"),
+            ],
+            help: "import: joints, skin, meshes, materials and textures (our glb's extras kept)",
+        },
+    ];
 
     type View<'a> = Archive<'a>;
     type Model = Dat;

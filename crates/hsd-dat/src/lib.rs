@@ -70,6 +70,8 @@ pub mod compare;
 pub mod compile;
 #[cfg(feature = "export")]
 pub mod export;
+#[cfg(feature = "export")]
+pub mod extras;
 mod field;
 mod flags;
 pub mod fobj;
@@ -77,6 +79,8 @@ mod format;
 mod fuzz;
 mod graph;
 pub mod image;
+#[cfg(feature = "import")]
+pub mod import;
 pub mod mesh;
 mod model;
 pub mod raw;

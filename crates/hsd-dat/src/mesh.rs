@@ -10,7 +10,7 @@ use gx::vtx::{Attr, AttrType, Value, VertexArray};
 use crate::field::Struct;
 use crate::flags::{JointFlags, PObjKind};
 use crate::graph::{Graph, PObjRef};
-use crate::types::{Envelope, Joint, Matrix};
+use crate::types::{Envelope, Matrix};
 use crate::view::Archive;
 
 /// A 3×4 row-major affine matrix (shared with J3D through `gx::mtx`).
@@ -281,14 +281,35 @@ pub fn envelope_matrix(
 /// ancestor), else the owner's matrix relative to its nearest SKELETON ancestor (the documented reading: the
 /// runtime resolves the coord by walking from the owner to that ancestor).
 pub fn envelope_coord(g: &Graph, world: &[Mtx], owner: usize) -> Option<Mtx> {
-    let mut at = g.joints.get(owner)?.parent;
-    while let Some(p) = at {
-        let j: &Joint = &g.joints.get(p)?.joint;
-        if j.flags.contains(JointFlags::SKELETON) {
+    coord_in(
+        |j| g.joints.get(j).and_then(|j| j.parent),
+        |j| {
+            g.joints
+                .get(j)
+                .is_some_and(|j| j.joint.flags.contains(JointFlags::SKELETON))
+        },
+        world,
+        owner,
+    )
+}
+
+/// [`envelope_coord`] over any joint tree: `parent` and `skeleton` (whether a joint has
+/// SKELETON) per joint index (the import asks it of the tree it is building).
+pub(crate) fn coord_in(
+    parent: impl Fn(usize) -> Option<usize>,
+    skeleton: impl Fn(usize) -> bool,
+    world: &[Mtx],
+    owner: usize,
+) -> Option<Mtx> {
+    let mut at = parent(owner);
+    let mut steps = 0;
+    while let Some(p) = at.filter(|_| steps <= world.len()) {
+        if skeleton(p) {
             let inv = invert(world.get(p)?)?;
             return Some(mul(&inv, world.get(owner)?));
         }
-        at = g.joints.get(p)?.parent;
+        at = parent(p);
+        steps += 1;
     }
     None
 }

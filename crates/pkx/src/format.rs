@@ -26,6 +26,18 @@ impl FileFormat for Format {
             options: &[("dat", "the DAT model to embed (--dat D)")],
             help: "a container from JSON metadata",
         },
+        ConversionSpec {
+            from: &["glb", "gltf"],
+            to: &["pkx"],
+            options: &[
+                (
+                    "meta",
+                    "the metadata JSON `convert x.pkx x.json` writes (header, slots, shiny)",
+                ),
+                ("game", "xd or colosseum: must be the metadata's game"),
+            ],
+            help: "import: the model as a DAT (HAL's XD order) in a container",
+        },
     ];
 
     type View<'a> = View<'a>;

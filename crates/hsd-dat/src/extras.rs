@@ -1,0 +1,234 @@
+//! The typed JSON our glTF export carries under `extras.hsd` so that an import rebuilds the same
+//! model: what glTF has no place for (JObj flags, which joint owns each mesh, the MObj's render
+//! mode, colours and pixel engine, each TObj with its image format and palette format). Never
+//! bytes of the original: every field is a typed value (schema in `docs/HSD-GLTF.md`). Each level
+//! is optional; an import of a plain glTF file works without any of it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::field::Rgba;
+use crate::flags::{PeFlags, TObjFlags};
+use crate::types::{Material, PixelEngine, TObj};
+
+/// Schema version written by the exporter.
+pub const VERSION: u32 = 1;
+
+/// Document-level extras (`extras.hsd` of the glTF document).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ModelExtras {
+    /// Schema version ([`VERSION`]).
+    pub version: u32,
+    /// Per glTF image (same index): how the archive stored it first.
+    pub images: Vec<Option<ImageExtras>>,
+}
+
+/// How an image is stored: GX format, mipmaps, palette.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ImageExtras {
+    /// GX texture format.
+    pub format: u32,
+    /// Image mipmap word (non-zero: mipmapped).
+    pub mipmap: u32,
+    /// Minimum and maximum LOD (`max_lod + 1` levels when mipmapped).
+    pub lod: [f32; 2],
+    /// Palette format and entry count of an indexed image.
+    pub palette: Option<(u32, u16)>,
+}
+
+/// Per-node extras (`extras.hsd` of a joint's node).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct JointExtras {
+    /// The JObj flags word (the import re-derives SKELETON, ENVELOPE_MODEL and the pass bits and
+    /// keeps the others).
+    pub flags: u32,
+}
+
+/// Per-mesh extras (`extras.hsd` of a glTF mesh).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MeshExtras {
+    /// Index of the node (joint) whose DObj held the PObj.
+    pub joint: Option<usize>,
+    /// The PObj's cull bits (`CULLFRONT`, `CULLBACK`).
+    pub cull: u16,
+}
+
+/// Per-material extras (`extras.hsd` of a glTF material): one MObj.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MaterialExtras {
+    /// Schema version ([`VERSION`]).
+    pub version: u32,
+    /// MObj render mode.
+    pub render_mode: u32,
+    /// Ambient, diffuse and specular colours (RGBA8).
+    pub colors: Option<[[u8; 4]; 3]>,
+    /// Material alpha.
+    pub alpha: f32,
+    /// Specular shininess.
+    pub shininess: f32,
+    /// Pixel engine: flags, ref0, ref1, dst_alpha, blend_type, src, dst, logic_op, z_comp,
+    /// alpha_comp0, alpha_op, alpha_comp1.
+    pub pe: Option<[u8; 12]>,
+    /// The TObj chain in order.
+    pub textures: Vec<TextureExtras>,
+}
+
+/// One TObj with its image and palette formats.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TextureExtras {
+    /// glTF image index holding the decoded pixels.
+    pub image: Option<usize>,
+    /// TObj id (GX texture map).
+    pub id: u32,
+    /// Texture coordinate source.
+    pub src: u32,
+    /// Euler rotation, scale and translation of the texture matrix.
+    pub srt: [[f32; 3]; 3],
+    /// Wrap modes S and T.
+    pub wrap: [u32; 2],
+    /// Repeat counts S and T.
+    pub repeat: [u8; 2],
+    /// TObj flags (coordinate mode, light maps, colour and alpha operations).
+    pub flags: u32,
+    /// Blending factor.
+    pub blending: f32,
+    /// Magnification filter.
+    pub mag_filter: u32,
+    /// How the image is stored.
+    pub stored: ImageExtras,
+}
+
+impl MaterialExtras {
+    /// The extras of an MObj's parts.
+    pub fn new(render_mode: u32, colors: Option<&Material>, pe: Option<&PixelEngine>) -> Self {
+        MaterialExtras {
+            version: VERSION,
+            render_mode,
+            colors: colors.map(|c| [c.ambient.0, c.diffuse.0, c.specular.0]),
+            alpha: colors.map_or(1.0, |c| c.alpha),
+            shininess: colors.map_or(50.0, |c| c.shininess),
+            pe: pe.map(|p| {
+                [
+                    p.flags.bits(),
+                    p.ref0,
+                    p.ref1,
+                    p.dst_alpha,
+                    p.blend_type,
+                    p.src_factor,
+                    p.dst_factor,
+                    p.logic_op,
+                    p.z_comp,
+                    p.alpha_comp0,
+                    p.alpha_op,
+                    p.alpha_comp1,
+                ]
+            }),
+            textures: Vec::new(),
+        }
+    }
+
+    /// The material colours, when recorded.
+    pub fn material(&self) -> Option<Material> {
+        let [ambient, diffuse, specular] = self.colors?;
+        Some(Material {
+            ambient: Rgba(ambient),
+            diffuse: Rgba(diffuse),
+            specular: Rgba(specular),
+            alpha: self.alpha,
+            shininess: self.shininess,
+        })
+    }
+
+    /// The pixel engine, when recorded.
+    pub fn pixel_engine(&self) -> Option<PixelEngine> {
+        let [
+            flags,
+            ref0,
+            ref1,
+            dst_alpha,
+            blend_type,
+            src,
+            dst,
+            logic_op,
+            z,
+            c0,
+            op,
+            c1,
+        ] = self.pe?;
+        Some(PixelEngine {
+            flags: PeFlags::from_bits_retain(flags),
+            ref0,
+            ref1,
+            dst_alpha,
+            blend_type,
+            src_factor: src,
+            dst_factor: dst,
+            logic_op,
+            z_comp: z,
+            alpha_comp0: c0,
+            alpha_op: op,
+            alpha_comp1: c1,
+        })
+    }
+}
+
+impl TextureExtras {
+    /// The extras of a TObj whose pixels are glTF image `image`.
+    pub fn new<P>(t: &TObj<P>, image: Option<usize>) -> Self {
+        TextureExtras {
+            image,
+            id: t.id,
+            src: t.src,
+            srt: [t.rotate, t.scale, t.translate],
+            wrap: [t.wrap_s, t.wrap_t],
+            repeat: [t.repeat_s, t.repeat_t],
+            flags: t.flags.bits(),
+            blending: t.blending,
+            mag_filter: t.mag_filter,
+            stored: ImageExtras::default(),
+        }
+    }
+
+    /// The TObj these extras describe (links and pointers NULL).
+    pub fn tobj<P>(&self) -> TObj<P> {
+        let [rotate, scale, translate] = self.srt;
+        TObj {
+            class_name: None,
+            next: None,
+            id: self.id,
+            src: self.src,
+            rotate,
+            scale,
+            translate,
+            wrap_s: self.wrap[0],
+            wrap_t: self.wrap[1],
+            repeat_s: self.repeat[0],
+            repeat_t: self.repeat[1],
+            flags: TObjFlags::from_bits_retain(self.flags),
+            blending: self.blending,
+            mag_filter: self.mag_filter,
+            image: None,
+            palette: None,
+            lod: None,
+            tev: None,
+        }
+    }
+}
+
+/// `extras.hsd` of a scene item as `T`, when present and well-formed.
+pub fn read<T: for<'de> Deserialize<'de>>(extras: Option<&serde_json::Value>) -> Option<T> {
+    let v = extras?.get("hsd")?;
+    serde_json::from_value(v.clone()).ok()
+}
+
+/// `value` as `{"hsd": value}`.
+pub fn write<T: Serialize>(value: &T) -> Option<serde_json::Value> {
+    serde_json::to_value(value)
+        .ok()
+        .map(|v| serde_json::json!({ "hsd": v }))
+}

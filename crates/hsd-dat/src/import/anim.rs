@@ -1,0 +1,185 @@
+//! Joint animations: each glTF animation ([`gx::scene::Clip`]) becomes an AnimJoint tree
+//! mirroring the joint tree. The clip is resampled at every frame (60 per second) to each
+//! joint's local matrix, decomposed to Euler XYZ (continuous from frame to frame), scale and
+//! translation as the runtime composes them; every component that moves off the joint's rest
+//! value becomes an FObj of Hermite keys fitted within the tolerance
+//! ([`super::ImportOptions::tolerance`], default [`TOLERANCE`]; `gx::curve`), a key's
+//! outgoing slope an SLP key where it differs from the incoming one.
+
+use gcio::Result;
+use gx::curve::fit_hermite;
+use gx::mtx::decompose_srt;
+use gx::scene::{Clip, Scene, Target as Channel};
+
+use super::Skeleton;
+use crate::build::Builder;
+use crate::build::parts::{aobj, fobj};
+use crate::fobj::{Key, Op, encode};
+use crate::model::Target;
+use crate::types::AnimJoint;
+
+/// Default largest error of a fitted track at any frame (radians, scale units or model units).
+pub const TOLERANCE: f32 = 1e-4;
+
+/// Most frames an animation is resampled at.
+const MAX_FRAMES: f32 = 100_000.0;
+
+/// HSD joint track ids: rotation X/Y/Z, scale X/Y/Z, translation X/Y/Z (`HSD_A_J_*`),
+/// in the order of a [`Skeleton::srt`] entry (rotation, scale, translation).
+const TRACKS: [[u8; 3]; 3] = [[1, 2, 3], [8, 9, 10], [5, 6, 7]];
+
+/// One AnimJoint tree per clip with its last frame.
+pub(super) fn animations(
+    b: &mut Builder,
+    scene: &Scene,
+    skel: &Skeleton,
+    tol: f32,
+) -> Result<Vec<(Target, f32)>> {
+    let mut out = Vec::new();
+    for clip in &scene.clips {
+        out.push(tree(b, scene, skel, clip, tol)?);
+    }
+    Ok(out)
+}
+
+/// The last key time of `clip`'s node channels, in frames.
+fn last_frame(clip: &Clip) -> f32 {
+    clip.channels
+        .iter()
+        .filter(|c| !matches!(c.target, Channel::Pointer(_)))
+        .flat_map(|c| c.times.last().copied())
+        .fold(0.0f32, f32::max)
+        * 60.0
+}
+
+fn tree(
+    b: &mut Builder,
+    scene: &Scene,
+    skel: &Skeleton,
+    clip: &Clip,
+    tol: f32,
+) -> Result<(Target, f32)> {
+    let end = last_frame(clip).round().clamp(0.0, MAX_FRAMES);
+    let times: Vec<f32> = (0..=end as u32).map(|f| f as f32 / 60.0).collect();
+    let locals = scene.clip_locals(clip, &times);
+    let n = skel.parent.len();
+    let mut aobjs: Vec<Option<Target>> = vec![None; n];
+    let mut first_animated = None;
+    for (node, frames) in locals.iter().enumerate() {
+        let animated = clip
+            .channels
+            .iter()
+            .any(|c| c.node == node && !matches!(c.target, Channel::Pointer(_)));
+        let j = skel.of_node(node);
+        let Some(&(r0, s0, t0)) = skel.srt.get(j).filter(|_| animated) else {
+            continue;
+        };
+        first_animated.get_or_insert(j);
+        // Per frame: rotation (continuous), scale, translation.
+        let mut near = r0;
+        let mut samples = [
+            [Vec::new(), Vec::new(), Vec::new()],
+            [Vec::new(), Vec::new(), Vec::new()],
+            [Vec::new(), Vec::new(), Vec::new()],
+        ];
+        for m in frames {
+            let (s, r, t) = decompose_srt(m, near);
+            near = r;
+            for (v, values) in [r, s, t].iter().zip(samples.iter_mut()) {
+                for (x, axis) in v.iter().zip(values.iter_mut()) {
+                    axis.push(*x);
+                }
+            }
+        }
+        let rest = [r0, s0, t0];
+        let mut next = None;
+        for (which, values) in samples.iter().enumerate().rev() {
+            for (axis, v) in values.iter().enumerate().rev() {
+                let r = rest
+                    .get(which)
+                    .and_then(|x| x.get(axis))
+                    .copied()
+                    .unwrap_or(0.0);
+                if v.iter().all(|x| (x - r).abs() <= tol * 0.1) {
+                    continue;
+                }
+                let track = TRACKS
+                    .get(which)
+                    .and_then(|x| x.get(axis))
+                    .copied()
+                    .unwrap_or(0);
+                let (stream, len) = keys(v, tol)?;
+                let k = b.keys((stream, len));
+                next = Some(b.put(&fobj(track, next, k)));
+            }
+        }
+        if let (Some(first), Some(slot)) = (next, aobjs.get_mut(j)) {
+            *slot = Some(b.put(&aobj(end, first)));
+        }
+    }
+    // An animation that moves nothing keeps its length: one constant track (the first
+    // animated joint's rest X rotation) so the tree has an AObj with `end_frame`.
+    if aobjs.iter().all(Option::is_none)
+        && let Some(j) = first_animated
+        && let Some(&(r, _, _)) = skel.srt.get(j)
+    {
+        let constant = vec![r[0]; times.len()];
+        let k = b.keys(keys(&constant, tol)?);
+        let f = b.put(&fobj(TRACKS[0][0], None, k));
+        if let Some(slot) = aobjs.get_mut(j) {
+            *slot = Some(b.put(&aobj(end, f)));
+        }
+    }
+    // The AnimJoint tree mirrors the joint tree (children after parents, siblings in order).
+    let slots: Vec<Target> = (0..n).map(|_| b.slot::<AnimJoint<Target>>()).collect();
+    let parent_of = |k: usize| skel.parent.get(k).copied().flatten();
+    for j in 0..n {
+        let child = (j + 1..n).find(|&c| parent_of(c) == Some(j));
+        let sibling = (j + 1..n).find(|&s| parent_of(s) == parent_of(j) && parent_of(j).is_some());
+        let aj = AnimJoint {
+            child: child.and_then(|c| slots.get(c).copied()),
+            next: sibling.and_then(|s| slots.get(s).copied()),
+            aobj: aobjs.get(j).copied().flatten(),
+            robj_anim: None,
+            flags: 0,
+        };
+        if let Some(&at) = slots.get(j) {
+            b.set(at, &aj);
+        }
+    }
+    let root = slots
+        .first()
+        .copied()
+        .ok_or_else(|| gcio::Error::message("no joint"))?;
+    Ok((root, end))
+}
+
+/// A keyframe stream (float values and slopes) for `samples`, padded to 4, and its length.
+fn keys(samples: &[f32], tol: f32) -> Result<(Vec<u8>, u32)> {
+    let fitted = fit_hermite(samples, tol);
+    let mut out = Vec::new();
+    for (i, k) in fitted.iter().enumerate() {
+        let wait = fitted
+            .get(i + 1)
+            .map_or(0, |n| (n.frame - k.frame).round().max(0.0) as u32);
+        let slope = if i == 0 { k.out_slope } else { k.in_slope };
+        out.push(Key {
+            op: Op::SPL,
+            value: Some(k.value),
+            slope: Some(slope),
+            wait: Some(wait),
+        });
+        if i > 0 && k.out_slope != k.in_slope && i + 1 < fitted.len() {
+            out.push(Key {
+                op: Op::SLP,
+                value: None,
+                slope: Some(k.out_slope),
+                wait: None,
+            });
+        }
+    }
+    let mut stream = encode(&out, 0, 0)?;
+    let len = u32::try_from(stream.len()).map_err(|_| gcio::Error::message("track too long"))?;
+    stream.resize(stream.len().next_multiple_of(4), 0);
+    Ok((stream, len))
+}

@@ -1,0 +1,318 @@
+//! MObjs, TObjs and images: from our export's typed extras (render mode, colours, pixel
+//! engine, each TObj with its image and palette format) where a material has them, else made
+//! to look like the glTF material (base colour, base-colour texture, alpha mask or blend).
+
+use std::collections::HashMap;
+
+use gcio::{Error, Result};
+use gx::scene::{AlphaMode, Scene};
+use gx::tex::{EncodeOptions, PaletteFormat, TexFormat};
+
+use super::ImportOptions;
+use crate::build::Builder;
+use crate::build::parts::{material, mobj, pixel_engine, tobj};
+use crate::extras::{self, ImageExtras, MaterialExtras, ModelExtras};
+use crate::flags::{PeFlags, RenderMode, TObjFlags};
+use crate::model::Target;
+use crate::types::{Image, MatAnim, MatAnimJoint, Palette, TexAnim};
+
+/// GX's `GX_GEQUAL` and `GX_ALWAYS` alpha compares, `GX_AOP_AND`.
+const GEQUAL: u8 = 6;
+
+/// The TObj source that reads texture coordinate set 0 (`GX_TEXCOORD0` + 4).
+const SRC_TEX0: u32 = 4;
+
+/// TObj coordinate modes generated at draw time (reflection, highlight, shadow).
+const GENERATED: [u32; 3] = [1, 2, 3];
+
+/// How an image is stored: scene image, GX format, palette (format, most entries), levels.
+type ImageKey = (usize, u8, Option<(u8, u16)>, u32);
+
+/// The materials built so far (one MObj per glTF material, one image per distinct encoding).
+pub(super) struct Materials<'a> {
+    scene: &'a Scene,
+    opts: &'a ImportOptions,
+    mobjs: HashMap<Option<usize>, Target>,
+    images: HashMap<ImageKey, (Target, Option<Target>)>,
+    /// CMPR sub-blocks that could not be re-encoded exactly.
+    pub inexact_blocks: usize,
+}
+
+impl<'a> Materials<'a> {
+    pub(super) fn new(scene: &'a Scene, opts: &'a ImportOptions) -> Self {
+        Materials {
+            scene,
+            opts,
+            mobjs: HashMap::new(),
+            images: HashMap::new(),
+            inexact_blocks: 0,
+        }
+    }
+
+    /// Whether glTF material `m` maps a texture by texture coordinates (its meshes then need
+    /// TEX0): a plain material with a texture, or a recorded TObj whose coordinates are not
+    /// generated (reflection, highlight and shadow maps are, from normals or positions).
+    pub(super) fn needs_uv(&self, m: Option<usize>) -> bool {
+        let mat = m.and_then(|m| self.scene.materials.get(m));
+        match mat.and_then(|x| extras::read::<MaterialExtras>(x.extras.as_ref())) {
+            Some(x) => x.textures.iter().any(|t| {
+                let coord = t.flags & TObjFlags::COORD.bits();
+                t.image.is_some() && t.src >= SRC_TEX0 && !GENERATED.contains(&coord)
+            }),
+            None => mat.is_some_and(|x| x.texture.is_some()),
+        }
+    }
+
+    /// The MObj of glTF material `m` (`None`: a plain white one), built once.
+    pub(super) fn mobj(&mut self, b: &mut Builder, m: Option<usize>) -> Result<Target> {
+        if let Some(&t) = self.mobjs.get(&m) {
+            return Ok(t);
+        }
+        let mat = m.and_then(|m| self.scene.materials.get(m));
+        let recorded = mat.and_then(|x| extras::read::<MaterialExtras>(x.extras.as_ref()));
+        let t = match (mat, recorded) {
+            (_, Some(x)) if x.version > 0 => self.recorded(b, &x)?,
+            (Some(mat), _) => self.plain(b, mat)?,
+            (None, _) => {
+                let c = b.put(&material(0x80));
+                b.put(&mobj(
+                    RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::ALPHA_MAT,
+                    None,
+                    c,
+                    None,
+                ))
+            }
+        };
+        self.mobjs.insert(m, t);
+        Ok(t)
+    }
+
+    /// Images no material draws (our export's texture-animation frames) kept in the model:
+    /// one MatAnimJoint whose MatAnim lists them in TexAnims (indexed ones with their
+    /// palettes), without AObj so nothing animates. `None` when every image is drawn.
+    pub(super) fn loose(&mut self, b: &mut Builder) -> Result<Option<Target>> {
+        let model: ModelExtras = extras::read(self.scene.extras.as_ref()).unwrap_or_default();
+        let drawn: Vec<usize> = self.images.keys().map(|k| k.0).collect();
+        let mut direct = Vec::new();
+        let mut indexed = Vec::new();
+        for (i, img) in self.scene.images().iter().enumerate() {
+            if drawn.contains(&i) {
+                continue;
+            }
+            let key = match model.images.get(i).copied().flatten() {
+                Some(x) => texture_key(i, &x),
+                None => {
+                    let f = self
+                        .opts
+                        .texture_format
+                        .unwrap_or_else(|| gx::tex::choose_format(img));
+                    (i, f.0, None, 1)
+                }
+            };
+            let (image, pal) = self.image(b, i, key)?;
+            match pal {
+                Some(p) => indexed.push((image, p)),
+                None => direct.push(image),
+            }
+        }
+        if direct.is_empty() && indexed.is_empty() {
+            return Ok(None);
+        }
+        let count = |n: usize| u16::try_from(n).map_err(|_| Error::message("too many images"));
+        let mut next = None;
+        if !direct.is_empty() {
+            let table = b.ptr_array(&direct);
+            next = Some(b.put(&TexAnim {
+                next,
+                id: 0,
+                aobj: None,
+                image_table: Some(table),
+                palette_table: None,
+                n_images: count(direct.len())?,
+                n_palettes: 0,
+            }));
+        }
+        if !indexed.is_empty() {
+            let (images, palettes): (Vec<Target>, Vec<Target>) = indexed.into_iter().unzip();
+            let n = count(images.len())?;
+            let image_table = b.ptr_array(&images);
+            let palette_table = b.ptr_array(&palettes);
+            next = Some(b.put(&TexAnim {
+                next,
+                id: 0,
+                aobj: None,
+                image_table: Some(image_table),
+                palette_table: Some(palette_table),
+                n_images: n,
+                n_palettes: n,
+            }));
+        }
+        let anim = b.put(&MatAnim {
+            next: None,
+            aobj: None,
+            texanim: next,
+            render_anim: None,
+        });
+        Ok(Some(b.put(&MatAnimJoint {
+            child: None,
+            next: None,
+            matanim: Some(anim),
+        })))
+    }
+
+    /// An MObj from our export's extras.
+    fn recorded(&mut self, b: &mut Builder, x: &MaterialExtras) -> Result<Target> {
+        let colors = b.put(&x.material().unwrap_or_else(|| material(0x80)));
+        let pe = x.pixel_engine().map(|p| b.put(&p));
+        let mut next = None;
+        for t in x.textures.iter().rev() {
+            let Some(image) = t.image else { continue };
+            let (img, pal) = self.image(b, image, texture_key(image, &t.stored))?;
+            let mut tobj = t.tobj::<Target>();
+            // Only the first coordinate set comes through glTF.
+            let coord = t.flags & TObjFlags::COORD.bits();
+            if coord == 0 && tobj.src > SRC_TEX0 {
+                tobj.src = SRC_TEX0;
+            }
+            tobj.image = Some(img);
+            tobj.palette = pal;
+            tobj.next = next;
+            next = Some(b.put(&tobj));
+        }
+        let mut m = mobj(
+            RenderMode::from_bits_retain(x.render_mode),
+            next,
+            colors,
+            pe,
+        );
+        m.render_mode.remove(RenderMode::XLU);
+        Ok(b.put(&m))
+    }
+
+    /// An MObj that looks like a plain glTF material.
+    fn plain(&mut self, b: &mut Builder, mat: &gx::scene::Material) -> Result<Target> {
+        let mut c = material(0x80);
+        let [r, g, bl, a] = mat.color.map(|x| (x.clamp(0.0, 1.0) * 255.0).round() as u8);
+        c.diffuse = crate::Rgba([r, g, bl, 0xFF]);
+        c.alpha = f32::from(a) / 255.0;
+        let colors = b.put(&c);
+        let mut mode = RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::ALPHA_MAT;
+        let mut tobj_at = None;
+        if let Some(i) = mat.texture {
+            let img = self.scene.images().get(i).ok_or_else(|| {
+                Error::message(format!("material {} texture {i} missing", mat.name))
+            })?;
+            let format = self
+                .opts
+                .texture_format
+                .unwrap_or_else(|| gx::tex::choose_format(img));
+            let palette = format.is_indexed().then(|| {
+                (
+                    PaletteFormat::RGB5A3.0,
+                    format.max_palette_entries().min(256) as u16,
+                )
+            });
+            let (image, pal) = self.image(b, i, (i, format.0, palette, 1))?;
+            tobj_at = Some(b.put(&tobj(0, None, image, pal)));
+            mode |= RenderMode::TEX0;
+        }
+        let pe = match mat.alpha_mode {
+            AlphaMode::Opaque => None,
+            AlphaMode::Mask(cutoff) => {
+                let mut p = pixel_engine(
+                    PeFlags::COLOR_UPDATE
+                        | PeFlags::ALPHA_UPDATE
+                        | PeFlags::COMPARE
+                        | PeFlags::ZUPDATE,
+                );
+                p.blend_type = 0;
+                p.ref0 = (cutoff.clamp(0.0, 1.0) * 255.0).round() as u8;
+                p.alpha_comp0 = GEQUAL;
+                Some(b.put(&p))
+            }
+            AlphaMode::Blend => Some(b.put(&pixel_engine(
+                PeFlags::COLOR_UPDATE | PeFlags::ALPHA_UPDATE | PeFlags::COMPARE | PeFlags::ZUPDATE,
+            ))),
+        };
+        Ok(b.put(&mobj(mode, tobj_at, colors, pe)))
+    }
+
+    /// The image (and palette) of scene image `key.0` in format `key.1`, encoded once.
+    fn image(
+        &mut self,
+        b: &mut Builder,
+        index: usize,
+        key: ImageKey,
+    ) -> Result<(Target, Option<Target>)> {
+        if let Some(&t) = self.images.get(&key) {
+            return Ok(t);
+        }
+        let img = self
+            .scene
+            .images()
+            .get(index)
+            .ok_or_else(|| Error::message(format!("texture image {index} missing")))?;
+        let (_, format, palette, levels) = key;
+        let format = TexFormat(format);
+        let chain = img.mip_chain(levels.max(1));
+        let mut pal = None;
+        let mut data = Vec::new();
+        if format.is_indexed() {
+            let (pf, most) = palette.unwrap_or((PaletteFormat::RGB5A3.0, 256));
+            let e = gx::tex::encode_mips(
+                format,
+                &chain,
+                &EncodeOptions {
+                    palette_format: PaletteFormat(pf),
+                    max_palette_entries: Some(usize::from(most.max(1))),
+                },
+            )?;
+            data = e.data;
+            let n = u16::try_from(e.palette.len() / 2)
+                .map_err(|_| Error::message("palette too long"))?;
+            let lut = b.bytes(e.palette, 32);
+            pal = Some(b.put(&Palette {
+                data: Some(lut),
+                format: u32::from(pf),
+                tlut_name: 0,
+                n_entries: n,
+            }));
+        } else {
+            for l in &chain {
+                if format == TexFormat::CMPR {
+                    let exact = gx::tex::cmpr::encode_exact(l)?;
+                    self.inexact_blocks += exact.inexact.len();
+                    data.extend(exact.data);
+                } else {
+                    data.extend(gx::tex::encode(format, l)?);
+                }
+            }
+        }
+        let pixels = b.bytes(data, 32);
+        let dim = |v: u32| u16::try_from(v).map_err(|_| Error::message("texture too large"));
+        let header = Image {
+            data: Some(pixels),
+            width: dim(img.width())?,
+            height: dim(img.height())?,
+            format: u32::from(format.0),
+            mipmap: u32::from(levels > 1),
+            min_lod: 0.0,
+            max_lod: levels.saturating_sub(1) as f32,
+        };
+        let t = (b.put(&header), pal);
+        self.images.insert(key, t);
+        Ok(t)
+    }
+}
+
+/// How our export says to store an image: its recorded format, palette and mip levels
+/// (`max_lod + 1` when mipmapped).
+fn texture_key(image: usize, t: &ImageExtras) -> ImageKey {
+    let levels = if t.mipmap != 0 {
+        (t.lod[1].max(0.0) as u32 + 1).min(11)
+    } else {
+        1
+    };
+    let palette = t.palette.map(|(f, n)| (f as u8, n));
+    (image, t.format as u8, palette, levels)
+}

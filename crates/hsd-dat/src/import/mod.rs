@@ -1,0 +1,392 @@
+//! Import: a glTF model ([`gx::scene::Scene`], read by [`gx::scene::Scene::from_glb`]) becomes
+//! a `.dat` the game loads: a JObj per node (SRT with Euler XYZ as the runtime composes
+//! `T·Rz·Ry·Rx·S`), DObj/MObj/PObj per mesh, TObjs and images per texture, laid out in HAL's
+//! compiler order ([`crate::compile::compile_as`]), written, read back and validated — any
+//! validator error fails the import with the findings.
+//!
+//! Flags follow seed 003's rules: joints an envelope weights are deformers (SKELETON with an
+//! inverse bind matrix), a mesh with envelopes hangs off an owner (ENVELOPE_MODEL) no envelope
+//! weights — the recorded owner of our own export, else the root, else a holder joint added
+//! under the root — and every mesh owner is OPA, never XLU. A mesh whose vertices all follow
+//! one joint is a rigid PObj; the others get envelope palettes of at most
+//! [`crate::MAX_PALETTE`] slots (split into several PObjs), each vertex stored where the runtime's
+//! slot matrix (weight-1.0 short-circuit included) takes it to its glTF position.
+//!
+//! ```no_run
+//! let glb = std::fs::read("model.glb")?;
+//! let imported = hsd_dat::import::from_glb(&glb, &hsd_dat::import::ImportOptions::default())?;
+//! std::fs::write("model.dat", imported.bytes)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod anim;
+mod geometry;
+mod material;
+
+use gcio::{Diagnostic, Error, Result, Severity};
+use gx::mtx::{IDENTITY, Mtx34, decompose_srt, inverse, mul, srt};
+use gx::scene::Scene;
+use gx::tex::TexFormat;
+
+use crate::bound_box::{Aabb, BoundBox};
+use crate::build::Builder;
+use crate::build::parts::{LIGHT_RIG, light, light_set, model_set, scene_data, wobj};
+use crate::compile::{Order, compile_as};
+use crate::extras::{self, JointExtras};
+use crate::flags::JointFlags;
+use crate::model::{Dat, Target};
+use crate::types::{Joint, Matrix};
+
+/// How to import.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportOptions {
+    /// The compiler order to lay the file out in (default Colosseum/XD: roots `scene_data`
+    /// and `bound_box`; Melee: one `<name>_joint` root).
+    pub order: Order,
+    /// Root name stem for the Melee layout (`<name>_joint`).
+    pub name: String,
+    /// Texture format for images without a recorded one (default: chosen per image by
+    /// [`gx::tex::choose_format`]).
+    pub texture_format: Option<TexFormat>,
+    /// Largest error of a fitted animation track at any frame ([`anim::TOLERANCE`]).
+    pub tolerance: f32,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            order: Order::ColosseumXd,
+            name: "model".into(),
+            texture_format: None,
+            tolerance: anim::TOLERANCE,
+        }
+    }
+}
+
+/// An imported model.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The compiled archive.
+    pub dat: Dat,
+    /// Its bytes, read back and validated.
+    pub bytes: Vec<u8>,
+    /// PObjs written (envelope meshes split to fit the palette limit count once per part).
+    pub pobjs: usize,
+    /// Holder joints added (a mesh with envelopes and no unweighted owner).
+    pub holders: usize,
+    /// CMPR sub-blocks that could not be re-encoded exactly.
+    pub inexact_blocks: usize,
+    /// Validator findings below error level.
+    pub findings: Vec<Diagnostic>,
+}
+
+/// Reads a `.glb` / `.gltf` and imports it (see [`import`]).
+pub fn from_glb(data: &[u8], opts: &ImportOptions) -> Result<Imported> {
+    import(&Scene::from_glb(data)?, opts)
+}
+
+/// Imports `scene` (see the module documentation).
+pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
+    let mut skel = Skeleton::new(scene);
+    let mut b = Builder::new();
+    let joints: Vec<Target> = (0..skel.parent.len())
+        .map(|_| b.slot::<Joint<Target>>())
+        .collect();
+    let mut mats = material::Materials::new(scene, opts);
+    let geo = geometry::geometry(&mut b, scene, &mut skel, &joints, &mut mats)?;
+    // Holders may have been added: slots for them too.
+    let mut joints = joints;
+    while joints.len() < skel.parent.len() {
+        joints.push(b.slot::<Joint<Target>>());
+    }
+    let flags = skel.flags(&geo.owners);
+    for j in 0..skel.parent.len() {
+        let (rotation, scale, translation) = skel.srt.get(j).copied().unwrap_or_default();
+        let parent_of = |k: usize| skel.parent.get(k).copied().flatten();
+        let first_child = (j + 1..skel.parent.len()).find(|&c| parent_of(c) == Some(j));
+        let next = (j + 1..skel.parent.len())
+            .find(|&s| parent_of(s) == parent_of(j) && parent_of(j).is_some());
+        let f = flags.get(j).copied().unwrap_or(JointFlags::empty());
+        let inverse_bind = if f.contains(JointFlags::SKELETON) {
+            let m = skel.world.get(j).and_then(inverse).unwrap_or(IDENTITY);
+            Some(b.put(&Matrix { m }))
+        } else {
+            None
+        };
+        let joint = Joint {
+            class_name: None,
+            flags: f,
+            child: first_child.and_then(|c| joints.get(c).copied()),
+            next: next.and_then(|s| joints.get(s).copied()),
+            data: geo.dobjs.get(j).copied().flatten(),
+            rotation,
+            scale,
+            translation,
+            inverse_bind,
+            robj: None,
+        };
+        if let Some(&at) = joints.get(j) {
+            b.set(at, &joint);
+        }
+    }
+    let root = joints
+        .first()
+        .copied()
+        .ok_or_else(|| Error::message("no joint"))?;
+    let frames = mats.loose(&mut b)?;
+    let anims = anim::animations(&mut b, scene, &skel, opts.tolerance.max(1e-7))?;
+    let dat = match opts.order {
+        Order::ColosseumXd => {
+            let mut lights = Vec::new();
+            for (ty, grey, dir) in LIGHT_RIG {
+                let position = (ty == 1).then(|| b.put(&wobj(dir)));
+                let l = b.put(&light(ty, grey, position));
+                lights.push(b.put(&light_set(l)));
+            }
+            let matanims = frames.map(|f| b.ptr_array(&[f]));
+            let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
+            let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
+            let model = b.put(&model_set(root, list, matanims));
+            let models = b.ptr_array(&[model]);
+            let lights = b.ptr_array(&lights);
+            let scene_root = b.put(&scene_data(models, None, Some(lights)));
+            // One box per frame of each animation (HSD-026): the rest pose's.
+            let aabb = rest_box(scene);
+            let bound = BoundBox {
+                pad: 0,
+                sets: anims
+                    .iter()
+                    .map(|&(_, end)| vec![aabb; end as usize + 1])
+                    .collect(),
+            };
+            b.finish_xd(scene_root, &bound)?
+        }
+        Order::Melee => {
+            b.root(&format!("{}_joint", opts.name), root);
+            if let Some(f) = frames {
+                b.root(&format!("{}_matanim_joint", opts.name), f);
+            }
+            for (k, (tree, _)) in anims.iter().enumerate() {
+                b.root(&format!("{}_{k}_animjoint", opts.name), *tree);
+            }
+            b.finish()
+        }
+    };
+    let dat = compile_as(&dat, Some(opts.order))?;
+    let bytes = dat.write()?;
+    // What we wrote must read back and check without errors.
+    let a = crate::parse(&bytes)?;
+    let (errors, findings): (Vec<_>, Vec<_>) = crate::validate_view(&a)
+        .into_iter()
+        .partition(|d| d.severity == Severity::Error);
+    if !errors.is_empty() {
+        let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        return Err(Error::message(format!(
+            "the imported model has validator errors:\n{}",
+            list.join("\n")
+        )));
+    }
+    Ok(Imported {
+        dat,
+        bytes,
+        pobjs: geo.pobjs,
+        holders: skel.parent.len() - skel.from_nodes - skel.first,
+        inexact_blocks: mats.inexact_blocks,
+        findings,
+    })
+}
+
+/// The box around every mesh position of `scene` (zero without any).
+fn rest_box(scene: &Scene) -> Aabb {
+    let mut it = scene.meshes.iter().flat_map(|m| m.positions.iter());
+    let Some(first) = it.next() else {
+        return Aabb::default();
+    };
+    it.fold(
+        Aabb {
+            min: *first,
+            max: *first,
+        },
+        |mut b, p| {
+            for k in 0..3 {
+                if let (Some(lo), Some(hi), Some(v)) =
+                    (b.min.get_mut(k), b.max.get_mut(k), p.get(k))
+                {
+                    *lo = lo.min(*v);
+                    *hi = hi.max(*v);
+                }
+            }
+            b
+        },
+    )
+}
+
+/// The joint tree being built: scene nodes (after an added root when the scene needs one)
+/// and holder joints, in pre-order when the scene's nodes are.
+pub(crate) struct Skeleton {
+    /// Parent of each joint.
+    pub parent: Vec<Option<usize>>,
+    /// Rotation, scale, translation of each joint.
+    pub srt: Vec<([f32; 3], [f32; 3], [f32; 3])>,
+    /// World matrices from the stored SRT, as the runtime composes them.
+    pub world: Vec<Mtx34>,
+    /// Flags recorded by our export (or empty).
+    pub recorded: Vec<Option<JointFlags>>,
+    /// Joint index of scene node 0 (1 when a root was added).
+    pub first: usize,
+    /// Scene nodes.
+    pub from_nodes: usize,
+    /// Joints an envelope weights.
+    pub deformer: Vec<bool>,
+}
+
+impl Skeleton {
+    /// The scene's nodes as joints, under an added identity root when the scene has none, several,
+    /// one the game would turn (HSD-021: a root's rotation must be identity), or a node listed
+    /// before its parent (which then hangs off that root: its meshes keep their glTF positions).
+    fn new(scene: &Scene) -> Skeleton {
+        let n = scene.nodes.len();
+        let roots = (0..n)
+            .filter(|&i| {
+                scene
+                    .nodes
+                    .get(i)
+                    .and_then(|x| x.parent)
+                    .is_none_or(|p| p >= n || p == i)
+            })
+            .count();
+        let srt_of = |m: &Mtx34| {
+            let (s, r, t) = decompose_srt(m, [0.0; 3]);
+            (r, s, t)
+        };
+        let first_rotated = scene.nodes.first().is_some_and(|x| {
+            srt_of(&x.local)
+                .0
+                .iter()
+                .any(|r| r.abs() > crate::ROTATION_EPSILON)
+        });
+        let first = usize::from(
+            n == 0
+                || roots != 1
+                || first_rotated
+                || scene.nodes.first().is_some_and(|x| x.parent.is_some())
+                // A node listed before its parent hangs off the added root instead.
+                || scene
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .any(|(i, x)| x.parent.is_some_and(|p| p >= i && p < n)),
+        );
+        let mut s = Skeleton {
+            parent: Vec::new(),
+            srt: Vec::new(),
+            world: Vec::new(),
+            recorded: Vec::new(),
+            first,
+            from_nodes: n,
+            deformer: Vec::new(),
+        };
+        if first == 1 {
+            s.push(None, ([0.0; 3], [1.0; 3], [0.0; 3]), None);
+        }
+        for (i, node) in scene.nodes.iter().enumerate() {
+            let parent = node
+                .parent
+                .filter(|&p| p < i)
+                .map(|p| p + first)
+                .or((first == 1).then_some(0));
+            let flags = extras::read::<JointExtras>(node.extras.as_ref())
+                .map(|x| JointFlags::from_bits_retain(x.flags));
+            s.push(parent, srt_of(&node.local), flags);
+        }
+        s
+    }
+
+    /// Appends a joint; returns its index.
+    pub fn push(
+        &mut self,
+        parent: Option<usize>,
+        srt_parts: ([f32; 3], [f32; 3], [f32; 3]),
+        recorded: Option<JointFlags>,
+    ) -> usize {
+        let (r, sc, t) = srt_parts;
+        let local = srt(r, sc, t);
+        let world = match parent.and_then(|p| self.world.get(p)) {
+            Some(pw) => mul(pw, &local),
+            None => local,
+        };
+        self.parent.push(parent);
+        self.srt.push(srt_parts);
+        self.world.push(world);
+        self.recorded.push(recorded);
+        self.deformer.push(false);
+        self.parent.len() - 1
+    }
+
+    /// The joint of scene node `i`.
+    pub fn of_node(&self, i: usize) -> usize {
+        (i + self.first).min(self.parent.len().saturating_sub(1))
+    }
+
+    /// Flags: recorded bits other than the ones derived here kept; SKELETON for deformers;
+    /// ENVELOPE_MODEL for owners of envelope meshes; OPA for mesh owners (never XLU or
+    /// TEXEDGE); ROOT_OPA where a strict descendant (or a top-level joint itself) is OPA;
+    /// SKELETON_ROOT on the root of a tree with deformers.
+    fn flags(&self, owners: &[Option<bool>]) -> Vec<JointFlags> {
+        let derived = JointFlags::SKELETON
+            | JointFlags::SKELETON_ROOT
+            | JointFlags::ENVELOPE_MODEL
+            | JointFlags::OPA
+            | JointFlags::XLU
+            | JointFlags::TEXEDGE
+            | JointFlags::ROOT_OPA
+            | JointFlags::ROOT_XLU
+            | JointFlags::ROOT_TEXEDGE
+            | JointFlags::USE_QUATERNION
+            | JointFlags::PTCL
+            | JointFlags::SPLINE
+            | JointFlags::INSTANCE;
+        let n = self.parent.len();
+        let mut f: Vec<JointFlags> = (0..n)
+            .map(|j| {
+                let recorded = self.recorded.get(j).copied().flatten();
+                let mut x = recorded.map_or(JointFlags::empty(), |r| r - derived);
+                if self.deformer.get(j).copied().unwrap_or(false) {
+                    x |= JointFlags::SKELETON;
+                }
+                if let Some(envelope) = owners.get(j).copied().flatten() {
+                    x |= JointFlags::OPA;
+                    if recorded.is_none() {
+                        x |= JointFlags::LIGHTING;
+                    }
+                    if envelope {
+                        x |= JointFlags::ENVELOPE_MODEL;
+                    }
+                }
+                x
+            })
+            .collect();
+        // Children come after their parents: walk backwards to push OPA up.
+        let mut below = vec![false; n];
+        for j in (0..n).rev() {
+            let up = f.get(j).is_some_and(|x| x.contains(JointFlags::OPA))
+                || below.get(j).copied().unwrap_or(false);
+            if let Some(p) = self.parent.get(j).copied().flatten()
+                && let Some(b) = below.get_mut(p)
+            {
+                *b |= up;
+            }
+        }
+        let any_skeleton = self.deformer.iter().any(|&d| d);
+        for (j, x) in f.iter_mut().enumerate() {
+            let top = self.parent.get(j).copied().flatten().is_none();
+            if below.get(j).copied().unwrap_or(false) || (top && x.contains(JointFlags::OPA)) {
+                *x |= JointFlags::ROOT_OPA;
+            }
+            if top && any_skeleton {
+                *x |= JointFlags::SKELETON_ROOT;
+            }
+        }
+        f
+    }
+}

@@ -1,0 +1,418 @@
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+//! glTF → .dat import: every real model `m.dat` of the shared corpus goes `m.dat → a.glb →
+//! b.dat → c.glb`; `a` and `c` must hold the same model (gx::compare: triangles within 1e-3 of
+//! the extent, node names, material count, texture pixels) and `b.dat` must check with 0
+//! errors. The BNB of `b` against `m` (what `gcf compare m.dat b.dat` prints) is reported, not
+//! asserted. Plain glTF scenes built here cover what our own export never writes.
+
+use std::path::Path;
+
+use gcio::Severity;
+use gx::scene::Scene;
+use hsd_dat::compile::Order;
+use hsd_dat::import::{ImportOptions, import};
+use hsd_dat::{JointFlags, PObjKind, export, parse};
+
+/// `m.dat → a.glb → b.dat → c.glb`; returns (a, c, b bytes).
+fn round_trip(m: &[u8], opts: &ImportOptions) -> (Scene, Scene, Vec<u8>) {
+    let a = Scene::from_glb(&export::to_glb(&parse(m).unwrap()).unwrap()).unwrap();
+    let b = import(&a, opts).unwrap();
+    let errors: Vec<_> = hsd_dat::validate(&b.bytes)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let c = Scene::from_glb(&export::to_glb(&parse(&b.bytes).unwrap()).unwrap()).unwrap();
+    (a, c, b.bytes)
+}
+
+#[test]
+fn real_models_round_trip() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/hsd");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("no shared corpus: skipped");
+        return;
+    };
+    let mut paths: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let mut read = 0;
+    for p in paths {
+        let m = std::fs::read(&p).unwrap();
+        let a = parse(&m).unwrap();
+        let g = a.graph();
+        if g.joints.is_empty() && g.pobjs.is_empty() {
+            continue; // data only (m-ex fighter data): no model to import
+        }
+        read += 1;
+        for order in [Order::ColosseumXd, Order::Melee] {
+            let opts = ImportOptions {
+                order,
+                ..ImportOptions::default()
+            };
+            let (sa, sc, b) = round_trip(&m, &opts);
+            let d = gx::compare::compare(&sa, &sc, 1e-3);
+            assert!(d.is_same(), "{}: {order:?}: {d:?}", p.display());
+            let bnb = hsd_dat::compare::compare(&m, &b).unwrap().bnb;
+            eprintln!(
+                "{}: {order:?}: {} triangles, {} nodes, {} bytes → {} bytes, BNB {bnb:.2} %",
+                p.file_name().unwrap().to_string_lossy(),
+                d.triangles.0,
+                sa.nodes.len(),
+                m.len(),
+                b.len()
+            );
+        }
+    }
+    assert_eq!(read, 5, "real models read");
+}
+
+/// A joint node at `srt` under `parent`, its inverse bind the inverse of its world matrix.
+fn node(s: &mut Scene, name: &str, parent: Option<usize>, r: [f32; 3], t: [f32; 3]) -> usize {
+    let local = gx::mtx::srt(r, [1.0; 3], t);
+    let mut n = gx::scene::Node::new(name, parent, local);
+    let world = match parent {
+        Some(p) => gx::mtx::mul(&s.world_matrices()[p], &local),
+        None => local,
+    };
+    n.inverse_bind = gx::mtx::inverse(&world).unwrap();
+    s.nodes.push(n);
+    s.nodes.len() - 1
+}
+
+/// A grid of `n × n` quads in the XY plane, at height `z`, `size` wide.
+fn grid(name: &str, n: u32, size: f32, z: f32) -> gx::scene::Mesh {
+    let mut m = gx::scene::Mesh::new(name);
+    for y in 0..=n {
+        for x in 0..=n {
+            let f = |v: u32| v as f32 / n as f32;
+            m.positions.push([size * f(x), size * f(y), z]);
+            m.normals.push([0.0, 0.0, 1.0]);
+        }
+    }
+    for y in 0..n {
+        for x in 0..n {
+            let i = y * (n + 1) + x;
+            m.triangles.push([i, i + 1, i + n + 1]);
+            m.triangles.push([i + 1, i + n + 2, i + n + 1]);
+        }
+    }
+    m
+}
+
+/// Imports `a` in both orders: 0 validator errors, and the export of the result holds the same
+/// triangles, material count and images (node names differ: HSD joints have none). Returns the
+/// Colosseum/XD bytes.
+fn plain(a: &Scene) -> Vec<u8> {
+    let a = Scene::from_glb(&a.to_glb().unwrap()).unwrap();
+    let mut out = Vec::new();
+    for order in [Order::Melee, Order::ColosseumXd] {
+        let opts = ImportOptions {
+            order,
+            ..ImportOptions::default()
+        };
+        let b = import(&a, &opts).unwrap();
+        assert!(
+            hsd_dat::validate(&b.bytes)
+                .iter()
+                .all(|d| d.severity != Severity::Error)
+        );
+        let c = Scene::from_glb(&export::to_glb(&parse(&b.bytes).unwrap()).unwrap()).unwrap();
+        let d = gx::compare::compare(&a, &c, 1e-3);
+        assert_eq!(
+            (d.missing, d.extra, d.images),
+            (0, 0, 0),
+            "{order:?}: {d:?}"
+        );
+        // A mesh without material gets a plain white MObj.
+        assert_eq!(d.materials.0.max(1), d.materials.1);
+        out = b.bytes;
+    }
+    out
+}
+
+#[test]
+fn plain_textured_prop() {
+    let mut s = Scene::new("test");
+    let mut m = grid("prop", 2, 2.0, 0.5);
+    m.uvs.push(
+        m.positions
+            .iter()
+            .map(|p| [p[0] / 2.0, p[1] / 2.0])
+            .collect(),
+    );
+    let grey = gx::tex::Image::from_fn(8, 8, |x, y| {
+        let v = (x * 30 + y * 2) as u8;
+        [v, v, v, v]
+    })
+    .unwrap();
+    let t = s.add_image(grey);
+    s.materials.push(gx::scene::Material::new("tex", Some(t)));
+    m.material = Some(0);
+    s.meshes.push(m);
+    let b = plain(&s);
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    // A root joint is added for the unskinned mesh; the grey image with alpha is IA8.
+    assert_eq!(g.joints.len(), 1);
+    assert_eq!(g.pobjs.len(), 1);
+    assert_eq!(g.pobjs[0].pobj.flags.kind(), PObjKind::Rigid);
+    let img: hsd_dat::Image = a.read(g.images[0]).unwrap();
+    assert_eq!(img.format, 3);
+    assert!(
+        g.joints[0]
+            .joint
+            .flags
+            .contains(JointFlags::OPA | JointFlags::ROOT_OPA)
+    );
+}
+
+#[test]
+fn plain_mesh_weighted_to_its_own_bone() {
+    // Blender's case: a mesh bound 100 % to a bone (rotated, off the origin) that is also a
+    // deformer of the other mesh. The first becomes a rigid PObj on that bone; the second an
+    // envelope mesh owned by a joint no envelope weights.
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let bone = node(&mut s, "bone", Some(root), [0.3, 0.0, 0.7], [0.0, 1.0, 0.0]);
+    let mut hat = grid("hat", 2, 1.0, 2.0);
+    hat.skin = vec![gx::scene::skin_weights(&[(bone as u16, 1.0)]); hat.positions.len()];
+    s.meshes.push(hat);
+    let mut body = grid("body", 3, 1.0, 0.0);
+    body.skin = (0..body.positions.len())
+        .map(|i| {
+            gx::scene::skin_weights(&[(root as u16, 0.5), (bone as u16, 0.1 + i as f32 / 40.0)])
+        })
+        .collect();
+    s.meshes.push(body);
+    let b = plain(&s);
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    let bone_j = &g.joints[1];
+    assert!(bone_j.joint.flags.contains(JointFlags::SKELETON));
+    assert!(bone_j.joint.inverse_bind.is_some());
+    let kinds: Vec<(usize, PObjKind)> = g
+        .pobjs
+        .iter()
+        .map(|p| (p.joint, p.pobj.flags.kind()))
+        .collect();
+    assert!(kinds.contains(&(1, PObjKind::Rigid)), "{kinds:?}");
+    for p in g
+        .pobjs
+        .iter()
+        .filter(|p| p.pobj.flags.kind() == PObjKind::Envelope)
+    {
+        let owner = &g.joints[p.joint].joint;
+        assert!(
+            owner
+                .flags
+                .contains(JointFlags::ENVELOPE_MODEL | JointFlags::OPA)
+        );
+        assert!(
+            !owner
+                .flags
+                .intersects(JointFlags::SKELETON | JointFlags::XLU)
+        );
+        assert!(owner.inverse_bind.is_none());
+    }
+    // Root and bone are both weighted: a holder joint is added under the root.
+    assert_eq!(g.joints.len(), 3);
+}
+
+#[test]
+fn plain_four_weight_body() {
+    // A chain of four bones under a root turned like Blender's armatures (an identity root is
+    // added above it), every vertex weighted to all four with its own weights: the palette
+    // limit splits the mesh into several PObjs.
+    let mut s = Scene::new("test");
+    let arm = node(
+        &mut s,
+        "armature",
+        None,
+        [std::f32::consts::FRAC_PI_2, 0.0, 0.0],
+        [0.0; 3],
+    );
+    let mut bones = Vec::new();
+    let mut parent = arm;
+    for k in 0..4 {
+        parent = node(
+            &mut s,
+            &format!("b{k}"),
+            Some(parent),
+            [0.0, 0.1 * k as f32, 0.0],
+            [0.0, 0.5, 0.0],
+        );
+        bones.push(parent as u16);
+    }
+    let mut body = grid("body", 6, 2.0, 0.0);
+    body.skin = (0..body.positions.len())
+        .map(|i| {
+            let w = [1.0, 2.0, 3.0, 4.0 + i as f32].map(|x| x / (10.0 + i as f32));
+            gx::scene::skin_weights(&[
+                (bones[0], w[0]),
+                (bones[1], w[1]),
+                (bones[2], w[2]),
+                (bones[3], w[3]),
+            ])
+        })
+        .collect();
+    s.meshes.push(body);
+    let b = plain(&s);
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    assert_eq!(g.joints.len(), 6, "added root + armature + 4 bones");
+    assert!(g.joints[0].joint.flags.contains(JointFlags::SKELETON_ROOT));
+    assert_eq!(g.joints[0].joint.rotation, [0.0; 3]);
+    let mut slots = 0;
+    for p in &g.pobjs {
+        let m = a.mesh(&g, p).unwrap();
+        assert!(m.palette.len() <= hsd_dat::MAX_PALETTE);
+        assert!(m.palette.iter().all(|e| e.len() == 4));
+        slots += m.palette.len();
+    }
+    assert!(
+        slots >= 49,
+        "every one of the 49 weight sets has a slot: {slots}"
+    );
+    assert!(g.pobjs.len() >= 5, "{} PObjs", g.pobjs.len());
+    for j in 2..6 {
+        assert!(g.joints[j].joint.flags.contains(JointFlags::SKELETON));
+    }
+}
+
+/// Joint animations come back: the XD samples' AnimJoint trees (exported as glTF animations by
+/// the runtime's curve evaluation) import as AnimJoint/FObj trees whose export poses every
+/// joint within 1e-3 of the original at every frame, in both orders; b.dat's bound box has one
+/// set per animation (checked by the validator, HSD-026).
+#[test]
+fn animations_round_trip() {
+    let samples = [
+        hsd_dat::build::xd_model(hsd_dat::build::XdOptions::default()).unwrap(),
+        hsd_dat::build::xd_scene().unwrap(),
+    ];
+    let mut checked = 0;
+    for m in samples {
+        let m = m.write().unwrap();
+        for order in [Order::ColosseumXd, Order::Melee] {
+            let opts = ImportOptions {
+                order,
+                ..ImportOptions::default()
+            };
+            let (a, c, _) = round_trip(&m, &opts);
+            assert!(!a.clips.is_empty());
+            assert_eq!(a.clips.len(), c.clips.len(), "{order:?}");
+            for (ca, cc) in a.clips.iter().zip(&c.clips) {
+                let end = ca
+                    .channels
+                    .iter()
+                    .flat_map(|x| x.times.last().copied())
+                    .fold(0.0f32, f32::max);
+                let times: Vec<f32> = (0..=(end * 60.0).round() as u32)
+                    .map(|f| f as f32 / 60.0)
+                    .collect();
+                let (la, lc) = (a.clip_locals(ca, &times), c.clip_locals(cc, &times));
+                for (node, (x, y)) in la.iter().zip(&lc).enumerate() {
+                    for (k, (p, q)) in x.iter().zip(y).enumerate() {
+                        for (u, v) in p.iter().flatten().zip(q.iter().flatten()) {
+                            assert!(
+                                (u - v).abs() < 1e-3,
+                                "{order:?} node {node} frame {k}: {p:?} {q:?}"
+                            );
+                        }
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 6, "two orders × (2 + 1) animations");
+}
+
+/// A node listed before its parent (not pre-order) hangs off an added root: every joint stays
+/// reachable and the mesh weighted to it keeps its positions.
+#[test]
+fn plain_child_before_parent() {
+    let mut s = Scene::new("test");
+    let local = gx::mtx::srt([0.0; 3], [1.0; 3], [0.0, 1.0, 0.0]);
+    s.nodes
+        .push(gx::scene::Node::new("root", None, gx::mtx::IDENTITY));
+    s.nodes.push(gx::scene::Node::new("child", Some(2), local));
+    s.nodes.push(gx::scene::Node::new("mid", Some(0), local));
+    s.nodes[1].inverse_bind = gx::mtx::inverse(&gx::mtx::mul(&local, &local)).unwrap();
+    s.nodes[2].inverse_bind = gx::mtx::inverse(&local).unwrap();
+    let mut m = grid("body", 1, 1.0, 0.0);
+    m.skin = (0..m.positions.len())
+        .map(|i| gx::scene::skin_weights(&[(1, 0.25 + i as f32 / 10.0), (2, 0.5)]))
+        .collect();
+    s.meshes.push(m);
+    plain(&s);
+    // In code (a glTF reader lists parents first): the nodes as given.
+    let b = import(&s, &ImportOptions::default()).unwrap().bytes;
+    let g = parse(&b).unwrap().graph();
+    // The added root owns the mesh; "child" hangs off it beside "root".
+    assert_eq!(g.joints.len(), 4);
+    let f = |j: usize| g.joints[j].joint.flags;
+    assert!(f(0).contains(JointFlags::ENVELOPE_MODEL) && !f(0).contains(JointFlags::SKELETON));
+    assert_eq!(
+        g.joints
+            .iter()
+            .filter(|j| j.joint.flags.contains(JointFlags::SKELETON))
+            .count(),
+        2
+    );
+}
+
+/// An animation that moves nothing (its channels hold the rest pose) keeps its length: the
+/// AnimJoint tree gets one constant track, so its AObj's `end_frame` matches the bound box
+/// (HSD-026) and the export still has the animation.
+#[test]
+fn still_animation_keeps_its_length() {
+    let mut s = Scene::new("test");
+    node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let bone = node(&mut s, "bone", Some(0), [0.0; 3], [0.0, 1.0, 0.0]);
+    let mut m = grid("body", 1, 1.0, 0.0);
+    m.skin = (0..m.positions.len())
+        .map(|i| gx::scene::skin_weights(&[(0, 0.5), (bone as u16, 0.1 + i as f32 / 10.0)]))
+        .collect();
+    s.meshes.push(m);
+    s.clips.push(gx::scene::Clip {
+        name: "still".into(),
+        channels: vec![gx::scene::Channel {
+            node: bone,
+            target: gx::scene::Target::Translation,
+            interpolation: gx::scene::Interpolation::Linear,
+            times: vec![0.0, 12.0 / 60.0],
+            values: vec![0.0, 1.0, 0.0, 0.0, 1.0, 0.0],
+        }],
+        extras: None,
+    });
+    for order in [Order::ColosseumXd, Order::Melee] {
+        let opts = ImportOptions {
+            order,
+            ..ImportOptions::default()
+        };
+        let b = import(&s, &opts).unwrap().bytes;
+        let c = Scene::from_glb(&export::to_glb(&parse(&b).unwrap()).unwrap()).unwrap();
+        assert_eq!(c.clips.len(), 1, "{order:?}");
+        let end = c.clips[0]
+            .channels
+            .iter()
+            .flat_map(|x| x.times.last().copied())
+            .fold(0.0f32, f32::max);
+        assert!((end * 60.0 - 12.0).abs() < 1e-3, "{order:?}: {end}");
+    }
+}
+
+/// The fitting tolerance is honoured: a loose one stores fewer keys (a smaller file) than the
+/// default, which keeps every frame within 1e-4.
+#[test]
+fn animation_tolerance_is_honoured() {
+    let m = hsd_dat::build::xd_scene().unwrap().write().unwrap();
+    let a = Scene::from_glb(&export::to_glb(&parse(&m).unwrap()).unwrap()).unwrap();
+    let tight = import(&a, &ImportOptions::default()).unwrap().bytes;
+    let loose = ImportOptions {
+        tolerance: 10.0,
+        ..ImportOptions::default()
+    };
+    let loose = import(&a, &loose).unwrap().bytes;
+    assert!(loose.len() < tight.len(), "{} {}", loose.len(), tight.len());
+}
