@@ -251,6 +251,54 @@ impl Present<pkx::Format> for PkxContainer {
     }
 }
 
+/// `convert model.glb model.pkx -o meta=metadata.json [-o game=xd|colosseum]`: the model imported
+/// as a DAT in HAL's Colosseum/XD order ([`hsd_dat::import`]: its animations become the
+/// ModelSet's list, which the slots index) inside the container the metadata describes; an
+/// output with validator errors (a slot naming an animation the model lacks, …) fails with them.
+#[cfg(feature = "convert")]
+fn import(job: &Conversion<'_>) -> Result<Vec<u8>> {
+    crate::format::check_option_keys(job.opts, &["meta", "game"], "glTF to PKX")?;
+    let meta = companion(job.companions, "meta").ok_or_else(|| {
+        Error::message(
+            "building a .pkx from glTF needs -o meta=metadata.json (what `convert x.pkx x.json` writes)",
+        )
+    })?;
+    let meta = std::str::from_utf8(meta)
+        .map_err(|e| Error::message(format!("metadata JSON is not UTF-8: {e}")))?;
+    let dat = hsd_dat::import::from_glb(job.input, &hsd_dat::import::ImportOptions::default())?;
+    let p = pkx::json::from_str(meta, dat.bytes)?;
+    let want = match job.opts.get("game").map(String::as_str) {
+        None => None,
+        Some("xd") => Some(Game::Xd),
+        Some("colosseum") => Some(Game::Colosseum),
+        Some(other) => {
+            return Err(Error::message(format!(
+                "unknown game {other:?} (xd, colosseum)"
+            )));
+        }
+    };
+    if let Some(g) = want.filter(|&g| g != p.game()) {
+        return Err(Error::message(format!(
+            "-o game={} but the metadata is for {}",
+            g.format_name(),
+            p.game().format_name()
+        )));
+    }
+    let bytes = p.write()?;
+    let errors: Vec<String> = pkx::validate(&bytes)
+        .iter()
+        .filter(|d| d.severity == gcio::Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    if !errors.is_empty() {
+        return Err(Error::message(format!(
+            "the imported .pkx has validator errors:\n{}",
+            errors.join("\n")
+        )));
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
@@ -426,52 +474,4 @@ mod tests {
         );
         assert!(ENTRY.extract(b"not a pkx").unwrap().is_none());
     }
-}
-
-/// `convert model.glb model.pkx -o meta=metadata.json [-o game=xd|colosseum]`: the model imported
-/// as a DAT in HAL's Colosseum/XD order ([`hsd_dat::import`]: its animations become the
-/// ModelSet's list, which the slots index) inside the container the metadata describes; an
-/// output with validator errors (a slot naming an animation the model lacks, …) fails with them.
-#[cfg(feature = "convert")]
-fn import(job: &Conversion<'_>) -> Result<Vec<u8>> {
-    crate::format::check_option_keys(job.opts, &["meta", "game"], "glTF to PKX")?;
-    let meta = companion(job.companions, "meta").ok_or_else(|| {
-        Error::message(
-            "building a .pkx from glTF needs -o meta=metadata.json (what `convert x.pkx x.json` writes)",
-        )
-    })?;
-    let meta = std::str::from_utf8(meta)
-        .map_err(|e| Error::message(format!("metadata JSON is not UTF-8: {e}")))?;
-    let dat = hsd_dat::import::from_glb(job.input, &hsd_dat::import::ImportOptions::default())?;
-    let p = pkx::json::from_str(meta, dat.bytes)?;
-    let want = match job.opts.get("game").map(String::as_str) {
-        None => None,
-        Some("xd") => Some(Game::Xd),
-        Some("colosseum") => Some(Game::Colosseum),
-        Some(other) => {
-            return Err(Error::message(format!(
-                "unknown game {other:?} (xd, colosseum)"
-            )));
-        }
-    };
-    if let Some(g) = want.filter(|&g| g != p.game()) {
-        return Err(Error::message(format!(
-            "-o game={} but the metadata is for {}",
-            g.format_name(),
-            p.game().format_name()
-        )));
-    }
-    let bytes = p.write()?;
-    let errors: Vec<String> = pkx::validate(&bytes)
-        .iter()
-        .filter(|d| d.severity == gcio::Severity::Error)
-        .map(ToString::to_string)
-        .collect();
-    if !errors.is_empty() {
-        return Err(Error::message(format!(
-            "the imported .pkx has validator errors:\n{}",
-            errors.join("\n")
-        )));
-    }
-    Ok(bytes)
 }

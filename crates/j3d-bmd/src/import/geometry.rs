@@ -412,7 +412,8 @@ fn stored_positions(
 
 /// The format an attribute is stored in: the exported model's when it holds every value within
 /// 1e-4 of the attribute's extent (so a model comes back with its quantisation), else the
-/// smallest lossless one (fixed point where every value is exact, else f32; RGBA8 colours).
+/// smallest lossless one ([`VertexFormat::fitting`]: fixed point where every value is exact,
+/// else f32; RGBA8 colours).
 fn choose_format(attr: Attr, values: &[Vec<f32>], model: &ModelExtras) -> VertexFormat {
     let count = if attr == Attr::POS {
         CompCount::POS_XYZ
@@ -442,27 +443,8 @@ fn choose_format(attr: Attr, values: &[Vec<f32>], model: &ModelExtras) -> Vertex
             frac: 0,
         };
     }
-    let exact = |ty: CompType, frac: u8| {
-        let f = VertexFormat {
-            attr,
-            count,
-            ty,
-            frac,
-        };
-        values
-            .iter()
-            .all(|v| quantise(&f, v).as_ref() == Some(v))
-            .then_some(f)
-    };
-    (0..=15)
-        .rev()
-        .find_map(|frac| exact(CompType::S16, frac))
-        .unwrap_or(VertexFormat {
-            attr,
-            count,
-            ty: CompType::F32,
-            frac: 0,
-        })
+    let flat: Vec<f32> = values.iter().flatten().copied().collect();
+    VertexFormat::fitting(attr, count, &flat, 0.0)
 }
 
 /// Whether `f` keeps every value (colours exactly, others within 1e-4 of the extent).
