@@ -266,32 +266,15 @@ impl Brlan {
     /// Parts kept as bytes rather than structure (raw sections, the header's extra bytes, the
     /// trailer), named like every model's `raw_parts()` in the workspace.
     pub fn raw_parts(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .sections
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| match s {
-                Section::Raw(r) => Some(format!(
-                    "section {i} `{}` ({} bytes)",
-                    r.magic,
-                    r.body.len()
-                )),
-                _ => None,
-            })
-            .collect();
-        if !self.frame.header_extra.is_empty() {
-            out.push(format!(
-                "header bytes past 0x10 ({})",
-                self.frame.header_extra.len()
-            ));
-        }
-        if !self.frame.trailer.is_empty() {
-            out.push(format!(
-                "bytes after the sections ({})",
-                self.frame.trailer.len()
-            ));
-        }
-        out
+        self.frame.raw_parts(
+            self.sections
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| match s {
+                    Section::Raw(r) => Some((i, r)),
+                    _ => None,
+                }),
+        )
     }
 
     /// The animation block (`pai1`).

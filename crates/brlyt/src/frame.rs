@@ -160,6 +160,28 @@ impl<'a> FrameView<'a> {
 }
 
 impl Frame {
+    /// `raw_parts()` of a model framed by this: its sections kept as bytes (`raw`: index and
+    /// section), then the header's extra bytes and the trailer.
+    pub fn raw_parts<'a>(
+        &self,
+        raw: impl IntoIterator<Item = (usize, &'a crate::model::Raw)>,
+    ) -> Vec<String> {
+        let mut out: Vec<String> = raw
+            .into_iter()
+            .map(|(i, r)| format!("section {i} `{}` ({} bytes)", r.magic, r.body.len()))
+            .collect();
+        if !self.header_extra.is_empty() {
+            out.push(format!(
+                "header bytes past 0x10 ({})",
+                self.header_extra.len()
+            ));
+        }
+        if !self.trailer.is_empty() {
+            out.push(format!("bytes after the sections ({})", self.trailer.len()));
+        }
+        out
+    }
+
     /// Writes the header, the sections (each one's bytes, header included, as given) and the
     /// trailer; the size, header size and count words are derived unless the frame keeps a
     /// declared size.
