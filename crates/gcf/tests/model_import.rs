@@ -16,6 +16,20 @@ mod support;
 use gx::scene::{Animation, Node, Scene, Track};
 use support::{run, scratch};
 
+/// `gcf convert FROM TO -o OPT… --force`.
+fn convert(from: &std::path::Path, to: &std::path::Path, opts: &[&str]) -> support::Run {
+    let mut args = vec![
+        "convert",
+        from.to_str().unwrap(),
+        to.to_str().unwrap(),
+        "--force",
+    ];
+    for o in opts {
+        args.extend(["-o", o]);
+    }
+    run(&args)
+}
+
 fn same_model(a: &std::path::Path, c: &std::path::Path) {
     let a = Scene::from_glb(&std::fs::read(a).unwrap()).unwrap();
     let c = Scene::from_glb(&std::fs::read(c).unwrap()).unwrap();
@@ -33,13 +47,7 @@ fn round_trip(dir: &std::path::Path, name: &str, data: &[u8]) {
         dir.join("c.glb"),
     );
     for (x, y) in [(&m, &a), (&a, &b), (&b, &c)] {
-        run(&[
-            "convert",
-            x.to_str().unwrap(),
-            y.to_str().unwrap(),
-            "--force",
-        ])
-        .succeeds();
+        convert(x, y, &[]).succeeds();
     }
     run(&["check", b.to_str().unwrap()]).succeeds();
     same_model(&a, &c);
@@ -101,34 +109,15 @@ fn hsd_models_come_back() {
         std::fs::write(&m, data).unwrap();
         for order in ["xd", "melee"] {
             let (a, b, c) = (dir.join("a.glb"), dir.join("b.dat"), dir.join("c.glb"));
-            run(&[
-                "convert",
-                m.to_str().unwrap(),
-                a.to_str().unwrap(),
-                "--force",
-            ])
-            .succeeds();
-            let imported = run(&[
-                "convert",
-                a.to_str().unwrap(),
-                b.to_str().unwrap(),
-                "-o",
-                &format!("order={order}"),
-                "--force",
-            ]);
+            convert(&m, &a, &[]).succeeds();
+            let imported = convert(&a, &b, &[&format!("order={order}")]);
             // The PObj count is reported.
             assert!(
                 imported.succeeds().stderr.contains(" PObjs"),
                 "{}",
                 imported.stderr
             );
-            run(&[
-                "convert",
-                b.to_str().unwrap(),
-                c.to_str().unwrap(),
-                "--force",
-            ])
-            .succeeds();
+            convert(&b, &c, &[]).succeeds();
             run(&["check", b.to_str().unwrap()]).succeeds();
             same_model(&a, &c);
         }
@@ -229,32 +218,10 @@ fn glb_imports_into_a_pkx() {
         std::fs::write(&m, &p.dat).unwrap();
         std::fs::write(dir.join("x.pkx"), &data).unwrap();
         let x = dir.join("x.pkx");
-        run(&[
-            "convert",
-            x.to_str().unwrap(),
-            json.to_str().unwrap(),
-            "--force",
-        ])
-        .succeeds();
-        run(&[
-            "convert",
-            m.to_str().unwrap(),
-            a.to_str().unwrap(),
-            "--force",
-        ])
-        .succeeds();
+        convert(&x, &json, &[]).succeeds();
+        convert(&m, &a, &[]).succeeds();
         let meta = format!("meta={}", json.display());
-        run(&[
-            "convert",
-            a.to_str().unwrap(),
-            out.to_str().unwrap(),
-            "-o",
-            &meta,
-            "-o",
-            &format!("game={game}"),
-            "--force",
-        ])
-        .succeeds();
+        convert(&a, &out, &[&meta, &format!("game={game}")]).succeeds();
         run(&["check", out.to_str().unwrap()]).succeeds();
         let q = pkx::Pkx::parse(&std::fs::read(&out).unwrap()).unwrap();
         let anims = |dat: &[u8]| {
@@ -267,13 +234,7 @@ fn glb_imports_into_a_pkx() {
         assert_eq!(anims(&q.dat), anims(&p.dat), "{name}");
         std::fs::write(dir.join("b.dat"), &q.dat).unwrap();
         let b = dir.join("b.dat");
-        run(&[
-            "convert",
-            b.to_str().unwrap(),
-            c.to_str().unwrap(),
-            "--force",
-        ])
-        .succeeds();
+        convert(&b, &c, &[]).succeeds();
         same_model(&a, &c);
         let other = if game == "xd" { "colosseum" } else { "xd" };
         run(&[
