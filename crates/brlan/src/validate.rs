@@ -24,39 +24,12 @@ pub fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
 
 /// Validates a parsed view.
 pub fn validate_view(v: &View<'_>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
     let f = &v.frame;
-    if f.file_size as usize != v.data_len {
-        out.push(Diagnostic::info(
-            "BRLAN-002",
-            Some(8),
-            format!(
-                "file size word {:#x}, the file has {:#x} bytes (the loader does not read it; kept)",
-                f.file_size, v.data_len
-            ),
-        ));
-    }
-    if !f.header_extra.is_empty() || !f.trailer.is_empty() {
-        out.push(Diagnostic::info(
-            "BRLAN-003",
-            None,
-            format!(
-                "{} header bytes past 0x10 and {} bytes after the sections, kept",
-                f.header_extra.len(),
-                f.trailer.len()
-            ),
-        ));
-    }
-    if f.version != 0x000A {
-        out.push(Diagnostic::info(
-            "BRLAN-015",
-            Some(6),
-            format!(
-                "version {:#06x}; every known animation has 0x000a",
-                f.version
-            ),
-        ));
-    }
+    let mut out = f.findings(
+        v.data_len,
+        ("BRLAN-002", "BRLAN-003", "BRLAN-015"),
+        "animation",
+    );
     let mut anim = None;
     for s in &f.sections {
         let at = Some(s.offset as u64);

@@ -83,6 +83,51 @@ pub fn sniff(data: &[u8], magic: &[u8; 4]) -> bool {
 }
 
 impl<'a> FrameView<'a> {
+    /// The findings every NW4R file shares, under the caller's rule ids: a file size word
+    /// other than the file's length (`ids.0`), header bytes past 0x10 or bytes after the sections
+    /// (`ids.1`), a version other than 0x000a (`ids.2`); all info, as the loaders read none.
+    pub fn findings(
+        &self,
+        data_len: usize,
+        ids: (&'static str, &'static str, &'static str),
+        what: &str,
+    ) -> Vec<gcio::Diagnostic> {
+        use gcio::Diagnostic;
+        let mut out = Vec::new();
+        if self.file_size as usize != data_len {
+            out.push(Diagnostic::info(
+                ids.0,
+                Some(8),
+                format!(
+                    "file size word {:#x}, the file has {:#x} bytes (the loader does not read it; kept)",
+                    self.file_size, data_len
+                ),
+            ));
+        }
+        if !self.header_extra.is_empty() || !self.trailer.is_empty() {
+            out.push(Diagnostic::info(
+                ids.1,
+                None,
+                format!(
+                    "{} header bytes past 0x10 and {} bytes after the sections, kept",
+                    self.header_extra.len(),
+                    self.trailer.len()
+                ),
+            ));
+        }
+        if self.version != 0x000A {
+            out.push(Diagnostic::info(
+                ids.2,
+                Some(6),
+                format!(
+                    "version {:#06x}; every known {what} has 0x000a",
+                    self.version
+                ),
+            ));
+        }
+        out
+    }
+
     /// Reads the header and walks the section headers (`what` names the format in errors).
     pub fn parse(
         data: &'a [u8],

@@ -34,36 +34,12 @@ const CAPS: [(&str, usize); 6] = [
 
 /// Validates a parsed view.
 pub fn validate_view(v: &View<'_>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
     let f = &v.frame;
-    if f.file_size as usize != v.data_len {
-        out.push(Diagnostic::info(
-            "BRLYT-002",
-            Some(8),
-            format!(
-                "file size word {:#x}, the file has {:#x} bytes (the loader does not read it; kept)",
-                f.file_size, v.data_len
-            ),
-        ));
-    }
-    if !f.header_extra.is_empty() || !f.trailer.is_empty() {
-        out.push(Diagnostic::info(
-            "BRLYT-003",
-            None,
-            format!(
-                "{} header bytes past 0x10 and {} bytes after the sections, kept",
-                f.header_extra.len(),
-                f.trailer.len()
-            ),
-        ));
-    }
-    if f.version != 0x000A {
-        out.push(Diagnostic::info(
-            "BRLYT-016",
-            Some(6),
-            format!("version {:#06x}; every known layout has 0x000a", f.version),
-        ));
-    }
+    let mut out = f.findings(
+        v.data_len,
+        ("BRLYT-002", "BRLYT-003", "BRLYT-016"),
+        "layout",
+    );
     let mut sections = Vec::with_capacity(f.sections.len());
     for s in &f.sections {
         let (sec, kept) = decode(s);
