@@ -110,16 +110,18 @@ pub fn wrap<T: Serialize>(value: &T) -> Option<serde_json::Value> {
         .map(|v| serde_json::json!({ "j3d": v }))
 }
 
-/// Adds the extras of `view` to the scene [`crate::to_scene`] made of it: the document's
-/// [`ModelExtras`] (every TEX1 texture's level 0 added as an image), [`JointExtras`] per node,
-/// [`MaterialExtras`] per material, [`ShapeExtras`] per mesh.
+/// Adds the extras of `view` to the scene [`crate::to_scene`] made of it, from the MAT3 and TEX1
+/// it parsed and the scene image of each texture (`images`): the document's [`ModelExtras`],
+/// [`JointExtras`] per node, [`MaterialExtras`] per material, [`ShapeExtras`] per mesh.
 #[cfg(feature = "export")]
 pub(crate) fn annotate(
     scene: &mut gx::scene::Scene,
     view: &crate::BmdView<'_>,
+    mat3: Option<&crate::mat3::Mat3>,
+    tex1: Option<&crate::tex1::Tex1>,
+    images: &[Option<usize>],
 ) -> gcio::Result<()> {
     use crate::inf1::NodeKind;
-    let limits = view.limits();
     let mut model = ModelExtras {
         version: VERSION,
         bdl: view.is_bdl(),
@@ -141,15 +143,9 @@ pub(crate) fn annotate(
             }
         }
     }
-    if let Some(c) = view.chunk(b"TEX1") {
-        let tex1 = crate::tex1::Tex1::parse_with(c.data, crate::Pad::Nintendo, limits)?;
+    if let Some(tex1) = tex1 {
         for (i, t) in tex1.set.textures.iter().enumerate() {
-            let image = tex1
-                .set
-                .decode(i)
-                .ok()
-                .and_then(|l| l.into_iter().next())
-                .map(|img| scene.add_image(img));
+            let image = images.get(i).copied().flatten();
             let palette = tex1
                 .set
                 .palette(i)
@@ -186,8 +182,7 @@ pub(crate) fn annotate(
             });
         }
     }
-    if let Some(mat3) = view.mat3().transpose()? {
-        let mat3 = crate::mat3::Mat3::from_view(&mat3, crate::Pad::Nintendo, 4)?;
+    if let Some(mat3) = mat3 {
         for (index, (m, gm)) in mat3
             .materials()
             .into_iter()

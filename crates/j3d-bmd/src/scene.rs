@@ -60,19 +60,27 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
     let tex1 = view
         .chunk(b"TEX1")
         .and_then(|c| Tex1::parse_with(c.data, crate::Pad::Nintendo, view.limits()).ok());
-    let mut image_of = HashMap::new();
+    // Every texture's level 0, decoded once (the materials' base colours and the extras' TEX1
+    // list both refer to these images).
+    let image_of: Vec<Option<usize>> = tex1.as_ref().map_or_else(Vec::new, |t| {
+        (0..t.set.textures.len())
+            .map(|i| {
+                t.set
+                    .decode(i)
+                    .ok()
+                    .and_then(|l| l.into_iter().next())
+                    .map(|img| scene.add_image(img))
+            })
+            .collect()
+    });
     if let Some(m) = &mat3 {
         for material in m.materials() {
-            let mut texture = None;
-            if let (Some(t), Some(tex1)) = (material.textures.iter().flatten().next(), &tex1) {
-                let t = usize::from(*t);
-                if !image_of.contains_key(&t)
-                    && let Some(img) = tex1.set.decode(t).ok().and_then(|l| l.into_iter().next())
-                {
-                    image_of.insert(t, scene.add_image(img));
-                }
-                texture = image_of.get(&t).copied();
-            }
+            let texture = material
+                .textures
+                .iter()
+                .flatten()
+                .next()
+                .and_then(|t| image_of.get(usize::from(*t)).copied().flatten());
             let mut mat = Material::new(
                 gcio::text::Encoding::ShiftJis.to_text(&material.name),
                 texture,
@@ -135,7 +143,7 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
         m.material = shape_mat.get(&shape.index).copied();
         scene.meshes.push(m);
     }
-    crate::extras::annotate(&mut scene, view)?;
+    crate::extras::annotate(&mut scene, view, mat3.as_ref(), tex1.as_ref(), &image_of)?;
     Ok(scene)
 }
 
