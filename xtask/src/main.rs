@@ -150,11 +150,20 @@ fn ci() -> Result {
     // the package step and every bench run once, under 30 minutes on 2 cores.
     step("fuzz smoke", || fuzz_smoke(3))?;
     // Criterion's test mode runs every bench once, so the equality asserts inside them (peer
-    // outputs, round trips on real files) execute; timings are not taken.
+    // outputs, round trips on real files) execute; timings are not taken, so the `ci-bench`
+    // profile spares CI the bench profile's one-codegen-unit, full-debug-info build.
     step("benches run once", || {
         run(
             &cargo,
-            &["bench", "--workspace", "--all-features", "--", "--test"],
+            &[
+                "bench",
+                "--workspace",
+                "--all-features",
+                "--profile",
+                "ci-bench",
+                "--",
+                "--test",
+            ],
             None,
         )
     })?;
