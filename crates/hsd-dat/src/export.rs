@@ -193,6 +193,11 @@ fn tree_pairs(
 /// Most frames an exported animation is sampled at.
 const MAX_FRAMES: f32 = 100_000.0;
 
+/// Most values (frames × tracks, four per material and texture for their channels) one
+/// exported material animation may sample: a hostile tree of many animated materials could
+/// otherwise ask for gigabytes. Real ones need a few thousand.
+const MAX_SAMPLES: usize = 1 << 22;
+
 /// Every MatAnimJoint tree with the joint tree it binds to — a ModelSet's `matanims` with its
 /// joint, a `*matanim_joint` root with the archive's first joint tree — as a glTF animation
 /// `matanim_K` sampled at every frame from 0 to the tree's last `end_frame` (60 per second) by
@@ -221,6 +226,23 @@ fn material_animations(
             }
         };
         let last = ma.end_frame().clamp(0.0, MAX_FRAMES).ceil() as u32;
+        let tracks: usize = ma
+            .materials
+            .iter()
+            .map(|m| {
+                4 + m.tracks.len() + m.textures.iter().map(|t| 4 + t.tracks.len()).sum::<usize>()
+            })
+            .sum();
+        let samples = tracks.saturating_mul(last as usize + 1);
+        if samples > MAX_SAMPLES {
+            out.problems
+                .push(Error::without_offset(gcio::ErrorKind::Limit {
+                    what: "material animation samples (frames x tracks)",
+                    requested: samples as u64,
+                    max: MAX_SAMPLES as u64,
+                }));
+            continue;
+        }
         let mut anim = gx::scene::Animation {
             name: format!("matanim_{k}"),
             times: (0..=last).map(|f| f as f32 / 60.0).collect(),

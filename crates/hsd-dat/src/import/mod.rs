@@ -146,8 +146,8 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
                 let l = b.put(&light(ty, grey, position));
                 lights.push(b.put(&light_set(l)));
             }
-            let trees: Vec<Target> = material_anims.iter().copied().chain(frames).collect();
-            let matanims = (!trees.is_empty()).then(|| b.ptr_array(&trees));
+            let material: Vec<Target> = material_anims.iter().copied().chain(frames).collect();
+            let matanims = (!material.is_empty()).then(|| b.ptr_array(&material));
             let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
             let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
             let model = b.put(&model_set(root, list, matanims));
