@@ -427,4 +427,11 @@ fn swap_only_animation_round_trips() {
     let b = import(&a, &ImportOptions::default()).unwrap();
     let c = Scene::from_glb(&export::to_glb(&parse(&b.bytes).unwrap()).unwrap()).unwrap();
     assert_eq!(same_clips(&a, &c), 1);
+    // A frame selecting past the image list is refused: the runtime would read past the table.
+    let mut bad = x.clone();
+    bad.materials[0].textures[0].image[2] = 2;
+    s.animations[0].extras = Some(serde_json::json!({ "hsd": bad }));
+    let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let e = import(&a, &ImportOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("selects image 2 of 2"), "{e}");
 }

@@ -195,7 +195,8 @@ fn material(
             let values = rgba
                 .iter()
                 .map(|v| {
-                    let c = v.get(k).copied().unwrap_or(1.0);
+                    // glTF colours are 0…1; the runtime would wrap a byte outside.
+                    let c = v.get(k).copied().unwrap_or(1.0).clamp(0.0, 1.0);
                     if k == 3 { 1.0 - c } else { c }
                 })
                 .collect();
@@ -429,6 +430,13 @@ impl Parts<'_, '_> {
                 .cloned()
                 .collect();
             let (mut image_table, mut palette_table, mut count) = (None, None, 0);
+            if let Some(&i) = t.swap.1.iter().find(|&&i| i as usize >= t.swap.0.len()) {
+                // The runtime would read past the image table.
+                return Err(gcio::Error::message(format!(
+                    "material {m}: image swap selects image {i} of {}",
+                    t.swap.0.len()
+                )));
+            }
             if !t.swap.0.is_empty() && !t.swap.1.is_empty() {
                 let mut images = Vec::new();
                 let mut palettes = Vec::new();
