@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use gcio::{Error, Result};
 use gx::mtx::{IDENTITY, Mtx34, apply};
-use gx::scene::{Material, Mesh, Node, Scene, skin_weights};
+use gx::scene::{Material, Mesh, Node, Property, PropertyTrack, Scene, skin_weights};
 
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
@@ -25,6 +25,9 @@ use crate::extras::{
 use crate::flags::{PObjFlags, TObjFlags};
 use crate::graph::{Graph, Kind};
 use crate::image::TextureRef;
+use crate::matanim::{
+    self, AnimatedMaterial, AnimatedTexture, TextureSrt, TrackCurve, mobj_track, tobj_track,
+};
 use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
 use crate::roots::RootKind;
 use crate::types::{Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj};
@@ -87,6 +90,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         images.get(a, &t, &mut out);
     }
     animations(a, &g, &mut out);
+    material_animations(a, &g, &materials, &mut images, &mut out);
     out.scene.extras = extras::write(&ModelExtras {
         version: extras::VERSION,
         images: images.1,
@@ -101,32 +105,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
 /// channels; a tree whose joints are not the scene's first ones, or that does not decode, is a
 /// problem and left out.
 fn animations(a: &Archive<'_>, g: &Graph, out: &mut Export) {
-    let mut pairs: Vec<(u32, u32)> = Vec::new();
-    for n in g.nodes.iter().filter(|n| n.kind == Kind::ModelSet) {
-        let Ok(ms) = a.read::<ModelSet>(n.offset) else {
-            continue;
-        };
-        let (Some(joint), Some(list)) = (ms.joint, ms.anims) else {
-            continue;
-        };
-        let mut at = list;
-        while let Ok(Some(anim)) = a.pointer(at) {
-            pairs.push((joint, anim));
-            at = at.wrapping_add(4);
-            if pairs.len() > 4096 {
-                break;
-            }
-        }
-    }
-    let first_joint = a
-        .roots()
-        .find(|r| r.kind() == RootKind::Joint)
-        .map(|r| r.offset);
-    for r in a.roots().filter(|r| r.kind() == RootKind::AnimJoint) {
-        if let Some(j) = first_joint {
-            pairs.push((j, r.offset));
-        }
-    }
+    let pairs = tree_pairs(a, g, |ms| ms.anims, RootKind::AnimJoint);
     let base = |joint: u32| g.joints.iter().position(|j| j.offset == joint);
     for (k, (joint, anim)) in pairs.into_iter().enumerate() {
         let what = || format!("AnimJoint tree at {anim:#x}");
@@ -137,7 +116,7 @@ fn animations(a: &Archive<'_>, g: &Graph, out: &mut Export) {
                 continue;
             }
         };
-        let end = end_frame(&tree).clamp(0.0, 100_000.0);
+        let end = end_frame(&tree).clamp(0.0, MAX_FRAMES);
         let ja = match a.joint_animation(joint, Some(anim)) {
             Ok(ja) => ja,
             Err(e) => {
@@ -170,6 +149,334 @@ fn animations(a: &Archive<'_>, g: &Graph, out: &mut Export) {
             });
         }
         out.scene.animations.push(anim_out);
+    }
+}
+
+/// Every animation tree of one kind with the joint tree it binds to: a ModelSet's list
+/// (`list` of it) with its joint, then each root of kind `kind` with the archive's first joint
+/// tree; as (joint, tree) offsets.
+fn tree_pairs(
+    a: &Archive<'_>,
+    g: &Graph,
+    list: fn(&ModelSet) -> Option<u32>,
+    kind: RootKind,
+) -> Vec<(u32, u32)> {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for n in g.nodes.iter().filter(|n| n.kind == Kind::ModelSet) {
+        let Ok(ms) = a.read::<ModelSet>(n.offset) else {
+            continue;
+        };
+        let (Some(joint), Some(list)) = (ms.joint, list(&ms)) else {
+            continue;
+        };
+        let mut at = list;
+        while let Ok(Some(anim)) = a.pointer(at) {
+            pairs.push((joint, anim));
+            at = at.wrapping_add(4);
+            if pairs.len() > 4096 {
+                break;
+            }
+        }
+    }
+    let first_joint = a
+        .roots()
+        .find(|r| r.kind() == RootKind::Joint)
+        .map(|r| r.offset);
+    for r in a.roots().filter(|r| r.kind() == kind) {
+        if let Some(j) = first_joint {
+            pairs.push((j, r.offset));
+        }
+    }
+    pairs
+}
+
+/// Most frames an exported animation is sampled at.
+const MAX_FRAMES: f32 = 100_000.0;
+
+/// Most values (frames × tracks, four per material and texture for their channels) one
+/// exported material animation may sample: a hostile tree of many animated materials could
+/// otherwise ask for gigabytes. Real ones need a few thousand.
+const MAX_SAMPLES: usize = 1 << 22;
+
+/// Every MatAnimJoint tree with the joint tree it binds to — a ModelSet's `matanims` with its
+/// joint, a `*matanim_joint` root with the archive's first joint tree — as a glTF animation
+/// `matanim_K` sampled at every frame from 0 to the tree's last `end_frame` (60 per second) by
+/// the runtime's curve evaluation ([`crate::matanim`]), for the MObjs the scene has materials
+/// of: the diffuse colour (untextured materials) and alpha as the material's
+/// `baseColorFactor`, the SRT of its base-colour TObj as `KHR_texture_transform` offset,
+/// rotation and scale (`KHR_animation_pointer`), and in `extras.hsd`
+/// ([`extras::MatAnimExtras`]) which tracks those channels carry exactly, every other track
+/// sampled, and image swaps with their images. A tree that does not decode is a problem and
+/// left out.
+fn material_animations(
+    a: &Archive<'_>,
+    g: &Graph,
+    materials: &HashMap<u32, usize>,
+    images: &mut Images,
+    out: &mut Export,
+) {
+    let pairs = tree_pairs(a, g, |ms| ms.matanims, RootKind::MatAnimJoint);
+    for (k, (joint, tree)) in pairs.into_iter().enumerate() {
+        let ma = match a.material_animation(joint, tree) {
+            Ok(ma) => ma,
+            Err(e) => {
+                out.problems
+                    .push(e.context(format!("MatAnimJoint tree at {tree:#x}")));
+                continue;
+            }
+        };
+        let last = ma.end_frame().clamp(0.0, MAX_FRAMES).ceil() as u32;
+        let tracks: usize = ma
+            .materials
+            .iter()
+            .map(|m| {
+                4 + m.tracks.len() + m.textures.iter().map(|t| 4 + t.tracks.len()).sum::<usize>()
+            })
+            .sum();
+        let samples = tracks.saturating_mul(last as usize + 1);
+        if samples > MAX_SAMPLES {
+            out.problems
+                .push(Error::without_offset(gcio::ErrorKind::Limit {
+                    what: "material animation samples (frames x tracks)",
+                    requested: samples as u64,
+                    max: MAX_SAMPLES as u64,
+                }));
+            continue;
+        }
+        let mut anim = gx::scene::Animation {
+            name: format!("matanim_{k}"),
+            times: (0..=last).map(|f| f as f32 / 60.0).collect(),
+            ..gx::scene::Animation::default()
+        };
+        let mut x = extras::MatAnimExtras {
+            version: extras::VERSION,
+            frames: last + 1,
+            materials: Vec::new(),
+        };
+        for m in &ma.materials {
+            let Some(&index) = materials.get(&m.mobj) else {
+                continue;
+            };
+            x.materials.push(material_animation(
+                a, m, index, last, images, &mut anim, out,
+            ));
+        }
+        anim.extras = extras::write(&x);
+        out.scene.animations.push(anim);
+    }
+}
+
+/// Track `track` of `tracks` at every frame `0..=last`, when animated.
+fn sampled(tracks: &[TrackCurve], track: u8, last: u32) -> Option<Vec<f32>> {
+    (0..=last)
+        .map(|f| matanim::value(tracks, track, f as f32))
+        .collect()
+}
+
+/// Distinct track ids in list order.
+fn track_ids(tracks: &[TrackCurve]) -> Vec<u8> {
+    let mut ids: Vec<u8> = Vec::new();
+    for t in tracks {
+        if !ids.contains(&t.0) {
+            ids.push(t.0);
+        }
+    }
+    ids
+}
+
+/// One animated MObj as glTF material `index`: its channels added to `anim`, its extras
+/// returned.
+fn material_animation(
+    a: &Archive<'_>,
+    m: &AnimatedMaterial,
+    index: usize,
+    last: u32,
+    images: &mut Images,
+    anim: &mut gx::scene::Animation,
+    out: &mut Export,
+) -> extras::MaterialAnimExtras {
+    let mut e = extras::MaterialAnimExtras {
+        material: index,
+        ..Default::default()
+    };
+    let textured = out
+        .scene
+        .materials
+        .get(index)
+        .is_some_and(|x| x.texture.is_some());
+    let colors = a
+        .read::<MObj>(m.mobj)
+        .ok()
+        .and_then(|o| o.material)
+        .and_then(|c| a.read::<MaterialColors>(c).ok());
+    // baseColorFactor per frame: rest values, the tracked ones replaced.
+    let rest = match (&colors, textured) {
+        (Some(c), false) => {
+            let [r, g, b, _] = c.diffuse.0.map(|x| f32::from(x) / 255.0);
+            [r, g, b, c.alpha]
+        }
+        (Some(c), true) => [1.0, 1.0, 1.0, c.alpha],
+        (None, _) => [1.0; 4],
+    };
+    let mut color = vec![rest; last as usize + 1];
+    let mut any_color = false;
+    for id in track_ids(&m.tracks) {
+        let Some(v) = sampled(&m.tracks, id, last) else {
+            continue;
+        };
+        let component = match id {
+            mobj_track::ALPHA => Some(3),
+            4..=6 if !textured => Some(usize::from(id - 4)),
+            _ => None,
+        };
+        if let Some(c) = component {
+            any_color = true;
+            let to = |x: f32| if c == 3 { 1.0 - x } else { x };
+            for (rgba, x) in color.iter_mut().zip(&v) {
+                if let Some(slot) = rgba.get_mut(c) {
+                    *slot = to(*x);
+                }
+            }
+            if v.iter().all(|x| (0.0..=1.0).contains(&to(*x))) {
+                e.channels.push(id);
+                continue;
+            }
+        }
+        e.tracks.push(extras::TrackSamples {
+            track: id,
+            values: v,
+        });
+    }
+    if any_color {
+        anim.properties.push(PropertyTrack {
+            property: Property::BaseColor(index),
+            values: color.iter().flatten().map(|x| x.clamp(0.0, 1.0)).collect(),
+        });
+    }
+    let chain = tobj_chain(a, m.mobj);
+    let base = base_texture(&chain).and_then(|i| chain.get(i)).map(|t| t.0);
+    for t in &m.textures {
+        let Some(tobj) = chain.iter().find(|c| c.0 == t.tobj).map(|c| c.1) else {
+            continue;
+        };
+        let mut te = extras::TextureAnimExtras {
+            id: t.id,
+            ..Default::default()
+        };
+        let ids = track_ids(&t.tracks);
+        if textured && base == Some(t.tobj) {
+            texture_transform(t, &tobj, index, last, &mut te, anim);
+        }
+        for id in ids {
+            if [tobj_track::TIMG, tobj_track::TCLT].contains(&id) || te.channels.contains(&id) {
+                continue;
+            }
+            if let Some(values) = sampled(&t.tracks, id, last) {
+                te.tracks.push(extras::TrackSamples { track: id, values });
+            }
+        }
+        if t.tracks.iter().any(|x| x.0 == tobj_track::TIMG) {
+            image_swap(a, t, &tobj, last, images, &mut te, out);
+        }
+        e.textures.push(te);
+    }
+    e
+}
+
+/// The base-colour texture's transform channels of an animated TObj with SRT tracks, and
+/// which of them they carry exactly.
+fn texture_transform(
+    t: &AnimatedTexture,
+    tobj: &TObj,
+    index: usize,
+    last: u32,
+    te: &mut extras::TextureAnimExtras,
+    anim: &mut gx::scene::Animation,
+) {
+    // Translation, scale and rotation (2–8).
+    let srt_ids: Vec<u8> = track_ids(&t.tracks)
+        .into_iter()
+        .filter(|id| (tobj_track::TRANSLATE[0]..=tobj_track::ROTATE[2]).contains(id))
+        .collect();
+    if srt_ids.is_empty() {
+        return;
+    }
+    let rest = TextureSrt::of(tobj);
+    let (mut off, mut rot, mut sc) = (Vec::new(), Vec::new(), Vec::new());
+    let mut exact = true;
+    for f in 0..=last {
+        let srt = srt_ids.iter().fold(rest, |s, &id| {
+            matanim::value(&t.tracks, id, f as f32).map_or(s, |v| s.with(id, v))
+        });
+        let ((o, r, s), ok) = srt.to_gltf();
+        exact &= ok;
+        off.extend(o);
+        rot.push(r);
+        sc.extend(s);
+    }
+    for (property, values) in [
+        (Property::TextureOffset(index), off),
+        (Property::TextureRotation(index), rot),
+        (Property::TextureScale(index), sc),
+    ] {
+        anim.properties.push(PropertyTrack { property, values });
+    }
+    if exact {
+        te.channels = srt_ids;
+    }
+}
+
+/// An image swap (`TIMG`, with `TCLT` choosing palettes): the image table's images (entry
+/// `i` with palette `i`, or the last palette, or the TObj's), then what each frame draws — the
+/// selected image with the selected palette, or the TObj's own.
+fn image_swap(
+    a: &Archive<'_>,
+    t: &AnimatedTexture,
+    tobj: &TObj,
+    last: u32,
+    images: &mut Images,
+    te: &mut extras::TextureAnimExtras,
+    out: &mut Export,
+) {
+    let table_palette = |i: usize| {
+        t.palettes
+            .get(i.min(t.palettes.len().saturating_sub(1)))
+            .copied()
+            .flatten()
+            .or(tobj.palette)
+    };
+    for (i, img) in t.images.iter().enumerate() {
+        let Some(image) = img else { continue };
+        let r = TextureRef {
+            image: *image,
+            palette: table_palette(i),
+        };
+        if let Some(g) = images.get(a, &r, out)
+            && !te.images.contains(&g)
+        {
+            te.images.push(g);
+        }
+    }
+    let chosen = t.image_indices(last);
+    for (f, pick) in (0..=last).zip(chosen) {
+        let image = pick.and_then(|i| t.images.get(i).copied().flatten());
+        let palette = t
+            .palette_index(f)
+            .and_then(|p| t.palettes.get(p).copied().flatten())
+            .or(tobj.palette);
+        let drawn = image
+            .or(tobj.image)
+            .and_then(|image| images.get(a, &TextureRef { image, palette }, out));
+        let Some(g) = drawn else {
+            // Without pixels for a frame there is no swap to describe.
+            te.image.clear();
+            return;
+        };
+        let at = te.images.iter().position(|&x| x == g).unwrap_or_else(|| {
+            te.images.push(g);
+            te.images.len() - 1
+        });
+        te.image.push(u32::try_from(at).unwrap_or(0));
     }
 }
 
@@ -264,30 +571,42 @@ fn stored(a: &Archive<'_>, image: u32, palette: Option<u32>) -> ImageExtras {
     e
 }
 
-/// The material of the MObj at `m`: its diffuse texture (the first TObj that lights the diffuse
-/// channel, else the first) and, without one, its diffuse colour.
-fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> usize {
-    let mobj = a.read::<MObj>(m).ok();
-    let mut tobjs = Vec::new();
-    let mut at = mobj.as_ref().and_then(|m| m.tobj);
-    while let Some(t) = at.filter(|_| tobjs.len() < 8) {
+/// The TObj chain of the MObj at `mobj` (offset and TObj), at most eight.
+fn tobj_chain(a: &Archive<'_>, mobj: u32) -> Vec<(u32, TObj)> {
+    let mut out = Vec::new();
+    let mut at = a.read::<MObj>(mobj).ok().and_then(|m| m.tobj);
+    while let Some(t) = at.filter(|_| out.len() < 8) {
         match a.read::<TObj>(t) {
             Ok(tobj) => {
                 at = tobj.next;
-                tobjs.push(tobj);
+                out.push((t, tobj));
             }
             Err(_) => break,
         }
     }
-    // Texture coordinates come from a UV set only when the TObj's coord mode is UV (0): the
-    // others (reflection, highlight, shadow, toon, gradation) are generated at draw time.
-    let uv = |t: &&TObj| (t.flags & TObjFlags::COORD).bits() == 0;
-    let diffuse = tobjs
+    out
+}
+
+/// Which TObj of a chain is the glTF material's texture: the first mapped by UV that lights
+/// the diffuse channel, else the first mapped by UV, else the first. Texture coordinates come
+/// from a UV set only when the TObj's coord mode is UV (0): the others (reflection, highlight,
+/// shadow, toon, gradation) are generated at draw time.
+fn base_texture(chain: &[(u32, TObj)]) -> Option<usize> {
+    let uv = |t: &(u32, TObj)| (t.1.flags & TObjFlags::COORD).bits() == 0;
+    chain
         .iter()
-        .filter(uv)
-        .find(|t| t.flags.contains(TObjFlags::LIGHTMAP_DIFFUSE))
-        .or_else(|| tobjs.iter().find(uv))
-        .or(tobjs.first());
+        .position(|t| uv(t) && t.1.flags.contains(TObjFlags::LIGHTMAP_DIFFUSE))
+        .or_else(|| chain.iter().position(uv))
+        .or((!chain.is_empty()).then_some(0))
+}
+
+/// The material of the MObj at `m`: its diffuse texture ([`base_texture`]) and, without one,
+/// its diffuse colour.
+fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> usize {
+    let mobj = a.read::<MObj>(m).ok();
+    let chain = tobj_chain(a, m);
+    let tobjs: Vec<TObj> = chain.iter().map(|t| t.1).collect();
+    let diffuse = base_texture(&chain).and_then(|i| tobjs.get(i));
     let texture = diffuse.and_then(|t| {
         let r = TextureRef {
             image: t.image?,

@@ -232,3 +232,60 @@ pub fn write<T: Serialize>(value: &T) -> Option<serde_json::Value> {
         .ok()
         .map(|v| serde_json::json!({ "hsd": v }))
 }
+
+/// Animation extras (`extras.hsd` of a glTF animation that a MatAnimJoint tree became): per
+/// animated material, which of its tracks the animation's `KHR_animation_pointer` channels
+/// carry exactly, the other tracks sampled at every frame, and texture image swaps.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MatAnimExtras {
+    /// Schema version ([`VERSION`]).
+    pub version: u32,
+    /// Frames sampled (the tree's last `end_frame` + 1; 60 per second).
+    pub frames: u32,
+    /// The animated materials.
+    pub materials: Vec<MaterialAnimExtras>,
+}
+
+/// One animated MObj (`HSD_A_M_*` tracks) and its animated TObjs.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MaterialAnimExtras {
+    /// glTF material index.
+    pub material: usize,
+    /// Track ids the material's `baseColorFactor` channel carries exactly (diffuse 4–6 for an
+    /// untextured material, alpha 10 as `1 − a`).
+    pub channels: Vec<u8>,
+    /// The other tracks, sampled.
+    pub tracks: Vec<TrackSamples>,
+    /// Animated TObjs.
+    pub textures: Vec<TextureAnimExtras>,
+}
+
+/// One animated TObj (`HSD_A_T_*` tracks).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TextureAnimExtras {
+    /// TObj id (GXTexMapID, the TexAnim's key).
+    pub id: u32,
+    /// Track ids the base-colour texture's `KHR_texture_transform` channels carry exactly
+    /// (translation 2–3, scale 4–5, rotation Z 8).
+    pub channels: Vec<u8>,
+    /// The other tracks, sampled (image and palette swaps excluded: see `images`).
+    pub tracks: Vec<TrackSamples>,
+    /// Image swap: the TexAnim's image table as glTF image indices (each entry drawn with its
+    /// palette), then any other image a frame draws.
+    pub images: Vec<usize>,
+    /// Image swap: per frame, the index into `images` drawn (empty without a swap).
+    pub image: Vec<u32>,
+}
+
+/// A track sampled at every frame.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TrackSamples {
+    /// Track id.
+    pub track: u8,
+    /// Its value `v` at frames 0, 1, …
+    pub values: Vec<f32>,
+}

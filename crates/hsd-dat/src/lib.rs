@@ -81,6 +81,7 @@ mod graph;
 pub mod image;
 #[cfg(feature = "import")]
 pub mod import;
+pub mod matanim;
 pub mod mesh;
 mod model;
 pub mod raw;

@@ -44,7 +44,11 @@ fn check(name: &str, bytes: &[u8]) -> (usize, usize, usize) {
     }
     export::require_model(&a, &e.scene).unwrap();
     let glb = e.scene.to_glb().unwrap();
-    let gl = gltf::Gltf::from_slice(&glb).unwrap();
+    // The gltf crate reads no KHR_animation_pointer channel (material animations): check the
+    // document without them.
+    let mut unanimated = e.scene.clone();
+    unanimated.animations.clear();
+    let gl = gltf::Gltf::from_slice(&unanimated.to_glb().unwrap()).unwrap();
     // gx's reader gets the joints, each drawn mesh's triangles and the images back.
     let back = gx::scene::Scene::from_glb(&glb).unwrap();
     assert_eq!(back.nodes.len(), e.scene.nodes.len(), "{name}");
@@ -158,6 +162,9 @@ fn anim_joint_trees_export_as_animations() {
         assert_eq!(back.clips.len(), e.scene.animations.len(), "{name}");
         let root = g.joints[0].offset;
         for (anim, clip) in e.scene.animations.iter().zip(&back.clips) {
+            if anim.name.starts_with("matanim_") {
+                continue; // tests/matanim.rs
+            }
             animations += 1;
             assert!(!anim.tracks.is_empty(), "{name}");
             let locals = back.clip_locals(clip, &anim.times);

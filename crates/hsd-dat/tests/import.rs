@@ -301,6 +301,9 @@ fn animations_round_trip() {
             assert!(!a.clips.is_empty());
             assert_eq!(a.clips.len(), c.clips.len(), "{order:?}");
             for (ca, cc) in a.clips.iter().zip(&c.clips) {
+                if ca.name.starts_with("matanim_") {
+                    continue; // tests/matanim.rs
+                }
                 let end = ca
                     .channels
                     .iter()

@@ -132,13 +132,11 @@ fn tree(
     }
     // The AnimJoint tree mirrors the joint tree (children after parents, siblings in order).
     let slots: Vec<Target> = (0..n).map(|_| b.slot::<AnimJoint<Target>>()).collect();
-    let parent_of = |k: usize| skel.parent.get(k).copied().flatten();
-    for j in 0..n {
-        let child = (j + 1..n).find(|&c| parent_of(c) == Some(j));
-        let sibling = (j + 1..n).find(|&s| parent_of(s) == parent_of(j) && parent_of(j).is_some());
+    let link = |k: Option<usize>| k.and_then(|k| slots.get(k).copied());
+    for (j, (child, next)) in mirror_links(skel).into_iter().enumerate() {
         let aj = AnimJoint {
-            child: child.and_then(|c| slots.get(c).copied()),
-            next: sibling.and_then(|s| slots.get(s).copied()),
+            child: link(child),
+            next: link(next),
             aobj: aobjs.get(j).copied().flatten(),
             robj_anim: None,
             flags: 0,
@@ -154,8 +152,21 @@ fn tree(
     Ok((root, end))
 }
 
+/// Per joint: its first child and its next sibling (what a tree mirroring the joints links).
+pub(super) fn mirror_links(skel: &Skeleton) -> Vec<(Option<usize>, Option<usize>)> {
+    let n = skel.parent.len();
+    let parent_of = |k: usize| skel.parent.get(k).copied().flatten();
+    (0..n)
+        .map(|j| {
+            let child = (j + 1..n).find(|&c| parent_of(c) == Some(j));
+            let next = (j + 1..n).find(|&s| parent_of(s) == parent_of(j) && parent_of(j).is_some());
+            (child, next)
+        })
+        .collect()
+}
+
 /// A keyframe stream (float values and slopes) for `samples`, padded to 4, and its length.
-fn keys(samples: &[f32], tol: f32) -> Result<(Vec<u8>, u32)> {
+pub(super) fn keys(samples: &[f32], tol: f32) -> Result<(Vec<u8>, u32)> {
     let fitted = fit_hermite(samples, tol);
     let mut out = Vec::new();
     for (i, k) in fitted.iter().enumerate() {
@@ -178,7 +189,12 @@ fn keys(samples: &[f32], tol: f32) -> Result<(Vec<u8>, u32)> {
             });
         }
     }
-    let mut stream = encode(&out, 0, 0)?;
+    stream(&out)
+}
+
+/// `keys` as a float stream, padded to 4, and its length.
+pub(super) fn stream(keys: &[Key]) -> Result<(Vec<u8>, u32)> {
+    let mut stream = encode(keys, 0, 0)?;
     let len = u32::try_from(stream.len()).map_err(|_| gcio::Error::message("track too long"))?;
     stream.resize(stream.len().next_multiple_of(4), 0);
     Ok((stream, len))

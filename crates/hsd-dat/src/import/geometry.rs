@@ -31,6 +31,9 @@ pub(super) struct Geometry {
     pub owners: Vec<Option<bool>>,
     /// Per joint: its first DObj.
     pub dobjs: Vec<Option<Target>>,
+    /// Per joint: the glTF material of each of its DObjs, in list order (what a MatAnim list
+    /// parallels).
+    pub materials: Vec<Vec<Option<usize>>>,
     /// PObjs written.
     pub pobjs: usize,
 }
@@ -68,6 +71,7 @@ pub(super) fn geometry(
     }
     let mut holder = None;
     let mut dobjs: Vec<Vec<DObj<Target>>> = Vec::new();
+    let mut materials: Vec<Vec<Option<usize>>> = Vec::new();
     let mut owners: Vec<Option<bool>> = Vec::new();
     let mut pobjs = 0;
     let mut targets = joints.to_vec();
@@ -122,6 +126,12 @@ pub(super) fn geometry(
                 owners.resize(owner + 1, None);
             }
             if let Some(list) = dobjs.get_mut(owner) {
+                if materials.len() <= owner {
+                    materials.resize_with(owner + 1, Vec::new);
+                }
+                if let Some(of_owner) = materials.get_mut(owner) {
+                    of_owner.push(m.material);
+                }
                 list.push(DObj {
                     class_name: None,
                     next: None,
@@ -149,6 +159,7 @@ pub(super) fn geometry(
     Ok(Geometry {
         owners,
         dobjs: heads,
+        materials,
         pobjs,
     })
 }

@@ -13,6 +13,7 @@ use crate::build::Builder;
 use crate::build::parts::{material, mobj, pixel_engine, tobj};
 use crate::extras::{self, ImageExtras, MaterialExtras, ModelExtras};
 use crate::flags::{PeFlags, RenderMode, TObjFlags};
+use crate::matanim::TextureSrt;
 use crate::model::Target;
 use crate::types::{Image, MatAnim, MatAnimJoint, Palette, TexAnim};
 
@@ -87,7 +88,8 @@ impl<'a> Materials<'a> {
         Ok(t)
     }
 
-    /// Images no material draws (our export's texture-animation frames) kept in the model:
+    /// Images no material or image swap draws (texture-animation frames of our export that no
+    /// animation selects) kept in the model:
     /// one MatAnimJoint whose MatAnim lists them in TexAnims (indexed ones with their
     /// palettes), without AObj so nothing animates. `None` when every image is drawn.
     pub(super) fn loose(&mut self, b: &mut Builder) -> Result<Option<Target>> {
@@ -95,20 +97,11 @@ impl<'a> Materials<'a> {
         let drawn: Vec<usize> = self.images.keys().map(|k| k.0).collect();
         let mut direct = Vec::new();
         let mut indexed = Vec::new();
-        for (i, img) in self.scene.images().iter().enumerate() {
+        for i in 0..self.scene.images().len() {
             if drawn.contains(&i) {
                 continue;
             }
-            let key = match model.images.get(i).copied().flatten() {
-                Some(x) => texture_key(i, &x),
-                None => {
-                    let f = self
-                        .opts
-                        .texture_format
-                        .unwrap_or_else(|| gx::tex::choose_format(img));
-                    (i, f.0, None, 1)
-                }
-            };
+            let key = self.frame_key(&model, i)?;
             let (image, pal) = self.image(b, i, key)?;
             match pal {
                 Some(p) => indexed.push((image, p)),
@@ -160,6 +153,38 @@ impl<'a> Materials<'a> {
         })))
     }
 
+    /// Scene image `i` stored as our export recorded it (else in the chosen format), encoded
+    /// once: an image-swap frame.
+    pub(super) fn frame_image(
+        &mut self,
+        b: &mut Builder,
+        i: usize,
+    ) -> Result<(Target, Option<Target>)> {
+        let model: ModelExtras = extras::read(self.scene.extras.as_ref()).unwrap_or_default();
+        let key = self.frame_key(&model, i)?;
+        self.image(b, i, key)
+    }
+
+    /// How scene image `i` is stored when no material says: as our export recorded it, else
+    /// in the chosen format.
+    fn frame_key(&self, model: &ModelExtras, i: usize) -> Result<ImageKey> {
+        Ok(match model.images.get(i).copied().flatten() {
+            Some(x) => texture_key(i, &x),
+            None => {
+                let img = self
+                    .scene
+                    .images()
+                    .get(i)
+                    .ok_or_else(|| Error::message(format!("texture image {i} missing")))?;
+                let f = self
+                    .opts
+                    .texture_format
+                    .unwrap_or_else(|| gx::tex::choose_format(img));
+                (i, f.0, None, 1)
+            }
+        })
+    }
+
     /// An MObj from our export's extras.
     fn recorded(&mut self, b: &mut Builder, x: &MaterialExtras) -> Result<Target> {
         let colors = b.put(&x.material().unwrap_or_else(|| material(0x80)));
@@ -191,11 +216,7 @@ impl<'a> Materials<'a> {
 
     /// An MObj that looks like a plain glTF material.
     fn plain(&mut self, b: &mut Builder, mat: &gx::scene::Material) -> Result<Target> {
-        let mut c = material(0x80);
-        let [r, g, bl, a] = mat.color.map(|x| (x.clamp(0.0, 1.0) * 255.0).round() as u8);
-        c.diffuse = crate::Rgba([r, g, bl, 0xFF]);
-        c.alpha = f32::from(a) / 255.0;
-        let colors = b.put(&c);
+        let colors = b.put(&plain_colors(mat));
         let mut mode = RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::ALPHA_MAT;
         let mut tobj_at = None;
         if let Some(i) = mat.texture {
@@ -303,6 +324,55 @@ impl<'a> Materials<'a> {
         self.images.insert(key, t);
         Ok(t)
     }
+}
+
+/// The colours of a plain glTF material's MObj: grey ambient and specular, the base colour as
+/// diffuse and alpha.
+fn plain_colors(mat: &gx::scene::Material) -> crate::types::Material {
+    let mut c = material(0x80);
+    let [r, g, bl, a] = mat.color.map(|x| (x.clamp(0.0, 1.0) * 255.0).round() as u8);
+    c.diffuse = crate::Rgba([r, g, bl, 0xFF]);
+    c.alpha = f32::from(a) / 255.0;
+    c
+}
+
+/// What the MObj of a glTF material starts from, as the import builds it (what its animation
+/// tracks replace).
+pub(super) struct Rest {
+    /// Colours.
+    pub colors: crate::types::Material,
+    /// Pixel engine (recorded materials only).
+    pub pe: Option<crate::types::PixelEngine>,
+    /// Each TObj's id and texture SRT, in chain order.
+    pub textures: Vec<(u32, TextureSrt)>,
+}
+
+/// The [`Rest`] of glTF material `m` (`None` when the scene has no such material).
+pub(super) fn rest(scene: &Scene, m: usize) -> Option<Rest> {
+    let mat = scene.materials.get(m)?;
+    Some(
+        match extras::read::<MaterialExtras>(mat.extras.as_ref()).filter(|x| x.version > 0) {
+            Some(x) => Rest {
+                colors: x.material().unwrap_or_else(|| material(0x80)),
+                pe: x.pixel_engine(),
+                textures: x
+                    .textures
+                    .iter()
+                    .filter(|t| t.image.is_some())
+                    .map(|t| (t.id, TextureSrt::of(&t.tobj::<Target>())))
+                    .collect(),
+            },
+            None => Rest {
+                colors: plain_colors(mat),
+                pe: None,
+                textures: mat
+                    .texture
+                    .map(|_| (0, TextureSrt::of(&tobj(0, None, Target::End(0), None))))
+                    .into_iter()
+                    .collect(),
+            },
+        },
+    )
 }
 
 /// How our export says to store an image: its recorded format, palette and mip levels

@@ -21,6 +21,7 @@
 
 pub mod anim;
 mod geometry;
+pub mod matanim;
 mod material;
 
 use gcio::{Diagnostic, Error, Result, Severity};
@@ -133,8 +134,10 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         .first()
         .copied()
         .ok_or_else(|| Error::message("no joint"))?;
+    let tol = opts.tolerance.max(1e-7);
+    let material_anims = matanim::animations(&mut b, scene, &skel, &geo.materials, &mut mats, tol)?;
     let frames = mats.loose(&mut b)?;
-    let anims = anim::animations(&mut b, scene, &skel, opts.tolerance.max(1e-7))?;
+    let anims = anim::animations(&mut b, scene, &skel, tol)?;
     let dat = match opts.order {
         Order::ColosseumXd => {
             let mut lights = Vec::new();
@@ -143,7 +146,8 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
                 let l = b.put(&light(ty, grey, position));
                 lights.push(b.put(&light_set(l)));
             }
-            let matanims = frames.map(|f| b.ptr_array(&[f]));
+            let material: Vec<Target> = material_anims.iter().copied().chain(frames).collect();
+            let matanims = (!material.is_empty()).then(|| b.ptr_array(&material));
             let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
             let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
             let model = b.put(&model_set(root, list, matanims));
@@ -163,6 +167,9 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         }
         Order::Melee => {
             b.root(&format!("{}_joint", opts.name), root);
+            for (k, tree) in material_anims.iter().enumerate() {
+                b.root(&format!("{}_{k}_matanim_joint", opts.name), *tree);
+            }
             if let Some(f) = frames {
                 b.root(&format!("{}_matanim_joint", opts.name), f);
             }
