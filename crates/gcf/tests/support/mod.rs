@@ -74,6 +74,13 @@ pub fn gcf_text(args: &[&str]) -> (bool, String) {
     (r.ok, r.stdout + &r.stderr)
 }
 
+/// `gcf check FILE` passes with no error line.
+pub fn checks_clean(file: &Path) {
+    let r = run(&["check", file.to_str().unwrap()]);
+    r.succeeds();
+    assert!(!r.stdout.contains("\terror\t"), "{}", r.stdout);
+}
+
 /// Runs `gcf ARGS` in `dir`.
 pub fn gcf_in(dir: &Path, args: &[&str]) -> Run {
     Run::from(
