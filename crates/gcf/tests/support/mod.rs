@@ -8,6 +8,8 @@
     clippy::indexing_slicing
 )]
 
+pub mod blender;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
