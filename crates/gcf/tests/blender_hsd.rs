@@ -14,7 +14,8 @@
 //!   armature. Each imports as `.dat` and as XD and Colosseum `.pkx` (no metadata: the defaults)
 //!   that check with 0 errors and come back as glbs holding every Blender triangle (gx::compare
 //!   within 1e-3 of the extent), material and texture; the slots play the actions their names
-//!   say and the body map and head bone point at the joints named for the parts.
+//!   say and the body map and head bone point at the joints named for the parts; as a
+//!   Colosseum trainer (`-o kind=trainer`) too.
 //! - `blender_actions_pose_like_blender`: the rig's actions, evaluated by the runtime's rules
 //!   (`hsd_dat::anim` curves → joint world matrices) in the `.dat` and in both `.pkx`, put every
 //!   bone's head and tail where Blender does at every frame (within 1e-3 of the extent).
@@ -202,6 +203,15 @@ fn blender_models_import_as_dat_and_pkx() {
             }
             assert_eq!(p.head_bone(), Some(joints[node("head")] as i64));
         }
+        // As a trainer: the game's trainer slots, −1 in unused body-map parts.
+        let glb = dir.join(m["glb"].as_str().unwrap());
+        let trainer = dir.join(format!("{name}-trainer.pkx"));
+        convert(&glb, &trainer, &["game=colosseum", "kind=trainer"]);
+        checks_clean(&trainer);
+        let p = pkx::Pkx::parse(&std::fs::read(&trainer).unwrap()).unwrap();
+        assert_eq!(p.kind(), pkx::ModelKind::Trainer, "{name}");
+        assert_eq!(p.entries.len(), 16, "{name}: Colosseum trainer slots");
+        assert!(p.entries[0].body_map.contains(&-1), "{name}: unused parts");
         eprintln!("{name}: {triangles} triangles as .dat and XD / Colosseum .pkx");
         imported += 1;
     }
