@@ -134,13 +134,7 @@ impl Present<hsd_dat::Format> for HsdDat {
         if !(is_folder_name(to) || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
             return Ok(None);
         }
-        let a = parse_with(input, limits)?;
-        let e = hsd_dat::export::to_scene(&a);
-        hsd_dat::export::require_model(&a, &e.scene)?;
-        if let Some(problem) = e.problems.into_iter().next() {
-            return Err(problem);
-        }
-        scene_files(&e.scene, to, &file_stem(from)).map(Some)
+        scene_files(&export_scene(input, limits)?, to, &file_stem(from)).map(Some)
     }
 
     fn facts(&self, data: &Input<'_>, _dat: &Dat) -> Vec<(String, u64)> {
@@ -174,6 +168,19 @@ impl Present<hsd_dat::Format> for HsdDat {
             .transpose();
         Some(order.and_then(|o| rebuild(data, o)))
     }
+}
+
+/// The archive's models as a glTF scene ([`hsd_dat::export`]); a mesh or texture that fails to
+/// decode is an error (the first such problem), so is a file without a model.
+#[cfg(feature = "convert")]
+pub(crate) fn export_scene(data: &[u8], limits: &gcio::Limits) -> Result<gx::scene::Scene> {
+    let a = parse_with(data, limits)?;
+    let e = hsd_dat::export::to_scene(&a);
+    hsd_dat::export::require_model(&a, &e.scene)?;
+    if let Some(problem) = e.problems.into_iter().next() {
+        return Err(problem);
+    }
+    Ok(e.scene)
 }
 
 /// Option keys `convert x.glb y.dat` takes.

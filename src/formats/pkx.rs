@@ -3,8 +3,10 @@
 //! survey facts, `check` (with `-o kind=pokemon|trainer`) and the embedded DAT as the one member,
 //! so `survey` descends PKX → DAT. `convert x.pkx x.json` writes the metadata (header only, with
 //! names); `convert x.json x.pkx --dat model.dat` builds a file around a DAT, and
-//! `convert x.glb x.pkx -o meta=x.json [-o game=xd|colosseum]` around a glTF model imported
-//! as a DAT (`hsd_dat::import`, HAL's XD order). `extract` writes
+//! `convert x.glb x.pkx [-o game=xd|colosseum] [-o kind=pokemon|trainer] [-o meta=x.json]`
+//! around a glTF model imported as a DAT (`hsd_dat::import`, HAL's XD order) with the given,
+//! recorded or default metadata; `convert x.pkx x.glb` exports the model with the metadata as
+//! `extras.pkx`. `extract` writes
 //! `model.dat` + `metadata.json`, and `pack dir x.pkx` rebuilds the file from them.
 
 use std::fmt::Write as _;
@@ -141,17 +143,22 @@ impl Present<pkx::Format> for PkxContainer {
     }
 
     #[cfg(feature = "convert")]
-    /// `x.pkx x.json`: the metadata; `x.json x.pkx`: a file built around the DAT given as the
-    /// `dat` companion ([`Companions`]).
-    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
+    /// `x.pkx x.json`: the metadata; `x.pkx x.glb`: the model with its metadata ([`export`]);
+    /// `x.json x.pkx`: a file built around the DAT given as the `dat` companion
+    /// ([`Companions`]); `x.glb x.pkx`: an import ([`import`]).
+    fn convert_noting(
+        &self,
+        job: &Conversion<'_>,
+        notices: &mut Notices,
+    ) -> Result<Option<Outputs>> {
         let (input, from, to, files, limits) =
             (job.input, job.from, job.to, job.companions, job.limits);
         let out = match (extension_of(from).as_str(), extension_of(to).as_str()) {
             (_, "json") if pkx::detect(input).is_some() => {
                 pkx::json::to_string(&Pkx::parse_with(input, limits)?).into_bytes()
             }
-            #[cfg(feature = "convert")]
-            ("glb" | "gltf", "pkx") => import(job)?,
+            ("glb" | "gltf", "pkx") => import(job, notices)?,
+            (_, "glb") if pkx::detect(input).is_some() => return export(job).map(Some),
             ("json", "pkx") => {
                 let dat = companion(files, "dat").ok_or_else(|| {
                     Error::message("building a .pkx from JSON needs --dat model.dat")
@@ -251,41 +258,118 @@ impl Present<pkx::Format> for PkxContainer {
     }
 }
 
-/// `convert model.glb model.pkx -o meta=metadata.json [-o game=xd|colosseum]`: the model imported
-/// as a DAT in HAL's Colosseum/XD order ([`hsd_dat::import`]: its animations become the
-/// ModelSet's list, which the slots index) inside the container the metadata describes; an
-/// output with validator errors (a slot naming an animation the model lacks, …) fails with them.
+/// The `-o game=` value, if given.
 #[cfg(feature = "convert")]
-fn import(job: &Conversion<'_>) -> Result<Vec<u8>> {
-    crate::format::check_option_keys(job.opts, &["meta", "game"], "glTF to PKX")?;
-    let meta = companion(job.companions, "meta").ok_or_else(|| {
-        Error::message(
-            "building a .pkx from glTF needs -o meta=metadata.json (what `convert x.pkx x.json` writes)",
-        )
-    })?;
-    let meta = std::str::from_utf8(meta)
-        .map_err(|e| Error::message(format!("metadata JSON is not UTF-8: {e}")))?;
-    let dat = hsd_dat::import::from_glb(job.input, &hsd_dat::import::ImportOptions::default())?;
-    let p = pkx::json::from_str(meta, dat.bytes)?;
-    let want = match job.opts.get("game").map(String::as_str) {
-        None => None,
-        Some("xd") => Some(Game::Xd),
-        Some("colosseum") => Some(Game::Colosseum),
-        Some(other) => {
+fn game_option(opts: &Options) -> Result<Option<Game>> {
+    match opts.get("game").map(String::as_str) {
+        None => Ok(None),
+        Some("xd") => Ok(Some(Game::Xd)),
+        Some("colosseum") => Ok(Some(Game::Colosseum)),
+        Some(other) => Err(Error::message(format!(
+            "unknown game {other:?} (xd, colosseum)"
+        ))),
+    }
+}
+
+/// Key of the PKX metadata in the glTF document's `extras` (beside `hsd`).
+#[cfg(feature = "convert")]
+const EXTRAS_KEY: &str = "pkx";
+
+/// `convert x.pkx x.glb`: the embedded model ([`super::hsd_dat::export_scene`]) with the
+/// metadata (`convert x.pkx x.json`'s document) as the glTF document's `extras.pkx`, so an
+/// import of the glb builds the same header and slots.
+#[cfg(feature = "convert")]
+fn export(job: &Conversion<'_>) -> Result<Outputs> {
+    let p = Pkx::parse_with(job.input, job.limits)?;
+    let mut scene = super::hsd_dat::export_scene(&p.dat, job.limits)?;
+    let meta = serde_json::to_value(pkx::json::Meta::from_pkx(&p))
+        .map_err(|e| Error::message(e.to_string()))?;
+    let mut extras = match scene.extras.take() {
+        Some(serde_json::Value::Object(o)) => o,
+        Some(v) => serde_json::Map::from_iter([("value".to_owned(), v)]),
+        None => serde_json::Map::new(),
+    };
+    extras.insert(EXTRAS_KEY.into(), meta);
+    scene.extras = Some(serde_json::Value::Object(extras));
+    crate::export::scene_files(&scene, job.to, &crate::format::file_stem(job.from))
+}
+
+/// `convert model.glb model.pkx [-o game=xd|colosseum] [-o kind=pokemon|trainer]
+/// [-o meta=metadata.json]`: the model imported as a DAT in HAL's Colosseum/XD order
+/// ([`hsd_dat::import`]: its animations become the ModelSet's list, which the slots index)
+/// inside a container whose metadata is, first found: the `meta` file (what
+/// `convert x.pkx x.json` writes; its game must be `-o game`'s), the glb's `extras.pkx` (our
+/// export of a `.pkx`; body map and head bone follow the joints to their new indices, `-o game`
+/// converts the header), or defaults the game accepts derived from the node and animation names
+/// ([`pkx::defaults`]; `-o game` default xd, `-o kind` default pokemon). A model without
+/// animations gets a still one, `Idle`, for the idle slot. The output is read back and an
+/// output with validator errors (under `-o kind`'s rules when given) fails with them.
+#[cfg(feature = "convert")]
+fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Vec<u8>> {
+    use gx::scene::Scene;
+    crate::format::check_option_keys(job.opts, &["meta", "game", "kind"], "glTF to PKX")?;
+    let want = game_option(job.opts)?;
+    let kind = kind_option(job.opts)?;
+    let mut scene = Scene::from_glb(job.input)?;
+    if scene.clips.is_empty() {
+        scene.clips.push(still_clip(&scene)?);
+        notices.push(format!(
+            "{}: no animation; a still one (Idle) plays in the idle slot",
+            job.from
+        ));
+    }
+    let imported = hsd_dat::import::import(&scene, &hsd_dat::import::ImportOptions::default())?;
+    let recorded = scene
+        .extras
+        .as_ref()
+        .and_then(|x| x.get(EXTRAS_KEY))
+        .cloned();
+    let p = if let Some(meta) = companion(job.companions, "meta") {
+        let meta = std::str::from_utf8(meta)
+            .map_err(|e| Error::message(format!("metadata JSON is not UTF-8: {e}")))?;
+        let p = pkx::json::from_str(meta, imported.bytes)?;
+        if let Some(g) = want.filter(|&g| g != p.game()) {
             return Err(Error::message(format!(
-                "unknown game {other:?} (xd, colosseum)"
+                "-o game={} but the metadata is for {}",
+                g.format_name(),
+                p.game().format_name()
             )));
         }
+        p
+    } else if let Some(meta) = recorded {
+        let meta: pkx::json::Meta = serde_json::from_value(meta)
+            .map_err(|e| Error::message(format!("extras.pkx of the glTF document: {e}")))?;
+        let mut p = meta.to_pkx(imported.bytes)?;
+        p.map_bones(&imported.node_joints);
+        match want {
+            Some(g) if g != p.game() => p.to_game(g),
+            _ => p,
+        }
+    } else {
+        let joints = hsd_dat::parse(&imported.bytes)?.graph().joints.len();
+        let mut names = pkx::ModelNames {
+            joints: vec![String::new(); joints],
+            anims: scene
+                .clips
+                .iter()
+                .map(|c| (c.name.clone(), clip_frames(c)))
+                .collect(),
+        };
+        for (node, &j) in scene.nodes.iter().zip(&imported.node_joints) {
+            if let Some(n) = names.joints.get_mut(j) {
+                n.clone_from(&node.name);
+            }
+        }
+        let kind = kind.unwrap_or(ModelKind::Pokemon);
+        Pkx::with_defaults(want.unwrap_or(Game::Xd), kind, &names, imported.bytes)
     };
-    if let Some(g) = want.filter(|&g| g != p.game()) {
-        return Err(Error::message(format!(
-            "-o game={} but the metadata is for {}",
-            g.format_name(),
-            p.game().format_name()
-        )));
-    }
     let bytes = p.write()?;
-    let errors: Vec<String> = pkx::validate(&bytes)
+    let back = Pkx::parse(&bytes)?;
+    let findings = match kind {
+        Some(k) => pkx::validate_model_as(&back, k),
+        None => pkx::validate_model(&back),
+    };
+    let errors: Vec<String> = findings
         .iter()
         .filter(|d| d.severity == gcio::Severity::Error)
         .map(ToString::to_string)
@@ -297,6 +381,37 @@ fn import(job: &Conversion<'_>) -> Result<Vec<u8>> {
         )));
     }
     Ok(bytes)
+}
+
+/// Length of `clip` in frames at 60 per second (its last node key), as the import samples it.
+#[cfg(feature = "convert")]
+fn clip_frames(clip: &gx::scene::Clip) -> f32 {
+    clip.channels
+        .iter()
+        .filter(|c| !matches!(c.target, gx::scene::Target::Pointer(_)))
+        .flat_map(|c| c.times.last().copied())
+        .fold(0.0f32, f32::max)
+        * 60.0
+}
+
+/// A one-second animation `Idle` holding node 0 at its rest translation.
+#[cfg(feature = "convert")]
+fn still_clip(scene: &gx::scene::Scene) -> Result<gx::scene::Clip> {
+    let node = scene.nodes.first().ok_or_else(|| {
+        Error::message("a .pkx needs an animation for its idle slot, and the model has no node")
+    })?;
+    let t = [node.local[0][3], node.local[1][3], node.local[2][3]];
+    Ok(gx::scene::Clip {
+        name: "Idle".into(),
+        channels: vec![gx::scene::Channel {
+            node: 0,
+            target: gx::scene::Target::Translation,
+            interpolation: gx::scene::Interpolation::Linear,
+            times: vec![0.0, 1.0],
+            values: [t, t].concat(),
+        }],
+        extras: None,
+    })
 }
 
 #[cfg(test)]

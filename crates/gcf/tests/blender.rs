@@ -48,11 +48,10 @@ mod support;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use gx::scene::Scene;
 use serde_json::Value;
-use support::{run, scratch};
+use support::blender::{extent, point, s, same_looks, scene, triangle_count};
+use support::{checks_clean, run, scratch};
 
 /// Frame rate `make.py` animates at (its `FPS`), passed to the BCK import.
 const FPS: &str = "30";
@@ -61,73 +60,6 @@ const FPS: &str = "30";
 /// units. The default (`tol=0.001`: translations within 0.01 units) is sized for game models
 /// hundreds of units tall; Blender's models are 2–3 units, where 0.01 is 4e-3 of the extent.
 const TOL: &str = "tol=0.0001";
-
-/// A Python interpreter that imports `bpy`, or `None` (the caller skips with a note).
-fn blender_python() -> Option<PathBuf> {
-    let imports_bpy = |p: &Path| {
-        Command::new(p)
-            .args(["-c", "import bpy"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if let Some(p) = std::env::var_os("GCF_BLENDER_PYTHON").map(PathBuf::from) {
-        assert!(
-            imports_bpy(&p),
-            "GCF_BLENDER_PYTHON={} cannot import bpy",
-            p.display()
-        );
-        return Some(p);
-    }
-    let p = PathBuf::from("python3");
-    if imports_bpy(&p) {
-        return Some(p);
-    }
-    eprintln!("skipped: no Python with bpy (set GCF_BLENDER_PYTHON or `pip install bpy`)");
-    None
-}
-
-/// Runs `tests/blender/SCRIPT ARGS` with `python`, in `dir`; its standard output.
-fn python(python: &Path, dir: &Path, script: &str, args: &[&Path]) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/blender")
-        .join(script);
-    let out = Command::new(python)
-        .arg(path)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (support::text(&out.stdout), support::text(&out.stderr));
-    assert!(out.status.success(), "{script} failed:\n{stdout}{stderr}");
-    stdout
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn scene(p: &Path) -> Scene {
-    Scene::from_glb(&std::fs::read(p).unwrap()).unwrap()
-}
-
-fn triangle_count(s: &Scene) -> usize {
-    s.meshes.iter().map(|m| m.triangles.len()).sum()
-}
-
-/// Largest absolute coordinate of the scene's positions (at least 1), as gx::compare measures.
-fn extent(s: &Scene) -> f32 {
-    s.meshes
-        .iter()
-        .flat_map(|m| m.positions.iter().flatten())
-        .fold(1.0f32, |m, x| m.max(x.abs()))
-}
-
-/// `gcf check FILE` passes with no error line.
-fn checks_clean(file: &Path) {
-    let r = run(&["check", s(file)]);
-    r.succeeds();
-    assert!(!r.stdout.contains("\terror\t"), "{}", r.stdout);
-}
 
 /// JNT1 names and MAT3 material count of a BMD/BDL.
 fn joints_and_materials(model: &[u8]) -> (Vec<String>, usize) {
@@ -141,36 +73,6 @@ fn joints_and_materials(model: &[u8]) -> (Vec<String>, usize) {
     };
     let mats = view.mat3().transpose().unwrap().map_or(0, |m| m.len());
     (names, mats)
-}
-
-/// What the triangle comparison leaves out: each material (by name) keeps its texture,
-/// double-sidedness and alpha mode, and the vertex colours are the same set.
-fn same_looks(a: &Scene, b: &Scene, what: &str) {
-    for m in &a.materials {
-        let n = b.materials.iter().find(|n| n.name == m.name);
-        let n = n.unwrap_or_else(|| panic!("{what}: no material {}", m.name));
-        let mode = |m: &gx::scene::Material| std::mem::discriminant(&m.alpha_mode);
-        assert_eq!(
-            m.texture.is_some(),
-            n.texture.is_some(),
-            "{what}: {}",
-            m.name
-        );
-        assert_eq!(m.double_sided, n.double_sided, "{what}: {}", m.name);
-        assert_eq!(mode(m), mode(n), "{what}: {} {:?}", m.name, n.alpha_mode);
-    }
-    let colours = |s: &Scene| {
-        let mut c: Vec<[u8; 4]> = s
-            .meshes
-            .iter()
-            .flat_map(|m| m.colors.iter().flatten())
-            .copied()
-            .collect();
-        c.sort_unstable();
-        c.dedup();
-        c
-    };
-    assert_eq!(colours(a), colours(b), "{what}: vertex colours");
 }
 
 /// Imports Blender's `model.glb` as each of `exts` (bmd, bdl); returns the BDL's path.
@@ -276,12 +178,6 @@ fn action_matches(dir: &Path, name: &str, m: &Value, bdl: &Path) -> f32 {
     worst / eps * 1e-3
 }
 
-/// A JSON `[x, y, z]`.
-fn point(v: &Value) -> [f32; 3] {
-    let a = v.as_array().unwrap();
-    [0, 1, 2].map(|c| a[c].as_f64().unwrap() as f32)
-}
-
 /// World matrices of the skeleton's joints at `frame`: each joint's BCK transform (its JNT1 rest
 /// transform where the BCK has no entry) under its parent's world matrix.
 fn world_at(sk: &j3d_bmd::Skeleton, anim: &j3d_anim::Anim, frame: f32) -> Vec<j3d_bmd::Mtx34> {
@@ -312,11 +208,11 @@ fn world_at(sk: &j3d_bmd::Skeleton, anim: &j3d_anim::Anim, frame: f32) -> Vec<j3
 
 #[test]
 fn blender_models_import() {
-    let Some(py) = blender_python() else {
+    let Some(py) = support::blender::python() else {
         return;
     };
     let dir = scratch("blender-models");
-    python(&py, &dir, "make.py", &[&dir]);
+    support::blender::script(&py, &dir, "make.py", &[&dir]);
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
     let mut imported = 0;
@@ -394,7 +290,7 @@ fn real_models(dir: &Path) -> Vec<(PathBuf, Vec<PathBuf>)> {
 
 #[test]
 fn blender_loads_our_glb() {
-    let Some(py) = blender_python() else {
+    let Some(py) = support::blender::python() else {
         return;
     };
     let dir = scratch("blender-load");
@@ -419,7 +315,7 @@ fn blender_loads_our_glb() {
         glbs.push(glb);
     }
     let args: Vec<&Path> = glbs.iter().map(PathBuf::as_path).collect();
-    let out = python(&py, &dir, "load.py", &args);
+    let out = support::blender::script(&py, &dir, "load.py", &args);
     let mut loaded = 0;
     let mut actions = 0;
     for line in out.lines().filter(|l| l.starts_with('{')) {

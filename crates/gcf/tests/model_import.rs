@@ -192,8 +192,11 @@ fn gltf_animation_becomes_bck() {
 /// `convert model.glb model.pkx -o meta=metadata.json`: the sample Pokémon and trainers' models
 /// (exported to glTF with their animations) go back into containers with their metadata; the
 /// result checks clean, its DAT holds the same model, and its ModelSet lists as many
-/// animations as the original (the slots index them). Without metadata, or with the other
-/// game, the conversion fails with why.
+/// animations as the original (the slots index them). With metadata for the other game the
+/// conversion fails with why. `convert x.pkx x.glb` carries the metadata (`extras.pkx`): the
+/// glb comes back as a container with the same metadata JSON, or converted by `-o game`, both
+/// clean. Without metadata of any kind the container gets defaults, clean in both games and
+/// kinds.
 #[test]
 fn glb_imports_into_a_pkx() {
     let dir = scratch("import-pkx");
@@ -247,13 +250,49 @@ fn glb_imports_into_a_pkx() {
             &format!("game={other}"),
         ])
         .fails_with(&["but the metadata is for"]);
+        // Our glb of the container carries its metadata back.
+        let (xg, back, j2) = (
+            dir.join("x.glb"),
+            dir.join("back.pkx"),
+            dir.join("back.json"),
+        );
+        convert(&x, &xg, &[]).succeeds();
+        convert(&xg, &back, &[]).succeeds();
+        run(&["check", back.to_str().unwrap()]).succeeds();
+        convert(&back, &j2, &[]).succeeds();
+        assert_eq!(
+            std::fs::read_to_string(&j2).unwrap(),
+            std::fs::read_to_string(&json).unwrap(),
+            "{name}: metadata through glb"
+        );
+        let moved = dir.join("moved.pkx");
+        convert(&xg, &moved, &[&format!("game={other}")]).succeeds();
+        support::checks_clean(&moved);
         read += 1;
     }
     assert_eq!(read, 4, "sample containers");
+    // A plain glb (no extras.pkx) gets defaults: clean in both games and kinds.
+    for game in ["xd", "colosseum"] {
+        for kind in ["pokemon", "trainer"] {
+            let z = dir.join(format!("z-{game}-{kind}.pkx"));
+            convert(
+                &dir.join("a.glb"),
+                &z,
+                &[&format!("game={game}"), &format!("kind={kind}")],
+            )
+            .succeeds();
+            support::checks_clean(&z);
+            let p = pkx::Pkx::parse(&std::fs::read(&z).unwrap()).unwrap();
+            assert_eq!(format!("{:?}", p.kind()).to_lowercase(), kind);
+            assert!(p.entries[0].is_active(p.game()), "{game} {kind}: idle");
+        }
+    }
     run(&[
         "convert",
         dir.join("a.glb").to_str().unwrap(),
         dir.join("z.pkx").to_str().unwrap(),
+        "-o",
+        "kind=robot",
     ])
-    .fails_with(&["needs -o meta="]);
+    .fails_with(&["kind=robot"]);
 }

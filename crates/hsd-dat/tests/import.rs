@@ -330,8 +330,9 @@ fn animations_round_trip() {
     assert_eq!(checked, 6, "two orders × (2 + 1) animations");
 }
 
-/// A node listed before its parent (not pre-order) hangs off an added root: every joint stays
-/// reachable and the mesh weighted to it keeps its positions.
+/// A node listed before its parent (not pre-order, as Blender writes glTF) keeps its parent:
+/// the joints come in the tree's pre-order (root, mid, child), `node_joints` says where each
+/// node went, and the mesh weighted to both keeps its positions.
 #[test]
 fn plain_child_before_parent() {
     let mut s = Scene::new("test");
@@ -348,20 +349,18 @@ fn plain_child_before_parent() {
         .collect();
     s.meshes.push(m);
     plain(&s);
-    // In code (a glTF reader lists parents first): the nodes as given.
-    let b = import(&s, &ImportOptions::default()).unwrap().bytes;
-    let g = parse(&b).unwrap().graph();
-    // The added root owns the mesh; "child" hangs off it beside "root".
-    assert_eq!(g.joints.len(), 4);
+    // In code (a glTF reader lists nodes in file order): the nodes as given.
+    let imported = import(&s, &ImportOptions::default()).unwrap();
+    assert_eq!(imported.node_joints, [0, 2, 1]);
+    let a = parse(&imported.bytes).unwrap();
+    let g = a.graph();
+    // "root" owns the mesh; "child" hangs off "mid", two units up.
+    assert_eq!(g.joints.len(), 3);
     let f = |j: usize| g.joints[j].joint.flags;
     assert!(f(0).contains(JointFlags::ENVELOPE_MODEL) && !f(0).contains(JointFlags::SKELETON));
-    assert_eq!(
-        g.joints
-            .iter()
-            .filter(|j| j.joint.flags.contains(JointFlags::SKELETON))
-            .count(),
-        2
-    );
+    assert!(f(1).contains(JointFlags::SKELETON) && f(2).contains(JointFlags::SKELETON));
+    let world = a.world_matrices(&g);
+    assert!((world[2][1][3] - 2.0).abs() < 1e-6, "{:?}", world[2]);
 }
 
 /// An animation that moves nothing (its channels hold the rest pose) keeps its length: the

@@ -9,8 +9,7 @@ use hsd_dat::build::parts::{anim_joint, aobj, fobj, joint, lin_keys, model_set, 
 use hsd_dat::{Joint, JointFlags, Target};
 
 use crate::model::{
-    AnimEntry, AnimType, ColosseumHeader, Header, PartAnim, Pkx, Shiny, SubAnim, Timing, XdFlags,
-    XdHeader,
+    AnimEntry, AnimType, ColosseumHeader, Header, PartAnim, Pkx, Shiny, Timing, XdFlags, XdHeader,
 };
 use crate::view::Game;
 
@@ -70,49 +69,7 @@ fn bone(child: Option<Target>, next: Option<Target>, translation: [f32; 3]) -> J
     }
 }
 
-/// A slot as an exporter writes it: `subs` are (loops, anim index) pairs played in order;
-/// `seconds` are the four timings.
-pub fn slot(
-    game: Game,
-    anim_type: AnimType,
-    subs: &[(bool, u32)],
-    seconds: [f32; 4],
-    body_map: [i32; 16],
-) -> AnimEntry {
-    let mut sub_anims = [SubAnim::default(); 8];
-    for (d, &(looped, anim_index)) in sub_anims.iter_mut().zip(subs) {
-        let motion_type = match game {
-            Game::Xd if looped => 2,
-            Game::Xd => 1,
-            Game::Colosseum => 0,
-        };
-        *d = SubAnim {
-            motion_type,
-            anim_index,
-        };
-    }
-    AnimEntry {
-        anim_type,
-        sub_anim_count: subs.len() as u32,
-        damage_flags: u32::from(matches!(
-            anim_type,
-            AnimType::HIT_REACTION | AnimType::COMPOUND
-        )),
-        reserved_0c: 0,
-        timing: Timing::Seconds(seconds).for_game(game),
-        reserved_20: [0; 44],
-        body_map,
-        sub_anims,
-        terminator: game.terminator(),
-    }
-}
-
-/// An unused slot: one padding sub-animation by the game's polarity, zero timings.
-pub fn padding_slot(game: Game, body_map: [i32; 16]) -> AnimEntry {
-    let mut e = slot(game, AnimType::ACTION, &[(false, 0)], [0.0; 4], body_map);
-    e.sub_anims[0] = SubAnim::padding(game);
-    e
-}
+pub use crate::defaults::{entry as slot, padding_entry as padding_slot};
 
 /// Body map of the sample Pokémon (0 in unused slots; indices under 24 bones).
 pub const POKEMON_BODY: [i32; 16] = [1, 5, 3, 8, 6, 7, 10, 12, 0, 0, 0, 0, 14, 16, 2, 0];

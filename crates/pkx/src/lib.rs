@@ -11,6 +11,8 @@
 //! - [`validate`] / [`validate_model`] cite PKX-* rules and runs `hsd-dat`'s rules on the embedded model.
 //! - [`Format`]: the crate's contract with a registry ([`gcio::FileFormat`]), what the
 //!   `gcformats` facade detects, parses, writes and validates containers through.
+//! - [`defaults`]: the metadata of a model made elsewhere ([`Pkx::with_defaults`]: slots from
+//!   animation names, body map and head bone from joint names, neutral shiny).
 //! - `json` (feature `json`): the metadata as JSON (header only, with names) and back.
 //!
 //! ```
@@ -84,6 +86,7 @@
 #[cfg(any(test, feature = "test-support"))]
 pub mod build;
 mod dat;
+pub mod defaults;
 mod format;
 mod fuzz;
 #[cfg(any(test, feature = "test-support"))]
@@ -98,6 +101,7 @@ mod view;
 mod write;
 
 pub use dat::DatFacts;
+pub use defaults::ModelNames;
 pub use format::Format;
 pub use fuzz::fuzz_pkx;
 #[cfg(all(feature = "json", feature = "test-support"))]

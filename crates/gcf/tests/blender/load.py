@@ -21,7 +21,12 @@ def load(path):
         out["error"] = str(e)
     objs = bpy.context.scene.objects
     out["bones"] = sum(len(o.data.bones) for o in objs if o.type == "ARMATURE")
-    out["meshes"] = sum(1 for o in objs if o.type == "MESH")
+    # Not the bone-shape Icosphere the importer adds to its glTF_not_exported collection.
+    out["meshes"] = sum(
+        1
+        for o in objs
+        if o.type == "MESH" and all(c.name != "glTF_not_exported" for c in o.users_collection)
+    )
     out["materials"] = len(bpy.data.materials)
     out["actions"] = len(bpy.data.actions)
     return out

@@ -81,23 +81,27 @@ def armature(name, bones):
 
 
 def animate(arm, name, keys):
-    """An action `name` on `arm`: keys = {bone: [(frame, euler XYZ degrees, location or None)]},
-    Bezier interpolation (Blender's default)."""
+    """An action `name` on `arm`: keys = {bone: [(frame, euler XYZ degrees, location or None[,
+    scale])]}, Bezier interpolation (Blender's default)."""
     arm.animation_data_create()
     action = bpy.data.actions.new(name)
     arm.animation_data.action = action
     for bone, frames in keys.items():
         pb = arm.pose.bones[bone]
         pb.rotation_mode = "XYZ"
-        for frame, euler, loc in frames:
+        for frame, euler, loc, *scale in frames:
             pb.rotation_euler = [math.radians(d) for d in euler]
             pb.keyframe_insert("rotation_euler", frame=frame)
             if loc is not None:
                 pb.location = loc
                 pb.keyframe_insert("location", frame=frame)
+            if scale:
+                pb.scale = scale[0]
+                pb.keyframe_insert("scale", frame=frame)
     for bone in arm.pose.bones:
         bone.rotation_euler = (0, 0, 0)
         bone.location = (0, 0, 0)
+        bone.scale = (1, 1, 1)
     return action
 
 
@@ -283,6 +287,24 @@ def make_sphere(out_dir, name, segments, rings, smooth):
     return entry
 
 
+def weigh_nearest(obj, bones, count=4):
+    """Weights every vertex of `obj` to the `count` bones nearest to it (inverse square of the
+    distance to each bone's segment, normalised): `bones` as `armature` takes them."""
+    groups = {name: obj.vertex_groups.new(name=name) for name, *_ in bones}
+
+    def seg_dist(p, a, b):
+        a, b = Vector(a), Vector(b)
+        t = max(0.0, min(1.0, (p - a).dot(b - a) / (b - a).length_squared))
+        return (p - (a + (b - a) * t)).length
+
+    for v in obj.data.vertices:
+        d = sorted((seg_dist(v.co, h, t), n) for n, h, t, _ in bones)[:count]
+        w = [1.0 / (x + 0.05) ** 2 for x, _ in d]
+        total = sum(w)
+        for (_, n), wi in zip(d, w):
+            groups[n].add([v.index], wi / total, "REPLACE")
+
+
 def make_character(out_dir):
     """12 bones; a body whose every vertex has the 4 nearest bones' weights, and an eye weighted
     100 % to the head."""
@@ -310,19 +332,7 @@ def make_character(out_dir):
     tube(bm, 9, 8, 0.09, 0.0, 1.0, origin=(-0.15, 0, 0))
     body = mesh_object("body", bm)
     body.data.materials.append(material("skin", (0.9, 0.7, 0.6, 1.0)))
-    groups = {name: body.vertex_groups.new(name=name) for name, *_ in bones}
-
-    def seg_dist(p, a, b):
-        a, b = Vector(a), Vector(b)
-        t = max(0.0, min(1.0, (p - a).dot(b - a) / (b - a).length_squared))
-        return (p - (a + (b - a) * t)).length
-
-    for v in body.data.vertices:
-        d = sorted((seg_dist(v.co, h, t), n) for n, h, t, _ in bones)[:4]
-        w = [1.0 / (x + 0.05) ** 2 for x, _ in d]
-        total = sum(w)
-        for (_, n), wi in zip(d, w):
-            groups[n].add([v.index], wi / total, "REPLACE")
+    weigh_nearest(body, bones)
 
     bm = bmesh.new()
     bmesh.ops.create_uvsphere(bm, u_segments=10, v_segments=6, radius=0.05)
@@ -367,4 +377,5 @@ def main():
         json.dump(manifest, f, indent=1)
 
 
-main()
+if __name__ == "__main__":
+    main()

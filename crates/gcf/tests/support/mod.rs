@@ -8,6 +8,8 @@
     clippy::indexing_slicing
 )]
 
+pub mod blender;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -72,6 +74,13 @@ pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Run {
 pub fn gcf_text(args: &[&str]) -> (bool, String) {
     let r = run(args);
     (r.ok, r.stdout + &r.stderr)
+}
+
+/// `gcf check FILE` passes with no error line.
+pub fn checks_clean(file: &Path) {
+    let r = run(&["check", file.to_str().unwrap()]);
+    r.succeeds();
+    assert!(!r.stdout.contains("\terror\t"), "{}", r.stdout);
 }
 
 /// Runs `gcf ARGS` in `dir`.

@@ -79,6 +79,9 @@ pub struct Imported {
     pub inexact_blocks: usize,
     /// Validator findings below error level.
     pub findings: Vec<Diagnostic>,
+    /// For each scene node, the pre-order index of the joint it became (what the game's body
+    /// maps and bone indices count): an added root or holder joints shift the nodes'.
+    pub node_joints: Vec<usize>,
 }
 
 /// Reads a `.glb` / `.gltf` and imports it (see [`import`]).
@@ -200,7 +203,38 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         holders: skel.parent.len() - skel.from_nodes - skel.first,
         inexact_blocks: mats.inexact_blocks,
         findings,
+        node_joints: {
+            let pos = preorder(&skel.parent);
+            (0..scene.nodes.len())
+                .map(|i| pos.get(skel.of_node(i)).copied().unwrap_or(0))
+                .collect()
+        },
     })
+}
+
+/// The pre-order position of each joint of the tree `parent` describes (children in index
+/// order, as the written JObj tree links them); a joint the tree does not reach gets its index.
+fn preorder(parent: &[Option<usize>]) -> Vec<usize> {
+    let n = parent.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (j, p) in parent.iter().enumerate() {
+        if let Some(list) = p.filter(|&p| p < j).and_then(|p| children.get_mut(p)) {
+            list.push(j);
+        }
+    }
+    let mut pos: Vec<usize> = (0..n).collect();
+    let mut stack = if n > 0 { vec![0] } else { Vec::new() };
+    let mut next = 0;
+    while let Some(j) = stack.pop() {
+        if let Some(p) = pos.get_mut(j) {
+            *p = next;
+        }
+        next += 1;
+        if let Some(c) = children.get(j) {
+            stack.extend(c.iter().rev());
+        }
+    }
+    pos
 }
 
 /// The box around every mesh position of `scene` (zero without any).
@@ -228,8 +262,8 @@ fn rest_box(scene: &Scene) -> Aabb {
     )
 }
 
-/// The joint tree being built: scene nodes (after an added root when the scene needs one)
-/// and holder joints, in pre-order when the scene's nodes are.
+/// The joint tree being built: scene nodes in pre-order (after an added root when the scene
+/// needs one), then holder joints.
 pub(crate) struct Skeleton {
     /// Parent of each joint.
     pub parent: Vec<Option<usize>>,
@@ -239,51 +273,68 @@ pub(crate) struct Skeleton {
     pub world: Vec<Mtx34>,
     /// Flags recorded by our export (or empty).
     pub recorded: Vec<Option<JointFlags>>,
-    /// Joint index of scene node 0 (1 when a root was added).
+    /// 1 when an identity root was added as joint 0, else 0.
     pub first: usize,
     /// Scene nodes.
     pub from_nodes: usize,
     /// Joints an envelope weights.
     pub deformer: Vec<bool>,
+    /// The joint of each scene node.
+    pub node_joint: Vec<usize>,
 }
 
 impl Skeleton {
-    /// The scene's nodes as joints, under an added identity root when the scene has none, several,
-    /// one the game would turn (HSD-021: a root's rotation must be identity), or a node listed
-    /// before its parent (which then hangs off that root: its meshes keep their glTF positions).
+    /// The scene's nodes as joints in the node tree's pre-order (children in file order, so a
+    /// glTF file may list children before parents, as Blender does), under an added identity
+    /// root when the scene has no root, several, or one the game would turn (HSD-021: a root's
+    /// rotation must be identity).
     fn new(scene: &Scene) -> Skeleton {
         let n = scene.nodes.len();
-        let roots = (0..n)
-            .filter(|&i| {
-                scene
-                    .nodes
-                    .get(i)
-                    .and_then(|x| x.parent)
-                    .is_none_or(|p| p >= n || p == i)
-            })
-            .count();
+        let parent_of = |i: usize| {
+            scene
+                .nodes
+                .get(i)
+                .and_then(|x| x.parent)
+                .filter(|&p| p < n && p != i)
+        };
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut roots = Vec::new();
+        for i in 0..n {
+            match parent_of(i).and_then(|p| children.get_mut(p)) {
+                Some(list) => list.push(i),
+                None => roots.push(i),
+            }
+        }
+        // Pre-order from the roots; nodes no root reaches (a parent cycle) follow, under the
+        // added root.
+        let mut order = Vec::with_capacity(n);
+        let mut seen = vec![false; n];
+        for &r in &roots {
+            let mut stack = vec![r];
+            while let Some(i) = stack.pop() {
+                if seen.get_mut(i).is_none_or(|v| std::mem::replace(v, true)) {
+                    continue;
+                }
+                order.push(i);
+                stack.extend(children.get(i).into_iter().flatten().rev());
+            }
+        }
+        let reached = order.len();
+        order.extend((0..n).filter(|&i| !seen.get(i).copied().unwrap_or(true)));
         let srt_of = |m: &Mtx34| {
             let (s, r, t) = decompose_srt(m, [0.0; 3]);
             (r, s, t)
         };
-        let first_rotated = scene.nodes.first().is_some_and(|x| {
-            srt_of(&x.local)
-                .0
-                .iter()
-                .any(|r| r.abs() > crate::ROTATION_EPSILON)
-        });
-        let first = usize::from(
-            n == 0
-                || roots != 1
-                || first_rotated
-                || scene.nodes.first().is_some_and(|x| x.parent.is_some())
-                // A node listed before its parent hangs off the added root instead.
-                || scene
-                    .nodes
+        let root_rotated = order
+            .first()
+            .and_then(|&i| scene.nodes.get(i))
+            .is_some_and(|x| {
+                srt_of(&x.local)
+                    .0
                     .iter()
-                    .enumerate()
-                    .any(|(i, x)| x.parent.is_some_and(|p| p >= i && p < n)),
-        );
+                    .any(|r| r.abs() > crate::ROTATION_EPSILON)
+            });
+        let first = usize::from(n == 0 || roots.len() != 1 || root_rotated || reached < n);
         let mut s = Skeleton {
             parent: Vec::new(),
             srt: Vec::new(),
@@ -292,19 +343,25 @@ impl Skeleton {
             first,
             from_nodes: n,
             deformer: Vec::new(),
+            node_joint: vec![0; n],
         };
         if first == 1 {
             s.push(None, ([0.0; 3], [1.0; 3], [0.0; 3]), None);
         }
-        for (i, node) in scene.nodes.iter().enumerate() {
-            let parent = node
-                .parent
-                .filter(|&p| p < i)
-                .map(|p| p + first)
+        for (k, &i) in order.iter().enumerate() {
+            let Some(node) = scene.nodes.get(i) else {
+                continue;
+            };
+            let parent = parent_of(i)
+                .filter(|_| k < reached)
+                .and_then(|p| s.node_joint.get(p).copied())
                 .or((first == 1).then_some(0));
             let flags = extras::read::<JointExtras>(node.extras.as_ref())
                 .map(|x| JointFlags::from_bits_retain(x.flags));
-            s.push(parent, srt_of(&node.local), flags);
+            let j = s.push(parent, srt_of(&node.local), flags);
+            if let Some(slot) = s.node_joint.get_mut(i) {
+                *slot = j;
+            }
         }
         s
     }
@@ -330,9 +387,9 @@ impl Skeleton {
         self.parent.len() - 1
     }
 
-    /// The joint of scene node `i`.
+    /// The joint of scene node `i` (joint 0 for an index past the nodes).
     pub fn of_node(&self, i: usize) -> usize {
-        (i + self.first).min(self.parent.len().saturating_sub(1))
+        self.node_joint.get(i).copied().unwrap_or(0)
     }
 
     /// Flags: recorded bits other than the ones derived here kept; SKELETON for deformers;

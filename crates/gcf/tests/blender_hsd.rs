@@ -1,0 +1,298 @@
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    missing_docs
+)]
+//! Blender as the client of glTF ⇄ HSD `.dat` and Colosseum / XD `.pkx` (issue 36).
+//!
+//! - `blender_models_import_as_dat_and_pkx`: `tests/blender/make_hsd.py` builds seed 003's hard
+//!   cases in one rig (a 4-weight body; an eye weighted 100 % to the head, which also deforms the
+//!   body; a hat parented to the head bone; a wing bone scaled to zero and animated to visible)
+//!   with two actions named as PKX slots, and textured multi-material props without an
+//!   armature. Each imports as `.dat` and as XD and Colosseum `.pkx` (no metadata: the defaults)
+//!   that check with 0 errors and come back as glbs holding every Blender triangle (gx::compare
+//!   within 1e-3 of the extent), material and texture; the slots play the actions their names
+//!   say and the body map and head bone point at the joints named for the parts; as a
+//!   Colosseum trainer (`-o kind=trainer`) too.
+//! - `blender_actions_pose_like_blender`: the rig's actions, evaluated by the runtime's rules
+//!   (`hsd_dat::anim` curves → joint world matrices) in the `.dat` and in both `.pkx`, put every
+//!   bone's head and tail where Blender does at every frame (within 1e-3 of the extent).
+//! - `blender_loads_our_hsd_glb`: every real model `.dat` (`../shared/corpus/real/hsd`) exports
+//!   to glb and Blender's importer loads it with the bones, meshes and materials `gcf info`
+//!   counts (joints, PObjs, MObjs).
+//!
+//! Needs a Python with `bpy` (see `tests/blender.rs`): `GCF_BLENDER_PYTHON=/path/to/python
+//! cargo test -p gcf --test blender_hsd -- --nocapture`.
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use gx::mtx::{apply, inverse};
+use gx::scene::Scene;
+use serde_json::Value;
+use support::blender::{extent, point, s, scene, script, triangle_count};
+use support::{checks_clean, run, scratch};
+
+/// Textured materials of a scene.
+fn textured(sc: &Scene) -> usize {
+    sc.materials.iter().filter(|m| m.texture.is_some()).count()
+}
+
+/// `gcf convert FROM TO OPTS…` succeeds.
+fn convert(from: &Path, to: &Path, opts: &[&str]) {
+    let mut args = vec!["convert", s(from), s(to), "--force"];
+    for o in opts {
+        args.extend(["-o", o]);
+    }
+    run(&args).succeeds();
+}
+
+/// `file` converts to a glb that holds Blender's triangles and materials.
+fn keeps_the_model(file: &Path, blender: &Scene, m: &Value) {
+    let glb = file.with_extension(format!(
+        "{}.glb",
+        file.extension().unwrap().to_str().unwrap()
+    ));
+    convert(file, &glb, &[]);
+    let back = scene(&glb);
+    let what = file.file_name().unwrap().to_string_lossy();
+    assert_eq!(
+        triangle_count(&back),
+        m["triangles"].as_u64().unwrap() as usize,
+        "{what}"
+    );
+    // HSD joints have no names (the export calls them joint_N): every triangle, no name.
+    let d = gx::compare::compare(blender, &back, 1e-3);
+    assert!(d.missing == 0 && d.extra == 0, "{what}: {d:?}");
+    assert_eq!(
+        back.materials.len(),
+        m["materials"].as_u64().unwrap() as usize,
+        "{what}: materials"
+    );
+    assert_eq!(textured(&back), textured(blender), "{what}: textured");
+}
+
+/// The first ModelSet's joint tree and animation list of a DAT.
+fn model_set(dat: &[u8]) -> (u32, Vec<u32>) {
+    let a = hsd_dat::parse(dat).unwrap();
+    let f = pkx::DatFacts::read(&a).unwrap();
+    (f.root_joint.unwrap(), f.anims)
+}
+
+/// Poses each action of the DAT (its animation `k` = Blender's glb animation `k`) by the
+/// runtime's curve evaluation and compares every bone's head and tail with Blender's, frame by
+/// frame; returns the largest difference relative to the extent.
+fn actions_match(what: &str, dat: &[u8], blender: &Scene, joints: &[usize], m: &Value) -> f32 {
+    let a = hsd_dat::parse(dat).unwrap();
+    let (root, anims) = model_set(dat);
+    let eps = 1e-3 * extent(blender);
+    let node = |b: &str| blender.nodes.iter().position(|n| n.name == b).unwrap();
+    let rest = a.joint_animation(root, None).unwrap().sample(0.0);
+    let frames = m["frames"].as_array().unwrap();
+    let actions = m["actions"].as_object().unwrap();
+    assert_eq!(anims.len(), actions.len(), "{what}: animations");
+    let mut worst = 0.0f32;
+    for (name, pose) in actions {
+        let k = blender.clips.iter().position(|c| &c.name == name).unwrap();
+        let posed = a.joint_animation(root, Some(anims[k])).unwrap();
+        // Each tail in its joint's space, from the rest pose.
+        let tails: HashMap<&str, [f32; 3]> = pose["rest_tails"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(b, p)| {
+                let j = joints[node(b)];
+                (b.as_str(), apply(&inverse(&rest[j]).unwrap(), point(p)))
+            })
+            .collect();
+        for (i, frame) in frames.iter().enumerate() {
+            let frame = frame.as_f64().unwrap() as f32;
+            let world = posed.sample(frame);
+            for (b, heads) in pose["heads"].as_object().unwrap() {
+                let w = &world[joints[node(b)]];
+                let head = [w[0][3], w[1][3], w[2][3]];
+                let tail = apply(w, tails[b.as_str()]);
+                for (part, got, want) in [
+                    ("head", head, point(&heads[i])),
+                    ("tail", tail, point(&pose["tails"][b][i])),
+                ] {
+                    let d = (0..3).map(|c| (got[c] - want[c]).abs()).fold(0.0, f32::max);
+                    assert!(
+                        d <= eps,
+                        "{what} {name}: {part} of {b} at frame {frame}: HSD {got:?}, Blender {want:?}"
+                    );
+                    worst = worst.max(d);
+                }
+            }
+        }
+    }
+    worst / eps * 1e-3
+}
+
+/// Runs `make_hsd.py` in a fresh folder: the folder and the manifest.
+fn made(py: &Path, tag: &str) -> (PathBuf, Value) {
+    let dir = scratch(tag);
+    script(py, &dir, "make_hsd.py", &[&dir]);
+    let manifest = serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap());
+    (dir, manifest.unwrap())
+}
+
+/// Where each node of Blender's glb lands in the joint tree (an added root shifts them).
+fn node_joints(blender: &Scene) -> Vec<usize> {
+    hsd_dat::import::import(blender, &Default::default())
+        .unwrap()
+        .node_joints
+}
+
+/// `gcf convert`s Blender's model `name` to `.dat` and XD and Colosseum `.pkx` (no metadata);
+/// each file with its DAT.
+fn import_all(dir: &Path, name: &str, m: &Value) -> Vec<(PathBuf, Vec<u8>)> {
+    let glb = dir.join(m["glb"].as_str().unwrap());
+    let dat = dir.join(format!("{name}.dat"));
+    convert(&glb, &dat, &[]);
+    let mut out = vec![(dat.clone(), std::fs::read(&dat).unwrap())];
+    for game in ["xd", "colosseum"] {
+        let file = dir.join(format!("{name}-{game}.pkx"));
+        convert(&glb, &file, &[&format!("game={game}")]);
+        let p = pkx::Pkx::parse(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!(p.game().format_name(), format!("pkx-{game}"));
+        out.push((file, p.dat));
+    }
+    out
+}
+
+#[test]
+fn blender_models_import_as_dat_and_pkx() {
+    let Some(py) = support::blender::python() else {
+        return;
+    };
+    let (dir, manifest) = made(&py, "blender-hsd");
+    let mut imported = 0;
+    for name in ["rig", "props"] {
+        let m = &manifest[name];
+        let blender = scene(&dir.join(m["glb"].as_str().unwrap()));
+        let triangles = m["triangles"].as_u64().unwrap() as usize;
+        assert_eq!(triangle_count(&blender), triangles, "{name}: Blender's glb");
+        let joints = node_joints(&blender);
+        for (file, _) in import_all(&dir, name, m) {
+            checks_clean(&file);
+            keeps_the_model(&file, &blender, m);
+            if file.extension().is_some_and(|e| e == "dat") {
+                continue;
+            }
+            let p = pkx::Pkx::parse(&std::fs::read(&file).unwrap()).unwrap();
+            let what = file.file_name().unwrap().to_string_lossy();
+            assert_eq!(p.kind(), pkx::ModelKind::Pokemon, "{what}");
+            let slot = |i: usize| p.entries[i].sub_anims[0].anim_index as usize;
+            let clip = |n: &str| blender.clips.iter().position(|c| c.name == n);
+            let Some(idle) = clip("Idle") else {
+                // No action: the idle slot plays the still animation the import adds.
+                assert!(p.entries[0].is_active(p.game()), "{what}");
+                continue;
+            };
+            assert_eq!(slot(0), idle, "{what}: Idle slot");
+            assert_eq!(slot(2), clip("Physical A").unwrap(), "{what}");
+            let node = |b: &str| blender.nodes.iter().position(|n| n.name == b).unwrap();
+            let map = p.entries[0].body_map;
+            for (part, bone) in [(0, "root"), (1, "head"), (2, "chest"), (6, "hand.L")] {
+                assert_eq!(map[part] as usize, joints[node(bone)], "{what}: {bone}");
+            }
+            assert_eq!(p.head_bone(), Some(joints[node("head")] as i64));
+        }
+        // As a trainer: the game's trainer slots, −1 in unused body-map parts.
+        let glb = dir.join(m["glb"].as_str().unwrap());
+        let trainer = dir.join(format!("{name}-trainer.pkx"));
+        convert(&glb, &trainer, &["game=colosseum", "kind=trainer"]);
+        checks_clean(&trainer);
+        let p = pkx::Pkx::parse(&std::fs::read(&trainer).unwrap()).unwrap();
+        assert_eq!(p.kind(), pkx::ModelKind::Trainer, "{name}");
+        assert_eq!(p.entries.len(), 16, "{name}: Colosseum trainer slots");
+        assert!(p.entries[0].body_map.contains(&-1), "{name}: unused parts");
+        eprintln!("{name}: {triangles} triangles as .dat and XD / Colosseum .pkx");
+        imported += 1;
+    }
+    assert_eq!(imported, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn blender_actions_pose_like_blender() {
+    let Some(py) = support::blender::python() else {
+        return;
+    };
+    let (dir, manifest) = made(&py, "blender-hsd-actions");
+    let m = &manifest["rig"];
+    let blender = scene(&dir.join(m["glb"].as_str().unwrap()));
+    let joints = node_joints(&blender);
+    let mut checked = 0;
+    for (file, dat) in import_all(&dir, "rig", m) {
+        let what = file.file_name().unwrap().to_string_lossy();
+        let worst = actions_match(&what, &dat, &blender, &joints, m);
+        eprintln!("{what}: actions within {worst:.2e} of the extent of Blender's pose");
+        checked += 1;
+    }
+    assert_eq!(checked, 3, ".dat, XD and Colosseum .pkx");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Joints, meshes (PObjs) and MObjs `gcf info` counts in a `.dat`.
+fn info_counts(dat: &Path) -> [u64; 3] {
+    let r = run(&["info", "--json", s(dat)]);
+    r.succeeds();
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let info = &v["info"];
+    [
+        info["joints"].as_u64().unwrap(),
+        info["meshes"].as_u64().unwrap(),
+        info["struct_counts"]["MObj"].as_u64().unwrap_or(0),
+    ]
+}
+
+#[test]
+fn blender_loads_our_hsd_glb() {
+    let Some(py) = support::blender::python() else {
+        return;
+    };
+    let Some(root) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real", "gcf blender_hsd")
+    else {
+        return;
+    };
+    let dir = scratch("blender-hsd-load");
+    let mut want = HashMap::new();
+    let mut glbs: Vec<PathBuf> = Vec::new();
+    let files = gcio::corpus::files(&root.join("hsd"));
+    for (i, dat) in files.iter().enumerate() {
+        let glb = dir.join(format!("m{i}.glb"));
+        // Data-only files (fighter data) have no model: refused, not loaded.
+        if !run(&["convert", s(dat), s(&glb)]).ok {
+            continue;
+        }
+        want.insert(s(&glb).to_owned(), (dat.clone(), info_counts(dat)));
+        glbs.push(glb);
+    }
+    assert_eq!(glbs.len(), 5, "real model .dat files");
+    let args: Vec<&Path> = glbs.iter().map(PathBuf::as_path).collect();
+    let out = script(&py, &dir, "load.py", &args);
+    let mut loaded = 0;
+    for line in out.lines().filter(|l| l.starts_with('{')) {
+        let r: Value = serde_json::from_str(line).unwrap();
+        let (dat, [joints, meshes, mobjs]) = &want[r["file"].as_str().unwrap()];
+        let name = dat.file_name().unwrap().to_string_lossy();
+        assert!(r["ok"].as_bool().unwrap(), "{name}: {r}");
+        assert_eq!(r["bones"].as_u64().unwrap(), *joints, "{name}: bones");
+        assert_eq!(r["meshes"].as_u64().unwrap(), *meshes, "{name}: meshes");
+        assert_eq!(
+            r["materials"].as_u64().unwrap(),
+            *mobjs,
+            "{name}: materials"
+        );
+        eprintln!("{name}: {r}");
+        loaded += 1;
+    }
+    assert_eq!(loaded, 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
