@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 use gcio::{Error, ErrorKind, Result};
 
 #[cfg(feature = "convert")]
-use crate::format::{Conversion, Notices, Outputs, extension_of, file_name, file_stem};
+use crate::format::{
+    Conversion, Folder, Notices, Options, Outputs, extension, extension_of, file_name, file_stem,
+};
 use crate::format::{Info, Input};
 use crate::{Present, Registered};
 
@@ -131,6 +133,46 @@ impl Present<brfnt::Format> for Brfnt {
         }
     }
 
+    #[cfg(feature = "convert")]
+    /// `DIR x.brfnt`: the font of the folder's one JSON file, each sheet taken from the
+    /// `<stem>_sheet<i>.png` beside it when present (re-encoded where it was edited; byte for
+    /// byte while the PNGs are unchanged).
+    fn pack(
+        &self,
+        folder: &Folder,
+        out: &std::path::Path,
+        _opts: &Options,
+    ) -> Result<Option<Vec<u8>>> {
+        if extension(out) != "brfnt" {
+            return Ok(None);
+        }
+        let invalid = |m: String| Error::without_offset(ErrorKind::Invalid(m));
+        let jsons: Vec<(&String, &Vec<u8>)> = folder
+            .files
+            .iter()
+            .filter(|(n, _)| extension_of(n) == "json")
+            .collect();
+        let [(name, text)] = jsons[..] else {
+            return Err(invalid(format!(
+                "the folder holds {} JSON files; a font needs exactly one",
+                jsons.len()
+            )));
+        };
+        let mut font = serde_json::from_slice(text)
+            .map_err(|e| invalid(format!("{name}: JSON: {e}")))
+            .and_then(|j| brfnt::from_json(&j))?;
+        let base = name.strip_suffix(".json").unwrap_or(name);
+        for i in 0..font.glyphs().map_or(0, |g| g.sheets.len()) {
+            let png_name = format!("{base}_sheet{i}.png");
+            if let Some(png) = folder.files.get(&png_name) {
+                let img = gx::png::decode(png).map_err(|e| e.context(png_name.clone()))?;
+                font.set_sheet_rgba(i, &img)
+                    .map_err(|e| e.context(png_name))?;
+            }
+        }
+        font.write().map(Some)
+    }
+
     #[cfg(feature = "test-support")]
     fn samples(&self) -> Vec<(String, Vec<u8>)> {
         brfnt::build::samples()
@@ -179,6 +221,30 @@ mod tests {
             assert_eq!(gx::png::decode(png).unwrap(), font.sheet_rgba(i).unwrap());
         }
         let back = job(&out[0].1, "font.json", "font.brfnt");
-        assert_eq!(back, vec![("font.brfnt".to_owned(), bytes)]);
+        assert_eq!(back, vec![("font.brfnt".to_owned(), bytes.clone())]);
+
+        // The folder of the JSON and its PNGs packs back; an edited PNG is re-encoded.
+        let mut folder = crate::Folder::default();
+        for (n, b) in &out {
+            folder.files.insert(n.clone(), b.clone());
+        }
+        let out_path = std::path::Path::new("x.brfnt");
+        let packed = ENTRY.pack(&folder, out_path, &opts).unwrap().unwrap();
+        assert_eq!(packed, bytes);
+        let blank = gx::tex::Image::filled(32, 32, [0; 4]).unwrap();
+        folder.files.insert(
+            "font_sheet1.png".to_owned(),
+            gx::png::encode(&blank).unwrap(),
+        );
+        let packed = ENTRY.pack(&folder, out_path, &opts).unwrap().unwrap();
+        let edited = brfnt::Brfnt::parse(&packed).unwrap();
+        assert_eq!(edited.sheet_rgba(1).unwrap(), blank);
+        assert_eq!(edited.sheet_rgba(0).unwrap(), font.sheet_rgba(0).unwrap());
+        assert!(
+            ENTRY
+                .pack(&folder, std::path::Path::new("x.tpl"), &opts)
+                .unwrap()
+                .is_none()
+        );
     }
 }

@@ -23,6 +23,12 @@ impl FileFormat for Format {
             options: &[],
             help: "JSON back to a font",
         },
+        ConversionSpec {
+            from: &[""],
+            to: &["brfnt"],
+            options: &[],
+            help: "a folder of the JSON and its sheet PNGs back to a font (edited PNGs re-encoded)",
+        },
     ];
 
     type View<'a> = View<'a>;

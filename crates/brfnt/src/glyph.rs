@@ -131,6 +131,50 @@ impl Brfnt {
             .ok_or_else(|| Error::message("the font has no FINF naming a TGLP block"))?;
         sheet_image(g, i)
     }
+
+    /// Replaces sheet `i` of the font's TGLP by `img` (the sheet's size) encoded in the sheets'
+    /// format. Stored texels that already decode to `img` are kept, so an unchanged image leaves
+    /// the font byte for byte as it was; bytes past the texture in a larger sheet are kept too.
+    pub fn set_sheet_rgba(&mut self, i: usize, img: &Image) -> Result<()> {
+        if self.sheet_rgba(i)? == *img {
+            return Ok(());
+        }
+        let at = self
+            .info()
+            .and_then(|(_, x)| x.glyphs)
+            .ok_or_else(|| Error::message("the font has no FINF naming a TGLP block"))?;
+        let Some(Block::Glyphs(g)) = self.blocks.get_mut(at) else {
+            return Err(Error::message(
+                "the FINF's glyph pointer names no TGLP block",
+            ));
+        };
+        if (img.width(), img.height()) != (u32::from(g.sheet_width), u32::from(g.sheet_height)) {
+            return Err(Error::message(format!(
+                "sheet {i}: the image is {}x{}, the sheets {}x{}",
+                img.width(),
+                img.height(),
+                g.sheet_width,
+                g.sheet_height
+            )));
+        }
+        let format = g
+            .tex_format()
+            .ok_or_else(|| Error::message("the sheets' format is not a GX format"))?;
+        let texels = gx::tex::encode(format, img)?;
+        let sheet = g
+            .sheets
+            .get_mut(i)
+            .ok_or_else(|| Error::message(format!("no sheet {i}")))?;
+        let Some(head) = sheet.data.get_mut(..texels.len()) else {
+            return Err(Error::message(format!(
+                "sheet {i}: {:#x} bytes of texels do not fit the sheet size {:#x}",
+                texels.len(),
+                sheet.data.len()
+            )));
+        };
+        head.copy_from_slice(&texels);
+        Ok(())
+    }
 }
 
 /// Sheet `i` of `g` decoded to RGBA.

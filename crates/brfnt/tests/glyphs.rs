@@ -157,3 +157,38 @@ fn looping_lists_end() {
     assert_eq!(back.glyph(0x7E).unwrap().index, 17);
     assert_eq!(back.widths_of(20), cw(0, 6, 7));
 }
+
+/// A sheet replaced by an edited image: the glyph's cell reads the new level, the font's other
+/// bytes stay; the unchanged image leaves the font as it was.
+#[test]
+fn sheet_replaced_from_rgba() {
+    let mut font = build::latin();
+    let bytes = font.write().unwrap();
+    let same = font.sheet_rgba(1).unwrap();
+    font.set_sheet_rgba(1, &same).unwrap();
+    assert_eq!(font.write().unwrap(), bytes);
+    let g = font.glyph('f' as u32).unwrap();
+    let edited = gx::tex::Image::from_fn(32, 32, |x, y| {
+        let v = if (x, y) == (g.x, g.y) {
+            0xFF
+        } else {
+            same.pixel(x, y).unwrap()[0]
+        };
+        [v; 4]
+    })
+    .unwrap();
+    font.set_sheet_rgba(1, &edited).unwrap();
+    assert_eq!(font.sheet_rgba(1).unwrap(), edited);
+    let after = font.write().unwrap();
+    assert_eq!(after.len(), bytes.len());
+    // The cell at (1, 1) of sheet 1: row 1 of the first 8x8 I4 block (4 bytes a row), pixel 1 of
+    // its first byte (the low nibble).
+    let at = 0x60 + 0x200 + 4;
+    assert_eq!(after[at] & 0xF, 0xF);
+    let diff: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] != after[i]).collect();
+    assert_eq!(diff, [at]);
+    assert!(
+        font.set_sheet_rgba(0, &gx::tex::Image::filled(8, 8, [0; 4]).unwrap())
+            .is_err()
+    );
+}
