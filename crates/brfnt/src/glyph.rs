@@ -29,26 +29,21 @@ pub struct Glyph {
     pub widths: CharWidths,
 }
 
-/// The blocks of a list from `head` along `next`, each visited once (a list that loops ends
-/// where it comes back; the runtime would loop for ever on a code no block covers).
+/// The blocks of a list from `head` along `next`, at most as many as the font has blocks: a list
+/// that loops ends there having shown each of its blocks (the runtime would loop for ever on a
+/// code no block covers), with no allocation per lookup.
 fn chain<'a, T: 'a>(
     blocks: &'a [Block],
     head: Link,
     pick: impl Fn(&'a Block) -> Option<(&'a T, Link)>,
 ) -> impl Iterator<Item = &'a T> {
-    let mut seen = vec![false; blocks.len()];
     let mut at = head;
     std::iter::from_fn(move || {
-        let i = at?;
-        let was = seen.get_mut(i)?;
-        if *was {
-            return None;
-        }
-        *was = true;
-        let (t, next) = pick(blocks.get(i)?)?;
+        let (t, next) = pick(blocks.get(at?)?)?;
         at = next;
         Some(t)
     })
+    .take(blocks.len())
 }
 
 impl Brfnt {
