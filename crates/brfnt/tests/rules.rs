@@ -49,6 +49,12 @@ const CASES: &[RuleCase<'static, Vec<u8>>] = &[
         "BRFNT-002",
     ),
     (
+        "file size word below 0x20",
+        || edited(|t| t.frame.declared_size = Some(0x10)),
+        Error,
+        "BRFNT-002",
+    ),
+    (
         "bytes after the blocks",
         || edited(|t| t.frame.trailer = vec![0; 4]),
         Info,
