@@ -291,6 +291,9 @@ pub use bas;
 #[cfg(feature = "brlan")]
 pub use brlan;
 
+#[cfg(feature = "brfnt")]
+pub use brfnt;
+
 #[cfg(feature = "jpc")]
 pub use jpc;
 

@@ -35,6 +35,7 @@ const TRIGGERED: &[&str] = &[
     "kcl",
     "brlyt",
     "brlan",
+    "brfnt",
     "bas",
     "jpc",
 ];

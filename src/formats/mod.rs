@@ -14,6 +14,8 @@ mod bas;
 mod bcsv;
 #[cfg(feature = "bms")]
 mod bms;
+#[cfg(feature = "brfnt")]
+mod brfnt;
 #[cfg(feature = "brlan")]
 mod brlan;
 #[cfg(feature = "brlyt")]
@@ -75,6 +77,9 @@ pub static FORMATS: &[&dyn Format] = &[
     // `RLAN` + byte order mark FE FF.
     #[cfg(feature = "brlan")]
     &brlan::ENTRY,
+    // `RFNT` + byte order mark FE FF.
+    #[cfg(feature = "brfnt")]
+    &brfnt::ENTRY,
     // `JPAC2-10`.
     #[cfg(feature = "jpc")]
     &jpc::ENTRY,
