@@ -134,7 +134,15 @@ impl Present<hsd_dat::Format> for HsdDat {
         if !(is_folder_name(to) || ext == "obj" || ext == "glb") || !hsd_dat::sniff(input) {
             return Ok(None);
         }
-        scene_files(&export_scene(input, limits)?, to, &file_stem(from)).map(Some)
+        let mut scene = export_scene(input, limits)?;
+        add_animations(&mut scene, job, notices)?;
+        scene_files(&scene, to, &file_stem(from)).map(Some)
+    }
+
+    /// `anim`: animation-only archives (motion files) whose AnimJoint trees pose the model in a
+    /// `.glb` export ([`crate::Companions`]: `anim:NAME` each).
+    fn companions(&self) -> &'static [&'static str] {
+        &["anim"]
     }
 
     fn facts(&self, data: &Input<'_>, _dat: &Dat) -> Vec<(String, u64)> {
@@ -181,6 +189,35 @@ pub(crate) fn export_scene(data: &[u8], limits: &gcio::Limits) -> Result<gx::sce
         return Err(problem);
     }
     Ok(e.scene)
+}
+
+/// The companion motion files under `anim` (`gcf convert --anim FILE`, repeatable) added to a
+/// `.glb` export as animations named by each file's stem ([`hsd_dat::export::add_animations_from`]).
+/// A file that does not parse or does not fit the skeleton is left out with a notice naming
+/// it; the model is still exported.
+#[cfg(feature = "convert")]
+fn add_animations(
+    scene: &mut gx::scene::Scene,
+    job: &Conversion<'_>,
+    notices: &mut Notices,
+) -> Result<()> {
+    let anims = crate::format::companion_files(job.companions, "anim");
+    if anims.is_empty() {
+        return Ok(());
+    }
+    if extension_of(job.to) != "glb" {
+        return Err(gcio::Error::message("animations are written to .glb only"));
+    }
+    let model = parse_with(job.input, job.limits)?;
+    for (path, data) in anims {
+        let added = parse_with(data, job.limits).and_then(|source| {
+            hsd_dat::export::add_animations_from(scene, &model, &source, &file_stem(path))
+        });
+        if let Err(e) = added {
+            notices.push(format!("{path}: animation left out: {e}"));
+        }
+    }
+    Ok(())
 }
 
 /// Option keys `convert x.glb y.dat` takes.

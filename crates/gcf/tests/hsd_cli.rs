@@ -88,3 +88,38 @@ fn rebuild_writes_a_readable_archive_or_nothing() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `convert model.dat model.glb --anim walk.dat`: the motion file's AnimJoint tree reaches the
+/// .glb as an animation named by its stem; a motion of another skeleton is left out with a
+/// notice naming the file, and the model is still written.
+#[test]
+fn motion_files_reach_the_glb() {
+    let dir = scratch("motion");
+    let model = dir.join("ItSample.dat");
+    std::fs::write(
+        &model,
+        hsd_dat::build::melee_joint().unwrap().write().unwrap(),
+    )
+    .unwrap();
+    let walk = dir.join("walk.dat");
+    std::fs::write(&walk, hsd_dat::build::motion_chain(2).write().unwrap()).unwrap();
+    let other = dir.join("other.dat");
+    std::fs::write(&other, hsd_dat::build::motion_chain(5).write().unwrap()).unwrap();
+    let glb = dir.join("ItSample.glb");
+    let (m, w, o, g) = (
+        model.to_str().unwrap(),
+        walk.to_str().unwrap(),
+        other.to_str().unwrap(),
+        glb.to_str().unwrap(),
+    );
+    let (ok, out) = gcf(&["convert", m, g, "--anim", w, "--anim", o]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("other.dat: animation left out") && out.contains("5 animated joints"),
+        "{out}"
+    );
+    let scene = gx::scene::Scene::from_glb(&std::fs::read(&glb).unwrap()).unwrap();
+    let names: Vec<&str> = scene.clips.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["walk"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

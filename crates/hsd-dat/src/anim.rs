@@ -180,6 +180,17 @@ impl Archive<'_> {
     /// Pairs the joint tree at `joint` with the AnimJoint tree at `anim` (walked in parallel:
     /// child with child, next with next) and decodes every joint's curves once.
     pub fn joint_animation(&self, joint: u32, anim: Option<u32>) -> Result<JointAnimation> {
+        self.joint_animation_from(joint, self, anim)
+    }
+
+    /// [`Archive::joint_animation`] with the AnimJoint tree read from `source`: an
+    /// animation-only archive (a motion file) posing this archive's joint tree.
+    pub fn joint_animation_from(
+        &self,
+        joint: u32,
+        source: &Archive<'_>,
+        anim: Option<u32>,
+    ) -> Result<JointAnimation> {
         let mut joints = Vec::new();
         let mut seen = Visited::new(self.limits());
         // (joint, anim joint, parent index, depth)
@@ -191,10 +202,10 @@ impl Archive<'_> {
                 continue;
             }
             let jt: Joint = self.read(j)?;
-            let aj: Option<AnimJoint> = a.map(|a| self.read(a)).transpose()?;
+            let aj: Option<AnimJoint> = a.map(|a| source.read(a)).transpose()?;
             let mut channels = Vec::new();
             if let Some(aobj) = aj.and_then(|a| a.aobj) {
-                for (track, start, curve) in self.curves(aobj)? {
+                for (track, start, curve) in source.curves(aobj)? {
                     if let Some((v, axis)) = joint_channel(track) {
                         channels.push((v, axis, start, curve));
                     }

@@ -566,6 +566,29 @@ pub fn shared_keyframe_tail() -> Dat {
     b.finish()
 }
 
+/// A motion file: an archive holding only an AnimJoint root (`PlyWalk_animjoint`) for a chain
+/// of `nodes` joints; the last joint's translation Y (track 6) is two LIN keys, 1.5 held 10
+/// frames then -2.5 (the stream spelled out: opcode 0x02, f32 LE value, wait), over 30 frames.
+/// What `convert --anim` poses a model with (`melee_joint` has 2 joints).
+pub fn motion_chain(nodes: usize) -> Dat {
+    let mut b = Builder::new();
+    let mut stream = vec![0x02];
+    stream.extend_from_slice(&1.5f32.to_le_bytes());
+    stream.push(10);
+    stream.push(0x02);
+    stream.extend_from_slice(&(-2.5f32).to_le_bytes());
+    stream.push(20);
+    let keys = b.bytes(stream, 4);
+    let f = b.put(&fobj(6, None, (keys, 12)));
+    let ao = b.put(&aobj(30.0, f));
+    let mut node = b.put(&anim_joint(None, None, Some(ao)));
+    for _ in 1..nodes {
+        node = b.put(&anim_joint(Some(node), None, None));
+    }
+    b.root("PlyWalk_animjoint", node);
+    b.finish()
+}
+
 /// Every sample for `samples/` (file name, bytes). Compiler-order samples, written through
 /// [`crate::compile::compile`] so `compile(parse(x)) == x`: `xd-model.dat`, `xd-scene.dat` (every
 /// phase of the layout) and `melee-joint.dat`. Layout-preserving samples, which exercise what the

@@ -106,50 +106,122 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
 /// problem and left out.
 fn animations(a: &Archive<'_>, g: &Graph, out: &mut Export) {
     let pairs = tree_pairs(a, g, |ms| ms.anims, RootKind::AnimJoint);
-    let base = |joint: u32| g.joints.iter().position(|j| j.offset == joint);
     for (k, (joint, anim)) in pairs.into_iter().enumerate() {
-        let what = || format!("AnimJoint tree at {anim:#x}");
-        let tree = match a.anim_tree(anim, TreeKind::Joint) {
-            Ok(t) => t,
-            Err(e) => {
-                out.problems.push(e.context(what()));
-                continue;
-            }
-        };
-        let end = end_frame(&tree).clamp(0.0, MAX_FRAMES);
-        let ja = match a.joint_animation(joint, Some(anim)) {
-            Ok(ja) => ja,
-            Err(e) => {
-                out.problems.push(e.context(what()));
-                continue;
-            }
-        };
-        let Some(first) = base(joint) else { continue };
-        let frames: Vec<f32> = (0..=end.ceil() as u32).map(|f| f as f32).collect();
-        let poses: Vec<Vec<Mtx34>> = frames.iter().map(|&f| ja.locals(f)).collect();
-        let mut anim_out = gx::scene::Animation {
-            name: format!("anim_{k}"),
-            times: frames.iter().map(|f| f / 60.0).collect(),
-            ..gx::scene::Animation::default()
-        };
-        for (i, j) in ja.joints.iter().enumerate() {
-            if j.channels.is_empty() {
-                continue;
-            }
-            let node = first + i;
-            if g.joints.get(node).is_none_or(|x| x.offset != j.offset) {
-                continue;
-            }
-            anim_out.tracks.push(gx::scene::Track {
-                node,
-                local: poses
-                    .iter()
-                    .map(|p| p.get(i).copied().unwrap_or(IDENTITY))
-                    .collect(),
-            });
+        match animation(a, g, joint, a, anim, format!("anim_{k}")) {
+            Ok(Some(x)) => out.scene.animations.push(x),
+            Ok(None) => {}
+            Err(e) => out
+                .problems
+                .push(e.context(format!("AnimJoint tree at {anim:#x}"))),
         }
-        out.scene.animations.push(anim_out);
     }
+}
+
+/// The AnimJoint trees of `source`, an animation-only archive (a character's motion file),
+/// posing the first joint tree of `model`, added to `scene` (the [`to_scene`] of `model`) as
+/// glTF animations named `name` (`name_K` for the K-th when there are several), sampled as
+/// [`to_scene`] samples the model's own. An error when `source` has no AnimJoint root, when a
+/// tree does not decode, or when its node count differs from the joint tree's (the trees are
+/// walked in parallel, so another skeleton's motion would pose the wrong joints); returns how
+/// many were added.
+pub fn add_animations_from(
+    scene: &mut Scene,
+    model: &Archive<'_>,
+    source: &Archive<'_>,
+    name: &str,
+) -> Result<usize> {
+    let g = model.graph();
+    let joint = model
+        .roots()
+        .find(|r| r.kind() == RootKind::Joint)
+        .map(|r| r.offset)
+        .ok_or_else(|| Error::message("the model has no joint tree to animate"))?;
+    let joints = model.joint_animation(joint, None)?.joints.len();
+    let anims: Vec<u32> = source
+        .roots()
+        .filter(|r| r.kind() == RootKind::AnimJoint)
+        .map(|r| r.offset)
+        .collect();
+    if anims.is_empty() {
+        return Err(Error::message("no AnimJoint tree in the animation file"));
+    }
+    let mut added = Vec::new();
+    for (k, &anim) in anims.iter().enumerate() {
+        let what = || format!("AnimJoint tree at {anim:#x}");
+        let nodes = count_nodes(
+            &source
+                .anim_tree(anim, TreeKind::Joint)
+                .map_err(|e| e.context(what()))?,
+        );
+        if nodes != joints {
+            return Err(Error::message(format!(
+                "{}: {nodes} animated joints for a skeleton of {joints}",
+                what()
+            )));
+        }
+        let label = if anims.len() == 1 {
+            name.to_owned()
+        } else {
+            format!("{name}_{k}")
+        };
+        if let Some(x) =
+            animation(model, &g, joint, source, anim, label).map_err(|e| e.context(what()))?
+        {
+            added.push(x);
+        }
+    }
+    let n = added.len();
+    scene.animations.extend(added);
+    Ok(n)
+}
+
+/// Nodes of a decoded animation tree.
+fn count_nodes(nodes: &[AnimNode]) -> usize {
+    nodes.iter().map(|n| 1 + count_nodes(&n.children)).sum()
+}
+
+/// The AnimJoint tree at `anim` of `source` posing the joint tree at `joint` of `a`, sampled
+/// at every frame from 0 to its last `end_frame` (60 per second) by the runtime's curve
+/// evaluation; `None` when the joint tree is not among the scene's nodes. Only joints with
+/// tracks get channels.
+fn animation(
+    a: &Archive<'_>,
+    g: &Graph,
+    joint: u32,
+    source: &Archive<'_>,
+    anim: u32,
+    name: String,
+) -> Result<Option<gx::scene::Animation>> {
+    let tree = source.anim_tree(anim, TreeKind::Joint)?;
+    let end = end_frame(&tree).clamp(0.0, MAX_FRAMES);
+    let ja = a.joint_animation_from(joint, source, Some(anim))?;
+    let Some(first) = g.joints.iter().position(|j| j.offset == joint) else {
+        return Ok(None);
+    };
+    let frames: Vec<f32> = (0..=end.ceil() as u32).map(|f| f as f32).collect();
+    let poses: Vec<Vec<Mtx34>> = frames.iter().map(|&f| ja.locals(f)).collect();
+    let mut out = gx::scene::Animation {
+        name,
+        times: frames.iter().map(|f| f / 60.0).collect(),
+        ..gx::scene::Animation::default()
+    };
+    for (i, j) in ja.joints.iter().enumerate() {
+        if j.channels.is_empty() {
+            continue;
+        }
+        let node = first + i;
+        if g.joints.get(node).is_none_or(|x| x.offset != j.offset) {
+            continue;
+        }
+        out.tracks.push(gx::scene::Track {
+            node,
+            local: poses
+                .iter()
+                .map(|p| p.get(i).copied().unwrap_or(IDENTITY))
+                .collect(),
+        });
+    }
+    Ok(Some(out))
 }
 
 /// Every animation tree of one kind with the joint tree it binds to: a ModelSet's list

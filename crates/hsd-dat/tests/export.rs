@@ -206,3 +206,45 @@ fn anim_root(a: &hsd_dat::Archive<'_>, g: &hsd_dat::Graph, anim: &gx::scene::Ani
     let m: hsd_dat::ModelSet = a.read(ms.offset).unwrap();
     a.pointer(m.anims.unwrap() + 4 * k).unwrap().unwrap()
 }
+
+/// `add_animations_from` poses a model with another archive's AnimJoint tree, named by the
+/// caller, sampled by the runtime's curves (values checked against the keys by hand); a tree
+/// of another skeleton's size, or a file without one, is refused.
+#[test]
+fn motion_files_pose_the_model() {
+    let model = hsd_dat::build::melee_joint().unwrap().write().unwrap();
+    let a = parse(&model).unwrap();
+    let mut scene = export::to_scene(&a).scene;
+    let own = scene.animations.len();
+    let walk = hsd_dat::build::motion_chain(2).write().unwrap();
+    let n = export::add_animations_from(&mut scene, &a, &parse(&walk).unwrap(), "walk").unwrap();
+    assert_eq!((n, scene.animations.len()), (1, own + 1));
+    let anim = scene.animations.last().unwrap();
+    assert_eq!(anim.name, "walk");
+    assert_eq!(anim.times.len(), 31, "frames 0..=30 of the AObj");
+    assert_eq!(anim.tracks.len(), 1);
+    let track = &anim.tracks[0];
+    assert_eq!(track.node, 1, "the child joint");
+    // Translation Y at frames 0, 5, 10: 1.5, the midpoint -0.5, -2.5; X and Z stay at the
+    // joint's rest translation (0, _, 0).
+    for (frame, y) in [(0, 1.5f32), (5, -0.5), (10, -2.5)] {
+        let m = track.local[frame];
+        assert!((m[1][3] - y).abs() < 1e-5, "frame {frame}: {m:?}");
+        assert!(m[0][3].abs() < 1e-6 && m[2][3].abs() < 1e-6);
+    }
+    let misfit = export::add_animations_from(
+        &mut scene,
+        &a,
+        &parse(&hsd_dat::build::motion_chain(3).write().unwrap()).unwrap(),
+        "x",
+    );
+    assert!(
+        misfit
+            .unwrap_err()
+            .to_string()
+            .contains("3 animated joints for a skeleton of 2")
+    );
+    let none = export::add_animations_from(&mut scene, &a, &a, "y");
+    assert!(none.unwrap_err().to_string().contains("no AnimJoint tree"));
+    assert_eq!(scene.animations.len(), own + 1);
+}
