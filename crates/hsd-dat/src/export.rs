@@ -296,6 +296,10 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
         images.get(a, &r, out)
     });
     let mut mat = Material::new(format!("mobj_{m:x}"), texture);
+    // The coordinate set the texture reads (`GX_TEXCOORDn` + 4) as the glTF `texCoord`.
+    mat.texcoord = diffuse
+        .filter(uv)
+        .map_or(0, |t| t.src.saturating_sub(4).min(7) as usize);
     let colors = mobj
         .as_ref()
         .and_then(|m| m.material)
@@ -350,9 +354,16 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
     let joint = |j: usize| u16::try_from(j).unwrap_or(0);
     let mut out = Mesh::new(format!("pobj_{:x}", m.pobj));
     let has_n = m.vertices.iter().any(|v| v.normal.is_some());
-    let has_t = m.vertices.iter().any(|v| v.uv.is_some());
+    // Every TEXn set any vertex carries, as TEXCOORD_n (glTF fills a gap before a set with zeros).
+    let sets = (0..8)
+        .rposition(|k| {
+            m.vertices
+                .iter()
+                .any(|v| v.uvs.get(k).is_some_and(Option::is_some))
+        })
+        .map_or(0, |k| k + 1);
     let has_c = m.vertices.iter().any(|v| v.color.is_some());
-    let (mut uvs, mut colors) = (Vec::new(), Vec::new());
+    let (mut uvs, mut colors) = (vec![Vec::new(); sets], Vec::new());
     for (v, s) in m.vertices.iter().zip(&m.skins) {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
@@ -383,8 +394,8 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
                 [0.0, 1.0, 0.0]
             });
         }
-        if has_t {
-            uvs.push(v.uv.unwrap_or_default());
+        for (set, uv) in uvs.iter_mut().zip(&v.uvs) {
+            set.push(uv.unwrap_or_default());
         }
         if has_c {
             colors.push(v.color.unwrap_or([0xFF; 4]));
@@ -393,9 +404,7 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
             out.skin.push(skin);
         }
     }
-    if has_t {
-        out.uvs.push(uvs);
-    }
+    out.uvs = uvs;
     if has_c {
         out.colors.push(colors);
     }

@@ -37,8 +37,8 @@ pub struct Vertex {
     pub position: [f32; 3],
     /// Normal.
     pub normal: Option<[f32; 3]>,
-    /// First texture coordinate set.
-    pub uv: Option<[f32; 2]>,
+    /// Texture coordinate sets TEX0..TEX7 (`None` where the descriptor has no such set).
+    pub uvs: [Option<[f32; 2]>; 8],
     /// CLR0.
     pub color: Option<[u8; 4]>,
     /// PNMTXIDX value (slot × 3).
@@ -190,7 +190,13 @@ impl Archive<'_> {
                             out.normal = Some([c.get(0), c.get(1), c.get(2)])
                         }
                         (Attr::CLR0, Some(Value::Color(c))) => out.color = Some(c),
-                        (Attr::TEX0, Some(Value::Float(c))) => out.uv = Some([c.get(0), c.get(1)]),
+                        (a, Some(Value::Float(c)))
+                            if (Attr::TEX0.0..=Attr::TEX7.0).contains(&a.0) =>
+                        {
+                            if let Some(uv) = out.uvs.get_mut((a.0 - Attr::TEX0.0) as usize) {
+                                *uv = Some([c.get(0), c.get(1)]);
+                            }
+                        }
                         _ => {}
                     }
                 }

@@ -15,7 +15,7 @@ use gx::scene::Scene;
 use gx::vtx::{Attr, AttrType, CompCount, CompType, VertexFormat};
 
 use super::Skeleton;
-use super::material::Materials;
+use super::material::{Materials, UV_SETS};
 use crate::MAX_PALETTE;
 use crate::build::Builder;
 use crate::build::parts::{display_list, vtx};
@@ -106,9 +106,9 @@ pub(super) fn geometry(
             },
             PObjFlags::from_bits_truncate,
         ) & (PObjFlags::CULLBACK | PObjFlags::CULLFRONT);
-        let need_uv = mats.needs_uv(m.material);
+        let uv_sets = mats.uv_sets(m.material);
         let mobj = mats.mobj(b, m.material)?;
-        let parts = mesh(b, m, s, skel, &targets, owner, link, cull, need_uv)?;
+        let parts = mesh(b, m, s, skel, &targets, owner, link, cull, uv_sets)?;
         pobjs += parts.len();
         let mut next = None;
         for p in parts.into_iter().rev() {
@@ -220,7 +220,7 @@ fn mesh(
     owner: usize,
     link: Option<usize>,
     cull: PObjFlags,
-    need_uv: bool,
+    uv_sets: usize,
 ) -> Result<Vec<PObj<Target>>> {
     let world = &skel.world;
     let ibm: Vec<Option<Mtx34>> = world
@@ -270,11 +270,16 @@ fn mesh(
             });
         }
     }
-    let uvs: Option<Vec<[f32; 2]>> = match m.uvs.first() {
-        Some(u) if u.len() == m.positions.len() => Some(u.clone()),
-        _ if need_uv => Some(vec![[0.0; 2]; m.positions.len()]),
-        _ => None,
-    };
+    // Each TEXCOORD_n as TEXn: the sets the material reads (zeros where glTF has none) and
+    // every other set with a non-zero coordinate (an all-zero one is glTF's filler for a gap).
+    let n = m.positions.len();
+    let uvs: Vec<(usize, Vec<[f32; 2]>)> = (0..UV_SETS)
+        .filter_map(|k| match m.uvs.get(k).filter(|u| u.len() == n) {
+            Some(u) if k < uv_sets || u.iter().flatten().any(|&x| x != 0.0) => Some((k, u.clone())),
+            _ if k < uv_sets => Some((k, vec![[0.0; 2]; n])),
+            _ => None,
+        })
+        .collect();
     let colors = m.colors.first().filter(|c| c.len() == m.positions.len());
     let has_n = normals.len() == m.positions.len() && !normals.is_empty();
 
@@ -298,9 +303,10 @@ fn mesh(
         };
         attrs.push((f, Array::colors(f, c)));
     }
-    if let Some(u) = &uvs {
+    for (k, u) in &uvs {
         let flat: Vec<f32> = u.iter().flatten().copied().collect();
-        let f = VertexFormat::fitting(Attr::TEX0, CompCount::TEX_ST, &flat, 1e-6 * extent(&flat));
+        let attr = Attr::tex(*k as u8);
+        let f = VertexFormat::fitting(attr, CompCount::TEX_ST, &flat, 1e-6 * extent(&flat));
         attrs.push((f, Array::new(f, u.iter().map(|x| x.to_vec()))));
     }
     let envelope = s.rigid.is_none();

@@ -22,6 +22,9 @@ const GEQUAL: u8 = 6;
 /// The TObj source that reads texture coordinate set 0 (`GX_TEXCOORD0` + 4).
 const SRC_TEX0: u32 = 4;
 
+/// Texture coordinate sets GX has (TEX0..TEX7).
+pub(super) const UV_SETS: usize = 8;
+
 /// TObj coordinate modes generated at draw time (reflection, highlight, shadow).
 const GENERATED: [u32; 3] = [1, 2, 3];
 
@@ -49,17 +52,27 @@ impl<'a> Materials<'a> {
         }
     }
 
-    /// Whether glTF material `m` maps a texture by texture coordinates (its meshes then need
-    /// TEX0): a plain material with a texture, or a recorded TObj whose coordinates are not
-    /// generated (reflection, highlight and shadow maps are, from normals or positions).
-    pub(super) fn needs_uv(&self, m: Option<usize>) -> bool {
+    /// How many texture coordinate sets glTF material `m` reads (its meshes then need TEX0 up
+    /// to the last): a plain material with a texture reads TEX0; a recorded TObj whose
+    /// coordinates are not generated (reflection, highlight and shadow maps are, from normals
+    /// or positions) reads the set its source names (`GX_TEXCOORDn` + 4).
+    pub(super) fn uv_sets(&self, m: Option<usize>) -> usize {
         let mat = m.and_then(|m| self.scene.materials.get(m));
         match mat.and_then(|x| extras::read::<MaterialExtras>(x.extras.as_ref())) {
-            Some(x) => x.textures.iter().any(|t| {
-                let coord = t.flags & TObjFlags::COORD.bits();
-                t.image.is_some() && t.src >= SRC_TEX0 && !GENERATED.contains(&coord)
-            }),
-            None => mat.is_some_and(|x| x.texture.is_some()),
+            Some(x) => x
+                .textures
+                .iter()
+                .filter(|t| {
+                    let coord = t.flags & TObjFlags::COORD.bits();
+                    t.image.is_some() && t.src >= SRC_TEX0 && !GENERATED.contains(&coord)
+                })
+                .map(|t| (t.src - SRC_TEX0) as usize + 1)
+                .max()
+                .unwrap_or(0)
+                .min(UV_SETS),
+            None => mat
+                .filter(|x| x.texture.is_some())
+                .map_or(0, |x| x.texcoord.min(UV_SETS - 1) + 1),
         }
     }
 
@@ -168,12 +181,8 @@ impl<'a> Materials<'a> {
         for t in x.textures.iter().rev() {
             let Some(image) = t.image else { continue };
             let (img, pal) = self.image(b, image, texture_key(image, &t.stored))?;
+            // Every coordinate set comes through glTF (TEXCOORD_n), so the source is kept.
             let mut tobj = t.tobj::<Target>();
-            // Only the first coordinate set comes through glTF.
-            let coord = t.flags & TObjFlags::COORD.bits();
-            if coord == 0 && tobj.src > SRC_TEX0 {
-                tobj.src = SRC_TEX0;
-            }
             tobj.image = Some(img);
             tobj.palette = pal;
             tobj.next = next;
@@ -213,7 +222,10 @@ impl<'a> Materials<'a> {
                 )
             });
             let (image, pal) = self.image(b, i, (i, format.0, palette, 1))?;
-            tobj_at = Some(b.put(&tobj(0, None, image, pal)));
+            let mut t = tobj(0, None, image, pal);
+            // The glTF texture's coordinate set (`texCoord`) is the TObj's source.
+            t.src = SRC_TEX0 + mat.texcoord.min(UV_SETS - 1) as u32;
+            tobj_at = Some(b.put(&t));
             mode |= RenderMode::TEX0;
         }
         let pe = match mat.alpha_mode {
