@@ -20,14 +20,17 @@ use gx::scene::{Material, Mesh, Node, Scene, skin_weights};
 
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
-    self, ImageExtras, JointExtras, MaterialExtras, MeshExtras, ModelExtras, TextureExtras,
+    self, ImageExtras, JointExtras, MaterialExtras, MeshExtras, ModelExtras, TevExtras,
+    TextureExtras,
 };
 use crate::flags::{PObjFlags, TObjFlags};
 use crate::graph::{Graph, Kind};
 use crate::image::TextureRef;
 use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
 use crate::roots::RootKind;
-use crate::types::{Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj};
+use crate::types::{
+    Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev,
+};
 use crate::view::Archive;
 
 /// A scene and what could not be exported into it (a mesh or texture that failed to decode is
@@ -72,9 +75,29 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
             Ok(m) => {
                 let mut mesh = mesh(&g, &m, &world, &ibm);
                 mesh.material = material;
+                let vtx = p
+                    .pobj
+                    .vtx_desc
+                    .and_then(|v| a.vertex_desc(v).ok())
+                    .map(|(_, attrs)| {
+                        attrs
+                            .iter()
+                            .map(|(d, _)| {
+                                [
+                                    d.attr,
+                                    d.attr_type,
+                                    d.comp_cnt,
+                                    d.comp_type,
+                                    u32::from(d.frac),
+                                ]
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 mesh.extras = extras::write(&MeshExtras {
                     joint: Some(p.joint),
                     cull: (p.pobj.flags & (PObjFlags::CULLFRONT | PObjFlags::CULLBACK)).bits(),
+                    vtx,
                 });
                 out.scene.meshes.push(mesh);
             }
@@ -325,6 +348,10 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
         if let Some(i) = t.image {
             e.stored = stored(a, i, t.palette);
         }
+        e.tev = t
+            .tev
+            .and_then(|at| a.read::<Tev>(at).ok())
+            .map(|x| TevExtras::new(&x));
         x.textures.push(e);
     }
     mat.extras = extras::write(&x);

@@ -14,11 +14,11 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 1.3),
-    ("TyBSword-TyBSword.dat", 14.5),
-    ("TyBancho-TyBancho.dat", 58.0),
-    ("TyDaisy-TyDaisy.dat", 22.0),
-    ("cb_plug-cb_plug.dat", 7.0),
+    ("PlMr-PlMrNr.dat", 4.0),
+    ("TyBSword-TyBSword.dat", 78.5),
+    ("TyBancho-TyBancho.dat", 56.0),
+    ("TyDaisy-TyDaisy.dat", 25.5),
+    ("cb_plug-cb_plug.dat", 53.0),
 ];
 
 /// The first block of `a` whose bytes differ from `b`'s block at the same index: (block index,
@@ -53,7 +53,7 @@ fn import_bnb_per_file() {
     };
     let mut paths: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
     paths.sort();
-    let (mut read, mut sum) = (0, 0.0);
+    let (mut read, mut sum, mut below) = (0, 0.0, Vec::new());
     for p in paths {
         let m = std::fs::read(&p).unwrap();
         let a = parse(&m).unwrap();
@@ -93,10 +93,13 @@ fn import_bnb_per_file() {
             None => eprintln!("    identical blocks"),
         }
         let floor = FLOORS.iter().find(|f| f.0 == name).map_or(0.0, |f| f.1);
-        assert!(c.bnb >= floor, "{name}: BNB {:.2} < {floor}", c.bnb);
+        if c.bnb < floor {
+            below.push(format!("{name}: BNB {:.2} < {floor}", c.bnb));
+        }
     }
     if read > 0 {
         eprintln!("average BNB {:.2} %", sum / f64::from(read));
     }
     assert!(read == 0 || read == 5, "real models read: {read}");
+    assert!(below.is_empty(), "{below:?}");
 }

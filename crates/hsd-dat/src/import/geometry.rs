@@ -67,10 +67,8 @@ pub(super) fn geometry(
         }
     }
     let mut holder = None;
-    let mut dobjs: Vec<Vec<DObj<Target>>> = Vec::new();
-    let mut owners: Vec<Option<bool>> = Vec::new();
-    let mut pobjs = 0;
-    let mut targets = joints.to_vec();
+    let mut arrays = Arrays::default();
+    let mut prepared = Vec::with_capacity(scene.meshes.len());
     for (m, s) in scene.meshes.iter().zip(&skinned) {
         let (owner, link) = match s.rigid {
             Some(j) => {
@@ -89,9 +87,6 @@ pub(super) fn geometry(
                 (owner, None)
             }
         };
-        while targets.len() < skel.parent.len() {
-            targets.push(b.slot::<crate::types::Joint<Target>>());
-        }
         let cull = s.cull.map_or_else(
             || {
                 let double = m
@@ -108,7 +103,21 @@ pub(super) fn geometry(
         ) & (PObjFlags::CULLBACK | PObjFlags::CULLFRONT);
         let uv_sets = mats.uv_sets(m.material);
         let mobj = mats.mobj(b, m.material)?;
-        let parts = mesh(b, m, s, skel, &targets, owner, link, cull, uv_sets)?;
+        let p = prepare(&mut arrays, m, s, skel, owner, uv_sets)?;
+        prepared.push((owner, link, cull, mobj, p));
+    }
+    let mut targets = joints.to_vec();
+    while targets.len() < skel.parent.len() {
+        targets.push(b.slot::<crate::types::Joint<Target>>());
+    }
+    // Every array is complete: write them, then each mesh's PObjs over them.
+    let blocks = arrays.write(b)?;
+    let mut lists = HashMap::new();
+    let mut dobjs: Vec<Vec<DObj<Target>>> = Vec::new();
+    let mut owners: Vec<Option<bool>> = Vec::new();
+    let mut pobjs = 0;
+    for ((owner, link, cull, mobj, p), s) in prepared.into_iter().zip(&skinned) {
+        let parts = emit(b, &p, &arrays, &blocks, &mut lists, &targets, link, cull)?;
         pobjs += parts.len();
         let mut next = None;
         for p in parts.into_iter().rev() {
@@ -158,6 +167,7 @@ pub(super) fn geometry(
 fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
     let x = extras::read::<MeshExtras>(m.extras.as_ref());
     let recorded = x
+        .as_ref()
         .and_then(|x| x.joint)
         .filter(|&j| j < skel.from_nodes)
         .map(|j| skel.of_node(j));
@@ -209,19 +219,69 @@ fn key(w: &Weights) -> Vec<(usize, u32)> {
     w.iter().map(|&(j, x)| (j, x.to_bits())).collect()
 }
 
-/// The PObjs of one mesh (links unset).
-#[allow(clippy::too_many_arguments)]
-fn mesh(
-    b: &mut Builder,
+/// One mesh ready to be written once every array is complete.
+struct Prepared {
+    /// Descriptor entries in list order: attribute, its array ([`Arrays::list`]; `None` for
+    /// the direct PNMTXIDX) and the recorded attribute type.
+    attrs: Vec<(Attr, Option<usize>, Option<AttrType>)>,
+    /// Per entry, each vertex's index into its array (empty for PNMTXIDX).
+    index: Vec<Vec<u32>>,
+    /// Each vertex's weight-set key.
+    keys: Vec<Vec<(usize, u32)>>,
+    /// Triangles and palette of each PObj.
+    parts: Vec<Part>,
+    envelope: bool,
+    name: String,
+}
+
+/// A recorded descriptor entry's format for `attr` when it can store `flat` (values of
+/// `count` components) without overflow, and its attribute type.
+fn recorded_format(
+    recorded: &[[u32; 5]],
+    attr: Attr,
+    flat: &[f32],
+) -> Option<(VertexFormat, AttrType)> {
+    let e = recorded.iter().find(|e| e[0] == attr.0)?;
+    let f = VertexFormat {
+        attr,
+        count: CompCount(e[2]),
+        ty: CompType(e[3]),
+        frac: u8::try_from(e[4]).ok()?,
+    };
+    if attr.is_color() {
+        f.encode_color([0; 4], &mut Vec::new())?;
+        return Some((f, AttrType(e[1])));
+    }
+    // Normals come through glTF without binormals and tangents.
+    let n = f.components()?;
+    if (attr == Attr::NRM && f.count != CompCount::NRM_XYZ) || f.frac > 15 {
+        return None;
+    }
+    let range = match f.ty {
+        CompType::U8 => 0.0..=255.0,
+        CompType::S8 => -128.0..=127.0,
+        CompType::U16 => 0.0..=65535.0,
+        CompType::S16 => -32768.0..=32767.0,
+        CompType::F32 => f32::MIN..=f32::MAX,
+        _ => return None,
+    };
+    let scale = f32::from(f.frac).exp2();
+    let fits = flat
+        .chunks(n.max(1))
+        .all(|c| c.len() == n && c.iter().all(|v| range.contains(&(v * scale).round())));
+    fits.then_some((f, AttrType(e[1])))
+}
+
+/// Computes one mesh's stored values into the model's arrays and splits its triangles into
+/// PObjs.
+fn prepare(
+    arrays: &mut Arrays,
     m: &gx::scene::Mesh,
     s: &Skinned,
     skel: &Skeleton,
-    joints: &[Target],
     owner: usize,
-    link: Option<usize>,
-    cull: PObjFlags,
     uv_sets: usize,
-) -> Result<Vec<PObj<Target>>> {
+) -> Result<Prepared> {
     let world = &skel.world;
     let ibm: Vec<Option<Mtx34>> = world
         .iter()
@@ -280,92 +340,117 @@ fn mesh(
             _ => None,
         })
         .collect();
-    let colors = m.colors.first().filter(|c| c.len() == m.positions.len());
-    let has_n = normals.len() == m.positions.len() && !normals.is_empty();
+    let colors = m.colors.first().filter(|c| c.len() == n);
+    let has_n = normals.len() == n && !normals.is_empty();
+    let recorded = extras::read::<MeshExtras>(m.extras.as_ref())
+        .map(|x| x.vtx)
+        .unwrap_or_default();
+    let envelope = s.rigid.is_none();
 
-    // Attribute arrays, deduplicated by stored value.
+    // Each attribute in its recorded format, else the rule's.
     let extent = |vals: &[f32]| vals.iter().fold(1.0f32, |a, x| a.max(x.abs()));
-    let flat: Vec<f32> = stored.iter().flatten().copied().collect();
-    let pos_f = VertexFormat::fitting(Attr::POS, CompCount::POS_XYZ, &flat, 1e-5 * extent(&flat));
-    let mut attrs: Vec<(VertexFormat, Array)> =
-        vec![(pos_f, Array::new(pos_f, stored.iter().map(|p| p.to_vec())))];
+    let mut have: Vec<(VertexFormat, Option<AttrType>, Vec<Vec<u8>>)> = Vec::new();
+    let mut float = |attr: Attr, count: CompCount, tol: f32, items: Vec<Vec<f32>>| {
+        let flat: Vec<f32> = items.iter().flatten().copied().collect();
+        let (f, t) = match recorded_format(&recorded, attr, &flat) {
+            Some((f, t)) => (f, Some(t)),
+            None => (
+                VertexFormat::fitting(attr, count, &flat, tol * extent(&flat)),
+                None,
+            ),
+        };
+        let bytes = items
+            .iter()
+            .map(|v| {
+                let mut out = Vec::new();
+                let _ = f.encode(v, &mut out);
+                out
+            })
+            .collect();
+        have.push((f, t, bytes));
+    };
+    float(
+        Attr::POS,
+        CompCount::POS_XYZ,
+        1e-5,
+        stored.iter().map(|p| p.to_vec()).collect(),
+    );
     if has_n {
-        let flat: Vec<f32> = normals.iter().flatten().copied().collect();
-        let f = VertexFormat::fitting(Attr::NRM, CompCount::NRM_XYZ, &flat, 1e-4);
-        attrs.push((f, Array::new(f, normals.iter().map(|n| n.to_vec()))));
+        // Unit vectors: the tolerance is absolute.
+        let flat: Vec<Vec<f32>> = normals.iter().map(|x| x.to_vec()).collect();
+        let extent_free = 1e-4 / extent(&flat.iter().flatten().copied().collect::<Vec<_>>());
+        float(Attr::NRM, CompCount::NRM_XYZ, extent_free, flat);
+    }
+    for (k, u) in &uvs {
+        float(
+            Attr::tex(*k as u8),
+            CompCount::TEX_ST,
+            1e-6,
+            u.iter().map(|x| x.to_vec()).collect(),
+        );
     }
     if let Some(c) = colors {
-        let f = VertexFormat {
+        let rgba8 = VertexFormat {
             attr: Attr::CLR0,
             count: CompCount::CLR_RGBA,
             ty: CompType::RGBA8,
             frac: 0,
         };
-        attrs.push((f, Array::colors(f, c)));
+        let (f, t) = recorded_format(&recorded, Attr::CLR0, &[])
+            .map_or((rgba8, None), |(f, t)| (f, Some(t)));
+        let bytes = c
+            .iter()
+            .map(|&c| {
+                let mut out = Vec::new();
+                let _ = f.encode_color(c, &mut out);
+                out
+            })
+            .collect();
+        have.push((f, t, bytes));
     }
-    for (k, u) in &uvs {
-        let flat: Vec<f32> = u.iter().flatten().copied().collect();
-        let attr = Attr::tex(*k as u8);
-        let f = VertexFormat::fitting(attr, CompCount::TEX_ST, &flat, 1e-6 * extent(&flat));
-        attrs.push((f, Array::new(f, u.iter().map(|x| x.to_vec()))));
-    }
-    let envelope = s.rigid.is_none();
-    let mut desc = VertexDesc::new();
-    let mut list = Vec::new();
+    // List order: the recorded one, then the rest in GX attribute order (matrix index first).
+    let rank = |a: Attr| {
+        recorded
+            .iter()
+            .position(|e| e[0] == a.0)
+            .unwrap_or(recorded.len() + a.0 as usize)
+    };
+    have.sort_by_key(|(f, _, _)| rank(f.attr));
+    let mut attrs = Vec::new();
+    let mut index = Vec::new();
     if envelope {
-        desc.push(Attr::PNMTXIDX, AttrType::DIRECT)?;
-        list.push(vtx(Attr::PNMTXIDX.0, AttrType::DIRECT.0, 0, 0, 0, 0, None));
+        attrs.push((Attr::PNMTXIDX, None, None));
+        index.push(Vec::new());
     }
-    for (f, a) in &attrs {
-        let kind = if a.values.len() <= 256 {
-            AttrType::INDEX8
-        } else {
-            AttrType::INDEX16
-        };
-        if a.values.len() > 65536 {
-            return Err(Error::message(format!(
-                "mesh {}: more than 65,536 distinct values of one attribute",
-                m.name
-            )));
-        }
-        desc.push(f.attr, kind)?;
-        let size = f.element_size().unwrap_or(4);
-        let bytes: Vec<u8> = a.values.iter().flatten().copied().collect();
-        let at = b.bytes(bytes, 32);
-        list.push(vtx(
-            f.attr.0,
-            kind.0,
-            f.count.0,
-            f.ty.0,
-            f.frac,
-            size as u16,
-            Some(at),
-        ));
+    for (f, t, bytes) in have {
+        let (array, idx) = arrays.add(f, bytes);
+        attrs.push((f.attr, Some(array), t));
+        index.push(idx);
     }
-    let vtx_list = b.vtx_list(&list);
+    let keys: Vec<Vec<(usize, u32)>> = (0..n)
+        .map(|i| key(s.weights.get(i).map_or(&Vec::new(), |w| w)))
+        .collect();
 
     // Parts: triangles in order, a new part when the palette would pass the limit.
     let mut parts: Vec<Part> = Vec::new();
     for t in &m.triangles {
-        if t.iter().any(|&i| i as usize >= m.positions.len()) {
+        if t.iter().any(|&i| i as usize >= n) {
             continue;
         }
-        let keys: BTreeSet<Vec<(usize, u32)>> = t
-            .iter()
-            .map(|&i| key(s.weights.get(i as usize).map_or(&Vec::new(), |w| w)))
-            .collect();
+        let tk: BTreeSet<&Vec<(usize, u32)>> =
+            t.iter().filter_map(|&i| keys.get(i as usize)).collect();
         let fits = |slots: &Vec<Vec<(usize, u32)>>| {
             !envelope
-                || slots.len() + keys.iter().filter(|k| !slots.contains(k)).count() <= MAX_PALETTE
+                || slots.len() + tk.iter().filter(|k| !slots.contains(k)).count() <= MAX_PALETTE
         };
         if parts.last().is_none_or(|(_, slots)| !fits(slots)) {
             parts.push((Vec::new(), Vec::new()));
         }
         if let Some((tris, slots)) = parts.last_mut() {
             if envelope {
-                for k in keys {
-                    if !slots.contains(&k) {
-                        slots.push(k);
+                for k in &tk {
+                    if !slots.contains(k) {
+                        slots.push((*k).clone());
                     }
                 }
             }
@@ -376,30 +461,106 @@ fn mesh(
         // A mesh without triangles (our export of an empty PObj) keeps its PObj and material.
         parts.push((Vec::new(), Vec::new()));
     }
+    Ok(Prepared {
+        attrs,
+        index,
+        keys,
+        parts,
+        envelope,
+        name: m.name.clone(),
+    })
+}
+
+/// A descriptor list's identity: per entry attribute, type and array.
+type ListKey = Vec<(u32, u32, Option<usize>)>;
+
+/// The PObjs of one prepared mesh (links unset), over the written arrays; descriptor lists
+/// with the same entries are shared (`lists`).
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    b: &mut Builder,
+    p: &Prepared,
+    arrays: &Arrays,
+    blocks: &[Target],
+    lists: &mut HashMap<ListKey, Target>,
+    joints: &[Target],
+    link: Option<usize>,
+    cull: PObjFlags,
+) -> Result<Vec<PObj<Target>>> {
+    let mut desc = VertexDesc::new();
+    let mut entries = Vec::new();
+    let mut list_key = Vec::new();
+    for &(attr, array, recorded) in &p.attrs {
+        let Some(a) = array else {
+            desc.push(Attr::PNMTXIDX, AttrType::DIRECT)?;
+            entries.push(vtx(Attr::PNMTXIDX.0, AttrType::DIRECT.0, 0, 0, 0, 0, None));
+            list_key.push((attr.0, AttrType::DIRECT.0, None));
+            continue;
+        };
+        let Some((f, values)) = arrays.list.get(a) else {
+            continue;
+        };
+        let len = values.values.len();
+        if len > 65536 {
+            return Err(Error::message(format!(
+                "mesh {}: more than 65,536 distinct values of one attribute",
+                p.name
+            )));
+        }
+        let rule = if len <= 256 {
+            AttrType::INDEX8
+        } else {
+            AttrType::INDEX16
+        };
+        let kind = match recorded {
+            Some(AttrType::INDEX16) => AttrType::INDEX16,
+            Some(AttrType::INDEX8) if len <= 256 => AttrType::INDEX8,
+            _ => rule,
+        };
+        desc.push(attr, kind)?;
+        let size = f.element_size().unwrap_or(4);
+        entries.push(vtx(
+            attr.0,
+            kind.0,
+            f.count.0,
+            f.ty.0,
+            f.frac,
+            size as u16,
+            blocks.get(a).copied(),
+        ));
+        list_key.push((attr.0, kind.0, Some(a)));
+    }
+    let vtx_list = *lists
+        .entry(list_key)
+        .or_insert_with(|| b.vtx_list(&entries));
     let mut out = Vec::new();
-    for (tris, slots) in parts {
+    for (tris, slots) in &p.parts {
         let mut prims = Vec::new();
-        for p in gx::strip::stripify(&tris) {
-            let mut buf = PrimitiveBuf::new(p.op);
-            for &i in &p.indices {
-                let mut values = Vec::with_capacity(attrs.len() + 1);
-                if envelope {
-                    let k = key(s.weights.get(i as usize).map_or(&Vec::new(), |w| w));
-                    let slot = slots.iter().position(|x| *x == k).unwrap_or(0);
-                    values.push(3 * slot as u32);
-                }
-                for (_, a) in &attrs {
-                    values.push(a.index.get(i as usize).copied().unwrap_or(0));
-                }
+        for prim in gx::strip::stripify(tris) {
+            let mut buf = PrimitiveBuf::new(prim.op);
+            for &i in &prim.indices {
+                let values: Vec<u32> = p
+                    .index
+                    .iter()
+                    .zip(&p.attrs)
+                    .map(|(idx, (_, array, _))| match array {
+                        None => {
+                            let k = p.keys.get(i as usize);
+                            let slot = slots.iter().position(|x| Some(x) == k).unwrap_or(0);
+                            3 * slot as u32
+                        }
+                        Some(_) => idx.get(i as usize).copied().unwrap_or(0),
+                    })
+                    .collect();
                 buf.push(&desc, &values);
             }
             prims.push(buf);
         }
         let (dl, n_display) = display_list(&prims, &desc)?;
         let dl = b.bytes(dl, 32);
-        let link = if envelope {
+        let link = if p.envelope {
             let mut arrays = Vec::new();
-            for k in &slots {
+            for k in slots {
                 let w: Vec<(Target, f32)> = k
                     .iter()
                     .filter_map(|&(j, x)| joints.get(j).map(|t| (*t, f32::from_bits(x))))
@@ -410,7 +571,7 @@ fn mesh(
         } else {
             link.and_then(|j| joints.get(j).copied())
         };
-        let flags = if envelope {
+        let flags = if p.envelope {
             PObjFlags::ENVELOPE | cull
         } else {
             cull
@@ -428,43 +589,56 @@ fn mesh(
     Ok(out)
 }
 
-/// One attribute's distinct encoded values and each vertex's index into them.
+/// The model's vertex arrays: one per attribute format, shared by every mesh that stores the
+/// attribute in it (HAL's compiler writes one array per attribute for the whole model), each
+/// value once, in first-use order.
+#[derive(Default)]
+struct Arrays {
+    list: Vec<(VertexFormat, Array)>,
+}
+
+impl Arrays {
+    /// Adds `items` (encoded values, one per vertex) to the array of format `f`; returns the
+    /// array and each vertex's index in it.
+    fn add(&mut self, f: VertexFormat, items: Vec<Vec<u8>>) -> (usize, Vec<u32>) {
+        let at = match self.list.iter().position(|(g, _)| *g == f) {
+            Some(i) => i,
+            None => {
+                self.list.push((f, Array::default()));
+                self.list.len() - 1
+            }
+        };
+        let index = match self.list.get_mut(at) {
+            Some((_, a)) => items.into_iter().map(|v| a.index(v)).collect(),
+            None => Vec::new(),
+        };
+        (at, index)
+    }
+
+    /// Writes every array; their targets in [`Arrays::list`] order.
+    fn write(&self, b: &mut Builder) -> Result<Vec<Target>> {
+        Ok(self
+            .list
+            .iter()
+            .map(|(_, a)| b.bytes(a.values.iter().flatten().copied().collect(), 32))
+            .collect())
+    }
+}
+
+/// One attribute's distinct encoded values, in first-use order.
+#[derive(Default)]
 struct Array {
     values: Vec<Vec<u8>>,
-    index: Vec<u32>,
+    seen: HashMap<Vec<u8>, u32>,
 }
 
 impl Array {
-    fn new(f: VertexFormat, items: impl Iterator<Item = Vec<f32>>) -> Array {
-        Array::from_bytes(items.map(|v| {
-            let mut out = Vec::new();
-            let _ = f.encode(&v, &mut out);
-            out
-        }))
-    }
-
-    fn colors(f: VertexFormat, c: &[[u8; 4]]) -> Array {
-        Array::from_bytes(c.iter().map(|&c| {
-            let mut out = Vec::new();
-            let _ = f.encode_color(c, &mut out);
-            out
-        }))
-    }
-
-    fn from_bytes(items: impl Iterator<Item = Vec<u8>>) -> Array {
-        let mut seen: HashMap<Vec<u8>, u32> = HashMap::new();
-        let mut a = Array {
-            values: Vec::new(),
-            index: Vec::new(),
-        };
-        for bytes in items {
-            let next = a.values.len() as u32;
-            let i = *seen.entry(bytes.clone()).or_insert_with(|| {
-                a.values.push(bytes);
-                next
-            });
-            a.index.push(i);
-        }
-        a
+    /// The index of `bytes`, added when new.
+    fn index(&mut self, bytes: Vec<u8>) -> u32 {
+        let next = self.values.len() as u32;
+        *self.seen.entry(bytes).or_insert_with_key(|v| {
+            self.values.push(v.clone());
+            next
+        })
     }
 }

@@ -185,6 +185,7 @@ impl<'a> Materials<'a> {
             let mut tobj = t.tobj::<Target>();
             tobj.image = Some(img);
             tobj.palette = pal;
+            tobj.tev = t.tev.map(|x| b.put(&x.tev()));
             tobj.next = next;
             next = Some(b.put(&tobj));
         }
