@@ -412,14 +412,7 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
         out.positions.push(apply(&mtx, v.position));
         if has_n {
             let n = v.normal.unwrap_or([0.0, 1.0, 0.0]);
-            let (t, o) = (apply(&mtx, n), apply(&mtx, [0.0; 3]));
-            let n = [t[0] - o[0], t[1] - o[1], t[2] - o[2]];
-            let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-            out.normals.push(if len > 1e-12 {
-                n.map(|x| x / len)
-            } else {
-                [0.0, 1.0, 0.0]
-            });
+            out.normals.push(crate::mesh::normal(&mtx, n));
         }
         for (set, uv) in uvs.iter_mut().zip(&v.uvs) {
             set.push(uv.unwrap_or_default());

@@ -320,6 +320,22 @@ pub(crate) fn coord_in(
     None
 }
 
+/// Normal `n` through `m`'s linear part (no translation added and taken away, which would
+/// round), as a unit vector: unchanged when already unit length within f32 noise, so a normal
+/// a rotation-free matrix passes keeps its bits through export and import; `[0, 1, 0]` when
+/// zero.
+pub(crate) fn normal(m: &Mtx, n: [f32; 3]) -> [f32; 3] {
+    let n = m.map(|r| r[0] * n[0] + r[1] * n[1] + r[2] * n[2]);
+    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    if (len - 1.0).abs() < 1e-5 {
+        n
+    } else if len > 1e-12 {
+        n.map(|x| x / len)
+    } else {
+        [0.0, 1.0, 0.0]
+    }
+}
+
 /// Inverse of an affine matrix (`None` when singular).
 pub use gx::mtx::inverse as invert;
 

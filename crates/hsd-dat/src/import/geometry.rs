@@ -21,7 +21,7 @@ use crate::build::Builder;
 use crate::build::parts::{display_list, vtx};
 use crate::extras::{self, MeshExtras};
 use crate::flags::PObjFlags;
-use crate::mesh::{coord_in, envelope_matrix};
+use crate::mesh::{coord_in, envelope_matrix, normal};
 use crate::model::Target;
 use crate::types::{DObj, PObj};
 
@@ -112,12 +112,22 @@ pub(super) fn geometry(
     }
     // Every array is complete: write them, then each mesh's PObjs over them.
     let blocks = arrays.write(b)?;
-    let mut lists = HashMap::new();
+    let (mut lists, mut envelopes) = (HashMap::new(), HashMap::new());
     let mut dobjs: Vec<Vec<DObj<Target>>> = Vec::new();
     let mut owners: Vec<Option<bool>> = Vec::new();
     let mut pobjs = 0;
     for ((owner, link, cull, mobj, p), s) in prepared.into_iter().zip(&skinned) {
-        let parts = emit(b, &p, &arrays, &blocks, &mut lists, &targets, link, cull)?;
+        let parts = emit(
+            b,
+            &p,
+            &arrays,
+            &blocks,
+            &mut lists,
+            &mut envelopes,
+            &targets,
+            link,
+            cull,
+        )?;
         pobjs += parts.len();
         let mut next = None;
         for p in parts.into_iter().rev() {
@@ -196,7 +206,14 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
             w.iter().map(|&(j, x)| (j, x / sum)).collect()
         })
         .collect();
+    // A recorded envelope PObj (its descriptor has PNMTXIDX) stays one when its owner is no
+    // joint it weights, even if one joint carries every vertex.
+    let envelope = x
+        .as_ref()
+        .is_some_and(|x| x.vtx.iter().any(|e| e[0] == Attr::PNMTXIDX.0))
+        && recorded.is_some_and(|o| weights.iter().flatten().all(|e| e.0 != o));
     let rigid = match weights.first() {
+        _ if envelope => None,
         Some(first) if first.len() == 1 && weights.iter().all(|w| w == first) => {
             first.first().map(|e| e.0)
         }
@@ -219,12 +236,14 @@ fn key(w: &Weights) -> Vec<(usize, u32)> {
     w.iter().map(|&(j, x)| (j, x.to_bits())).collect()
 }
 
+/// `GX_TEXMTX0`, the first texture matrix slot a TEXnMTXIDX names.
+const TEXMTX0: u32 = 30;
+
 /// One mesh ready to be written once every array is complete.
 struct Prepared {
-    /// Descriptor entries in list order: attribute, its array ([`Arrays::list`]; `None` for
-    /// the direct PNMTXIDX) and the recorded attribute type.
-    attrs: Vec<(Attr, Option<usize>, Option<AttrType>)>,
-    /// Per entry, each vertex's index into its array (empty for PNMTXIDX).
+    /// Descriptor entries in list order.
+    attrs: Vec<(Attr, Source)>,
+    /// Per entry, each vertex's index into its array (empty for matrix indices).
     index: Vec<Vec<u32>>,
     /// Each vertex's weight-set key.
     keys: Vec<Vec<(usize, u32)>>,
@@ -232,6 +251,16 @@ struct Prepared {
     parts: Vec<Part>,
     envelope: bool,
     name: String,
+}
+
+/// Where a descriptor entry's values come from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// A direct matrix index (PNMTXIDX: 3 × the palette slot; TEXnMTXIDX: `GX_TEXMTX0` (30)
+    /// plus that, as HAL writes it), with the recorded component count and type words.
+    Matrix([u32; 2]),
+    /// An index into array [`Arrays::list`]`[.0]`, with the recorded attribute type.
+    Array(usize, Option<AttrType>),
 }
 
 /// A recorded descriptor entry's format for `attr` when it can store `flat` (values of
@@ -320,31 +349,32 @@ fn prepare(
         };
         stored.push(apply(&inv, *p));
         if let Some(n) = m.normals.get(v) {
-            let (t, o) = (apply(&inv, *n), apply(&inv, [0.0; 3]));
-            let d = [t[0] - o[0], t[1] - o[1], t[2] - o[2]];
-            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-            normals.push(if len > 1e-12 {
-                d.map(|x| x / len)
-            } else {
-                [0.0, 1.0, 0.0]
-            });
+            normals.push(normal(&inv, *n));
         }
     }
-    // Each TEXCOORD_n as TEXn: the sets the material reads (zeros where glTF has none) and
-    // every other set with a non-zero coordinate (an all-zero one is glTF's filler for a gap).
+    let recorded = extras::read::<MeshExtras>(m.extras.as_ref())
+        .map(|x| x.vtx)
+        .unwrap_or_default();
+    // Each TEXCOORD_n as TEXn: with a recorded descriptor the sets it lists; else the sets the
+    // material reads (zeros where glTF has none) and every other set with a non-zero
+    // coordinate (an all-zero one is glTF's filler for a gap).
     let n = m.positions.len();
+    let listed = |k: usize| recorded.iter().any(|e| e[0] == Attr::tex(k as u8).0);
+    let wanted = |k: usize, u: Option<&Vec<[f32; 2]>>| {
+        if recorded.is_empty() {
+            k < uv_sets || u.is_some_and(|u| u.iter().flatten().any(|&x| x != 0.0))
+        } else {
+            listed(k)
+        }
+    };
     let uvs: Vec<(usize, Vec<[f32; 2]>)> = (0..UV_SETS)
-        .filter_map(|k| match m.uvs.get(k).filter(|u| u.len() == n) {
-            Some(u) if k < uv_sets || u.iter().flatten().any(|&x| x != 0.0) => Some((k, u.clone())),
-            _ if k < uv_sets => Some((k, vec![[0.0; 2]; n])),
-            _ => None,
+        .filter_map(|k| {
+            let u = m.uvs.get(k).filter(|u| u.len() == n);
+            wanted(k, u).then(|| (k, u.cloned().unwrap_or_else(|| vec![[0.0; 2]; n])))
         })
         .collect();
     let colors = m.colors.first().filter(|c| c.len() == n);
     let has_n = normals.len() == n && !normals.is_empty();
-    let recorded = extras::read::<MeshExtras>(m.extras.as_ref())
-        .map(|x| x.vtx)
-        .unwrap_or_default();
     let envelope = s.rigid.is_none();
 
     // Each attribute in its recorded format, else the rule's.
@@ -408,6 +438,30 @@ fn prepare(
             .collect();
         have.push((f, t, bytes));
     }
+    let mut attrs = Vec::new();
+    let mut index = Vec::new();
+    // Matrix indices: PNMTXIDX on envelope meshes, and the recorded direct TEXnMTXIDX.
+    let words = |a: Attr| {
+        recorded
+            .iter()
+            .find(|e| e[0] == a.0)
+            .map_or([0; 2], |e| [e[2], e[3]])
+    };
+    if envelope {
+        attrs.push((Attr::PNMTXIDX, Source::Matrix(words(Attr::PNMTXIDX))));
+        index.push(Vec::new());
+    }
+    for e in recorded.iter().filter(|e| {
+        (Attr::TEX0MTXIDX.0..=Attr::TEX7MTXIDX.0).contains(&e[0]) && e[1] == AttrType::DIRECT.0
+    }) {
+        attrs.push((Attr(e[0]), Source::Matrix([e[2], e[3]])));
+        index.push(Vec::new());
+    }
+    for (f, t, bytes) in have {
+        let (array, idx) = arrays.add(f, bytes);
+        attrs.push((f.attr, Source::Array(array, t)));
+        index.push(idx);
+    }
     // List order: the recorded one, then the rest in GX attribute order (matrix index first).
     let rank = |a: Attr| {
         recorded
@@ -415,18 +469,16 @@ fn prepare(
             .position(|e| e[0] == a.0)
             .unwrap_or(recorded.len() + a.0 as usize)
     };
-    have.sort_by_key(|(f, _, _)| rank(f.attr));
-    let mut attrs = Vec::new();
-    let mut index = Vec::new();
-    if envelope {
-        attrs.push((Attr::PNMTXIDX, None, None));
-        index.push(Vec::new());
-    }
-    for (f, t, bytes) in have {
-        let (array, idx) = arrays.add(f, bytes);
-        attrs.push((f.attr, Some(array), t));
-        index.push(idx);
-    }
+    let mut order: Vec<usize> = (0..attrs.len()).collect();
+    order.sort_by_key(|&i| attrs.get(i).map_or(usize::MAX, |a| rank(a.0)));
+    let attrs: Vec<(Attr, Source)> = order
+        .iter()
+        .filter_map(|&i| attrs.get(i).copied())
+        .collect();
+    let index: Vec<Vec<u32>> = order
+        .iter()
+        .filter_map(|&i| index.get(i).cloned())
+        .collect();
     let keys: Vec<Vec<(usize, u32)>> = (0..n)
         .map(|i| key(s.weights.get(i).map_or(&Vec::new(), |w| w)))
         .collect();
@@ -475,7 +527,8 @@ fn prepare(
 type ListKey = Vec<(u32, u32, Option<usize>)>;
 
 /// The PObjs of one prepared mesh (links unset), over the written arrays; descriptor lists
-/// with the same entries are shared (`lists`).
+/// with the same entries (`lists`) and envelope arrays with the same weights (`envelopes`) are
+/// shared.
 #[allow(clippy::too_many_arguments)]
 fn emit(
     b: &mut Builder,
@@ -483,6 +536,7 @@ fn emit(
     arrays: &Arrays,
     blocks: &[Target],
     lists: &mut HashMap<ListKey, Target>,
+    envelopes: &mut HashMap<Vec<(usize, u32)>, Target>,
     joints: &[Target],
     link: Option<usize>,
     cull: PObjFlags,
@@ -490,12 +544,15 @@ fn emit(
     let mut desc = VertexDesc::new();
     let mut entries = Vec::new();
     let mut list_key = Vec::new();
-    for &(attr, array, recorded) in &p.attrs {
-        let Some(a) = array else {
-            desc.push(Attr::PNMTXIDX, AttrType::DIRECT)?;
-            entries.push(vtx(Attr::PNMTXIDX.0, AttrType::DIRECT.0, 0, 0, 0, 0, None));
-            list_key.push((attr.0, AttrType::DIRECT.0, None));
-            continue;
+    for &(attr, source) in &p.attrs {
+        let (a, recorded) = match source {
+            Source::Matrix([cnt, ty]) => {
+                desc.push(attr, AttrType::DIRECT)?;
+                entries.push(vtx(attr.0, AttrType::DIRECT.0, cnt, ty, 0, 0, None));
+                list_key.push((attr.0, AttrType::DIRECT.0, None));
+                continue;
+            }
+            Source::Array(a, t) => (a, t),
         };
         let Some((f, values)) = arrays.list.get(a) else {
             continue;
@@ -543,13 +600,14 @@ fn emit(
                     .index
                     .iter()
                     .zip(&p.attrs)
-                    .map(|(idx, (_, array, _))| match array {
-                        None => {
+                    .map(|(idx, (attr, source))| match source {
+                        Source::Matrix(_) => {
                             let k = p.keys.get(i as usize);
                             let slot = slots.iter().position(|x| Some(x) == k).unwrap_or(0);
-                            3 * slot as u32
+                            let base = if *attr == Attr::PNMTXIDX { 0 } else { TEXMTX0 };
+                            base + 3 * slot as u32
                         }
-                        Some(_) => idx.get(i as usize).copied().unwrap_or(0),
+                        Source::Array(..) => idx.get(i as usize).copied().unwrap_or(0),
                     })
                     .collect();
                 buf.push(&desc, &values);
@@ -561,11 +619,15 @@ fn emit(
         let link = if p.envelope {
             let mut arrays = Vec::new();
             for k in slots {
-                let w: Vec<(Target, f32)> = k
-                    .iter()
-                    .filter_map(|&(j, x)| joints.get(j).map(|t| (*t, f32::from_bits(x))))
-                    .collect();
-                arrays.push(b.envelope(&w));
+                // Each weight set once per model: PObjs that share one share its array.
+                let at = *envelopes.entry(k.clone()).or_insert_with(|| {
+                    let w: Vec<(Target, f32)> = k
+                        .iter()
+                        .filter_map(|&(j, x)| joints.get(j).map(|t| (*t, f32::from_bits(x))))
+                        .collect();
+                    b.envelope(&w)
+                });
+                arrays.push(at);
             }
             Some(b.ptr_array(&arrays))
         } else {
@@ -590,8 +652,8 @@ fn emit(
 }
 
 /// The model's vertex arrays: one per attribute format, shared by every mesh that stores the
-/// attribute in it (HAL's compiler writes one array per attribute for the whole model), each
-/// value once, in first-use order.
+/// attribute in it (HAL's compiler writes one array per attribute for the whole model, every
+/// texture coordinate set in one), each value once, in first-use order.
 #[derive(Default)]
 struct Arrays {
     list: Vec<(VertexFormat, Array)>,
@@ -601,7 +663,12 @@ impl Arrays {
     /// Adds `items` (encoded values, one per vertex) to the array of format `f`; returns the
     /// array and each vertex's index in it.
     fn add(&mut self, f: VertexFormat, items: Vec<Vec<u8>>) -> (usize, Vec<u32>) {
-        let at = match self.list.iter().position(|(g, _)| *g == f) {
+        // Every texture coordinate set shares one array (HAL's TEX1 reads TEX0's).
+        let family = |f: &VertexFormat| {
+            let tex = (Attr::TEX0.0..=Attr::TEX7.0).contains(&f.attr.0);
+            (if tex { Attr::TEX0 } else { f.attr }, f.count, f.ty, f.frac)
+        };
+        let at = match self.list.iter().position(|(g, _)| family(g) == family(&f)) {
             Some(i) => i,
             None => {
                 self.list.push((f, Array::default()));
