@@ -14,10 +14,10 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 3.0),
-    ("TyBSword-TyBSword.dat", 78.5),
-    ("TyBancho-TyBancho.dat", 56.0),
-    ("TyDaisy-TyDaisy.dat", 25.0),
+    ("PlMr-PlMrNr.dat", 5.5),
+    ("TyBSword-TyBSword.dat", 83.5),
+    ("TyBancho-TyBancho.dat", 56.5),
+    ("TyDaisy-TyDaisy.dat", 26.0),
     ("cb_plug-cb_plug.dat", 53.0),
 ];
 

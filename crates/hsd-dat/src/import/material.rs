@@ -36,7 +36,8 @@ pub(super) struct Materials<'a> {
     scene: &'a Scene,
     opts: &'a ImportOptions,
     mobjs: HashMap<Option<usize>, Target>,
-    images: HashMap<ImageKey, (Target, Option<Target>)>,
+    /// Per encoding: the Image struct to copy (pixels set) and the palette.
+    images: HashMap<ImageKey, (Image<Target>, Option<Target>)>,
     /// CMPR sub-blocks that could not be re-encoded exactly.
     pub inexact_blocks: usize,
 }
@@ -257,8 +258,10 @@ impl<'a> Materials<'a> {
         index: usize,
         key: ImageKey,
     ) -> Result<(Target, Option<Target>)> {
-        if let Some(&t) = self.images.get(&key) {
-            return Ok(t);
+        // Pixels and palette once per encoding; an Image struct per TObj (HAL's compiler
+        // gives each TObj its own, pointing at shared pixels: TyBSword's two at 0x70c, 0x7d8).
+        if let Some((header, pal)) = self.images.get(&key) {
+            return Ok((b.put(header), *pal));
         }
         let img = self
             .scene
@@ -281,9 +284,14 @@ impl<'a> Materials<'a> {
                 },
             )?;
             data = e.data;
-            let n = u16::try_from(e.palette.len() / 2)
-                .map_err(|_| Error::message("palette too long"))?;
-            let lut = b.bytes(e.palette, 32);
+            // The LUT holds the recorded entry count (unused entries zero), as the source's
+            // did: HAL's palettes keep their size whatever the image uses.
+            let mut lut = e.palette;
+            if palette.is_some() && lut.len() < 2 * usize::from(most) {
+                lut.resize(2 * usize::from(most), 0);
+            }
+            let n = u16::try_from(lut.len() / 2).map_err(|_| Error::message("palette too long"))?;
+            let lut = b.bytes(lut, 32);
             pal = Some(b.put(&Palette {
                 data: Some(lut),
                 format: u32::from(pf),
@@ -313,7 +321,7 @@ impl<'a> Materials<'a> {
             max_lod: levels.saturating_sub(1) as f32,
         };
         let t = (b.put(&header), pal);
-        self.images.insert(key, t);
+        self.images.insert(key, (header, pal));
         Ok(t)
     }
 }
