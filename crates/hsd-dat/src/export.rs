@@ -65,7 +65,10 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     let mut images = Images::default();
     let mut materials: HashMap<u32, usize> = HashMap::new();
     let ibm = a.inverse_binds(&g);
+    let mut dobjs: HashMap<u32, usize> = HashMap::new();
     for p in &g.pobjs {
+        let next = dobjs.len();
+        let dobj = *dobjs.entry(p.dobj).or_insert(next);
         let material = p.mobj.map(|m| {
             *materials
                 .entry(m)
@@ -97,6 +100,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
                 mesh.extras = extras::write(&MeshExtras {
                     joint: Some(p.joint),
                     cull: (p.pobj.flags & (PObjFlags::CULLFRONT | PObjFlags::CULLBACK)).bits(),
+                    dobj: Some(dobj),
                     vtx,
                 });
                 out.scene.meshes.push(mesh);

@@ -54,6 +54,10 @@ pub struct MeshExtras {
     pub joint: Option<usize>,
     /// The PObj's cull bits (`CULLFRONT`, `CULLBACK`).
     pub cull: u16,
+    /// Ordinal of the DObj that held the PObj (DObjs numbered in joint, then list order):
+    /// consecutive meshes with the same one go back into one DObj.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dobj: Option<usize>,
     /// The PObj's vertex descriptor, one entry per attribute in list order: GX attribute,
     /// attribute type (direct, 8- or 16-bit index), component count, component type and
     /// fraction bits — the quantisation the import stores the glTF values in.

@@ -14,7 +14,7 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 5.5),
+    ("PlMr-PlMrNr.dat", 29.5),
     ("TyBSword-TyBSword.dat", 83.5),
     ("TyBancho-TyBancho.dat", 56.5),
     ("TyDaisy-TyDaisy.dat", 26.0),

@@ -20,7 +20,7 @@ use crate::MAX_PALETTE;
 use crate::build::Builder;
 use crate::build::parts::{display_list, vtx};
 use crate::extras::{self, MeshExtras};
-use crate::flags::PObjFlags;
+use crate::flags::{JointFlags, PObjFlags};
 use crate::mesh::{coord_in, envelope_matrix, normal};
 use crate::model::Target;
 use crate::types::{DObj, PObj};
@@ -45,6 +45,8 @@ struct Skinned {
     rigid: Option<usize>,
     /// The owner our export recorded.
     recorded: Option<usize>,
+    /// The DObj our export recorded the mesh's PObj in.
+    dobj: Option<usize>,
     cull: Option<u16>,
 }
 
@@ -57,6 +59,17 @@ pub(super) fn geometry(
     mats: &mut Materials<'_>,
 ) -> Result<Geometry> {
     let skinned: Vec<Skinned> = scene.meshes.iter().map(|m| skin(m, skel)).collect();
+    // A joint our export recorded as SKELETON stays a deformer (with its inverse bind matrix)
+    // unless a mesh records it as its owner.
+    for j in 0..skel.parent.len() {
+        let recorded = skel.recorded.get(j).copied().flatten();
+        if recorded.is_some_and(|f| f.contains(JointFlags::SKELETON))
+            && skinned.iter().all(|s| s.recorded != Some(j))
+            && let Some(d) = skel.deformer.get_mut(j)
+        {
+            *d = true;
+        }
+    }
     for s in skinned.iter().filter(|s| s.rigid.is_none()) {
         for w in &s.weights {
             for &(j, _) in w {
@@ -113,7 +126,8 @@ pub(super) fn geometry(
     // Every array is complete: write them, then each mesh's PObjs over them.
     let blocks = arrays.write(b)?;
     let (mut lists, mut envelopes) = (HashMap::new(), HashMap::new());
-    let mut dobjs: Vec<Vec<DObj<Target>>> = Vec::new();
+    // Per owner, its DObjs.
+    let mut dobjs: Vec<Vec<Pending>> = Vec::new();
     let mut owners: Vec<Option<bool>> = Vec::new();
     let mut pobjs = 0;
     for ((owner, link, cull, mobj, p), s) in prepared.into_iter().zip(&skinned) {
@@ -129,28 +143,22 @@ pub(super) fn geometry(
             cull,
         )?;
         pobjs += parts.len();
-        let mut next = None;
-        for p in parts.into_iter().rev() {
-            let mut p = p;
-            p.next = next;
-            next = Some(b.put(&p));
+        if parts.is_empty() {
+            continue;
         }
-        if let Some(first) = next {
-            if dobjs.len() <= owner {
-                dobjs.resize_with(owner + 1, Vec::new);
-                owners.resize(owner + 1, None);
+        if dobjs.len() <= owner {
+            dobjs.resize_with(owner + 1, Vec::new);
+            owners.resize(owner + 1, None);
+        }
+        if let Some(list) = dobjs.get_mut(owner) {
+            // Meshes our export recorded from one DObj go back into one, in order.
+            match list.last_mut() {
+                Some((Some(d), _, ps)) if s.dobj == Some(*d) => ps.extend(parts),
+                _ => list.push((s.dobj, mobj, parts)),
             }
-            if let Some(list) = dobjs.get_mut(owner) {
-                list.push(DObj {
-                    class_name: None,
-                    next: None,
-                    mobj: Some(mobj),
-                    pobj: Some(first),
-                });
-            }
-            if let Some(o) = owners.get_mut(owner) {
-                *o = Some(o.unwrap_or(false) || s.rigid.is_none());
-            }
+        }
+        if let Some(o) = owners.get_mut(owner) {
+            *o = Some(o.unwrap_or(false) || s.rigid.is_none());
         }
     }
     owners.resize(skel.parent.len(), None);
@@ -158,9 +166,18 @@ pub(super) fn geometry(
         .into_iter()
         .map(|list| {
             let mut next = None;
-            for mut d in list.into_iter().rev() {
-                d.next = next;
-                next = Some(b.put(&d));
+            for (_, mobj, parts) in list.into_iter().rev() {
+                let mut first = None;
+                for mut p in parts.into_iter().rev() {
+                    p.next = first;
+                    first = Some(b.put(&p));
+                }
+                next = Some(b.put(&DObj {
+                    class_name: None,
+                    next,
+                    mobj: Some(mobj),
+                    pobj: first,
+                }));
             }
             next
         })
@@ -171,6 +188,9 @@ pub(super) fn geometry(
         pobjs,
     })
 }
+
+/// A DObj being gathered: the DObj our export recorded, its MObj and PObjs.
+type Pending = (Option<usize>, Target, Vec<PObj<Target>>);
 
 /// A mesh's vertex weights (normalised, merged per joint; a mesh without skin follows its node
 /// or the root) and whether one joint carries it all.
@@ -224,6 +244,7 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
         weights,
         rigid,
         recorded,
+        dobj: x.as_ref().and_then(|x| x.dobj),
         cull: x.map(|x| x.cull),
     }
 }
