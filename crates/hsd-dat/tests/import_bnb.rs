@@ -14,9 +14,9 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 29.5),
+    ("PlMr-PlMrNr.dat", 30.0),
     ("TyBSword-TyBSword.dat", 83.5),
-    ("TyBancho-TyBancho.dat", 56.5),
+    ("TyBancho-TyBancho.dat", 55.5),
     ("TyDaisy-TyDaisy.dat", 26.0),
     ("cb_plug-cb_plug.dat", 53.0),
 ];

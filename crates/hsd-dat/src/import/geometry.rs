@@ -271,6 +271,9 @@ struct Prepared {
     /// Triangles and palette of each PObj.
     parts: Vec<Part>,
     envelope: bool,
+    /// Whether our export recorded the mesh's descriptor (its triangles are then in display-list
+    /// order).
+    recorded: bool,
     name: String,
 }
 
@@ -540,6 +543,7 @@ fn prepare(
         keys,
         parts,
         envelope,
+        recorded: !recorded.is_empty(),
         name: m.name.clone(),
     })
 }
@@ -614,7 +618,13 @@ fn emit(
     let mut out = Vec::new();
     for (tris, slots) in &p.parts {
         let mut prims = Vec::new();
-        for prim in gx::strip::stripify(tris) {
+        // Our export's triangles are in display-list order: its strips come back as they were.
+        let strips = if p.recorded {
+            gx::strip::in_order(tris)
+        } else {
+            gx::strip::stripify(tris)
+        };
+        for prim in strips {
             let mut buf = PrimitiveBuf::new(prim.op);
             for &i in &prim.indices {
                 let values: Vec<u32> = p
