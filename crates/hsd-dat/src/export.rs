@@ -101,6 +101,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
                     joint: Some(p.joint),
                     cull: (p.pobj.flags & (PObjFlags::CULLFRONT | PObjFlags::CULLBACK)).bits(),
                     dobj: Some(dobj),
+                    palette: m.palette.clone(),
                     vtx,
                 });
                 out.scene.meshes.push(mesh);

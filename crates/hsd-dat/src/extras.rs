@@ -58,6 +58,10 @@ pub struct MeshExtras {
     /// consecutive meshes with the same one go back into one DObj.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dobj: Option<usize>,
+    /// The envelope palette of an envelope PObj, slot by slot: (node index, weight) as the
+    /// envelope array lists them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub palette: Vec<Vec<(usize, f32)>>,
     /// The PObj's vertex descriptor, one entry per attribute in list order: GX attribute,
     /// attribute type (direct, 8- or 16-bit index), component count, component type and
     /// fraction bits — the quantisation the import stores the glTF values in.

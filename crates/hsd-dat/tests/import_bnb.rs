@@ -14,8 +14,8 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 30.0),
-    ("TyBSword-TyBSword.dat", 83.5),
+    ("PlMr-PlMrNr.dat", 30.5),
+    ("TyBSword-TyBSword.dat", 84.0),
     ("TyBancho-TyBancho.dat", 55.5),
     ("TyDaisy-TyDaisy.dat", 26.0),
     ("cb_plug-cb_plug.dat", 53.0),

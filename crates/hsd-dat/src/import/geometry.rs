@@ -204,26 +204,14 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
     let fallback = m.node.map_or(0, |n| skel.of_node(n));
     let weights: Vec<Weights> = (0..m.positions.len())
         .map(|v| {
-            let mut w: Weights = Vec::new();
-            for &(j, x) in m.skin.get(v).into_iter().flatten() {
-                let j = usize::from(j);
-                if x > 0.0 && x.is_finite() && j < skel.from_nodes {
-                    let j = skel.of_node(j);
-                    match w.iter_mut().find(|e| e.0 == j) {
-                        Some(e) => e.1 += x,
-                        None => w.push((j, x)),
-                    }
-                }
-            }
-            let sum: f32 = w.iter().map(|e| e.1).sum();
-            if w.is_empty() || sum <= 0.0 {
-                return vec![(fallback, 1.0)];
-            }
-            w.sort_by_key(|e| e.0);
-            if let [(j, _)] = w[..] {
-                return vec![(j, 1.0)];
-            }
-            w.iter().map(|&(j, x)| (j, x / sum)).collect()
+            let pairs: Vec<(usize, f32)> = m
+                .skin
+                .get(v)
+                .into_iter()
+                .flatten()
+                .map(|&(j, x)| (usize::from(j), x))
+                .collect();
+            normalised(&pairs, skel, fallback)
         })
         .collect();
     // A recorded envelope PObj (its descriptor has PNMTXIDX) stays one when its owner is no
@@ -249,6 +237,30 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
     }
 }
 
+/// Weights of scene nodes as joint weights: merged per joint, sorted by joint, summing to 1
+/// (one joint: exactly 1.0); `fallback` alone when none is positive.
+fn normalised(pairs: &[(usize, f32)], skel: &Skeleton, fallback: usize) -> Weights {
+    let mut w: Weights = Vec::new();
+    for &(j, x) in pairs {
+        if x > 0.0 && x.is_finite() && j < skel.from_nodes {
+            let j = skel.of_node(j);
+            match w.iter_mut().find(|e| e.0 == j) {
+                Some(e) => e.1 += x,
+                None => w.push((j, x)),
+            }
+        }
+    }
+    let sum: f32 = w.iter().map(|e| e.1).sum();
+    if w.is_empty() || sum <= 0.0 {
+        return vec![(fallback, 1.0)];
+    }
+    w.sort_by_key(|e| e.0);
+    if let [(j, _)] = w[..] {
+        return vec![(j, 1.0)];
+    }
+    w.iter().map(|&(j, x)| (j, x / sum)).collect()
+}
+
 /// A PObj's triangles and its palette (weight-set keys, slot order).
 type Part = (Vec<[u32; 3]>, Vec<Vec<(usize, u32)>>);
 
@@ -270,6 +282,9 @@ struct Prepared {
     keys: Vec<Vec<(usize, u32)>>,
     /// Triangles and palette of each PObj.
     parts: Vec<Part>,
+    /// The recorded palette's envelope arrays (joint, weight bits), slot by slot, when the
+    /// mesh is one PObj over it.
+    exact: Option<Vec<Vec<(usize, u32)>>>,
     envelope: bool,
     /// Whether our export recorded the mesh's descriptor (its triangles are then in display-list
     /// order).
@@ -376,9 +391,8 @@ fn prepare(
             normals.push(normal(&inv, *n));
         }
     }
-    let recorded = extras::read::<MeshExtras>(m.extras.as_ref())
-        .map(|x| x.vtx)
-        .unwrap_or_default();
+    let x = extras::read::<MeshExtras>(m.extras.as_ref()).unwrap_or_default();
+    let recorded = x.vtx;
     // Each TEXCOORD_n as TEXn: with a recorded descriptor the sets it lists; else the sets the
     // material reads (zeros where glTF has none) and every other set with a non-zero
     // coordinate (an all-zero one is glTF's filler for a gap).
@@ -507,12 +521,38 @@ fn prepare(
         .map(|i| key(s.weights.get(i).map_or(&Vec::new(), |w| w)))
         .collect();
 
-    // Parts: triangles in order, a new part when the palette would pass the limit.
+    // The recorded palette, when every vertex's weights are one of its slots: one PObj with
+    // the slots in the recorded order and the recorded weights (HAL's envelope order).
+    let slot_keys: Vec<Vec<(usize, u32)>> = x
+        .palette
+        .iter()
+        .map(|slot| key(&normalised(slot, skel, 0)))
+        .collect();
+    let exact = (envelope
+        && !x.palette.is_empty()
+        && x.palette.len() <= MAX_PALETTE
+        && keys.iter().all(|k| slot_keys.contains(k)))
+    .then(|| {
+        x.palette
+            .iter()
+            .map(|slot| {
+                slot.iter()
+                    .filter(|e| e.0 < skel.from_nodes)
+                    .map(|&(j, w)| (skel.of_node(j), w.to_bits()))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    });
+    let valid = |t: &&[u32; 3]| t.iter().all(|&i| (i as usize) < n);
     let mut parts: Vec<Part> = Vec::new();
-    for t in &m.triangles {
-        if t.iter().any(|&i| i as usize >= n) {
-            continue;
-        }
+    if exact.is_some() {
+        parts.push((
+            m.triangles.iter().filter(valid).copied().collect(),
+            slot_keys,
+        ));
+    }
+    // Else: triangles in order, a new part when the palette would pass the limit.
+    for t in m.triangles.iter().filter(valid).filter(|_| exact.is_none()) {
         let tk: BTreeSet<&Vec<(usize, u32)>> =
             t.iter().filter_map(|&i| keys.get(i as usize)).collect();
         let fits = |slots: &Vec<Vec<(usize, u32)>>| {
@@ -542,6 +582,7 @@ fn prepare(
         index,
         keys,
         parts,
+        exact,
         envelope,
         recorded: !recorded.is_empty(),
         name: m.name.clone(),
@@ -649,7 +690,9 @@ fn emit(
         let dl = b.bytes(dl, 32);
         let link = if p.envelope {
             let mut arrays = Vec::new();
-            for k in slots {
+            for (i, k) in slots.iter().enumerate() {
+                // The recorded weights when there are, else the normalised ones.
+                let k = p.exact.as_ref().and_then(|e| e.get(i)).unwrap_or(k);
                 // Each weight set once per model: PObjs that share one share its array.
                 let at = *envelopes.entry(k.clone()).or_insert_with(|| {
                     let w: Vec<(Target, f32)> = k
