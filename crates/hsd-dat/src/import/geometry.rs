@@ -1,10 +1,14 @@
 //! DObjs and PObjs: each glTF mesh becomes one DObj under its owner joint with one PObj per
-//! part. A mesh whose vertices all follow one joint is a rigid PObj; the others are envelope
-//! PObjs whose palettes hold at most [`MAX_PALETTE`] weight sets (triangles are split greedily
-//! into parts that fit). Every vertex is stored as the inverse of the matrix the runtime draws
-//! it with (the joint's world matrix, or the slot's envelope matrix with the weight-1.0
-//! short-circuit and the owner's coord) applied to its glTF position, so it lands where glTF
-//! put it.
+//! part (consecutive meshes our export recorded from one DObj go back into one). A mesh whose
+//! vertices all follow one joint is a rigid PObj; the others are envelope PObjs over their
+//! recorded palette, or palettes of at most [`MAX_PALETTE`] weight sets (triangles split
+//! greedily into parts that fit). Every vertex is stored as the inverse of the matrix the
+//! runtime draws it with (the joint's world matrix, or the slot's envelope matrix with the
+//! weight-1.0 short-circuit and the owner's coord) applied to its glTF position, so it lands
+//! where glTF put it. As HAL's compiler does, the model has one array per attribute format,
+//! and descriptor lists and envelope arrays with equal contents are shared; values are stored
+//! in the quantisation our export recorded, and its display-list-ordered triangles give back
+//! their draw commands ([`gx::strip::in_order`]).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -124,7 +128,7 @@ pub(super) fn geometry(
         targets.push(b.slot::<crate::types::Joint<Target>>());
     }
     // Every array is complete: write them, then each mesh's PObjs over them.
-    let blocks = arrays.write(b)?;
+    let blocks = arrays.write(b);
     let (mut lists, mut envelopes) = (HashMap::new(), HashMap::new());
     // Per owner, its DObjs.
     let mut dobjs: Vec<Vec<Pending>> = Vec::new();
@@ -757,12 +761,11 @@ impl Arrays {
     }
 
     /// Writes every array; their targets in [`Arrays::list`] order.
-    fn write(&self, b: &mut Builder) -> Result<Vec<Target>> {
-        Ok(self
-            .list
+    fn write(&self, b: &mut Builder) -> Vec<Target> {
+        self.list
             .iter()
             .map(|(_, a)| b.bytes(a.values.iter().flatten().copied().collect(), 32))
-            .collect())
+            .collect()
     }
 }
 
