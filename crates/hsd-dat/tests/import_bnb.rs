@@ -15,9 +15,9 @@ use hsd_dat::{export, parse};
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 30.5),
-    ("TyBSword-TyBSword.dat", 84.0),
+    ("TyBSword-TyBSword.dat", 85.5),
     ("TyBancho-TyBancho.dat", 55.5),
-    ("TyDaisy-TyDaisy.dat", 26.0),
+    ("TyDaisy-TyDaisy.dat", 26.5),
     ("cb_plug-cb_plug.dat", 53.0),
 ];
 

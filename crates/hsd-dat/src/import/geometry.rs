@@ -84,7 +84,6 @@ pub(super) fn geometry(
         }
     }
     let mut holder = None;
-    let mut arrays = Arrays::default();
     let mut prepared = Vec::with_capacity(scene.meshes.len());
     for (m, s) in scene.meshes.iter().zip(&skinned) {
         let (owner, link) = match s.rigid {
@@ -120,14 +119,25 @@ pub(super) fn geometry(
         ) & (PObjFlags::CULLBACK | PObjFlags::CULLFRONT);
         let uv_sets = mats.uv_sets(m.material);
         let mobj = mats.mobj(b, m.material)?;
-        let p = prepare(&mut arrays, m, s, skel, owner, uv_sets)?;
+        let p = prepare(m, s, skel, owner, uv_sets)?;
         prepared.push((owner, link, cull, mobj, p));
     }
     let mut targets = joints.to_vec();
     while targets.len() < skel.parent.len() {
         targets.push(b.slot::<crate::types::Joint<Target>>());
     }
-    // Every array is complete: write them, then each mesh's PObjs over them.
+    // The arrays take each mesh's new values in HAL's backward walk — joints in pre-order, each
+    // joint's DObjs and their PObjs last to first (TyBSword, TyDaisy: each PObj's values are
+    // one run of the array, the runs in that order) — then are written, and each mesh's PObjs
+    // over them.
+    let mut walk: Vec<usize> = (0..prepared.len()).collect();
+    walk.sort_by_key(|&i| (prepared.get(i).map_or(0, |p| p.0), std::cmp::Reverse(i)));
+    let mut arrays = Arrays::default();
+    for i in walk {
+        if let Some(p) = prepared.get_mut(i) {
+            p.4.fill(&mut arrays);
+        }
+    }
     let blocks = arrays.write(b);
     let (mut lists, mut envelopes) = (HashMap::new(), HashMap::new());
     // Per owner, its DObjs.
@@ -280,8 +290,12 @@ const TEXMTX0: u32 = 30;
 struct Prepared {
     /// Descriptor entries in list order.
     attrs: Vec<(Attr, Source)>,
-    /// Per entry, each vertex's index into its array (empty for matrix indices).
+    /// Per entry, each vertex's index into its array (empty for matrix indices and until
+    /// [`Prepared::fill`]).
     index: Vec<Vec<u32>>,
+    /// Per entry, the encoded value of each vertex, until [`Prepared::fill`] moves them into
+    /// the model's arrays.
+    values: Vec<Option<(VertexFormat, Vec<Vec<u8>>)>>,
     /// Each vertex's weight-set key.
     keys: Vec<Vec<(usize, u32)>>,
     /// Triangles and palette of each PObj.
@@ -304,6 +318,26 @@ enum Source {
     Matrix([u32; 2]),
     /// An index into array [`Arrays::list`]`[.0]`, with the recorded attribute type.
     Array(usize, Option<AttrType>),
+    /// Values not yet in an array ([`Prepared::fill`]), with the recorded attribute type.
+    Pending(Option<AttrType>),
+}
+
+impl Prepared {
+    /// Adds the mesh's values to the model's arrays (new ones at the end, in first-use order).
+    fn fill(&mut self, arrays: &mut Arrays) {
+        for ((entry, index), values) in self
+            .attrs
+            .iter_mut()
+            .zip(&mut self.index)
+            .zip(&mut self.values)
+        {
+            if let (Source::Pending(t), Some((f, bytes))) = (entry.1, values.take()) {
+                let (array, idx) = arrays.add(f, bytes);
+                entry.1 = Source::Array(array, t);
+                *index = idx;
+            }
+        }
+    }
 }
 
 /// A recorded descriptor entry's format for `attr` when it can store `flat` (values of
@@ -344,10 +378,8 @@ fn recorded_format(
     fits.then_some((f, AttrType(e[1])))
 }
 
-/// Computes one mesh's stored values into the model's arrays and splits its triangles into
-/// PObjs.
+/// Computes one mesh's stored values and splits its triangles into PObjs.
 fn prepare(
-    arrays: &mut Arrays,
     m: &gx::scene::Mesh,
     s: &Skinned,
     skel: &Skeleton,
@@ -499,10 +531,11 @@ fn prepare(
         attrs.push((Attr(e[0]), Source::Matrix([e[2], e[3]])));
         index.push(Vec::new());
     }
+    let mut values = vec![None; attrs.len()];
     for (f, t, bytes) in have {
-        let (array, idx) = arrays.add(f, bytes);
-        attrs.push((f.attr, Source::Array(array, t)));
-        index.push(idx);
+        attrs.push((f.attr, Source::Pending(t)));
+        index.push(Vec::new());
+        values.push(Some((f, bytes)));
     }
     // List order: the recorded one, then the rest in GX attribute order (matrix index first).
     let rank = |a: Attr| {
@@ -520,6 +553,10 @@ fn prepare(
     let index: Vec<Vec<u32>> = order
         .iter()
         .filter_map(|&i| index.get(i).cloned())
+        .collect();
+    let values = order
+        .iter()
+        .map(|&i| values.get_mut(i).and_then(Option::take))
         .collect();
     let keys: Vec<Vec<(usize, u32)>> = (0..n)
         .map(|i| key(s.weights.get(i).map_or(&Vec::new(), |w| w)))
@@ -584,6 +621,7 @@ fn prepare(
     Ok(Prepared {
         attrs,
         index,
+        values,
         keys,
         parts,
         exact,
@@ -623,6 +661,7 @@ fn emit(
                 continue;
             }
             Source::Array(a, t) => (a, t),
+            Source::Pending(_) => continue,
         };
         let Some((f, values)) = arrays.list.get(a) else {
             continue;
@@ -683,7 +722,9 @@ fn emit(
                             let base = if *attr == Attr::PNMTXIDX { 0 } else { TEXMTX0 };
                             base + 3 * slot as u32
                         }
-                        Source::Array(..) => idx.get(i as usize).copied().unwrap_or(0),
+                        Source::Array(..) | Source::Pending(_) => {
+                            idx.get(i as usize).copied().unwrap_or(0)
+                        }
                     })
                     .collect();
                 buf.push(&desc, &values);
