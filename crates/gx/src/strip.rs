@@ -380,3 +380,86 @@ fn bucket_of(edges: &[Edge], a: u32, b: u32) -> Option<u32> {
         .filter(|e| (e.a, e.b) == (a, b))
         .map(|_| i as u32)
 }
+
+/// Draw commands re-formed from a triangle sequence, keeping its order: a triangle continues the
+/// current strip when it is the strip's next triangle in GX's decoding (at an even position
+/// `(s[k], s[k+1], x)`, at an odd one `(s[k+1], s[k], x)`); two triangles `(a, b, c), (a, c, d)`
+/// are a quad (consecutive quads one `QUADS` command); any other triangle starts a strip, and
+/// runs of two or more strips of one triangle become one `TRIANGLES` command. A sequence decoded
+/// from such commands (an export writing triangles in display-list order) gives them back —
+/// except a run of one-triangle strips, which comes back as a list. Degenerate triangles are
+/// dropped.
+pub fn in_order(triangles: &[[u32; 3]]) -> Vec<Primitive> {
+    let tris: Vec<[u32; 3]> = triangles
+        .iter()
+        .copied()
+        .filter(|&[a, b, c]| a != b && b != c && a != c)
+        .collect();
+    let mut out: Vec<Primitive> = Vec::new();
+    let mut i = 0;
+    while let Some(&[a, b, c]) = tris.get(i) {
+        i += 1;
+        if let Some(s) = out.last_mut().filter(|s| s.op == Opcode::TRIANGLE_STRIP)
+            && let [.., p, q] = s.indices[..]
+        {
+            // The strip's triangle count is its length − 2: even → (p, q, x), odd → (q, p, x).
+            let next = if s.indices.len() % 2 == 0 {
+                [p, q]
+            } else {
+                [q, p]
+            };
+            if [a, b] == next && s.indices.len() < MAX_VERTICES {
+                s.indices.push(c);
+                continue;
+            }
+        }
+        if let Some(&[a2, c2, d]) = tris.get(i)
+            && [a2, c2] == [a, c]
+            && d != b
+        {
+            i += 1;
+            match out.last_mut().filter(|s| s.op == Opcode::QUADS) {
+                Some(q) if q.indices.len() + 4 <= MAX_VERTICES => {
+                    q.indices.extend([a, b, c, d]);
+                }
+                _ => out.push(Primitive {
+                    op: Opcode::QUADS,
+                    indices: vec![a, b, c, d],
+                }),
+            }
+            continue;
+        }
+        out.push(Primitive {
+            op: Opcode::TRIANGLE_STRIP,
+            indices: vec![a, b, c],
+        });
+    }
+    // Runs of one-triangle strips as one triangle list.
+    let lone = |p: &Primitive| p.op == Opcode::TRIANGLE_STRIP && p.indices.len() == 3;
+    let mut merged: Vec<Primitive> = Vec::with_capacity(out.len());
+    let mut k = 0;
+    while k < out.len() {
+        let run = out
+            .get(k..)
+            .map_or(0, |r| r.iter().take_while(|p| lone(p)).count());
+        if run >= 2 {
+            let indices: Vec<u32> = out
+                .get(k..k + run)
+                .into_iter()
+                .flatten()
+                .flat_map(|p| p.indices.iter().copied())
+                .collect();
+            for chunk in indices.chunks(MAX_VERTICES / 3 * 3) {
+                merged.push(Primitive {
+                    op: Opcode::TRIANGLES,
+                    indices: chunk.to_vec(),
+                });
+            }
+            k += run;
+        } else {
+            merged.extend(out.get(k).cloned());
+            k += 1;
+        }
+    }
+    merged
+}

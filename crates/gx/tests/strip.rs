@@ -324,3 +324,28 @@ fn close_to_nintendo_on_real_models() {
         total.our_verts
     );
 }
+
+/// `in_order` gives back the commands a triangle sequence was decoded from: strips of either
+/// parity, quads (consecutive ones in one command), a triangle list of lone triangles; a
+/// strip's next triangle wound the wrong way starts a new strip.
+#[test]
+fn in_order_recovers_the_decoded_commands() {
+    use gx::strip::in_order;
+    let prim = |op, indices: Vec<u32>| Primitive { op, indices };
+    let commands = vec![
+        prim(Opcode::TRIANGLE_STRIP, vec![0, 1, 2, 3, 4, 5]),
+        prim(Opcode::QUADS, vec![6, 7, 8, 9, 10, 11, 12, 13]),
+        prim(Opcode::TRIANGLE_STRIP, vec![14, 15, 16, 17, 18]),
+        prim(Opcode::TRIANGLES, vec![19, 20, 21, 22, 23, 24]),
+        prim(Opcode::TRIANGLE_STRIP, vec![25, 26, 27, 28]),
+    ];
+    let tris: Vec<[u32; 3]> = commands
+        .iter()
+        .flat_map(|p| p.triangles().collect::<Vec<_>>())
+        .collect();
+    assert_eq!(in_order(&tris), commands);
+    // (1, 2, 3) is the strip's second triangle wound as an even one: a new strip.
+    let split = in_order(&[[0, 1, 2], [1, 2, 3]]);
+    assert_eq!(split.len(), 1);
+    assert_eq!(split[0].op, Opcode::TRIANGLES);
+}

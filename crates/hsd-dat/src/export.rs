@@ -20,7 +20,8 @@ use gx::scene::{Material, Mesh, Node, Property, PropertyTrack, Scene, skin_weigh
 
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
-    self, ImageExtras, JointExtras, MaterialExtras, MeshExtras, ModelExtras, TextureExtras,
+    self, ImageExtras, JointExtras, MaterialExtras, MeshExtras, ModelExtras, TevExtras,
+    TextureExtras,
 };
 use crate::flags::{PObjFlags, TObjFlags};
 use crate::graph::{Graph, Kind};
@@ -30,7 +31,9 @@ use crate::matanim::{
 };
 use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
 use crate::roots::RootKind;
-use crate::types::{Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj};
+use crate::types::{
+    Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev,
+};
 use crate::view::Archive;
 
 /// A scene and what could not be exported into it (a mesh or texture that failed to decode is
@@ -65,7 +68,10 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     let mut images = Images::default();
     let mut materials: HashMap<u32, usize> = HashMap::new();
     let ibm = a.inverse_binds(&g);
+    let mut dobjs: HashMap<u32, usize> = HashMap::new();
     for p in &g.pobjs {
+        let next = dobjs.len();
+        let dobj = *dobjs.entry(p.dobj).or_insert(next);
         let material = p.mobj.map(|m| {
             *materials
                 .entry(m)
@@ -75,9 +81,31 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
             Ok(m) => {
                 let mut mesh = mesh(&g, &m, &world, &ibm);
                 mesh.material = material;
+                let vtx = p
+                    .pobj
+                    .vtx_desc
+                    .and_then(|v| a.vertex_desc(v).ok())
+                    .map(|(_, attrs)| {
+                        attrs
+                            .iter()
+                            .map(|(d, _)| {
+                                [
+                                    d.attr,
+                                    d.attr_type,
+                                    d.comp_cnt,
+                                    d.comp_type,
+                                    u32::from(d.frac),
+                                ]
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 mesh.extras = extras::write(&MeshExtras {
                     joint: Some(p.joint),
                     cull: (p.pobj.flags & (PObjFlags::CULLFRONT | PObjFlags::CULLBACK)).bits(),
+                    dobj: Some(dobj),
+                    palette: m.palette.clone(),
+                    vtx,
                 });
                 out.scene.meshes.push(mesh);
             }
@@ -687,6 +715,10 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
         images.get(a, &r, out)
     });
     let mut mat = Material::new(format!("mobj_{m:x}"), texture);
+    // The coordinate set the texture reads (`GX_TEXCOORDn` + 4) as the glTF `texCoord`.
+    mat.texcoord = diffuse
+        .filter(|t| (t.flags & TObjFlags::COORD).bits() == 0)
+        .map_or(0, |t| t.src.saturating_sub(4).min(7) as usize);
     let colors = mobj
         .as_ref()
         .and_then(|m| m.material)
@@ -712,6 +744,10 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
         if let Some(i) = t.image {
             e.stored = stored(a, i, t.palette);
         }
+        e.tev = t
+            .tev
+            .and_then(|at| a.read::<Tev>(at).ok())
+            .map(|x| TevExtras::new(&x));
         x.textures.push(e);
     }
     mat.extras = extras::write(&x);
@@ -741,9 +777,16 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
     let joint = |j: usize| u16::try_from(j).unwrap_or(0);
     let mut out = Mesh::new(format!("pobj_{:x}", m.pobj));
     let has_n = m.vertices.iter().any(|v| v.normal.is_some());
-    let has_t = m.vertices.iter().any(|v| v.uv.is_some());
+    // Every TEXn set any vertex carries, as TEXCOORD_n (glTF fills a gap before a set with zeros).
+    let sets = (0..8)
+        .rposition(|k| {
+            m.vertices
+                .iter()
+                .any(|v| v.uvs.get(k).is_some_and(Option::is_some))
+        })
+        .map_or(0, |k| k + 1);
     let has_c = m.vertices.iter().any(|v| v.color.is_some());
-    let (mut uvs, mut colors) = (Vec::new(), Vec::new());
+    let (mut uvs, mut colors) = (vec![Vec::new(); sets], Vec::new());
     for (v, s) in m.vertices.iter().zip(&m.skins) {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
@@ -765,17 +808,10 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
         out.positions.push(apply(&mtx, v.position));
         if has_n {
             let n = v.normal.unwrap_or([0.0, 1.0, 0.0]);
-            let (t, o) = (apply(&mtx, n), apply(&mtx, [0.0; 3]));
-            let n = [t[0] - o[0], t[1] - o[1], t[2] - o[2]];
-            let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-            out.normals.push(if len > 1e-12 {
-                n.map(|x| x / len)
-            } else {
-                [0.0, 1.0, 0.0]
-            });
+            out.normals.push(crate::mesh::normal(&mtx, n));
         }
-        if has_t {
-            uvs.push(v.uv.unwrap_or_default());
+        for (set, uv) in uvs.iter_mut().zip(&v.uvs) {
+            set.push(uv.unwrap_or_default());
         }
         if has_c {
             colors.push(v.color.unwrap_or([0xFF; 4]));
@@ -784,9 +820,7 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
             out.skin.push(skin);
         }
     }
-    if has_t {
-        out.uvs.push(uvs);
-    }
+    out.uvs = uvs;
     if has_c {
         out.colors.push(colors);
     }

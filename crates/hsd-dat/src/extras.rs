@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::field::Rgba;
 use crate::flags::{PeFlags, TObjFlags};
-use crate::types::{Material, PixelEngine, TObj};
+use crate::types::{Material, PixelEngine, TObj, Tev};
 
 /// Schema version written by the exporter.
 pub const VERSION: u32 = 1;
@@ -47,13 +47,26 @@ pub struct JointExtras {
 }
 
 /// Per-mesh extras (`extras.hsd` of a glTF mesh).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct MeshExtras {
     /// Index of the node (joint) whose DObj held the PObj.
     pub joint: Option<usize>,
     /// The PObj's cull bits (`CULLFRONT`, `CULLBACK`).
     pub cull: u16,
+    /// Ordinal of the DObj that held the PObj (DObjs numbered in joint, then list order):
+    /// consecutive meshes with the same one go back into one DObj.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dobj: Option<usize>,
+    /// The envelope palette of an envelope PObj, slot by slot: (node index, weight) as the
+    /// envelope array lists them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub palette: Vec<Vec<(usize, f32)>>,
+    /// The PObj's vertex descriptor, one entry per attribute in list order: GX attribute,
+    /// attribute type (direct, 8- or 16-bit index), component count, component type and
+    /// fraction bits — the quantisation the import stores the glTF values in.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vtx: Vec<[u32; 5]>,
 }
 
 /// Per-material extras (`extras.hsd` of a glTF material): one MObj.
@@ -101,6 +114,67 @@ pub struct TextureExtras {
     pub mag_filter: u32,
     /// How the image is stored.
     pub stored: ImageExtras,
+    /// The TObj's TEV stage, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tev: Option<TevExtras>,
+}
+
+/// A TObj's TEV stage (`HSD_TObjTevDesc`), field by field.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TevExtras {
+    /// Colour and alpha operations.
+    pub op: [u8; 2],
+    /// Colour and alpha bias.
+    pub bias: [u8; 2],
+    /// Colour and alpha scale.
+    pub scale: [u8; 2],
+    /// Colour and alpha clamp.
+    pub clamp: [u8; 2],
+    /// Colour inputs a..d.
+    pub color_in: [u8; 4],
+    /// Alpha inputs a..d.
+    pub alpha_in: [u8; 4],
+    /// Konst colour, TEV registers 0 and 1 (RGBA8).
+    pub colors: [[u8; 4]; 3],
+    /// Active bits.
+    pub active: u32,
+}
+
+impl TevExtras {
+    /// The extras of `t`.
+    pub fn new(t: &Tev) -> Self {
+        TevExtras {
+            op: [t.color_op, t.alpha_op],
+            bias: [t.color_bias, t.alpha_bias],
+            scale: [t.color_scale, t.alpha_scale],
+            clamp: [t.color_clamp, t.alpha_clamp],
+            color_in: t.color_in,
+            alpha_in: t.alpha_in,
+            colors: [t.konst.0, t.tev0.0, t.tev1.0],
+            active: t.active,
+        }
+    }
+
+    /// The TEV stage these extras describe.
+    pub fn tev(&self) -> Tev {
+        Tev {
+            color_op: self.op[0],
+            alpha_op: self.op[1],
+            color_bias: self.bias[0],
+            alpha_bias: self.bias[1],
+            color_scale: self.scale[0],
+            alpha_scale: self.scale[1],
+            color_clamp: self.clamp[0],
+            alpha_clamp: self.clamp[1],
+            color_in: self.color_in,
+            alpha_in: self.alpha_in,
+            konst: Rgba(self.colors[0]),
+            tev0: Rgba(self.colors[1]),
+            tev1: Rgba(self.colors[2]),
+            active: self.active,
+        }
+    }
 }
 
 impl MaterialExtras {
@@ -191,6 +265,7 @@ impl TextureExtras {
             blending: t.blending,
             mag_filter: t.mag_filter,
             stored: ImageExtras::default(),
+            tev: None,
         }
     }
 

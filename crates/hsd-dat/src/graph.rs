@@ -115,6 +115,8 @@ pub struct PObjRef {
     pub offset: u32,
     /// Owning joint (index into [`Graph::joints`]).
     pub joint: usize,
+    /// The DObj holding it.
+    pub dobj: u32,
     /// The DObj's material.
     pub mobj: Option<u32>,
     /// The PObj.
@@ -641,6 +643,7 @@ impl Walker<'_, '_> {
                 self.g.pobjs.push(PObjRef {
                     offset: po,
                     joint: index,
+                    dobj: off,
                     mobj: dobj.mobj,
                     pobj,
                     primitives,

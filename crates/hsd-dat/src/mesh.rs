@@ -37,8 +37,8 @@ pub struct Vertex {
     pub position: [f32; 3],
     /// Normal.
     pub normal: Option<[f32; 3]>,
-    /// First texture coordinate set.
-    pub uv: Option<[f32; 2]>,
+    /// Texture coordinate sets TEX0..TEX7 (`None` where the descriptor has no such set).
+    pub uvs: [Option<[f32; 2]>; 8],
     /// CLR0.
     pub color: Option<[u8; 4]>,
     /// PNMTXIDX value (slot × 3).
@@ -190,7 +190,13 @@ impl Archive<'_> {
                             out.normal = Some([c.get(0), c.get(1), c.get(2)])
                         }
                         (Attr::CLR0, Some(Value::Color(c))) => out.color = Some(c),
-                        (Attr::TEX0, Some(Value::Float(c))) => out.uv = Some([c.get(0), c.get(1)]),
+                        (a, Some(Value::Float(c)))
+                            if (Attr::TEX0.0..=Attr::TEX7.0).contains(&a.0) =>
+                        {
+                            if let Some(uv) = out.uvs.get_mut((a.0 - Attr::TEX0.0) as usize) {
+                                *uv = Some([c.get(0), c.get(1)]);
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -312,6 +318,22 @@ pub(crate) fn coord_in(
         steps += 1;
     }
     None
+}
+
+/// Normal `n` through `m`'s linear part (no translation added and taken away, which would
+/// round), as a unit vector: unchanged when already unit length within f32 noise, so a normal
+/// a rotation-free matrix passes keeps its bits through export and import; `[0, 1, 0]` when
+/// zero.
+pub(crate) fn normal(m: &Mtx, n: [f32; 3]) -> [f32; 3] {
+    let n = m.map(|r| r[0] * n[0] + r[1] * n[1] + r[2] * n[2]);
+    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    if (len - 1.0).abs() < 1e-5 {
+        n
+    } else if len > 1e-12 {
+        n.map(|x| x / len)
+    } else {
+        [0.0, 1.0, 0.0]
+    }
 }
 
 /// Inverse of an affine matrix (`None` when singular).

@@ -418,3 +418,73 @@ fn animation_tolerance_is_honoured() {
     let loose = import(&a, &loose).unwrap().bytes;
     assert!(loose.len() < tight.len(), "{} {}", loose.len(), tight.len());
 }
+
+/// Every UV set: a mesh with two sets, its texture read through the second, imports with TEX0
+/// and TEX1 arrays and a TObj reading TEX1; exported again it has both sets, and the recorded
+/// material (our extras) keeps the source through a second round trip.
+#[test]
+fn every_uv_set_round_trips() {
+    let mut s = Scene::new("test");
+    let mut m = grid("two sets", 2, 2.0, 0.5);
+    m.uvs.push(
+        m.positions
+            .iter()
+            .map(|p| [p[0] / 2.0, p[1] / 2.0])
+            .collect(),
+    );
+    m.uvs.push(
+        m.positions
+            .iter()
+            .map(|p| [1.0 - p[1] / 4.0, p[0] / 8.0])
+            .collect(),
+    );
+    let img =
+        gx::tex::Image::from_fn(8, 8, |x, y| [(x * 30) as u8, (y * 30) as u8, 0, 255]).unwrap();
+    let t = s.add_image(img);
+    let mut mat = gx::scene::Material::new("second set", Some(t));
+    mat.texcoord = 1;
+    s.materials.push(mat);
+    m.material = Some(0);
+    s.meshes.push(m.clone());
+    let check = |bytes: &[u8]| {
+        let a = parse(bytes).unwrap();
+        let g = a.graph();
+        let (_, attrs) = a.vertex_desc(g.pobjs[0].pobj.vtx_desc.unwrap()).unwrap();
+        let sets: Vec<u32> = attrs
+            .iter()
+            .map(|(d, _)| d.attr)
+            .filter(|&x| (13..=20).contains(&x))
+            .collect();
+        assert_eq!(sets, [13, 14]);
+        let mobj: hsd_dat::MObj = a.read(g.pobjs[0].mobj.unwrap()).unwrap();
+        let tobj: hsd_dat::TObj = a.read(mobj.tobj.unwrap()).unwrap();
+        assert_eq!(tobj.src, 5, "TObj reads TEX1");
+        let c = Scene::from_glb(&export::to_glb(&a).unwrap()).unwrap();
+        assert_eq!(c.meshes[0].uvs.len(), 2);
+        assert_eq!(c.materials[0].texcoord, 1);
+        for (k, set) in m.uvs.iter().enumerate() {
+            // Each vertex's coordinates, wherever the export put the vertex.
+            for (p, uv) in c.meshes[0].positions.iter().zip(&c.meshes[0].uvs[k]) {
+                let i = m
+                    .positions
+                    .iter()
+                    .position(|q| (0..3).all(|j| (p[j] - q[j]).abs() < 1e-4))
+                    .unwrap();
+                assert!(
+                    (0..2).all(|j| (uv[j] - set[i][j]).abs() < 1e-3),
+                    "set {k}: {uv:?} {:?}",
+                    set[i]
+                );
+            }
+        }
+        c
+    };
+    for order in [Order::ColosseumXd, Order::Melee] {
+        let opts = ImportOptions {
+            order,
+            ..ImportOptions::default()
+        };
+        let c = check(&import(&s, &opts).unwrap().bytes);
+        check(&import(&c, &opts).unwrap().bytes);
+    }
+}

@@ -109,7 +109,7 @@ fn xd_model_graph_and_mesh() {
     assert_eq!(m.triangles.len(), 4);
     assert_eq!(m.palette.len(), 3);
     assert_eq!(m.vertices[2].position, [-1.0, 1.0, 0.0]);
-    assert_eq!(m.vertices[3].uv, Some([1.0, 0.5]));
+    assert_eq!(m.vertices[3].uvs[0], Some([1.0, 0.5]));
     let world = a.world_matrices(&g);
     let ibm = a.inverse_binds(&g);
     let p = m.world_positions(&g, &world, &ibm);

@@ -1,10 +1,14 @@
 //! DObjs and PObjs: each glTF mesh becomes one DObj under its owner joint with one PObj per
-//! part. A mesh whose vertices all follow one joint is a rigid PObj; the others are envelope
-//! PObjs whose palettes hold at most [`MAX_PALETTE`] weight sets (triangles are split greedily
-//! into parts that fit). Every vertex is stored as the inverse of the matrix the runtime draws
-//! it with (the joint's world matrix, or the slot's envelope matrix with the weight-1.0
-//! short-circuit and the owner's coord) applied to its glTF position, so it lands where glTF
-//! put it.
+//! part (consecutive meshes our export recorded from one DObj go back into one). A mesh whose
+//! vertices all follow one joint is a rigid PObj; the others are envelope PObjs over their
+//! recorded palette, or palettes of at most [`MAX_PALETTE`] weight sets (triangles split
+//! greedily into parts that fit). Every vertex is stored as the inverse of the matrix the
+//! runtime draws it with (the joint's world matrix, or the slot's envelope matrix with the
+//! weight-1.0 short-circuit and the owner's coord) applied to its glTF position, so it lands
+//! where glTF put it. As HAL's compiler does, the model has one array per attribute format,
+//! and descriptor lists and envelope arrays with equal contents are shared; values are stored
+//! in the quantisation our export recorded, and its display-list-ordered triangles give back
+//! their draw commands ([`gx::strip::in_order`]).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -15,13 +19,13 @@ use gx::scene::Scene;
 use gx::vtx::{Attr, AttrType, CompCount, CompType, VertexFormat};
 
 use super::Skeleton;
-use super::material::Materials;
+use super::material::{Materials, UV_SETS};
 use crate::MAX_PALETTE;
 use crate::build::Builder;
 use crate::build::parts::{display_list, vtx};
 use crate::extras::{self, MeshExtras};
-use crate::flags::PObjFlags;
-use crate::mesh::{coord_in, envelope_matrix};
+use crate::flags::{JointFlags, PObjFlags};
+use crate::mesh::{coord_in, envelope_matrix, normal};
 use crate::model::Target;
 use crate::types::{DObj, PObj};
 
@@ -48,6 +52,8 @@ struct Skinned {
     rigid: Option<usize>,
     /// The owner our export recorded.
     recorded: Option<usize>,
+    /// The DObj our export recorded the mesh's PObj in.
+    dobj: Option<usize>,
     cull: Option<u16>,
 }
 
@@ -60,6 +66,17 @@ pub(super) fn geometry(
     mats: &mut Materials<'_>,
 ) -> Result<Geometry> {
     let skinned: Vec<Skinned> = scene.meshes.iter().map(|m| skin(m, skel)).collect();
+    // A joint our export recorded as SKELETON stays a deformer (with its inverse bind matrix)
+    // unless a mesh records it as its owner.
+    for j in 0..skel.parent.len() {
+        let recorded = skel.recorded.get(j).copied().flatten();
+        if recorded.is_some_and(|f| f.contains(JointFlags::SKELETON))
+            && skinned.iter().all(|s| s.recorded != Some(j))
+            && let Some(d) = skel.deformer.get_mut(j)
+        {
+            *d = true;
+        }
+    }
     for s in skinned.iter().filter(|s| s.rigid.is_none()) {
         for w in &s.weights {
             for &(j, _) in w {
@@ -70,11 +87,7 @@ pub(super) fn geometry(
         }
     }
     let mut holder = None;
-    let mut dobjs: Vec<Vec<DObj<Target>>> = Vec::new();
-    let mut materials: Vec<Vec<Option<usize>>> = Vec::new();
-    let mut owners: Vec<Option<bool>> = Vec::new();
-    let mut pobjs = 0;
-    let mut targets = joints.to_vec();
+    let mut prepared = Vec::with_capacity(scene.meshes.len());
     for (m, s) in scene.meshes.iter().zip(&skinned) {
         let (owner, link) = match s.rigid {
             Some(j) => {
@@ -93,9 +106,6 @@ pub(super) fn geometry(
                 (owner, None)
             }
         };
-        while targets.len() < skel.parent.len() {
-            targets.push(b.slot::<crate::types::Joint<Target>>());
-        }
         let cull = s.cull.map_or_else(
             || {
                 let double = m
@@ -110,48 +120,87 @@ pub(super) fn geometry(
             },
             PObjFlags::from_bits_truncate,
         ) & (PObjFlags::CULLBACK | PObjFlags::CULLFRONT);
-        let need_uv = mats.needs_uv(m.material);
+        let uv_sets = mats.uv_sets(m.material);
         let mobj = mats.mobj(b, m.material)?;
-        let parts = mesh(b, m, s, skel, &targets, owner, link, cull, need_uv)?;
-        pobjs += parts.len();
-        let mut next = None;
-        for p in parts.into_iter().rev() {
-            let mut p = p;
-            p.next = next;
-            next = Some(b.put(&p));
+        let p = prepare(m, s, skel, owner, uv_sets)?;
+        prepared.push((owner, link, cull, mobj, p));
+    }
+    let mut targets = joints.to_vec();
+    while targets.len() < skel.parent.len() {
+        targets.push(b.slot::<crate::types::Joint<Target>>());
+    }
+    // The arrays take each mesh's new values in HAL's backward walk — joints in pre-order, each
+    // joint's DObjs and their PObjs last to first (TyBSword, TyDaisy: each PObj's values are
+    // one run of the array, the runs in that order) — then are written, and each mesh's PObjs
+    // over them.
+    let mut walk: Vec<usize> = (0..prepared.len()).collect();
+    walk.sort_by_key(|&i| (prepared.get(i).map_or(0, |p| p.0), std::cmp::Reverse(i)));
+    let mut arrays = Arrays::default();
+    for i in walk {
+        if let Some(p) = prepared.get_mut(i) {
+            p.4.fill(&mut arrays);
         }
-        if let Some(first) = next {
-            if dobjs.len() <= owner {
-                dobjs.resize_with(owner + 1, Vec::new);
-                owners.resize(owner + 1, None);
+    }
+    let blocks = arrays.write(b);
+    let (mut lists, mut envelopes) = (HashMap::new(), HashMap::new());
+    // Per owner, its DObjs.
+    let mut dobjs: Vec<Vec<Pending>> = Vec::new();
+    let mut owners: Vec<Option<bool>> = Vec::new();
+    let mut pobjs = 0;
+    for (((owner, link, cull, mobj, p), s), m) in
+        prepared.into_iter().zip(&skinned).zip(&scene.meshes)
+    {
+        let parts = emit(
+            b,
+            &p,
+            &arrays,
+            &blocks,
+            &mut lists,
+            &mut envelopes,
+            &targets,
+            link,
+            cull,
+        )?;
+        pobjs += parts.len();
+        if parts.is_empty() {
+            continue;
+        }
+        if dobjs.len() <= owner {
+            dobjs.resize_with(owner + 1, Vec::new);
+            owners.resize(owner + 1, None);
+        }
+        if let Some(list) = dobjs.get_mut(owner) {
+            // Meshes our export recorded from one DObj go back into one, in order.
+            match list.last_mut() {
+                Some((Some(d), _, ps, _)) if s.dobj == Some(*d) => ps.extend(parts),
+                _ => list.push((s.dobj, mobj, parts, m.material)),
             }
-            if let Some(list) = dobjs.get_mut(owner) {
-                if materials.len() <= owner {
-                    materials.resize_with(owner + 1, Vec::new);
-                }
-                if let Some(of_owner) = materials.get_mut(owner) {
-                    of_owner.push(m.material);
-                }
-                list.push(DObj {
-                    class_name: None,
-                    next: None,
-                    mobj: Some(mobj),
-                    pobj: Some(first),
-                });
-            }
-            if let Some(o) = owners.get_mut(owner) {
-                *o = Some(o.unwrap_or(false) || s.rigid.is_none());
-            }
+        }
+        if let Some(o) = owners.get_mut(owner) {
+            *o = Some(o.unwrap_or(false) || s.rigid.is_none());
         }
     }
     owners.resize(skel.parent.len(), None);
+    let materials = dobjs
+        .iter()
+        .map(|list| list.iter().map(|d| d.3).collect())
+        .collect();
     let heads = dobjs
         .into_iter()
         .map(|list| {
             let mut next = None;
-            for mut d in list.into_iter().rev() {
-                d.next = next;
-                next = Some(b.put(&d));
+            for (_, mobj, parts, _) in list.into_iter().rev() {
+                let mut first = None;
+                for mut p in parts.into_iter().rev() {
+                    p.next = first;
+                    first = Some(b.put(&p));
+                }
+                next = Some(b.put(&DObj {
+                    class_name: None,
+                    next,
+                    mobj: Some(mobj),
+                    pobj: first,
+                }));
             }
             next
         })
@@ -164,40 +213,39 @@ pub(super) fn geometry(
     })
 }
 
+/// A DObj being gathered: the DObj our export recorded, its MObj, PObjs and glTF material.
+type Pending = (Option<usize>, Target, Vec<PObj<Target>>, Option<usize>);
+
 /// A mesh's vertex weights (normalised, merged per joint; a mesh without skin follows its node
 /// or the root) and whether one joint carries it all.
 fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
     let x = extras::read::<MeshExtras>(m.extras.as_ref());
     let recorded = x
+        .as_ref()
         .and_then(|x| x.joint)
         .filter(|&j| j < skel.from_nodes)
         .map(|j| skel.of_node(j));
     let fallback = m.node.map_or(0, |n| skel.of_node(n));
     let weights: Vec<Weights> = (0..m.positions.len())
         .map(|v| {
-            let mut w: Weights = Vec::new();
-            for &(j, x) in m.skin.get(v).into_iter().flatten() {
-                let j = usize::from(j);
-                if x > 0.0 && x.is_finite() && j < skel.from_nodes {
-                    let j = skel.of_node(j);
-                    match w.iter_mut().find(|e| e.0 == j) {
-                        Some(e) => e.1 += x,
-                        None => w.push((j, x)),
-                    }
-                }
-            }
-            let sum: f32 = w.iter().map(|e| e.1).sum();
-            if w.is_empty() || sum <= 0.0 {
-                return vec![(fallback, 1.0)];
-            }
-            w.sort_by_key(|e| e.0);
-            if let [(j, _)] = w[..] {
-                return vec![(j, 1.0)];
-            }
-            w.iter().map(|&(j, x)| (j, x / sum)).collect()
+            let pairs: Vec<(usize, f32)> = m
+                .skin
+                .get(v)
+                .into_iter()
+                .flatten()
+                .map(|&(j, x)| (usize::from(j), x))
+                .collect();
+            normalised(&pairs, skel, fallback)
         })
         .collect();
+    // A recorded envelope PObj (its descriptor has PNMTXIDX) stays one when its owner is no
+    // joint it weights, even if one joint carries every vertex.
+    let envelope = x
+        .as_ref()
+        .is_some_and(|x| x.vtx.iter().any(|e| e[0] == Attr::PNMTXIDX.0))
+        && recorded.is_some_and(|o| weights.iter().flatten().all(|e| e.0 != o));
     let rigid = match weights.first() {
+        _ if envelope => None,
         Some(first) if first.len() == 1 && weights.iter().all(|w| w == first) => {
             first.first().map(|e| e.0)
         }
@@ -208,8 +256,33 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
         weights,
         rigid,
         recorded,
+        dobj: x.as_ref().and_then(|x| x.dobj),
         cull: x.map(|x| x.cull),
     }
+}
+
+/// Weights of scene nodes as joint weights: merged per joint, sorted by joint, summing to 1
+/// (one joint: exactly 1.0); `fallback` alone when none is positive.
+fn normalised(pairs: &[(usize, f32)], skel: &Skeleton, fallback: usize) -> Weights {
+    let mut w: Weights = Vec::new();
+    for &(j, x) in pairs {
+        if x > 0.0 && x.is_finite() && j < skel.from_nodes {
+            let j = skel.of_node(j);
+            match w.iter_mut().find(|e| e.0 == j) {
+                Some(e) => e.1 += x,
+                None => w.push((j, x)),
+            }
+        }
+    }
+    let sum: f32 = w.iter().map(|e| e.1).sum();
+    if w.is_empty() || sum <= 0.0 {
+        return vec![(fallback, 1.0)];
+    }
+    w.sort_by_key(|e| e.0);
+    if let [(j, _)] = w[..] {
+        return vec![(j, 1.0)];
+    }
+    w.iter().map(|&(j, x)| (j, x / sum)).collect()
 }
 
 /// A PObj's triangles and its palette (weight-set keys, slot order).
@@ -220,19 +293,109 @@ fn key(w: &Weights) -> Vec<(usize, u32)> {
     w.iter().map(|&(j, x)| (j, x.to_bits())).collect()
 }
 
-/// The PObjs of one mesh (links unset).
-#[allow(clippy::too_many_arguments)]
-fn mesh(
-    b: &mut Builder,
+/// `GX_TEXMTX0`, the first texture matrix slot a TEXnMTXIDX names.
+const TEXMTX0: u32 = 30;
+
+/// One mesh ready to be written once every array is complete.
+struct Prepared {
+    /// Descriptor entries in list order.
+    attrs: Vec<(Attr, Source)>,
+    /// Per entry, each vertex's index into its array (empty for matrix indices and until
+    /// [`Prepared::fill`]).
+    index: Vec<Vec<u32>>,
+    /// Per entry, the encoded value of each vertex, until [`Prepared::fill`] moves them into
+    /// the model's arrays.
+    values: Vec<Option<(VertexFormat, Vec<Vec<u8>>)>>,
+    /// Each vertex's weight-set key.
+    keys: Vec<Vec<(usize, u32)>>,
+    /// Triangles and palette of each PObj.
+    parts: Vec<Part>,
+    /// The recorded palette's envelope arrays (joint, weight bits), slot by slot, when the
+    /// mesh is one PObj over it.
+    exact: Option<Vec<Vec<(usize, u32)>>>,
+    envelope: bool,
+    /// Whether our export recorded the mesh's descriptor (its triangles are then in display-list
+    /// order).
+    recorded: bool,
+    name: String,
+}
+
+/// Where a descriptor entry's values come from.
+#[derive(Clone, Copy)]
+enum Source {
+    /// A direct matrix index (PNMTXIDX: 3 × the palette slot; TEXnMTXIDX: `GX_TEXMTX0` (30)
+    /// plus that, as HAL writes it), with the recorded component count and type words.
+    Matrix([u32; 2]),
+    /// An index into array [`Arrays::list`]`[.0]`, with the recorded attribute type.
+    Array(usize, Option<AttrType>),
+    /// Values not yet in an array ([`Prepared::fill`]), with the recorded attribute type.
+    Pending(Option<AttrType>),
+}
+
+impl Prepared {
+    /// Adds the mesh's values to the model's arrays (new ones at the end, in first-use order).
+    fn fill(&mut self, arrays: &mut Arrays) {
+        for ((entry, index), values) in self
+            .attrs
+            .iter_mut()
+            .zip(&mut self.index)
+            .zip(&mut self.values)
+        {
+            if let (Source::Pending(t), Some((f, bytes))) = (entry.1, values.take()) {
+                let (array, idx) = arrays.add(f, bytes);
+                entry.1 = Source::Array(array, t);
+                *index = idx;
+            }
+        }
+    }
+}
+
+/// A recorded descriptor entry's format for `attr` when it can store `flat` (values of
+/// `count` components) without overflow, and its attribute type.
+fn recorded_format(
+    recorded: &[[u32; 5]],
+    attr: Attr,
+    flat: &[f32],
+) -> Option<(VertexFormat, AttrType)> {
+    let e = recorded.iter().find(|e| e[0] == attr.0)?;
+    let f = VertexFormat {
+        attr,
+        count: CompCount(e[2]),
+        ty: CompType(e[3]),
+        frac: u8::try_from(e[4]).ok()?,
+    };
+    if attr.is_color() {
+        f.encode_color([0; 4], &mut Vec::new())?;
+        return Some((f, AttrType(e[1])));
+    }
+    // Normals come through glTF without binormals and tangents.
+    let n = f.components()?;
+    if (attr == Attr::NRM && f.count != CompCount::NRM_XYZ) || f.frac > 15 {
+        return None;
+    }
+    let range = match f.ty {
+        CompType::U8 => 0.0..=255.0,
+        CompType::S8 => -128.0..=127.0,
+        CompType::U16 => 0.0..=65535.0,
+        CompType::S16 => -32768.0..=32767.0,
+        CompType::F32 => f32::MIN..=f32::MAX,
+        _ => return None,
+    };
+    let scale = f32::from(f.frac).exp2();
+    let fits = flat
+        .chunks(n.max(1))
+        .all(|c| c.len() == n && c.iter().all(|v| range.contains(&(v * scale).round())));
+    fits.then_some((f, AttrType(e[1])))
+}
+
+/// Computes one mesh's stored values and splits its triangles into PObjs.
+fn prepare(
     m: &gx::scene::Mesh,
     s: &Skinned,
     skel: &Skeleton,
-    joints: &[Target],
     owner: usize,
-    link: Option<usize>,
-    cull: PObjFlags,
-    need_uv: bool,
-) -> Result<Vec<PObj<Target>>> {
+    uv_sets: usize,
+) -> Result<Prepared> {
     let world = &skel.world;
     let ibm: Vec<Option<Mtx34>> = world
         .iter()
@@ -271,106 +434,190 @@ fn mesh(
         };
         stored.push(apply(&inv, *p));
         if let Some(n) = m.normals.get(v) {
-            let (t, o) = (apply(&inv, *n), apply(&inv, [0.0; 3]));
-            let d = [t[0] - o[0], t[1] - o[1], t[2] - o[2]];
-            let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-            normals.push(if len > 1e-12 {
-                d.map(|x| x / len)
-            } else {
-                [0.0, 1.0, 0.0]
-            });
+            normals.push(normal(&inv, *n));
         }
     }
-    let uvs: Option<Vec<[f32; 2]>> = match m.uvs.first() {
-        Some(u) if u.len() == m.positions.len() => Some(u.clone()),
-        _ if need_uv => Some(vec![[0.0; 2]; m.positions.len()]),
-        _ => None,
+    let x = extras::read::<MeshExtras>(m.extras.as_ref()).unwrap_or_default();
+    let recorded = x.vtx;
+    // Each TEXCOORD_n as TEXn: with a recorded descriptor the sets it lists; else the sets the
+    // material reads (zeros where glTF has none) and every other set with a non-zero
+    // coordinate (an all-zero one is glTF's filler for a gap).
+    let n = m.positions.len();
+    let listed = |k: usize| recorded.iter().any(|e| e[0] == Attr::tex(k as u8).0);
+    let wanted = |k: usize, u: Option<&Vec<[f32; 2]>>| {
+        if recorded.is_empty() {
+            k < uv_sets || u.is_some_and(|u| u.iter().flatten().any(|&x| x != 0.0))
+        } else {
+            listed(k)
+        }
     };
-    let colors = m.colors.first().filter(|c| c.len() == m.positions.len());
-    let has_n = normals.len() == m.positions.len() && !normals.is_empty();
+    let uvs: Vec<(usize, Vec<[f32; 2]>)> = (0..UV_SETS)
+        .filter_map(|k| {
+            let u = m.uvs.get(k).filter(|u| u.len() == n);
+            wanted(k, u).then(|| (k, u.cloned().unwrap_or_else(|| vec![[0.0; 2]; n])))
+        })
+        .collect();
+    let colors = m.colors.first().filter(|c| c.len() == n);
+    let has_n = normals.len() == n && !normals.is_empty();
+    let envelope = s.rigid.is_none();
 
-    // Attribute arrays, deduplicated by stored value.
+    // Each attribute in its recorded format, else the rule's.
     let extent = |vals: &[f32]| vals.iter().fold(1.0f32, |a, x| a.max(x.abs()));
-    let flat: Vec<f32> = stored.iter().flatten().copied().collect();
-    let pos_f = VertexFormat::fitting(Attr::POS, CompCount::POS_XYZ, &flat, 1e-5 * extent(&flat));
-    let mut attrs: Vec<(VertexFormat, Array)> =
-        vec![(pos_f, Array::new(pos_f, stored.iter().map(|p| p.to_vec())))];
+    let mut have: Vec<(VertexFormat, Option<AttrType>, Vec<Vec<u8>>)> = Vec::new();
+    let mut float = |attr: Attr, count: CompCount, tol: f32, items: Vec<Vec<f32>>| {
+        let flat: Vec<f32> = items.iter().flatten().copied().collect();
+        let (f, t) = match recorded_format(&recorded, attr, &flat) {
+            Some((f, t)) => (f, Some(t)),
+            None => (
+                VertexFormat::fitting(attr, count, &flat, tol * extent(&flat)),
+                None,
+            ),
+        };
+        let bytes = items
+            .iter()
+            .map(|v| {
+                let mut out = Vec::new();
+                let _ = f.encode(v, &mut out);
+                out
+            })
+            .collect();
+        have.push((f, t, bytes));
+    };
+    float(
+        Attr::POS,
+        CompCount::POS_XYZ,
+        1e-5,
+        stored.iter().map(|p| p.to_vec()).collect(),
+    );
     if has_n {
-        let flat: Vec<f32> = normals.iter().flatten().copied().collect();
-        let f = VertexFormat::fitting(Attr::NRM, CompCount::NRM_XYZ, &flat, 1e-4);
-        attrs.push((f, Array::new(f, normals.iter().map(|n| n.to_vec()))));
+        // Unit vectors: the tolerance is absolute.
+        let flat: Vec<Vec<f32>> = normals.iter().map(|x| x.to_vec()).collect();
+        let extent_free = 1e-4 / extent(&flat.iter().flatten().copied().collect::<Vec<_>>());
+        float(Attr::NRM, CompCount::NRM_XYZ, extent_free, flat);
+    }
+    for (k, u) in &uvs {
+        float(
+            Attr::tex(*k as u8),
+            CompCount::TEX_ST,
+            1e-6,
+            u.iter().map(|x| x.to_vec()).collect(),
+        );
     }
     if let Some(c) = colors {
-        let f = VertexFormat {
+        let rgba8 = VertexFormat {
             attr: Attr::CLR0,
             count: CompCount::CLR_RGBA,
             ty: CompType::RGBA8,
             frac: 0,
         };
-        attrs.push((f, Array::colors(f, c)));
+        let (f, t) = recorded_format(&recorded, Attr::CLR0, &[])
+            .map_or((rgba8, None), |(f, t)| (f, Some(t)));
+        let bytes = c
+            .iter()
+            .map(|&c| {
+                let mut out = Vec::new();
+                let _ = f.encode_color(c, &mut out);
+                out
+            })
+            .collect();
+        have.push((f, t, bytes));
     }
-    if let Some(u) = &uvs {
-        let flat: Vec<f32> = u.iter().flatten().copied().collect();
-        let f = VertexFormat::fitting(Attr::TEX0, CompCount::TEX_ST, &flat, 1e-6 * extent(&flat));
-        attrs.push((f, Array::new(f, u.iter().map(|x| x.to_vec()))));
-    }
-    let envelope = s.rigid.is_none();
-    let mut desc = VertexDesc::new();
-    let mut list = Vec::new();
+    let mut attrs = Vec::new();
+    let mut index = Vec::new();
+    // Matrix indices: PNMTXIDX on envelope meshes, and the recorded direct TEXnMTXIDX.
+    let words = |a: Attr| {
+        recorded
+            .iter()
+            .find(|e| e[0] == a.0)
+            .map_or([0; 2], |e| [e[2], e[3]])
+    };
     if envelope {
-        desc.push(Attr::PNMTXIDX, AttrType::DIRECT)?;
-        list.push(vtx(Attr::PNMTXIDX.0, AttrType::DIRECT.0, 0, 0, 0, 0, None));
+        attrs.push((Attr::PNMTXIDX, Source::Matrix(words(Attr::PNMTXIDX))));
+        index.push(Vec::new());
     }
-    for (f, a) in &attrs {
-        let kind = if a.values.len() <= 256 {
-            AttrType::INDEX8
-        } else {
-            AttrType::INDEX16
-        };
-        if a.values.len() > 65536 {
-            return Err(Error::message(format!(
-                "mesh {}: more than 65,536 distinct values of one attribute",
-                m.name
-            )));
-        }
-        desc.push(f.attr, kind)?;
-        let size = f.element_size().unwrap_or(4);
-        let bytes: Vec<u8> = a.values.iter().flatten().copied().collect();
-        let at = b.bytes(bytes, 32);
-        list.push(vtx(
-            f.attr.0,
-            kind.0,
-            f.count.0,
-            f.ty.0,
-            f.frac,
-            size as u16,
-            Some(at),
+    for e in recorded.iter().filter(|e| {
+        (Attr::TEX0MTXIDX.0..=Attr::TEX7MTXIDX.0).contains(&e[0]) && e[1] == AttrType::DIRECT.0
+    }) {
+        attrs.push((Attr(e[0]), Source::Matrix([e[2], e[3]])));
+        index.push(Vec::new());
+    }
+    let mut values = vec![None; attrs.len()];
+    for (f, t, bytes) in have {
+        attrs.push((f.attr, Source::Pending(t)));
+        index.push(Vec::new());
+        values.push(Some((f, bytes)));
+    }
+    // List order: the recorded one, then the rest in GX attribute order (matrix index first).
+    let rank = |a: Attr| {
+        recorded
+            .iter()
+            .position(|e| e[0] == a.0)
+            .unwrap_or(recorded.len() + a.0 as usize)
+    };
+    let mut order: Vec<usize> = (0..attrs.len()).collect();
+    order.sort_by_key(|&i| attrs.get(i).map_or(usize::MAX, |a| rank(a.0)));
+    let attrs: Vec<(Attr, Source)> = order
+        .iter()
+        .filter_map(|&i| attrs.get(i).copied())
+        .collect();
+    let index: Vec<Vec<u32>> = order
+        .iter()
+        .filter_map(|&i| index.get(i).cloned())
+        .collect();
+    let values = order
+        .iter()
+        .map(|&i| values.get_mut(i).and_then(Option::take))
+        .collect();
+    let keys: Vec<Vec<(usize, u32)>> = (0..n)
+        .map(|i| key(s.weights.get(i).map_or(&Vec::new(), |w| w)))
+        .collect();
+
+    // The recorded palette, when every vertex's weights are one of its slots: one PObj with
+    // the slots in the recorded order and the recorded weights (HAL's envelope order).
+    let slot_keys: Vec<Vec<(usize, u32)>> = x
+        .palette
+        .iter()
+        .map(|slot| key(&normalised(slot, skel, 0)))
+        .collect();
+    let exact = (envelope
+        && !x.palette.is_empty()
+        && x.palette.len() <= MAX_PALETTE
+        && keys.iter().all(|k| slot_keys.contains(k)))
+    .then(|| {
+        x.palette
+            .iter()
+            .map(|slot| {
+                slot.iter()
+                    .filter(|e| e.0 < skel.from_nodes)
+                    .map(|&(j, w)| (skel.of_node(j), w.to_bits()))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    });
+    let valid = |t: &&[u32; 3]| t.iter().all(|&i| (i as usize) < n);
+    let mut parts: Vec<Part> = Vec::new();
+    if exact.is_some() {
+        parts.push((
+            m.triangles.iter().filter(valid).copied().collect(),
+            slot_keys,
         ));
     }
-    let vtx_list = b.vtx_list(&list);
-
-    // Parts: triangles in order, a new part when the palette would pass the limit.
-    let mut parts: Vec<Part> = Vec::new();
-    for t in &m.triangles {
-        if t.iter().any(|&i| i as usize >= m.positions.len()) {
-            continue;
-        }
-        let keys: BTreeSet<Vec<(usize, u32)>> = t
-            .iter()
-            .map(|&i| key(s.weights.get(i as usize).map_or(&Vec::new(), |w| w)))
-            .collect();
+    // Else: triangles in order, a new part when the palette would pass the limit.
+    for t in m.triangles.iter().filter(valid).filter(|_| exact.is_none()) {
+        let tk: BTreeSet<&Vec<(usize, u32)>> =
+            t.iter().filter_map(|&i| keys.get(i as usize)).collect();
         let fits = |slots: &Vec<Vec<(usize, u32)>>| {
             !envelope
-                || slots.len() + keys.iter().filter(|k| !slots.contains(k)).count() <= MAX_PALETTE
+                || slots.len() + tk.iter().filter(|k| !slots.contains(k)).count() <= MAX_PALETTE
         };
         if parts.last().is_none_or(|(_, slots)| !fits(slots)) {
             parts.push((Vec::new(), Vec::new()));
         }
         if let Some((tris, slots)) = parts.last_mut() {
             if envelope {
-                for k in keys {
-                    if !slots.contains(&k) {
-                        slots.push(k);
+                for k in &tk {
+                    if !slots.contains(k) {
+                        slots.push((*k).clone());
                     }
                 }
             }
@@ -381,41 +628,141 @@ fn mesh(
         // A mesh without triangles (our export of an empty PObj) keeps its PObj and material.
         parts.push((Vec::new(), Vec::new()));
     }
+    Ok(Prepared {
+        attrs,
+        index,
+        values,
+        keys,
+        parts,
+        exact,
+        envelope,
+        recorded: !recorded.is_empty(),
+        name: m.name.clone(),
+    })
+}
+
+/// A descriptor list's identity: per entry attribute, type and array.
+type ListKey = Vec<(u32, u32, Option<usize>)>;
+
+/// The PObjs of one prepared mesh (links unset), over the written arrays; descriptor lists
+/// with the same entries (`lists`) and envelope arrays with the same weights (`envelopes`) are
+/// shared.
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    b: &mut Builder,
+    p: &Prepared,
+    arrays: &Arrays,
+    blocks: &[Target],
+    lists: &mut HashMap<ListKey, Target>,
+    envelopes: &mut HashMap<Vec<(usize, u32)>, Target>,
+    joints: &[Target],
+    link: Option<usize>,
+    cull: PObjFlags,
+) -> Result<Vec<PObj<Target>>> {
+    let mut desc = VertexDesc::new();
+    let mut entries = Vec::new();
+    let mut list_key = Vec::new();
+    for &(attr, source) in &p.attrs {
+        let (a, recorded) = match source {
+            Source::Matrix([cnt, ty]) => {
+                desc.push(attr, AttrType::DIRECT)?;
+                entries.push(vtx(attr.0, AttrType::DIRECT.0, cnt, ty, 0, 0, None));
+                list_key.push((attr.0, AttrType::DIRECT.0, None));
+                continue;
+            }
+            Source::Array(a, t) => (a, t),
+            Source::Pending(_) => continue,
+        };
+        let Some((f, values)) = arrays.list.get(a) else {
+            continue;
+        };
+        let len = values.values.len();
+        if len > 65536 {
+            return Err(Error::message(format!(
+                "mesh {}: more than 65,536 distinct values of one attribute",
+                p.name
+            )));
+        }
+        let rule = if len <= 256 {
+            AttrType::INDEX8
+        } else {
+            AttrType::INDEX16
+        };
+        let kind = match recorded {
+            Some(AttrType::INDEX16) => AttrType::INDEX16,
+            Some(AttrType::INDEX8) if len <= 256 => AttrType::INDEX8,
+            _ => rule,
+        };
+        desc.push(attr, kind)?;
+        let size = f.element_size().unwrap_or(4);
+        entries.push(vtx(
+            attr.0,
+            kind.0,
+            f.count.0,
+            f.ty.0,
+            f.frac,
+            size as u16,
+            blocks.get(a).copied(),
+        ));
+        list_key.push((attr.0, kind.0, Some(a)));
+    }
+    let vtx_list = *lists
+        .entry(list_key)
+        .or_insert_with(|| b.vtx_list(&entries));
     let mut out = Vec::new();
-    for (tris, slots) in parts {
+    for (tris, slots) in &p.parts {
         let mut prims = Vec::new();
-        for p in gx::strip::stripify(&tris) {
-            let mut buf = PrimitiveBuf::new(p.op);
-            for &i in &p.indices {
-                let mut values = Vec::with_capacity(attrs.len() + 1);
-                if envelope {
-                    let k = key(s.weights.get(i as usize).map_or(&Vec::new(), |w| w));
-                    let slot = slots.iter().position(|x| *x == k).unwrap_or(0);
-                    values.push(3 * slot as u32);
-                }
-                for (_, a) in &attrs {
-                    values.push(a.index.get(i as usize).copied().unwrap_or(0));
-                }
+        // Our export's triangles are in display-list order: its strips come back as they were.
+        let strips = if p.recorded {
+            gx::strip::in_order(tris)
+        } else {
+            gx::strip::stripify(tris)
+        };
+        for prim in strips {
+            let mut buf = PrimitiveBuf::new(prim.op);
+            for &i in &prim.indices {
+                let values: Vec<u32> = p
+                    .index
+                    .iter()
+                    .zip(&p.attrs)
+                    .map(|(idx, (attr, source))| match source {
+                        Source::Matrix(_) => {
+                            let k = p.keys.get(i as usize);
+                            let slot = slots.iter().position(|x| Some(x) == k).unwrap_or(0);
+                            let base = if *attr == Attr::PNMTXIDX { 0 } else { TEXMTX0 };
+                            base + 3 * slot as u32
+                        }
+                        Source::Array(..) | Source::Pending(_) => {
+                            idx.get(i as usize).copied().unwrap_or(0)
+                        }
+                    })
+                    .collect();
                 buf.push(&desc, &values);
             }
             prims.push(buf);
         }
         let (dl, n_display) = display_list(&prims, &desc)?;
         let dl = b.bytes(dl, 32);
-        let link = if envelope {
+        let link = if p.envelope {
             let mut arrays = Vec::new();
-            for k in &slots {
-                let w: Vec<(Target, f32)> = k
-                    .iter()
-                    .filter_map(|&(j, x)| joints.get(j).map(|t| (*t, f32::from_bits(x))))
-                    .collect();
-                arrays.push(b.envelope(&w));
+            for (i, k) in slots.iter().enumerate() {
+                // The recorded weights when there are, else the normalised ones.
+                let k = p.exact.as_ref().and_then(|e| e.get(i)).unwrap_or(k);
+                // Each weight set once per model: PObjs that share one share its array.
+                let at = *envelopes.entry(k.clone()).or_insert_with(|| {
+                    let w: Vec<(Target, f32)> = k
+                        .iter()
+                        .filter_map(|&(j, x)| joints.get(j).map(|t| (*t, f32::from_bits(x))))
+                        .collect();
+                    b.envelope(&w)
+                });
+                arrays.push(at);
             }
             Some(b.ptr_array(&arrays))
         } else {
             link.and_then(|j| joints.get(j).copied())
         };
-        let flags = if envelope {
+        let flags = if p.envelope {
             PObjFlags::ENVELOPE | cull
         } else {
             cull
@@ -433,43 +780,60 @@ fn mesh(
     Ok(out)
 }
 
-/// One attribute's distinct encoded values and each vertex's index into them.
+/// The model's vertex arrays: one per attribute format, shared by every mesh that stores the
+/// attribute in it (HAL's compiler writes one array per attribute for the whole model, every
+/// texture coordinate set in one), each value once, in first-use order.
+#[derive(Default)]
+struct Arrays {
+    list: Vec<(VertexFormat, Array)>,
+}
+
+impl Arrays {
+    /// Adds `items` (encoded values, one per vertex) to the array of format `f`; returns the
+    /// array and each vertex's index in it.
+    fn add(&mut self, f: VertexFormat, items: Vec<Vec<u8>>) -> (usize, Vec<u32>) {
+        // Every texture coordinate set shares one array (HAL's TEX1 reads TEX0's).
+        let family = |f: &VertexFormat| {
+            let tex = (Attr::TEX0.0..=Attr::TEX7.0).contains(&f.attr.0);
+            (if tex { Attr::TEX0 } else { f.attr }, f.count, f.ty, f.frac)
+        };
+        let at = match self.list.iter().position(|(g, _)| family(g) == family(&f)) {
+            Some(i) => i,
+            None => {
+                self.list.push((f, Array::default()));
+                self.list.len() - 1
+            }
+        };
+        let index = match self.list.get_mut(at) {
+            Some((_, a)) => items.into_iter().map(|v| a.index(v)).collect(),
+            None => Vec::new(),
+        };
+        (at, index)
+    }
+
+    /// Writes every array; their targets in [`Arrays::list`] order.
+    fn write(&self, b: &mut Builder) -> Vec<Target> {
+        self.list
+            .iter()
+            .map(|(_, a)| b.bytes(a.values.iter().flatten().copied().collect(), 32))
+            .collect()
+    }
+}
+
+/// One attribute's distinct encoded values, in first-use order.
+#[derive(Default)]
 struct Array {
     values: Vec<Vec<u8>>,
-    index: Vec<u32>,
+    seen: HashMap<Vec<u8>, u32>,
 }
 
 impl Array {
-    fn new(f: VertexFormat, items: impl Iterator<Item = Vec<f32>>) -> Array {
-        Array::from_bytes(items.map(|v| {
-            let mut out = Vec::new();
-            let _ = f.encode(&v, &mut out);
-            out
-        }))
-    }
-
-    fn colors(f: VertexFormat, c: &[[u8; 4]]) -> Array {
-        Array::from_bytes(c.iter().map(|&c| {
-            let mut out = Vec::new();
-            let _ = f.encode_color(c, &mut out);
-            out
-        }))
-    }
-
-    fn from_bytes(items: impl Iterator<Item = Vec<u8>>) -> Array {
-        let mut seen: HashMap<Vec<u8>, u32> = HashMap::new();
-        let mut a = Array {
-            values: Vec::new(),
-            index: Vec::new(),
-        };
-        for bytes in items {
-            let next = a.values.len() as u32;
-            let i = *seen.entry(bytes.clone()).or_insert_with(|| {
-                a.values.push(bytes);
-                next
-            });
-            a.index.push(i);
-        }
-        a
+    /// The index of `bytes`, added when new.
+    fn index(&mut self, bytes: Vec<u8>) -> u32 {
+        let next = self.values.len() as u32;
+        *self.seen.entry(bytes).or_insert_with_key(|v| {
+            self.values.push(v.clone());
+            next
+        })
     }
 }

@@ -23,6 +23,9 @@ const GEQUAL: u8 = 6;
 /// The TObj source that reads texture coordinate set 0 (`GX_TEXCOORD0` + 4).
 const SRC_TEX0: u32 = 4;
 
+/// Texture coordinate sets GX has (TEX0..TEX7).
+pub(super) const UV_SETS: usize = 8;
+
 /// TObj coordinate modes generated at draw time (reflection, highlight, shadow).
 const GENERATED: [u32; 3] = [1, 2, 3];
 
@@ -34,7 +37,8 @@ pub(super) struct Materials<'a> {
     scene: &'a Scene,
     opts: &'a ImportOptions,
     mobjs: HashMap<Option<usize>, Target>,
-    images: HashMap<ImageKey, (Target, Option<Target>)>,
+    /// Per encoding: the Image struct to copy (pixels set) and the palette.
+    images: HashMap<ImageKey, (Image<Target>, Option<Target>)>,
     /// CMPR sub-blocks that could not be re-encoded exactly.
     pub inexact_blocks: usize,
 }
@@ -50,17 +54,27 @@ impl<'a> Materials<'a> {
         }
     }
 
-    /// Whether glTF material `m` maps a texture by texture coordinates (its meshes then need
-    /// TEX0): a plain material with a texture, or a recorded TObj whose coordinates are not
-    /// generated (reflection, highlight and shadow maps are, from normals or positions).
-    pub(super) fn needs_uv(&self, m: Option<usize>) -> bool {
+    /// How many texture coordinate sets glTF material `m` reads (its meshes then need TEX0 up
+    /// to the last): a plain material with a texture reads TEX0; a recorded TObj whose
+    /// coordinates are not generated (reflection, highlight and shadow maps are, from normals
+    /// or positions) reads the set its source names (`GX_TEXCOORDn` + 4).
+    pub(super) fn uv_sets(&self, m: Option<usize>) -> usize {
         let mat = m.and_then(|m| self.scene.materials.get(m));
         match mat.and_then(|x| extras::read::<MaterialExtras>(x.extras.as_ref())) {
-            Some(x) => x.textures.iter().any(|t| {
-                let coord = t.flags & TObjFlags::COORD.bits();
-                t.image.is_some() && t.src >= SRC_TEX0 && !GENERATED.contains(&coord)
-            }),
-            None => mat.is_some_and(|x| x.texture.is_some()),
+            Some(x) => x
+                .textures
+                .iter()
+                .filter(|t| {
+                    let coord = t.flags & TObjFlags::COORD.bits();
+                    t.image.is_some() && t.src >= SRC_TEX0 && !GENERATED.contains(&coord)
+                })
+                .map(|t| (t.src - SRC_TEX0) as usize + 1)
+                .max()
+                .unwrap_or(0)
+                .min(UV_SETS),
+            None => mat
+                .filter(|x| x.texture.is_some())
+                .map_or(0, |x| x.texcoord.min(UV_SETS - 1) + 1),
         }
     }
 
@@ -193,14 +207,11 @@ impl<'a> Materials<'a> {
         for t in x.textures.iter().rev() {
             let Some(image) = t.image else { continue };
             let (img, pal) = self.image(b, image, texture_key(image, &t.stored))?;
+            // Every coordinate set comes through glTF (TEXCOORD_n), so the source is kept.
             let mut tobj = t.tobj::<Target>();
-            // Only the first coordinate set comes through glTF.
-            let coord = t.flags & TObjFlags::COORD.bits();
-            if coord == 0 && tobj.src > SRC_TEX0 {
-                tobj.src = SRC_TEX0;
-            }
             tobj.image = Some(img);
             tobj.palette = pal;
+            tobj.tev = t.tev.map(|x| b.put(&x.tev()));
             tobj.next = next;
             next = Some(b.put(&tobj));
         }
@@ -234,7 +245,10 @@ impl<'a> Materials<'a> {
                 )
             });
             let (image, pal) = self.image(b, i, (i, format.0, palette, 1))?;
-            tobj_at = Some(b.put(&tobj(0, None, image, pal)));
+            let mut t = tobj(0, None, image, pal);
+            // The glTF texture's coordinate set (`texCoord`) is the TObj's source.
+            t.src = SRC_TEX0 + mat.texcoord.min(UV_SETS - 1) as u32;
+            tobj_at = Some(b.put(&t));
             mode |= RenderMode::TEX0;
         }
         let pe = match mat.alpha_mode {
@@ -265,8 +279,10 @@ impl<'a> Materials<'a> {
         index: usize,
         key: ImageKey,
     ) -> Result<(Target, Option<Target>)> {
-        if let Some(&t) = self.images.get(&key) {
-            return Ok(t);
+        // Pixels and palette once per encoding; an Image struct per TObj (HAL's compiler
+        // gives each TObj its own, pointing at shared pixels: TyBSword's two at 0x70c, 0x7d8).
+        if let Some((header, pal)) = self.images.get(&key) {
+            return Ok((b.put(header), *pal));
         }
         let img = self
             .scene
@@ -289,9 +305,14 @@ impl<'a> Materials<'a> {
                 },
             )?;
             data = e.data;
-            let n = u16::try_from(e.palette.len() / 2)
-                .map_err(|_| Error::message("palette too long"))?;
-            let lut = b.bytes(e.palette, 32);
+            // The LUT holds the recorded entry count (unused entries zero), as the source's
+            // did: HAL's palettes keep their size whatever the image uses.
+            let mut lut = e.palette;
+            if palette.is_some() && lut.len() < 2 * usize::from(most) {
+                lut.resize(2 * usize::from(most), 0);
+            }
+            let n = u16::try_from(lut.len() / 2).map_err(|_| Error::message("palette too long"))?;
+            let lut = b.bytes(lut, 32);
             pal = Some(b.put(&Palette {
                 data: Some(lut),
                 format: u32::from(pf),
@@ -321,7 +342,7 @@ impl<'a> Materials<'a> {
             max_lod: levels.saturating_sub(1) as f32,
         };
         let t = (b.put(&header), pal);
-        self.images.insert(key, t);
+        self.images.insert(key, (header, pal));
         Ok(t)
     }
 }
