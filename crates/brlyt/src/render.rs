@@ -74,8 +74,8 @@ pub struct Rendered {
     pub image: Image,
     /// Panes drawn (visible pictures, windows and text boxes).
     pub drawn: usize,
-    /// Visible panes whose material names a texture the lookup did not give, as
-    /// `pane: texture` (drawn with a white texel instead).
+    /// Visible panes whose materials name a texture the lookup did not give, as
+    /// `pane: texture`, once each (drawn with a white texel instead).
     pub missing_textures: Vec<String>,
     /// Visible text panes drawn as outlines because their font was not available, as
     /// `pane: font`.
@@ -436,7 +436,10 @@ impl<'a> Renderer<'a> {
             if map.image.is_none() {
                 let name = lyt.textures().get(usize::from(t.texture));
                 let name = name.map_or_else(|| format!("#{}", t.texture), |n| n.text());
-                self.out.missing_textures.push(format!("{pane}: {name}"));
+                let entry = format!("{pane}: {name}");
+                if !self.out.missing_textures.contains(&entry) {
+                    self.out.missing_textures.push(entry);
+                }
             }
         }
         Shader {
