@@ -58,11 +58,23 @@ pub struct Glyph {
     pub advance: f32,
 }
 
+/// A font's cell size and line spacing (font pixels), what a text pane's font size scales
+/// (BRFNT `FINF`: width, height, line feed).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Metrics {
+    /// Cell width: a text pane's font width divided by it is the horizontal scale.
+    pub width: f32,
+    /// Cell height: the vertical scale's divisor, and a glyph image's height.
+    pub height: f32,
+    /// Distance between lines before scaling.
+    pub line_feed: f32,
+}
+
 /// Where text panes get their glyphs (a BRFNT reader implements it).
 pub trait GlyphSource {
-    /// The line height of the font of this file name (font pixels); `None` when the font is
-    /// not available, and the text pane is drawn as its outline.
-    fn line_height(&self, font: &str) -> Option<f32>;
+    /// The metrics of the font of this file name (`fnl1`); `None` when the font is not
+    /// available, and the text pane is drawn as its outline.
+    fn metrics(&self, font: &str) -> Option<Metrics>;
     /// The glyph of a code point in that font; `None` draws nothing and advances nothing.
     fn glyph(&self, font: &str, code: u32) -> Option<Glyph>;
 }
@@ -80,10 +92,18 @@ pub struct Rendered {
     /// Visible text panes drawn as outlines because their font was not available, as
     /// `pane: font`.
     pub text_without_font: Vec<String>,
+    /// Drawing stopped after [`MAX_WORK`] canvases' worth of pixels: the image is incomplete.
+    pub exhausted: bool,
 }
 
-/// Largest canvas side drawn (a layout declaring more is refused rather than allocated).
-pub const MAX_SIDE: u32 = 8192;
+/// Largest canvas side drawn (a layout declaring more is refused rather than allocated; the
+/// Wii's screens are at most 640 × 528, the real layouts 608 × 456).
+pub const MAX_SIDE: u32 = 4096;
+
+/// Most pixels visited per render, in canvases: a hostile layout (thousands of full-screen
+/// panes, huge glyphs) stops there rather than running for hours. The real layouts visit
+/// fewer than 10.
+pub const MAX_WORK: u64 = 256;
 
 /// A colour with components in 0–1.
 type Color = [f32; 4];
@@ -258,6 +278,9 @@ struct Canvas {
     /// Screen position of the canvas's top left corner.
     left: f32,
     top: f32,
+    /// Pixels visited so far, and whether [`MAX_WORK`] stopped the drawing.
+    work: u64,
+    exhausted: bool,
 }
 
 impl Canvas {
@@ -308,6 +331,12 @@ impl Canvas {
         let Some((x0, x1, y0, y1)) = self.span(q) else {
             return;
         };
+        let area = ((x1 - x0) * (y1 - y0)) as u64;
+        self.work += area;
+        if self.work > MAX_WORK * (self.width * self.height) as u64 {
+            self.exhausted = true;
+            return;
+        }
         for y in y0..y1 {
             for x in x0..x1 {
                 let p = self.screen(x, y);
@@ -603,32 +632,31 @@ impl<'a> Renderer<'a> {
             c[3] *= at.alpha / 255.0;
             c
         });
-        let height = self.fonts.and_then(|f| f.line_height(&font));
-        let (Some(fonts), Some(line_h)) = (self.fonts, height.filter(|h| *h > 0.0)) else {
+        let metrics = self.fonts.and_then(|f| Some((f, f.metrics(&font)?)));
+        let Some((fonts, fm)) = metrics.filter(|(_, m)| m.width > 0.0 && m.height > 0.0) else {
             self.out.text_without_font.push(format!("{name}: {font}"));
             self.canvas.outline(&at.corners, top);
             return;
         };
         let [fw, fh] = t.font_size.map(|v| v.get());
-        let scale = fh / line_h;
-        let (sx, sy) = (fw / line_h, scale);
-        let text = t.string();
-        let lines: Vec<Vec<(Option<Glyph>, char)>> = text
+        let (sx, sy) = (fw / fm.width, fh / fm.height);
+        let lines: Vec<Vec<Option<Glyph>>> = t
+            .string()
             .split('\n')
             .map(|l| {
                 l.chars()
-                    .map(|c| (fonts.glyph(&font, u32::from(c)), c))
+                    .map(|c| fonts.glyph(&font, u32::from(c)))
                     .collect()
             })
             .collect();
         let space = t.char_space.get();
-        let width_of = |l: &[(Option<Glyph>, char)]| -> f32 {
+        let width_of = |l: &[Option<Glyph>]| -> f32 {
             l.iter()
-                .map(|(g, _)| g.as_ref().map_or(0.0, |g| g.advance * sx + space))
+                .map(|g| g.as_ref().map_or(0.0, |g| g.advance * sx + space))
                 .sum()
         };
-        let line_step = fh + t.line_space.get();
-        let block_h = line_step * lines.len() as f32 - t.line_space.get();
+        let line_step = fm.line_feed * sy + t.line_space.get();
+        let block_h = line_step * (lines.len() as f32 - 1.0) + fh;
         let [bx, by] = base(p);
         let (pw, ph) = (p.size[0].get(), p.size[1].get());
         let frac = |k: u8| f32::from(k.min(2)) / 2.0;
@@ -645,7 +673,7 @@ impl<'a> Renderer<'a> {
         for (k, line) in lines.iter().enumerate() {
             let mut pen = bx + (pw - block_w) * hx + (block_w - width_of(line)) * align;
             let y = y0 + line_step * k as f32;
-            for (g, _) in line {
+            for g in line {
                 let Some(g) = g else { continue };
                 let (gw, gh) = (g.image.width() as f32 * sx, g.image.height() as f32 * sy);
                 let q = rect(&m, pen + g.left * sx, y, gw, gh);
@@ -748,6 +776,11 @@ pub fn render(
     } else {
         (0.0, 0.0)
     };
+    let mut px = Vec::new();
+    px.try_reserve_exact(width * height)
+        .map_err(|_| gcio::Error::message(format!("no memory for a {width} x {height} canvas")))?;
+    let a = f32::from(opts.background[3]) / 255.0;
+    px.resize(width * height, mul(color(opts.background), [a, a, a, 1.0]));
     let images: Vec<Option<Image>> = lyt.textures().iter().map(|n| textures(&n.text())).collect();
     let mut r = Renderer {
         lyt,
@@ -757,21 +790,18 @@ pub fn render(
         canvas: Canvas {
             width,
             height,
-            px: vec![
-                mul(color(opts.background), {
-                    let a = f32::from(opts.background[3]) / 255.0;
-                    [a, a, a, 1.0]
-                });
-                width * height
-            ],
+            px,
             left,
             top,
+            work: 0,
+            exhausted: false,
         },
         out: Rendered {
             image: Image::default(),
             drawn: 0,
             missing_textures: Vec::new(),
             text_without_font: Vec::new(),
+            exhausted: false,
         },
     };
     let tree = lyt.tree();
@@ -808,6 +838,7 @@ pub fn render(
         r.out.drawn += 1;
     }
     let mut out = r.out;
+    out.exhausted = r.canvas.exhausted;
     out.image = r.canvas.into_image()?;
     Ok(out)
 }

@@ -7,7 +7,7 @@
 
 use brlyt::model::{Layout, Picture, Rgba, Section, TexMap, Text, Window, WindowContent};
 use brlyt::model::{Material, WindowFrame};
-use brlyt::render::{Filter, Glyph, GlyphSource, Options, render};
+use brlyt::render::{Filter, Glyph, GlyphSource, Metrics, Options, render};
 use brlyt::{Brlyt, Pane, build};
 use gcio::F32;
 use gx::tex::Image;
@@ -320,8 +320,12 @@ fn windows_draw_content_and_frames() {
 struct Blocks;
 
 impl GlyphSource for Blocks {
-    fn line_height(&self, font: &str) -> Option<f32> {
-        (font == "f.brfnt").then_some(4.0)
+    fn metrics(&self, font: &str) -> Option<Metrics> {
+        (font == "f.brfnt").then_some(Metrics {
+            width: 2.0,
+            height: 4.0,
+            line_feed: 4.0,
+        })
     }
     fn glyph(&self, _: &str, code: u32) -> Option<Glyph> {
         // 'A': a solid 2 × 4 cell advancing 3; others: nothing.
@@ -343,7 +347,7 @@ fn text_layout() -> Brlyt {
         alignment: 0,
         pad: [0; 2],
         colors: [[0, 255, 0, 255], [0, 0, 255, 255]],
-        font_size: [f(4.0), f(4.0)],
+        font_size: [f(2.0), f(4.0)],
         char_space: f(0.0),
         line_space: f(0.0),
         text: Some("AA".encode_utf16().collect()),
@@ -516,7 +520,7 @@ fn real_layouts_render() {
             "{arc}:{path}: {:?}",
             r.missing_textures
         );
-        assert!(r.drawn > 0, "{arc}:{path}");
+        assert!(r.drawn > 0 && !r.exhausted, "{arc}:{path}");
         assert!(r.image.pixels().iter().any(|p| p[3] > 0), "{arc}:{path}");
         let name = path.rsplit('/').next().unwrap().replace(".brlyt", ".png");
         std::fs::write(out.join(name), gx::png::encode(&r.image).unwrap()).unwrap();
@@ -597,4 +601,27 @@ fn real_layouts_render() {
     assert_eq!(layouts, 4, "the shared archives hold 4 layouts");
     assert_eq!(pictures, 69, "picture panes of the 4 layouts");
     assert!(hidden > 0, "some pictures are hidden");
+}
+
+/// Thousands of full-screen panes: drawing stops at the work limit and says so.
+#[test]
+fn hostile_layouts_stop_at_the_work_limit() {
+    let pics = (0..300)
+        .map(|i| picture(&format!("P{i}"), 0.0, 0.0, 4.0, 4.0, [WHITE; 4], 0))
+        .collect();
+    let lyt = layout(4.0, 4.0, vec![plain(None, 0)], pics);
+    let r = render(&lyt, no_textures, None, &Options::default()).unwrap();
+    assert!(r.exhausted);
+    assert_eq!(px(&r.image, 1, 1), WHITE);
+    let lyt = layout(
+        4.0,
+        4.0,
+        vec![plain(None, 0)],
+        vec![picture("P", 0.0, 0.0, 4.0, 4.0, [WHITE; 4], 0)],
+    );
+    assert!(
+        !render(&lyt, no_textures, None, &Options::default())
+            .unwrap()
+            .exhausted
+    );
 }

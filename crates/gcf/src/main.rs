@@ -902,6 +902,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 for t in &made.text_without_font {
                     outln!("  no font, outline drawn: {t}");
                 }
+                if made.exhausted {
+                    outln!("  drawing stopped at the work limit: the image is incomplete");
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

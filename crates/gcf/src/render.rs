@@ -23,6 +23,8 @@ pub struct Made {
     pub missing_textures: Vec<String>,
     /// `pane: font` for each text pane drawn as its outline (no font reader yet).
     pub text_without_font: Vec<String>,
+    /// Drawing stopped at the renderer's work limit (a hostile layout): the image is incomplete.
+    pub exhausted: bool,
     /// Animation values written into the layout, when `--anim` was given.
     pub animated: Option<usize>,
     /// Animation contents naming a pane or material the layout does not have.
@@ -141,6 +143,7 @@ pub fn render_png(
         drawn: r.drawn,
         missing_textures: r.missing_textures,
         text_without_font: r.text_without_font,
+        exhausted: r.exhausted,
         animated,
         unbound,
         millis,
