@@ -2,7 +2,8 @@
 //!
 //! What follows NW4R (`nw4r::lyt`): the pane tree in drawing order, pane SRT composed with the
 //! parents, base position, visibility and inherited alpha ([`crate::place`]); the canvas is
-//! `lyt1`'s screen with its origin at the centre (a layout with `centered` 0: at the top left);
+//! `lyt1`'s screen with its origin at the centre (`GetLayoutRect`; a layout with `centered` 0
+//! has it at the top left, y still up: no real layout is so, unverified);
 //! texture coordinates through each map's coordinate generator and texture SRT
 //! (`CalcTextureMtx`: scale and rotation about the centre (0.5, 0.5), then translation), GX
 //! wrap modes (clamp, repeat, mirror); the TEV set-up `Material::SetupGX` makes when a material
