@@ -15,9 +15,12 @@
 //! the frames inward and the 1, 4 or 8 frame pieces with their flips (`Window::DrawSelf`);
 //! bounding and null panes draw nothing.
 //!
-//! What is approximated: materials with their own TEV stages are drawn as if they had none (the
-//! default set-up above), indirect stages, alpha compare, TEV swap tables and blend modes other
-//! than source-alpha blending are ignored; a quad's attributes are interpolated bilinearly over
+//! A material's own TEV stages are evaluated as GX does (inputs, add/subtract, bias, scale,
+//! clamp, output registers, konst selections), on the texel of each stage's map and generator.
+//!
+//! What is approximated: the TEV's comparison operations are taken as additions, its 8-bit
+//! rounding is not modelled, indirect stages, alpha compare, TEV swap tables and blend modes
+//! other than source-alpha blending are ignored; a quad's attributes are interpolated bilinearly over
 //! the quad where GX interpolates over its two triangles (equal for the parallelograms panes
 //! make); rotations about x and y are left out; texture levels other than the first are not used.
 //! Text is laid out line by line from the glyph widths a [`GlyphSource`] gives (no tags, no
@@ -198,10 +201,128 @@ struct Shader<'a> {
     c1: Color,
     /// The konst colour each map's stage selects when several maps are added.
     konst: Vec<f32>,
+    /// The material's own TEV stages (at most 16, as GX has), evaluated instead of the
+    /// default set-up when there are any.
+    stages: Vec<crate::model::TevStage>,
+    /// TEV colour registers 0–2 and the konst colours, for the material's own stages.
+    regs: [Color; 3],
+    kcolors: [Color; 4],
+}
+
+/// A konst colour selection (`GXTevKColorSel`/`GXTevKAlphaSel`): 0–7 the fractions 8/8…1/8,
+/// 12–15 konst colours 0–3 (colour only), then their red, green, blue and alpha, four each.
+fn konst_sel(k: &[Color; 4], sel: u8) -> Color {
+    let reg = |i: u8| k.get(usize::from(i & 3)).copied().unwrap_or(WHITE);
+    let one = |v: f32| [v; 4];
+    match sel {
+        0..=7 => one(f32::from(8 - sel) / 8.0),
+        12..=15 => reg(sel),
+        16..=19 => one(reg(sel)[0]),
+        20..=23 => one(reg(sel)[1]),
+        24..=27 => one(reg(sel)[2]),
+        28..=31 => one(reg(sel)[3]),
+        _ => WHITE,
+    }
+}
+
+/// One TEV operation on one component: `(d ± lerp(a, b, c) + bias) × scale`, the inputs a–c
+/// as 8-bit values, clamped to 0–1 when the stage clamps (else to the signed 10-bit range).
+/// The comparison operations (op 8 and up) are taken as additions.
+fn tev_op(a: f32, b: f32, c: f32, d: f32, op: u8, clamp: bool) -> f32 {
+    let (a, b, c) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0), c.clamp(0.0, 1.0));
+    let v = a + (b - a) * c;
+    let bias = match (op >> 4) & 3 {
+        1 => 0.5,
+        2 => -0.5,
+        _ => 0.0,
+    };
+    let scale = match (op >> 6) & 3 {
+        1 => 2.0,
+        2 => 4.0,
+        3 => 0.5,
+        _ => 1.0,
+    };
+    let r = (d + if op & 0xF == 1 { -v } else { v } + bias) * scale;
+    if clamp {
+        r.clamp(0.0, 1.0)
+    } else {
+        r.clamp(-1024.0 / 255.0, 1023.0 / 255.0)
+    }
 }
 
 impl Shader<'_> {
+    /// The material's own TEV stages (`nw4r::lyt` `res::TevStage` packing: inputs a/b and c/d
+    /// four bits each, then op | bias << 4 | scale << 6, then clamp | out register << 1 | konst
+    /// selection << 3), on the texels each stage samples (`texels[i]` for stage `i`).
+    fn tev(&self, texels: &[Color], ras: Color) -> Color {
+        // PREV, then registers 0–2.
+        let mut regs = [[0.0; 4], self.regs[0], self.regs[1], self.regs[2]];
+        let mut last = [0.0; 4];
+        for (i, st) in self.stages.iter().enumerate() {
+            let tex = texels.get(i).copied().unwrap_or([0.0; 4]);
+            let ras = if st.color_channel == 0xFF {
+                [0.0; 4]
+            } else {
+                ras
+            };
+            let [cab, ccd, cop, ccl] = st.color_in;
+            let [aab, acd, aop, acl] = st.alpha_in;
+            let kc = konst_sel(&self.kcolors, ccl >> 3);
+            let ka = konst_sel(&self.kcolors, acl >> 3)[3];
+            let reg = |k: usize| regs.get(k).copied().unwrap_or([0.0; 4]);
+            let carg = |n: u8| -> Color {
+                let alpha = |c: Color| [c[3]; 4];
+                match n {
+                    0 | 2 | 4 | 6 => reg(usize::from(n / 2)),
+                    1 | 3 | 5 | 7 => alpha(reg(usize::from(n / 2))),
+                    8 => tex,
+                    9 => alpha(tex),
+                    10 => ras,
+                    11 => alpha(ras),
+                    12 => WHITE,
+                    13 => [0.5; 4],
+                    14 => kc,
+                    _ => [0.0; 4],
+                }
+            };
+            let aarg = |n: u8| -> f32 {
+                match n {
+                    0..=3 => reg(usize::from(n))[3],
+                    4 => tex[3],
+                    5 => ras[3],
+                    6 => ka,
+                    _ => 0.0,
+                }
+            };
+            let (ca, cb, cc, cd) = (
+                carg(cab & 15),
+                carg(cab >> 4),
+                carg(ccd & 15),
+                carg(ccd >> 4),
+            );
+            let mut out = [0.0; 4];
+            for (k, o) in out.iter_mut().enumerate().take(3) {
+                let at = |c: Color| c.get(k).copied().unwrap_or(0.0);
+                *o = tev_op(at(ca), at(cb), at(cc), at(cd), cop, ccl & 1 != 0);
+            }
+            let (aa, ab, ac, ad) = (aarg(aab & 7), aarg(aab >> 4), aarg(acd & 7), aarg(acd >> 4));
+            out[3] = tev_op(aa, ab, ac, ad, aop, acl & 1 != 0);
+            // Colour and alpha may name different registers.
+            if let Some(r) = regs.get_mut(usize::from((ccl >> 1) & 3)) {
+                r[..3].copy_from_slice(&out[..3]);
+            }
+            if let Some(r) = regs.get_mut(usize::from((acl >> 1) & 3)) {
+                r[3] = out[3];
+            }
+            last = out;
+        }
+        last.map(|v| v.clamp(0.0, 1.0))
+    }
+
     fn shade(&self, texels: &[Color], ras: Color) -> Color {
+        if !self.stages.is_empty() {
+            return self.tev(texels, ras);
+        }
         let combined = match texels {
             [] => self.c1,
             [t] => lerp(self.c0, self.c1, *t),
@@ -479,6 +600,11 @@ impl<'a> Renderer<'a> {
             maps,
             c0: m.map_or([0.0; 4], |m| tev_color(m.tev_colors[0])),
             c1: m.map_or(WHITE, |m| tev_color(m.tev_colors[1])),
+            stages: m.map_or_else(Vec::new, |m| {
+                m.tev_stages.iter().take(16).copied().collect()
+            }),
+            regs: m.map_or([[0.0; 4], WHITE, WHITE], |m| m.tev_colors.map(tev_color)),
+            kcolors: m.map_or([WHITE; 4], |m| m.tev_kcolors.map(color)),
         }
     }
 
@@ -504,21 +630,37 @@ impl<'a> Renderer<'a> {
             c[3] *= alpha / 255.0;
             c
         });
-        let coords: Vec<[[f32; 2]; 4]> = m.map_or_else(Vec::new, |m| {
-            (0..m.tex_maps.len())
-                .map(|i| map_coords(m, i, quad.sets))
-                .collect()
-        });
+        // (texture map, its corner coordinates) per sampled texel: map i through generator i
+        // for the default set-up, each stage's map and generator for a material's own stages.
+        let samplers: Vec<(usize, [[f32; 2]; 4])> = match m {
+            Some(m) if !m.tev_stages.is_empty() => m
+                .tev_stages
+                .iter()
+                .take(16)
+                .map(|st| {
+                    let g = usize::from(st.tex_coord_gen);
+                    (usize::from(st.tex_map), map_coords(m, g, quad.sets))
+                })
+                .collect(),
+            Some(m) => (0..m.tex_maps.len())
+                .map(|i| (i, map_coords(m, i, quad.sets)))
+                .collect(),
+            None => Vec::new(),
+        };
         let shader = self.shader(m, quad.pane);
         if ras.iter().all(|c| c[3] <= 0.0) {
             // Transparent at every corner, so everywhere: nothing to blend.
             return;
         }
         let filter = self.filter;
-        let mut texels = vec![WHITE; shader.maps.len()];
+        let mut texels = vec![[0.0; 4]; samplers.len()];
         self.canvas.quad(&quad.corners, |u, v| {
-            for ((t, map), c) in texels.iter_mut().zip(&shader.maps).zip(&coords) {
-                *t = map.sample(corners(c, u, v), filter);
+            for (t, (map, c)) in texels.iter_mut().zip(&samplers) {
+                // A stage without a texture map (0xFF) samples nothing.
+                *t = shader
+                    .maps
+                    .get(*map)
+                    .map_or([0.0; 4], |m| m.sample(corners(c, u, v), filter));
             }
             shader.shade(&texels, corners(&ras, u, v))
         });

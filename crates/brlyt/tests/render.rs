@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
 use brlyt::model::{Layout, Picture, Rgba, Section, TexMap, Text, Window, WindowContent};
-use brlyt::model::{Material, WindowFrame};
+use brlyt::model::{Material, TevStage, WindowFrame};
 use brlyt::render::{Filter, Glyph, GlyphSource, Metrics, Options, render};
 use brlyt::{Brlyt, Pane, build};
 use gcio::F32;
@@ -624,4 +624,52 @@ fn hostile_layouts_stop_at_the_work_limit() {
             .unwrap()
             .exhausted
     );
+}
+
+/// A material's own TEV stages (the two of the real pause menu's buttons): stage 0 lerps TEV
+/// colours 0 → 1 by the texel, stage 1 multiplies by the raster colour and scales by 2.
+#[test]
+fn own_tev_stages_are_evaluated() {
+    let mut m = plain(Some(0), 0);
+    let stage = |tex: u8, chan: u8, color_in: [u8; 4], alpha_in: [u8; 4]| TevStage {
+        tex_coord_gen: tex,
+        color_channel: chan,
+        tex_map: tex,
+        swap_sel: 0,
+        color_in,
+        alpha_in,
+        ind_stage: 0,
+        ind_bias_matrix: 0,
+        ind_wrap: 0,
+        ind_flags: 0,
+    };
+    m.tev_stages = vec![
+        stage(0, 0xFF, [0x42, 0xF8, 0x00, 0xF8], [0x21, 0x74, 0x00, 0xF8]),
+        stage(0xFF, 4, [0x0F, 0xFA, 0x40, 0x61], [0x07, 0x75, 0x00, 0xE1]),
+    ];
+    let vc = [[100, 50, 200, 255]; 4];
+    let lyt = layout(
+        4.0,
+        4.0,
+        vec![m.clone()],
+        vec![picture("P", 0.0, 0.0, 4.0, 4.0, vc, 0)],
+    );
+    let nearest = Options {
+        filter: Filter::Nearest,
+        ..Options::default()
+    };
+    let r = render(&lyt, checker, None, &nearest).unwrap();
+    // Red texel: (1, 0, 0) × (100, 50, 200) × 2 = (200, 0, 0); blue: (0, 0, 400) clamped.
+    assert_eq!(px(&r.image, 0, 0), [200, 0, 0, 255]);
+    assert_eq!(px(&r.image, 0, 3), [0, 0, 255, 255]);
+    // Scale 1 (the shine's stage): the plain product.
+    m.tev_stages[1].color_in[2] = 0;
+    let lyt = layout(
+        4.0,
+        4.0,
+        vec![m],
+        vec![picture("P", 0.0, 0.0, 4.0, 4.0, vc, 0)],
+    );
+    let r = render(&lyt, checker, None, &nearest).unwrap();
+    assert_eq!(px(&r.image, 0, 0), [100, 0, 0, 255]);
 }
