@@ -18,9 +18,11 @@
 //! A material's own TEV stages are evaluated as GX does (inputs, add/subtract, bias, scale,
 //! clamp, output registers, konst selections), on the texel of each stage's map and generator.
 //!
+//! The alpha test (`GXSetAlphaCompare`) discards what it fails.
+//!
 //! What is approximated: the TEV's comparison operations are taken as additions, its 8-bit
-//! rounding is not modelled, indirect stages, alpha compare, TEV swap tables and blend modes
-//! other than source-alpha blending are ignored; a quad's attributes are interpolated bilinearly over
+//! rounding is not modelled, indirect stages, TEV swap tables and blend modes other than
+//! source-alpha blending are ignored; a quad's attributes are interpolated bilinearly over
 //! the quad where GX interpolates over its two triangles (equal for the parallelograms panes
 //! make); rotations about x and y are left out; texture levels other than the first are not used.
 //! Text is laid out line by line from the glyph widths a [`GlyphSource`] gives (no tags, no
@@ -207,6 +209,23 @@ struct Shader<'a> {
     /// TEV colour registers 0–2 and the konst colours, for the material's own stages.
     regs: [Color; 3],
     kcolors: [Color; 4],
+    /// The material's alpha test (`GXSetAlphaCompare`); `None` passes every pixel.
+    alpha_test: Option<crate::model::AlphaCompare>,
+}
+
+/// `GXCompare` of an 8-bit alpha with a reference: never, less, equal, less or equal, greater,
+/// not equal, greater or equal, always.
+fn compare(f: u8, a: u8, r: u8) -> bool {
+    match f & 7 {
+        0 => false,
+        1 => a < r,
+        2 => a == r,
+        3 => a <= r,
+        4 => a > r,
+        5 => a != r,
+        6 => a >= r,
+        _ => true,
+    }
 }
 
 /// A konst colour selection (`GXTevKColorSel`/`GXTevKAlphaSel`): 0–7 the fractions 8/8…1/8,
@@ -317,6 +336,23 @@ impl Shader<'_> {
             last = out;
         }
         last.map(|v| v.clamp(0.0, 1.0))
+    }
+
+    /// The shaded pixel, transparent when the alpha test discards it.
+    fn pixel(&self, texels: &[Color], ras: Color) -> Color {
+        let c = self.shade(texels, ras);
+        let Some(t) = self.alpha_test else {
+            return c;
+        };
+        let a = (c[3] * 255.0).round() as u8;
+        let (p0, p1) = (compare(t.comp, a, t.ref0), compare(t.comp >> 4, a, t.ref1));
+        let pass = match t.op {
+            1 => p0 || p1,
+            2 => p0 != p1,
+            3 => p0 == p1,
+            _ => p0 && p1,
+        };
+        if pass { c } else { [0.0; 4] }
     }
 
     fn shade(&self, texels: &[Color], ras: Color) -> Color {
@@ -605,6 +641,7 @@ impl<'a> Renderer<'a> {
             }),
             regs: m.map_or([[0.0; 4], WHITE, WHITE], |m| m.tev_colors.map(tev_color)),
             kcolors: m.map_or([WHITE; 4], |m| m.tev_kcolors.map(color)),
+            alpha_test: m.and_then(|m| m.alpha_compare),
         }
     }
 
@@ -662,7 +699,7 @@ impl<'a> Renderer<'a> {
                     .get(*map)
                     .map_or([0.0; 4], |m| m.sample(corners(c, u, v), filter));
             }
-            shader.shade(&texels, corners(&ras, u, v))
+            shader.pixel(&texels, corners(&ras, u, v))
         });
     }
 

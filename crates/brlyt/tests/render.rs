@@ -673,3 +673,46 @@ fn own_tev_stages_are_evaluated() {
     let r = render(&lyt, checker, None, &nearest).unwrap();
     assert_eq!(px(&r.image, 0, 0), [100, 0, 0, 255]);
 }
+
+/// The alpha test discards what it fails: a 4 × 8 picture whose alpha runs from 255 (top) to
+/// 50 (bottom) keeps 242 in its first row and 63 in its last (pixel centres), each only where
+/// the test against 100 passes.
+#[test]
+fn alpha_compare_discards_pixels() {
+    let (opaque, faint) = ([255; 4], [255, 255, 255, 50]);
+    let vc = [opaque, opaque, faint, faint];
+    // (comparisons: 0 low nibble, 1 high; op; first row; last row)
+    let cases = [
+        (0x77u8, 0u8, 242u8, 63u8), // always and always
+        (0x74, 0, 242, 0),          // greater and always
+        (0x04, 1, 242, 0),          // greater or never
+        (0x01, 1, 0, 63),           // less or never
+        (0x74, 2, 0, 63),           // greater xor always
+    ];
+    for (comp, op, first, last) in cases {
+        let mut m = plain(None, 0);
+        m.alpha_compare = Some(brlyt::model::AlphaCompare {
+            comp,
+            op,
+            ref0: 100,
+            ref1: 0,
+        });
+        let lyt = layout(
+            4.0,
+            8.0,
+            vec![m],
+            vec![picture("P", 0.0, 0.0, 4.0, 8.0, vc, 0)],
+        );
+        let r = render(&lyt, no_textures, None, &Options::default()).unwrap();
+        assert_eq!(
+            px(&r.image, 1, 0)[3],
+            first,
+            "comp {comp:#x} op {op}: first row"
+        );
+        assert_eq!(
+            px(&r.image, 1, 7)[3],
+            last,
+            "comp {comp:#x} op {op}: last row"
+        );
+    }
+}
