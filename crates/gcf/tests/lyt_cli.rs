@@ -128,3 +128,41 @@ fn render_draws_layouts_to_png() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gcf render ARCHIVE:blyt/X.brlyt` on every real Galaxy 2 layout archive
+/// (`../shared/corpus/real/rarc`, skipped when absent): each renders, every texture is found in
+/// its archive, and the PNG is the layout's screen.
+#[test]
+fn render_draws_the_real_layouts() {
+    let Some(dir) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/rarc", "gcf render real")
+    else {
+        return;
+    };
+    let out = scratch("lyt-render-real");
+    let mut seen = 0;
+    for arc in gcio::corpus::files(&dir) {
+        let name = arc.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(screen) = name
+            .strip_prefix("LayoutData-")
+            .and_then(|n| n.strip_suffix(".arc"))
+        else {
+            continue;
+        };
+        seen += 1;
+        let member = format!("{}:blyt/{screen}.brlyt", arc.display());
+        let png = out.join(format!("{screen}.png"));
+        let o = ok(&gcf(&[
+            "render",
+            "--json",
+            member.as_str(),
+            png.to_str().unwrap(),
+        ]));
+        let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+        assert_eq!(v["missing_textures"], serde_json::json!([]), "{name}");
+        assert!(v["drawn"].as_u64().unwrap() > 0, "{name}");
+        let img = gx::png::decode(&std::fs::read(&png).unwrap()).unwrap();
+        assert_eq!((img.width(), img.height()), (608, 456), "{name}");
+    }
+    assert_eq!(seen, 4, "the shared layout archives");
+    let _ = std::fs::remove_dir_all(&out);
+}
