@@ -20,9 +20,12 @@
 //!
 //! The alpha test (`GXSetAlphaCompare`) discards what it fails.
 //!
+//! TEV swap tables pick the texel's and raster colour's components (the stage's selections;
+//! entry 0 for the default set-up).
+//!
 //! What is approximated: the TEV's comparison operations are taken as additions, its 8-bit
-//! rounding is not modelled, indirect stages, TEV swap tables and blend modes other than
-//! source-alpha blending are ignored; a quad's attributes are interpolated bilinearly over
+//! rounding is not modelled, indirect stages and blend modes other than source-alpha blending
+//! are ignored; a quad's attributes are interpolated bilinearly over
 //! the quad where GX interpolates over its two triangles (equal for the parallelograms panes
 //! make); rotations about x and y are left out; texture levels other than the first are not used.
 //! Text is laid out line by line from the glyph widths a [`GlyphSource`] gives (no tags, no
@@ -211,6 +214,21 @@ struct Shader<'a> {
     kcolors: [Color; 4],
     /// The material's alpha test (`GXSetAlphaCompare`); `None` passes every pixel.
     alpha_test: Option<crate::model::AlphaCompare>,
+    /// The TEV swap table: per entry the source component of red, green, blue and alpha, two
+    /// bits each from the low end (the material's, else GX's default).
+    swaps: [u8; 4],
+}
+
+/// GX's default swap table (what `SetupGX` loads without a stored one): RGBA, RRRA, GGGA, BBBA.
+const DEFAULT_SWAPS: [u8; 4] = [0xE4, 0xC0, 0xD5, 0xEA];
+
+/// `c` with its components picked by swap-table entry `sel`.
+fn swap(c: Color, swaps: &[u8; 4], sel: u8) -> Color {
+    let entry = swaps.get(usize::from(sel & 3)).copied().unwrap_or(0xE4);
+    std::array::from_fn(|k| {
+        let from = usize::from((entry >> (2 * k)) & 3);
+        c.get(from).copied().unwrap_or(0.0)
+    })
 }
 
 /// `GXCompare` of an 8-bit alpha with a reference: never, less, equal, less or equal, greater,
@@ -278,11 +296,12 @@ impl Shader<'_> {
         let mut regs = [[0.0; 4], self.regs[0], self.regs[1], self.regs[2]];
         let mut last = [0.0; 4];
         for (i, st) in self.stages.iter().enumerate() {
-            let tex = texels.get(i).copied().unwrap_or([0.0; 4]);
+            let texel = texels.get(i).copied().unwrap_or([0.0; 4]);
+            let tex = swap(texel, &self.swaps, st.swap_sel >> 3);
             let ras = if st.color_channel == 0xFF {
                 [0.0; 4]
             } else {
-                ras
+                swap(ras, &self.swaps, st.swap_sel >> 1)
             };
             let [cab, ccd, cop, ccl] = st.color_in;
             let [aab, acd, aop, acl] = st.alpha_in;
@@ -359,7 +378,15 @@ impl Shader<'_> {
         if !self.stages.is_empty() {
             return self.tev(texels, ras);
         }
-        let combined = match texels {
+        // The default stages use swap-table entry 0 for texels and raster alike (GX has at most
+        // 8 texture maps; more are not sampled).
+        let mut swapped = [[0.0; 4]; 8];
+        let n = texels.len().min(8);
+        for (d, t) in swapped.iter_mut().zip(texels) {
+            *d = swap(*t, &self.swaps, 0);
+        }
+        let ras = swap(ras, &self.swaps, 0);
+        let combined = match swapped.get(..n).unwrap_or_default() {
             [] => self.c1,
             [t] => lerp(self.c0, self.c1, *t),
             [a, b] => {
@@ -642,6 +669,7 @@ impl<'a> Renderer<'a> {
             regs: m.map_or([[0.0; 4], WHITE, WHITE], |m| m.tev_colors.map(tev_color)),
             kcolors: m.map_or([WHITE; 4], |m| m.tev_kcolors.map(color)),
             alpha_test: m.and_then(|m| m.alpha_compare),
+            swaps: m.and_then(|m| m.tev_swap).unwrap_or(DEFAULT_SWAPS),
         }
     }
 

@@ -716,3 +716,54 @@ fn alpha_compare_discards_pixels() {
         );
     }
 }
+
+/// TEV swap tables: entry 0 (red and blue exchanged) for the default stages; a stage's own
+/// texture selection (entry 1, red to every colour component).
+#[test]
+fn swap_tables_pick_components() {
+    let nearest = Options {
+        filter: Filter::Nearest,
+        ..Options::default()
+    };
+    let mut m = plain(Some(0), 0);
+    m.tev_swap = Some([0xC6, 0xC0, 0xD5, 0xEA]);
+    let lyt = layout(
+        4.0,
+        4.0,
+        vec![m.clone()],
+        vec![picture("P", 0.0, 0.0, 4.0, 4.0, [WHITE; 4], 0)],
+    );
+    let r = render(&lyt, checker, None, &nearest).unwrap();
+    assert_eq!(
+        px(&r.image, 0, 0),
+        [0, 0, 255, 255],
+        "red texel, red and blue exchanged"
+    );
+    m.tev_swap = None;
+    m.tev_stages = vec![TevStage {
+        tex_coord_gen: 0,
+        color_channel: 0xFF,
+        tex_map: 0,
+        swap_sel: 1 << 3,
+        // colour = texel (d = TEXC), alpha = texel alpha (d = TEXA)
+        color_in: [0xFF, 0x8F, 0x00, 0x01],
+        alpha_in: [0x77, 0x47, 0x00, 0x01],
+        ind_stage: 0,
+        ind_bias_matrix: 0,
+        ind_wrap: 0,
+        ind_flags: 0,
+    }];
+    let lyt = layout(
+        4.0,
+        4.0,
+        vec![m],
+        vec![picture("P", 0.0, 0.0, 4.0, 4.0, [WHITE; 4], 0)],
+    );
+    let r = render(&lyt, checker, None, &nearest).unwrap();
+    assert_eq!(px(&r.image, 0, 0), WHITE, "red texel through RRRA");
+    assert_eq!(
+        px(&r.image, 3, 0),
+        [0, 0, 0, 255],
+        "green texel through RRRA"
+    );
+}
