@@ -225,6 +225,9 @@ const DEFAULT_SWAPS: [u8; 4] = [0xE4, 0xC0, 0xD5, 0xEA];
 /// `c` with its components picked by swap-table entry `sel`.
 fn swap(c: Color, swaps: &[u8; 4], sel: u8) -> Color {
     let entry = swaps.get(usize::from(sel & 3)).copied().unwrap_or(0xE4);
+    if entry == 0xE4 {
+        return c;
+    }
     std::array::from_fn(|k| {
         let from = usize::from((entry >> (2 * k)) & 3);
         c.get(from).copied().unwrap_or(0.0)
@@ -381,12 +384,16 @@ impl Shader<'_> {
         // The default stages use swap-table entry 0 for texels and raster alike (GX has at most
         // 8 texture maps; more are not sampled).
         let mut swapped = [[0.0; 4]; 8];
-        let n = texels.len().min(8);
-        for (d, t) in swapped.iter_mut().zip(texels) {
-            *d = swap(*t, &self.swaps, 0);
-        }
+        let texels = if self.swaps.first() == Some(&0xE4) {
+            texels.get(..texels.len().min(8)).unwrap_or_default()
+        } else {
+            for (d, t) in swapped.iter_mut().zip(texels) {
+                *d = swap(*t, &self.swaps, 0);
+            }
+            swapped.get(..texels.len().min(8)).unwrap_or_default()
+        };
         let ras = swap(ras, &self.swaps, 0);
-        let combined = match swapped.get(..n).unwrap_or_default() {
+        let combined = match texels {
             [] => self.c1,
             [t] => lerp(self.c0, self.c1, *t),
             [a, b] => {
