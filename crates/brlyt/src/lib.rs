@@ -41,6 +41,8 @@ mod fuzz;
 pub mod json;
 pub mod model;
 pub mod place;
+#[cfg(feature = "render")]
+pub mod render;
 pub mod tree;
 pub mod validate;
 mod view;

@@ -19,6 +19,9 @@ pub struct Placed {
     pub visible: bool,
     /// Alpha after the ancestors that pass theirs on (0–255).
     pub alpha: f32,
+    /// The pane's matrix onto the screen: rows (a, b, tx) and (c, d, ty), local y up. Drawing
+    /// anything else in the pane's frame (window frames, glyphs) goes through it.
+    pub matrix: Mtx,
 }
 
 impl Placed {
@@ -33,7 +36,7 @@ impl Placed {
 }
 
 /// A 2×3 affine matrix, rows (a, b, tx) and (c, d, ty).
-type Mtx = [[f32; 3]; 2];
+pub type Mtx = [[f32; 3]; 2];
 
 fn mul(p: &Mtx, l: &Mtx) -> Mtx {
     let row = |r: &[f32; 3]| {
@@ -55,7 +58,8 @@ fn local(p: &Pane) -> Mtx {
     ]
 }
 
-fn apply(m: &Mtx, x: f32, y: f32) -> [f32; 2] {
+/// `m` applied to the point (`x`, `y`).
+pub fn apply(m: &Mtx, x: f32, y: f32) -> [f32; 2] {
     [
         m[0][0] * x + m[0][1] * y + m[0][2],
         m[1][0] * x + m[1][1] * y + m[1][2],
@@ -107,6 +111,7 @@ impl Brlyt {
                 ],
                 visible,
                 alpha,
+                matrix: m,
             });
             // Bit 1 scales what the descendants inherit; without it they inherit what this pane did.
             let pass = if p.flags & 2 != 0 { alpha } else { inherited };

@@ -13,6 +13,7 @@ pub mod archive;
 #[cfg(feature = "disc")]
 pub mod disc;
 pub mod output;
+pub mod render;
 pub mod report;
 pub mod survey;
 

@@ -54,3 +54,115 @@ fn layouts_and_animations_through_the_cli() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gcf render`: a layout member of an archive with its texture in `timg/` (found), the same
+/// layout as a lone file (its texture reported missing), an animation applied, the text pane
+/// reported as drawn without a font, and an existing output refused without `--force`.
+#[test]
+fn render_draws_layouts_to_png() {
+    let dir = scratch("lyt-render");
+    let lyt = brlyt::build::sample().write().unwrap();
+    let tree = rarc::Dir {
+        name: b"Screen".to_vec(),
+        children: vec![
+            rarc::Item::Dir(rarc::Dir {
+                name: b"blyt".to_vec(),
+                children: vec![support::file("screen.brlyt", lyt.clone())],
+            }),
+            rarc::Item::Dir(rarc::Dir {
+                name: b"timg".to_vec(),
+                children: vec![support::file("Sample.tpl", tpl::build::sample_bytes())],
+            }),
+        ],
+    };
+    let arc = dir.join("Screen.arc");
+    std::fs::write(&arc, support::pack(&tree)).unwrap();
+    let anim = dir.join("appear.brlan");
+    std::fs::write(&anim, brlan::build::sample().write().unwrap()).unwrap();
+    let member = format!("{}:blyt/screen.brlyt", arc.display());
+    let png = dir.join("screen.png");
+    let out = ok(&gcf(&[
+        "render",
+        member.as_str(),
+        png.to_str().unwrap(),
+        "--anim",
+        anim.to_str().unwrap(),
+        "--frame",
+        "10",
+    ]));
+    assert!(
+        out.contains("608x456") && out.contains("panes drawn in"),
+        "{out}"
+    );
+    assert!(out.contains("animation at frame 10"), "{out}");
+    assert!(!out.contains("texture not found"), "{out}");
+    assert!(
+        out.contains("no font, outline drawn: Txt: Sample.brfnt"),
+        "{out}"
+    );
+    let img = gx::png::decode(&std::fs::read(&png).unwrap()).unwrap();
+    assert_eq!((img.width(), img.height()), (608, 456));
+    assert!(img.pixels().iter().any(|p| p[3] > 0));
+
+    // Again: refused without --force; a lone layout file finds no texture and says so (JSON).
+    let again = gcf(&["render", member.as_str(), png.to_str().unwrap()]);
+    assert!(!again.status.success());
+    let lone = dir.join("screen.brlyt");
+    std::fs::write(&lone, &lyt).unwrap();
+    let out = ok(&gcf(&[
+        "render",
+        "--json",
+        "--force",
+        lone.to_str().unwrap(),
+        png.to_str().unwrap(),
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["size"], serde_json::json!([608, 456]));
+    assert_eq!(
+        v["missing_textures"],
+        serde_json::json!(["Pic: Sample.tpl", "Win: Sample.tpl"])
+    );
+    assert_eq!(
+        v["text_without_font"],
+        serde_json::json!(["Txt: Sample.brfnt"])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `gcf render ARCHIVE:blyt/X.brlyt` on every real Galaxy 2 layout archive
+/// (`../shared/corpus/real/rarc`, skipped when absent): each renders, every texture is found in
+/// its archive, and the PNG is the layout's screen.
+#[test]
+fn render_draws_the_real_layouts() {
+    let Some(dir) = gcio::corpus::dir(env!("CARGO_MANIFEST_DIR"), "real/rarc", "gcf render real")
+    else {
+        return;
+    };
+    let out = scratch("lyt-render-real");
+    let mut seen = 0;
+    for arc in gcio::corpus::files(&dir) {
+        let name = arc.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(screen) = name
+            .strip_prefix("LayoutData-")
+            .and_then(|n| n.strip_suffix(".arc"))
+        else {
+            continue;
+        };
+        seen += 1;
+        let member = format!("{}:blyt/{screen}.brlyt", arc.display());
+        let png = out.join(format!("{screen}.png"));
+        let o = ok(&gcf(&[
+            "render",
+            "--json",
+            member.as_str(),
+            png.to_str().unwrap(),
+        ]));
+        let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+        assert_eq!(v["missing_textures"], serde_json::json!([]), "{name}");
+        assert!(v["drawn"].as_u64().unwrap() > 0, "{name}");
+        let img = gx::png::decode(&std::fs::read(&png).unwrap()).unwrap();
+        assert_eq!((img.width(), img.height()), (608, 456), "{name}");
+    }
+    assert_eq!(seen, 4, "the shared layout archives");
+    let _ = std::fs::remove_dir_all(&out);
+}
