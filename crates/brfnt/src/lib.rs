@@ -33,6 +33,8 @@ mod format;
 mod fuzz;
 pub mod glyph;
 pub mod model;
+#[cfg(feature = "render")]
+pub mod render;
 pub mod validate;
 mod view;
 mod write;

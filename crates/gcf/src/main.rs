@@ -249,6 +249,10 @@ enum Cmd {
         /// Sample textures at the nearest texel instead of bilinearly.
         #[arg(long)]
         nearest: bool,
+        /// A .brfnt (file or ARCHIVE:MEMBER) for the text panes naming it, repeatable; fonts
+        /// the layout names are otherwise looked for like its textures (`font/`, `../font/`).
+        #[arg(long, value_name = "FONT")]
+        font: Vec<String>,
     },
     /// Convert between formats; the file names' extensions choose the conversion.
     Convert {
@@ -866,13 +870,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             anim,
             frame,
             nearest,
+            font,
             ..
         } => {
             let mut inputs = vec![gcf::render::input_file(&layout)];
             inputs.extend(anim.as_deref().map(gcf::render::input_file));
+            inputs.extend(font.iter().map(|f| gcf::render::input_file(f)));
             let pol = policy(inputs);
             pol.check_output(&output, false)?;
-            let made = gcf::render::render_png(&layout, anim.as_deref(), frame, nearest, budget)?;
+            let made =
+                gcf::render::render_png(&layout, anim.as_deref(), &font, frame, nearest, budget)?;
             gcf::write_checked(&pol, &output, &made.png)?;
             if json {
                 let mut v = serde_json::to_value(&made).map_err(|e| e.to_string())?;
@@ -898,6 +905,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
                 for m in &made.missing_textures {
                     outln!("  texture not found: {m}");
+                }
+                for f in &made.fonts {
+                    outln!("  font: {f}");
                 }
                 for t in &made.text_without_font {
                     outln!("  no font, outline drawn: {t}");

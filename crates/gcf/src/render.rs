@@ -2,11 +2,13 @@
 //! `brlan::apply`. The layout is a file or an archive member (`ARCHIVE:path/to.brlyt`, `:` going
 //! into nested archives as `replace` does); its textures are found by their `txl1` file names
 //! among the members of the same archive (Galaxy keeps them in `timg/`), or, for a layout file,
-//! beside it and in `../timg/` (the folders of an extracted archive).
+//! beside it and in `../timg/` (the folders of an extracted archive). Fonts (`fnl1`) are found
+//! the same way (`font/`, `../font/`) or given with `--font`, read by `brfnt`.
 
 use std::path::{Path, PathBuf};
 
-use gcformats::brlyt::render::{Filter, Options, render};
+use gcformats::brfnt::render::FontSet;
+use gcformats::brlyt::render::{Filter, GlyphSource, Options, render};
 use gcformats::gx::tex::Image;
 
 /// What `render` drew.
@@ -21,7 +23,9 @@ pub struct Made {
     pub drawn: usize,
     /// `pane: texture` for each texture a drawn pane's material names that was not found.
     pub missing_textures: Vec<String>,
-    /// `pane: font` for each text pane drawn as its outline (no font reader yet).
+    /// The fonts read (given with `--font`, or found by the layout's `fnl1` names).
+    pub fonts: Vec<String>,
+    /// `pane: font` for each text pane drawn as its outline (its font not found).
     pub text_without_font: Vec<String>,
     /// Drawing stopped at the renderer's work limit (a hostile layout): the image is incomplete.
     pub exhausted: bool,
@@ -92,10 +96,12 @@ fn base_name(p: &str) -> &str {
 }
 
 /// Renders the layout `layout` (a file or `ARCHIVE:member`) to PNG; `anim` (same forms) is
-/// applied at `frame` first. `budget` bounds the archive's unpacked members.
+/// applied at `frame` first; `fonts` (same forms) are read before the fonts the layout names
+/// are looked for. `budget` bounds the archive's unpacked members.
 pub fn render_png(
     layout: &str,
     anim: Option<&str>,
+    fonts: &[String],
     frame: f32,
     nearest: bool,
     budget: u64,
@@ -112,19 +118,42 @@ pub fn render_png(
     }
     let (file, _) = source(layout);
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let lookup = |name: &str| -> Option<Image> {
-        let bytes = match &members {
+    // A file the layout names: from the same archive (preferring folder `sub/`), or beside the
+    // layout file and in `../sub/`.
+    let find = |name: &str, sub: &str| -> Option<Vec<u8>> {
+        match &members {
             Some(files) => files
                 .iter()
                 .filter(|(p, _)| base_name(p).eq_ignore_ascii_case(base_name(name)))
-                .min_by_key(|(p, _)| !p.to_ascii_lowercase().starts_with("timg/"))
+                .min_by_key(|(p, _)| !p.to_ascii_lowercase().starts_with(&format!("{sub}/")))
                 .map(|(_, b)| b.clone()),
-            None => [dir.join(name), dir.join("..").join("timg").join(name)]
+            None => [dir.join(name), dir.join("..").join(sub).join(name)]
                 .iter()
                 .find_map(|p| std::fs::read(p).ok()),
-        }?;
-        decode_tpl(&bytes)
+        }
     };
+    let lookup = |name: &str| -> Option<Image> { decode_tpl(&find(name, "timg")?) };
+    let mut set = FontSet::new();
+    let mut read_fonts = Vec::new();
+    let mut add_font = |set: &mut FontSet, name: &str, bytes: &[u8]| -> Result<(), String> {
+        let font = gcformats::brfnt::Brfnt::parse(bytes).map_err(|e| format!("{name}: {e}"))?;
+        set.insert(name, font).map_err(|e| format!("{name}: {e}"))?;
+        read_fonts.push(name.to_owned());
+        Ok(())
+    };
+    for spec in fonts {
+        add_font(&mut set, spec, &read(spec, budget)?.0)?;
+    }
+    for name in lyt.fonts() {
+        let name = name.text();
+        // A font that does not read leaves its text panes as outlines, reported.
+        if set.metrics(&name).is_none()
+            && let Some(bytes) = find(&name, "font")
+        {
+            let _ = add_font(&mut set, &name, &bytes);
+        }
+    }
+    let glyphs = (!set.is_empty()).then_some(&set as &dyn GlyphSource);
     let opts = Options {
         filter: if nearest {
             Filter::Nearest
@@ -134,7 +163,7 @@ pub fn render_png(
         ..Options::default()
     };
     let start = std::time::Instant::now();
-    let r = render(&lyt, lookup, None, &opts).map_err(|e| format!("{layout}: {e}"))?;
+    let r = render(&lyt, lookup, glyphs, &opts).map_err(|e| format!("{layout}: {e}"))?;
     let millis = start.elapsed().as_secs_f64() * 1000.0;
     let png = gcformats::gx::png::encode(&r.image).map_err(|e| format!("{layout}: {e}"))?;
     Ok(Made {
@@ -142,6 +171,7 @@ pub fn render_png(
         size: [r.image.width(), r.image.height()],
         drawn: r.drawn,
         missing_textures: r.missing_textures,
+        fonts: read_fonts,
         text_without_font: r.text_without_font,
         exhausted: r.exhausted,
         animated,

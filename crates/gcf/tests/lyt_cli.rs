@@ -126,6 +126,25 @@ fn render_draws_layouts_to_png() {
         v["text_without_font"],
         serde_json::json!(["Txt: Sample.brfnt"])
     );
+    let outline = std::fs::read(&png).unwrap();
+
+    // With the font the layout names (`--font`, matched by file name), the text is drawn in
+    // glyphs: no outline reported, and the picture changes.
+    let font = dir.join("Sample.brfnt");
+    std::fs::write(&font, brfnt::build::latin().write().unwrap()).unwrap();
+    let out = ok(&gcf(&[
+        "render",
+        "--json",
+        "--force",
+        "--font",
+        font.to_str().unwrap(),
+        lone.to_str().unwrap(),
+        png.to_str().unwrap(),
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["text_without_font"], serde_json::json!([]));
+    assert_eq!(v["fonts"], serde_json::json!([font.to_str().unwrap()]));
+    assert_ne!(std::fs::read(&png).unwrap(), outline);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
