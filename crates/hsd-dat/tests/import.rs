@@ -5,7 +5,7 @@
 //! errors. The BNB of `b` against `m` (what `gcf compare m.dat b.dat` prints) is reported, not
 //! asserted. Plain glTF scenes built here cover what our own export never writes.
 
-use std::path::Path;
+mod support;
 
 use gcio::Severity;
 use gx::scene::Scene;
@@ -13,49 +13,24 @@ use hsd_dat::compile::Order;
 use hsd_dat::import::{ImportOptions, import};
 use hsd_dat::{JointFlags, PObjKind, export, parse};
 
-/// `m.dat → a.glb → b.dat → c.glb`; returns (a, c, b bytes).
-fn round_trip(m: &[u8], opts: &ImportOptions) -> (Scene, Scene, Vec<u8>) {
-    let a = Scene::from_glb(&export::to_glb(&parse(m).unwrap()).unwrap()).unwrap();
-    let b = import(&a, opts).unwrap();
-    let errors: Vec<_> = hsd_dat::validate(&b.bytes)
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    let c = Scene::from_glb(&export::to_glb(&parse(&b.bytes).unwrap()).unwrap()).unwrap();
-    (a, c, b.bytes)
-}
-
 #[test]
 fn real_models_round_trip() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/hsd");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("no shared corpus: skipped");
+    let Some(models) = support::real_models("hsd-dat import round trip") else {
         return;
     };
-    let mut paths: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    let mut read = 0;
-    for p in paths {
-        let m = std::fs::read(&p).unwrap();
-        let a = parse(&m).unwrap();
-        let g = a.graph();
-        if g.joints.is_empty() && g.pobjs.is_empty() {
-            continue; // data only (m-ex fighter data): no model to import
-        }
-        read += 1;
+    assert_eq!(models.len(), support::REAL_MODELS, "real models read");
+    for (name, m) in &models {
         for order in [Order::ColosseumXd, Order::Melee] {
             let opts = ImportOptions {
                 order,
                 ..ImportOptions::default()
             };
-            let (sa, sc, b) = round_trip(&m, &opts);
+            let (sa, sc, b) = support::round_trip(m, &opts);
             let d = gx::compare::compare(&sa, &sc, 1e-3);
-            assert!(d.is_same(), "{}: {order:?}: {d:?}", p.display());
-            let bnb = hsd_dat::compare::compare(&m, &b).unwrap().bnb;
+            assert!(d.is_same(), "{name}: {order:?}: {d:?}");
+            let bnb = hsd_dat::compare::compare(m, &b).unwrap().bnb;
             eprintln!(
-                "{}: {order:?}: {} triangles, {} nodes, {} bytes → {} bytes, BNB {bnb:.2} %",
-                p.file_name().unwrap().to_string_lossy(),
+                "{name}: {order:?}: {} triangles, {} nodes, {} bytes → {} bytes, BNB {bnb:.2} %",
                 d.triangles.0,
                 sa.nodes.len(),
                 m.len(),
@@ -63,7 +38,6 @@ fn real_models_round_trip() {
             );
         }
     }
-    assert_eq!(read, 5, "real models read");
 }
 
 /// A joint node at `srt` under `parent`, its inverse bind the inverse of its world matrix.
@@ -297,7 +271,7 @@ fn animations_round_trip() {
                 order,
                 ..ImportOptions::default()
             };
-            let (a, c, _) = round_trip(&m, &opts);
+            let (a, c, _) = support::round_trip(&m, &opts);
             assert!(!a.clips.is_empty());
             assert_eq!(a.clips.len(), c.clips.len(), "{order:?}");
             for (ca, cc) in a.clips.iter().zip(&c.clips) {

@@ -5,7 +5,7 @@
 //! block where the two layouts part (its phase, offset and the typed structure there). It
 //! asserts only a floor per file just under what the rules reach, so a regression fails.
 
-use std::path::Path;
+mod support;
 
 use hsd_dat::Dat;
 use hsd_dat::compile::{block_phases, detect};
@@ -46,24 +46,14 @@ fn first_divergence(a: &[u8], b: &[u8]) -> Option<(usize, usize, String, String)
 
 #[test]
 fn import_bnb_per_file() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/hsd");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("no shared corpus: skipped");
+    let Some(models) = support::real_models("hsd-dat import BNB") else {
         return;
     };
-    let mut paths: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    let (mut read, mut sum, mut below) = (0, 0.0, Vec::new());
-    for p in paths {
-        let m = std::fs::read(&p).unwrap();
-        let a = parse(&m).unwrap();
-        let g = a.graph();
-        if g.joints.is_empty() && g.pobjs.is_empty() {
-            continue; // data only: no model to import
-        }
-        read += 1;
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        let order = detect(&Dat::parse(&m).unwrap()).unwrap().order();
+    assert_eq!(models.len(), support::REAL_MODELS, "real models read");
+    let (mut sum, mut below) = (0.0, Vec::new());
+    for (name, m) in &models {
+        let a = parse(m).unwrap();
+        let order = detect(&Dat::parse(m).unwrap()).unwrap().order();
         let glb = export::to_glb(&a).unwrap();
         let opts = ImportOptions {
             order,
@@ -72,7 +62,7 @@ fn import_bnb_per_file() {
         let b = import(&gx::scene::Scene::from_glb(&glb).unwrap(), &opts)
             .unwrap()
             .bytes;
-        let c = hsd_dat::compare::compare(&m, &b).unwrap();
+        let c = hsd_dat::compare::compare(m, &b).unwrap();
         sum += c.bnb;
         eprintln!(
             "{name}: {order:?}: {} → {} bytes, BNB {:.2} %",
@@ -86,20 +76,17 @@ fn import_bnb_per_file() {
                 r.phase, r.bytes.0, r.bytes.1, r.bnb
             );
         }
-        match first_divergence(&m, &b) {
+        match first_divergence(m, &b) {
             Some((i, at, phase, kinds)) => {
                 eprintln!("    first divergence: block {i} at {at:#x}, {phase} ({kinds})")
             }
             None => eprintln!("    identical blocks"),
         }
-        let floor = FLOORS.iter().find(|f| f.0 == name).map_or(0.0, |f| f.1);
+        let floor = FLOORS.iter().find(|f| f.0 == *name).map_or(0.0, |f| f.1);
         if c.bnb < floor {
             below.push(format!("{name}: BNB {:.2} < {floor}", c.bnb));
         }
     }
-    if read > 0 {
-        eprintln!("average BNB {:.2} %", sum / f64::from(read));
-    }
-    assert!(read == 0 || read == 5, "real models read: {read}");
+    eprintln!("average BNB {:.2} %", sum / models.len() as f64);
     assert!(below.is_empty(), "{below:?}");
 }

@@ -10,9 +10,8 @@
 //! (a colour track, a texture SRT track, an image swap; a plain glTF colour and texture
 //! transform animation) import as MatAnims whose runtime values are the glTF's.
 
-use std::path::Path;
+mod support;
 
-use gcio::Severity;
 use gx::scene::{Animation, Material, Property, PropertyTrack, Scene};
 use hsd_dat::compile::Order;
 use hsd_dat::extras::{MatAnimExtras, MaterialAnimExtras, TextureAnimExtras};
@@ -145,66 +144,36 @@ fn same_clips(a: &Scene, c: &Scene) -> usize {
     compared
 }
 
-/// `m.dat → a → b.dat → c` in `order`; returns (a, c, b bytes).
-fn round_trip(m: &[u8], order: Order) -> (Scene, Scene, Vec<u8>) {
-    let a = Scene::from_glb(&export::to_glb(&parse(m).unwrap()).unwrap()).unwrap();
-    let b = import(
-        &a,
-        &ImportOptions {
-            order,
-            ..ImportOptions::default()
-        },
-    )
-    .unwrap();
-    assert!(
-        hsd_dat::validate(&b.bytes)
-            .iter()
-            .all(|d| d.severity != Severity::Error)
-    );
-    let c = Scene::from_glb(&export::to_glb(&parse(&b.bytes).unwrap()).unwrap()).unwrap();
-    (a, c, b.bytes)
-}
-
 #[test]
 fn real_material_animations_round_trip() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/real/hsd");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("no shared corpus: skipped");
+    let Some(models) = support::real_models("hsd-dat material animations") else {
         return;
     };
-    let mut paths: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
-    paths.sort();
-    let (mut models, mut with_trees) = (0, 0);
-    for p in paths {
-        let m = std::fs::read(&p).unwrap();
-        let arc = parse(&m).unwrap();
-        let g = arc.graph();
-        if g.joints.is_empty() && g.pobjs.is_empty() {
-            continue;
-        }
-        models += 1;
+    let mut with_trees = 0;
+    for (name, m) in &models {
+        let arc = parse(m).unwrap();
         let t = trees(&arc);
         let animated = t
             .iter()
             .filter(|(j, x)| !arc.material_animation(*j, *x).unwrap().materials.is_empty())
             .count();
         let a = Scene::from_glb(&export::to_glb(&arc).unwrap()).unwrap();
-        assert_eq!(material_clips(&a).len(), t.len(), "{}", p.display());
+        assert_eq!(material_clips(&a).len(), t.len(), "{name}");
         if animated == 0 {
             continue;
         }
         with_trees += 1;
         for order in [Order::ColosseumXd, Order::Melee] {
-            let (a, c, b) = round_trip(&m, order);
+            let (a, c, b) = support::round_trip(m, &support::in_order(order));
             let n = same_clips(&a, &c);
-            assert!(n > 0, "{}: nothing compared", p.display());
+            assert!(n > 0, "{name}: nothing compared");
             assert!(trees(&parse(&b).unwrap()).len() >= t.len());
-            eprintln!("{}: {order:?}: {n} animated materials", p.display());
+            eprintln!("{name}: {order:?}: {n} animated materials");
         }
     }
     assert_eq!(
-        (models, with_trees),
-        (5, 1),
+        (models.len(), with_trees),
+        (support::REAL_MODELS, 1),
         "models read, with material animations"
     );
 }
@@ -221,7 +190,7 @@ fn xd_scene_material_animation_round_trips() {
     assert_eq!(ma.materials.len(), 1);
     assert_eq!(ma.materials[0].textures.len(), 1);
     for order in [Order::ColosseumXd, Order::Melee] {
-        let (a, c, _) = round_trip(&m, order);
+        let (a, c, _) = support::round_trip(&m, &support::in_order(order));
         assert_eq!(same_clips(&a, &c), 1, "{order:?}");
     }
 }
