@@ -88,7 +88,7 @@ pub use format::{
 #[cfg(feature = "convert")]
 pub use format::{Conversion, Notices, check_option_keys};
 pub use opened::{MAX_NESTING, OpenOptions, Opened, Source, open, open_with};
-pub use registered::{Present, Registered};
+pub use registered::{Described, Present, Registered};
 pub use verify::{read_back, read_back_all};
 
 /// Name printed for files no format recognises.

@@ -104,6 +104,63 @@ pub trait Present<F: FileFormat>: Sync {
     }
 }
 
+/// The presentation of a format that describes itself ([`gcio::Describe`]): its `info` is the
+/// crate's summary (JSON: the summary's lines and the facts), its survey facts the crate's,
+/// `convert x.EXT x.json` and back its JSON form when it has one, its samples the crate's. With
+/// it a format's registry entry is one line, `&Registered::<fmt::Format, Described>::new(Described)`,
+/// and the facade holds no code of its own for the format.
+pub struct Described;
+
+impl<F: gcio::Describe> Present<F> for Described
+where
+    F::Model: Send + Sync + 'static,
+{
+    fn info(&self, data: &Input<'_>, model: &F::Model) -> Result<Info> {
+        let text = F::describe(data, model);
+        #[cfg(feature = "json")]
+        let json = {
+            let facts: serde_json::Map<String, serde_json::Value> = F::facts(model)
+                .into_iter()
+                .map(|(k, n)| (k, n.into()))
+                .collect();
+            serde_json::json!({ "summary": text.lines().collect::<Vec<_>>(), "facts": facts })
+        };
+        #[cfg(not(feature = "json"))]
+        let json = ();
+        Ok(Info { text, json })
+    }
+
+    fn facts(&self, _data: &Input<'_>, model: &F::Model) -> Vec<(String, u64)> {
+        F::facts(model)
+    }
+
+    #[cfg(feature = "convert")]
+    /// `x.EXT x.json` and back through the crate's JSON form.
+    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
+        use crate::format::{extension_of, one_file};
+        let ext = F::EXTENSIONS.first().copied().unwrap_or_default();
+        let (from, to) = (extension_of(job.from), extension_of(job.to));
+        let bytes = if from == ext && to == "json" {
+            let Some(json) = F::to_json(&F::parse_with(job.input, job.limits)?) else {
+                return Ok(None);
+            };
+            json?
+        } else if from == "json" && to == ext {
+            let Some(model) = F::from_json(job.input, job.limits) else {
+                return Ok(None);
+            };
+            F::write(&model?)?
+        } else {
+            return Ok(None);
+        };
+        Ok(Some(one_file(job.to, bytes)))
+    }
+
+    fn samples(&self) -> Vec<(String, Vec<u8>)> {
+        F::samples()
+    }
+}
+
 /// A registry entry: the contract `F` with the presentation `P`.
 pub struct Registered<F, P> {
     present: P,

@@ -1,4 +1,7 @@
-//! One module per format crate, each implementing [`crate::Format`]. The registry order is the
+//! One entry per format crate: a format that describes itself ([`gcio::Describe`]) is one line,
+//! `&Registered::<fmt::Format, Described>::new(Described)`; the others have a module here
+//! implementing [`crate::Present`] for what the facade adds (conversions through its codecs,
+//! archive members, layout comparisons). The registry order is the
 //! detection order: more specific signatures first. Each module, and its registry entry, is there
 //! only with its format's cargo feature; conversions only with `convert`.
 // Helpers and imports only the conversions use.
@@ -6,10 +9,8 @@
 // Without `json`, values only the JSON summaries used.
 #![cfg_attr(not(feature = "json"), allow(unused_variables))]
 
-use crate::Format;
+use crate::{Described, Format, Registered};
 
-#[cfg(feature = "bas")]
-mod bas;
 #[cfg(feature = "bcsv")]
 mod bcsv;
 #[cfg(feature = "bms")]
@@ -34,8 +35,6 @@ mod ibnk;
 mod j3d_anim;
 #[cfg(feature = "j3d-bmd")]
 mod j3d_bmd;
-#[cfg(feature = "jpc")]
-mod jpc;
 #[cfg(feature = "kcl")]
 mod kcl;
 #[cfg(feature = "msbf")]
@@ -82,7 +81,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &brfnt::ENTRY,
     // `JPAC2-10`.
     #[cfg(feature = "jpc")]
-    &jpc::ENTRY,
+    &Registered::<jpc::Format, Described>::new(Described),
     // No magic: only files named .bti whose header's image data fits; before the header-arithmetic
     // formats so a texture is never taken for one of them.
     #[cfg(feature = "j3d-bmd")]
@@ -106,7 +105,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &gpl_facial::ENTRY,
     // No magic: a count of 32-byte entries that fills the file, zero padding; `.bas` names only.
     #[cfg(feature = "bas")]
-    &bas::ENTRY,
+    &Registered::<bas::Format, Described>::new(Described),
     // BMS has no header (.bms extension + a clean control-flow walk from offset 0): keep it last.
     #[cfg(feature = "bms")]
     &bms::ENTRY,

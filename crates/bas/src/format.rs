@@ -1,6 +1,11 @@
-//! The crate's contract with a registry ([`gcio::FileFormat`]).
+//! The crate's contract with a registry ([`gcio::FileFormat`]) and what a registry shows of a
+//! table ([`gcio::Describe`]).
 
-use gcio::{Confidence, ConversionSpec, Detected, Diagnostic, FileFormat, Limits, Result};
+use std::fmt::Write as _;
+
+use gcio::{
+    Confidence, ConversionSpec, Describe, Detected, Diagnostic, FileFormat, Limits, Result,
+};
 
 use crate::{Bas, View};
 
@@ -53,5 +58,61 @@ impl FileFormat for Format {
 
     fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
         crate::validate_with(data, limits)
+    }
+}
+
+impl Describe for Format {
+    /// The table's sounds, one line each.
+    fn describe(data: &[u8], t: &Bas) -> String {
+        let mut text = format!(
+            "sound animation table ({} bytes): {} sounds\n",
+            data.len(),
+            t.sounds.len()
+        );
+        for s in &t.sounds {
+            let _ = writeln!(
+                text,
+                "  sound {:#010x} frames {}…{} pitch {} volume {} pan {} flags {:#x} {:?}",
+                s.sound_id,
+                s.note_on,
+                s.note_off,
+                s.pitch,
+                s.volume,
+                s.pan,
+                s.flags,
+                s.flag_names()
+            );
+        }
+        text
+    }
+
+    /// The sound count, and each sound's flags word.
+    fn facts(t: &Bas) -> Vec<(String, u64)> {
+        let mut out = vec![(format!("sounds {}", t.sounds.len()), 1)];
+        for s in &t.sounds {
+            out.push((format!("flags {:#x}", s.flags), 1));
+        }
+        out
+    }
+
+    #[cfg(feature = "json")]
+    fn to_json(t: &Bas) -> Option<Result<Vec<u8>>> {
+        Some(crate::to_json(t).and_then(|j| {
+            serde_json::to_vec_pretty(&j).map_err(|e| gcio::Error::message(e.to_string()))
+        }))
+    }
+
+    #[cfg(feature = "json")]
+    fn from_json(json: &[u8], _limits: &Limits) -> Option<Result<Bas>> {
+        Some(
+            serde_json::from_slice(json)
+                .map_err(|e| gcio::Error::message(format!("JSON: {e}")))
+                .and_then(|j| crate::from_json(&j)),
+        )
+    }
+
+    #[cfg(feature = "test-support")]
+    fn samples() -> Vec<(String, Vec<u8>)> {
+        crate::build::samples()
     }
 }

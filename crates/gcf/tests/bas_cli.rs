@@ -31,6 +31,17 @@ fn bas_through_the_cli() {
     assert!(rt.contains("identical"), "{rt}");
     let info = ok(&gcf(&[Path::new("info"), &b]));
     assert!(info.contains("3 sounds"), "{info}");
+    // The crate describes itself (`gcio::Describe`): JSON = the summary's lines and the facts.
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&gcf(&[Path::new("info"), Path::new("--json"), &b]))).unwrap();
+    assert!(
+        v["info"]["summary"][0]
+            .as_str()
+            .unwrap()
+            .contains("3 sounds"),
+        "{v}"
+    );
+    assert_eq!(v["info"]["facts"]["sounds 3"], 1, "{v}");
 
     let json = dir.join("walk.json");
     ok(&gcf(&[Path::new("convert"), &b, &json]));

@@ -139,6 +139,41 @@ pub trait FileFormat {
     fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic>;
 }
 
+/// What a registry shows of a file beyond the contract — its `info` summary, survey counters,
+/// the JSON form and sample files — given by the format crate itself. A registry presents such
+/// a format with one generic entry (the facade's `Described`), so registering it needs no code
+/// outside its crate. Every method but [`Describe::describe`] defaults to "none".
+pub trait Describe: FileFormat {
+    /// The `info` summary of `model` (parsed from `data`): a first line saying what the file is,
+    /// then indented detail lines.
+    fn describe(data: &[u8], model: &Self::Model) -> String;
+
+    /// Survey counters, `(name, count)`; the facts a survey tallies over many files.
+    fn facts(model: &Self::Model) -> Vec<(String, u64)> {
+        let _ = model;
+        Vec::new()
+    }
+
+    /// The model as JSON text (`convert x.EXT x.json`, with [`FileFormat::EXTENSIONS`]' first
+    /// as EXT); `None` when the crate has no JSON form (or its feature is off).
+    fn to_json(model: &Self::Model) -> Option<Result<Vec<u8>>> {
+        let _ = model;
+        None
+    }
+
+    /// A model from JSON text [`Describe::to_json`] wrote (`convert x.json x.EXT`); `None` as
+    /// there.
+    fn from_json(json: &[u8], limits: &Limits) -> Option<Result<Self::Model>> {
+        let _ = (json, limits);
+        None
+    }
+
+    /// Sample files, `(path, bytes)`, for a registry's `samples/` (test fixtures; default none).
+    fn samples() -> Vec<(String, Vec<u8>)> {
+        Vec::new()
+    }
+}
+
 /// Checks that `F` honours its limits on `data` (a file it parses): with every bound at zero,
 /// parsing fails with a [`crate::ErrorKind::Limit`] error, and with the defaults it succeeds. The
 /// per-crate test of the contract; `Err` says what did not hold.

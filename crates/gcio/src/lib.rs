@@ -49,7 +49,7 @@ pub use float::F32;
 pub use float::{json_f32, json_f32s};
 #[cfg(feature = "test-support")]
 pub use format::{BOUNDS, check_each_limit, check_limits};
-pub use format::{ConversionSpec, Detected, FileFormat, has_extension};
+pub use format::{ConversionSpec, Describe, Detected, FileFormat, has_extension};
 pub use limits::Limits;
 pub use mutate::mutate_text;
 #[cfg(feature = "test-support")]

@@ -1,6 +1,10 @@
-//! The crate's contract with a registry ([`gcio::FileFormat`]).
+//! The crate's contract with a registry ([`gcio::FileFormat`]) and what a registry shows of a
+//! container ([`gcio::Describe`]).
 
-use gcio::{Confidence, Detected, Diagnostic, FileFormat, Limits, Result};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use gcio::{Confidence, Describe, Detected, Diagnostic, FileFormat, Limits, Result};
 
 use crate::{Jpc, View};
 
@@ -38,5 +42,49 @@ impl FileFormat for Format {
 
     fn validate_with(data: &[u8], limits: &Limits) -> Vec<Diagnostic> {
         crate::validate_with(data, limits)
+    }
+}
+
+/// Blocks per tag over every effect.
+fn tags(j: &Jpc) -> BTreeMap<String, u64> {
+    let mut m = BTreeMap::new();
+    for b in j.resources.iter().flat_map(|r| &r.blocks) {
+        *m.entry(b.tag_str()).or_insert(0) += 1;
+    }
+    m
+}
+
+impl Describe for Format {
+    /// Effects and textures, the blocks per tag and the texture names.
+    fn describe(data: &[u8], j: &Jpc) -> String {
+        let mut text = format!(
+            "JParticle container JPAC2-10 ({} bytes): {} effects, {} textures\n",
+            data.len(),
+            j.resources.len(),
+            j.textures.len()
+        );
+        for (tag, n) in tags(j) {
+            let _ = writeln!(text, "  {tag}: {n} blocks");
+        }
+        let names: Vec<String> = j
+            .textures
+            .iter()
+            .map(|t| String::from_utf8_lossy(&t.name).into_owned())
+            .collect();
+        let _ = writeln!(text, "  textures: {}", names.join(", "));
+        text
+    }
+
+    /// Blocks per tag.
+    fn facts(j: &Jpc) -> Vec<(String, u64)> {
+        tags(j)
+            .into_iter()
+            .map(|(t, n)| (format!("block {t}"), n))
+            .collect()
+    }
+
+    #[cfg(feature = "test-support")]
+    fn samples() -> Vec<(String, Vec<u8>)> {
+        crate::build::samples()
     }
 }
