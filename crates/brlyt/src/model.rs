@@ -421,6 +421,63 @@ pub struct TevStage {
     pub ind_flags: u8,
 }
 
+/// One combiner of a [`TevStage`] (its colour or its alpha half) with the packed fields
+/// decoded (`nw4r::lyt` `res::TevStage`: inputs a/b and c/d four bits each, then
+/// `op | bias << 4 | scale << 6`, then `clamp | out register << 1 | konst selection << 3`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Combiner {
+    /// Inputs a, b, c, d (`GXTevColorArg` / `GXTevAlphaArg`): `d ± (a·(1 − c) + b·c)`.
+    pub args: [u8; 4],
+    /// Operation (`GXTevOp`: 0 add, 1 subtract, 8… compares).
+    pub op: u8,
+    /// Bias (`GXTevBias`: 0 zero, 1 +½, 2 −½).
+    pub bias: u8,
+    /// Scale (`GXTevScale`: 0 ×1, 1 ×2, 2 ×4, 3 ×½).
+    pub scale: u8,
+    /// Clamp the result to 0…1.
+    pub clamp: bool,
+    /// Output register (`GXTevRegID`: 0 PREV, 1–3 REG0–2).
+    pub out: u8,
+    /// Konstant selection (`GXTevKColorSel` / `GXTevKAlphaSel`).
+    pub konst: u8,
+}
+
+impl Combiner {
+    fn unpack([ab, cd, op, cl]: [u8; 4]) -> Combiner {
+        Combiner {
+            args: [ab & 15, ab >> 4, cd & 15, cd >> 4],
+            op: op & 15,
+            bias: (op >> 4) & 3,
+            scale: op >> 6,
+            clamp: cl & 1 != 0,
+            out: (cl >> 1) & 3,
+            konst: cl >> 3,
+        }
+    }
+}
+
+impl TevStage {
+    /// The colour combiner, decoded.
+    pub fn color(&self) -> Combiner {
+        Combiner::unpack(self.color_in)
+    }
+
+    /// The alpha combiner, decoded.
+    pub fn alpha(&self) -> Combiner {
+        Combiner::unpack(self.alpha_in)
+    }
+
+    /// The raster swap table (0–3) the stage's colour channel goes through.
+    pub fn ras_swap(&self) -> u8 {
+        (self.swap_sel >> 1) & 3
+    }
+
+    /// The texture swap table (0–3) the stage's texel goes through.
+    pub fn tex_swap(&self) -> u8 {
+        (self.swap_sel >> 3) & 3
+    }
+}
+
 /// Alpha compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "json", derive(serde::Serialize, serde::Deserialize))]
@@ -939,4 +996,45 @@ fn material(c: &mut Cursor<'_>) -> Result<Material> {
         alpha_compare,
         blend_mode,
     })
+}
+
+#[cfg(test)]
+mod tev_tests {
+    use super::*;
+
+    /// Packed as `res::TevStage` stores them: a = 8 (TEXC), b = 15 (ZERO), c = 10 (RASC),
+    /// d = 2 (C1); subtract, bias +½, scale ×2; clamp, out REG1, konst 12 (K0); swaps 1 and 2.
+    #[test]
+    fn combiners_decode_their_packed_fields() {
+        let st = TevStage {
+            tex_coord_gen: 0,
+            color_channel: 4,
+            tex_map: 0,
+            swap_sel: 2 << 3 | 1 << 1,
+            color_in: [0xF8, 0x2A, 1 | 1 << 4 | 1 << 6, 1 | 2 << 1 | 12 << 3],
+            alpha_in: [0x74, 0x06, 0, 0],
+            ind_stage: 0,
+            ind_bias_matrix: 0,
+            ind_wrap: 0,
+            ind_flags: 0,
+        };
+        assert_eq!(
+            st.color(),
+            Combiner {
+                args: [8, 15, 10, 2],
+                op: 1,
+                bias: 1,
+                scale: 1,
+                clamp: true,
+                out: 2,
+                konst: 12,
+            }
+        );
+        let a = st.alpha();
+        assert_eq!(
+            (a.args, a.op, a.clamp, a.out, a.konst),
+            ([4, 7, 6, 0], 0, false, 0, 0)
+        );
+        assert_eq!((st.ras_swap(), st.tex_swap()), (1, 2));
+    }
 }

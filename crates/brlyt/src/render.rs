@@ -33,7 +33,7 @@
 
 use gx::tex::Image;
 
-use crate::model::{Brlyt, Material, Rgba, Section, TexCoords, Text, Window};
+use crate::model::{Brlyt, Combiner, Material, Rgba, Section, TexCoords, Text, Window};
 use crate::place::{Mtx, Placed, apply};
 
 /// How textures are sampled.
@@ -268,22 +268,22 @@ fn konst_sel(k: &[Color; 4], sel: u8) -> Color {
 /// One TEV operation on one component: `(d ± lerp(a, b, c) + bias) × scale`, the inputs a–c
 /// as 8-bit values, clamped to 0–1 when the stage clamps (else to the signed 10-bit range).
 /// The comparison operations (op 8 and up) are taken as additions.
-fn tev_op(a: f32, b: f32, c: f32, d: f32, op: u8, clamp: bool) -> f32 {
+fn tev_op(a: f32, b: f32, c: f32, d: f32, k: &Combiner) -> f32 {
     let (a, b, c) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0), c.clamp(0.0, 1.0));
     let v = a + (b - a) * c;
-    let bias = match (op >> 4) & 3 {
+    let bias = match k.bias {
         1 => 0.5,
         2 => -0.5,
         _ => 0.0,
     };
-    let scale = match (op >> 6) & 3 {
+    let scale = match k.scale {
         1 => 2.0,
         2 => 4.0,
         3 => 0.5,
         _ => 1.0,
     };
-    let r = (d + if op & 0xF == 1 { -v } else { v } + bias) * scale;
-    if clamp {
+    let r = (d + if k.op == 1 { -v } else { v } + bias) * scale;
+    if k.clamp {
         r.clamp(0.0, 1.0)
     } else {
         r.clamp(-1024.0 / 255.0, 1023.0 / 255.0)
@@ -291,25 +291,23 @@ fn tev_op(a: f32, b: f32, c: f32, d: f32, op: u8, clamp: bool) -> f32 {
 }
 
 impl Shader<'_> {
-    /// The material's own TEV stages (`nw4r::lyt` `res::TevStage` packing: inputs a/b and c/d
-    /// four bits each, then op | bias << 4 | scale << 6, then clamp | out register << 1 | konst
-    /// selection << 3), on the texels each stage samples (`texels[i]` for stage `i`).
+    /// The material's own TEV stages ([`TevStage::color`], [`TevStage::alpha`]), on the texels
+    /// each stage samples (`texels[i]` for stage `i`).
     fn tev(&self, texels: &[Color], ras: Color) -> Color {
         // PREV, then registers 0–2.
         let mut regs = [[0.0; 4], self.regs[0], self.regs[1], self.regs[2]];
         let mut last = [0.0; 4];
         for (i, st) in self.stages.iter().enumerate() {
             let texel = texels.get(i).copied().unwrap_or([0.0; 4]);
-            let tex = swap(texel, &self.swaps, st.swap_sel >> 3);
+            let tex = swap(texel, &self.swaps, st.tex_swap());
             let ras = if st.color_channel == 0xFF {
                 [0.0; 4]
             } else {
-                swap(ras, &self.swaps, st.swap_sel >> 1)
+                swap(ras, &self.swaps, st.ras_swap())
             };
-            let [cab, ccd, cop, ccl] = st.color_in;
-            let [aab, acd, aop, acl] = st.alpha_in;
-            let kc = konst_sel(&self.kcolors, ccl >> 3);
-            let ka = konst_sel(&self.kcolors, acl >> 3)[3];
+            let (cm, am) = (st.color(), st.alpha());
+            let kc = konst_sel(&self.kcolors, cm.konst);
+            let ka = konst_sel(&self.kcolors, am.konst)[3];
             let reg = |k: usize| regs.get(k).copied().unwrap_or([0.0; 4]);
             let carg = |n: u8| -> Color {
                 let alpha = |c: Color| [c[3]; 4];
@@ -335,24 +333,20 @@ impl Shader<'_> {
                     _ => 0.0,
                 }
             };
-            let (ca, cb, cc, cd) = (
-                carg(cab & 15),
-                carg(cab >> 4),
-                carg(ccd & 15),
-                carg(ccd >> 4),
-            );
+            let [ca, cb, cc, cd] = cm.args.map(carg);
             let mut out = [0.0; 4];
             for (k, o) in out.iter_mut().enumerate().take(3) {
                 let at = |c: Color| c.get(k).copied().unwrap_or(0.0);
-                *o = tev_op(at(ca), at(cb), at(cc), at(cd), cop, ccl & 1 != 0);
+                *o = tev_op(at(ca), at(cb), at(cc), at(cd), &cm);
             }
-            let (aa, ab, ac, ad) = (aarg(aab & 7), aarg(aab >> 4), aarg(acd & 7), aarg(acd >> 4));
-            out[3] = tev_op(aa, ab, ac, ad, aop, acl & 1 != 0);
+            let [a, b, c, d] = am.args;
+            let [aa, ab, ac, ad] = [a & 7, b, c & 7, d].map(aarg);
+            out[3] = tev_op(aa, ab, ac, ad, &am);
             // Colour and alpha may name different registers.
-            if let Some(r) = regs.get_mut(usize::from((ccl >> 1) & 3)) {
+            if let Some(r) = regs.get_mut(usize::from(cm.out)) {
                 r[..3].copy_from_slice(&out[..3]);
             }
-            if let Some(r) = regs.get_mut(usize::from((acl >> 1) & 3)) {
+            if let Some(r) = regs.get_mut(usize::from(am.out)) {
                 r[3] = out[3];
             }
             last = out;
