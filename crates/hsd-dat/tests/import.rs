@@ -462,3 +462,37 @@ fn every_uv_set_round_trips() {
         check(&import(&c, &opts).unwrap().bytes);
     }
 }
+
+/// Vertex order survives `glb → dat → glb`: a mesh whose triangles use its vertices last to
+/// first imports with its arrays in the glTF vertex order (not the display list's first use, as
+/// HAL keeps its source mesh's order), and the export writes the vertices in array order, so the
+/// positions come back in the order they were given.
+#[test]
+fn vertex_order_round_trips() {
+    let mut s = Scene::new("test");
+    let mut m = grid("reversed", 3, 3.0, 0.0);
+    m.triangles.reverse();
+    for t in &mut m.triangles {
+        t.reverse();
+    }
+    let given = m.positions.clone();
+    s.meshes.push(m);
+    let b = plain(&s);
+    let c = export::to_scene(&parse(&b).unwrap()).scene;
+    let mut back: Vec<[f32; 3]> = Vec::new();
+    for p in &c.meshes[0].positions {
+        if !back
+            .iter()
+            .any(|q| q.iter().zip(p).all(|(x, y)| (x - y).abs() < 1e-3))
+        {
+            back.push(*p);
+        }
+    }
+    assert_eq!(back.len(), given.len());
+    for (p, q) in back.iter().zip(&given) {
+        assert!(
+            p.iter().zip(q).all(|(x, y)| (x - y).abs() < 1e-3),
+            "{back:?}"
+        );
+    }
+}
