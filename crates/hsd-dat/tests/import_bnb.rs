@@ -14,7 +14,7 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 30.5),
+    ("PlMr-PlMrNr.dat", 48.5),
     ("TyBSword-TyBSword.dat", 92.5),
     ("TyBancho-TyBancho.dat", 57.0),
     ("TyDaisy-TyDaisy.dat", 30.0),
