@@ -635,3 +635,29 @@ fn colour_table_is_the_palette() {
     assert_eq!(&m.palette[..4], [0x00, 0x00, 0xFF, 0xFF]);
     assert_ne!(m.palette_entries(), 3);
 }
+
+/// Flat sub-blocks in HAL's form: the colour one green step darker in four-colour mode, or one
+/// red step brighter in three-colour mode when its green is 0; the J3D form is (colour, black).
+#[test]
+fn flat_sub_blocks_in_hals_form() {
+    let rgb = |c: u16| {
+        let (r, g, b) = ((c >> 11) as u8, ((c >> 5) & 0x3F) as u8, (c & 0x1F) as u8);
+        [
+            (r << 3) | (r >> 2),
+            (g << 2) | (g >> 4),
+            (b << 3) | (b >> 2),
+            0xFF,
+        ]
+    };
+    for (c, hal) in [(0x1234u16, 0x1214u16), (0x7000, 0x7800), (0xF800, 0x0000)] {
+        let img = Image::filled(8, 8, rgb(c)).unwrap();
+        let j3d = tex::cmpr::encode_exact(&img).unwrap().data;
+        let h = tex::cmpr::encode_exact_with(&img, tex::cmpr::Flat::Hal)
+            .unwrap()
+            .data;
+        let [a, b] = c.to_be_bytes();
+        assert_eq!(&j3d[..8], [a, b, 0, 0, 0, 0, 0, 0], "{c:#06x}");
+        let [x, y] = hal.to_be_bytes();
+        assert_eq!(&h[..8], [a, b, x, y, 0, 0, 0, 0], "{c:#06x}");
+    }
+}

@@ -14,7 +14,7 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 50.5),
+    ("PlMr-PlMrNr.dat", 51.0),
     ("TyBSword-TyBSword.dat", 93.5),
     ("TyBancho-TyBancho.dat", 57.5),
     ("TyDaisy-TyDaisy.dat", 38.5),
