@@ -598,3 +598,66 @@ fn with_forms_honour_the_callers_limits() {
     let e = gx::tex::decode_indices_with(TexFormat::C8, 8, 8, &indices, &tiny).unwrap_err();
     assert!(is_limit(e));
 }
+
+/// An image with a colour table encodes as C8 with that table as its palette, in its order and
+/// with its duplicate entries, each pixel at its own index and the padding at index 0; one that
+/// its palette format cannot hold exactly, or a mip chain, is quantised as before.
+#[test]
+fn colour_table_is_the_palette() {
+    let colors: Vec<Rgba> = vec![[0, 0, 0, 255], [255, 255, 255, 255], [0, 0, 0, 255]];
+    let indices: Vec<u8> = (0..30u8).map(|i| (i * 5 + i / 3) % 3).collect();
+    let img = Image::indexed(10, 3, colors, indices.clone()).unwrap();
+    let opts = EncodeOptions {
+        palette_format: PaletteFormat::RGB565,
+        max_palette_entries: Some(256),
+    };
+    let e = tex::encode_mips(TexFormat::C8, std::slice::from_ref(&img), &opts).unwrap();
+    assert_eq!(e.palette, [0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]);
+    let back = Texture::new(TexFormat::C8, 16, 4, &e.data)
+        .indices(0)
+        .unwrap();
+    for y in 0..4 {
+        for x in 0..16 {
+            let want = if x < 10 && y < 3 {
+                u16::from(indices[y * 10 + x])
+            } else {
+                0
+            };
+            assert_eq!(back[y * 16 + x], want, "({x}, {y})");
+        }
+    }
+    // Not exact in RGB565: quantised (two distinct colours, no duplicate).
+    let odd = Image::indexed(10, 3, vec![[1, 2, 3, 255], [250, 9, 9, 255]], vec![1; 30]).unwrap();
+    let q = tex::encode_mips(TexFormat::C8, &[odd], &opts).unwrap();
+    assert_eq!(q.palette_entries(), 1);
+    let chain = img.mip_chain(2);
+    let m = tex::encode_mips(TexFormat::C8, &chain, &opts).unwrap();
+    assert_eq!(&m.palette[..4], [0x00, 0x00, 0xFF, 0xFF]);
+    assert_ne!(m.palette_entries(), 3);
+}
+
+/// Flat sub-blocks in HAL's form: the colour one green step darker in four-colour mode, or one
+/// red step brighter in three-colour mode when its green is 0; the J3D form is (colour, black).
+#[test]
+fn flat_sub_blocks_in_hals_form() {
+    let rgb = |c: u16| {
+        let (r, g, b) = ((c >> 11) as u8, ((c >> 5) & 0x3F) as u8, (c & 0x1F) as u8);
+        [
+            (r << 3) | (r >> 2),
+            (g << 2) | (g >> 4),
+            (b << 3) | (b >> 2),
+            0xFF,
+        ]
+    };
+    for (c, hal) in [(0x1234u16, 0x1214u16), (0x7000, 0x7800), (0xF800, 0x0000)] {
+        let img = Image::filled(8, 8, rgb(c)).unwrap();
+        let j3d = tex::cmpr::encode_exact(&img).unwrap().data;
+        let h = tex::cmpr::encode_exact_with(&img, tex::cmpr::Flat::Hal)
+            .unwrap()
+            .data;
+        let [a, b] = c.to_be_bytes();
+        assert_eq!(&j3d[..8], [a, b, 0, 0, 0, 0, 0, 0], "{c:#06x}");
+        let [x, y] = hal.to_be_bytes();
+        assert_eq!(&h[..8], [a, b, x, y, 0, 0, 0, 0], "{c:#06x}");
+    }
+}

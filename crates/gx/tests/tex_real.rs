@@ -156,11 +156,17 @@ fn cmpr_re_encodes_exactly() {
     // J3D/BTI (Nintendo's encoders), HSD (HAL's).
     let mut tally = [Cmpr::default(), Cmpr::default()];
     for t in all.iter().filter(|t| t.format == TexFormat::CMPR) {
-        let c = &mut tally[usize::from(t.name.contains(".dat#"))];
+        let hal = t.name.contains(".dat#");
+        let c = &mut tally[usize::from(hal)];
+        let flat = if hal {
+            cmpr::Flat::Hal
+        } else {
+            cmpr::Flat::Black
+        };
         c.textures += 1;
         let mut all_same = true;
         for (bytes, w, h, img) in levels(t) {
-            let enc = cmpr::encode_exact(&img).unwrap();
+            let enc = cmpr::encode_exact_with(&img, flat).unwrap();
             let back = tex::decode(TexFormat::CMPR, w, h, &enc.data, None).unwrap();
             let blocks_x = w.div_ceil(8);
             let n = bytes.len() / 8;
@@ -203,7 +209,9 @@ fn cmpr_re_encodes_exactly() {
         );
     }
     // Not byte-identical: the unused second endpoint of flat sub-blocks (Nintendo's encoders
-    // mostly write black, HAL's the colour one green step darker), flat black's two forms.
+    // mostly write black, some one blue step; HSD files made by other tools than HAL's, such
+    // as Chibi-Robo's, one blue step up in three-colour mode), flat black's two forms. HSD
+    // files are encoded with `Flat::Hal` (89.1 % byte-identical with `Flat::Black`, 95.4 %).
     let [j3d, hsd] = &tally;
     assert!(
         j3d.same * 100 >= j3d.subs * 97,
@@ -212,7 +220,7 @@ fn cmpr_re_encodes_exactly() {
         j3d.subs
     );
     assert!(
-        hsd.same * 100 >= hsd.subs * 85,
+        hsd.same * 1000 >= hsd.subs * 953,
         "{} of {}",
         hsd.same,
         hsd.subs

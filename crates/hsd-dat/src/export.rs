@@ -787,7 +787,19 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
         .map_or(0, |k| k + 1);
     let has_c = m.vertices.iter().any(|v| v.color.is_some());
     let (mut uvs, mut colors) = (vec![Vec::new(); sets], Vec::new());
-    for (v, s) in m.vertices.iter().zip(&m.skins) {
+    // Vertices in the order their values stand in the file's arrays (by position index, then
+    // the other attributes'): HAL filled the arrays in its source mesh's vertex order, and a
+    // glTF mesh's vertex order is where an importer finds that order again.
+    let mut order: Vec<(usize, (&crate::mesh::Vertex, &Skin))> =
+        m.vertices.iter().zip(&m.skins).enumerate().collect();
+    order.sort_by(|a, b| a.1.0.indices.cmp(&b.1.0.indices));
+    let mut new_index = vec![0u32; order.len()];
+    for (new, (old, _)) in order.iter().enumerate() {
+        if let Some(n) = new_index.get_mut(*old) {
+            *n = new as u32;
+        }
+    }
+    for (_, (v, s)) in order {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
                 world.get(*j).copied().unwrap_or(IDENTITY),
@@ -824,6 +836,10 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
     if has_c {
         out.colors.push(colors);
     }
-    out.triangles.clone_from(&m.triangles);
+    out.triangles = m
+        .triangles
+        .iter()
+        .map(|t| t.map(|i| new_index.get(i as usize).copied().unwrap_or(i)))
+        .collect();
     out
 }

@@ -82,6 +82,7 @@ impl Archive<'_> {
         let mut tex = Texture::new(format, u32::from(img.width), u32::from(img.height), bytes)
             .at(self.data().abs(data as usize))
             .with_limits(self.limits());
+        let mut palette = None;
         if let Some(p) = t.palette {
             let pal: Palette = self.read(p)?;
             let lut = pal.data.ok_or_else(|| {
@@ -94,11 +95,35 @@ impl Archive<'_> {
                 .data()
                 .bytes(lut as usize, usize::from(pal.n_entries) * 2)
                 .context("palette entries")?;
-            tex = tex.with_palette(GxPalette::new(fmt, entries));
+            palette = Some(GxPalette::new(fmt, entries));
         }
-        tex.decode_level(0)
-            .with_context(|| format!("image at {:#x}", t.image))
+        if let Some(p) = palette {
+            tex = tex.with_palette(p);
+        }
+        let pixels = tex
+            .decode_level(0)
+            .with_context(|| format!("image at {:#x}", t.image))?;
+        Ok(palette
+            .and_then(|p| indexed(&tex, p, &pixels))
+            .unwrap_or(pixels))
     }
+}
+
+/// A C4/C8 texture's first level with its palette as the colour table (gx::tex::Image::indexed):
+/// an export keeps the palette's order and each pixel's entry (a palette PNG), which HAL's
+/// quantiser chose from source colours the file no longer has, so an import can write them back.
+fn indexed(
+    tex: &Texture<'_>,
+    palette: GxPalette<'_>,
+    pixels: &gx::tex::Image,
+) -> Option<gx::tex::Image> {
+    let colors = palette.colors().ok()?;
+    let indices = tex.indices(0).ok()?;
+    let indices: Vec<u8> = indices
+        .into_iter()
+        .map(|i| u8::try_from(i).ok())
+        .collect::<Option<_>>()?;
+    gx::tex::Image::indexed(pixels.width(), pixels.height(), colors, indices).ok()
 }
 
 #[cfg(test)]

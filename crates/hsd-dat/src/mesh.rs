@@ -43,6 +43,9 @@ pub struct Vertex {
     pub color: Option<[u8; 4]>,
     /// PNMTXIDX value (slot × 3).
     pub pnmtxidx: Option<u32>,
+    /// Index into each indexed attribute's array, in descriptor order (POS first): where the
+    /// vertex's values stand in the model's arrays, which HAL filled in the source mesh's order.
+    pub indices: Vec<u32>,
 }
 
 /// A PObj's geometry.
@@ -170,8 +173,9 @@ impl Archive<'_> {
                 for ((e, raw), (format, array)) in vtx.fields().zip(&arrays) {
                     let value = match array {
                         Some(a) => {
-                            let i = vtx.index(e.attr).unwrap_or(0) as usize;
-                            Some(a.get(i)?)
+                            let i = vtx.index(e.attr).unwrap_or(0);
+                            out.indices.push(i);
+                            Some(a.get(i as usize)?)
                         }
                         None if e.attr.is_matrix_index() => {
                             if e.attr == Attr::PNMTXIDX {

@@ -462,3 +462,74 @@ fn every_uv_set_round_trips() {
         check(&import(&c, &opts).unwrap().bytes);
     }
 }
+
+/// Vertex order survives `glb → dat → glb`: a mesh whose triangles use its vertices last to
+/// first imports with its arrays in the glTF vertex order (not the display list's first use, as
+/// HAL keeps its source mesh's order), and the export writes the vertices in array order, so the
+/// positions come back in the order they were given.
+#[test]
+fn vertex_order_round_trips() {
+    let mut s = Scene::new("test");
+    let mut m = grid("reversed", 3, 3.0, 0.0);
+    m.triangles.reverse();
+    for t in &mut m.triangles {
+        t.reverse();
+    }
+    let given = m.positions.clone();
+    s.meshes.push(m);
+    let b = plain(&s);
+    let c = export::to_scene(&parse(&b).unwrap()).scene;
+    let mut back: Vec<[f32; 3]> = Vec::new();
+    for p in &c.meshes[0].positions {
+        if !back
+            .iter()
+            .any(|q| q.iter().zip(p).all(|(x, y)| (x - y).abs() < 1e-3))
+        {
+            back.push(*p);
+        }
+    }
+    assert_eq!(back.len(), given.len());
+    for (p, q) in back.iter().zip(&given) {
+        assert!(
+            p.iter().zip(q).all(|(x, y)| (x - y).abs() < 1e-3),
+            "{back:?}"
+        );
+    }
+}
+
+/// A value two meshes share sits in the run of the one that comes last in HAL's backward walk
+/// (meshes last to first), its first user in mesh order: the second mesh's triangle (of the
+/// same extent, so in the same array) reads only the first mesh's values, so the position
+/// array is the first mesh's grid in its own order.
+#[test]
+fn shared_values_stay_with_their_first_user() {
+    let mut s = Scene::new("test");
+    let first = grid("first", 2, 2.0, 0.0);
+    let given = first.positions.clone();
+    let mut second = gx::scene::Mesh::new("second");
+    second.positions = vec![given[3], given[0], given[8]];
+    second.normals = vec![[0.0, 0.0, 1.0]; 3];
+    second.triangles = vec![[0, 1, 2]];
+    s.meshes.extend([first, second]);
+    let b = plain(&s);
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    assert_eq!(g.pobjs.len(), 2);
+    let (m0, m1) = (
+        a.mesh(&g, &g.pobjs[0]).unwrap(),
+        a.mesh(&g, &g.pobjs[1]).unwrap(),
+    );
+    for v in &m0.vertices {
+        let want = given[v.indices[0] as usize];
+        assert!(
+            v.position
+                .iter()
+                .zip(want)
+                .all(|(x, y)| (x - y).abs() < 1e-3)
+        );
+    }
+    let mut used: Vec<u32> = m1.vertices.iter().map(|v| v.indices[0]).collect();
+    used.sort_unstable();
+    used.dedup();
+    assert_eq!(used, [0, 3, 8]);
+}

@@ -106,11 +106,30 @@ pub struct Exact {
 ///
 /// On the corpus (`tests/tex_real.rs`), every sub-block of the 145 real CMPR textures is exact;
 /// byte for byte, 97.8 % of the 135,632 sub-blocks of 68 J3D/BTI textures come back (39
-/// textures entirely) and 89.1 % of the 36,964 of 77 HSD ones (19). The rest differ in the
-/// unused second endpoint of flat sub-blocks (HAL's encoder writes the colour one green step
-/// darker, some of Nintendo's one blue step) or in the form of flat black. A proptest finds
+/// textures entirely) and, with [`Flat::Hal`] ([`encode_exact_with`]), 95.4 % of the 36,964 of
+/// 77 HSD ones (21; 89.1 % with this function's J3D form). The rest differ in the unused second
+/// endpoint of flat sub-blocks (some of Nintendo's encoders write one blue step, Chibi-Robo's
+/// HSD tool one blue step up in three-colour mode) or in the form of flat black. A proptest finds
 /// random CMPR blocks, blend-only ones included, all exact.
 pub fn encode_exact(image: &Image) -> Result<Exact> {
+    encode_exact_with(image, Flat::Black)
+}
+
+/// How an encoder wrote a flat opaque sub-block (one colour, every texel index 0): the second
+/// endpoint no texel uses, and the mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Flat {
+    /// (colour, black) in four-colour mode, black as all zeros: Nintendo's J3D encoders.
+    #[default]
+    Black,
+    /// HAL's sysdolphin encoder: the colour one green step darker in four-colour mode, or, when
+    /// its green is 0, one red step brighter in three-colour mode (842 of the 875 flat
+    /// sub-blocks of Melee's `PlMrNr.dat`); other colours as [`Flat::Black`].
+    Hal,
+}
+
+/// [`encode_exact`] with flat sub-blocks written the way `flat` says.
+pub fn encode_exact_with(image: &Image, flat: Flat) -> Result<Exact> {
     let (w, h) = (image.width(), image.height());
     let mut out = Exact {
         data: vec![0; level_size(TexFormat::CMPR, w, h)?],
@@ -122,7 +141,7 @@ pub fn encode_exact(image: &Image) -> Result<Exact> {
     blocks::tile(TexFormat::CMPR, w, h, at, &mut out.data, |px, o| {
         for (s, dst) in o.chunks_exact_mut(8).enumerate() {
             let sub = sub_block(px, s);
-            let enc = exact_sub(&sub).unwrap_or_else(|| {
+            let enc = exact_sub(&sub, flat).unwrap_or_else(|| {
                 inexact.push(n);
                 encode_sub(&sub)
             });
@@ -157,7 +176,7 @@ fn exact_indices(c0: u16, c1: u16, px: &[Rgba; 16]) -> Option<[u8; 16]> {
 
 /// An exact encoding of one sub-block, if endpoints derived from its colours give one (see
 /// [`encode_exact`]).
-fn exact_sub(px: &[Rgba; 16]) -> Option<[u8; 8]> {
+fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
     let mut distinct: Vec<Rgba> = Vec::with_capacity(4);
     for p in px {
         if !distinct.contains(p) {
@@ -175,7 +194,13 @@ fn exact_sub(px: &[Rgba; 16]) -> Option<[u8; 8]> {
         && p[3] == 0xFF
         && let Some(c) = exact565(p)
     {
-        return try_pair((c, 0));
+        let (green, red) = ((c >> 5) & 0x3F, c >> 11);
+        let pair = match flat {
+            Flat::Hal if green > 0 => (c, c - 0x20),
+            Flat::Hal if red < 0x1F => (c, c + 0x800),
+            _ => (c, 0),
+        };
+        return try_pair(pair);
     }
     // Endpoints among the colours, and black (transparent texels often average with it).
     let mut known: Vec<u16> = distinct.iter().filter_map(|&p| exact565(p)).collect();

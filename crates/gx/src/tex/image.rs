@@ -26,13 +26,32 @@ pub fn check_image_size(width: u32, height: u32) -> Result<()> {
     Ok(())
 }
 
-/// An RGBA8 image, row-major, top row first: `width × height` pixels.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// An RGBA8 image, row-major, top row first: `width × height` pixels. An indexed image also
+/// keeps the colour table its pixels were drawn from ([`Image::indexed`]): the order and
+/// duplicates of a C4/C8 palette, and which of two equal entries a pixel uses, are how it was
+/// stored, which the pixels alone lose. Equality compares the pixels only.
+#[derive(Debug, Clone, Default)]
 pub struct Image {
     width: u32,
     height: u32,
     pixels: Vec<Rgba>,
+    table: Option<Table>,
 }
+
+/// The colour table of an indexed image: at most 256 colours and each pixel's index.
+#[derive(Debug, Clone)]
+struct Table {
+    colors: Vec<Rgba>,
+    indices: Vec<u8>,
+}
+
+impl PartialEq for Image {
+    fn eq(&self, o: &Image) -> bool {
+        (self.width, self.height, &self.pixels) == (o.width, o.height, &o.pixels)
+    }
+}
+
+impl Eq for Image {}
 
 pub(crate) fn check_dims(width: u32, height: u32, limits: &Limits) -> Result<usize> {
     for (what, v) in [("texture width", width), ("texture height", height)] {
@@ -64,7 +83,42 @@ impl Image {
             width,
             height,
             pixels,
+            table: None,
         })
+    }
+
+    /// An indexed image: `width × height` indices into `colors` (at most 256), row-major. The
+    /// pixels are the colours; [`Image::table`] gives the table back, so an encoder can keep
+    /// the palette's order (a PNG's PLTE, a C8 texture's TLUT). Errors if the count differs or
+    /// an index is past the table.
+    pub fn indexed(width: u32, height: u32, colors: Vec<Rgba>, indices: Vec<u8>) -> Result<Image> {
+        let bad = |what: String| Err(Error::without_offset(ErrorKind::Invalid(what)));
+        if colors.len() > 256 {
+            return bad(format!(
+                "colour table of {} entries (at most 256)",
+                colors.len()
+            ));
+        }
+        let pixels = indices
+            .iter()
+            .map(|&i| colors.get(usize::from(i)).copied())
+            .collect::<Option<Vec<Rgba>>>();
+        let Some(pixels) = pixels else {
+            return bad(format!(
+                "an index is past the colour table's {} entries",
+                colors.len()
+            ));
+        };
+        let mut img = Image::new(width, height, pixels)?;
+        img.table = Some(Table { colors, indices });
+        Ok(img)
+    }
+
+    /// The colour table and each pixel's index, for an image made by [`Image::indexed`].
+    pub fn table(&self) -> Option<(&[Rgba], &[u8])> {
+        self.table
+            .as_ref()
+            .map(|t| (t.colors.as_slice(), t.indices.as_slice()))
     }
 
     /// An image from packed RGBA8 bytes (as PNG decoders produce them).
@@ -163,6 +217,7 @@ impl Image {
             width,
             height,
             pixels,
+            table: None,
         }
     }
 

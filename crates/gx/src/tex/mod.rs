@@ -540,6 +540,9 @@ pub fn encode_mips(
         .max_palette_entries
         .unwrap_or(usize::MAX)
         .min(format.max_palette_entries());
+    if let Some(out) = from_table(format, levels, pf, max)? {
+        return Ok(out);
+    }
     let q = palette::quantise(levels.iter().flat_map(|l| l.pixels()), pf, max);
     out.palette = q.entries.iter().flat_map(|e| e.to_be_bytes()).collect();
     for img in levels {
@@ -554,6 +557,48 @@ pub fn encode_mips(
         }
     }
     Ok(out)
+}
+
+/// A single level with a colour table ([`Image::indexed`]) that fits `max` entries of `pf`
+/// exactly, encoded with that table as its palette, in its order: a decoded C4/C8 texture comes
+/// back with its own palette and indices. Padding outside the image is index 0, as HAL's
+/// encoder writes it (its C8 images' padding columns). `None` when there is no such table.
+fn from_table(
+    format: TexFormat,
+    levels: &[Image],
+    pf: PaletteFormat,
+    max: usize,
+) -> Result<Option<Encoded>> {
+    let ([img], 1..=256) = (levels, format.max_palette_entries()) else {
+        return Ok(None);
+    };
+    let Some((colors, indices)) = img.table() else {
+        return Ok(None);
+    };
+    let codes: Vec<u16> = colors.iter().map(|&c| palette::to_code(pf, c)).collect();
+    let exact = codes
+        .iter()
+        .zip(colors)
+        .all(|(&code, &c)| palette::to_rgba(pf, code) == c);
+    let fits = colors.len() <= max.min(format.max_palette_entries())
+        && indices.iter().all(|&i| usize::from(i) < colors.len());
+    if !exact || !fits {
+        return Ok(None);
+    }
+    let (bw, bh, _) = format.require_block()?;
+    let (w, h) = (img.width(), img.height());
+    let (pw, ph) = (w.div_ceil(bw) * bw, h.div_ceil(bh) * bh);
+    let padded: Vec<u16> = (0..ph)
+        .flat_map(|y| (0..pw).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let at = (y < h && x < w).then(|| (y as usize) * (w as usize) + x as usize);
+            at.and_then(|i| indices.get(i)).map_or(0, |&i| u16::from(i))
+        })
+        .collect();
+    Ok(Some(Encoded {
+        data: encode_indices(format, pw, ph, &padded)?,
+        palette: codes.iter().flat_map(|e| e.to_be_bytes()).collect(),
+    }))
 }
 
 /// A sensible format for storing `image` (e.g. converting a PNG with no format given): I8 when

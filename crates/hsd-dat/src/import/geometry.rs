@@ -10,7 +10,7 @@
 //! in the quantisation our export recorded, and its display-list-ordered triangles give back
 //! their draw commands ([`gx::strip::in_order`]).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use gcio::{Error, Result};
 use gx::dl::{PrimitiveBuf, VertexDesc};
@@ -129,17 +129,24 @@ pub(super) fn geometry(
     while targets.len() < skel.parent.len() {
         targets.push(b.slot::<crate::types::Joint<Target>>());
     }
-    // The arrays take each mesh's new values in HAL's backward walk — joints in pre-order, each
-    // joint's DObjs and their PObjs last to first (TyBSword, TyDaisy: each PObj's values are
-    // one run of the array, the runs in that order) — then are written, and each mesh's PObjs
-    // over them.
+    // The arrays hold each mesh's values as a run, the runs in HAL's backward walk — joints in
+    // pre-order, each joint's DObjs and their PObjs last to first (TyBSword, TyDaisy) — and a
+    // value several meshes use in the run of the last of them in that walk (its first user in
+    // mesh order: TyBSword's PObj 2 reads only values inside PObj 1's run, TyDaisy's PObj 7
+    // only values of joint 1's PObj 45), as descriptors and envelopes are placed (rule 3).
+    // So the values are numbered forward in mesh order, each mesh's new ones last to first,
+    // and the arrays turned round; then they are written, and each mesh's PObjs over them.
     let mut walk: Vec<usize> = (0..prepared.len()).collect();
     walk.sort_by_key(|&i| (prepared.get(i).map_or(0, |p| p.0), std::cmp::Reverse(i)));
     let mut arrays = Arrays::default();
-    for i in walk {
+    for &i in walk.iter().rev() {
         if let Some(p) = prepared.get_mut(i) {
             p.4.fill(&mut arrays);
         }
+    }
+    arrays.turn_round();
+    for p in &mut prepared {
+        p.4.turn_round(&arrays);
     }
     let blocks = arrays.write(b);
     let (mut lists, mut envelopes) = (HashMap::new(), HashMap::new());
@@ -333,7 +340,21 @@ enum Source {
 }
 
 impl Prepared {
-    /// Adds the mesh's values to the model's arrays (new ones at the end, in first-use order).
+    /// Each array index as it is once [`Arrays::turn_round`] has reversed the arrays.
+    fn turn_round(&mut self, arrays: &Arrays) {
+        for (entry, index) in self.attrs.iter().zip(&mut self.index) {
+            if let Source::Array(a, _) = entry.1
+                && let Some((_, array)) = arrays.list.get(a)
+            {
+                let last = array.values.len().saturating_sub(1) as u32;
+                for i in index.iter_mut() {
+                    *i = last.saturating_sub(*i);
+                }
+            }
+        }
+    }
+
+    /// Adds the mesh's values to the model's arrays (new ones at the end, last to first).
     fn fill(&mut self, arrays: &mut Arrays) {
         for ((entry, index), values) in self
             .attrs
@@ -782,7 +803,8 @@ fn emit(
 
 /// The model's vertex arrays: one per attribute format, shared by every mesh that stores the
 /// attribute in it (HAL's compiler writes one array per attribute for the whole model, every
-/// texture coordinate set in one), each value once, in first-use order.
+/// texture coordinate set in one), each value once, in the run of its first user, numbered
+/// last to first until [`Arrays::turn_round`].
 #[derive(Default)]
 struct Arrays {
     list: Vec<(VertexFormat, Array)>,
@@ -805,10 +827,33 @@ impl Arrays {
             }
         };
         let index = match self.list.get_mut(at) {
-            Some((_, a)) => items.into_iter().map(|v| a.index(v)).collect(),
+            Some((_, a)) => {
+                // The new values in first-use order, numbered last to first (turned round
+                // with the array, they come back in this order).
+                let mut fresh: Vec<&Vec<u8>> = Vec::new();
+                let mut met = HashSet::new();
+                for v in &items {
+                    if !a.seen.contains_key(v) && met.insert(v) {
+                        fresh.push(v);
+                    }
+                }
+                for v in fresh.into_iter().rev() {
+                    a.index(v.clone());
+                }
+                items.into_iter().map(|v| a.index(v)).collect()
+            }
             None => Vec::new(),
         };
         (at, index)
+    }
+
+    /// Reverses every array (after the last [`Arrays::add`]): each mesh's run of values then
+    /// stands in the backward walk, in its own vertex order.
+    fn turn_round(&mut self) {
+        for (_, a) in &mut self.list {
+            a.values.reverse();
+            a.seen.clear();
+        }
     }
 
     /// Writes every array; their targets in [`Arrays::list`] order.

@@ -322,7 +322,7 @@ impl<'a> Materials<'a> {
         } else {
             for l in &chain {
                 if format == TexFormat::CMPR {
-                    let exact = gx::tex::cmpr::encode_exact(l)?;
+                    let exact = gx::tex::cmpr::encode_exact_with(l, gx::tex::cmpr::Flat::Hal)?;
                     self.inexact_blocks += exact.inexact.len();
                     data.extend(exact.data);
                 } else {
