@@ -540,37 +540,36 @@ impl Brlyt {
         )
     }
 
-    /// The texture file names (`txl1`; empty without one).
-    pub fn textures(&self) -> &[Name] {
+    /// The list of the first section `pick` takes (empty without one).
+    fn list<T>(&self, pick: fn(&Section) -> Option<&Vec<T>>) -> &[T] {
         self.sections
             .iter()
-            .find_map(|s| match s {
-                Section::Textures(t) => Some(t.as_slice()),
-                _ => None,
-            })
-            .unwrap_or_default()
+            .find_map(pick)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The texture file names (`txl1`; empty without one).
+    pub fn textures(&self) -> &[Name] {
+        self.list(|s| match s {
+            Section::Textures(t) => Some(t),
+            _ => None,
+        })
     }
 
     /// The font file names (`fnl1`).
     pub fn fonts(&self) -> &[Name] {
-        self.sections
-            .iter()
-            .find_map(|s| match s {
-                Section::Fonts(t) => Some(t.as_slice()),
-                _ => None,
-            })
-            .unwrap_or_default()
+        self.list(|s| match s {
+            Section::Fonts(t) => Some(t),
+            _ => None,
+        })
     }
 
     /// The materials (`mat1`).
     pub fn materials(&self) -> &[Material] {
-        self.sections
-            .iter()
-            .find_map(|s| match s {
-                Section::Materials(t) => Some(t.as_slice()),
-                _ => None,
-            })
-            .unwrap_or_default()
+        self.list(|s| match s {
+            Section::Materials(t) => Some(t),
+            _ => None,
+        })
     }
 
     /// The layout record (`lyt1`).
