@@ -533,3 +533,45 @@ fn shared_values_stay_with_their_first_user() {
     used.dedup();
     assert_eq!(used, [0, 3, 8]);
 }
+
+/// The glTF images array is the model's texture list: Melee's order lays the pixels out in it,
+/// not in the order the meshes first draw them (the first mesh here draws image 1).
+#[test]
+fn pixels_follow_the_glb_image_order() {
+    let mut s = Scene::new("test");
+    let shade = |v: u8| gx::tex::Image::from_fn(8, 8, move |x, _| [v, x as u8, 0, 255]).unwrap();
+    let images = [s.add_image(shade(10)), s.add_image(shade(200))];
+    for (k, &i) in images.iter().rev().enumerate() {
+        let mut m = grid(&format!("m{k}"), 1, 1.0, k as f32);
+        m.uvs
+            .push(vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]);
+        s.materials
+            .push(gx::scene::Material::new(format!("t{i}"), Some(i)));
+        m.material = Some(k);
+        s.meshes.push(m);
+    }
+    let opts = ImportOptions {
+        order: Order::Melee,
+        ..ImportOptions::default()
+    };
+    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let b = import(&s, &opts).unwrap().bytes;
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    // Pixel offsets of the first mesh's image (glTF image 1) and the second's (image 0).
+    let pixels: Vec<u32> = g
+        .pobjs
+        .iter()
+        .map(|p| {
+            let t = a
+                .read::<hsd_dat::MObj>(p.mobj.unwrap())
+                .unwrap()
+                .tobj
+                .unwrap();
+            let image = a.read::<hsd_dat::TObj>(t).unwrap().image.unwrap();
+            a.read::<hsd_dat::Image>(image).unwrap().data.unwrap()
+        })
+        .collect();
+    assert_eq!(pixels.len(), 2);
+    assert!(pixels[1] < pixels[0], "{pixels:x?}");
+}

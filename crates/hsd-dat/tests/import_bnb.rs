@@ -14,10 +14,10 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 51.0),
+    ("PlMr-PlMrNr.dat", 59.0),
     ("TyBSword-TyBSword.dat", 93.5),
     ("TyBancho-TyBancho.dat", 57.5),
-    ("TyDaisy-TyDaisy.dat", 38.5),
+    ("TyDaisy-TyDaisy.dat", 70.0),
     ("cb_plug-cb_plug.dat", 59.0),
 ];
 

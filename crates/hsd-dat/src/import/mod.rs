@@ -32,7 +32,7 @@ use gx::tex::TexFormat;
 use crate::bound_box::{Aabb, BoundBox};
 use crate::build::Builder;
 use crate::build::parts::{LIGHT_RIG, light, light_set, model_set, scene_data, wobj};
-use crate::compile::{Order, compile_as};
+use crate::compile::{Order, compile_listed};
 use crate::extras::{self, JointExtras};
 use crate::flags::JointFlags;
 use crate::model::{Dat, Target};
@@ -182,7 +182,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             b.finish()
         }
     };
-    let dat = compile_as(&dat, Some(opts.order))?;
+    let dat = compile_listed(&dat, opts.order, &mats.texture_list())?;
     let bytes = dat.write()?;
     // What we wrote must read back and check without errors.
     let a = crate::parse(&bytes)?;
