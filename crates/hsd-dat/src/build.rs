@@ -81,6 +81,14 @@ impl Builder {
         at
     }
 
+    /// Appends a counted pointer table (no terminator: its owner holds the count, as a
+    /// TexAnim's image and palette tables do).
+    pub fn ptr_table(&mut self, items: &[Target]) -> Target {
+        let at = self.bytes(vec![0; 4 * items.len()], 4);
+        self.set_ptr_array(at, items);
+        at
+    }
+
     /// Appends a NUL-terminated string (4-aligned block).
     pub fn string(&mut self, s: &str) -> Target {
         let mut b = s.as_bytes().to_vec();

@@ -406,6 +406,7 @@ fn material_animation(
 ) -> extras::MaterialAnimExtras {
     let mut e = extras::MaterialAnimExtras {
         material: index,
+        aobj_flags: (!m.tracks.is_empty()).then_some(m.flags.bits()),
         ..Default::default()
     };
     let textured = out
@@ -470,6 +471,7 @@ fn material_animation(
         };
         let mut te = extras::TextureAnimExtras {
             id: t.id,
+            aobj_flags: Some(t.flags.bits()),
             ..Default::default()
         };
         let ids = track_ids(&t.tracks);

@@ -335,6 +335,8 @@ pub struct MaterialAnimExtras {
     pub tracks: Vec<TrackSamples>,
     /// Animated TObjs.
     pub textures: Vec<TextureAnimExtras>,
+    /// The AObj's flags (`AOBJ_ANIM_LOOP` …), when it has one; the import's default is loop.
+    pub aobj_flags: Option<u32>,
 }
 
 /// One animated TObj (`HSD_A_T_*` tracks).
@@ -353,6 +355,8 @@ pub struct TextureAnimExtras {
     pub images: Vec<usize>,
     /// Image swap: per frame, the index into `images` drawn (empty without a swap).
     pub image: Vec<u32>,
+    /// The AObj's flags, as for a material.
+    pub aobj_flags: Option<u32>,
 }
 
 /// A track sampled at every frame.

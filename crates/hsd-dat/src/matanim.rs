@@ -11,6 +11,7 @@
 use gcio::{Result, Visited};
 
 use crate::anim::Curve;
+use crate::flags::AObjFlags;
 use crate::types::{AObj, DObj, Joint, JointData, MObj, MatAnim, MatAnimJoint, TObj, TexAnim};
 use crate::view::Archive;
 
@@ -69,6 +70,8 @@ pub struct AnimatedTexture {
     pub id: u32,
     /// The AObj's last frame.
     pub end_frame: f32,
+    /// The AObj's flags.
+    pub flags: AObjFlags,
     /// Its tracks.
     pub tracks: Vec<TrackCurve>,
     /// Image table (data offsets; `None` for a NULL entry).
@@ -114,6 +117,8 @@ pub struct AnimatedMaterial {
     pub mobj: u32,
     /// The AObj's last frame (0 without one).
     pub end_frame: f32,
+    /// The AObj's flags (empty without one).
+    pub flags: AObjFlags,
     /// Its tracks.
     pub tracks: Vec<TrackCurve>,
     /// Its TObjs' animations, in TObj chain order.
@@ -141,11 +146,14 @@ impl MaterialAnimation {
 }
 
 impl Archive<'_> {
-    /// The tracks and end frame of the AObj at `aobj`.
-    fn aobj_tracks(&self, aobj: Option<u32>) -> Result<(f32, Vec<TrackCurve>)> {
+    /// The end frame, flags and tracks of the AObj at `aobj`.
+    fn aobj_tracks(&self, aobj: Option<u32>) -> Result<(f32, AObjFlags, Vec<TrackCurve>)> {
         match aobj {
-            Some(o) => Ok((self.read::<AObj>(o)?.end_frame, self.curves(o)?)),
-            None => Ok((0.0, Vec::new())),
+            Some(o) => {
+                let a = self.read::<AObj>(o)?;
+                Ok((a.end_frame, a.flags, self.curves(o)?))
+            }
+            None => Ok((0.0, AObjFlags::empty(), Vec::new())),
         }
     }
 
@@ -197,12 +205,13 @@ impl Archive<'_> {
                 if out.materials.iter().any(|x| x.mobj == mo) {
                     continue;
                 }
-                let (end_frame, tracks) = self.aobj_tracks(ma.aobj)?;
+                let (end_frame, flags, tracks) = self.aobj_tracks(ma.aobj)?;
                 let textures = self.texture_animations(mo, ma.texanim)?;
                 if ma.aobj.is_some() || !textures.is_empty() {
                     out.materials.push(AnimatedMaterial {
                         mobj: mo,
                         end_frame,
+                        flags,
                         tracks,
                         textures,
                     });
@@ -240,11 +249,12 @@ impl Archive<'_> {
             if ta.aobj.is_none() {
                 continue;
             }
-            let (end_frame, tracks) = self.aobj_tracks(ta.aobj)?;
+            let (end_frame, flags, tracks) = self.aobj_tracks(ta.aobj)?;
             out.push(AnimatedTexture {
                 tobj: o,
                 id: t.id,
                 end_frame,
+                flags,
                 tracks,
                 images: self.table(ta.image_table, ta.n_images),
                 palettes: self.table(ta.palette_table, ta.n_palettes),

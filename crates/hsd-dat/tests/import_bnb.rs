@@ -14,7 +14,7 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 59.0),
+    ("PlMr-PlMrNr.dat", 83.0),
     ("TyBSword-TyBSword.dat", 93.5),
     ("TyBancho-TyBancho.dat", 57.5),
     ("TyDaisy-TyDaisy.dat", 70.0),

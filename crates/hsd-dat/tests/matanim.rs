@@ -341,7 +341,9 @@ fn colour_srt_and_image_swap_round_trip() {
                 tracks: Vec::new(),
                 images: vec![1, 2],
                 image: swap.clone(),
+                aobj_flags: None,
             }],
+            aobj_flags: None,
         }],
     };
     s.animations
@@ -403,4 +405,68 @@ fn swap_only_animation_round_trips() {
     let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
     let e = import(&a, &ImportOptions::default()).unwrap_err();
     assert!(e.to_string().contains("selects image 2 of 2"), "{e}");
+}
+
+/// An image swap comes back in the form HAL's tool writes (PlMrNr's eye swaps, read from the
+/// retail file): one CON key per change and one at the last frame, unsigned bytes with five
+/// fraction bits for indices up to 5, the AObj's recorded flags (none there), and image and
+/// palette tables of exactly their counts.
+#[test]
+fn index_track_in_hals_form() {
+    let mut s = quad(6);
+    let x = MatAnimExtras {
+        version: 1,
+        frames: 11,
+        materials: vec![MaterialAnimExtras {
+            material: 0,
+            textures: vec![TextureAnimExtras {
+                id: 0,
+                images: (0..6).collect(),
+                image: vec![0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5],
+                aobj_flags: Some(0),
+                ..TextureAnimExtras::default()
+            }],
+            ..MaterialAnimExtras::default()
+        }],
+    };
+    s.animations.push(Animation {
+        name: "eyes".into(),
+        times: vec![0.0],
+        extras: Some(serde_json::json!({ "hsd": x })),
+        ..Animation::default()
+    });
+    let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let b = import(&a, &ImportOptions::default()).unwrap().bytes;
+    let arc = parse(&b).unwrap();
+    let g = arc.graph();
+    let of = |k: Kind| g.nodes.iter().filter(move |n| n.kind == k);
+    let fobjs: Vec<hsd_dat::FObj> = of(Kind::FObj)
+        .map(|n| arc.read(n.offset).unwrap())
+        .collect();
+    assert_eq!(fobjs.len(), 1);
+    let f = &fobjs[0];
+    assert_eq!((f.track, f.frac_value, f.length), (1, 0x85, 15));
+    let keys = arc.data().bytes(f.data.unwrap() as usize, 15).unwrap();
+    let hal = [
+        0x61, 0x00, 0x01, 0x20, 0x01, 0x40, 0x01, 0x60, 0x01, 0x80, 0x01, 0xa0, 0x05, 0xa0, 0x00,
+    ];
+    assert_eq!(keys, hal);
+    for n in of(Kind::AObj) {
+        let aobj: hsd_dat::AObj = arc.read(n.offset).unwrap();
+        assert_eq!(aobj.flags.bits(), 0);
+    }
+    let t: hsd_dat::TexAnim = arc.read(of(Kind::TexAnim).next().unwrap().offset).unwrap();
+    assert_eq!(t.n_images, 6);
+    // The table holds six pointers and no terminator: the block after it starts 24 bytes on.
+    let table = t.image_table.unwrap();
+    let next = g
+        .nodes
+        .iter()
+        .map(|n| n.offset)
+        .filter(|&o| o > table)
+        .min();
+    assert!(
+        next.is_none_or(|o| o - table == 24),
+        "{next:?} after {table:#x}"
+    );
 }

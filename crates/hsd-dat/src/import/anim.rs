@@ -189,12 +189,13 @@ pub(super) fn keys(samples: &[f32], tol: f32) -> Result<(Vec<u8>, u32)> {
             });
         }
     }
-    stream(&out)
+    stream(&out, 0)
 }
 
-/// `keys` as a float stream, padded to 4, and its length.
-pub(super) fn stream(keys: &[Key]) -> Result<(Vec<u8>, u32)> {
-    let mut stream = encode(keys, 0, 0)?;
+/// `keys` as a stream of numbers in format `frac_value` (0: floats), padded to 4, and its
+/// length.
+pub(super) fn stream(keys: &[Key], frac_value: u8) -> Result<(Vec<u8>, u32)> {
+    let mut stream = encode(keys, frac_value, 0)?;
     let len = u32::try_from(stream.len()).map_err(|_| gcio::Error::message("track too long"))?;
     stream.resize(stream.len().next_multiple_of(4), 0);
     Ok((stream, len))

@@ -22,6 +22,7 @@ use super::material::{Materials, Rest, rest};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
 use crate::extras::{self, MatAnimExtras, MaterialAnimExtras, TextureAnimExtras};
+use crate::flags::AObjFlags;
 use crate::fobj::{Key, Op};
 use crate::matanim::{TextureSrt, mobj_track, tobj_track};
 use crate::model::Target;
@@ -54,6 +55,8 @@ pub struct MaterialSamples {
     pub tracks: Vec<Samples>,
     /// Animated TObjs.
     pub textures: Vec<TextureSamples>,
+    /// The AObj's flags our extras recorded.
+    pub aobj_flags: Option<u32>,
 }
 
 /// A TObj's animation as track values at every frame.
@@ -65,6 +68,8 @@ pub struct TextureSamples {
     pub tracks: Vec<Samples>,
     /// Image swap: glTF images, and per frame the index into them drawn (empty: no swap).
     pub swap: (Vec<usize>, Vec<u32>),
+    /// The AObj's flags our extras recorded.
+    pub aobj_flags: Option<u32>,
 }
 
 /// The glTF animations of `scene` that drive materials, as clips: those with material
@@ -223,6 +228,7 @@ fn material(
                 .map(|s| (s.track, s.values.clone()))
                 .collect(),
             swap: (t.images.clone(), t.image.clone()),
+            aobj_flags: t.aobj_flags,
         })
         .collect();
     if let Some(id) = base
@@ -268,6 +274,7 @@ fn material(
         }
     }
     out.textures = textures;
+    out.aobj_flags = recorded.and_then(|e| e.aobj_flags);
     out
 }
 
@@ -308,31 +315,50 @@ fn texture_rest(r: &Rest, id: u32, track: u8) -> Option<f32> {
         .and_then(|t| t.1.track(track))
 }
 
-/// Constant keys holding each run of equal values (an index track: image or palette).
-fn step_keys(values: &[f32]) -> Result<(Vec<u8>, u32)> {
-    let mut out: Vec<Key> = Vec::new();
-    for &v in values {
-        match out.last_mut() {
-            Some(k) if k.value == Some(v) => k.wait = k.wait.map(|w| w + 1),
-            _ => out.push(Key {
-                op: Op::CON,
-                value: Some(v),
-                slope: None,
-                wait: Some(1),
-            }),
+/// An index track (image or palette) as HAL's tool writes it: a constant key where the value
+/// changes and one at the last frame (wait 0), as unsigned bytes with as many fraction bits as
+/// the largest value leaves (PlMrNr's eye swaps, 0–5: format `0x85`), else floats. Returns
+/// the stream and the FObj's `frac_value`.
+fn step_keys(values: &[f32]) -> Result<((Vec<u8>, u32), u8)> {
+    const U8: u8 = 4 << 5;
+    let top = values.iter().fold(1.0f32, |m, &v| m.max(v));
+    let bytes = values.iter().all(|&v| v >= 0.0 && v.fract() == 0.0) && top <= 255.0;
+    let frac = match (0..=7u8)
+        .rev()
+        .find(|&b| top * f32::from(1u8 << b) <= 255.0)
+    {
+        Some(b) if bytes => U8 | b,
+        _ => 0,
+    };
+    let last = values.len().saturating_sub(1);
+    let mut at: Vec<(usize, f32)> = Vec::new();
+    for (f, &v) in values.iter().enumerate() {
+        if f == last || at.last().is_none_or(|k| k.1 != v) {
+            at.push((f, v));
         }
     }
-    stream(&out)
+    let keys: Vec<Key> = at
+        .iter()
+        .enumerate()
+        .map(|(i, &(f, v))| Key {
+            op: Op::CON,
+            value: Some(v),
+            slope: None,
+            wait: Some(at.get(i + 1).map_or(0, |n| (n.0 - f) as u32)),
+        })
+        .collect();
+    Ok((stream(&keys, frac)?, frac))
 }
 
 /// An FObj chain of `tracks` (those leaving `rest` by more than a tenth of the tolerance;
-/// `step` ids as constant keys) and its AObj over frames `0..=end`.
+/// `step` ids as constant keys) and its AObj over frames `0..=end` with the recorded `flags`
+/// (else looping).
 fn aobj_of(
     b: &mut Builder,
     tracks: &[Samples],
     rest: impl Fn(u8) -> Option<f32>,
     step: &[u8],
-    end: f32,
+    (end, flags): (f32, Option<u32>),
     tol: f32,
 ) -> Result<Option<Target>> {
     let mut next = None;
@@ -342,15 +368,22 @@ fn aobj_of(
         {
             continue;
         }
-        let k = if step.contains(id) {
+        let (k, frac) = if step.contains(id) {
             step_keys(values)?
         } else {
-            keys(values, tol)?
+            (keys(values, tol)?, 0)
         };
-        let k = b.keys(k);
-        next = Some(b.put(&fobj(*id, next, k)));
+        let mut f = fobj(*id, next, b.keys(k));
+        f.frac_value = frac;
+        next = Some(b.put(&f));
     }
-    Ok(next.map(|first| b.put(&aobj(end, first))))
+    Ok(next.map(|first| {
+        let mut a = aobj(end, first);
+        if let Some(f) = flags {
+            a.flags = AObjFlags::from_bits_retain(f);
+        }
+        b.put(&a)
+    }))
 }
 
 /// One MatAnimJoint tree per material clip of `scene` over the joints of `skel`, whose DObjs'
@@ -417,7 +450,14 @@ impl Parts<'_, '_> {
             return Ok((None, None));
         };
         let (end, tol) = (self.end, self.tol);
-        let a = aobj_of(b, &samples.tracks, |id| material_rest(r, id), &[], end, tol)?;
+        let a = aobj_of(
+            b,
+            &samples.tracks,
+            |id| material_rest(r, id),
+            &[],
+            (end, samples.aobj_flags),
+            tol,
+        )?;
         let mut next = None;
         for t in samples.textures.iter().rev() {
             if !r.textures.iter().any(|x| x.0 == t.id) {
@@ -447,12 +487,12 @@ impl Parts<'_, '_> {
                 }
                 count = u16::try_from(images.len())
                     .map_err(|_| gcio::Error::message("too many swap images"))?;
-                image_table = Some(b.ptr_array(&images));
+                image_table = Some(b.ptr_table(&images));
                 let index: Vec<f32> = t.swap.1.iter().map(|&i| i as f32).collect();
                 put(&mut tracks, tobj_track::TIMG, index.clone());
                 // Each indexed image was encoded with its own palette: select it alongside.
                 if palettes.len() == images.len() {
-                    palette_table = Some(b.ptr_array(&palettes));
+                    palette_table = Some(b.ptr_table(&palettes));
                     put(&mut tracks, tobj_track::TCLT, index);
                 }
             }
@@ -461,7 +501,7 @@ impl Parts<'_, '_> {
                 &tracks,
                 |id| texture_rest(r, t.id, id),
                 &[tobj_track::TIMG, tobj_track::TCLT],
-                end,
+                (end, t.aobj_flags),
                 tol,
             )?;
             if ta.is_none() {
