@@ -65,19 +65,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         });
         out.scene.nodes.push(node);
     }
-    // The glTF images in the order the file holds their pixels: the model's texture list,
-    // which Melee's compiler lays pixels out by and the import takes back from this order.
     let mut images = Images::default();
-    let mut textures = a.textures(&g);
-    textures.sort_by_key(|t| {
-        (
-            a.read::<Image>(t.image).ok().and_then(|i| i.data),
-            t.palette,
-        )
-    });
-    for t in &textures {
-        images.get(a, t, &mut out);
-    }
     let mut materials: HashMap<u32, usize> = HashMap::new();
     let ibm = a.inverse_binds(&g);
     let mut dobjs: HashMap<u32, usize> = HashMap::new();
@@ -125,6 +113,9 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
                 .problems
                 .push(e.context(format!("PObj at {:#x}", p.offset))),
         }
+    }
+    for t in a.textures(&g) {
+        images.get(a, &t, &mut out);
     }
     animations(a, &g, &mut out);
     material_animations(a, &g, &materials, &mut images, &mut out);

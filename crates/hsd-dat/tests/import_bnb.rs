@@ -17,7 +17,7 @@ const FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 83.0),
     ("TyBSword-TyBSword.dat", 93.5),
     ("TyBancho-TyBancho.dat", 57.5),
-    ("TyDaisy-TyDaisy.dat", 70.0),
+    ("TyDaisy-TyDaisy.dat", 66.5),
     ("cb_plug-cb_plug.dat", 59.0),
 ];
 

@@ -11,7 +11,6 @@ use gx::tex::{EncodeOptions, PaletteFormat, TexFormat};
 use super::ImportOptions;
 use crate::build::Builder;
 use crate::build::parts::{material, mobj, pixel_engine, tobj};
-use crate::compile::TextureList;
 use crate::extras::{self, ImageExtras, MaterialExtras, ModelExtras};
 use crate::flags::{PeFlags, RenderMode, TObjFlags};
 use crate::matanim::TextureSrt;
@@ -53,23 +52,6 @@ impl<'a> Materials<'a> {
             images: HashMap::new(),
             inexact_blocks: 0,
         }
-    }
-
-    /// The texture list for Melee's compiler ([`crate::compile::TextureList`]): the pixel
-    /// blocks in the order of their glTF images. A glb's `images` array is the model's list of
-    /// textures, the order its authoring tool held them in, which is the list HAL's compiler
-    /// took (our export writes a file's images in its pixel order).
-    pub(super) fn texture_list(&self) -> TextureList {
-        let mut keyed: Vec<(&ImageKey, usize)> = self
-            .images
-            .iter()
-            .filter_map(|(k, (h, _))| match h.data {
-                Some(Target::In(l)) => Some((k, l.block)),
-                _ => None,
-            })
-            .collect();
-        keyed.sort_unstable();
-        TextureList(keyed.into_iter().map(|(_, b)| b).collect())
     }
 
     /// How many texture coordinate sets glTF material `m` reads (its meshes then need TEX0 up
