@@ -16,9 +16,13 @@
 //!   within 1e-3 of the extent), material and texture; the slots play the actions their names
 //!   say and the body map and head bone point at the joints named for the parts; as a
 //!   Colosseum trainer (`-o kind=trainer`) too.
+//!   The eye is held by seed 003's holder joint under the head (one holder, no HSD-020
+//!   finding in the import or in `gcf check` of any of the files).
 //! - `blender_actions_pose_like_blender`: the rig's actions, evaluated by the runtime's rules
 //!   (`hsd_dat::anim` curves → joint world matrices) in the `.dat` and in both `.pkx`, put every
-//!   bone's head and tail where Blender does at every frame (within 1e-3 of the extent).
+//!   bone's head and tail where Blender does at every frame (within 1e-3 of the extent), and
+//!   the runtime's skinning (envelopes with the weight-1.0 short-circuit and the owner's coord)
+//!   draws every vertex of Blender's deformed eye every 10 frames.
 //! - `blender_loads_our_hsd_glb`: every real model `.dat` (`../shared/corpus/real/hsd`) exports
 //!   to glb and Blender's importer loads it with the bones, meshes and materials `gcf info`
 //!   counts (joints, PObjs, MObjs).
@@ -129,6 +133,30 @@ fn actions_match(what: &str, dat: &[u8], blender: &Scene, joints: &[usize], m: &
                 }
             }
         }
+        // The eye as the runtime skins it (posed joints, the file's inverse binds).
+        let g = a.graph();
+        let ibm = a.inverse_binds(&g);
+        let meshes: Vec<_> = g.pobjs.iter().map(|p| a.mesh(&g, p).unwrap()).collect();
+        for (i, frame) in m["eye_frames"].as_array().unwrap().iter().enumerate() {
+            let frame = frame.as_f64().unwrap() as f32;
+            let world = posed.sample(frame);
+            let drawn: Vec<[f32; 3]> = meshes
+                .iter()
+                .flat_map(|x| x.world_positions(&g, &world, &ibm))
+                .collect();
+            for v in pose["eye"][i].as_array().unwrap() {
+                let want = point(v);
+                let d = drawn
+                    .iter()
+                    .map(|p| (0..3).map(|c| (p[c] - want[c]).abs()).fold(0.0, f32::max))
+                    .fold(f32::MAX, f32::min);
+                assert!(
+                    d <= eps,
+                    "{what} {name}: eye vertex {want:?} at frame {frame}: nearest HSD vertex {d} away"
+                );
+                worst = worst.max(d);
+            }
+        }
     }
     worst / eps * 1e-3
 }
@@ -178,8 +206,20 @@ fn blender_models_import_as_dat_and_pkx() {
         let triangles = m["triangles"].as_u64().unwrap() as usize;
         assert_eq!(triangle_count(&blender), triangles, "{name}: Blender's glb");
         let joints = node_joints(&blender);
+        if name == "rig" {
+            // The eye (100 % head, which deforms the body) gets seed 003's holder joint.
+            let i = hsd_dat::import::import(&blender, &Default::default()).unwrap();
+            assert_eq!(i.holders, 1, "rig: holder joints");
+            assert!(
+                i.findings.iter().all(|d| d.rule != "HSD-020"),
+                "{:?}",
+                i.findings
+            );
+        }
         for (file, _) in import_all(&dir, name, m) {
             checks_clean(&file);
+            let r = run(&["check", s(&file)]);
+            assert!(!r.stdout.contains("HSD-020"), "{}", r.stdout);
             keeps_the_model(&file, &blender, m);
             if file.extension().is_some_and(|e| e == "dat") {
                 continue;

@@ -20,7 +20,7 @@ use gx::scene::{Material, Mesh, Node, Property, PropertyTrack, Scene, skin_weigh
 
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
-    self, ImageExtras, JointExtras, MaterialExtras, MeshExtras, ModelExtras, TevExtras,
+    self, ImageExtras, JointExtras, LodExtras, MaterialExtras, MeshExtras, ModelExtras, TevExtras,
     TextureExtras,
 };
 use crate::flags::{PObjFlags, TObjFlags};
@@ -32,7 +32,7 @@ use crate::matanim::{
 use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
 use crate::roots::RootKind;
 use crate::types::{
-    Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev,
+    Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev, TexLod,
 };
 use crate::view::Archive;
 
@@ -750,6 +750,10 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
             .tev
             .and_then(|at| a.read::<Tev>(at).ok())
             .map(|x| TevExtras::new(&x));
+        e.lod = t
+            .lod
+            .and_then(|at| a.read::<TexLod>(at).ok())
+            .map(|x| LodExtras::new(&x));
         x.textures.push(e);
     }
     mat.extras = extras::write(&x);

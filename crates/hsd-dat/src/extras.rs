@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::field::Rgba;
 use crate::flags::{PeFlags, TObjFlags};
-use crate::types::{Material, PixelEngine, TObj, Tev};
+use crate::types::{Material, PixelEngine, TObj, Tev, TexLod};
 
 /// Schema version written by the exporter.
 pub const VERSION: u32 = 1;
@@ -117,6 +117,49 @@ pub struct TextureExtras {
     /// The TObj's TEV stage, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tev: Option<TevExtras>,
+    /// The TObj's LOD description, when it has one (a LOD-bias track writes to it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lod: Option<LodExtras>,
+}
+
+/// A TObj's LOD description (`HSD_TObjLodDesc`), field by field.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LodExtras {
+    /// Minification filter (GXTexFilter).
+    pub min_filter: u32,
+    /// LOD bias.
+    pub bias: f32,
+    /// Bias clamp.
+    pub bias_clamp: u8,
+    /// Edge LOD.
+    pub edge_lod: u8,
+    /// Maximum anisotropy (GXAnisotropy).
+    pub max_anisotropy: u32,
+}
+
+impl LodExtras {
+    /// The extras of `l`.
+    pub fn new(l: &TexLod) -> Self {
+        LodExtras {
+            min_filter: l.min_filter,
+            bias: l.lod_bias,
+            bias_clamp: l.bias_clamp,
+            edge_lod: l.edge_lod,
+            max_anisotropy: l.max_anisotropy,
+        }
+    }
+
+    /// The LOD description these extras describe.
+    pub fn lod(&self) -> TexLod {
+        TexLod {
+            min_filter: self.min_filter,
+            lod_bias: self.bias,
+            bias_clamp: self.bias_clamp,
+            edge_lod: self.edge_lod,
+            max_anisotropy: self.max_anisotropy,
+        }
+    }
 }
 
 /// A TObj's TEV stage (`HSD_TObjTevDesc`), field by field.
@@ -266,6 +309,7 @@ impl TextureExtras {
             mag_filter: t.mag_filter,
             stored: ImageExtras::default(),
             tev: None,
+            lod: None,
         }
     }
 

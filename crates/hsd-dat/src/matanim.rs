@@ -46,6 +46,8 @@ pub mod tobj_track {
     /// LOD bias, konst and TEV register colours (11–23): written through the TObj's LOD and
     /// TEV descriptions, which the runtime dereferences without a NULL check.
     pub const DESC_TRACKS: std::ops::RangeInclusive<u8> = 11..=23;
+    /// LOD bias (through the LOD description).
+    pub const LOD_BIAS: u8 = 11;
     /// Texture stage blending.
     pub const TS_BLEND: u8 = 24;
 }

@@ -140,11 +140,92 @@ fn plain_textured_prop() {
     );
 }
 
+/// Every vertex of `b`'s meshes through the runtime's skinning path (envelope slots with the
+/// weight-1.0 short-circuit and the owner's coord, rigid joints) with the joints of `b` posed
+/// as scene `s`'s nodes with `pose` (node, local matrix) overriding their rest, against `s`'s
+/// own skinning (`Σ w · world · inverse bind`) of every vertex: each side's points lie within
+/// 1e-3 of the extent of the other's. Returns how many HSD vertices were checked.
+fn skins_like_gltf(
+    s: &Scene,
+    b: &[u8],
+    node_joints: &[usize],
+    pose: &[(usize, gx::mtx::Mtx34)],
+) -> usize {
+    use gx::mtx::{IDENTITY, apply, mul, srt};
+    let mut posed = s.clone();
+    for &(n, local) in pose {
+        posed.nodes[n].local = local;
+    }
+    let gworld = posed.world_matrices();
+    let want: Vec<[f32; 3]> = s
+        .meshes
+        .iter()
+        .flat_map(|m| {
+            m.positions.iter().enumerate().map(|(v, p)| {
+                let mut out = [0.0f32; 3];
+                let sum: f32 = m.skin[v].iter().map(|e| e.1).sum();
+                for &(n, w) in m.skin[v].iter().filter(|e| e.1 > 0.0) {
+                    let q = apply(
+                        &mul(&gworld[n as usize], &s.nodes[n as usize].inverse_bind),
+                        *p,
+                    );
+                    for k in 0..3 {
+                        out[k] += w / sum * q[k];
+                    }
+                }
+                out
+            })
+        })
+        .collect();
+    let a = parse(b).unwrap();
+    let g = a.graph();
+    let mut world: Vec<gx::mtx::Mtx34> = Vec::new();
+    for (j, jr) in g.joints.iter().enumerate() {
+        let local = pose.iter().find(|(n, _)| node_joints[*n] == j).map_or_else(
+            || srt(jr.joint.rotation, jr.joint.scale, jr.joint.translation),
+            |e| e.1,
+        );
+        let parent = jr.parent.map_or(IDENTITY, |p| world[p]);
+        world.push(mul(&parent, &local));
+    }
+    let ibm = a.inverse_binds(&g);
+    let got: Vec<[f32; 3]> = g
+        .pobjs
+        .iter()
+        .flat_map(|p| a.mesh(&g, p).unwrap().world_positions(&g, &world, &ibm))
+        .collect();
+    let extent = s
+        .meshes
+        .iter()
+        .flat_map(|m| m.positions.iter().flatten())
+        .fold(1.0f32, |e, x| e.max(x.abs()));
+    let near = |p: &[f32; 3], set: &[[f32; 3]]| {
+        set.iter()
+            .map(|q| (0..3).map(|k| (p[k] - q[k]).abs()).fold(0.0, f32::max))
+            .fold(f32::MAX, f32::min)
+    };
+    for p in &got {
+        assert!(
+            near(p, &want) <= 1e-3 * extent,
+            "HSD vertex {p:?} is no glTF vertex"
+        );
+    }
+    for p in &want {
+        assert!(
+            near(p, &got) <= 1e-3 * extent,
+            "glTF vertex {p:?} is no HSD vertex"
+        );
+    }
+    got.len()
+}
+
 #[test]
 fn plain_mesh_weighted_to_its_own_bone() {
     // Blender's case: a mesh bound 100 % to a bone (rotated, off the origin) that is also a
-    // deformer of the other mesh. The first becomes a rigid PObj on that bone; the second an
-    // envelope mesh owned by a joint no envelope weights.
+    // deformer of the other mesh. Seed 003's holder: a joint under the bone, coincident with
+    // it and weighted by nothing, owns the mesh (ENVELOPE_MODEL, OPA, no SKELETON or inverse
+    // bind), every vertex weighted 1.0 to the bone; the other mesh is an envelope mesh owned
+    // by a joint no envelope weights.
     let mut s = Scene::new("test");
     let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
     let bone = node(&mut s, "bone", Some(root), [0.3, 0.0, 0.7], [0.0, 1.0, 0.0]);
@@ -159,22 +240,36 @@ fn plain_mesh_weighted_to_its_own_bone() {
         .collect();
     s.meshes.push(body);
     let b = plain(&s);
+    let findings = hsd_dat::validate(&b);
+    assert!(findings.iter().all(|d| d.rule != "HSD-020"), "{findings:?}");
     let a = parse(&b).unwrap();
     let g = a.graph();
+    // Root, bone, the bone's holder, the body's holder under the (weighted) root.
+    assert_eq!(g.joints.len(), 4);
     let bone_j = &g.joints[1];
     assert!(bone_j.joint.flags.contains(JointFlags::SKELETON));
     assert!(bone_j.joint.inverse_bind.is_some());
-    let kinds: Vec<(usize, PObjKind)> = g
-        .pobjs
-        .iter()
-        .map(|p| (p.joint, p.pobj.flags.kind()))
-        .collect();
-    assert!(kinds.contains(&(1, PObjKind::Rigid)), "{kinds:?}");
-    for p in g
-        .pobjs
-        .iter()
-        .filter(|p| p.pobj.flags.kind() == PObjKind::Envelope)
-    {
+    let holder = &g.joints[2];
+    assert_eq!(holder.parent, Some(1));
+    let h = &holder.joint;
+    assert!(
+        h.flags
+            .contains(JointFlags::ENVELOPE_MODEL | JointFlags::OPA)
+    );
+    assert!(!h.flags.intersects(JointFlags::SKELETON | JointFlags::XLU));
+    assert!(h.inverse_bind.is_none());
+    assert_eq!(
+        (h.rotation, h.scale, h.translation),
+        ([0.0; 3], [1.0; 3], [0.0; 3])
+    );
+    let held: Vec<_> = g.pobjs.iter().filter(|p| p.joint == 2).collect();
+    assert!(!held.is_empty());
+    for p in held {
+        assert_eq!(p.pobj.flags.kind(), PObjKind::Envelope);
+        assert_eq!(a.mesh(&g, p).unwrap().palette, vec![vec![(1, 1.0)]]);
+    }
+    for p in &g.pobjs {
+        assert_eq!(p.pobj.flags.kind(), PObjKind::Envelope);
         let owner = &g.joints[p.joint].joint;
         assert!(
             owner
@@ -188,8 +283,78 @@ fn plain_mesh_weighted_to_its_own_bone() {
         );
         assert!(owner.inverse_bind.is_none());
     }
-    // Root and bone are both weighted: a holder joint is added under the root.
-    assert_eq!(g.joints.len(), 3);
+    // Drawn as glTF skins them, at rest and with the bone and the root moved.
+    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let joints = import(&s, &ImportOptions::default()).unwrap().node_joints;
+    let turned = gx::mtx::srt([0.9, -0.4, 1.2], [1.0, 1.3, 1.0], [0.2, 1.5, -0.3]);
+    let moved = gx::mtx::srt([0.0, 0.5, 0.0], [1.0; 3], [1.0, 0.0, 0.0]);
+    for pose in [
+        vec![],
+        vec![(bone, turned)],
+        vec![(bone, turned), (root, moved)],
+    ] {
+        assert!(skins_like_gltf(&s, &b, &joints, &pose) >= 25);
+    }
+}
+
+#[test]
+fn plain_zero_rest_scale() {
+    // Seed 003's hidden bone: a wing whose rest scale is zero (its tip collapsing with it)
+    // and whose glTF inverse bind matrices were taken in the visible pose. Its vertices are
+    // stored against that bind pose and its inverse bind matrix is the glTF's, so the runtime
+    // draws them collapsed at rest and as glTF skins them once the wing is shown; the mesh
+    // weighted 100 % to the tip is held off the hidden joints (owned by the root: no coord
+    // inverts them).
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let shown = gx::mtx::srt([0.0, 0.0, 0.4], [1.0; 3], [0.0, 1.0, 0.0]);
+    let wing = node(&mut s, "wing", Some(root), [0.0, 0.0, 0.4], [0.0, 1.0, 0.0]);
+    let tip = node(&mut s, "tip", Some(wing), [0.2, 0.0, 0.0], [1.0, 0.0, 0.0]);
+    s.nodes[wing].local = gx::mtx::srt([0.0, 0.0, 0.4], [0.0; 3], [0.0, 1.0, 0.0]);
+    let mut flap = grid("flap", 3, 2.0, 0.5);
+    flap.skin = (0..flap.positions.len())
+        .map(|i| {
+            gx::scene::skin_weights(&[(wing as u16, 0.6), (tip as u16, 0.2 + i as f32 / 50.0)])
+        })
+        .collect();
+    s.meshes.push(flap);
+    let mut claw = grid("claw", 1, 0.5, 1.0);
+    claw.skin = vec![gx::scene::skin_weights(&[(tip as u16, 1.0)]); claw.positions.len()];
+    s.meshes.push(claw);
+    let b = plain(&s);
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    assert_eq!(g.joints[1].joint.scale, [0.0; 3]);
+    let ibm = a.inverse_binds(&g);
+    let want = s.nodes[wing].inverse_bind;
+    let got = ibm[1].unwrap();
+    for r in 0..3 {
+        for c in 0..4 {
+            assert!((got[r][c] - want[r][c]).abs() < 1e-5, "{got:?} vs {want:?}");
+        }
+    }
+    // No joint is both a mesh owner and a deformer; no coord passes through the wing.
+    assert!(hsd_dat::validate(&b).iter().all(|d| d.rule != "HSD-020"));
+    assert!(
+        g.pobjs
+            .iter()
+            .all(|p| p.joint == 0 || g.joints[p.joint].parent == Some(0))
+    );
+    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let joints = import(&s, &ImportOptions::default()).unwrap().node_joints;
+    let half = gx::mtx::srt([0.0, 0.0, 0.4], [0.5, 1.0, 0.5], [0.0, 1.0, 0.0]);
+    for pose in [vec![], vec![(wing, shown)], vec![(wing, half)]] {
+        assert!(skins_like_gltf(&s, &b, &joints, &pose) >= 20);
+    }
+    // Without invertible inverse bind matrices the hidden joints cannot be bound: refused.
+    let mut s = s;
+    for n in [wing, tip] {
+        s.nodes[n].inverse_bind = [[0.0; 4]; 3];
+    }
+    let e = import(&s, &ImportOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("singular"), "{e}");
 }
 
 #[test]

@@ -8,13 +8,17 @@
 //! files exports as an animation, and `m.dat → a.glb → b.dat → c.glb` brings back the same
 //! runtime track values (and image-swap pixels) at every frame within 1e-3; models built here
 //! (a colour track, a texture SRT track, an image swap; a plain glTF colour and texture
-//! transform animation) import as MatAnims whose runtime values are the glTF's.
+//! transform animation; LOD-bias, konst and TEV register tracks) import as MatAnims whose
+//! runtime values are the glTF's.
 
 mod support;
 
 use gx::scene::{Animation, Material, Property, PropertyTrack, Scene};
 use hsd_dat::compile::Order;
-use hsd_dat::extras::{MatAnimExtras, MaterialAnimExtras, TextureAnimExtras};
+use hsd_dat::extras::{
+    self, LodExtras, MatAnimExtras, MaterialAnimExtras, MaterialExtras, TevExtras,
+    TextureAnimExtras, TrackSamples,
+};
 use hsd_dat::import::matanim::{MaterialSamples, material_clips, material_tracks, rest_value};
 use hsd_dat::import::{ImportOptions, import};
 use hsd_dat::matanim::value;
@@ -51,8 +55,7 @@ fn at(list: &[(u8, Vec<f32>)], id: u8, f: usize, rest: Option<f32>) -> Option<f3
 
 /// Whether material `x` of scene `sx` and `y` of `sy` animate the same: every track (rest
 /// value where one side has none) within 1e-3 at every frame, swaps drawing the same pixels.
-/// LOD, konst and TEV tracks are not imported and not compared; the palette index is part of
-/// the swap.
+/// The palette index is part of the swap.
 fn same(sx: &Scene, x: &MaterialSamples, sy: &Scene, y: &MaterialSamples, frames: usize) -> bool {
     let ids = |a: &[(u8, Vec<f32>)], b: &[(u8, Vec<f32>)]| {
         let mut v: Vec<u8> = a.iter().chain(b).map(|t| t.0).collect();
@@ -80,7 +83,7 @@ fn same(sx: &Scene, x: &MaterialSamples, sy: &Scene, y: &MaterialSamples, frames
         let tx = x.textures.iter().find(|a| a.id == t).unwrap_or(&empty);
         let ty = y.textures.iter().find(|a| a.id == t).unwrap_or(&empty);
         for id in ids(&tx.tracks, &ty.tracks) {
-            if (11..=23).contains(&id) || id == 10 {
+            if id == 10 {
                 continue;
             }
             let (rx, ry) = (
@@ -469,4 +472,110 @@ fn index_track_in_hals_form() {
         next.is_none_or(|o| o - table == 24),
         "{next:?} after {table:#x}"
     );
+}
+
+/// LOD-bias, konst and TEV register tracks, which the runtime writes through the TObj's LOD
+/// and TEV descriptions: a MatAnim built in code on a TObj with both (`m.dat`, imported from
+/// our export's extras of a quad with the descriptions and tracks added) keeps them through
+/// `m.dat → a.glb → b.dat` in both orders — the runtime's values equal at every frame, the
+/// descriptions kept — while on a TObj without the descriptions they are left out.
+#[test]
+fn lod_konst_and_tev_tracks_round_trip() {
+    let q = Scene::from_glb(&quad(1).to_glb().unwrap()).unwrap();
+    let plain = import(&q, &ImportOptions::default()).unwrap().bytes;
+    let mut s = Scene::from_glb(&export::to_glb(&parse(&plain).unwrap()).unwrap()).unwrap();
+    let mut x: MaterialExtras = extras::read(s.materials[0].extras.as_ref()).unwrap();
+    assert!(x.textures[0].tev.is_none() && x.textures[0].lod.is_none());
+    let tracks: Vec<TrackSamples> = [11u8, 12, 15, 17, 23]
+        .iter()
+        .map(|&id| TrackSamples {
+            track: id,
+            values: (0..FRAMES)
+                .map(|k| 0.5 + 0.4 * (k as f32 * 0.15 + f32::from(id)).sin())
+                .collect(),
+        })
+        .collect();
+    let anim = MatAnimExtras {
+        version: 1,
+        frames: FRAMES as u32,
+        materials: vec![MaterialAnimExtras {
+            material: 0,
+            textures: vec![TextureAnimExtras {
+                id: 0,
+                tracks: tracks.clone(),
+                ..TextureAnimExtras::default()
+            }],
+            ..MaterialAnimExtras::default()
+        }],
+    };
+    s.animations.push(Animation {
+        name: "desc".into(),
+        times: vec![0.0],
+        extras: Some(serde_json::json!({ "hsd": anim })),
+        ..Animation::default()
+    });
+    let glb = |s: &Scene| Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    // Without the descriptions the tracks are left out (nothing else animates: no MatAnim).
+    let bare = import(&glb(&s), &ImportOptions::default()).unwrap().bytes;
+    let arc = parse(&bare).unwrap();
+    for (j, t) in trees(&arc) {
+        let ma = arc.material_animation(j, t).unwrap();
+        assert!(
+            ma.materials
+                .iter()
+                .flat_map(|m| &m.textures)
+                .all(|t| t.tracks.is_empty())
+        );
+    }
+    x.textures[0].tev = Some(TevExtras {
+        colors: [[10, 20, 30, 40], [50, 60, 70, 80], [90, 100, 110, 120]],
+        active: 0xFFF,
+        ..TevExtras::default()
+    });
+    x.textures[0].lod = Some(LodExtras {
+        min_filter: 5,
+        bias: -0.5,
+        ..LodExtras::default()
+    });
+    s.materials[0].extras = extras::write(&x);
+    let m = import(&glb(&s), &ImportOptions::default()).unwrap().bytes;
+    let want = runtime(&m);
+    let t = &want.textures[0];
+    for e in &tracks {
+        for (f, v) in e.values.iter().enumerate() {
+            let got = value(&t.tracks, e.track, f as f32).unwrap();
+            assert!(
+                (got - v).abs() < 1e-3,
+                "m.dat track {} frame {f}: {got} vs {v}",
+                e.track
+            );
+        }
+    }
+    // m.dat → a.glb → b.dat, both orders.
+    for order in [Order::ColosseumXd, Order::Melee] {
+        let (a, c, b) = support::round_trip(&m, &support::in_order(order));
+        assert_eq!(same_clips(&a, &c), 1, "{order:?}");
+        let arc = parse(&b).unwrap();
+        let ((j, tree), g) = (trees(&arc)[0], arc.graph());
+        let ma = arc.material_animation(j, tree).unwrap();
+        let got = &ma.materials[0].textures[0];
+        for e in &tracks {
+            for f in 0..FRAMES {
+                let (x, y) = (
+                    value(&t.tracks, e.track, f as f32).unwrap(),
+                    value(&got.tracks, e.track, f as f32).unwrap(),
+                );
+                assert!(
+                    (x - y).abs() < 1e-3,
+                    "{order:?}: track {} frame {f}",
+                    e.track
+                );
+            }
+        }
+        let tobj: hsd_dat::TObj = arc.read(got.tobj).unwrap();
+        assert!(tobj.tev.is_some() && tobj.lod.is_some(), "{order:?}");
+        let lod: hsd_dat::TexLod = arc.read(tobj.lod.unwrap()).unwrap();
+        assert_eq!((lod.min_filter, lod.lod_bias), (5, -0.5));
+        assert!(g.errors.is_empty());
+    }
 }

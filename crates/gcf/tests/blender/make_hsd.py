@@ -11,8 +11,8 @@ builders, and exports each as .glb into OUT_DIR beside manifest.json.
 - props: make.py's textured multi-material props (quads, n-gons, vertex colours), no armature.
 
 manifest.json: {model: {"glb", "triangles", "bones", "materials", "frames", "actions": {name:
-{"heads", "tails", "rest_tails"}}}}, as make.py writes them (positions in glTF space, Y up),
-one entry per action.
+{"heads", "tails", "rest_tails", "eye"}}}}, as make.py writes them (positions in glTF space, Y
+up), one entry per action; "eye" holds the eye's deformed vertices at each of "eye_frames".
 """
 
 import json
@@ -27,6 +27,8 @@ import make  # noqa: E402 (make.py's builders; its main() runs only as a script)
 
 FPS = 60
 LAST_FRAME = 60
+# Frames at which the eye's deformed vertices are recorded.
+EYE_FRAMES = list(range(0, LAST_FRAME + 1, 10))
 
 BONES = [
     ("root", (0, 0, 0), (0, 0, 0.3), None),
@@ -58,6 +60,18 @@ def reset():
 def skinned(obj, arm):
     obj.parent = arm
     obj.modifiers.new("Armature", "ARMATURE").object = arm
+
+
+def deformed(obj, frames):
+    """obj's vertices as its modifiers deform them, in glTF space, at each of frames."""
+    scene = bpy.context.scene
+    out = []
+    for f in frames:
+        scene.frame_set(f)
+        ev = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())
+        out.append([make.gltf(ev.matrix_world @ v.co) for v in ev.data.vertices])
+    scene.frame_set(0)
+    return out
 
 
 def make_rig(out_dir):
@@ -138,6 +152,7 @@ def make_rig(out_dir):
         if not arm.animation_data.action_slot and action.slots:
             arm.animation_data.action_slot = action.slots[0]
         actions[action.name] = make.pose(arm)
+        actions[action.name]["eye"] = deformed(eye, EYE_FRAMES)
     arm.animation_data.action = idle
     path = os.path.join(out_dir, "rig.glb")
     bpy.ops.export_scene.gltf(
@@ -152,6 +167,7 @@ def make_rig(out_dir):
         "bones": [b.name for b in arm.data.bones],
         "materials": len([m for m in bpy.data.materials if m.users]),
         "frames": list(range(0, LAST_FRAME + 1)),
+        "eye_frames": EYE_FRAMES,
         "actions": actions,
     }
 

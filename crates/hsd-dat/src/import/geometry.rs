@@ -1,6 +1,7 @@
 //! DObjs and PObjs: each glTF mesh becomes one DObj under its owner joint with one PObj per
 //! part (consecutive meshes our export recorded from one DObj go back into one). A mesh whose
-//! vertices all follow one joint is a rigid PObj; the others are envelope PObjs over their
+//! vertices all follow one joint is a rigid PObj (an envelope PObj under a holder joint when
+//! that joint is also a deformer); the others are envelope PObjs over their
 //! recorded palette, or palettes of at most [`MAX_PALETTE`] weight sets (triangles split
 //! greedily into parts that fit). Every vertex is stored as the inverse of the matrix the
 //! runtime draws it with (the joint's world matrix, or the slot's envelope matrix with the
@@ -55,6 +56,8 @@ struct Skinned {
     /// The DObj our export recorded the mesh's PObj in.
     dobj: Option<usize>,
     cull: Option<u16>,
+    /// The deformer carrying every vertex when a holder joint under it owns the mesh.
+    held: Option<usize>,
 }
 
 /// Builds every mesh into `b`; adds holder joints to `skel` where needed.
@@ -65,7 +68,7 @@ pub(super) fn geometry(
     joints: &[Target],
     mats: &mut Materials<'_>,
 ) -> Result<Geometry> {
-    let skinned: Vec<Skinned> = scene.meshes.iter().map(|m| skin(m, skel)).collect();
+    let mut skinned: Vec<Skinned> = scene.meshes.iter().map(|m| skin(m, skel)).collect();
     // A joint our export recorded as SKELETON stays a deformer (with its inverse bind matrix)
     // unless a mesh records it as its owner.
     for j in 0..skel.parent.len() {
@@ -86,7 +89,22 @@ pub(super) fn geometry(
             }
         }
     }
+    // A mesh weighted 100 % to a deformer and recording no owner (seed 003: the single-bone
+    // shortcut would make the deformer its owner) is an envelope mesh whose every vertex
+    // weighs 1.0 on the deformer, held by a holder joint under it. When the deformer's rest
+    // matrix is singular (a zero scale hides it) the runtime could not invert it for the
+    // holder's coord: the mesh is owned like any envelope mesh instead (no coord through it).
+    for s in &mut skinned {
+        if let Some(j) = s.rigid
+            && s.recorded.is_none()
+            && skel.deformer.get(j).copied().unwrap_or(false)
+        {
+            s.rigid = None;
+            s.held = skel.world.get(j).and_then(inverse).map(|_| j);
+        }
+    }
     let mut holder = None;
+    let mut holders: HashMap<usize, usize> = HashMap::new();
     let mut prepared = Vec::with_capacity(scene.meshes.len());
     for (m, s) in scene.meshes.iter().zip(&skinned) {
         let (owner, link) = match s.rigid {
@@ -96,10 +114,14 @@ pub(super) fn geometry(
             }
             None => {
                 let free = |j: usize| !skel.deformer.get(j).copied().unwrap_or(true);
-                let owner = match s.recorded.filter(|&j| free(j)) {
-                    Some(j) => j,
-                    None if free(0) => 0,
-                    None => *holder.get_or_insert_with(|| {
+                let owner = match (s.recorded.filter(|&j| free(j)), s.held) {
+                    (Some(j), _) => j,
+                    // Coincident with the deformer (identity SRT), weighted by nothing.
+                    (None, Some(j)) => *holders.entry(j).or_insert_with(|| {
+                        skel.push(Some(j), ([0.0; 3], [1.0; 3], [0.0; 3]), None)
+                    }),
+                    (None, None) if free(0) => 0,
+                    (None, None) => *holder.get_or_insert_with(|| {
                         skel.push(Some(0), ([0.0; 3], [1.0; 3], [0.0; 3]), None)
                     }),
                 };
@@ -265,6 +287,7 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
         recorded,
         dobj: x.as_ref().and_then(|x| x.dobj),
         cull: x.map(|x| x.cull),
+        held: None,
     }
 }
 
@@ -417,7 +440,7 @@ fn prepare(
     owner: usize,
     uv_sets: usize,
 ) -> Result<Prepared> {
-    let world = &skel.world;
+    let world = &skel.bind;
     let ibm: Vec<Option<Mtx34>> = world
         .iter()
         .zip(&skel.deformer)
@@ -444,7 +467,7 @@ fn prepare(
                 };
                 let i = inverse(&mtx).ok_or_else(|| {
                     Error::message(format!(
-                        "mesh {}: the matrix of joints {:?} is singular (a zero scale), so its vertices cannot be stored",
+                        "mesh {}: the bind-pose matrix of joints {:?} is singular (a zero scale, and no invertible glTF inverse bind matrix), so its vertices cannot be stored",
                         m.name,
                         w.iter().map(|e| e.0).collect::<Vec<_>>()
                     ))

@@ -7,8 +7,8 @@
 //! ([`material_tracks`]); each that leaves the MObj's or TObj's rest value becomes an FObj
 //! fitted within the tolerance like a joint track, image and palette indices an FObj of
 //! constant keys, and an image swap a TexAnim whose image (and palette) table holds the swap's
-//! images. LOD-bias, konst and TEV register tracks are left out: the imported TObjs have no
-//! LOD or TEV description for the runtime to write them to.
+//! images. LOD-bias, konst and TEV register tracks are kept where the TObj has the LOD or TEV
+//! description the runtime writes them to (our export records both), else left out.
 
 use std::collections::HashMap;
 
@@ -460,13 +460,22 @@ impl Parts<'_, '_> {
         )?;
         let mut next = None;
         for t in samples.textures.iter().rev() {
-            if !r.textures.iter().any(|x| x.0 == t.id) {
+            let Some(&(_, _, desc)) = r.textures.iter().find(|x| x.0 == t.id) else {
                 continue; // no TObj of that id to bind to
-            }
+            };
+            // LOD-bias, konst and TEV register tracks only where the TObj has the description
+            // the runtime writes them to.
+            let described = |id: u8| match id {
+                tobj_track::LOD_BIAS => desc.lod,
+                _ => desc.tev,
+            };
             let mut tracks: Vec<Samples> = t
                 .tracks
                 .iter()
-                .filter(|x| !tobj_track::DESC_TRACKS.contains(&x.0) && x.0 != tobj_track::TIMG)
+                .filter(|x| {
+                    x.0 != tobj_track::TIMG
+                        && (!tobj_track::DESC_TRACKS.contains(&x.0) || described(x.0))
+                })
                 .cloned()
                 .collect();
             let (mut image_table, mut palette_table, mut count) = (None, None, 0);

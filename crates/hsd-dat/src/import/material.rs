@@ -212,6 +212,7 @@ impl<'a> Materials<'a> {
             tobj.image = Some(img);
             tobj.palette = pal;
             tobj.tev = t.tev.map(|x| b.put(&x.tev()));
+            tobj.lod = t.lod.map(|x| b.put(&x.lod()));
             tobj.next = next;
             next = Some(b.put(&tobj));
         }
@@ -364,8 +365,18 @@ pub(super) struct Rest {
     pub colors: crate::types::Material,
     /// Pixel engine (recorded materials only).
     pub pe: Option<crate::types::PixelEngine>,
-    /// Each TObj's id and texture SRT, in chain order.
-    pub textures: Vec<(u32, TextureSrt)>,
+    /// Each TObj's id, texture SRT and descriptions, in chain order.
+    pub textures: Vec<(u32, TextureSrt, Descriptions)>,
+}
+
+/// Whether a TObj has a LOD and a TEV description: the runtime writes a LOD-bias track to the
+/// first and konst and TEV register tracks to the second without a NULL check.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Descriptions {
+    /// Has a LOD description.
+    pub lod: bool,
+    /// Has a TEV description.
+    pub tev: bool,
 }
 
 /// The [`Rest`] of glTF material `m` (`None` when the scene has no such material).
@@ -380,7 +391,13 @@ pub(super) fn rest(scene: &Scene, m: usize) -> Option<Rest> {
                     .textures
                     .iter()
                     .filter(|t| t.image.is_some())
-                    .map(|t| (t.id, TextureSrt::of(&t.tobj::<Target>())))
+                    .map(|t| {
+                        let d = Descriptions {
+                            lod: t.lod.is_some(),
+                            tev: t.tev.is_some(),
+                        };
+                        (t.id, TextureSrt::of(&t.tobj::<Target>()), d)
+                    })
                     .collect(),
             },
             None => Rest {
@@ -388,7 +405,10 @@ pub(super) fn rest(scene: &Scene, m: usize) -> Option<Rest> {
                 pe: None,
                 textures: mat
                     .texture
-                    .map(|_| (0, TextureSrt::of(&tobj(0, None, Target::End(0), None))))
+                    .map(|_| {
+                        let srt = TextureSrt::of(&tobj(0, None, Target::End(0), None));
+                        (0, srt, Descriptions::default())
+                    })
                     .into_iter()
                     .collect(),
             },

@@ -9,9 +9,13 @@
 //! inverse bind matrix), a mesh with envelopes hangs off an owner (ENVELOPE_MODEL) no envelope
 //! weights — the recorded owner of our own export, else the root, else a holder joint added
 //! under the root — and every mesh owner is OPA, never XLU. A mesh whose vertices all follow
-//! one joint is a rigid PObj; the others get envelope palettes of at most
+//! one joint is a rigid PObj, unless that joint is a deformer: then seed 003's holder joint, a
+//! coincident unweighted child of the deformer, owns it as an envelope mesh weighted 1.0 to
+//! the deformer. The others get envelope palettes of at most
 //! [`crate::MAX_PALETTE`] slots (split into several PObjs), each vertex stored where the runtime's
-//! slot matrix (weight-1.0 short-circuit included) takes it to its glTF position.
+//! slot matrix (weight-1.0 short-circuit included) takes it to its glTF position in the bind
+//! pose (the glTF inverse bind matrices' where they do not invert the rest pose: a hidden,
+//! zero-scale bone).
 //!
 //! ```no_run
 //! let glb = std::fs::read("model.glb")?;
@@ -74,7 +78,8 @@ pub struct Imported {
     pub bytes: Vec<u8>,
     /// PObjs written (envelope meshes split to fit the palette limit count once per part).
     pub pobjs: usize,
-    /// Holder joints added (a mesh with envelopes and no unweighted owner).
+    /// Holder joints added (one under the root for meshes with envelopes and no unweighted
+    /// owner; one under each deformer that a mesh follows 100 %).
     pub holders: usize,
     /// CMPR sub-blocks that could not be re-encoded exactly.
     pub inexact_blocks: usize,
@@ -113,7 +118,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             .find(|&s| parent_of(s) == parent_of(j) && parent_of(j).is_some());
         let f = flags.get(j).copied().unwrap_or(JointFlags::empty());
         let inverse_bind = if f.contains(JointFlags::SKELETON) {
-            let m = skel.world.get(j).and_then(inverse).unwrap_or(IDENTITY);
+            let m = skel.bind.get(j).and_then(inverse).unwrap_or(IDENTITY);
             Some(b.put(&Matrix { m }))
         } else {
             None
@@ -240,6 +245,29 @@ fn preorder(parent: &[Option<usize>]) -> Vec<usize> {
     pos
 }
 
+/// A node's bind-pose world matrix: its rest world matrix `world` when its glTF inverse bind
+/// matrix `ibm` inverts it (within 1e-3, translation relative to the larger of 1 and its
+/// length), else `ibm`'s inverse — seed 003's rebind of a near-zero rest scale to a visible
+/// one, which glTF states outright — or `world` when `ibm` is singular too.
+fn bind_pose(world: &Mtx34, ibm: &Mtx34) -> Mtx34 {
+    let p = mul(ibm, world);
+    let reach = world
+        .iter()
+        .fold(1.0f32, |m, r| m.max(r.get(3).copied().unwrap_or(0.0).abs()));
+    let inverts = inverse(world).is_some()
+        && p.iter().zip(IDENTITY.iter()).all(|(r, i)| {
+            r.iter()
+                .zip(i)
+                .enumerate()
+                .all(|(c, (x, y))| (x - y).abs() <= if c == 3 { 1e-3 * reach } else { 1e-3 })
+        });
+    if inverts {
+        *world
+    } else {
+        inverse(ibm).unwrap_or(*world)
+    }
+}
+
 /// The box around every mesh position of `scene` (zero without any).
 fn rest_box(scene: &Scene) -> Aabb {
     let mut it = scene.meshes.iter().flat_map(|m| m.positions.iter());
@@ -274,6 +302,13 @@ pub(crate) struct Skeleton {
     pub srt: Vec<([f32; 3], [f32; 3], [f32; 3])>,
     /// World matrices from the stored SRT, as the runtime composes them.
     pub world: Vec<Mtx34>,
+    /// World matrices of the bind pose, which skinned vertices are stored against and
+    /// inverse bind matrices invert: the rest pose's ([`Skeleton::world`]), except for a node
+    /// whose glTF inverse bind matrix is no inverse of its rest pose (a zero or near-zero rest
+    /// scale hiding it until an animation shows it, or a mesh bound in another pose): glTF
+    /// skins by that matrix, so its inverse is the bind pose. Added joints follow their
+    /// parent's.
+    pub bind: Vec<Mtx34>,
     /// Flags recorded by our export (or empty).
     pub recorded: Vec<Option<JointFlags>>,
     /// 1 when an identity root was added as joint 0, else 0.
@@ -342,6 +377,7 @@ impl Skeleton {
             parent: Vec::new(),
             srt: Vec::new(),
             world: Vec::new(),
+            bind: Vec::new(),
             recorded: Vec::new(),
             first,
             from_nodes: n,
@@ -365,6 +401,9 @@ impl Skeleton {
             if let Some(slot) = s.node_joint.get_mut(i) {
                 *slot = j;
             }
+            if let (Some(w), Some(b)) = (s.world.get(j), s.bind.get_mut(j)) {
+                *b = bind_pose(w, &node.inverse_bind);
+            }
         }
         s
     }
@@ -378,13 +417,15 @@ impl Skeleton {
     ) -> usize {
         let (r, sc, t) = srt_parts;
         let local = srt(r, sc, t);
-        let world = match parent.and_then(|p| self.world.get(p)) {
-            Some(pw) => mul(pw, &local),
-            None => local,
+        let (world, bind) = match parent.and_then(|p| Some((self.world.get(p)?, self.bind.get(p)?)))
+        {
+            Some((pw, pb)) => (mul(pw, &local), mul(pb, &local)),
+            None => (local, local),
         };
         self.parent.push(parent);
         self.srt.push(srt_parts);
         self.world.push(world);
+        self.bind.push(bind);
         self.recorded.push(recorded);
         self.deformer.push(false);
         self.parent.len() - 1
