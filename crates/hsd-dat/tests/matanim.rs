@@ -370,20 +370,20 @@ fn colour_srt_and_image_swap_round_trip() {
     assert!((value(&m.tracks, 6, 12.0).unwrap() - 0.25).abs() < 1e-3);
 }
 
-/// An animation without any channel (only an image swap) is kept by the writer in the
-/// document's `extras.animations`, and still imports.
-#[test]
-fn swap_only_animation_round_trips() {
-    let mut s = quad(2);
+/// [`quad`] with `images` images and an animation (no channel, our extras only) drawing image
+/// `image[f]` at frame `f`, its AObj flags `aobj_flags`; with the extras.
+fn image_swap(images: usize, image: Vec<u32>, aobj_flags: Option<u32>) -> (Scene, MatAnimExtras) {
+    let mut s = quad(images);
     let x = MatAnimExtras {
         version: 1,
-        frames: 4,
+        frames: image.len() as u32,
         materials: vec![MaterialAnimExtras {
             material: 0,
             textures: vec![TextureAnimExtras {
                 id: 0,
-                images: vec![0, 1],
-                image: vec![0, 1, 1, 0],
+                images: (0..images).collect(),
+                image,
+                aobj_flags,
                 ..TextureAnimExtras::default()
             }],
             ..MaterialAnimExtras::default()
@@ -395,6 +395,14 @@ fn swap_only_animation_round_trips() {
         extras: Some(serde_json::json!({ "hsd": x })),
         ..Animation::default()
     });
+    (s, x)
+}
+
+/// An animation without any channel (only an image swap) is kept by the writer in the
+/// document's `extras.animations`, and still imports.
+#[test]
+fn swap_only_animation_round_trips() {
+    let (mut s, x) = image_swap(2, vec![0, 1, 1, 0], None);
     let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
     assert!(a.clips.is_empty());
     assert_eq!(material_clips(&a).len(), 1);
@@ -416,28 +424,7 @@ fn swap_only_animation_round_trips() {
 /// palette tables of exactly their counts.
 #[test]
 fn index_track_in_hals_form() {
-    let mut s = quad(6);
-    let x = MatAnimExtras {
-        version: 1,
-        frames: 11,
-        materials: vec![MaterialAnimExtras {
-            material: 0,
-            textures: vec![TextureAnimExtras {
-                id: 0,
-                images: (0..6).collect(),
-                image: vec![0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5],
-                aobj_flags: Some(0),
-                ..TextureAnimExtras::default()
-            }],
-            ..MaterialAnimExtras::default()
-        }],
-    };
-    s.animations.push(Animation {
-        name: "eyes".into(),
-        times: vec![0.0],
-        extras: Some(serde_json::json!({ "hsd": x })),
-        ..Animation::default()
-    });
+    let (s, _) = image_swap(6, vec![0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5], Some(0));
     let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
     let b = import(&a, &ImportOptions::default()).unwrap().bytes;
     let arc = parse(&b).unwrap();
