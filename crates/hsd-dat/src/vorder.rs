@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 /// order exists (placing a vertex never blocks another): next, the vertex, first in index
 /// order, whose every own value is already used or the next expected one; when none is, the
 /// one that keeps the earliest entries in order (positions before normals before texture
-/// coordinates). Vertices with equal indices stay together in their order.
+/// coordinates), then takes the nearest values. Vertices with equal indices stay together in their order.
 /// Returns the vertices' positions in the new order.
 pub(crate) fn array_order(vertices: &[&[u32]], own: &[HashSet<u32>]) -> Vec<usize> {
     let mut groups: BTreeMap<&[u32], Vec<usize>> = BTreeMap::new();
@@ -81,11 +81,14 @@ fn walk(need: &[Vec<Option<usize>>], lens: &[usize]) -> Vec<usize> {
         let u = match s.ready.pop_first() {
             Some(u) => u,
             // Stuck: the vertex that keeps the earliest entries in order (positions first:
-            // the largest values, and the attribute HAL's source mesh numbered).
+            // the largest values, and the attribute HAL's source mesh numbered), then takes
+            // the values nearest the expected ones.
             None => match (0..need.len())
                 .filter(|&u| !s.placed.get(u).copied().unwrap_or(true))
-                .min_by_key(|&u| (s.broken(need.get(u).map_or(&[][..], Vec::as_slice)), u))
-            {
+                .min_by_key(|&u| {
+                    let n = need.get(u).map_or(&[][..], Vec::as_slice);
+                    (s.broken(n), s.gaps(n), u)
+                }) {
                 Some(u) => u,
                 None => break,
             },
@@ -153,6 +156,18 @@ impl State {
             .fold(0, |acc, (k, _)| {
                 acc | (1u64 << 63).checked_shr(k as u32).unwrap_or(0)
             })
+    }
+
+    /// Per entry, how far the value of a vertex (its own values' ranks `need`) stands past the
+    /// next expected one (0 when it is used or next).
+    fn gaps(&self, need: &[Option<usize>]) -> Vec<usize> {
+        need.iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let next = self.next.get(k).copied().unwrap_or(0);
+                r.map_or(0, |r| r.saturating_sub(next))
+            })
+            .collect()
     }
 
     /// Places vertex `u` (its own values' ranks `need`): its values become used and each
