@@ -12,11 +12,12 @@
 //! place for ([`crate::extras`]). An archive with no joint and no mesh (fighter data,
 //! effects) has no model to export ([`require_model`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use gcio::{Error, Result};
 use gx::mtx::{IDENTITY, Mtx34, apply};
 use gx::scene::{Material, Mesh, Node, Property, PropertyTrack, Scene, skin_weights};
+use gx::vtx::AttrType;
 
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
@@ -69,7 +70,9 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     let mut materials: HashMap<u32, usize> = HashMap::new();
     let ibm = a.inverse_binds(&g);
     let mut dobjs: HashMap<u32, usize> = HashMap::new();
-    for p in &g.pobjs {
+    let meshes: Vec<Result<crate::mesh::Mesh>> = g.pobjs.iter().map(|p| a.mesh(&g, p)).collect();
+    let own = own_values(a, &g, &meshes);
+    for ((p, m), own) in g.pobjs.iter().zip(meshes).zip(&own) {
         let next = dobjs.len();
         let dobj = *dobjs.entry(p.dobj).or_insert(next);
         let material = p.mobj.map(|m| {
@@ -77,9 +80,9 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
                 .entry(m)
                 .or_insert_with(|| material(a, m, &mut images, &mut out))
         });
-        match a.mesh(&g, p) {
+        match m {
             Ok(m) => {
-                let mut mesh = mesh(&g, &m, &world, &ibm);
+                let mut mesh = mesh(&g, &m, &world, &ibm, own);
                 mesh.material = material;
                 let vtx = p
                     .pobj
@@ -772,8 +775,72 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
     out.scene.materials.len() - 1
 }
 
-/// One PObj's mesh in the rest pose with its skin.
-fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]) -> Mesh {
+/// Per PObj and indexed descriptor entry, the array indices it uses that an importer filling
+/// the arrays as ours does meets first there: meshes by owner joint last to first, each owner's
+/// in order (the forward numbering of [`crate::import`]'s backward walk), entries in list
+/// order. The rest are values of another PObj's run, which its vertex order does not place.
+fn own_values(
+    a: &Archive<'_>,
+    g: &Graph,
+    meshes: &[Result<crate::mesh::Mesh>],
+) -> Vec<Vec<HashSet<u32>>> {
+    // Each indexed entry's array, as `Archive::mesh` reads them.
+    let arrays: Vec<Vec<u32>> = g
+        .pobjs
+        .iter()
+        .map(|p| {
+            p.pobj
+                .vtx_desc
+                .and_then(|v| a.vertex_desc(v).ok())
+                .map(|(_, attrs)| {
+                    attrs
+                        .iter()
+                        .filter_map(|(d, _)| {
+                            d.array
+                                .filter(|_| AttrType(d.attr_type).index_size().is_some())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut fill: Vec<usize> = (0..g.pobjs.len())
+        .filter(|&i| meshes.get(i).is_some_and(Result::is_ok))
+        .collect();
+    fill.sort_by_key(|&i| (std::cmp::Reverse(g.pobjs.get(i).map_or(0, |p| p.joint)), i));
+    let mut seen: HashMap<u32, HashSet<u32>> = HashMap::new();
+    let mut out = vec![Vec::new(); g.pobjs.len()];
+    for i in fill {
+        let (Some(Ok(m)), Some(arrays)) = (meshes.get(i), arrays.get(i)) else {
+            continue;
+        };
+        let mut own = Vec::with_capacity(arrays.len());
+        for (k, at) in arrays.iter().enumerate() {
+            let seen = seen.entry(*at).or_default();
+            let mine: HashSet<u32> = m
+                .vertices
+                .iter()
+                .filter_map(|v| v.indices.get(k).copied())
+                .filter(|x| !seen.contains(x))
+                .collect();
+            seen.extend(&mine);
+            own.push(mine);
+        }
+        if let Some(o) = out.get_mut(i) {
+            *o = own;
+        }
+    }
+    out
+}
+
+/// One PObj's mesh in the rest pose with its skin; `own` as [`own_values`] gives them.
+fn mesh(
+    g: &Graph,
+    m: &crate::mesh::Mesh,
+    world: &[Mtx34],
+    ibm: &[Option<Mtx34>],
+    own: &[HashSet<u32>],
+) -> Mesh {
     let coord = envelope_coord(g, world, m.joint);
     let slots: Vec<Mtx34> = m
         .palette
@@ -793,12 +860,15 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
         .map_or(0, |k| k + 1);
     let has_c = m.vertices.iter().any(|v| v.color.is_some());
     let (mut uvs, mut colors) = (vec![Vec::new(); sets], Vec::new());
-    // Vertices in the order their values stand in the file's arrays (by position index, then
-    // the other attributes'): HAL filled the arrays in its source mesh's vertex order, and a
-    // glTF mesh's vertex order is where an importer finds that order again.
-    let mut order: Vec<(usize, (&crate::mesh::Vertex, &Skin))> =
-        m.vertices.iter().zip(&m.skins).enumerate().collect();
-    order.sort_by(|a, b| a.1.0.indices.cmp(&b.1.0.indices));
+    // Vertices in an order whose first uses of each attribute's values follow the file's
+    // arrays: HAL filled the arrays in its source mesh's vertex order, and a glTF mesh's vertex
+    // order is where an importer finds that order again.
+    let indices: Vec<&[u32]> = m.vertices.iter().map(|v| v.indices.as_slice()).collect();
+    let order: Vec<(usize, (&crate::mesh::Vertex, &Skin))> =
+        crate::vorder::array_order(&indices, own)
+            .into_iter()
+            .filter_map(|i| Some((i, (m.vertices.get(i)?, m.skins.get(i)?))))
+            .collect();
     let mut new_index = vec![0u32; order.len()];
     for (new, (old, _)) in order.iter().enumerate() {
         if let Some(n) = new_index.get_mut(*old) {

@@ -91,6 +91,7 @@ mod typed;
 mod types;
 mod validate;
 mod view;
+mod vorder;
 mod write;
 
 pub use field::{Field, Rgba, Struct, Word};

@@ -14,11 +14,11 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 83.0),
-    ("TyBSword-TyBSword.dat", 93.5),
-    ("TyBancho-TyBancho.dat", 57.5),
-    ("TyDaisy-TyDaisy.dat", 66.5),
-    ("cb_plug-cb_plug.dat", 59.0),
+    ("PlMr-PlMrNr.dat", 83.5),
+    ("TyBSword-TyBSword.dat", 93.9),
+    ("TyBancho-TyBancho.dat", 57.8),
+    ("TyDaisy-TyDaisy.dat", 67.7),
+    ("cb_plug-cb_plug.dat", 59.3),
 ];
 
 /// The first block of `a` whose bytes differ from `b`'s block at the same index: (block index,
