@@ -16,7 +16,7 @@ use hsd_dat::{export, parse};
 const FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 51.0),
     ("TyBSword-TyBSword.dat", 93.5),
-    ("TyBancho-TyBancho.dat", 57.5),
+    ("TyBancho-TyBancho.dat", 88.5),
     ("TyDaisy-TyDaisy.dat", 38.5),
     ("cb_plug-cb_plug.dat", 59.0),
 ];
