@@ -81,6 +81,17 @@ pub struct Mesh {
     pub positions: Vec<[f32; 3]>,
     /// Unit normals in model space.
     pub normals: Vec<[f32; 3]>,
+    /// Tangents, written as `TANGENT` (with normals): a unit direction in model space and the
+    /// handedness `w` (±1) such that `cross(normal, tangent) · w` points along the binormal.
+    pub tangents: Vec<[f32; 4]>,
+    /// A format's own binormals where they are not `cross(normal, tangent) · w` (GX NBT
+    /// normals are quantised, and sized as the bump strength), written as the
+    /// application-specific `_BINORMAL`: empty or as long as `positions`.
+    pub binormals: Vec<[f32; 3]>,
+    /// A format's own tangents where they are not unit length (GX NBT tangents carry the bump
+    /// strength as their length), written as `_TANGENT` beside the unit `TANGENT`: empty or as
+    /// long as `positions`.
+    pub stored_tangents: Vec<[f32; 3]>,
     /// Texture coordinate sets (origin top-left), written as `TEXCOORD_n`: up to 8, each empty
     /// or as long as `positions`.
     pub uvs: Vec<Vec<[f32; 2]>>,
@@ -934,6 +945,20 @@ fn mesh_json(
     if m.normals.len() == n {
         let a = bin.floats(&flat(&m.normals), "VEC3", 3, false, Some(ARRAY))?;
         set(&mut attrs, "NORMAL", json!(a));
+        if m.tangents.len() == n {
+            let t: Vec<f32> = m.tangents.iter().flatten().copied().collect();
+            let a = bin.floats(&t, "VEC4", 4, false, Some(ARRAY))?;
+            set(&mut attrs, "TANGENT", json!(a));
+        }
+    }
+    for (key, v) in [
+        ("_BINORMAL", &m.binormals),
+        ("_TANGENT", &m.stored_tangents),
+    ] {
+        if v.len() == n {
+            let a = bin.floats(&flat(v), "VEC3", 3, false, Some(ARRAY))?;
+            set(&mut attrs, key, json!(a));
+        }
     }
     // glTF numbers sets without gaps: a missing set before a present one is written as zeros.
     let sets = |len: Vec<usize>| len.iter().rposition(|&l| l == n).map_or(0, |k| k + 1);

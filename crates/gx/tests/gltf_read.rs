@@ -218,6 +218,70 @@ fn unskinned_scene_without_nodes() {
     assert_eq!(r.meshes, vec![m]);
 }
 
+/// Tangents (`TANGENT`, handedness kept) and the application's own `_BINORMAL` and `_TANGENT`
+/// (lengths kept) read back as written, and move with a node's rotation as directions.
+#[test]
+fn tangents_and_binormals() {
+    let mut s = scene();
+    let m = &mut s.meshes[0];
+    m.tangents = vec![
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, -1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, -1.0],
+    ];
+    m.binormals = vec![
+        [0.0, 0.01, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.5],
+        [0.0, 0.0, 0.02],
+    ];
+    m.stored_tangents = vec![
+        [0.01, 0.0, 0.0],
+        [0.0; 3],
+        [0.0, 0.5, 0.0],
+        [0.0, 0.0, 0.02],
+    ];
+    let r = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let (a, b) = (&r.meshes[0], &s.meshes[0]);
+    for (x, y) in [
+        (a.tangents.as_flattened(), b.tangents.as_flattened()),
+        (a.binormals.as_flattened(), b.binormals.as_flattened()),
+        (
+            a.stored_tangents.as_flattened(),
+            b.stored_tangents.as_flattened(),
+        ),
+    ] {
+        assert!(close(x, y, 1e-4), "{x:?} {y:?}");
+    }
+    assert!(r.meshes[1].tangents.is_empty() && r.meshes[1].binormals.is_empty());
+
+    // A node turned 90° about Z: x → y, y → −x; w and lengths stay.
+    let mut d = Doc::new(json!({"asset": {"version": "2.0"}, "scene": 0}));
+    let pos = d.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3", 3);
+    let nrm = d.floats(&[0.0, 0.0, 1.0].repeat(3), "VEC3", 3);
+    let tan = d.floats(&[1.0, 0.0, 0.0, -1.0].repeat(3), "VEC4", 4);
+    let bin = d.floats(&[0.0, 0.01, 0.0].repeat(3), "VEC3", 3);
+    let attrs = json!({"POSITION": pos, "NORMAL": nrm, "TANGENT": tan, "_BINORMAL": bin});
+    d.push("meshes", json!({"primitives": [{"attributes": attrs}]}));
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    d.json["nodes"] = json!([{"rotation": [0.0, 0.0, h, h], "mesh": 0}]);
+    d.json["scenes"] = json!([{"nodes": [0]}]);
+    let r = Scene::from_glb(&d.glb()).unwrap();
+    let m = &r.meshes[0];
+    assert!(
+        close(&m.tangents[0], &[0.0, 1.0, 0.0, -1.0], 1e-6),
+        "{:?}",
+        m.tangents
+    );
+    assert!(
+        close(&m.binormals[2], &[-0.01, 0.0, 0.0], 1e-6),
+        "{:?}",
+        m.binormals
+    );
+    assert!(m.stored_tangents.is_empty());
+}
+
 /// A glTF document under construction with its binary buffer.
 #[derive(Default)]
 struct Doc {

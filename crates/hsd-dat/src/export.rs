@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use gcio::{Error, Result};
 use gx::mtx::{IDENTITY, Mtx34, apply};
 use gx::scene::{Material, Mesh, Node, Property, PropertyTrack, Scene, skin_weights};
-use gx::vtx::AttrType;
+use gx::vtx::{AttrType, VertexFormat};
 
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
@@ -30,7 +30,7 @@ use crate::image::TextureRef;
 use crate::matanim::{
     self, AnimatedMaterial, AnimatedTexture, TextureSrt, TrackCurve, mobj_track, tobj_track,
 };
-use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
+use crate::mesh::{Skin, cross, direction, envelope_coord, envelope_matrix, srt};
 use crate::roots::RootKind;
 use crate::types::{
     Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev, TexLod,
@@ -775,6 +775,71 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
     out.scene.materials.len() - 1
 }
 
+/// A vertex with an NBT normal: its matrix, normal, binormal and tangent as stored.
+type Frame = (Mtx34, [f32; 3], [[f32; 3]; 2]);
+
+/// `TANGENT` of each vertex of `out` from its NBT normal (`frames`: matrix, normal, binormal,
+/// tangent as stored in format `f`): the tangent's direction, with `w` the sign that makes
+/// `cross(N, T) · w` point along the binormal. `_TANGENT` and `_BINORMAL` carry the stored
+/// vectors only when the import could not rebuild them in `f` from what glTF says: HAL's
+/// tangents are not unit length (their length is the emboss bump's strength: about 0.01 in
+/// TyBancho, some zero), and its binormals, though `N × T` within 2e-4, mostly differ from
+/// `N × T` of the stored values rounded (28 of TyBancho's 222 non-zero ones agree).
+fn tangents(out: &mut Mesh, frames: &[Frame], f: VertexFormat) {
+    let encode = |n: [f32; 3], b: [f32; 3], t: [f32; 3]| {
+        let mut bytes = Vec::new();
+        let _ = f.encode(&[n, b, t].concat(), &mut bytes);
+        bytes
+    };
+    let mut rebuilt = Vec::with_capacity(frames.len());
+    let (mut own_t, mut own_b) = (false, false);
+    for &(_, n, [b, t]) in frames {
+        let unit_t = unit_or_across(t, n);
+        let c = cross(n, t);
+        let w = if c.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>() < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
+        own_t |= encode(n, b, unit_t) != encode(n, b, t);
+        rebuilt.push((unit_t, w));
+    }
+    for (&(_, n, [b, t]), &(unit_t, w)) in frames.iter().zip(&rebuilt) {
+        let t = if own_t { t } else { unit_t };
+        own_b |= encode(n, cross(n, t).map(|x| x * w), t) != encode(n, b, t);
+    }
+    for (&(mtx, _, [b, t]), &(unit_t, w)) in frames.iter().zip(&rebuilt) {
+        let [x, y, z] = crate::mesh::normal(&mtx, unit_t);
+        out.tangents.push([x, y, z, w]);
+        if own_t {
+            out.stored_tangents.push(direction(&mtx, t));
+        }
+        if own_b {
+            out.binormals.push(direction(&mtx, b));
+        }
+    }
+}
+
+/// `t` as a unit vector, or (a zero tangent) a unit vector across `n`: glTF's `TANGENT` must
+/// be unit length.
+fn unit_or_across(t: [f32; 3], n: [f32; 3]) -> [f32; 3] {
+    let len = |v: [f32; 3]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if len(t) > 1e-12 {
+        return t.map(|x| x / len(t));
+    }
+    let axis = if n[0].abs() < 0.9 {
+        [1.0, 0.0, 0.0]
+    } else {
+        [0.0, 1.0, 0.0]
+    };
+    let c = cross(n, axis);
+    if len(c) > 1e-12 {
+        c.map(|x| x / len(c))
+    } else {
+        [1.0, 0.0, 0.0]
+    }
+}
+
 /// Per PObj and indexed descriptor entry, the array indices it uses that an importer filling
 /// the arrays as ours does meets first there: meshes by owner joint last to first, each owner's
 /// in order (the forward numbering of [`crate::import`]'s backward walk), entries in list
@@ -875,6 +940,7 @@ fn mesh(
             *n = new as u32;
         }
     }
+    let mut frames: Vec<Frame> = Vec::new();
     for (_, (v, s)) in order {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
@@ -897,6 +963,9 @@ fn mesh(
         if has_n {
             let n = v.normal.unwrap_or([0.0, 1.0, 0.0]);
             out.normals.push(crate::mesh::normal(&mtx, n));
+            if m.nbt.is_some() {
+                frames.push((mtx, n, v.nbt.unwrap_or_default()));
+            }
         }
         for (set, uv) in uvs.iter_mut().zip(&v.uvs) {
             set.push(uv.unwrap_or_default());
@@ -907,6 +976,9 @@ fn mesh(
         if !world.is_empty() {
             out.skin.push(skin);
         }
+    }
+    if let Some(f) = m.nbt {
+        tangents(&mut out, &frames, f);
     }
     out.uvs = uvs;
     if has_c {

@@ -5,7 +5,7 @@
 
 use gcio::{Context, Error, Result};
 use gx::dl::{DisplayList, matrix_slot};
-use gx::vtx::{Attr, AttrType, Value, VertexArray};
+use gx::vtx::{Attr, AttrType, Value, VertexArray, VertexFormat};
 
 use crate::field::Struct;
 use crate::flags::{JointFlags, PObjKind};
@@ -37,6 +37,9 @@ pub struct Vertex {
     pub position: [f32; 3],
     /// Normal.
     pub normal: Option<[f32; 3]>,
+    /// Binormal and tangent of an NBT normal (GX_VA_NBT, or NRM with the NBT count), as
+    /// stored: not unit length (their length is the emboss bump's strength).
+    pub nbt: Option<[[f32; 3]; 2]>,
     /// Texture coordinate sets TEX0..TEX7 (`None` where the descriptor has no such set).
     pub uvs: [Option<[f32; 2]>; 8],
     /// CLR0.
@@ -63,6 +66,8 @@ pub struct Mesh {
     pub palette: Vec<Vec<(usize, f32)>>,
     /// Skin of each vertex.
     pub skins: Vec<Skin>,
+    /// The format of the NBT normals' array, when the descriptor has one.
+    pub nbt: Option<VertexFormat>,
 }
 
 /// Most entries read from one envelope array.
@@ -136,11 +141,16 @@ impl Archive<'_> {
             triangles: Vec::new(),
             palette,
             skins: Vec::new(),
+            nbt: None,
         };
         let (Some(v), Some(dl)) = (p.pobj.vtx_desc, p.pobj.display_list) else {
             return Ok(mesh);
         };
         let (desc, attrs) = self.vertex_desc(v)?;
+        mesh.nbt = attrs
+            .iter()
+            .map(|a| a.1)
+            .find(|f| f.components() == Some(9));
         let mut arrays = Vec::with_capacity(attrs.len());
         for (d, f) in &attrs {
             let a = match d.array {
@@ -190,8 +200,14 @@ impl Archive<'_> {
                         (Attr::POS, Some(Value::Float(c))) => {
                             out.position = [c.get(0), c.get(1), c.get(2)]
                         }
-                        (Attr::NRM, Some(Value::Float(c))) => {
-                            out.normal = Some([c.get(0), c.get(1), c.get(2)])
+                        (Attr::NRM | Attr::NBT, Some(Value::Float(c))) => {
+                            out.normal = Some([c.get(0), c.get(1), c.get(2)]);
+                            if c.as_slice().len() == 9 {
+                                out.nbt = Some([
+                                    [c.get(3), c.get(4), c.get(5)],
+                                    [c.get(6), c.get(7), c.get(8)],
+                                ]);
+                            }
                         }
                         (Attr::CLR0, Some(Value::Color(c))) => out.color = Some(c),
                         (a, Some(Value::Float(c)))
@@ -338,6 +354,21 @@ pub(crate) fn normal(m: &Mtx, n: [f32; 3]) -> [f32; 3] {
     } else {
         [0.0, 1.0, 0.0]
     }
+}
+
+/// Direction `d` through `m`'s linear part, its length kept (GX NBT binormals and tangents
+/// are sized as the bump strength).
+pub(crate) fn direction(m: &Mtx, d: [f32; 3]) -> [f32; 3] {
+    m.map(|r| r[0] * d[0] + r[1] * d[1] + r[2] * d[2])
+}
+
+/// `a × b`.
+pub(crate) fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 /// Inverse of an affine matrix (`None` when singular).

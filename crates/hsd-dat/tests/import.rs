@@ -731,3 +731,129 @@ fn shared_values_stay_with_their_first_user() {
     used.dedup();
     assert_eq!(used, [0, 3, 8]);
 }
+
+/// A vertex's position, stored normal, binormal and tangent.
+type NbtVertex = ([f32; 3], [f32; 3], [[f32; 3]; 2]);
+
+/// Each vertex of the first PObj of `bytes`, in display-list order.
+fn nbt_vertices(bytes: &[u8]) -> Vec<NbtVertex> {
+    let a = parse(bytes).unwrap();
+    let g = a.graph();
+    let m = a.mesh(&g, &g.pobjs[0]).unwrap();
+    m.vertices
+        .iter()
+        .map(|v| (v.position, v.normal.unwrap(), v.nbt.unwrap()))
+        .collect()
+}
+
+/// A grid whose NBT normals (binormal and tangent at bump-strength length, the binormal
+/// rounded apart from `N × T`, as TyBancho's are) and descriptor (GX_VA_NBT, s16 with 14
+/// fraction bits) are recorded as our export writes them: `dat → glb → dat` keeps every
+/// vertex's N, B and T, the glb carries `TANGENT`, `_TANGENT` and `_BINORMAL`.
+#[test]
+fn nbt_normals_round_trip() {
+    let q = |x: f32| (x * 16384.0).round() / 16384.0;
+    let mut m = grid("nbt", 2, 2.0, 0.0);
+    let n = m.positions.len();
+    m.tangents = vec![[1.0, 0.0, 0.0, 1.0]; n];
+    m.stored_tangents = (0..n)
+        .map(|i| [q(0.01 + i as f32 * 1e-3), 0.0, 0.0])
+        .collect();
+    m.binormals = (0..n)
+        .map(|i| [0.0, q(0.01 + i as f32 * 1e-3) + 2.0 / 16384.0, 0.0])
+        .collect();
+    let x = hsd_dat::extras::MeshExtras {
+        vtx: vec![[9, 3, 1, 3, 11], [25, 3, 1, 3, 14]],
+        ..Default::default()
+    };
+    m.extras = hsd_dat::extras::write(&x);
+    let mut s = Scene::new("test");
+    s.meshes.push(m.clone());
+    let b = plain(&s);
+    let first = nbt_vertices(&b);
+    for (p, nrm, [bi, t]) in &first {
+        let i = m.positions.iter().position(|x| x == p).unwrap();
+        assert_eq!(*nrm, [0.0, 0.0, 1.0]);
+        assert_eq!(*t, m.stored_tangents[i]);
+        assert_eq!(*bi, m.binormals[i]);
+    }
+    let (_, attrs) = {
+        let a = parse(&b).unwrap();
+        let g = a.graph();
+        a.vertex_desc(g.pobjs[0].pobj.vtx_desc.unwrap()).unwrap()
+    };
+    assert_eq!(attrs[1].0.attr, 25, "GX_VA_NBT as recorded");
+    let c = export::to_scene(&parse(&b).unwrap()).scene;
+    let e = &c.meshes[0];
+    assert_eq!(e.tangents.len(), e.positions.len());
+    assert!(e.tangents.iter().all(|t| t[3] == 1.0));
+    assert_eq!(e.stored_tangents.len(), e.positions.len());
+    assert_eq!(e.binormals.len(), e.positions.len());
+    let c = Scene::from_glb(&c.to_glb().unwrap()).unwrap();
+    let again = nbt_vertices(&import(&c, &ImportOptions::default()).unwrap().bytes);
+    assert_eq!(again, first);
+}
+
+/// Unit tangents whose binormal is `cross(N, T) · w` (either handedness) need neither
+/// `_TANGENT` nor `_BINORMAL`: the glb has `TANGENT` alone and the import rebuilds B from it.
+/// Without a recorded descriptor, tangents give NBT normals only where the material
+/// bump-maps (a TObj with `TEX_BUMP`).
+#[test]
+fn nbt_binormal_from_handedness() {
+    for w in [1.0, -1.0] {
+        let mut m = grid("nbt", 1, 2.0, 0.0);
+        let n = m.positions.len();
+        m.tangents = vec![[1.0, 0.0, 0.0, w]; n];
+        let x = hsd_dat::extras::MeshExtras {
+            vtx: vec![[9, 3, 1, 3, 11], [25, 3, 1, 3, 14]],
+            ..Default::default()
+        };
+        let mut plain_mesh = m.clone();
+        m.extras = hsd_dat::extras::write(&x);
+        let mut s = Scene::new("test");
+        s.meshes.push(m);
+        let b = plain(&s);
+        for (_, _, [bi, t]) in nbt_vertices(&b) {
+            assert_eq!((bi, t), ([0.0, w, 0.0], [1.0, 0.0, 0.0]));
+        }
+        let c = export::to_scene(&parse(&b).unwrap()).scene;
+        let e = &c.meshes[0];
+        assert!(e.tangents.iter().all(|t| *t == [1.0, 0.0, 0.0, w]));
+        assert!(e.binormals.is_empty() && e.stored_tangents.is_empty());
+
+        // Plain: NRM XYZ without bump mapping, GX_VA_NBT with it.
+        let desc = |s: &Scene| {
+            let b = import(s, &ImportOptions::default()).unwrap().bytes;
+            let a = parse(&b).unwrap();
+            let g = a.graph();
+            let (_, attrs) = a.vertex_desc(g.pobjs[0].pobj.vtx_desc.unwrap()).unwrap();
+            attrs
+                .iter()
+                .map(|(d, _)| (d.attr, d.comp_cnt))
+                .collect::<Vec<_>>()
+        };
+        let mut s = Scene::new("test");
+        s.meshes.push(plain_mesh.clone());
+        assert!(desc(&s).contains(&(10, 0)));
+        let img = gx::tex::Image::from_fn(8, 8, |x, _| [(x * 30) as u8, 0, 0, 255]).unwrap();
+        let t = s.add_image(img);
+        let mut mat = gx::scene::Material::new("bump", Some(t));
+        let tex = hsd_dat::extras::TextureExtras {
+            image: Some(t),
+            src: 4,
+            flags: hsd_dat::TObjFlags::BUMP.bits(),
+            ..Default::default()
+        };
+        let x = hsd_dat::extras::MaterialExtras {
+            version: hsd_dat::extras::VERSION,
+            textures: vec![tex],
+            ..Default::default()
+        };
+        mat.extras = hsd_dat::extras::write(&x);
+        s.materials.push(mat);
+        plain_mesh.uvs.push(vec![[0.0; 2]; n]);
+        plain_mesh.material = Some(0);
+        s.meshes[0] = plain_mesh;
+        assert!(desc(&s).contains(&(25, 1)));
+    }
+}

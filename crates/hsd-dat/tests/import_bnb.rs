@@ -16,7 +16,7 @@ use hsd_dat::{export, parse};
 const FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 83.5),
     ("TyBSword-TyBSword.dat", 93.9),
-    ("TyBancho-TyBancho.dat", 57.8),
+    ("TyBancho-TyBancho.dat", 88.9),
     ("TyDaisy-TyDaisy.dat", 67.7),
     ("cb_plug-cb_plug.dat", 59.3),
 ];

@@ -332,6 +332,26 @@ fn normal_matrix(m: &Mtx34) -> Mtx34 {
     }
 }
 
+/// `m`'s linear part (directions carry no translation).
+fn linear(m: &Mtx34) -> Mtx34 {
+    m.map(|[a, b, c, _]| [a, b, c, 0.0])
+}
+
+/// Moves vertex `v`'s tangent and binormal through `m` (a linear part): `TANGENT`'s direction
+/// renormalised (its `w` kept), `_TANGENT` and `_BINORMAL` as they come (their length is data).
+fn directions(out: &mut Mesh, v: usize, m: &Mtx34) {
+    if let Some(t) = out.tangents.get_mut(v) {
+        let [x, y, z] = unit(apply(m, [t[0], t[1], t[2]]));
+        *t = [x, y, z, t[3]];
+    }
+    for d in [out.binormals.get_mut(v), out.stored_tangents.get_mut(v)]
+        .into_iter()
+        .flatten()
+    {
+        *d = apply(m, *d);
+    }
+}
+
 fn unit(v: [f32; 3]) -> [f32; 3] {
     let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
     if n > 1e-12 && n.is_finite() {
@@ -863,6 +883,23 @@ impl<'a> Reader<'a> {
         if let Some(a) = attr("NORMAL")? {
             out.normals = self.accessor(a, what)?.vectors(&format!("{what} NORMAL"))?;
             same(out.normals.len(), "NORMAL")?;
+            if let Some(a) = attr("TANGENT")? {
+                out.tangents = self
+                    .accessor(a, what)?
+                    .vectors(&format!("{what} TANGENT"))?;
+                same(out.tangents.len(), "TANGENT")?;
+            }
+        }
+        for key in ["_BINORMAL", "_TANGENT"] {
+            if let Some(a) = attr(key)? {
+                let v: Vec<[f32; 3]> = self.accessor(a, what)?.vectors(&format!("{what} {key}"))?;
+                same(v.len(), key)?;
+                if key == "_BINORMAL" {
+                    out.binormals = v;
+                } else {
+                    out.stored_tangents = v;
+                }
+            }
         }
         for k in 0.. {
             let key = format!("TEXCOORD_{k}");
@@ -905,8 +942,10 @@ impl<'a> Reader<'a> {
         }
         out.triangles = triangles(mode, &indices);
         self.spend(
-            (n * (24 + 8 * out.uvs.len() + 4 * out.colors.len() + 32) + out.triangles.len() * 12)
-                as u64,
+            (n * (24 + 8 * out.uvs.len() + 4 * out.colors.len() + 32)
+                + 16 * out.tangents.len()
+                + 12 * (out.binormals.len() + out.stored_tangents.len())
+                + out.triangles.len() * 12) as u64,
             what,
         )?;
         Ok(Some(out))
@@ -937,6 +976,10 @@ impl<'a> Reader<'a> {
                 }
                 for v in &mut out.normals {
                     *v = unit(apply(&nm, *v));
+                }
+                let lin = linear(&node_world);
+                for v in 0..n {
+                    directions(out, v, &lin);
                 }
                 let owner = tree.new_index(i).or_else(|| tree.kept_parent(i).0);
                 if let Some(o) = owner {
@@ -1005,6 +1048,22 @@ impl<'a> Reader<'a> {
                 *x = unit(nrm);
             }
             out.skin.push(skin_weights(&weights));
+            // Tangents and binormals go through the blended linear part.
+            let mut blend = [[0.0f32; 4]; 3];
+            let pairs = first.get(v).into_iter().chain(second.get(v)).flatten();
+            for &(j, w) in pairs.filter(|p| p.1 != 0.0) {
+                if let Some((m, _, _)) = joints.get(j) {
+                    for (row, mrow) in blend.iter_mut().zip(linear(m)) {
+                        for (x, y) in row.iter_mut().zip(mrow) {
+                            *x += w * y;
+                        }
+                    }
+                }
+            }
+            if total == 0.0 {
+                blend = linear(&node_world);
+            }
+            directions(out, v, &blend);
         }
         Ok(())
     }

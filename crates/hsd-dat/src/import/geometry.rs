@@ -26,7 +26,7 @@ use crate::build::Builder;
 use crate::build::parts::{display_list, vtx};
 use crate::extras::{self, MeshExtras};
 use crate::flags::{JointFlags, PObjFlags};
-use crate::mesh::{coord_in, envelope_matrix, normal};
+use crate::mesh::{coord_in, cross, direction, envelope_matrix, normal};
 use crate::model::Target;
 use crate::types::{DObj, PObj};
 
@@ -144,7 +144,7 @@ pub(super) fn geometry(
         ) & (PObjFlags::CULLBACK | PObjFlags::CULLFRONT);
         let uv_sets = mats.uv_sets(m.material);
         let mobj = mats.mobj(b, m.material)?;
-        let p = prepare(m, s, skel, owner, uv_sets)?;
+        let p = prepare(m, s, skel, owner, uv_sets, mats.bump(m.material))?;
         prepared.push((owner, link, cull, mobj, p));
     }
     let mut targets = joints.to_vec();
@@ -395,11 +395,12 @@ impl Prepared {
 }
 
 /// A recorded descriptor entry's format for `attr` when it can store `flat` (values of
-/// `count` components) without overflow, and its attribute type.
+/// `width` components) without overflow, and its attribute type.
 fn recorded_format(
     recorded: &[[u32; 5]],
     attr: Attr,
     flat: &[f32],
+    width: usize,
 ) -> Option<(VertexFormat, AttrType)> {
     let e = recorded.iter().find(|e| e[0] == attr.0)?;
     let f = VertexFormat {
@@ -412,9 +413,9 @@ fn recorded_format(
         f.encode_color([0; 4], &mut Vec::new())?;
         return Some((f, AttrType(e[1])));
     }
-    // Normals come through glTF without binormals and tangents.
+    // A normal entry stores what the mesh brings: XYZ, or NBT (nine values) from its tangents.
     let n = f.components()?;
-    if (attr == Attr::NRM && f.count != CompCount::NRM_XYZ) || f.frac > 15 {
+    if ((attr == Attr::NRM || attr == Attr::NBT) && n != width) || f.frac > 15 {
         return None;
     }
     let range = match f.ty {
@@ -432,6 +433,28 @@ fn recorded_format(
     fits.then_some((f, AttrType(e[1])))
 }
 
+/// Vertex `v`'s binormal and tangent as stored (through `inv`, beside the stored normal
+/// `n`): the tangent from `_TANGENT` when the mesh has it (its length is the bump strength),
+/// else `TANGENT`'s unit direction; the binormal from `_BINORMAL`, else `cross(n, t) · w` as
+/// glTF defines it.
+fn stored_nbt(
+    m: &gx::scene::Mesh,
+    v: usize,
+    inv: &Mtx34,
+    n: [f32; 3],
+    t: [f32; 4],
+) -> [[f32; 3]; 2] {
+    let t3 = match m.stored_tangents.get(v) {
+        Some(x) if m.stored_tangents.len() == m.positions.len() => direction(inv, *x),
+        _ => normal(inv, [t[0], t[1], t[2]]),
+    };
+    let b = match m.binormals.get(v) {
+        Some(x) if m.binormals.len() == m.positions.len() => direction(inv, *x),
+        _ => cross(n, t3).map(|x| x * t[3]),
+    };
+    [b, t3]
+}
+
 /// Computes one mesh's stored values and splits its triangles into PObjs.
 fn prepare(
     m: &gx::scene::Mesh,
@@ -439,6 +462,7 @@ fn prepare(
     skel: &Skeleton,
     owner: usize,
     uv_sets: usize,
+    bump: bool,
 ) -> Result<Prepared> {
     let world = &skel.bind;
     let ibm: Vec<Option<Mtx34>> = world
@@ -456,6 +480,7 @@ fn prepare(
     let mut inverses: HashMap<Vec<(usize, u32)>, Mtx34> = HashMap::new();
     let mut stored = Vec::with_capacity(m.positions.len());
     let mut normals = Vec::with_capacity(m.normals.len());
+    let mut nbt = Vec::with_capacity(m.tangents.len());
     for (v, p) in m.positions.iter().enumerate() {
         let w = s.weights.get(v).cloned().unwrap_or_default();
         let inv = match inverses.get(&key(&w)) {
@@ -480,6 +505,9 @@ fn prepare(
         if let Some(n) = m.normals.get(v) {
             normals.push(normal(&inv, *n));
         }
+        if let (Some(_), Some(n), Some(t)) = (m.normals.get(v), normals.last(), m.tangents.get(v)) {
+            nbt.push(stored_nbt(m, v, &inv, *n, *t));
+        }
     }
     let x = extras::read::<MeshExtras>(m.extras.as_ref()).unwrap_or_default();
     let recorded = x.vtx;
@@ -503,6 +531,14 @@ fn prepare(
         .collect();
     let colors = m.colors.first().filter(|c| c.len() == n);
     let has_n = normals.len() == n && !normals.is_empty();
+    // NBT normals (normal, binormal, tangent: what GX's emboss bump texgens read) where the
+    // mesh has tangents and either its recorded descriptor stores them or, without one, its
+    // material bump-maps; GX_VA_NBT as HAL writes it unless the record says NRM.
+    let nbt_attr = recorded
+        .iter()
+        .find(|e| e[0] == Attr::NBT.0 || (e[0] == Attr::NRM.0 && e[2] == CompCount::NRM_NBT.0))
+        .map(|e| Attr(e[0]))
+        .or_else(|| (recorded.is_empty() && bump).then_some(Attr::NBT));
     let envelope = s.rigid.is_none();
 
     // Each attribute in its recorded format, else the rule's.
@@ -510,7 +546,8 @@ fn prepare(
     let mut have: Vec<(VertexFormat, Option<AttrType>, Vec<Vec<u8>>)> = Vec::new();
     let mut float = |attr: Attr, count: CompCount, tol: f32, items: Vec<Vec<f32>>| {
         let flat: Vec<f32> = items.iter().flatten().copied().collect();
-        let (f, t) = match recorded_format(&recorded, attr, &flat) {
+        let width = items.first().map_or(0, Vec::len);
+        let (f, t) = match recorded_format(&recorded, attr, &flat, width) {
             Some((f, t)) => (f, Some(t)),
             None => (
                 VertexFormat::fitting(attr, count, &flat, tol * extent(&flat)),
@@ -535,9 +572,24 @@ fn prepare(
     );
     if has_n {
         // Unit vectors: the tolerance is absolute.
-        let flat: Vec<Vec<f32>> = normals.iter().map(|x| x.to_vec()).collect();
+        let (attr, count, flat): (Attr, CompCount, Vec<Vec<f32>>) = match nbt_attr {
+            Some(a) if nbt.len() == n => (
+                a,
+                CompCount::NRM_NBT,
+                normals
+                    .iter()
+                    .zip(&nbt)
+                    .map(|(n, [b, t])| [*n, *b, *t].concat())
+                    .collect(),
+            ),
+            _ => (
+                Attr::NRM,
+                CompCount::NRM_XYZ,
+                normals.iter().map(|x| x.to_vec()).collect(),
+            ),
+        };
         let extent_free = 1e-4 / extent(&flat.iter().flatten().copied().collect::<Vec<_>>());
-        float(Attr::NRM, CompCount::NRM_XYZ, extent_free, flat);
+        float(attr, count, extent_free, flat);
     }
     for (k, u) in &uvs {
         float(
@@ -554,7 +606,7 @@ fn prepare(
             ty: CompType::RGBA8,
             frac: 0,
         };
-        let (f, t) = recorded_format(&recorded, Attr::CLR0, &[])
+        let (f, t) = recorded_format(&recorded, Attr::CLR0, &[], 4)
             .map_or((rgba8, None), |(f, t)| (f, Some(t)));
         let bytes = c
             .iter()

@@ -78,6 +78,19 @@ impl<'a> Materials<'a> {
         }
     }
 
+    /// Whether glTF material `m` bump-maps: a recorded TObj with `TEX_BUMP`, whose emboss
+    /// texgen (`GX_TG_BUMPn`) reads each vertex's binormal and tangent, so its meshes need NBT
+    /// normals. A plain glTF material has no bump TObj.
+    pub(super) fn bump(&self, m: Option<usize>) -> bool {
+        m.and_then(|m| self.scene.materials.get(m))
+            .and_then(|x| extras::read::<MaterialExtras>(x.extras.as_ref()))
+            .is_some_and(|x| {
+                x.textures
+                    .iter()
+                    .any(|t| t.flags & TObjFlags::BUMP.bits() != 0)
+            })
+    }
+
     /// The MObj of glTF material `m` (`None`: a plain white one), built once.
     pub(super) fn mobj(&mut self, b: &mut Builder, m: Option<usize>) -> Result<Target> {
         if let Some(&t) = self.mobjs.get(&m) {
