@@ -533,3 +533,43 @@ fn shared_values_stay_with_their_first_user() {
     used.dedup();
     assert_eq!(used, [0, 3, 8]);
 }
+
+/// The import lays textures out by the order rules alone (HSD-ORDER.md rule 6), not in the
+/// order it happened to encode them: a child joint's texture goes before the top joint's own,
+/// though the top joint's mesh, material and image come first in the glTF.
+#[test]
+fn textures_follow_the_order_rules() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let child = node(&mut s, "child", Some(root), [0.0; 3], [0.0, 1.0, 0.0]);
+    for (k, j) in [root, child].into_iter().enumerate() {
+        let mut m = grid(&format!("m{k}"), 1, 1.0, 0.0);
+        m.uvs
+            .push(m.positions.iter().map(|p| [p[0], p[1]]).collect());
+        m.skin = vec![gx::scene::skin_weights(&[(j as u16, 1.0)]); m.positions.len()];
+        let img = gx::tex::Image::from_fn(8, 8, |x, y| {
+            let v = (x * 30 + y * 2 + 100 * k as u32) as u8;
+            [v, v, v, v]
+        })
+        .unwrap();
+        let t = s.add_image(img);
+        s.materials
+            .push(gx::scene::Material::new(format!("t{k}"), Some(t)));
+        m.material = Some(k);
+        s.meshes.push(m);
+    }
+    plain(&s);
+    let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let b = import(&a, &support::in_order(Order::Melee)).unwrap().bytes;
+    let arc = parse(&b).unwrap();
+    let g = arc.graph();
+    // Each joint's one PObj, its material's TObj, the image's pixels.
+    let pixels = |joint: usize| {
+        let p = g.pobjs.iter().find(|p| p.joint == joint).unwrap();
+        let m: hsd_dat::MObj = arc.read(p.mobj.unwrap()).unwrap();
+        let t: hsd_dat::TObj = arc.read(m.tobj.unwrap()).unwrap();
+        let i: hsd_dat::Image = arc.read(t.image.unwrap()).unwrap();
+        i.data.unwrap()
+    };
+    assert!(pixels(1) < pixels(0), "{} {}", pixels(1), pixels(0));
+}

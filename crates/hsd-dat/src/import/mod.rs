@@ -1,7 +1,8 @@
 //! Import: a glTF model ([`gx::scene::Scene`], read by [`gx::scene::Scene::from_glb`]) becomes
 //! a `.dat` the game loads: a JObj per node (SRT with Euler XYZ as the runtime composes
 //! `T·Rz·Ry·Rx·S`), DObj/MObj/PObj per mesh, TObjs and images per texture, laid out in HAL's
-//! compiler order ([`crate::compile::compile_as`]), written, read back and validated — any
+//! compiler order by its rules alone ([`crate::compile::compile_listed`] with the empty texture
+//! list), written, read back and validated — any
 //! validator error fails the import with the findings.
 //!
 //! Flags follow seed 003's rules: joints an envelope weights are deformers (SKELETON with an
@@ -32,7 +33,7 @@ use gx::tex::TexFormat;
 use crate::bound_box::{Aabb, BoundBox};
 use crate::build::Builder;
 use crate::build::parts::{LIGHT_RIG, light, light_set, model_set, scene_data, wobj};
-use crate::compile::{Order, compile_as};
+use crate::compile::{Order, TextureList, compile_listed};
 use crate::extras::{self, JointExtras};
 use crate::flags::JointFlags;
 use crate::model::{Dat, Target};
@@ -182,7 +183,9 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             b.finish()
         }
     };
-    let dat = compile_as(&dat, Some(opts.order))?;
+    // The rules alone place the textures: the order the builder encoded them in is no texture
+    // list HAL's tool had (a glTF records none), and would be taken for one.
+    let dat = compile_listed(&dat, opts.order, &TextureList::default())?;
     let bytes = dat.write()?;
     // What we wrote must read back and check without errors.
     let a = crate::parse(&bytes)?;
