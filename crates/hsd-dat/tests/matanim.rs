@@ -404,3 +404,69 @@ fn swap_only_animation_round_trips() {
     let e = import(&a, &ImportOptions::default()).unwrap_err();
     assert!(e.to_string().contains("selects image 2 of 2"), "{e}");
 }
+
+/// An image swap imports in the form HAL's compiler gives it (`PlMrNr.dat`'s eyes): image and
+/// palette tables of exactly `n_images` words (no terminator), and index tracks of constant
+/// keys in u8 with the most fraction bits the largest index leaves, the last run waiting up to
+/// the end frame where a closing key repeats its value.
+#[test]
+fn image_swap_takes_hals_form() {
+    let mut s = quad(2);
+    let x = MatAnimExtras {
+        version: 1,
+        frames: 4,
+        materials: vec![MaterialAnimExtras {
+            material: 0,
+            textures: vec![TextureAnimExtras {
+                id: 0,
+                images: vec![0, 1],
+                image: vec![0, 1, 1, 1],
+                ..TextureAnimExtras::default()
+            }],
+            ..MaterialAnimExtras::default()
+        }],
+    };
+    s.animations.push(Animation {
+        name: "eyes".into(),
+        times: vec![0.0],
+        extras: Some(serde_json::json!({ "hsd": x })),
+        ..Animation::default()
+    });
+    let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    for order in [Order::Melee, Order::ColosseumXd] {
+        let b = import(&a, &support::in_order(order)).unwrap().bytes;
+        let arc = parse(&b).unwrap();
+        let dat = hsd_dat::Dat::parse(&b).unwrap();
+        let mut starts = Vec::new();
+        let mut at = 0u32;
+        for blk in &dat.blocks {
+            starts.push((at, blk.bytes.len()));
+            at += blk.bytes.len() as u32;
+        }
+        let g = arc.graph();
+        let swaps: Vec<hsd_dat::TexAnim> = g
+            .nodes
+            .iter()
+            .filter(|n| n.kind == Kind::TexAnim)
+            .map(|n| arc.read(n.offset).unwrap())
+            .filter(|t: &hsd_dat::TexAnim| t.aobj.is_some())
+            .collect();
+        assert_eq!(swaps.len(), 1, "{order:?}");
+        let t = swaps[0];
+        assert_eq!(t.n_images, 2);
+        let size = |p: Option<u32>| starts.iter().find(|s| Some(s.0) == p).map(|s| s.1);
+        assert_eq!(size(t.image_table), Some(8), "{order:?}: image table");
+        let aobj: hsd_dat::AObj = arc.read(t.aobj.unwrap()).unwrap();
+        let f: hsd_dat::FObj = arc.read(aobj.fobj.unwrap()).unwrap();
+        assert_eq!(f.frac_value, 0x87, "{order:?}: u8, 7 fraction bits");
+        let keys = arc
+            .data()
+            .bytes(f.data.unwrap() as usize, f.length as usize);
+        // CON × 3: 0 for 1 frame, 1 for 2 frames (to the end frame 3), 1 again at frame 3.
+        assert_eq!(
+            keys.unwrap(),
+            [0x21, 0x00, 1, 0x80, 2, 0x80, 0],
+            "{order:?}"
+        );
+    }
+}

@@ -17,12 +17,12 @@ use gx::scene::{Channel, Clip, Scene, Target as Pointer};
 use serde_json::Value;
 
 use super::Skeleton;
-use super::anim::{keys, mirror_links, stream};
+use super::anim::{keys, mirror_links};
 use super::material::{Materials, Rest, rest};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
 use crate::extras::{self, MatAnimExtras, MaterialAnimExtras, TextureAnimExtras};
-use crate::fobj::{Key, Op};
+use crate::fobj::{Key, Op, encode};
 use crate::matanim::{TextureSrt, mobj_track, tobj_track};
 use crate::model::Target;
 use crate::types::{MatAnim, MatAnimJoint, TexAnim};
@@ -308,8 +308,12 @@ fn texture_rest(r: &Rest, id: u32, track: u8) -> Option<f32> {
         .and_then(|t| t.1.track(track))
 }
 
-/// Constant keys holding each run of equal values (an index track: image or palette).
-fn step_keys(values: &[f32]) -> Result<(Vec<u8>, u32)> {
+/// Constant keys holding each run of equal values (an index track: image or palette) in the
+/// form HAL's compiler gives them, and the value format: the last run waits up to the last
+/// frame, where a closing key repeats its value, and whole values in 0…255 are stored as u8
+/// with as many fraction bits as the largest leaves (`PlMrNr.dat`'s eye swaps: values 0…5 at
+/// frames 0–5, 5 again at frame 10, format `0x85`: 15 bytes where floats take 31).
+fn step_keys(values: &[f32]) -> Result<((Vec<u8>, u32), u8)> {
     let mut out: Vec<Key> = Vec::new();
     for &v in values {
         match out.last_mut() {
@@ -322,7 +326,39 @@ fn step_keys(values: &[f32]) -> Result<(Vec<u8>, u32)> {
             }),
         }
     }
-    stream(&out)
+    if let Some(last) = out.last_mut() {
+        let run = last.wait.unwrap_or(1);
+        last.wait = Some(run - 1);
+        if run > 1 {
+            let closing = Key {
+                wait: Some(0),
+                ..*last
+            };
+            out.push(closing);
+        }
+    }
+    let frac = index_format(values);
+    let mut stream = encode(&out, frac, 0)?;
+    let len = u32::try_from(stream.len()).map_err(|_| gcio::Error::message("track too long"))?;
+    stream.resize(stream.len().next_multiple_of(4), 0);
+    Ok(((stream, len), frac))
+}
+
+/// The keyframe value format of an index track: u8 with the most fraction bits (at most 7)
+/// that keep every value when all are whole numbers in 0…255, else float.
+fn index_format(values: &[f32]) -> u8 {
+    const U8: u8 = 4 << 5;
+    let whole = values
+        .iter()
+        .all(|v| v.fract() == 0.0 && (0.0..=255.0).contains(v));
+    if !whole {
+        return 0;
+    }
+    let most = values.iter().fold(0.0f32, |m, &v| m.max(v));
+    (0..=7u8)
+        .rev()
+        .find(|&f| most * f32::from(1u8 << f) <= 255.0)
+        .map_or(0, |f| U8 | f)
 }
 
 /// An FObj chain of `tracks` (those leaving `rest` by more than a tenth of the tolerance;
@@ -342,13 +378,15 @@ fn aobj_of(
         {
             continue;
         }
-        let k = if step.contains(id) {
+        let (k, frac) = if step.contains(id) {
             step_keys(values)?
         } else {
-            keys(values, tol)?
+            (keys(values, tol)?, 0)
         };
         let k = b.keys(k);
-        next = Some(b.put(&fobj(*id, next, k)));
+        let mut f = fobj(*id, next, k);
+        f.frac_value = frac;
+        next = Some(b.put(&f));
     }
     Ok(next.map(|first| b.put(&aobj(end, first))))
 }
@@ -447,12 +485,12 @@ impl Parts<'_, '_> {
                 }
                 count = u16::try_from(images.len())
                     .map_err(|_| gcio::Error::message("too many swap images"))?;
-                image_table = Some(b.ptr_array(&images));
+                image_table = Some(b.ptr_table(&images));
                 let index: Vec<f32> = t.swap.1.iter().map(|&i| i as f32).collect();
                 put(&mut tracks, tobj_track::TIMG, index.clone());
                 // Each indexed image was encoded with its own palette: select it alongside.
                 if palettes.len() == images.len() {
-                    palette_table = Some(b.ptr_array(&palettes));
+                    palette_table = Some(b.ptr_table(&palettes));
                     put(&mut tracks, tobj_track::TCLT, index);
                 }
             }

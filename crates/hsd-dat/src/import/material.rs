@@ -128,7 +128,7 @@ impl<'a> Materials<'a> {
         let count = |n: usize| u16::try_from(n).map_err(|_| Error::message("too many images"));
         let mut next = None;
         if !direct.is_empty() {
-            let table = b.ptr_array(&direct);
+            let table = b.ptr_table(&direct);
             next = Some(b.put(&TexAnim {
                 next,
                 id: 0,
@@ -142,8 +142,8 @@ impl<'a> Materials<'a> {
         if !indexed.is_empty() {
             let (images, palettes): (Vec<Target>, Vec<Target>) = indexed.into_iter().unzip();
             let n = count(images.len())?;
-            let image_table = b.ptr_array(&images);
-            let palette_table = b.ptr_array(&palettes);
+            let image_table = b.ptr_table(&images);
+            let palette_table = b.ptr_table(&palettes);
             next = Some(b.put(&TexAnim {
                 next,
                 id: 0,
