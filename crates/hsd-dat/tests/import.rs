@@ -573,3 +573,38 @@ fn textures_follow_the_order_rules() {
     };
     assert!(pixels(1) < pixels(0), "{} {}", pixels(1), pixels(0));
 }
+
+/// Texels past an image's edges, which fill its last blocks, are zero bytes as HAL's encoder
+/// writes them (`TyDaisy.dat`'s 64×46 RGBA8 image), not the repeated edge.
+#[test]
+fn block_padding_is_zero() {
+    let mut s = Scene::new("test");
+    let mut m = grid("prop", 1, 1.0, 0.0);
+    m.uvs
+        .push(m.positions.iter().map(|p| [p[0], p[1]]).collect());
+    let t = s.add_image(gx::tex::Image::filled(6, 6, [200, 100, 50, 255]).unwrap());
+    s.materials.push(gx::scene::Material::new("tex", Some(t)));
+    m.material = Some(0);
+    s.meshes.push(m);
+    let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let opts = ImportOptions {
+        texture_format: Some(gx::tex::TexFormat::RGBA8),
+        ..ImportOptions::default()
+    };
+    let b = import(&a, &opts).unwrap().bytes;
+    let arc = parse(&b).unwrap();
+    let img: hsd_dat::Image = arc.read(arc.graph().images[0]).unwrap();
+    let data = arc.data().bytes(img.data.unwrap() as usize, 256).unwrap();
+    // 8×8 stored: four 4×4 tiles of 32 AR then 32 GB bytes; texel (x, y) of a tile at 2·(4y + x).
+    for (tile, bytes) in data.chunks(64).enumerate() {
+        for y in 0..4 {
+            for x in 0..4 {
+                let (tx, ty) = (4 * (tile % 2) + x, 4 * (tile / 2) + y);
+                let i = 2 * (4 * y + x);
+                let ar = [bytes[i], bytes[i + 1]];
+                let want = if tx < 6 && ty < 6 { [255, 200] } else { [0, 0] };
+                assert_eq!(ar, want, "texel ({tx}, {ty})");
+            }
+        }
+    }
+}
