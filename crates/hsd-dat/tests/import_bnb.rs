@@ -14,11 +14,11 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 51.0),
-    ("TyBSword-TyBSword.dat", 93.5),
+    ("PlMr-PlMrNr.dat", 83.5),
+    ("TyBSword-TyBSword.dat", 94.0),
     ("TyBancho-TyBancho.dat", 57.5),
-    ("TyDaisy-TyDaisy.dat", 38.5),
-    ("cb_plug-cb_plug.dat", 59.0),
+    ("TyDaisy-TyDaisy.dat", 66.5),
+    ("cb_plug-cb_plug.dat", 60.0),
 ];
 
 /// The first block of `a` whose bytes differ from `b`'s block at the same index: (block index,
