@@ -608,3 +608,64 @@ fn block_padding_is_zero() {
         }
     }
 }
+
+/// A `scene_data` root's camera and lights go out as a glTF camera and `KHR_lights_punctual`
+/// lights (the ambient one in the document's extras) and, in Melee order, come back as a
+/// `scene_data` root with the same CObj and LObjs, field for field.
+#[test]
+fn camera_and_lights_round_trip() {
+    use hsd_dat::{Camera, CameraSet, Light, LightSet, SceneData, WObj};
+    let m = hsd_dat::build::xd_scene().unwrap().write().unwrap();
+    let a = Scene::from_glb(&export::to_glb(&parse(&m).unwrap()).unwrap()).unwrap();
+    assert_eq!((a.cameras.len(), a.lights.len()), (1, 1));
+    let b = import(&a, &support::in_order(Order::Melee)).unwrap().bytes;
+    // (camera with its eye and interest, lights with their positions) of a scene_data root.
+    type Objects = (
+        Camera<u32>,
+        [f32; 3],
+        [f32; 3],
+        Vec<(Light<u32>, Option<[f32; 3]>)>,
+    );
+    let objects = |bytes: &[u8]| -> Objects {
+        let arc = parse(bytes).unwrap();
+        let root = arc.roots().find(|r| r.name == b"scene_data").unwrap();
+        let sd: SceneData = arc.read(root.offset).unwrap();
+        let set: CameraSet = arc.read(sd.camera.unwrap()).unwrap();
+        let cam: Camera = arc.read(set.desc.unwrap()).unwrap();
+        let at = |w: Option<u32>| w.map(|w| arc.read::<WObj>(w).unwrap().position);
+        let mut lights = Vec::new();
+        let mut slot = sd.lights.unwrap();
+        while let Ok(Some(s)) = arc.pointer(slot) {
+            let l: Light = arc
+                .read(arc.read::<LightSet>(s).unwrap().desc.unwrap())
+                .unwrap();
+            lights.push((l, at(l.position)));
+            slot += 4;
+        }
+        (cam, at(cam.eye).unwrap(), at(cam.interest).unwrap(), lights)
+    };
+    let (x, y) = (objects(&m), objects(&b));
+    let fields = |c: &Camera<u32>| {
+        (
+            c.flags,
+            c.projection,
+            c.viewport,
+            c.scissor,
+            c.roll,
+            c.near,
+            c.far,
+            // A perspective CObj ends at fovy and aspect (0x38 bytes, HSD-032).
+            [c.projection_params[0], c.projection_params[1]],
+        )
+    };
+    assert_eq!(fields(&x.0), fields(&y.0));
+    assert_eq!((x.1, x.2), (y.1, y.2));
+    assert_eq!(x.3.len(), y.3.len());
+    for ((l, p), (k, q)) in x.3.iter().zip(&y.3) {
+        assert_eq!(
+            (l.flags, l.attn_flags, l.color),
+            (k.flags, k.attn_flags, k.color)
+        );
+        assert_eq!(p, q);
+    }
+}
