@@ -172,6 +172,61 @@ impl Material {
     }
 }
 
+/// A perspective camera (glTF `cameras`) on a node of its own, which it looks down the −Z axis
+/// of, +Y up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Camera {
+    /// Name.
+    pub name: String,
+    /// The camera node's world matrix.
+    pub matrix: Mtx34,
+    /// Vertical field of view, radians.
+    pub yfov: f32,
+    /// Width over height (`None`: the viewport's).
+    pub aspect: Option<f32>,
+    /// Near plane distance.
+    pub znear: f32,
+    /// Far plane distance (`None`: infinite).
+    pub zfar: Option<f32>,
+    /// Application data, written as the glTF camera's `extras`.
+    pub extras: Option<Value>,
+}
+
+/// What a [`Light`] is (`KHR_lights_punctual`'s types).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LightKind {
+    /// Parallel light down its node's −Z.
+    Directional,
+    /// Light from its node's origin in every direction.
+    Point,
+    /// A cone down its node's −Z: full within `inner`, none past `outer` (radians from the axis).
+    Spot {
+        /// Inner cone angle.
+        inner: f32,
+        /// Outer cone angle.
+        outer: f32,
+    },
+}
+
+/// A punctual light (`KHR_lights_punctual`) on a node of its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Light {
+    /// Name.
+    pub name: String,
+    /// The light node's world matrix.
+    pub matrix: Mtx34,
+    /// Type.
+    pub kind: LightKind,
+    /// Linear RGB colour.
+    pub color: [f32; 3],
+    /// Brightness (lux for directional lights, candela for the others).
+    pub intensity: f32,
+    /// Distance where it ends (`None`: none).
+    pub range: Option<f32>,
+    /// Application data, written as the glTF light's `extras`.
+    pub extras: Option<Value>,
+}
+
 /// A node's sampled motion: its local matrix at each of the animation's times.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Track {
@@ -257,6 +312,10 @@ pub struct Scene {
     /// Application data, written as the glTF document's `extras` (an object gets the
     /// `animations` entry of animations without channels merged in).
     pub extras: Option<Value>,
+    /// Cameras, each on a node of its own at the scene's top level.
+    pub cameras: Vec<Camera>,
+    /// Lights (`KHR_lights_punctual`), each on a node of its own at the scene's top level.
+    pub lights: Vec<Light>,
     images: Vec<Image>,
     by_content: HashMap<u64, Vec<usize>>,
 }
@@ -370,8 +429,9 @@ impl Scene {
     /// node of its own marked `extras: {"gx": "mesh"}`, nodes for the joints (translation,
     /// rotation, scale; several roots under one added node marked `extras: {"gx": "skeleton"}`),
     /// one skin over all joints, materials (alpha mode, `KHR_materials_unlit`, texture
-    /// coordinate set), PNG images embedded in the binary chunk, one texture per image, and
-    /// `extras` where the scene has them.
+    /// coordinate set), PNG images embedded in the binary chunk, one texture per image, cameras
+    /// and `KHR_lights_punctual` lights on top-level nodes of their own, and `extras` where the
+    /// scene has them.
     pub fn to_glb(&self) -> Result<Vec<u8>> {
         let mut bin = Bin::default();
         let skinned = self.skinned();
@@ -461,6 +521,35 @@ impl Scene {
             nodes.push(n);
             roots.push(nodes.len() - 1);
         }
+        let placed = |name: &str, matrix: &Mtx34| node_json(&Node::new(name, None, *matrix));
+        for (k, c) in self.cameras.iter().enumerate() {
+            let mut n = placed(&c.name, &c.matrix);
+            set(&mut n, "camera", json!(k));
+            nodes.push(n);
+            roots.push(nodes.len() - 1);
+        }
+        for (k, l) in self.lights.iter().enumerate() {
+            let mut n = placed(&l.name, &l.matrix);
+            set(
+                &mut n,
+                "extensions",
+                json!({"KHR_lights_punctual": {"light": k}}),
+            );
+            nodes.push(n);
+            roots.push(nodes.len() - 1);
+        }
+        if !self.cameras.is_empty() {
+            let cameras: Vec<Value> = self.cameras.iter().map(camera_json).collect();
+            set(&mut doc, "cameras", json!(cameras));
+        }
+        if !self.lights.is_empty() {
+            let lights: Vec<Value> = self.lights.iter().map(light_json).collect();
+            set(
+                &mut doc,
+                "extensions",
+                json!({"KHR_lights_punctual": {"lights": lights}}),
+            );
+        }
         let mut unlit = false;
         let materials: Vec<Value> = materials.iter().enumerate().map(|(i, m)| {
             let mut pbr =
@@ -537,6 +626,9 @@ impl Scene {
         }
         if !targets.mesh_node.is_empty() {
             extensions.push("KHR_node_visibility");
+        }
+        if !self.lights.is_empty() {
+            extensions.push("KHR_lights_punctual");
         }
         if !extensions.is_empty() {
             set(&mut doc, "extensionsUsed", json!(extensions));
@@ -773,6 +865,46 @@ pub(crate) const SKELETON: &str = "skeleton";
 /// `extras.gx` of the nodes the writer adds to instance the meshes (in model space, at the
 /// origin): a reader drops them.
 pub(crate) const MESH_NODE: &str = "mesh";
+
+/// A glTF perspective camera.
+fn camera_json(c: &Camera) -> Value {
+    let mut p = json!({"yfov": c.yfov, "znear": c.znear});
+    if let Some(a) = c.aspect {
+        set(&mut p, "aspectRatio", json!(a));
+    }
+    if let Some(f) = c.zfar {
+        set(&mut p, "zfar", json!(f));
+    }
+    let mut o = json!({"name": c.name, "type": "perspective", "perspective": p});
+    if let Some(x) = &c.extras {
+        set(&mut o, "extras", x.clone());
+    }
+    o
+}
+
+/// A `KHR_lights_punctual` light.
+fn light_json(l: &Light) -> Value {
+    let kind = match l.kind {
+        LightKind::Directional => "directional",
+        LightKind::Point => "point",
+        LightKind::Spot { .. } => "spot",
+    };
+    let mut o = json!({"name": l.name, "type": kind, "color": l.color, "intensity": l.intensity});
+    if let LightKind::Spot { inner, outer } = l.kind {
+        set(
+            &mut o,
+            "spot",
+            json!({"innerConeAngle": inner, "outerConeAngle": outer}),
+        );
+    }
+    if let Some(r) = l.range.filter(|_| l.kind != LightKind::Directional) {
+        set(&mut o, "range", json!(r));
+    }
+    if let Some(x) = &l.extras {
+        set(&mut o, "extras", x.clone());
+    }
+    o
+}
 
 fn node_json(n: &Node) -> Value {
     let (t, r, s) = decompose(&n.local);

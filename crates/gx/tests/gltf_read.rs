@@ -761,3 +761,59 @@ proptest! {
         }
     }
 }
+
+/// Cameras and lights go out on top-level nodes of their own and come back with their world
+/// matrices and parameters, those nodes no scene nodes (the joints stay as they were).
+#[test]
+fn cameras_and_lights_round_trip() {
+    let mut s = scene();
+    let at = gx::mtx::srt([0.3, -1.2, 0.1], [1.0; 3], [-18.7, 14.2, 11.2]);
+    s.cameras.push(gx::scene::Camera {
+        name: "eye".into(),
+        matrix: at,
+        yfov: 0.304,
+        aspect: Some(1.18),
+        znear: 0.1,
+        zfar: Some(32768.0),
+        extras: Some(serde_json::json!({"k": 1})),
+    });
+    for (k, kind) in [
+        gx::scene::LightKind::Directional,
+        gx::scene::LightKind::Point,
+        gx::scene::LightKind::Spot {
+            inner: 0.2,
+            outer: 0.5,
+        },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        s.lights.push(gx::scene::Light {
+            name: format!("l{k}"),
+            matrix: gx::mtx::srt([0.0, k as f32, 0.0], [1.0; 3], [1.0, 2.0, 3.0]),
+            kind,
+            color: [0.3, 0.3, 0.3],
+            intensity: 2.0,
+            range: (kind != gx::scene::LightKind::Directional).then_some(10.0),
+            extras: None,
+        });
+    }
+    let back = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    assert_eq!(back.nodes.len(), s.nodes.len());
+    assert_eq!(back.cameras.len(), 1);
+    let c = &back.cameras[0];
+    assert!(close_m(&c.matrix, &at));
+    assert_eq!(
+        (c.yfov, c.aspect, c.znear, c.zfar),
+        (0.304, Some(1.18), 0.1, Some(32768.0))
+    );
+    assert_eq!(c.extras, s.cameras[0].extras);
+    assert_eq!(back.lights.len(), 3);
+    for (a, b) in back.lights.iter().zip(&s.lights) {
+        assert!(close_m(&a.matrix, &b.matrix));
+        assert_eq!(
+            (a.kind, a.color, a.intensity, a.range),
+            (b.kind, b.color, b.intensity, b.range)
+        );
+    }
+}

@@ -637,7 +637,8 @@ fn colour_table_is_the_palette() {
 }
 
 /// Flat sub-blocks in HAL's form: the colour one green step darker in four-colour mode, or one
-/// red step brighter in three-colour mode when its green is 0; the J3D form is (colour, black).
+/// red step brighter in three-colour mode when its green is 0, and white as (black, white) in
+/// three-colour mode at index 1; the J3D form is (colour, black).
 #[test]
 fn flat_sub_blocks_in_hals_form() {
     let rgb = |c: u16| {
@@ -660,4 +661,9 @@ fn flat_sub_blocks_in_hals_form() {
         let [x, y] = hal.to_be_bytes();
         assert_eq!(&h[..8], [a, b, x, y, 0, 0, 0, 0], "{c:#06x}");
     }
+    let white = Image::filled(8, 8, [0xFF; 4]).unwrap();
+    let h = tex::cmpr::encode_exact_with(&white, tex::cmpr::Flat::Hal)
+        .unwrap()
+        .data;
+    assert_eq!(&h[..8], [0, 0, 0xFF, 0xFF, 0x55, 0x55, 0x55, 0x55]);
 }

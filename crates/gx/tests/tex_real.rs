@@ -211,7 +211,7 @@ fn cmpr_re_encodes_exactly() {
     // Not byte-identical: the unused second endpoint of flat sub-blocks (Nintendo's encoders
     // mostly write black, some one blue step; HSD files made by other tools than HAL's, such
     // as Chibi-Robo's, one blue step up in three-colour mode), flat black's two forms. HSD
-    // files are encoded with `Flat::Hal` (89.1 % byte-identical with `Flat::Black`, 95.4 %).
+    // files are encoded with `Flat::Hal` (89.1 % byte-identical with `Flat::Black`, 97.7 %).
     let [j3d, hsd] = &tally;
     assert!(
         j3d.same * 100 >= j3d.subs * 97,
@@ -220,7 +220,7 @@ fn cmpr_re_encodes_exactly() {
         j3d.subs
     );
     assert!(
-        hsd.same * 1000 >= hsd.subs * 953,
+        hsd.same * 1000 >= hsd.subs * 976,
         "{} of {}",
         hsd.same,
         hsd.subs

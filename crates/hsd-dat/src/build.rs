@@ -81,8 +81,9 @@ impl Builder {
         at
     }
 
-    /// Appends a counted pointer table (no terminator: its owner holds the count, as a
-    /// TexAnim's image and palette tables do).
+    /// Appends a table of pointers without terminator: a TexAnim's image and palette tables,
+    /// which the runtime indexes by the TexAnim's counts (HAL's compiler writes `n` words:
+    /// `PlMrNr.dat`'s six-entry tables are 24 bytes).
     pub fn ptr_table(&mut self, items: &[Target]) -> Target {
         let at = self.bytes(vec![0; 4 * items.len()], 4);
         self.set_ptr_array(at, items);

@@ -9,8 +9,11 @@
 //! every other texture of the archive (texture-animation frames) is added too, and images with
 //! the same pixels are stored once. Every AnimJoint tree becomes a glTF animation sampled at
 //! every frame by the runtime's curve evaluation. Typed `extras.hsd` carry what glTF has no
-//! place for ([`crate::extras`]). An archive with no joint and no mesh (fighter data,
+//! place for ([`crate::extras`]). A `scene_data` root's perspective camera and lights become a
+//! glTF camera and `KHR_lights_punctual` lights (`scene_objects`). An archive with no joint and no mesh (fighter data,
 //! effects) has no model to export ([`require_model`]).
+
+mod scene_objects;
 
 use std::collections::{HashMap, HashSet};
 
@@ -122,9 +125,11 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     }
     animations(a, &g, &mut out);
     material_animations(a, &g, &materials, &mut images, &mut out);
+    let ambient = scene_objects::add(a, &mut out);
     out.scene.extras = extras::write(&ModelExtras {
         version: extras::VERSION,
         images: images.1,
+        ambient,
     });
     out
 }

@@ -21,6 +21,47 @@ pub struct ModelExtras {
     pub version: u32,
     /// Per glTF image (same index): how the archive stored it first.
     pub images: Vec<Option<ImageExtras>>,
+    /// The scene's ambient lights (glTF has none), which come first in its light list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ambient: Vec<LightExtras>,
+}
+
+/// What a glTF camera cannot say of a CObj (`extras.hsd` of the camera; the eye is the camera
+/// node's position, near and far the glTF planes).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CameraExtras {
+    /// CObj flags.
+    pub flags: u16,
+    /// Viewport: left, right, top, bottom.
+    pub viewport: [i16; 4],
+    /// Scissor: left, right, top, bottom.
+    pub scissor: [u16; 4],
+    /// The point looked at (glTF has the direction only).
+    pub interest: [f32; 3],
+    /// Roll about the view direction (radians).
+    pub roll: f32,
+    /// The up vector, when the CObj has one.
+    pub up: Option<[f32; 3]>,
+    /// Vertical field of view in degrees and aspect, as stored (glTF's radians round).
+    pub perspective: [f32; 2],
+}
+
+/// What a `KHR_lights_punctual` light cannot say of an LObj (`extras.hsd` of the light; its
+/// position is the light node's), or an ambient light of [`ModelExtras::ambient`].
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LightExtras {
+    /// LObj flags (type, diffuse, specular, …).
+    pub flags: u16,
+    /// Attenuation flags.
+    pub attn_flags: u16,
+    /// Colour, RGBA8.
+    pub color: [u8; 4],
+    /// The point an infinite or spot light aims at, when the LObj has one.
+    pub interest: Option<[f32; 3]>,
+    /// An infinite light's parameter word (a float: `cb_plug.dat`'s specular light holds 16).
+    pub param: Option<f32>,
 }
 
 /// How an image is stored: GX format, mipmaps, palette.

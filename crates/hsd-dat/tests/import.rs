@@ -857,3 +857,139 @@ fn nbt_binormal_from_handedness() {
         assert!(desc(&s).contains(&(25, 1)));
     }
 }
+
+/// The import lays textures out by the order rules alone (HSD-ORDER.md rule 6), not in the
+/// order it happened to encode them: a child joint's texture goes before the top joint's own,
+/// though the top joint's mesh, material and image come first in the glTF.
+#[test]
+fn textures_follow_the_order_rules() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let child = node(&mut s, "child", Some(root), [0.0; 3], [0.0, 1.0, 0.0]);
+    for (k, j) in [root, child].into_iter().enumerate() {
+        let mut m = grid(&format!("m{k}"), 1, 1.0, 0.0);
+        m.uvs
+            .push(m.positions.iter().map(|p| [p[0], p[1]]).collect());
+        m.skin = vec![gx::scene::skin_weights(&[(j as u16, 1.0)]); m.positions.len()];
+        let img = gx::tex::Image::from_fn(8, 8, |x, y| {
+            let v = (x * 30 + y * 2 + 100 * k as u32) as u8;
+            [v, v, v, v]
+        })
+        .unwrap();
+        let t = s.add_image(img);
+        s.materials
+            .push(gx::scene::Material::new(format!("t{k}"), Some(t)));
+        m.material = Some(k);
+        s.meshes.push(m);
+    }
+    plain(&s);
+    let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let b = import(&a, &support::in_order(Order::Melee)).unwrap().bytes;
+    let arc = parse(&b).unwrap();
+    let g = arc.graph();
+    // Each joint's one PObj, its material's TObj, the image's pixels.
+    let pixels = |joint: usize| {
+        let p = g.pobjs.iter().find(|p| p.joint == joint).unwrap();
+        let m: hsd_dat::MObj = arc.read(p.mobj.unwrap()).unwrap();
+        let t: hsd_dat::TObj = arc.read(m.tobj.unwrap()).unwrap();
+        let i: hsd_dat::Image = arc.read(t.image.unwrap()).unwrap();
+        i.data.unwrap()
+    };
+    assert!(pixels(1) < pixels(0), "{} {}", pixels(1), pixels(0));
+}
+
+/// Texels past an image's edges, which fill its last blocks, are zero bytes as HAL's encoder
+/// writes them (`TyDaisy.dat`'s 64×46 RGBA8 image), not the repeated edge.
+#[test]
+fn block_padding_is_zero() {
+    let mut s = Scene::new("test");
+    let mut m = grid("prop", 1, 1.0, 0.0);
+    m.uvs
+        .push(m.positions.iter().map(|p| [p[0], p[1]]).collect());
+    let t = s.add_image(gx::tex::Image::filled(6, 6, [200, 100, 50, 255]).unwrap());
+    s.materials.push(gx::scene::Material::new("tex", Some(t)));
+    m.material = Some(0);
+    s.meshes.push(m);
+    let a = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let opts = ImportOptions {
+        texture_format: Some(gx::tex::TexFormat::RGBA8),
+        ..ImportOptions::default()
+    };
+    let b = import(&a, &opts).unwrap().bytes;
+    let arc = parse(&b).unwrap();
+    let img: hsd_dat::Image = arc.read(arc.graph().images[0]).unwrap();
+    let data = arc.data().bytes(img.data.unwrap() as usize, 256).unwrap();
+    // 8×8 stored: four 4×4 tiles of 32 AR then 32 GB bytes; texel (x, y) of a tile at 2·(4y + x).
+    for (tile, bytes) in data.chunks(64).enumerate() {
+        for y in 0..4 {
+            for x in 0..4 {
+                let (tx, ty) = (4 * (tile % 2) + x, 4 * (tile / 2) + y);
+                let i = 2 * (4 * y + x);
+                let ar = [bytes[i], bytes[i + 1]];
+                let want = if tx < 6 && ty < 6 { [255, 200] } else { [0, 0] };
+                assert_eq!(ar, want, "texel ({tx}, {ty})");
+            }
+        }
+    }
+}
+
+/// A `scene_data` root's camera and lights go out as a glTF camera and `KHR_lights_punctual`
+/// lights (the ambient one in the document's extras) and, in Melee order, come back as a
+/// `scene_data` root with the same CObj and LObjs, field for field.
+#[test]
+fn camera_and_lights_round_trip() {
+    use hsd_dat::{Camera, CameraSet, Light, LightSet, SceneData, WObj};
+    let m = hsd_dat::build::xd_scene().unwrap().write().unwrap();
+    let a = Scene::from_glb(&export::to_glb(&parse(&m).unwrap()).unwrap()).unwrap();
+    assert_eq!((a.cameras.len(), a.lights.len()), (1, 1));
+    let b = import(&a, &support::in_order(Order::Melee)).unwrap().bytes;
+    // (camera with its eye and interest, lights with their positions) of a scene_data root.
+    type Objects = (
+        Camera<u32>,
+        [f32; 3],
+        [f32; 3],
+        Vec<(Light<u32>, Option<[f32; 3]>)>,
+    );
+    let objects = |bytes: &[u8]| -> Objects {
+        let arc = parse(bytes).unwrap();
+        let root = arc.roots().find(|r| r.name == b"scene_data").unwrap();
+        let sd: SceneData = arc.read(root.offset).unwrap();
+        let set: CameraSet = arc.read(sd.camera.unwrap()).unwrap();
+        let cam: Camera = arc.read(set.desc.unwrap()).unwrap();
+        let at = |w: Option<u32>| w.map(|w| arc.read::<WObj>(w).unwrap().position);
+        let mut lights = Vec::new();
+        let mut slot = sd.lights.unwrap();
+        while let Ok(Some(s)) = arc.pointer(slot) {
+            let l: Light = arc
+                .read(arc.read::<LightSet>(s).unwrap().desc.unwrap())
+                .unwrap();
+            lights.push((l, at(l.position)));
+            slot += 4;
+        }
+        (cam, at(cam.eye).unwrap(), at(cam.interest).unwrap(), lights)
+    };
+    let (x, y) = (objects(&m), objects(&b));
+    let fields = |c: &Camera<u32>| {
+        (
+            c.flags,
+            c.projection,
+            c.viewport,
+            c.scissor,
+            c.roll,
+            c.near,
+            c.far,
+            // A perspective CObj ends at fovy and aspect (0x38 bytes, HSD-032).
+            [c.projection_params[0], c.projection_params[1]],
+        )
+    };
+    assert_eq!(fields(&x.0), fields(&y.0));
+    assert_eq!((x.1, x.2), (y.1, y.2));
+    assert_eq!(x.3.len(), y.3.len());
+    for ((l, p), (k, q)) in x.3.iter().zip(&y.3) {
+        assert_eq!(
+            (l.flags, l.attn_flags, l.color),
+            (k.flags, k.attn_flags, k.color)
+        );
+        assert_eq!(p, q);
+    }
+}

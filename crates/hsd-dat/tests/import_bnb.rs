@@ -15,10 +15,10 @@ use hsd_dat::{export, parse};
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 83.5),
-    ("TyBSword-TyBSword.dat", 93.9),
+    ("TyBSword-TyBSword.dat", 94.2),
     ("TyBancho-TyBancho.dat", 88.9),
-    ("TyDaisy-TyDaisy.dat", 67.7),
-    ("cb_plug-cb_plug.dat", 59.3),
+    ("TyDaisy-TyDaisy.dat", 67.8),
+    ("cb_plug-cb_plug.dat", 60.4),
 ];
 
 /// The first block of `a` whose bytes differ from `b`'s block at the same index: (block index,

@@ -6,12 +6,16 @@ use gcio::{Error, ErrorKind, Limits, Result};
 use serde_json::Value;
 
 use super::clip::{Channel, Clip, Interpolation, NO_NODE, Target, compose};
-use super::{AlphaMode, MESH_NODE, Material, Mesh, Node, SKELETON, Scene, skin_weights};
+use super::{
+    AlphaMode, Camera, Light, LightKind, MESH_NODE, Material, Mesh, Node, SKELETON, Scene,
+    skin_weights,
+};
 use crate::mtx::{IDENTITY, Mtx34, apply, inverse, mul};
 
 /// Extensions a file may require: what they add is read, or is safe to leave out.
-const UNDERSTOOD: [&str; 5] = [
+const UNDERSTOOD: [&str; 6] = [
     "KHR_materials_unlit",
+    "KHR_lights_punctual",
     "KHR_texture_transform",
     "KHR_animation_pointer",
     "KHR_node_visibility",
@@ -31,13 +35,16 @@ impl Scene {
     /// to 2) set, floats or normalised integers; `JOINTS_0/1` with `WEIGHTS_0/1`, skinned at rest;
     /// sparse accessors; PNG images; metallic-roughness base colour, alpha mode,
     /// `KHR_materials_unlit`, `doubleSided`; translation, rotation, scale and
-    /// `KHR_animation_pointer` channels; `extras` of the document, nodes, meshes, materials and
-    /// animations.
+    /// `KHR_animation_pointer` channels; perspective cameras and `KHR_lights_punctual` lights
+    /// on childless nodes without mesh (those nodes are no scene nodes: each camera and light
+    /// keeps its node's world matrix); `extras` of the document, nodes, meshes, materials,
+    /// cameras, lights and animations.
     ///
     /// Dropped, each with a note ([`Scene::read_glb`]): point and line primitives, morph targets
     /// and their `weights` channels, channels of nodes outside the default scene, sets past the
     /// limits above, textures without a PNG source other than the core one. Dropped silently:
-    /// cameras, lights, PBR properties and textures other than the base colour, static texture
+    /// orthographic cameras, cameras and lights on nodes with children or a mesh, PBR
+    /// properties and textures other than the base colour, static texture
     /// transforms and visibility, the skin's `skeleton`. The nodes a writer adds for glTF's sake
     /// are not scene nodes: one marked `extras: {"gx": "skeleton"}` (its children become roots),
     /// and a childless node that instances a skinned mesh (glTF ignores its transform) or is marked
@@ -476,7 +483,8 @@ impl<'a> Tree<'a> {
                 let added = marked(r.json, SKELETON)
                     || (r.children.is_empty()
                         && r.mesh.is_some()
-                        && (r.skin.is_some() || marked(r.json, MESH_NODE)));
+                        && (r.skin.is_some() || marked(r.json, MESH_NODE)))
+                    || placed(r);
                 (w.is_some() && !added).then(|| {
                     count += 1;
                     count - 1
@@ -557,6 +565,18 @@ impl<'a> Tree<'a> {
         }
         out
     }
+}
+
+/// Whether a node only places a camera or a light: childless, without mesh, with a `camera` or
+/// a `KHR_lights_punctual` light (what exporters write for them; no joint of the scene).
+fn placed(r: &Raw<'_>) -> bool {
+    r.children.is_empty()
+        && r.mesh.is_none()
+        && (r.json.get("camera").is_some()
+            || r.json
+                .get("extensions")
+                .and_then(|x| x.get("KHR_lights_punctual"))
+                .is_some())
 }
 
 /// Triangles of an index list drawn as a list (mode 4), a strip (5) or a fan (6), each in
@@ -820,7 +840,73 @@ impl<'a> Reader<'a> {
             let clip = self.clip(anim, a, &tree)?;
             scene.clips.push(clip);
         }
+        self.cameras_and_lights(&mut scene, &tree)?;
         Ok(scene)
+    }
+
+    /// The cameras and lights of the nodes that only place one ([`placed`]), in node order.
+    fn cameras_and_lights(&self, scene: &mut Scene, tree: &Tree) -> Result<()> {
+        let root = self.root;
+        let lights = root
+            .get("extensions")
+            .and_then(|x| x.get("KHR_lights_punctual"))
+            .unwrap_or(&Value::Null);
+        for (i, r) in tree.raw.iter().enumerate() {
+            if !tree.in_scene(i) || !placed(r) {
+                continue;
+            }
+            let matrix = tree.world(i);
+            let what = format!("nodes[{i}]");
+            let num = |v: &Value, key: &str| v.get(key).and_then(Value::as_f64).map(|x| x as f32);
+            if let Some(k) = index(r.json, "camera", &what)? {
+                let c = item(root, "cameras", k)?;
+                let Some(p) = c.get("perspective") else {
+                    continue;
+                };
+                scene.cameras.push(Camera {
+                    name: name(c, || format!("camera_{k}")),
+                    matrix,
+                    yfov: num(p, "yfov").unwrap_or(std::f32::consts::FRAC_PI_4),
+                    aspect: num(p, "aspectRatio"),
+                    znear: num(p, "znear").unwrap_or(0.1),
+                    zfar: num(p, "zfar"),
+                    extras: c.get("extras").cloned(),
+                });
+            }
+            let ext = r
+                .json
+                .get("extensions")
+                .and_then(|x| x.get("KHR_lights_punctual"));
+            if let Some(k) = ext.map(|x| index(x, "light", &what)).transpose()?.flatten() {
+                let l = item(lights, "lights", k)?;
+                let spot = l.get("spot").unwrap_or(&Value::Null);
+                let kind = match l.get("type").and_then(Value::as_str) {
+                    Some("directional") => LightKind::Directional,
+                    Some("spot") => LightKind::Spot {
+                        inner: num(spot, "innerConeAngle").unwrap_or(0.0),
+                        outer: num(spot, "outerConeAngle").unwrap_or(std::f32::consts::FRAC_PI_4),
+                    },
+                    _ => LightKind::Point,
+                };
+                let color = l.get("color").and_then(Value::as_array);
+                let channel = |c: usize| {
+                    color
+                        .and_then(|v| v.get(c))
+                        .and_then(Value::as_f64)
+                        .map_or(1.0, |x| x as f32)
+                };
+                scene.lights.push(Light {
+                    name: name(l, || format!("light_{k}")),
+                    matrix,
+                    kind,
+                    color: [channel(0), channel(1), channel(2)],
+                    intensity: num(l, "intensity").unwrap_or(1.0),
+                    range: num(l, "range"),
+                    extras: l.get("extras").cloned(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The skins: joint nodes (file indices) and their inverse bind matrices.

@@ -106,8 +106,8 @@ pub struct Exact {
 ///
 /// On the corpus (`tests/tex_real.rs`), every sub-block of the 145 real CMPR textures is exact;
 /// byte for byte, 97.8 % of the 135,632 sub-blocks of 68 J3D/BTI textures come back (39
-/// textures entirely) and, with [`Flat::Hal`] ([`encode_exact_with`]), 95.4 % of the 36,964 of
-/// 77 HSD ones (21; 89.1 % with this function's J3D form). The rest differ in the unused second
+/// textures entirely) and, with [`Flat::Hal`] ([`encode_exact_with`]), 97.7 % of the 36,964 of
+/// 77 HSD ones (35; 89.1 % with this function's J3D form). The rest differ in the unused second
 /// endpoint of flat sub-blocks (some of Nintendo's encoders write one blue step, Chibi-Robo's
 /// HSD tool one blue step up in three-colour mode) or in the form of flat black. A proptest finds
 /// random CMPR blocks, blend-only ones included, all exact.
@@ -124,7 +124,9 @@ pub enum Flat {
     Black,
     /// HAL's sysdolphin encoder: the colour one green step darker in four-colour mode, or, when
     /// its green is 0, one red step brighter in three-colour mode (842 of the 875 flat
-    /// sub-blocks of Melee's `PlMrNr.dat`); other colours as [`Flat::Black`].
+    /// sub-blocks of Melee's `PlMrNr.dat`); white as (black, white) in three-colour mode, every
+    /// texel index 1 (all 90 white flat sub-blocks of `TyBSword.dat`, `TyDaisy.dat` and
+    /// Chibi-Robo's `cb_plug.dat`); other colours as [`Flat::Black`].
     Hal,
 }
 
@@ -196,6 +198,7 @@ fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
     {
         let (green, red) = ((c >> 5) & 0x3F, c >> 11);
         let pair = match flat {
+            Flat::Hal if c == 0xFFFF => (0, c),
             Flat::Hal if green > 0 => (c, c - 0x20),
             Flat::Hal if red < 0x1F => (c, c + 0x800),
             _ => (c, 0),

@@ -340,7 +340,7 @@ impl<'a> Materials<'a> {
                     self.inexact_blocks += exact.inexact.len();
                     data.extend(exact.data);
                 } else {
-                    data.extend(gx::tex::encode(format, l)?);
+                    data.extend(gx::tex::encode(format, &zero_padded(format, l)?)?);
                 }
             }
         }
@@ -359,6 +359,17 @@ impl<'a> Materials<'a> {
         self.images.insert(key, (header, pal));
         Ok(t)
     }
+}
+
+/// `img` on the whole blocks `format` stores, texels past its edges 0: HAL's encoder pads with
+/// zero bytes where `gx::tex::encode` repeats the edge (`TyDaisy.dat`'s 64×46 RGBA8 image ends
+/// in two zero rows, 512 bytes; C4/C8 padding is index 0 in `gx::tex::encode_mips` already).
+fn zero_padded(format: TexFormat, img: &gx::tex::Image) -> Result<gx::tex::Image> {
+    let (w, h) = format.padded(img.width(), img.height())?;
+    if (w, h) == (img.width(), img.height()) {
+        return Ok(img.clone());
+    }
+    gx::tex::Image::from_fn(w, h, |x, y| img.pixel(x, y).unwrap_or([0; 4]))
 }
 
 /// The colours of a plain glTF material's MObj: grey ambient and specular, the base colour as

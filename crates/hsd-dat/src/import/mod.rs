@@ -28,6 +28,7 @@ pub mod anim;
 mod geometry;
 pub mod matanim;
 mod material;
+mod scene_objects;
 
 use gcio::{Diagnostic, Error, Result, Severity};
 use gx::mtx::{IDENTITY, Mtx34, decompose_srt, inverse, mul, srt};
@@ -174,19 +175,35 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             };
             b.finish_xd(scene_root, &bound)?
         }
-        Order::Melee => {
-            b.root(&format!("{}_joint", opts.name), root);
-            for (k, tree) in material_anims.iter().enumerate() {
-                b.root(&format!("{}_{k}_matanim_joint", opts.name), *tree);
+        Order::Melee => match scene_objects::build(&mut b, scene) {
+            Some((camera, lights)) => {
+                // A scene with a camera or lights is a `scene_data` root (cb_plug's), its
+                // ModelSet listing the animations.
+                let material: Vec<Target> = material_anims.iter().copied().chain(frames).collect();
+                let matanims = (!material.is_empty()).then(|| b.ptr_array(&material));
+                let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
+                let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
+                let model = b.put(&model_set(root, list, matanims));
+                let models = b.ptr_array(&[model]);
+                let lights = (!lights.is_empty()).then(|| b.ptr_array(&lights));
+                let scene_root = b.put(&scene_data(models, camera, lights));
+                b.root("scene_data", scene_root);
+                b.finish()
             }
-            if let Some(f) = frames {
-                b.root(&format!("{}_matanim_joint", opts.name), f);
+            None => {
+                b.root(&format!("{}_joint", opts.name), root);
+                for (k, tree) in material_anims.iter().enumerate() {
+                    b.root(&format!("{}_{k}_matanim_joint", opts.name), *tree);
+                }
+                if let Some(f) = frames {
+                    b.root(&format!("{}_matanim_joint", opts.name), f);
+                }
+                for (k, (tree, _)) in anims.iter().enumerate() {
+                    b.root(&format!("{}_{k}_animjoint", opts.name), *tree);
+                }
+                b.finish()
             }
-            for (k, (tree, _)) in anims.iter().enumerate() {
-                b.root(&format!("{}_{k}_animjoint", opts.name), *tree);
-            }
-            b.finish()
-        }
+        },
     };
     // The rules alone place the textures: the order the builder encoded them in is no texture
     // list HAL's tool had (a glTF records none), and would be taken for one.
