@@ -29,7 +29,7 @@ use crate::image::TextureRef;
 use crate::matanim::{
     self, AnimatedMaterial, AnimatedTexture, TextureSrt, TrackCurve, mobj_track, tobj_track,
 };
-use crate::mesh::{Skin, envelope_coord, envelope_matrix, srt};
+use crate::mesh::{Skin, bind_matrices, envelope_coord, envelope_matrix, srt};
 use crate::roots::RootKind;
 use crate::types::{
     Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev, TexLod,
@@ -54,20 +54,36 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         problems: Vec::new(),
     };
     let world = a.world_matrices(&g);
-    for (j, w) in g.joints.iter().zip(&world) {
+    let ibm = a.inverse_binds(&g);
+    let bind = bind_matrices(&g, &world, &ibm);
+    for (k, j) in g.joints.iter().enumerate() {
         let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
         // Named by pre-order index: an import writes the joints in that order, so the names
         // survive a round trip (offsets do not).
         let mut node = Node::new(format!("joint_{}", out.scene.nodes.len()), j.parent, local);
-        node.inverse_bind = gx::mtx::inverse(w).unwrap_or(IDENTITY);
+        // The file's own inverse bind matrix where it has an invertible one, else the inverse
+        // of the bind pose (the meshes' positions are in the bind pose).
+        node.inverse_bind = ibm
+            .get(k)
+            .copied()
+            .flatten()
+            .filter(|m| gx::mtx::inverse(m).is_some())
+            .or_else(|| bind.get(k).and_then(gx::mtx::inverse))
+            .unwrap_or(IDENTITY);
+        let joint = &j.joint;
+        let stored = [joint.rotation, joint.scale, joint.translation];
         node.extras = extras::write(&JointExtras {
-            flags: j.joint.flags.bits(),
+            flags: joint.flags.bits(),
+            srt: stored
+                .iter()
+                .flatten()
+                .all(|x| x.is_finite())
+                .then_some(stored),
         });
         out.scene.nodes.push(node);
     }
     let mut images = Images::default();
     let mut materials: HashMap<u32, usize> = HashMap::new();
-    let ibm = a.inverse_binds(&g);
     let mut dobjs: HashMap<u32, usize> = HashMap::new();
     for p in &g.pobjs {
         let next = dobjs.len();
@@ -79,7 +95,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         });
         match a.mesh(&g, p) {
             Ok(m) => {
-                let mut mesh = mesh(&g, &m, &world, &ibm);
+                let mut mesh = mesh(&g, &m, &world, &bind, &ibm);
                 mesh.material = material;
                 let vtx = p
                     .pobj
@@ -772,13 +788,22 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
     out.scene.materials.len() - 1
 }
 
-/// One PObj's mesh in the rest pose with its skin.
-fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]) -> Mesh {
+/// One PObj's mesh with its skin, positioned in the bind pose (`bind`: the rest pose, `world`,
+/// unless an inverse bind matrix binds a joint elsewhere — a zero rest scale): glTF's skinning
+/// of it by the file's inverse bind matrices then draws what the runtime draws, the owner's
+/// coord taken at rest as the runtime takes it.
+fn mesh(
+    g: &Graph,
+    m: &crate::mesh::Mesh,
+    world: &[Mtx34],
+    bind: &[Mtx34],
+    ibm: &[Option<Mtx34>],
+) -> Mesh {
     let coord = envelope_coord(g, world, m.joint);
     let slots: Vec<Mtx34> = m
         .palette
         .iter()
-        .map(|e| envelope_matrix(e, world, ibm, coord.as_ref()))
+        .map(|e| envelope_matrix(e, bind, ibm, coord.as_ref()))
         .collect();
     let joint = |j: usize| u16::try_from(j).unwrap_or(0);
     let mut out = Mesh::new(format!("pobj_{:x}", m.pobj));
@@ -808,7 +833,7 @@ fn mesh(g: &Graph, m: &crate::mesh::Mesh, world: &[Mtx34], ibm: &[Option<Mtx34>]
     for (_, (v, s)) in order {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
-                world.get(*j).copied().unwrap_or(IDENTITY),
+                bind.get(*j).copied().unwrap_or(IDENTITY),
                 skin_weights(&[(joint(*j), 1.0)]),
             ),
             Skin::Envelope(slot) => {

@@ -14,8 +14,8 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 83.0),
-    ("TyBSword-TyBSword.dat", 93.5),
+    ("PlMr-PlMrNr.dat", 84.0),
+    ("TyBSword-TyBSword.dat", 94.0),
     ("TyBancho-TyBancho.dat", 57.5),
     ("TyDaisy-TyDaisy.dat", 66.5),
     ("cb_plug-cb_plug.dat", 59.0),
