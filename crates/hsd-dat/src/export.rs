@@ -1,10 +1,11 @@
 //! Export: an archive's models as a [`gx::scene::Scene`], written by the glTF and OBJ writers
 //! J3D shares. Every joint of the typed graph becomes a node (local `T·Rz·Ry·Rx·S`), every PObj
-//! with triangles a mesh in the rest pose the runtime draws (each vertex through its rigid joint
-//! or its envelope matrix, [`crate::mesh::envelope_matrix`]) with normals, UVs and colours, and a
-//! skin: rigid vertices weigh 1 on their joint, envelope vertices carry their palette slot's
-//! weights (normalised), inverse bind matrices are the inverse rest-pose world matrices. Each
-//! MObj becomes a material whose texture is its diffuse TObj's image (the first mapped by UV
+//! with triangles a mesh in its bind pose — the rest pose the runtime draws, unless a stored
+//! inverse bind matrix binds a joint elsewhere (a zero rest scale) — (each vertex through its
+//! rigid joint or its envelope matrix, [`crate::mesh::envelope_matrix`]) with normals, UVs and
+//! colours, and a skin: rigid vertices weigh 1 on their joint, envelope vertices carry their
+//! palette slot's weights (normalised), inverse bind matrices are the file's own where
+//! invertible, else the inverse bind-pose world matrices. Each MObj becomes a material whose texture is its diffuse TObj's image (the first mapped by UV
 //! that lights the diffuse channel, else the first mapped by UV) decoded with its palette;
 //! every other texture of the archive (texture-animation frames) is added too, and images with
 //! the same pixels are stored once. Every AnimJoint tree becomes a glTF animation sampled at
