@@ -1,10 +1,11 @@
 //! Export: an archive's models as a [`gx::scene::Scene`], written by the glTF and OBJ writers
 //! J3D shares. Every joint of the typed graph becomes a node (local `T·Rz·Ry·Rx·S`), every PObj
-//! with triangles a mesh in the rest pose the runtime draws (each vertex through its rigid joint
-//! or its envelope matrix, [`crate::mesh::envelope_matrix`]) with normals, UVs and colours, and a
-//! skin: rigid vertices weigh 1 on their joint, envelope vertices carry their palette slot's
-//! weights (normalised), inverse bind matrices are the inverse rest-pose world matrices. Each
-//! MObj becomes a material whose texture is its diffuse TObj's image (the first mapped by UV
+//! with triangles a mesh in its bind pose — the rest pose the runtime draws, unless a stored
+//! inverse bind matrix binds a joint elsewhere (a zero rest scale) — (each vertex through its
+//! rigid joint or its envelope matrix, [`crate::mesh::envelope_matrix`]) with normals, UVs and
+//! colours, and a skin: rigid vertices weigh 1 on their joint, envelope vertices carry their
+//! palette slot's weights (normalised), inverse bind matrices are the file's own where
+//! invertible, else the inverse bind-pose world matrices. Each MObj becomes a material whose texture is its diffuse TObj's image (the first mapped by UV
 //! that lights the diffuse channel, else the first mapped by UV) decoded with its palette;
 //! every other texture of the archive (texture-animation frames) is added too, and images with
 //! the same pixels are stored once. Every AnimJoint tree becomes a glTF animation sampled at
@@ -33,7 +34,7 @@ use crate::image::TextureRef;
 use crate::matanim::{
     self, AnimatedMaterial, AnimatedTexture, TextureSrt, TrackCurve, mobj_track, tobj_track,
 };
-use crate::mesh::{Skin, cross, direction, envelope_coord, envelope_matrix, srt};
+use crate::mesh::{Skin, bind_matrices, cross, direction, envelope_coord, envelope_matrix, srt};
 use crate::roots::RootKind;
 use crate::types::{
     Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev, TexLod,
@@ -58,20 +59,36 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         problems: Vec::new(),
     };
     let world = a.world_matrices(&g);
-    for (j, w) in g.joints.iter().zip(&world) {
+    let ibm = a.inverse_binds(&g);
+    let bind = bind_matrices(&g, &world, &ibm);
+    for (k, j) in g.joints.iter().enumerate() {
         let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
         // Named by pre-order index: an import writes the joints in that order, so the names
         // survive a round trip (offsets do not).
         let mut node = Node::new(format!("joint_{}", out.scene.nodes.len()), j.parent, local);
-        node.inverse_bind = gx::mtx::inverse(w).unwrap_or(IDENTITY);
+        // The file's own inverse bind matrix where it has an invertible one, else the inverse
+        // of the bind pose (the meshes' positions are in the bind pose).
+        node.inverse_bind = ibm
+            .get(k)
+            .copied()
+            .flatten()
+            .filter(|m| gx::mtx::inverse(m).is_some())
+            .or_else(|| bind.get(k).and_then(gx::mtx::inverse))
+            .unwrap_or(IDENTITY);
+        let joint = &j.joint;
+        let stored = [joint.rotation, joint.scale, joint.translation];
         node.extras = extras::write(&JointExtras {
-            flags: j.joint.flags.bits(),
+            flags: joint.flags.bits(),
+            srt: stored
+                .iter()
+                .flatten()
+                .all(|x| x.is_finite())
+                .then_some(stored),
         });
         out.scene.nodes.push(node);
     }
     let mut images = Images::default();
     let mut materials: HashMap<u32, usize> = HashMap::new();
-    let ibm = a.inverse_binds(&g);
     let mut dobjs: HashMap<u32, usize> = HashMap::new();
     let meshes: Vec<Result<crate::mesh::Mesh>> = g.pobjs.iter().map(|p| a.mesh(&g, p)).collect();
     let own = own_values(a, &g, &meshes);
@@ -85,7 +102,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         });
         match m {
             Ok(m) => {
-                let mut mesh = mesh(&g, &m, &world, &ibm, own);
+                let mut mesh = mesh(&g, &m, &world, &bind, &ibm, own);
                 mesh.material = material;
                 let vtx = p
                     .pobj
@@ -903,11 +920,15 @@ fn own_values(
     out
 }
 
-/// One PObj's mesh in the rest pose with its skin; `own` as [`own_values`] gives them.
+/// One PObj's mesh with its skin, positioned in the bind pose (`bind`: the rest pose, `world`,
+/// unless an inverse bind matrix binds a joint elsewhere — a zero rest scale): glTF's skinning
+/// of it by the file's inverse bind matrices then draws what the runtime draws, the owner's
+/// coord taken at rest as the runtime takes it. `own` as [`own_values`] gives them.
 fn mesh(
     g: &Graph,
     m: &crate::mesh::Mesh,
     world: &[Mtx34],
+    bind: &[Mtx34],
     ibm: &[Option<Mtx34>],
     own: &[HashSet<u32>],
 ) -> Mesh {
@@ -915,7 +936,7 @@ fn mesh(
     let slots: Vec<Mtx34> = m
         .palette
         .iter()
-        .map(|e| envelope_matrix(e, world, ibm, coord.as_ref()))
+        .map(|e| envelope_matrix(e, bind, ibm, coord.as_ref()))
         .collect();
     let joint = |j: usize| u16::try_from(j).unwrap_or(0);
     let mut out = Mesh::new(format!("pobj_{:x}", m.pobj));
@@ -949,7 +970,7 @@ fn mesh(
     for (_, (v, s)) in order {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
-                world.get(*j).copied().unwrap_or(IDENTITY),
+                bind.get(*j).copied().unwrap_or(IDENTITY),
                 skin_weights(&[(joint(*j), 1.0)]),
             ),
             Skin::Envelope(slot) => {

@@ -85,6 +85,12 @@ pub struct JointExtras {
     /// The JObj flags word (the import re-derives SKELETON, ENVELOPE_MODEL and the pass bits and
     /// keeps the others).
     pub flags: u32,
+    /// The JObj's rotation (Euler XYZ, radians), scale and translation exactly as stored: the
+    /// node's TRS goes through a quaternion and rounds, and a zero scale loses the rotation.
+    /// The import takes them where they compose (`T·Rz·Ry·Rx·S`) to the node's matrix within
+    /// a small tolerance, so an edited node wins. Absent when a value is not finite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub srt: Option<[[f32; 3]; 3]>,
 }
 
 /// Per-mesh extras (`extras.hsd` of a glTF mesh).

@@ -268,6 +268,68 @@ impl Archive<'_> {
     }
 }
 
+/// Whether `a` and `b` agree within `tol`: each linear entry within `tol` times the largest
+/// linear entry of either (at least 1), each translation within `tol` times `reach` (at least
+/// 1) — float noise, not an edit.
+#[cfg(feature = "export")]
+pub(crate) fn near(a: &Mtx, b: &Mtx, tol: f32, reach: f32) -> bool {
+    let size = a.iter().chain(b).fold(1.0f32, |m, r| {
+        r.iter().take(3).fold(m, |m, x| m.max(x.abs()))
+    });
+    a.iter().zip(b).all(|(ra, rb)| {
+        ra.iter().zip(rb).enumerate().all(|(c, (x, y))| {
+            let scale = if c == 3 { reach.max(1.0) } else { size };
+            (x - y).abs() <= tol * scale
+        })
+    })
+}
+
+/// Whether `ibm` inverts the invertible `world` within 1e-3 (translation relative to the larger
+/// of 1 and `world`'s translation).
+#[cfg(feature = "export")]
+pub(crate) fn inverts(ibm: &Mtx, world: &Mtx) -> bool {
+    let reach = world
+        .iter()
+        .fold(1.0f32, |m, r| m.max(r.get(3).copied().unwrap_or(0.0).abs()));
+    invert(world).is_some() && near(&mul(ibm, world), &IDENTITY, 1e-3, reach)
+}
+
+/// A joint's bind-pose world matrix: its rest world matrix `world` when its inverse bind
+/// matrix `ibm` inverts it ([`inverts`]), else `ibm`'s inverse — seed 003's rebind of a
+/// near-zero rest scale to a visible one — or `world` when `ibm` is singular too.
+#[cfg(feature = "export")]
+pub(crate) fn bind_pose(world: &Mtx, ibm: &Mtx) -> Mtx {
+    if inverts(ibm, world) {
+        *world
+    } else {
+        invert(ibm).unwrap_or(*world)
+    }
+}
+
+/// The bind-pose world matrix of every joint of the graph, which its skinned vertices are
+/// stored against: [`bind_pose`] of its rest world matrix (`world`) and its inverse bind matrix
+/// (`ibm`) where it has one, else its parent's bind matrix times its local matrix — the rest
+/// pose's `world`, bit for bit, unless a joint above binds elsewhere.
+#[cfg(feature = "export")]
+pub(crate) fn bind_matrices(g: &Graph, world: &[Mtx], ibm: &[Option<Mtx>]) -> Vec<Mtx> {
+    let mut out: Vec<Mtx> = Vec::with_capacity(g.joints.len());
+    for (k, j) in g.joints.iter().enumerate() {
+        let rest = world.get(k).copied().unwrap_or(IDENTITY);
+        let m = match ibm.get(k).copied().flatten() {
+            Some(b) => bind_pose(&rest, &b),
+            None => match j.parent.filter(|&p| out.get(p) != world.get(p)) {
+                Some(p) => {
+                    let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
+                    mul(out.get(p).unwrap_or(&IDENTITY), &local)
+                }
+                None => rest,
+            },
+        };
+        out.push(m);
+    }
+    out
+}
+
 /// The matrix the runtime (`_modelParseLoadEnvelopeMatrix`) uses for one palette slot:
 /// - one entry with weight ≥ 1.0: `world · IBM · coord`, or just `world` (IBM omitted) when the mesh
 ///   has no coord (it hangs off SKELETON_ROOT): the weight-1.0 short-circuit (HSD-031);

@@ -346,6 +346,23 @@ fn plain_zero_rest_scale() {
     for pose in [vec![], vec![(wing, shown)], vec![(wing, half)]] {
         assert!(skins_like_gltf(&s, &b, &joints, &pose) >= 20);
     }
+    // Exported again, the hidden wing keeps the file's inverse bind matrix (not identity, as
+    // its singular rest matrix would give) with its meshes in that bind pose: glTF skins them
+    // as the runtime draws them, at rest and shown; imported, the matrix comes back bit for
+    // bit.
+    let e = Scene::from_glb(&export::to_glb(&a).unwrap()).unwrap();
+    assert_eq!(e.nodes[1].inverse_bind, got);
+    let same: Vec<usize> = (0..e.nodes.len()).collect();
+    let (ew, et) = (1, 2);
+    assert_eq!(e.nodes[et].parent, Some(ew));
+    for pose in [vec![], vec![(ew, shown)], vec![(ew, half)]] {
+        assert!(skins_like_gltf(&e, &b, &same, &pose) >= 20);
+    }
+    let b2 = import(&e, &ImportOptions::default()).unwrap().bytes;
+    let a2 = parse(&b2).unwrap();
+    let g2 = a2.graph();
+    assert_eq!(a2.inverse_binds(&g2)[1], Some(got));
+    assert_eq!(g2.joints[1].joint.scale, [0.0; 3]);
     // Without invertible inverse bind matrices the hidden joints cannot be bound: refused.
     let mut s = s;
     for n in [wing, tip] {
@@ -500,6 +517,108 @@ fn plain_child_before_parent() {
     assert!(f(1).contains(JointFlags::SKELETON) && f(2).contains(JointFlags::SKELETON));
     let world = a.world_matrices(&g);
     assert!((world[2][1][3] - 2.0).abs() < 1e-6, "{:?}", world[2]);
+}
+
+/// The stored bits of every joint (rotation, scale, translation, inverse bind matrix) of `m`
+/// and `b`, which must have the same joints.
+fn joint_bits(x: &[u8]) -> Vec<(Vec<u32>, Option<Vec<u32>>)> {
+    let a = parse(x).unwrap();
+    let g = a.graph();
+    let ibm = a.inverse_binds(&g);
+    g.joints
+        .iter()
+        .zip(ibm)
+        .map(|(j, m)| {
+            let j = &j.joint;
+            let srt = [j.rotation, j.scale, j.translation];
+            (
+                srt.iter().flatten().map(|x| x.to_bits()).collect(),
+                m.map(|m| m.iter().flatten().map(|x| x.to_bits()).collect()),
+            )
+        })
+        .collect()
+}
+
+/// Every real model's joints come back through glTF bit for bit, in both orders: the SRT
+/// from the node's extras, the inverse bind matrices from the glTF skin (PlMrNr's 53).
+#[test]
+fn real_joints_round_trip_exactly() {
+    let Some(models) = support::real_models("hsd-dat joint bits") else {
+        return;
+    };
+    assert_eq!(models.len(), support::REAL_MODELS, "real models read");
+    let mut matrices = 0;
+    for (name, m) in &models {
+        let want = joint_bits(m);
+        matrices += want.iter().filter(|j| j.1.is_some()).count();
+        for order in [Order::ColosseumXd, Order::Melee] {
+            let (_, _, b) = support::round_trip(m, &support::in_order(order));
+            assert!(joint_bits(&b) == want, "{name}: {order:?}");
+        }
+    }
+    assert_eq!(matrices, 53);
+}
+
+/// A joint with awkward floats (a rotation past π, a scale a quaternion cannot keep, a zero
+/// scale hiding a rotation) comes back bit for bit through a `.glb`, where decomposing the
+/// node's matrix does not; a node edited after export (as in Blender) wins over its extras.
+#[test]
+fn recorded_srt_round_trips_and_edits_win() {
+    use hsd_dat::extras::{JointExtras, write};
+    let joints = [
+        (
+            [3.5, -0.000_916, 1.0e-7],
+            [1.000_000_1, 0.3, 2.7],
+            [0.1, -12.345_679, 1e3],
+        ),
+        ([0.7, 0.0, -2.2], [0.0; 3], [0.0, 1.0, 0.0]),
+    ];
+    let mut s = Scene::new("test");
+    s.nodes
+        .push(gx::scene::Node::new("root", None, gx::mtx::IDENTITY));
+    for (k, (r, sc, t)) in joints.iter().enumerate() {
+        let mut n = gx::scene::Node::new(format!("j{k}"), Some(k), gx::mtx::srt(*r, *sc, *t));
+        n.extras = write(&JointExtras {
+            flags: 0,
+            srt: Some([*r, *sc, *t]),
+        });
+        s.nodes.push(n);
+    }
+    let mut m = grid("prop", 1, 1.0, 0.0);
+    m.skin = vec![gx::scene::skin_weights(&[(0, 1.0)]); m.positions.len()];
+    s.meshes.push(m);
+    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let srt_of = |b: &[u8], j: usize| {
+        let a = parse(b).unwrap();
+        let x = &a.graph().joints[j].joint;
+        [x.rotation, x.scale, x.translation]
+    };
+    let b = import(&s, &ImportOptions::default()).unwrap().bytes;
+    let bits = |v: [[f32; 3]; 3]| v.map(|x| x.map(f32::to_bits));
+    let mut decomposed_differs = false;
+    for (k, (r, sc, t)) in joints.iter().enumerate() {
+        assert_eq!(bits(srt_of(&b, k + 1)), bits([*r, *sc, *t]), "joint {k}");
+        let (ds, dr, dt) = gx::mtx::decompose_srt(&s.nodes[k + 1].local, [0.0; 3]);
+        decomposed_differs |= bits([dr, ds, dt]) != bits([*r, *sc, *t]);
+    }
+    assert!(
+        decomposed_differs,
+        "the matrix alone would keep the bits too"
+    );
+    // Blender turns the first joint a little: its matrix, not the extras, is imported.
+    let mut edited = s.clone();
+    let turned = gx::mtx::srt([3.5, -0.05, 0.0], [1.0, 0.3, 2.7], [0.1, -12.0, 1e3]);
+    edited.nodes[1].local = turned;
+    let b = import(&edited, &ImportOptions::default()).unwrap().bytes;
+    let [r, sc, t] = srt_of(&b, 1);
+    let got = gx::mtx::srt(r, sc, t);
+    for (x, y) in got.iter().flatten().zip(turned.iter().flatten()) {
+        assert!((x - y).abs() < 1e-3, "{got:?} vs {turned:?}");
+    }
+    assert_eq!(
+        bits(srt_of(&b, 2)),
+        bits([joints[1].0, joints[1].1, joints[1].2])
+    );
 }
 
 /// An animation that moves nothing (its channels hold the rest pose) keeps its length: the

@@ -465,10 +465,15 @@ fn prepare(
     bump: bool,
 ) -> Result<Prepared> {
     let world = &skel.bind;
-    let ibm: Vec<Option<Mtx34>> = world
-        .iter()
-        .zip(&skel.deformer)
-        .map(|(w, &d)| if d { inverse(w) } else { None })
+    let ibm: Vec<Option<Mtx34>> = (0..world.len())
+        .map(|j| {
+            skel.deformer
+                .get(j)
+                .copied()
+                .unwrap_or(false)
+                .then(|| skel.inverse_bind(j))
+                .flatten()
+        })
         .collect();
     let coord = coord_in(
         |j| skel.parent.get(j).copied().flatten(),

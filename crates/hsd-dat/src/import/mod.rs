@@ -41,6 +41,7 @@ use crate::build::parts::{LIGHT_RIG, light, light_set, model_set, scene_data, wo
 use crate::compile::{Order, TextureList, compile_listed};
 use crate::extras::{self, JointExtras};
 use crate::flags::JointFlags;
+use crate::mesh::{bind_pose, inverts, near};
 use crate::model::{Dat, Target};
 use crate::types::{Joint, Matrix};
 
@@ -119,7 +120,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             .find(|&s| parent_of(s) == parent_of(j) && parent_of(j).is_some());
         let f = flags.get(j).copied().unwrap_or(JointFlags::empty());
         let inverse_bind = if f.contains(JointFlags::SKELETON) {
-            let m = skel.bind.get(j).and_then(inverse).unwrap_or(IDENTITY);
+            let m = skel.inverse_bind(j).unwrap_or(IDENTITY);
             Some(b.put(&Matrix { m }))
         } else {
             None
@@ -262,29 +263,6 @@ fn preorder(parent: &[Option<usize>]) -> Vec<usize> {
     pos
 }
 
-/// A node's bind-pose world matrix: its rest world matrix `world` when its glTF inverse bind
-/// matrix `ibm` inverts it (within 1e-3, translation relative to the larger of 1 and its
-/// length), else `ibm`'s inverse — seed 003's rebind of a near-zero rest scale to a visible
-/// one, which glTF states outright — or `world` when `ibm` is singular too.
-fn bind_pose(world: &Mtx34, ibm: &Mtx34) -> Mtx34 {
-    let p = mul(ibm, world);
-    let reach = world
-        .iter()
-        .fold(1.0f32, |m, r| m.max(r.get(3).copied().unwrap_or(0.0).abs()));
-    let inverts = inverse(world).is_some()
-        && p.iter().zip(IDENTITY.iter()).all(|(r, i)| {
-            r.iter()
-                .zip(i)
-                .enumerate()
-                .all(|(c, (x, y))| (x - y).abs() <= if c == 3 { 1e-3 * reach } else { 1e-3 })
-        });
-    if inverts {
-        *world
-    } else {
-        inverse(ibm).unwrap_or(*world)
-    }
-}
-
 /// The box around every mesh position of `scene` (zero without any).
 fn rest_box(scene: &Scene) -> Aabb {
     let mut it = scene.meshes.iter().flat_map(|m| m.positions.iter());
@@ -310,6 +288,22 @@ fn rest_box(scene: &Scene) -> Aabb {
     )
 }
 
+/// A node's rotation (Euler XYZ), scale and translation: the JObj's as our export recorded them
+/// ([`JointExtras::srt`]) where they compose to the node's matrix within 1e-4 (the TRS's
+/// quaternion rounds; a zero scale drops the rotation), else decomposed from the matrix — an
+/// edited node wins over its extras.
+fn local_srt(node: &gx::scene::Node) -> ([f32; 3], [f32; 3], [f32; 3]) {
+    let recorded = extras::read::<JointExtras>(node.extras.as_ref()).and_then(|x| x.srt);
+    if let Some([r, s, t]) = recorded {
+        let reach = t.iter().fold(1.0f32, |m, x| m.max(x.abs()));
+        if near(&srt(r, s, t), &node.local, 1e-4, reach) {
+            return (r, s, t);
+        }
+    }
+    let (s, r, t) = decompose_srt(&node.local, [0.0; 3]);
+    (r, s, t)
+}
+
 /// The joint tree being built: scene nodes in pre-order (after an added root when the scene
 /// needs one), then holder joints.
 pub(crate) struct Skeleton {
@@ -326,6 +320,8 @@ pub(crate) struct Skeleton {
     /// skins by that matrix, so its inverse is the bind pose. Added joints follow their
     /// parent's.
     pub bind: Vec<Mtx34>,
+    /// The glTF inverse bind matrix of each joint made from a node (`None` for added joints).
+    pub gltf_bind: Vec<Option<Mtx34>>,
     /// Flags recorded by our export (or empty).
     pub recorded: Vec<Option<JointFlags>>,
     /// 1 when an identity root was added as joint 0, else 0.
@@ -376,15 +372,11 @@ impl Skeleton {
         }
         let reached = order.len();
         order.extend((0..n).filter(|&i| !seen.get(i).copied().unwrap_or(true)));
-        let srt_of = |m: &Mtx34| {
-            let (s, r, t) = decompose_srt(m, [0.0; 3]);
-            (r, s, t)
-        };
         let root_rotated = order
             .first()
             .and_then(|&i| scene.nodes.get(i))
             .is_some_and(|x| {
-                srt_of(&x.local)
+                local_srt(x)
                     .0
                     .iter()
                     .any(|r| r.abs() > crate::ROTATION_EPSILON)
@@ -395,6 +387,7 @@ impl Skeleton {
             srt: Vec::new(),
             world: Vec::new(),
             bind: Vec::new(),
+            gltf_bind: Vec::new(),
             recorded: Vec::new(),
             first,
             from_nodes: n,
@@ -414,12 +407,15 @@ impl Skeleton {
                 .or((first == 1).then_some(0));
             let flags = extras::read::<JointExtras>(node.extras.as_ref())
                 .map(|x| JointFlags::from_bits_retain(x.flags));
-            let j = s.push(parent, srt_of(&node.local), flags);
+            let j = s.push(parent, local_srt(node), flags);
             if let Some(slot) = s.node_joint.get_mut(i) {
                 *slot = j;
             }
             if let (Some(w), Some(b)) = (s.world.get(j), s.bind.get_mut(j)) {
                 *b = bind_pose(w, &node.inverse_bind);
+            }
+            if let Some(slot) = s.gltf_bind.get_mut(j) {
+                *slot = Some(node.inverse_bind);
             }
         }
         s
@@ -443,9 +439,21 @@ impl Skeleton {
         self.srt.push(srt_parts);
         self.world.push(world);
         self.bind.push(bind);
+        self.gltf_bind.push(None);
         self.recorded.push(recorded);
         self.deformer.push(false);
         self.parent.len() - 1
+    }
+
+    /// The inverse bind matrix joint `j` stores: its glTF inverse bind matrix where that inverts
+    /// its bind-pose world matrix (within 1e-3) — our export's copy of the file's, bit for
+    /// bit — else the inverse of the bind-pose world matrix (`None` when singular).
+    pub fn inverse_bind(&self, j: usize) -> Option<Mtx34> {
+        let bind = self.bind.get(j)?;
+        match self.gltf_bind.get(j).copied().flatten() {
+            Some(m) if inverts(&m, bind) => Some(m),
+            _ => inverse(bind),
+        }
     }
 
     /// The joint of scene node `i` (joint 0 for an index past the nodes).
