@@ -91,6 +91,7 @@ mod typed;
 mod types;
 mod validate;
 mod view;
+#[cfg(feature = "export")]
 mod vorder;
 mod write;
 

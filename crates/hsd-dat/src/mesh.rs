@@ -406,6 +406,7 @@ pub(crate) fn coord_in(
 /// round), as a unit vector: unchanged when already unit length within f32 noise, so a normal
 /// a rotation-free matrix passes keeps its bits through export and import; `[0, 1, 0]` when
 /// zero.
+#[cfg(feature = "export")]
 pub(crate) fn normal(m: &Mtx, n: [f32; 3]) -> [f32; 3] {
     let n = m.map(|r| r[0] * n[0] + r[1] * n[1] + r[2] * n[2]);
     let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
@@ -420,11 +421,13 @@ pub(crate) fn normal(m: &Mtx, n: [f32; 3]) -> [f32; 3] {
 
 /// Direction `d` through `m`'s linear part, its length kept (GX NBT binormals and tangents
 /// are sized as the bump strength).
+#[cfg(feature = "export")]
 pub(crate) fn direction(m: &Mtx, d: [f32; 3]) -> [f32; 3] {
     m.map(|r| r[0] * d[0] + r[1] * d[1] + r[2] * d[2])
 }
 
 /// `a × b`.
+#[cfg(feature = "export")]
 pub(crate) fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
     [
         a[1] * b[2] - a[2] * b[1],
