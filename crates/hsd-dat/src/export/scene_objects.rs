@@ -8,6 +8,7 @@ use gx::mtx::Mtx34;
 use gx::scene::{Camera, Light, LightKind};
 
 use crate::extras::{self, CameraExtras, LightExtras};
+use crate::mesh::cross;
 use crate::roots::RootKind;
 use crate::types::{Camera as CObj, CameraSet, Light as LObj, LightSet, SceneData, WObj};
 use crate::view::Archive;
@@ -121,13 +122,6 @@ fn light(a: &Archive<'_>, l: u32, out: &mut Export, ambient: &mut Vec<LightExtra
 /// `roll` about the view direction (an identity rotation when `at` is `eye`).
 pub(crate) fn look(eye: [f32; 3], at: [f32; 3], up: [f32; 3], roll: f32) -> Mtx34 {
     let sub = |p: [f32; 3], q: [f32; 3]| [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
-    let cross = |p: [f32; 3], q: [f32; 3]| {
-        [
-            p[1] * q[2] - p[2] * q[1],
-            p[2] * q[0] - p[0] * q[2],
-            p[0] * q[1] - p[1] * q[0],
-        ]
-    };
     let unit = |p: [f32; 3]| {
         let n = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
         (n > 1e-12).then(|| p.map(|x| x / n))

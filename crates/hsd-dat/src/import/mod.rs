@@ -157,12 +157,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
                 let l = b.put(&light(ty, grey, position));
                 lights.push(b.put(&light_set(l)));
             }
-            let material: Vec<Target> = material_anims.iter().copied().chain(frames).collect();
-            let matanims = (!material.is_empty()).then(|| b.ptr_array(&material));
-            let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
-            let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
-            let model = b.put(&model_set(root, list, matanims));
-            let models = b.ptr_array(&[model]);
+            let models = model_sets(&mut b, root, &material_anims, frames, &anims);
             let lights = b.ptr_array(&lights);
             let scene_root = b.put(&scene_data(models, None, Some(lights)));
             // One box per frame of each animation (HSD-026): the rest pose's.
@@ -180,12 +175,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             Some((camera, lights)) => {
                 // A scene with a camera or lights is a `scene_data` root (cb_plug's), its
                 // ModelSet listing the animations.
-                let material: Vec<Target> = material_anims.iter().copied().chain(frames).collect();
-                let matanims = (!material.is_empty()).then(|| b.ptr_array(&material));
-                let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
-                let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
-                let model = b.put(&model_set(root, list, matanims));
-                let models = b.ptr_array(&[model]);
+                let models = model_sets(&mut b, root, &material_anims, frames, &anims);
                 let lights = (!lights.is_empty()).then(|| b.ptr_array(&lights));
                 let scene_root = b.put(&scene_data(models, camera, lights));
                 b.root("scene_data", scene_root);
@@ -286,6 +276,24 @@ fn rest_box(scene: &Scene) -> Aabb {
             b
         },
     )
+}
+
+/// A `scene_data` root's model list: one ModelSet of the joint tree `root` with its joint
+/// animations `anims` and material animations (`material_anims`, then the loose images'
+/// `frames`).
+fn model_sets(
+    b: &mut Builder,
+    root: Target,
+    material_anims: &[Target],
+    frames: Option<Target>,
+    anims: &[(Target, f32)],
+) -> Target {
+    let material: Vec<Target> = material_anims.iter().copied().chain(frames).collect();
+    let matanims = (!material.is_empty()).then(|| b.ptr_array(&material));
+    let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
+    let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
+    let model = b.put(&model_set(root, list, matanims));
+    b.ptr_array(&[model])
 }
 
 /// A node's rotation (Euler XYZ), scale and translation: the JObj's as our export recorded them
