@@ -82,8 +82,8 @@ pub struct ImageExtras {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct JointExtras {
-    /// The JObj flags word (the import re-derives SKELETON, ENVELOPE_MODEL and the pass bits and
-    /// keeps the others).
+    /// The JObj flags word (the import re-derives SKELETON, ENVELOPE_MODEL and the opaque pass
+    /// bits, keeps the translucent ones for Melee only, and keeps the others).
     pub flags: u32,
     /// The JObj's rotation (Euler XYZ, radians), scale and translation exactly as stored: the
     /// node's TRS goes through a quaternion and rounds, and a zero scale loses the rotation.

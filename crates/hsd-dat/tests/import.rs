@@ -1112,3 +1112,32 @@ fn camera_and_lights_round_trip() {
         assert_eq!(p, q);
     }
 }
+
+/// A joint recorded with the translucent pass bits (TyBSword's beam) keeps them in Melee order,
+/// whose XLU pass alone draws its translucent materials, and loses them for Colosseum/XD
+/// (seed 003: OPA only).
+#[test]
+fn translucent_pass_bits_kept_for_melee() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let xlu = JointFlags::XLU | JointFlags::ROOT_XLU;
+    s.nodes[root].extras = hsd_dat::extras::write(&hsd_dat::extras::JointExtras {
+        flags: xlu.bits(),
+        srt: None,
+    });
+    let mut m = grid("beam", 1, 1.0, 0.0);
+    m.skin = vec![gx::scene::skin_weights(&[(root as u16, 1.0)]); m.positions.len()];
+    s.meshes.push(m);
+    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    for (order, kept) in [(Order::Melee, true), (Order::ColosseumXd, false)] {
+        let opts = ImportOptions {
+            order,
+            ..ImportOptions::default()
+        };
+        let b = import(&s, &opts).unwrap().bytes;
+        let a = parse(&b).unwrap();
+        let f = a.graph().joints[0].joint.flags;
+        assert_eq!(f.contains(xlu), kept, "{order:?}: {f:?}");
+        assert!(f.contains(JointFlags::OPA), "{order:?}");
+    }
+}

@@ -111,7 +111,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
     while joints.len() < skel.parent.len() {
         joints.push(b.slot::<Joint<Target>>());
     }
-    let flags = skel.flags(&geo.owners);
+    let flags = skel.flags(&geo.owners, opts.order);
     for j in 0..skel.parent.len() {
         let (rotation, scale, translation) = skel.srt.get(j).copied().unwrap_or_default();
         let parent_of = |k: usize| skel.parent.get(k).copied().flatten();
@@ -470,23 +470,27 @@ impl Skeleton {
     }
 
     /// Flags: recorded bits other than the ones derived here kept; SKELETON for deformers;
-    /// ENVELOPE_MODEL for owners of envelope meshes; OPA for mesh owners (never XLU or
-    /// TEXEDGE); ROOT_OPA where a strict descendant (or a top-level joint itself) is OPA;
-    /// SKELETON_ROOT on the root of a tree with deformers.
-    fn flags(&self, owners: &[Option<bool>]) -> Vec<JointFlags> {
-        let derived = JointFlags::SKELETON
+    /// ENVELOPE_MODEL for owners of envelope meshes; OPA for mesh owners; ROOT_OPA where a
+    /// strict descendant (or a top-level joint itself) is OPA; SKELETON_ROOT on the root of a
+    /// tree with deformers. The translucent passes' bits (XLU, TEXEDGE and their ROOT_ bits)
+    /// are never set for Colosseum/XD (seed 003: its translucent pass draws nothing), and kept
+    /// as recorded for Melee, whose XLU pass is the only one that draws a joint's translucent
+    /// materials (TyBSword's beam).
+    fn flags(&self, owners: &[Option<bool>], order: Order) -> Vec<JointFlags> {
+        let translucent =
+            JointFlags::XLU | JointFlags::TEXEDGE | JointFlags::ROOT_XLU | JointFlags::ROOT_TEXEDGE;
+        let mut derived = JointFlags::SKELETON
             | JointFlags::SKELETON_ROOT
             | JointFlags::ENVELOPE_MODEL
             | JointFlags::OPA
-            | JointFlags::XLU
-            | JointFlags::TEXEDGE
             | JointFlags::ROOT_OPA
-            | JointFlags::ROOT_XLU
-            | JointFlags::ROOT_TEXEDGE
             | JointFlags::USE_QUATERNION
             | JointFlags::PTCL
             | JointFlags::SPLINE
             | JointFlags::INSTANCE;
+        if order == Order::ColosseumXd {
+            derived |= translucent;
+        }
         let n = self.parent.len();
         let mut f: Vec<JointFlags> = (0..n)
             .map(|j| {
