@@ -1113,9 +1113,9 @@ fn camera_and_lights_round_trip() {
     }
 }
 
-/// A joint recorded with the translucent pass bits (TyBSword's beam) keeps them in Melee order,
-/// whose XLU pass alone draws its translucent materials, and loses them for Colosseum/XD
-/// (seed 003: OPA only).
+/// A joint recorded with the translucent pass bits and its XLU material (TyBSword's beam) keep
+/// them in Melee order, whose XLU pass alone draws translucent materials, and lose them for
+/// Colosseum/XD (seed 003: OPA only).
 #[test]
 fn translucent_pass_bits_kept_for_melee() {
     let mut s = Scene::new("test");
@@ -1127,6 +1127,15 @@ fn translucent_pass_bits_kept_for_melee() {
     });
     let mut m = grid("beam", 1, 1.0, 0.0);
     m.skin = vec![gx::scene::skin_weights(&[(root as u16, 1.0)]); m.positions.len()];
+    let mode = hsd_dat::RenderMode::CONSTANT | hsd_dat::RenderMode::XLU;
+    let mut mat = gx::scene::Material::new("beam", None);
+    mat.extras = hsd_dat::extras::write(&hsd_dat::extras::MaterialExtras {
+        version: 1,
+        render_mode: mode.bits(),
+        ..Default::default()
+    });
+    s.materials.push(mat);
+    m.material = Some(0);
     s.meshes.push(m);
     let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
     for (order, kept) in [(Order::Melee, true), (Order::ColosseumXd, false)] {
@@ -1139,5 +1148,13 @@ fn translucent_pass_bits_kept_for_melee() {
         let f = a.graph().joints[0].joint.flags;
         assert_eq!(f.contains(xlu), kept, "{order:?}: {f:?}");
         assert!(f.contains(JointFlags::OPA), "{order:?}");
+        let g = a.graph();
+        let mobj: hsd_dat::MObj = a.read(g.pobjs[0].mobj.unwrap()).unwrap();
+        let m = mobj.render_mode;
+        assert_eq!(
+            m.contains(hsd_dat::RenderMode::XLU),
+            kept,
+            "{order:?}: {m:?}"
+        );
     }
 }

@@ -15,7 +15,7 @@ use hsd_dat::{export, parse};
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 84.0),
-    ("TyBSword-TyBSword.dat", 94.3),
+    ("TyBSword-TyBSword.dat", 94.6),
     ("TyBancho-TyBancho.dat", 88.9),
     ("TyDaisy-TyDaisy.dat", 67.8),
     ("cb_plug-cb_plug.dat", 60.4),

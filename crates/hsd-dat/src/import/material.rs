@@ -11,6 +11,7 @@ use gx::tex::{EncodeOptions, PaletteFormat, TexFormat};
 use super::ImportOptions;
 use crate::build::Builder;
 use crate::build::parts::{material, mobj, pixel_engine, tobj};
+use crate::compile::Order;
 use crate::extras::{self, ImageExtras, MaterialExtras, ModelExtras};
 use crate::flags::{PeFlags, RenderMode, TObjFlags};
 use crate::matanim::TextureSrt;
@@ -235,7 +236,11 @@ impl<'a> Materials<'a> {
             colors,
             pe,
         );
-        m.render_mode.remove(RenderMode::XLU);
+        // Translucent materials draw nothing in Colosseum/XD (seed 003); Melee's XLU pass draws
+        // them under joints that keep their XLU bit (TyBSword's beam).
+        if self.opts.order == Order::ColosseumXd {
+            m.render_mode.remove(RenderMode::XLU);
+        }
         Ok(b.put(&m))
     }
 
