@@ -1158,3 +1158,56 @@ fn translucent_pass_bits_kept_for_melee() {
         );
     }
 }
+
+/// Our extras name glTF images by index. An editor that rewrites our glb (Blender drops the
+/// images no material draws and renumbers the rest) leaves indices naming other images or
+/// none: the material then imports from its glTF form instead of failing or drawing another
+/// image — whether the model extras' image count no longer matches or (without model extras)
+/// an index is past the document's images.
+#[test]
+fn stale_image_indices_are_not_trusted() {
+    for with_model_extras in [false, true] {
+        let mut s = Scene::new("test");
+        let mut m = grid("prop", 1, 1.0, 0.0);
+        m.uvs
+            .push(vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]);
+        m.material = Some(0);
+        s.meshes.push(m);
+        let red = gx::tex::Image::from_fn(8, 8, |_, _| [255, 0, 0, 255]).unwrap();
+        let t = s.add_image(red);
+        let mut mat = gx::scene::Material::new("stale", Some(t));
+        mat.extras = hsd_dat::extras::write(&hsd_dat::extras::MaterialExtras {
+            version: 1,
+            textures: vec![hsd_dat::extras::TextureExtras {
+                image: Some(if with_model_extras { 0 } else { 5 }),
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        s.materials.push(mat);
+        if with_model_extras {
+            // Written for a document of three images.
+            s.extras = hsd_dat::extras::write(&hsd_dat::extras::ModelExtras {
+                version: 1,
+                images: vec![None; 3],
+                ..Default::default()
+            });
+        }
+        let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+        let b = import(&s, &ImportOptions::default()).unwrap().bytes;
+        let a = parse(&b).unwrap();
+        let g = a.graph();
+        let mobj: hsd_dat::MObj = a.read(g.pobjs[0].mobj.unwrap()).unwrap();
+        let tobj: hsd_dat::TObj = a.read(mobj.tobj.unwrap()).unwrap();
+        let r = hsd_dat::image::TextureRef {
+            image: tobj.image.unwrap(),
+            palette: tobj.palette,
+        };
+        let img = a.decode_texture(&r).unwrap();
+        assert_eq!(
+            img.pixel(3, 3),
+            Some([255, 0, 0, 255]),
+            "{with_model_extras}"
+        );
+    }
+}

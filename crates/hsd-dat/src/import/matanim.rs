@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use super::Skeleton;
 use super::anim::{keys, mirror_links, stream};
-use super::material::{Materials, Rest, rest};
+use super::material::{Materials, Rest, images_trusted, rest};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
 use crate::extras::{self, MatAnimExtras, MaterialAnimExtras, TextureAnimExtras};
@@ -140,7 +140,9 @@ fn frame_count(clip: &Clip, x: Option<&MatAnimExtras>) -> usize {
 /// transform, [`TextureSrt::from_gltf`]) read from the channels, the sampled ones and image
 /// swaps from the extras. A material the scene lacks is skipped.
 pub fn material_tracks(scene: &Scene, clip: &Clip) -> Vec<MaterialSamples> {
-    let x = extras::read::<MatAnimExtras>(clip.extras.as_ref()).filter(|e| e.version > 0);
+    // Our extras name glTF materials and images by index: used while those are still ours.
+    let x = extras::read::<MatAnimExtras>(clip.extras.as_ref())
+        .filter(|e| e.version > 0 && images_trusted(scene));
     let n = frame_count(clip, x.as_ref());
     let mut ids: Vec<usize> = x
         .iter()

@@ -61,7 +61,7 @@ impl<'a> Materials<'a> {
     /// or positions) reads the set its source names (`GX_TEXCOORDn` + 4).
     pub(super) fn uv_sets(&self, m: Option<usize>) -> usize {
         let mat = m.and_then(|m| self.scene.materials.get(m));
-        match mat.and_then(|x| extras::read::<MaterialExtras>(x.extras.as_ref())) {
+        match mat.and_then(|x| recorded(self.scene, x)) {
             Some(x) => x
                 .textures
                 .iter()
@@ -84,7 +84,7 @@ impl<'a> Materials<'a> {
     /// normals. A plain glTF material has no bump TObj.
     pub(super) fn bump(&self, m: Option<usize>) -> bool {
         m.and_then(|m| self.scene.materials.get(m))
-            .and_then(|x| extras::read::<MaterialExtras>(x.extras.as_ref()))
+            .and_then(|x| recorded(self.scene, x))
             .is_some_and(|x| {
                 x.textures
                     .iter()
@@ -98,9 +98,8 @@ impl<'a> Materials<'a> {
             return Ok(t);
         }
         let mat = m.and_then(|m| self.scene.materials.get(m));
-        let recorded = mat.and_then(|x| extras::read::<MaterialExtras>(x.extras.as_ref()));
-        let t = match (mat, recorded) {
-            (_, Some(x)) if x.version > 0 => self.recorded(b, &x)?,
+        let t = match (mat, mat.and_then(|x| recorded(self.scene, x))) {
+            (_, Some(x)) => self.recorded(b, &x)?,
             (Some(mat), _) => self.plain(b, mat)?,
             (None, _) => {
                 let c = b.put(&material(0x80));
@@ -121,6 +120,9 @@ impl<'a> Materials<'a> {
     /// one MatAnimJoint whose MatAnim lists them in TexAnims (indexed ones with their
     /// palettes), without AObj so nothing animates. `None` when every image is drawn.
     pub(super) fn loose(&mut self, b: &mut Builder) -> Result<Option<Target>> {
+        if !images_trusted(self.scene) {
+            return Ok(None);
+        }
         let model: ModelExtras = extras::read(self.scene.extras.as_ref()).unwrap_or_default();
         let drawn: Vec<usize> = self.images.keys().map(|k| k.0).collect();
         let mut direct = Vec::new();
@@ -408,41 +410,64 @@ pub(super) struct Descriptions {
     pub tev: bool,
 }
 
+/// Whether our extras' image indices still name the document's images. The model extras list
+/// one entry per glTF image our export wrote; an editor that rewrites the document (Blender
+/// drops images no material draws and renumbers the rest) leaves another count, and its
+/// indices would name other images or none. Without model extras, every index the materials'
+/// extras hold must at least exist.
+pub(super) fn images_trusted(scene: &Scene) -> bool {
+    let n = scene.images().len();
+    match extras::read::<ModelExtras>(scene.extras.as_ref()) {
+        Some(m) => m.images.len() == n,
+        None => scene
+            .materials
+            .iter()
+            .filter_map(|m| extras::read::<MaterialExtras>(m.extras.as_ref()))
+            .flat_map(|x| x.textures)
+            .all(|t| t.image.is_none_or(|i| i < n)),
+    }
+}
+
+/// Our export's extras of glTF material `mat`, when they are ours and their image indices can
+/// be trusted ([`images_trusted`]); otherwise the material imports from its glTF form.
+fn recorded(scene: &Scene, mat: &gx::scene::Material) -> Option<MaterialExtras> {
+    extras::read::<MaterialExtras>(mat.extras.as_ref())
+        .filter(|x| x.version > 0 && images_trusted(scene))
+}
+
 /// The [`Rest`] of glTF material `m` (`None` when the scene has no such material).
 pub(super) fn rest(scene: &Scene, m: usize) -> Option<Rest> {
     let mat = scene.materials.get(m)?;
-    Some(
-        match extras::read::<MaterialExtras>(mat.extras.as_ref()).filter(|x| x.version > 0) {
-            Some(x) => Rest {
-                colors: x.material().unwrap_or_else(|| material(0x80)),
-                pe: x.pixel_engine(),
-                textures: x
-                    .textures
-                    .iter()
-                    .filter(|t| t.image.is_some())
-                    .map(|t| {
-                        let d = Descriptions {
-                            lod: t.lod.is_some(),
-                            tev: t.tev.is_some(),
-                        };
-                        (t.id, TextureSrt::of(&t.tobj::<Target>()), d)
-                    })
-                    .collect(),
-            },
-            None => Rest {
-                colors: plain_colors(mat),
-                pe: None,
-                textures: mat
-                    .texture
-                    .map(|_| {
-                        let srt = TextureSrt::of(&tobj(0, None, Target::End(0), None));
-                        (0, srt, Descriptions::default())
-                    })
-                    .into_iter()
-                    .collect(),
-            },
+    Some(match recorded(scene, mat) {
+        Some(x) => Rest {
+            colors: x.material().unwrap_or_else(|| material(0x80)),
+            pe: x.pixel_engine(),
+            textures: x
+                .textures
+                .iter()
+                .filter(|t| t.image.is_some())
+                .map(|t| {
+                    let d = Descriptions {
+                        lod: t.lod.is_some(),
+                        tev: t.tev.is_some(),
+                    };
+                    (t.id, TextureSrt::of(&t.tobj::<Target>()), d)
+                })
+                .collect(),
         },
-    )
+        None => Rest {
+            colors: plain_colors(mat),
+            pe: None,
+            textures: mat
+                .texture
+                .map(|_| {
+                    let srt = TextureSrt::of(&tobj(0, None, Target::End(0), None));
+                    (0, srt, Descriptions::default())
+                })
+                .into_iter()
+                .collect(),
+        },
+    })
 }
 
 /// How our export says to store an image: its recorded format, palette and mip levels
