@@ -1,5 +1,6 @@
-"""Loads each .glb with Blender's glTF importer and prints one JSON line per file:
-{"file", "ok", "error", "bones", "meshes", "materials", "actions"}.
+"""Loads each .glb with Blender's glTF importer, exports it again as FILE.blender.glb (what a
+modder's edited model looks like) and prints one JSON line per file:
+{"file", "ok", "error", "bones", "meshes", "materials", "actions", "exported"}.
 
     python load.py FILE.glb...
 """
@@ -29,6 +30,11 @@ def load(path):
     )
     out["materials"] = len(bpy.data.materials)
     out["actions"] = len(bpy.data.actions)
+    out["exported"] = None
+    if out["ok"]:
+        again = path + ".blender.glb"
+        bpy.ops.export_scene.gltf(filepath=again, export_format="GLB", export_extras=True)
+        out["exported"] = again
     return out
 
 
