@@ -270,6 +270,13 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
     {
         notices.push(format!("{}: {d}", job.to));
     }
+    if imported.stale_extras {
+        notices.push(format!(
+            "{}: its images are not the ones our extras were written for (an edited glb): \
+             materials imported from their glTF form, material animations left out",
+            job.from
+        ));
+    }
     if imported.holders > 0 {
         notices.push(format!(
             "{}: {} holder joint(s) added for meshes whose joints are all weighted",

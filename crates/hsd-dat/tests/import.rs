@@ -85,6 +85,7 @@ fn plain(a: &Scene) -> Vec<u8> {
             ..ImportOptions::default()
         };
         let b = import(&a, &opts).unwrap();
+        assert!(!b.stale_extras);
         assert!(
             hsd_dat::validate(&b.bytes)
                 .iter()
@@ -1194,8 +1195,9 @@ fn stale_image_indices_are_not_trusted() {
             });
         }
         let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
-        let b = import(&s, &ImportOptions::default()).unwrap().bytes;
-        let a = parse(&b).unwrap();
+        let imported = import(&s, &ImportOptions::default()).unwrap();
+        assert!(imported.stale_extras);
+        let a = parse(&imported.bytes).unwrap();
         let g = a.graph();
         let mobj: hsd_dat::MObj = a.read(g.pobjs[0].mobj.unwrap()).unwrap();
         let tobj: hsd_dat::TObj = a.read(mobj.tobj.unwrap()).unwrap();

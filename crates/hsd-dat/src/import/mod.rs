@@ -85,6 +85,9 @@ pub struct Imported {
     pub holders: usize,
     /// CMPR sub-blocks that could not be re-encoded exactly.
     pub inexact_blocks: usize,
+    /// Our extras' image indices did not match the document's images (an editor rewrote the
+    /// glb): materials were imported from their glTF form, material animations without them.
+    pub stale_extras: bool,
     /// Validator findings below error level.
     pub findings: Vec<Diagnostic>,
     /// For each scene node, the pre-order index of the joint it became (what the game's body
@@ -218,6 +221,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         pobjs: geo.pobjs,
         holders: skel.parent.len() - skel.from_nodes - skel.first,
         inexact_blocks: mats.inexact_blocks,
+        stale_extras: !material::images_trusted(scene),
         findings,
         node_joints: {
             let pos = preorder(&skel.parent);
