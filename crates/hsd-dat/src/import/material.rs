@@ -42,6 +42,9 @@ pub(super) struct Materials<'a> {
     images: HashMap<ImageKey, (Image<Target>, Option<Target>)>,
     /// CMPR sub-blocks that could not be re-encoded exactly.
     pub inexact_blocks: usize,
+    /// Whether our extras' image indices name this document's images ([`images_trusted`]),
+    /// decided once for the whole import.
+    pub trusted: bool,
 }
 
 impl<'a> Materials<'a> {
@@ -52,6 +55,7 @@ impl<'a> Materials<'a> {
             mobjs: HashMap::new(),
             images: HashMap::new(),
             inexact_blocks: 0,
+            trusted: images_trusted(scene),
         }
     }
 
@@ -61,7 +65,7 @@ impl<'a> Materials<'a> {
     /// or positions) reads the set its source names (`GX_TEXCOORDn` + 4).
     pub(super) fn uv_sets(&self, m: Option<usize>) -> usize {
         let mat = m.and_then(|m| self.scene.materials.get(m));
-        match mat.and_then(|x| recorded(self.scene, x)) {
+        match mat.and_then(|x| extras_of(x, self.trusted)) {
             Some(x) => x
                 .textures
                 .iter()
@@ -84,7 +88,7 @@ impl<'a> Materials<'a> {
     /// normals. A plain glTF material has no bump TObj.
     pub(super) fn bump(&self, m: Option<usize>) -> bool {
         m.and_then(|m| self.scene.materials.get(m))
-            .and_then(|x| recorded(self.scene, x))
+            .and_then(|x| extras_of(x, self.trusted))
             .is_some_and(|x| {
                 x.textures
                     .iter()
@@ -98,7 +102,7 @@ impl<'a> Materials<'a> {
             return Ok(t);
         }
         let mat = m.and_then(|m| self.scene.materials.get(m));
-        let t = match (mat, mat.and_then(|x| recorded(self.scene, x))) {
+        let t = match (mat, mat.and_then(|x| extras_of(x, self.trusted))) {
             (_, Some(x)) => self.recorded(b, &x)?,
             (Some(mat), _) => self.plain(b, mat)?,
             (None, _) => {
@@ -120,7 +124,7 @@ impl<'a> Materials<'a> {
     /// one MatAnimJoint whose MatAnim lists them in TexAnims (indexed ones with their
     /// palettes), without AObj so nothing animates. `None` when every image is drawn.
     pub(super) fn loose(&mut self, b: &mut Builder) -> Result<Option<Target>> {
-        if !images_trusted(self.scene) {
+        if !self.trusted {
             return Ok(None);
         }
         let model: ModelExtras = extras::read(self.scene.extras.as_ref()).unwrap_or_default();
@@ -429,16 +433,15 @@ pub(super) fn images_trusted(scene: &Scene) -> bool {
 }
 
 /// Our export's extras of glTF material `mat`, when they are ours and their image indices can
-/// be trusted ([`images_trusted`]); otherwise the material imports from its glTF form.
-fn recorded(scene: &Scene, mat: &gx::scene::Material) -> Option<MaterialExtras> {
-    extras::read::<MaterialExtras>(mat.extras.as_ref())
-        .filter(|x| x.version > 0 && images_trusted(scene))
+/// be `trusted` ([`images_trusted`]); otherwise the material imports from its glTF form.
+fn extras_of(mat: &gx::scene::Material, trusted: bool) -> Option<MaterialExtras> {
+    extras::read::<MaterialExtras>(mat.extras.as_ref()).filter(|x| trusted && x.version > 0)
 }
 
 /// The [`Rest`] of glTF material `m` (`None` when the scene has no such material).
 pub(super) fn rest(scene: &Scene, m: usize) -> Option<Rest> {
     let mat = scene.materials.get(m)?;
-    Some(match recorded(scene, mat) {
+    Some(match extras_of(mat, images_trusted(scene)) {
         Some(x) => Rest {
             colors: x.material().unwrap_or_else(|| material(0x80)),
             pe: x.pixel_engine(),

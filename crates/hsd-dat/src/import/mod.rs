@@ -221,7 +221,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         pobjs: geo.pobjs,
         holders: skel.parent.len() - skel.from_nodes - skel.first,
         inexact_blocks: mats.inexact_blocks,
-        stale_extras: !material::images_trusted(scene),
+        stale_extras: !mats.trusted,
         findings,
         node_joints: {
             let pos = preorder(&skel.parent);
