@@ -249,6 +249,26 @@ fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
 /// and entry 3 of the four-colour mode, and the three-colour average.
 const BLENDS: [(u32, u32, u32); 3] = [(5, 3, 3), (3, 5, 3), (1, 1, 1)];
 
+/// Every 5- and 6-bit channel value expanded to 8 bits, as the decoder does.
+static E5: [u32; 32] = expanded();
+static E6: [u32; 64] = expanded();
+
+// Const evaluation has no `get_mut`; `v < N` bounds the index.
+#[allow(clippy::indexing_slicing)]
+const fn expanded<const N: usize>() -> [u32; N] {
+    let mut t = [0; N];
+    let mut v = 0;
+    while v < N {
+        t[v] = if N == 64 {
+            expand6(v as u8)
+        } else {
+            expand5(v as u8)
+        } as u32;
+        v += 1;
+    }
+    t
+}
+
 /// Endpoints neither of which any texel shows: every texel is a blend (four-colour entries 2
 /// and 3) or the three-colour average (opaque or transparent). Solved per channel; the pair
 /// with the closest endpoints wins.
@@ -279,9 +299,9 @@ fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16]) -> Option<[u8; 8]> {
                 .collect()
         };
         let (r, g, b) = (
-            channel_pairs(5, expand5, &rule(0)),
-            channel_pairs(6, expand6, &rule(1)),
-            channel_pairs(5, expand5, &rule(2)),
+            channel_pairs(&E5, &rule(0)),
+            channel_pairs(&E6, &rule(1)),
+            channel_pairs(&E5, &rule(2)),
         );
         for &(r0, r1) in &r {
             for &(g0, g1) in &g {
@@ -307,34 +327,42 @@ fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16]) -> Option<[u8; 8]> {
     best.map(|(_, out)| out)
 }
 
-/// Channel values `(x, y)` (of `bits` bits) meeting every `(wa, wb, shift, value)` rule
+/// Channel values `(x, y)` (indices into the expanded values `e`) meeting every `(wa, wb, shift, value)` rule
 /// `(wa·x + wb·y) >> shift == value` on the expanded values: the two closest pairs with
-/// `x > y`, `x == y` and `x < y` each (the endpoints' order decides the mode).
-fn channel_pairs(
-    bits: u32,
-    expand: fn(u8) -> u8,
-    rules: &[(u32, u32, u32, u8)],
-) -> Vec<(u16, u16)> {
-    let e: Vec<u32> = (0..1u16 << bits)
-        .map(|v| u32::from(expand(v as u8)))
-        .collect();
+/// `x > y`, `x == y` and `x < y` each (the endpoints' order decides the mode), the earliest in
+/// `(x, y)` order among equally close ones.
+fn channel_pairs(e: &[u32], rules: &[(u32, u32, u32, u8)]) -> Vec<(u16, u16)> {
+    let top = e.len() as u16;
+    // Expanded values grow with the channel value, so for each `x` the `y` every rule allows
+    // form one range: only the two `y` nearest `x` on each side can be among the closest.
     let mut out: Vec<(u16, u16)> = Vec::new();
-    for (x, &ex) in (0u16..).zip(&e) {
-        for (y, &ey) in (0u16..).zip(&e) {
-            if rules
-                .iter()
-                .all(|&(wa, wb, shift, v)| (wa * ex + wb * ey) >> shift == u32::from(v))
-            {
-                out.push((x, y));
-            }
+    for (x, &ex) in (0u16..).zip(e) {
+        let (mut lo, mut hi) = (0u16, top);
+        for &(wa, wb, shift, v) in rules {
+            let sum = |ey: u32| (wa * ex + wb * ey) >> shift;
+            lo = lo.max(e.partition_point(|&ey| sum(ey) < u32::from(v)) as u16);
+            hi = hi.min(e.partition_point(|&ey| sum(ey) <= u32::from(v)) as u16);
         }
+        if lo >= hi {
+            continue;
+        }
+        let below = x.min(hi);
+        let above = (x + 1).max(lo);
+        let candidates = [
+            below.checked_sub(2).filter(|&y| y >= lo),
+            below.checked_sub(1).filter(|&y| y >= lo),
+            (lo..hi).contains(&x).then_some(x),
+            Some(above).filter(|&y| y < hi),
+            Some(above + 1).filter(|&y| y < hi),
+        ];
+        out.extend(candidates.into_iter().flatten().map(|y| (x, y)));
     }
     out.sort_by_key(|&(x, y)| x.abs_diff(y));
     let mut kept = [0u8; 3];
     out.retain(|&(x, y)| {
         let n = kept.get_mut((x.cmp(&y) as i8 + 1) as usize);
         n.is_some_and(|n| {
-            *n += 1;
+            *n = n.saturating_add(1);
             *n <= 2
         })
     });
@@ -350,21 +378,18 @@ fn exact565(p: Rgba) -> Option<u16> {
 /// Every RGB565 `b` with `(wa·a + wb·b) >> shift == d` in each channel (the palette's blends).
 fn solve(a: u16, d: Rgba, wa: u32, wb: u32, shift: u32) -> Vec<u16> {
     let ea = rgb565_to_rgba(a);
-    let channel = |c: usize, bits: u32, expand: fn(u8) -> u8| -> Vec<u16> {
+    let channel = |c: usize, e: &[u32]| -> Vec<u16> {
         let (x, want) = (ea.get(c).copied(), d.get(c).copied());
-        (0..1u16 << bits)
-            .filter(|&v| {
-                let e = u32::from(expand(v as u8));
+        (0u16..)
+            .zip(e)
+            .filter(|&(_, &e)| {
                 x.zip(want)
                     .is_some_and(|(x, w)| (u32::from(x) * wa + e * wb) >> shift == u32::from(w))
             })
+            .map(|(v, _)| v)
             .collect()
     };
-    let (r, g, b) = (
-        channel(0, 5, expand5),
-        channel(1, 6, expand6),
-        channel(2, 5, expand5),
-    );
+    let (r, g, b) = (channel(0, &E5), channel(1, &E6), channel(2, &E5));
     let mut out = Vec::new();
     for &r in &r {
         for &g in &g {
@@ -638,4 +663,52 @@ fn encode_sub(px: &[Rgba; 16]) -> [u8; 8] {
         })
     };
     pack(fit.c0, fit.c1, &fit.idx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The definition: every pair scanned, sorted stably by distance, two kept per order.
+    fn scanned(e: &[u32], rules: &[(u32, u32, u32, u8)]) -> Vec<(u16, u16)> {
+        let n = e.len() as u16;
+        let e = |v: u16| e[usize::from(v)];
+        let mut out: Vec<(u16, u16)> = (0..n)
+            .flat_map(|x| (0..n).map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                rules
+                    .iter()
+                    .all(|&(wa, wb, s, v)| (wa * e(x) + wb * e(y)) >> s == u32::from(v))
+            })
+            .collect();
+        out.sort_by_key(|&(x, y)| x.abs_diff(y));
+        let mut kept = [0u8; 3];
+        out.retain(|&(x, y)| {
+            let n = &mut kept[(x.cmp(&y) as i8 + 1) as usize];
+            *n = n.saturating_add(1);
+            *n <= 2
+        });
+        out
+    }
+
+    proptest! {
+        /// Rules met by one pair `(x, y)`: the palette's blends, and wider weights (one
+        /// dominant endpoint leaves many `y` per `x`, where the second nearest matters).
+        #[test]
+        fn channel_pairs_are_the_scanned_ones(
+            six in any::<bool>(),
+            (x, y) in (0u8..32, 0u8..32),
+            rules in prop::collection::vec((1u32..9, 1u32..9, 0u32..5), 0..3),
+        ) {
+            let e: &[u32] = if six { &E6 } else { &E5 };
+            let (ex, ey) = (e[usize::from(x)], e[usize::from(y)]);
+            let rules: Vec<_> = rules
+                .into_iter()
+                .chain(BLENDS.iter().copied().take(usize::from(x % 3)))
+                .map(|(wa, wb, s)| (wa, wb, s, ((wa * ex + wb * ey) >> s) as u8))
+                .collect();
+            prop_assert_eq!(channel_pairs(e, &rules), scanned(e, &rules));
+        }
+    }
 }

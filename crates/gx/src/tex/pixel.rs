@@ -15,11 +15,11 @@ pub(crate) fn expand4(v: u8) -> u8 {
     (v << 4) | (v & 0x0F)
 }
 
-pub(crate) fn expand5(v: u8) -> u8 {
+pub(crate) const fn expand5(v: u8) -> u8 {
     (v << 3) | (v >> 2)
 }
 
-pub(crate) fn expand6(v: u8) -> u8 {
+pub(crate) const fn expand6(v: u8) -> u8 {
     (v << 2) | (v >> 4)
 }
 
