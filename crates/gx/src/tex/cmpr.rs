@@ -9,6 +9,8 @@
 //! in both the four-colour and (with transparency, only) the three-colour mode.
 //! [`encode_exact`] re-encodes pixels decoded from CMPR without loss instead.
 
+use std::ops::Range;
+
 use gcio::Result;
 
 use super::blocks::{self, Block};
@@ -224,17 +226,17 @@ fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
     }
     // One endpoint appears in no texel: solve for it from a known endpoint and a blended colour.
     let one_unseen = || {
-        let mut derived = Vec::new();
-        for &a in &known {
-            for &d in &distinct {
-                for (wa, wb, shift) in BLENDS {
-                    for b in solve(a, d, wa, wb, shift) {
-                        derived.extend([(a.max(b), a.min(b)), (a.min(b), a.max(b))]);
-                    }
-                }
-            }
-        }
-        derived.into_iter().find_map(try_pair)
+        known
+            .iter()
+            .flat_map(|&a| {
+                distinct.iter().flat_map(move |&d| {
+                    BLENDS.iter().flat_map(move |&(wa, wb, shift)| {
+                        solve(a, d, wa, wb, shift)
+                            .flat_map(move |b| [(a.max(b), a.min(b)), (a.min(b), a.max(b))])
+                    })
+                })
+            })
+            .find_map(try_pair)
     };
     // Texels that are all blends (HAL's encoder writes many): black is the only known endpoint,
     // and the closest pair of unseen endpoints is what such encoders pick.
@@ -333,15 +335,13 @@ fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16]) -> Option<[u8; 8]> {
 /// `(x, y)` order among equally close ones.
 fn channel_pairs(e: &[u32], rules: &[(u32, u32, u32, u8)]) -> Vec<(u16, u16)> {
     let top = e.len() as u16;
-    // Expanded values grow with the channel value, so for each `x` the `y` every rule allows
-    // form one range: only the two `y` nearest `x` on each side can be among the closest.
+    // For each `x` the `y` every rule allows form one range ([`allowed`]): only the two `y` nearest `x` on each side can be among the closest.
     let mut out: Vec<(u16, u16)> = Vec::new();
     for (x, &ex) in (0u16..).zip(e) {
         let (mut lo, mut hi) = (0u16, top);
-        for &(wa, wb, shift, v) in rules {
-            let sum = |ey: u32| (wa * ex + wb * ey) >> shift;
-            lo = lo.max(e.partition_point(|&ey| sum(ey) < u32::from(v)) as u16);
-            hi = hi.min(e.partition_point(|&ey| sum(ey) <= u32::from(v)) as u16);
+        for &rule in rules {
+            let r = allowed(e, ex, rule);
+            (lo, hi) = (lo.max(r.start), hi.min(r.end));
         }
         if lo >= hi {
             continue;
@@ -375,30 +375,29 @@ fn exact565(p: Rgba) -> Option<u16> {
     (rgb565_to_rgba(c) == [p[0], p[1], p[2], 0xFF]).then_some(c)
 }
 
-/// Every RGB565 `b` with `(wa·a + wb·b) >> shift == d` in each channel (the palette's blends).
-fn solve(a: u16, d: Rgba, wa: u32, wb: u32, shift: u32) -> Vec<u16> {
+/// Every RGB565 `b` with `(wa·a + wb·b) >> shift == d` in each channel (the palette's blends),
+/// red-major.
+fn solve(a: u16, d: Rgba, wa: u32, wb: u32, shift: u32) -> impl Iterator<Item = u16> {
     let ea = rgb565_to_rgba(a);
-    let channel = |c: usize, e: &[u32]| -> Vec<u16> {
-        let (x, want) = (ea.get(c).copied(), d.get(c).copied());
-        (0u16..)
-            .zip(e)
-            .filter(|&(_, &e)| {
-                x.zip(want)
-                    .is_some_and(|(x, w)| (u32::from(x) * wa + e * wb) >> shift == u32::from(w))
-            })
-            .map(|(v, _)| v)
-            .collect()
+    let channel = |c: usize, e: &[u32]| match (ea.get(c), d.get(c)) {
+        (Some(&x), Some(&want)) => allowed(e, u32::from(x), (wa, wb, shift, want)),
+        _ => 0..0,
     };
     let (r, g, b) = (channel(0, &E5), channel(1, &E6), channel(2, &E5));
-    let mut out = Vec::new();
-    for &r in &r {
-        for &g in &g {
-            for &b in &b {
-                out.push((r << 11) | (g << 5) | b);
-            }
-        }
-    }
-    out
+    r.flat_map(move |r| {
+        let b = b.clone();
+        g.clone()
+            .flat_map(move |g| b.clone().map(move |b| (r << 11) | (g << 5) | b))
+    })
+}
+
+/// The channel values `y` (indices into the expanded values `e`) with
+/// `(wa·ex + wb·e[y]) >> shift == v`: one range, as expanded values grow with the value.
+fn allowed(e: &[u32], ex: u32, (wa, wb, shift, v): (u32, u32, u32, u8)) -> Range<u16> {
+    let sum = |ey: u32| (wa * ex + wb * ey) >> shift;
+    let lo = e.partition_point(|&ey| sum(ey) < u32::from(v));
+    let hi = e.partition_point(|&ey| sum(ey) <= u32::from(v));
+    lo as u16..hi.max(lo) as u16
 }
 
 /// A candidate encoding of one sub-block.
