@@ -120,6 +120,67 @@ impl Mesh {
             ..Mesh::default()
         }
     }
+
+    /// The mesh as parts of consecutive triangles, each with at most `max_vertices` vertices
+    /// (at least 3) and `max_triangles` triangles (at least 1), for formats whose indices or
+    /// command lists are bounded (GX's 16-bit array indices, a display list's length): each
+    /// part keeps the vertices its triangles use, in the mesh's vertex order, and everything
+    /// else (name, material, node, extras). A mesh within both bounds is returned whole. An
+    /// index past the vertex lists stays past the part's (the largest are renumbered last).
+    pub fn split(&self, max_vertices: usize, max_triangles: usize) -> Vec<Mesh> {
+        let (max, most) = (max_vertices.max(3), max_triangles.max(1));
+        if self.positions.len() <= max && self.triangles.len() <= most {
+            return vec![self.clone()];
+        }
+        let mut parts = Vec::new();
+        let mut used = std::collections::BTreeSet::new();
+        let mut start = 0;
+        for (k, t) in self.triangles.iter().enumerate() {
+            let fresh = t.iter().filter(|i| !used.contains(*i)).count();
+            if used.len() + fresh > max || k - start == most {
+                parts.push(self.part(self.triangles.get(start..k).unwrap_or_default(), &used));
+                used.clear();
+                start = k;
+            }
+            used.extend(t.iter().copied());
+        }
+        parts.push(self.part(self.triangles.get(start..).unwrap_or_default(), &used));
+        parts
+    }
+
+    /// `triangles` over the vertices `used` (ascending), renumbered.
+    fn part(&self, triangles: &[[u32; 3]], used: &std::collections::BTreeSet<u32>) -> Mesh {
+        fn take<T: Copy>(v: &[T], keep: &[usize]) -> Vec<T> {
+            if v.is_empty() {
+                return Vec::new();
+            }
+            keep.iter().filter_map(|&i| v.get(i).copied()).collect()
+        }
+        let keep: Vec<usize> = used.iter().map(|&i| i as usize).collect();
+        let renumber: std::collections::HashMap<u32, u32> = used
+            .iter()
+            .zip(0u32..)
+            .map(|(&old, new)| (old, new))
+            .collect();
+        Mesh {
+            name: self.name.clone(),
+            positions: take(&self.positions, &keep),
+            normals: take(&self.normals, &keep),
+            tangents: take(&self.tangents, &keep),
+            binormals: take(&self.binormals, &keep),
+            stored_tangents: take(&self.stored_tangents, &keep),
+            uvs: self.uvs.iter().map(|set| take(set, &keep)).collect(),
+            colors: self.colors.iter().map(|set| take(set, &keep)).collect(),
+            skin: take(&self.skin, &keep),
+            triangles: triangles
+                .iter()
+                .map(|t| t.map(|i| renumber.get(&i).copied().unwrap_or(i)))
+                .collect(),
+            material: self.material,
+            node: self.node,
+            extras: self.extras.clone(),
+        }
+    }
 }
 
 /// How a material's alpha is used (glTF `alphaMode`).

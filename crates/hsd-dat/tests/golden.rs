@@ -523,3 +523,27 @@ fn unrelocated_nonzero_pointer_is_an_error() {
     let mut none = |_: usize| Ok(None);
     assert!(<SceneData as Struct<u32>>::decode(&r, &mut none).is_err());
 }
+
+/// `n_display` counts 32-byte units in 16 bits: a display list past 2 MiB is an error, not a
+/// count that wraps (the PObj would draw a truncated list), and one just within is written.
+#[test]
+fn display_list_length_is_bounded() {
+    use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
+    use gx::vtx::{Attr, AttrType};
+    let mut desc = VertexDesc::new();
+    desc.push(Attr::POS, AttrType::INDEX16).unwrap();
+    let strip = |n: u32| {
+        let mut p = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
+        for i in 0..n {
+            p.push(&desc, &[i]);
+        }
+        p
+    };
+    // 3 header bytes + 2 per vertex; a strip holds at most 65,535 vertices.
+    let fits: Vec<PrimitiveBuf> = (0..15).map(|_| strip(65_535)).collect();
+    let (dl, n) = hsd_dat::build::parts::display_list(&fits, &desc).unwrap();
+    assert_eq!(usize::from(n) * 32, dl.len());
+    let past: Vec<PrimitiveBuf> = (0..16).map(|_| strip(65_535)).collect();
+    let e = hsd_dat::build::parts::display_list(&past, &desc).unwrap_err();
+    assert!(e.to_string().contains("n_display"), "{e}");
+}

@@ -1213,3 +1213,35 @@ fn stale_image_indices_are_not_trusted() {
         );
     }
 }
+
+/// A mesh past GX's bounds — more distinct positions than a 16-bit index reaches, more
+/// triangles than one display list holds — imports as several PObjs over two position arrays
+/// and keeps every triangle (`plain`), where it was refused.
+#[test]
+fn mesh_past_index_bounds() {
+    let mut m = gx::scene::Mesh::new("big");
+    let n: u32 = 21_846;
+    for k in 0..n {
+        let (x, y) = ((k % 150) as f32, (k / 150) as f32);
+        m.positions
+            .extend([[x, y, 0.0], [x + 0.5, y, 0.0], [x, y + 0.5, 0.0]]);
+        m.normals.extend([[0.0, 0.0, 1.0]; 3]);
+        m.triangles.push([3 * k, 3 * k + 1, 3 * k + 2]);
+    }
+    assert!(m.positions.len() > 1 << 16);
+    let mut s = Scene::new("test");
+    s.meshes.push(m);
+    let b = plain(&s);
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    assert_eq!(g.pobjs.len(), 2);
+    let positions: std::collections::BTreeSet<u32> = g
+        .pobjs
+        .iter()
+        .filter_map(|p| {
+            let (_, attrs) = a.vertex_desc(p.pobj.vtx_desc?).ok()?;
+            attrs.iter().find(|(d, _)| d.attr == 9)?.0.array
+        })
+        .collect();
+    assert_eq!(positions.len(), 2);
+}

@@ -7,7 +7,7 @@
 //! writes for a plain object (identity transforms, no class name, looping animations); the
 //! `scene_*` ones hold the values of [`super::xd_scene`]'s objects.
 
-use gcio::{Result, Writer};
+use gcio::{Error, Result, Writer};
 use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
 use gx::vtx::{Attr, AttrType};
 
@@ -246,14 +246,21 @@ pub fn dobj(mobj: T, pobj: T) -> DObj<T> {
     }
 }
 
-/// A display list padded to 32 bytes, and its `n_display`.
+/// A display list padded to 32 bytes, and its `n_display`; an error when `n_display` (a count
+/// of 32-byte units) cannot reach its end.
 pub fn display_list(prims: &[PrimitiveBuf], desc: &VertexDesc) -> Result<(Vec<u8>, u16)> {
     let mut w = Writer::new();
     for p in prims {
         p.write(&mut w, desc)?;
     }
     w.align(32, 0);
-    let n = (w.position() / 32) as u16;
+    let n = u16::try_from(w.position() / 32).map_err(|_| {
+        Error::message(format!(
+            "display list of {} bytes: a PObj's n_display reaches {} bytes",
+            w.position(),
+            usize::from(u16::MAX) * 32
+        ))
+    })?;
     Ok((w.into_vec(), n))
 }
 

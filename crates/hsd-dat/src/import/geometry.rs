@@ -68,7 +68,15 @@ pub(super) fn geometry(
     joints: &[Target],
     mats: &mut Materials<'_>,
 ) -> Result<Geometry> {
-    let mut skinned: Vec<Skinned> = scene.meshes.iter().map(|m| skin(m, skel)).collect();
+    // GX indexes at most 65,536 values of an array, and a PObj's display list ends within
+    // 2 MiB: a larger mesh becomes parts that fit (PObjs of one DObj), and the arrays are
+    // chunked ([`Arrays::add`]).
+    let meshes: Vec<gx::scene::Mesh> = scene
+        .meshes
+        .iter()
+        .flat_map(|m| m.split(MAX_VALUES, MAX_TRIANGLES))
+        .collect();
+    let mut skinned: Vec<Skinned> = meshes.iter().map(|m| skin(m, skel)).collect();
     // A joint our export recorded as SKELETON stays a deformer (with its inverse bind matrix)
     // unless a mesh records it as its owner.
     for j in 0..skel.parent.len() {
@@ -105,8 +113,8 @@ pub(super) fn geometry(
     }
     let mut holder = None;
     let mut holders: HashMap<usize, usize> = HashMap::new();
-    let mut prepared = Vec::with_capacity(scene.meshes.len());
-    for (m, s) in scene.meshes.iter().zip(&skinned) {
+    let mut prepared = Vec::with_capacity(meshes.len());
+    for (m, s) in meshes.iter().zip(&skinned) {
         let (owner, link) = match s.rigid {
             Some(j) => {
                 let owner = s.recorded.unwrap_or(j);
@@ -176,9 +184,7 @@ pub(super) fn geometry(
     let mut dobjs: Vec<Vec<Pending>> = Vec::new();
     let mut owners: Vec<Option<bool>> = Vec::new();
     let mut pobjs = 0;
-    for (((owner, link, cull, mobj, p), s), m) in
-        prepared.into_iter().zip(&skinned).zip(&scene.meshes)
-    {
+    for (((owner, link, cull, mobj, p), s), m) in prepared.into_iter().zip(&skinned).zip(&meshes) {
         let parts = emit(
             b,
             &p,
@@ -778,7 +784,7 @@ fn emit(
             continue;
         };
         let len = values.values.len();
-        if len > 65536 {
+        if len > MAX_VALUES {
             return Err(Error::message(format!(
                 "mesh {}: more than 65,536 distinct values of one attribute",
                 p.name
@@ -881,8 +887,16 @@ fn emit(
     Ok(out)
 }
 
-/// The model's vertex arrays: one per attribute format, shared by every mesh that stores the
-/// attribute in it (HAL's compiler writes one array per attribute for the whole model, every
+/// The most values one array holds: a 16-bit index reaches 65,536.
+const MAX_VALUES: usize = 1 << 16;
+
+/// The most triangles of one PObj: drawn as separate triangles, each vertex with every
+/// descriptor entry (a matrix index per slot, 16-bit indices for the rest: about 35 bytes),
+/// they stay within the 2 MiB a display list's `n_display` reaches.
+const MAX_TRIANGLES: usize = 16_384;
+
+/// The model's vertex arrays: one per attribute format (more when one would pass
+/// [`MAX_VALUES`]), shared by every mesh that stores the attribute in it (HAL's compiler writes one array per attribute for the whole model, every
 /// texture coordinate set in one), each value once, in the run of its first user, numbered
 /// last to first until [`Arrays::turn_round`].
 #[derive(Default)]
@@ -899,9 +913,21 @@ impl Arrays {
             let tex = (Attr::TEX0.0..=Attr::TEX7.0).contains(&f.attr.0);
             (if tex { Attr::TEX0 } else { f.attr }, f.count, f.ty, f.frac)
         };
-        let at = match self.list.iter().position(|(g, _)| family(g) == family(&f)) {
-            Some(i) => i,
-            None => {
+        // The family's last array, or a new one when the mesh's new values would take it
+        // past what an index reaches.
+        let last = self.list.iter().rposition(|(g, _)| family(g) == family(&f));
+        let fits = |a: &Array| {
+            let mut fresh = HashSet::new();
+            a.values.len()
+                + items
+                    .iter()
+                    .filter(|v| !a.seen.contains_key(*v) && fresh.insert(*v))
+                    .count()
+                <= MAX_VALUES
+        };
+        let at = match last {
+            Some(i) if self.list.get(i).is_some_and(|(_, a)| fits(a)) => i,
+            _ => {
                 self.list.push((f, Array::default()));
                 self.list.len() - 1
             }
