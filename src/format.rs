@@ -104,6 +104,21 @@ pub struct Conversion<'a> {
 #[cfg(feature = "convert")]
 pub type Notices = Vec<String>;
 
+/// The notice for a texture an import stored at the size GX samples (`gx::tex::sampled_size`)
+/// rather than its glTF size: `what` names it in `from`.
+#[cfg(feature = "convert")]
+pub(crate) fn resized_notice(
+    from: &str,
+    what: &str,
+    [w, h]: [u32; 2],
+    [sw, sh]: [u32; 2],
+) -> String {
+    format!(
+        "{from}: {what} stored at {sw}×{sh}, not {w}×{h}: GX samples at most 1024 texels a side \
+         and wraps only power-of-two sides"
+    )
+}
+
 /// The companion files given under option key `key` ([`Companions`]: `KEY` and every
 /// `KEY:NAME`), as (name, bytes) in key order; the name is `""` for a plain `KEY`.
 pub fn companion_files<'a>(files: &'a Companions, key: &str) -> Vec<(&'a str, &'a [u8])> {

@@ -253,10 +253,29 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
             .ok_or_else(|| gcio::Error::message(format!("tol={t:?} is not a positive number")))?;
     }
     let imported = from_glb(job.input, &opts)?;
+    import_notices(job, &imported, notices);
+    Ok(crate::format::one_file(job.to, imported.bytes))
+}
+
+/// What an import of `job` changed or found, as notices (a `.dat` or a `.pkx` model alike):
+/// approximate CMPR blocks, resized images, the PObj count, validator warnings, stale extras,
+/// holder joints.
+#[cfg(feature = "convert")]
+pub(crate) fn import_notices(
+    job: &Conversion<'_>,
+    imported: &hsd_dat::import::Imported,
+    notices: &mut Notices,
+) {
     if imported.inexact_blocks > 0 {
         notices.push(format!(
             "{}: {} CMPR blocks re-encoded approximately",
             job.from, imported.inexact_blocks
+        ));
+    }
+    for (i, size, stored) in &imported.resized {
+        let what = format!("image {i}");
+        notices.push(crate::format::resized_notice(
+            job.from, &what, *size, *stored,
         ));
     }
     notices.push(format!(
@@ -283,7 +302,6 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
             job.from, imported.holders
         ));
     }
-    Ok(crate::format::one_file(job.to, imported.bytes))
 }
 
 /// `gcf compare a.dat b.dat`: first line `BNB <percent>` (whole file, `a` the reference; for `b`

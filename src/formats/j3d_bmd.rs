@@ -242,6 +242,12 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
             job.from
         ));
     }
+    for (name, size, stored) in &imported.textures.resized {
+        let what = format!("texture {name}");
+        notices.push(crate::format::resized_notice(
+            job.from, &what, *size, *stored,
+        ));
+    }
     Ok(crate::format::one_file(job.to, imported.bytes))
 }
 

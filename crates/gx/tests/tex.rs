@@ -667,3 +667,38 @@ fn flat_sub_blocks_in_hals_form() {
         .data;
     assert_eq!(&h[..8], [0, 0, 0xFF, 0xFF, 0x55, 0x55, 0x55, 0x55]);
 }
+
+/// GX's sampled sizes: at most 1024 a side, the nearest power of two (by ratio) where the
+/// texture wraps.
+#[test]
+fn sampled_sizes() {
+    for (w, h, repeat, want) in [
+        (300, 200, [true, true], (256, 256)),
+        (300, 200, [false, false], (300, 200)),
+        (2048, 16, [false, false], (1024, 16)),
+        (3000, 5, [true, false], (1024, 5)),
+        (384, 8, [true, true], (512, 8)),
+        (360, 8, [true, true], (256, 8)),
+        (64, 46, [false, false], (64, 46)),
+    ] {
+        assert_eq!(
+            gx::tex::sampled_size(w, h, repeat),
+            want,
+            "{w}×{h} {repeat:?}"
+        );
+    }
+}
+
+/// `resized`: 2 × 2 boxes while at least twice the target (a halving is `half`), bilinear at
+/// texel centres otherwise, the same image at its own size.
+#[test]
+fn resized_images() {
+    let img = Image::from_fn(8, 6, |x, y| [(x * 30) as u8, (y * 40) as u8, 7, 255]).unwrap();
+    assert_eq!(img.resized(8, 6).unwrap(), img);
+    assert_eq!(img.resized(4, 3).unwrap(), img.half());
+    // 2 × 1 → 4 × 1: centres at 0.25 and 0.75 of the way between the two texels.
+    let two = Image::from_fn(2, 1, |x, _| [if x == 0 { 0 } else { 200 }, 0, 0, 255]).unwrap();
+    let four = two.resized(4, 1).unwrap();
+    let reds: Vec<u8> = four.pixels().iter().map(|p| p[0]).collect();
+    assert_eq!(reds, [0, 50, 150, 200]);
+}

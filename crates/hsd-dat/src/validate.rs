@@ -494,6 +494,7 @@ impl Archive<'_> {
                         {
                             d.push(Diagnostic::error("HSD-025", self.abs(to), format!("texture source {} reads TEX{uv}, which the mesh's vertex format lacks", tobj.src)));
                         }
+                        self.sampled_size_rules(to, &tobj, d);
                         t = tobj.next;
                     }
                 }
@@ -521,6 +522,34 @@ impl Archive<'_> {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// HSD-033: GX samples at most 1024 texels a side (`TX_SETIMAGE0` holds the size − 1 in 10
+    /// bits) and repeats or mirrors only power-of-two sides.
+    fn sampled_size_rules(&self, at: u32, tobj: &TObj, d: &mut Vec<Diagnostic>) {
+        let Some(Ok(img)) = tobj.image.map(|i| self.read::<Image>(i)) else {
+            return;
+        };
+        let (w, h) = (u32::from(img.width), u32::from(img.height));
+        if w > gx::tex::MAX_SAMPLED_SIDE || h > gx::tex::MAX_SAMPLED_SIDE {
+            d.push(Diagnostic::error(
+                "HSD-033",
+                self.abs(at),
+                format!("texture image {w}×{h}: GX samples at most 1024 texels a side"),
+            ));
+        }
+        for (axis, side, wrap) in [("S", w, tobj.wrap_s), ("T", h, tobj.wrap_t)] {
+            if wrap != 0 && side > 0 && !side.is_power_of_two() {
+                d.push(Diagnostic::warning(
+                    "HSD-033",
+                    self.abs(at),
+                    format!(
+                        "texture wraps along {axis} (mode {wrap}) over {side} texels: GX \
+                         repeats and mirrors only power-of-two sides"
+                    ),
+                ));
             }
         }
     }

@@ -1026,7 +1026,8 @@ fn block_padding_is_zero() {
     let mut m = grid("prop", 1, 1.0, 0.0);
     m.uvs
         .push(m.positions.iter().map(|p| [p[0], p[1]]).collect());
-    let t = s.add_image(gx::tex::Image::filled(6, 6, [200, 100, 50, 255]).unwrap());
+    // 2 × 2: a plain material's TObj repeats, so its sides are powers of two.
+    let t = s.add_image(gx::tex::Image::filled(2, 2, [200, 100, 50, 255]).unwrap());
     s.materials.push(gx::scene::Material::new("tex", Some(t)));
     m.material = Some(0);
     s.meshes.push(m);
@@ -1038,17 +1039,14 @@ fn block_padding_is_zero() {
     let b = import(&a, &opts).unwrap().bytes;
     let arc = parse(&b).unwrap();
     let img: hsd_dat::Image = arc.read(arc.graph().images[0]).unwrap();
-    let data = arc.data().bytes(img.data.unwrap() as usize, 256).unwrap();
-    // 8×8 stored: four 4×4 tiles of 32 AR then 32 GB bytes; texel (x, y) of a tile at 2·(4y + x).
-    for (tile, bytes) in data.chunks(64).enumerate() {
-        for y in 0..4 {
-            for x in 0..4 {
-                let (tx, ty) = (4 * (tile % 2) + x, 4 * (tile / 2) + y);
-                let i = 2 * (4 * y + x);
-                let ar = [bytes[i], bytes[i + 1]];
-                let want = if tx < 6 && ty < 6 { [255, 200] } else { [0, 0] };
-                assert_eq!(ar, want, "texel ({tx}, {ty})");
-            }
+    let bytes = arc.data().bytes(img.data.unwrap() as usize, 64).unwrap();
+    // 4×4 stored: one tile of 32 AR then 32 GB bytes; texel (x, y) at 2·(4y + x).
+    for y in 0..4 {
+        for x in 0..4 {
+            let i = 2 * (4 * y + x);
+            let ar = [bytes[i], bytes[i + 1]];
+            let want = if x < 2 && y < 2 { [255, 200] } else { [0, 0] };
+            assert_eq!(ar, want, "texel ({x}, {y})");
         }
     }
 }
@@ -1244,4 +1242,32 @@ fn mesh_past_index_bounds() {
         })
         .collect();
     assert_eq!(positions.len(), 2);
+}
+
+/// A plain glTF texture GX cannot sample as it is — past 1024 texels a side, or not a power of
+/// two while the TObj repeats (a plain material's do) — is stored at a size it can
+/// (`gx::tex::sampled_size`), reported in `resized`, and the file checks without HSD-033.
+#[test]
+fn textures_stored_at_sampled_sizes() {
+    for ((w, h), want) in [((300, 200), (256, 256)), ((2048, 16), (1024, 16))] {
+        let mut s = Scene::new("test");
+        let mut m = grid("prop", 1, 1.0, 0.0);
+        m.uvs
+            .push(m.positions.iter().map(|p| [p[0], p[1]]).collect());
+        m.material = Some(0);
+        s.meshes.push(m);
+        let img = gx::tex::Image::from_fn(w, h, |x, y| [x as u8, y as u8, 9, 255]).unwrap();
+        let t = s.add_image(img);
+        s.materials.push(gx::scene::Material::new("tex", Some(t)));
+        let b = import(&s, &ImportOptions::default()).unwrap();
+        assert_eq!(b.resized, [(0, [w, h], [want.0, want.1])]);
+        assert!(
+            hsd_dat::validate(&b.bytes)
+                .iter()
+                .all(|d| d.rule != "HSD-033")
+        );
+        let a = parse(&b.bytes).unwrap();
+        let stored: hsd_dat::Image = a.read(a.graph().images[0]).unwrap();
+        assert_eq!((u32::from(stored.width), u32::from(stored.height)), want);
+    }
 }

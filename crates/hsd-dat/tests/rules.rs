@@ -33,6 +33,9 @@ struct Mesh {
     pixels_misaligned: bool,
     /// The joint's child is the joint itself.
     self_child: bool,
+    /// The I8 image's width and height, and the TObj's wrap modes (S, T).
+    image: (u16, u16),
+    wrap: (u32, u32),
 }
 
 impl Default for Mesh {
@@ -48,6 +51,8 @@ impl Default for Mesh {
             pixels_first: false,
             pixels_misaligned: false,
             self_child: false,
+            image: (8, 8),
+            wrap: (1, 1),
         }
     }
 }
@@ -74,10 +79,22 @@ fn mesh_dat(m: Mesh) -> Dat {
         display_list(&[strip], &d).unwrap()
     });
     let dl = b.bytes(dl, 32);
-    let pix = early_pix.unwrap_or_else(|| b.bytes(i8_pixels(), 32));
-    let img = b.put(&image(pix, 1));
+    let (w, h) = m.image;
+    let pix = early_pix.unwrap_or_else(|| {
+        let size = usize::from(w.next_multiple_of(8)) * usize::from(h.next_multiple_of(4));
+        let mut pix = i8_pixels();
+        pix.resize(size.max(pix.len()), 0x55);
+        b.bytes(pix, 32)
+    });
+    let img = b.put(&Image {
+        width: w,
+        height: h,
+        ..image(pix, 1)
+    });
     let t = b.put(&TObj {
         flags: TObjFlags::from_bits_retain(m.tobj_flags),
+        wrap_s: m.wrap.0,
+        wrap_t: m.wrap.1,
         ..tobj(0, None, img, None)
     });
     let mat = b.put(&material(1));
@@ -534,6 +551,29 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         },
         Error,
         "HSD-025",
+    ),
+    (
+        "a 2048 × 8 texture",
+        || {
+            mesh(Mesh {
+                image: (2048, 8),
+                ..Mesh::default()
+            })
+        },
+        Error,
+        "HSD-033",
+    ),
+    (
+        "a 12 × 8 texture repeated along S",
+        || {
+            mesh(Mesh {
+                image: (12, 8),
+                wrap: (1, 0),
+                ..Mesh::default()
+            })
+        },
+        Warning,
+        "HSD-033",
     ),
     (
         "animation end frame 9 → 19 under a 10-frame bound box",

@@ -219,3 +219,27 @@ fn damaged_glb_gives_errors_not_panics() {
     }
     assert!(ok > 0, "some damage is harmless (padding, names)");
 }
+
+/// A texture GX cannot sample as it is (past 1024 texels a side, or not a power of two where
+/// it repeats: a plain material's TEX1 header repeats) is stored at `gx::tex::sampled_size`
+/// and reported.
+#[test]
+fn textures_stored_at_sampled_sizes() {
+    for ((w, h), want) in [((300, 200), (256, 256)), ((2048, 16), (1024, 16))] {
+        let mut s = Scene::new("test");
+        s.nodes.push(Node::new("root", None, gx::mtx::IDENTITY));
+        let img = Image::from_fn(w, h, |x, y| [x as u8, y as u8, 9, 255]).unwrap();
+        let tex = s.add_image(img);
+        s.materials = vec![Material::new("tex", Some(tex))];
+        let mut m = grid("part", 2, [0.0; 3]);
+        m.uvs = vec![m.positions.iter().map(|p| [p[0], p[1]]).collect()];
+        m.material = Some(0);
+        s.meshes.push(m);
+        let b = import(&s, &ImportOptions::default()).unwrap();
+        assert_eq!(b.textures.resized.len(), 1);
+        assert_eq!(b.textures.resized[0].1, [w, h]);
+        let model = j3d_bmd::Bmd::parse(&b.bytes).unwrap();
+        let header = model.tex1().unwrap().set.textures[0].header;
+        assert_eq!((u32::from(header.width), u32::from(header.height)), want);
+    }
+}

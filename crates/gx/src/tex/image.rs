@@ -12,6 +12,33 @@ pub const MAX_DIMENSION: u32 = 0xFFFF;
 /// before anything is allocated, so a small file declaring 65535 × 65535 is an error.
 pub const MAX_PIXELS: u64 = 1 << 26;
 
+/// The most texels GX samples along a side: `TX_SETIMAGE0` holds width − 1 and height − 1 in
+/// 10 bits each.
+pub const MAX_SAMPLED_SIDE: u32 = 1024;
+
+/// The size at which GX can sample an image of `width × height`: each side at most
+/// [`MAX_SAMPLED_SIDE`], and a power of two along an axis whose wrap mode repeats or mirrors
+/// (`repeat`: S, T; GX wraps only power-of-two sizes) — the power of two nearest the side
+/// (by ratio). Texture coordinates are normalised, so a resized image maps as before.
+pub fn sampled_size(width: u32, height: u32, repeat: [bool; 2]) -> (u32, u32) {
+    let side = |v: u32, repeat: bool| {
+        let v = v.max(1);
+        let v = if repeat && !v.is_power_of_two() {
+            let below = 1u32 << (31 - v.leading_zeros());
+            // `v` nearer `2·below` than `below` by ratio: v² ≥ below · 2·below.
+            if u64::from(v) * u64::from(v) >= 2 * u64::from(below) * u64::from(below) {
+                below.saturating_mul(2)
+            } else {
+                below
+            }
+        } else {
+            v
+        };
+        v.min(MAX_SAMPLED_SIDE)
+    };
+    (side(width, repeat[0]), side(height, repeat[1]))
+}
+
 /// Checks declared image dimensions against [`MAX_DIMENSION`] and [`MAX_PIXELS`].
 pub fn check_image_size(width: u32, height: u32) -> Result<()> {
     check_dims(width, height, &Limits::UNLIMITED)?;
@@ -298,6 +325,51 @@ impl Image {
             })
             .collect();
         Image::from_parts(w, h, pixels)
+    }
+
+    /// The image resampled to `width × height` (each at least 1): halved by 2 × 2 boxes while
+    /// both sides stay at least twice the target, then bilinear at texel centres (edges
+    /// replicated).
+    pub fn resized(&self, width: u32, height: u32) -> Result<Image> {
+        let (w, h) = (width.max(1), height.max(1));
+        check_image_size(w, h)?;
+        let mut src = std::borrow::Cow::Borrowed(self);
+        while src.width >= 2 * w && src.height >= 2 * h {
+            src = std::borrow::Cow::Owned(src.half());
+        }
+        if (src.width, src.height) == (w, h) {
+            return Ok(src.into_owned());
+        }
+        let axis = |v: u32, from: u32, to: u32| {
+            let at = ((v as f32 + 0.5) * from as f32 / to as f32 - 0.5).max(0.0);
+            let lo = at.floor();
+            (lo as u32, at - lo)
+        };
+        let pixels = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let ((x0, fx), (y0, fy)) = (axis(x, src.width, w), axis(y, src.height, h));
+                let quad =
+                    [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(dx, dy)| src.clamped(x0 + dx, y0 + dy));
+                let weights = [
+                    (1.0 - fx) * (1.0 - fy),
+                    fx * (1.0 - fy),
+                    (1.0 - fx) * fy,
+                    fx * fy,
+                ];
+                let mut out = [0u8; 4];
+                for (c, o) in out.iter_mut().enumerate() {
+                    let v: f32 = quad
+                        .iter()
+                        .zip(weights)
+                        .map(|(p, wgt)| f32::from(p.get(c).copied().unwrap_or(0)) * wgt)
+                        .sum();
+                    *o = v.round().clamp(0.0, 255.0) as u8;
+                }
+                out
+            })
+            .collect();
+        Ok(Image::from_parts(w, h, pixels))
     }
 
     /// This image followed by `count - 1` successively halved mip levels (`count` at least 1).

@@ -51,7 +51,9 @@ mod simd;
 pub use format::{
     PaletteFormat, TexFormat, image_size, level_dims, level_offset, level_size, palette_size,
 };
-pub use image::{Image, MAX_DIMENSION, MAX_PIXELS, check_image_size, psnr};
+pub use image::{
+    Image, MAX_DIMENSION, MAX_PIXELS, MAX_SAMPLED_SIDE, check_image_size, psnr, sampled_size,
+};
 pub use pixel::Rgba;
 
 use gcio::{Context, Error, ErrorKind, Limits, Reader, Result};

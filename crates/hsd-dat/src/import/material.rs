@@ -31,7 +31,9 @@ pub(super) const UV_SETS: usize = 8;
 const GENERATED: [u32; 3] = [1, 2, 3];
 
 /// How an image is stored: scene image, GX format, palette (format, most entries), levels.
-type ImageKey = (usize, u8, Option<(u8, u16)>, u32);
+/// An image's encoding: scene image, GX format, palette (format, entries), levels, and whether
+/// its TObj repeats or mirrors along S and T (GX wraps only power-of-two sizes).
+type ImageKey = (usize, u8, Option<(u8, u16)>, u32, [bool; 2]);
 
 /// The materials built so far (one MObj per glTF material, one image per distinct encoding).
 pub(super) struct Materials<'a> {
@@ -42,6 +44,8 @@ pub(super) struct Materials<'a> {
     images: HashMap<ImageKey, (Image<Target>, Option<Target>)>,
     /// CMPR sub-blocks that could not be re-encoded exactly.
     pub inexact_blocks: usize,
+    /// Images stored at another size than glTF's: (scene image, glTF size, stored size).
+    pub resized: Vec<(usize, [u32; 2], [u32; 2])>,
     /// Whether our extras' image indices name this document's images ([`images_trusted`]),
     /// decided once for the whole import.
     pub trusted: bool,
@@ -55,6 +59,7 @@ impl<'a> Materials<'a> {
             mobjs: HashMap::new(),
             images: HashMap::new(),
             inexact_blocks: 0,
+            resized: Vec::new(),
             trusted: images_trusted(scene),
         }
     }
@@ -203,7 +208,7 @@ impl<'a> Materials<'a> {
     /// in the chosen format.
     fn frame_key(&self, model: &ModelExtras, i: usize) -> Result<ImageKey> {
         Ok(match model.images.get(i).copied().flatten() {
-            Some(x) => texture_key(i, &x),
+            Some(x) => texture_key(i, &x, [false; 2]),
             None => {
                 let img = self
                     .scene
@@ -214,7 +219,7 @@ impl<'a> Materials<'a> {
                     .opts
                     .texture_format
                     .unwrap_or_else(|| gx::tex::choose_format(img));
-                (i, f.0, None, 1)
+                (i, f.0, None, 1, [false; 2])
             }
         })
     }
@@ -226,7 +231,8 @@ impl<'a> Materials<'a> {
         let mut next = None;
         for t in x.textures.iter().rev() {
             let Some(image) = t.image else { continue };
-            let (img, pal) = self.image(b, image, texture_key(image, &t.stored))?;
+            // A recorded texture keeps its sides (its file had them), capped at 1024.
+            let (img, pal) = self.image(b, image, texture_key(image, &t.stored, [false; 2]))?;
             // Every coordinate set comes through glTF (TEXCOORD_n), so the source is kept.
             let mut tobj = t.tobj::<Target>();
             tobj.image = Some(img);
@@ -269,7 +275,8 @@ impl<'a> Materials<'a> {
                     format.max_palette_entries().min(256) as u16,
                 )
             });
-            let (image, pal) = self.image(b, i, (i, format.0, palette, 1))?;
+            // `tobj` repeats along S and T.
+            let (image, pal) = self.image(b, i, (i, format.0, palette, 1, [true; 2]))?;
             let mut t = tobj(0, None, image, pal);
             // The glTF texture's coordinate set (`texCoord`) is the TObj's source.
             t.src = SRC_TEX0 + mat.texcoord.min(UV_SETS - 1) as u32;
@@ -314,8 +321,20 @@ impl<'a> Materials<'a> {
             .images()
             .get(index)
             .ok_or_else(|| Error::message(format!("texture image {index} missing")))?;
-        let (_, format, palette, levels) = key;
+        let (_, format, palette, levels, repeat) = key;
         let format = TexFormat(format);
+        // A size GX samples: larger sides scaled down, and power-of-two sides where the TObj
+        // wraps (a plain glTF's textures repeat); recorded images already have one.
+        let (w, h) = gx::tex::sampled_size(img.width(), img.height(), repeat);
+        let resized;
+        let img = if (w, h) == (img.width(), img.height()) {
+            img
+        } else {
+            resized = img.resized(w, h)?;
+            self.resized
+                .push((index, [img.width(), img.height()], [w, h]));
+            &resized
+        };
         let chain = img.mip_chain(levels.max(1));
         let mut pal = None;
         let mut data = Vec::new();
@@ -475,12 +494,12 @@ pub(super) fn rest(scene: &Scene, m: usize) -> Option<Rest> {
 
 /// How our export says to store an image: its recorded format, palette and mip levels
 /// (`max_lod + 1` when mipmapped).
-fn texture_key(image: usize, t: &ImageExtras) -> ImageKey {
+fn texture_key(image: usize, t: &ImageExtras, repeat: [bool; 2]) -> ImageKey {
     let levels = if t.mipmap != 0 {
         (t.lod[1].max(0.0) as u32 + 1).min(11)
     } else {
         1
     };
     let palette = t.palette.map(|(f, n)| (f as u8, n));
-    (image, t.format as u8, palette, levels)
+    (image, t.format as u8, palette, levels, repeat)
 }

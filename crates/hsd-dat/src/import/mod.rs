@@ -85,6 +85,9 @@ pub struct Imported {
     pub holders: usize,
     /// CMPR sub-blocks that could not be re-encoded exactly.
     pub inexact_blocks: usize,
+    /// Images stored at another size than the glTF's, as GX samples them (sides at most 1024;
+    /// a plain material's, which repeat, powers of two): (scene image, glTF size, stored size).
+    pub resized: Vec<(usize, [u32; 2], [u32; 2])>,
     /// Our extras' image indices did not match the document's images (an editor rewrote the
     /// glb): materials were imported from their glTF form, material animations without them.
     pub stale_extras: bool,
@@ -221,6 +224,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         pobjs: geo.pobjs,
         holders: skel.parent.len() - skel.from_nodes - skel.first,
         inexact_blocks: mats.inexact_blocks,
+        resized: mats.resized.clone(),
         stale_extras: !mats.trusted,
         findings,
         node_joints: {

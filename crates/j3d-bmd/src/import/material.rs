@@ -28,6 +28,10 @@ pub struct TextureReport {
     /// CMPR 4×4 blocks whose pixels no endpoint pair among their own colours reproduces, per
     /// texture name (re-encoded by the ordinary encoder, so they differ slightly).
     pub inexact_blocks: Vec<(String, usize)>,
+    /// Textures stored at another size than the glTF image's, as GX samples them
+    /// ([`gx::tex::sampled_size`]: sides at most 1024, powers of two where the texture
+    /// wraps): texture name, glTF size, stored size.
+    pub resized: Vec<(String, [u32; 2], [u32; 2])>,
 }
 
 /// TEX1, MAT3 materials and the J3D material of every scene mesh.
@@ -52,7 +56,15 @@ pub(super) fn materials(
             .image
             .and_then(|i| scene.images().get(i))
             .ok_or_else(|| Error::message(format!("texture {}: its image is missing", t.name)))?;
-        let (header, data, palette) = encode(image, &t.header, &t.palette, &t.name, &mut report)?;
+        // A recorded texture keeps its sides (its file had them), capped at 1024.
+        let (header, data, palette) = encode(
+            image,
+            &t.header,
+            &t.palette,
+            &t.name,
+            [false; 2],
+            &mut report,
+        )?;
         set.push(header, &data, palette.as_deref());
         names.push(t.name.clone());
     }
@@ -113,7 +125,9 @@ pub(super) fn materials(
                     };
                     // The exact CMPR encoder where it can: a flat-coloured image comes back
                     // pixel for pixel.
-                    let (header, data, palette) = encode(img, &header, &[], &name, &mut report)?;
+                    let repeat = [header.wrap_s, header.wrap_t].map(|w| w != 0);
+                    let (header, data, palette) =
+                        encode(img, &header, &[], &name, repeat, &mut report)?;
                     set.push(header, &data, palette.as_deref());
                     names.push(name);
                     let k = crate::chunk::u16_of(set.textures.len() - 1, "texture index")?;
@@ -202,16 +216,29 @@ fn linear_to_srgb(c: f32) -> f32 {
     }
 }
 
-/// Encodes `img` (level 0; lower levels are generated) as `header` says; returns the header
-/// with its size and palette fields set, the image bytes and the palette bytes.
+/// Encodes `img` (level 0; lower levels are generated) as `header` says, at the size GX samples
+/// it (`repeat`: whether sides must be powers of two, S and T); returns the header with its
+/// size and palette fields set, the image bytes and the palette bytes.
 fn encode(
     img: &Image,
     header: &BtiHeader,
     palette: &[[u8; 4]],
     name: &str,
+    repeat: [bool; 2],
     report: &mut TextureReport,
 ) -> Result<(BtiHeader, Vec<u8>, Option<Vec<u8>>)> {
     let mut h = *header;
+    let (w, ht) = gx::tex::sampled_size(img.width(), img.height(), repeat);
+    let resized;
+    let img = if (w, ht) == (img.width(), img.height()) {
+        img
+    } else {
+        resized = img.resized(w, ht)?;
+        report
+            .resized
+            .push((name.to_owned(), [img.width(), img.height()], [w, ht]));
+        &resized
+    };
     h.width = u16::try_from(img.width()).map_err(|_| Error::message("texture too wide"))?;
     h.height = u16::try_from(img.height()).map_err(|_| Error::message("texture too tall"))?;
     h.image_offset = 0;
