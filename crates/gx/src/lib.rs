@@ -36,6 +36,8 @@
 pub mod compare;
 pub mod curve;
 pub mod dl;
+#[cfg(feature = "import")]
+pub mod jpeg;
 pub mod mtx;
 #[cfg(feature = "export")]
 pub mod png;

@@ -629,7 +629,7 @@ fn hostile_input_is_an_error() {
     let mut d = hand_built();
     d.bin[48] = 9;
     assert!(err(&mut d).contains("index 9"), "{}", err(&mut d));
-    // External files and JPEG images are refused by name.
+    // External files and broken JPEG images are refused by name.
     let mut d = hand_built();
     let mut gltf: Value = serde_json::from_slice(&d.gltf()).unwrap();
     gltf["buffers"][0]["uri"] = json!("model.bin");
@@ -815,5 +815,84 @@ fn cameras_and_lights_round_trip() {
             (a.kind, a.color, a.intensity, a.range),
             (b.kind, b.color, b.intensity, b.range)
         );
+    }
+}
+
+/// A 16 × 8 JPEG written by Blender 5.0 (`Image.save`, quality 90): the left half red
+/// (255, 0, 0), the right half blue (0, 0, 255).
+const BLENDER_JPEG: &str = concat!(
+    "ffd8ffe000104a46494600010100000100010000ffe1000c4e656f47656f0000005affdb0043000302020302",
+    "020303030304030304050805050404050a070706080c0a0c0c0b0a0b0b0d0e12100d0e110e0b0b1016101113",
+    "141515150c0f171816141812141514ffdb00430103040405040509050509140d0b0d14141414141414141414",
+    "14141414141414141414141414141414141414141414141414141414141414141414141414141414ffc00011",
+    "080008001003012200021101031101ffc4001f00000105010101010101000000000000000001020304050607",
+    "08090a0bffc400b5100002010303020403050504040000017d01020300041105122131410613516107227114",
+    "328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a434445464748",
+    "494a535455565758595a636465666768696a737475767778797a838485868788898a92939495969798999aa2",
+    "a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9",
+    "eaf1f2f3f4f5f6f7f8f9faffc4001f0100030101010101010101010000000000000102030405060708090a0b",
+    "ffc400b511000201020404030407050404000102770001020311040521310612415107617113223281081442",
+    "91a1b1c109233352f0156272d10a162434e125f11718191a262728292a35363738393a434445464748494a53",
+    "5455565758595a636465666768696a737475767778797a82838485868788898a92939495969798999aa2a3a4",
+    "a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3",
+    "f4f5f6f7f8f9faffda000c03010002110311003f00f9d2bc0a8a2bf70fa32ffcce3fee07fee63fa37e90dff3",
+    "2aff00b8dffb88ffd9",
+);
+
+fn blender_jpeg() -> Vec<u8> {
+    (0..BLENDER_JPEG.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&BLENDER_JPEG[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+proptest! {
+    /// A damaged JPEG (bytes overwritten, or cut short) is an error or an image, never a panic.
+    #[test]
+    fn damaged_jpeg_never_panics(
+        at in 0usize..669,
+        with in prop::collection::vec(any::<u8>(), 1..16),
+        cut in 0usize..700,
+    ) {
+        let mut b = blender_jpeg();
+        for (k, x) in with.into_iter().enumerate() {
+            if let Some(v) = b.get_mut(at + k) {
+                *v = x;
+            }
+        }
+        b.truncate(cut);
+        let _ = gx::jpeg::decode(&b);
+    }
+}
+
+/// A JPEG image (Blender keeps JPEG sources as JPEG) decodes: each half, away from the edge
+/// that chroma subsampling blurs, within JPEG's loss of the colour Blender was given, every
+/// pixel opaque.
+#[test]
+fn jpeg_images_decode() {
+    let bytes = blender_jpeg();
+    let gltf = json!({
+        "asset": {"version": "2.0"},
+        "images": [{"uri": format!("data:image/jpeg;base64,{}", base64(&bytes))}],
+    });
+    let s = Scene::from_glb(&serde_json::to_vec(&gltf).unwrap()).unwrap();
+    let img = &s.images()[0];
+    assert_eq!((img.width(), img.height()), (16, 8));
+    for y in 0..8 {
+        for x in (0..6).chain(10..16) {
+            let want: [u8; 4] = if x < 8 {
+                [255, 0, 0, 255]
+            } else {
+                [0, 0, 255, 255]
+            };
+            let got = img.pixel(x, y).unwrap();
+            let far = got
+                .iter()
+                .zip(want)
+                .map(|(a, b)| a.abs_diff(b))
+                .max()
+                .unwrap();
+            assert!(far <= 24, "({x}, {y}): {got:?}");
+        }
     }
 }

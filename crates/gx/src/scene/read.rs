@@ -33,7 +33,7 @@ impl Scene {
     /// default scene's nodes (TRS or matrix); triangle, strip and fan primitives (strips and fans
     /// become triangle lists keeping their winding); every `TEXCOORD_n` (up to 8) and `COLOR_n` (up
     /// to 2) set, floats or normalised integers; `JOINTS_0/1` with `WEIGHTS_0/1`, skinned at rest;
-    /// sparse accessors; PNG images; metallic-roughness base colour, alpha mode,
+    /// sparse accessors; PNG and JPEG images (by their signature); metallic-roughness base colour, alpha mode,
     /// `KHR_materials_unlit`, `doubleSided`; translation, rotation, scale and
     /// `KHR_animation_pointer` channels; perspective cameras and `KHR_lights_punctual` lights
     /// on childless nodes without mesh (those nodes are no scene nodes: each camera and light
@@ -48,8 +48,8 @@ impl Scene {
     /// transforms and visibility, the skin's `skeleton`. The nodes a writer adds for glTF's sake
     /// are not scene nodes: one marked `extras: {"gx": "skeleton"}` (its children become roots),
     /// and a childless node that instances a skinned mesh (glTF ignores its transform) or is marked
-    /// `extras: {"gx": "mesh"}`. Refused with an error: external files, JPEG or other non-PNG
-    /// images, a required extension other than `KHR_materials_unlit`, `KHR_texture_transform`,
+    /// `extras: {"gx": "mesh"}`. Refused with an error: external files, images neither PNG nor
+    /// JPEG, a required extension other than `KHR_materials_unlit`, `KHR_texture_transform`,
     /// `KHR_animation_pointer`, `KHR_node_visibility` and `KHR_mesh_quantization` (Draco, meshopt,
     /// Basis), malformed or out-of-range references, and anything past [`gcio::Limits::default`]
     /// (elements per accessor, nodes, bytes read in total).
@@ -1320,12 +1320,12 @@ impl<'a> Reader<'a> {
                     return Err(invalid(format!("{what} has neither bufferView nor uri")));
                 }
             };
-            if bytes.starts_with(&[0xFF, 0xD8])
-                || img.get("mimeType").and_then(Value::as_str) == Some("image/jpeg")
-            {
-                return Err(invalid(format!("{what} is JPEG: only PNG images are read")));
+            let decoded = if bytes.starts_with(&[0xFF, 0xD8]) {
+                crate::jpeg::decode(&bytes)
+            } else {
+                crate::png::decode(&bytes)
             }
-            let decoded = crate::png::decode(&bytes).map_err(|e| e.context(what.clone()))?;
+            .map_err(|e| e.context(what.clone()))?;
             self.spend(
                 u64::from(decoded.width()) * u64::from(decoded.height()) * 4,
                 &what,
