@@ -91,6 +91,10 @@ pub use opened::{MAX_NESTING, OpenOptions, Opened, Source, open, open_with};
 pub use registered::{Described, Present, Registered};
 pub use verify::{read_back, read_back_all};
 
+/// A `.gltf` with separate buffer and image files made self-contained, for a conversion's input.
+#[cfg(feature = "convert")]
+pub use gx::scene::embed_external;
+
 /// Name printed for files no format recognises.
 pub const UNKNOWN: &str = "unknown";
 

@@ -288,6 +288,35 @@ pub fn read_companions(opts: &Options) -> Result<Companions, String> {
     read_companions_of(opts, &gcformats::companion_keys())
 }
 
+/// The input of a conversion made self-contained: a `.gltf` whose buffers and images are
+/// separate files (Blender's "glTF Separate" export) gets them from beside it
+/// ([`gcformats::embed_external`]; each at most [`gcio::Limits::default`]'s allocation bound);
+/// any other input comes back as it is.
+pub fn self_contained(input: &std::path::Path, data: Vec<u8>) -> Result<Vec<u8>, String> {
+    let gltf = input
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gltf"));
+    if !gltf {
+        return Ok(data);
+    }
+    let dir = input.parent().unwrap_or(std::path::Path::new(""));
+    let most = gcio::Limits::default().max_alloc_bytes;
+    gcformats::embed_external(&data, |name| {
+        let path = dir.join(name);
+        let size = std::fs::metadata(&path)
+            .map_err(|e| gcio::Error::message(format!("{}: {e}", path.display())))?
+            .len();
+        if size > most {
+            return Err(gcio::Error::message(format!(
+                "{}: {size} bytes, past the {most} read at most",
+                path.display()
+            )));
+        }
+        std::fs::read(&path).map_err(|e| gcio::Error::message(format!("{}: {e}", path.display())))
+    })
+    .map_err(|e| format!("{}: {e}", input.display()))
+}
+
 /// [`read_companions`] for the option keys `keys` only (a conversion's,
 /// [`gcformats::companion_keys_for`]).
 pub fn read_companions_of(opts: &Options, keys: &[&str]) -> Result<Companions, String> {

@@ -972,7 +972,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 })?;
                 gcf::write_checked(&pol, &output, &packed.bytes)?;
             } else {
-                let data = read(&input)?;
+                let data = gcf::self_contained(&input, read(&input)?)?;
                 let (from, to) = (input.to_string_lossy(), output.to_string_lossy());
                 let files = gcf::read_companions_of(
                     &opts,

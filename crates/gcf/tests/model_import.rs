@@ -296,3 +296,38 @@ fn glb_imports_into_a_pkx() {
     ])
     .fails_with(&["kind=robot"]);
 }
+
+/// A `.gltf` with its buffer in a separate file beside it (Blender's "glTF Separate", a name
+/// with a space percent-encoded) converts as the `.glb` of the same document does, byte for
+/// byte; a missing file is an error naming it.
+#[test]
+fn separate_gltf_reads_its_files() {
+    let dir = scratch("separate-gltf");
+    let mut s = Scene::new("prop");
+    let mut m = gx::scene::Mesh::new("quad");
+    m.positions = vec![[0.0; 3], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
+    m.triangles = vec![[0, 1, 2], [0, 2, 3]];
+    s.meshes.push(m);
+    let glb = s.to_glb().unwrap();
+    // Split the GLB: JSON chunk (its buffer given a file name), BIN chunk as that file.
+    let word = |at: usize| u32::from_le_bytes(glb[at..at + 4].try_into().unwrap()) as usize;
+    let json_len = word(12);
+    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let bin_at = 20 + json_len;
+    let bin = &glb[bin_at + 8..bin_at + 8 + word(bin_at)];
+    json["buffers"][0]["uri"] = "quad%20data.bin".into();
+    std::fs::write(dir.join("quad data.bin"), bin).unwrap();
+    std::fs::write(dir.join("quad.gltf"), serde_json::to_vec(&json).unwrap()).unwrap();
+    std::fs::write(dir.join("quad.glb"), &glb).unwrap();
+    let r = convert(&dir.join("quad.gltf"), &dir.join("a.dat"), &[]);
+    assert!(r.ok, "{}", r.stderr);
+    assert!(convert(&dir.join("quad.glb"), &dir.join("b.dat"), &[]).ok);
+    assert_eq!(
+        std::fs::read(dir.join("a.dat")).unwrap(),
+        std::fs::read(dir.join("b.dat")).unwrap()
+    );
+    std::fs::remove_file(dir.join("quad data.bin")).unwrap();
+    let r = convert(&dir.join("quad.gltf"), &dir.join("c.dat"), &[]);
+    assert!(!r.ok && r.stderr.contains("quad data.bin"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

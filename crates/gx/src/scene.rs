@@ -39,6 +39,9 @@ mod clip;
 #[cfg(feature = "import")]
 mod read;
 
+#[cfg(feature = "import")]
+pub use read::embed_external;
+
 pub use clip::{Channel, Clip, Interpolation, NO_NODE, Target, compose};
 
 /// A joint: its local transform relative to its parent and its inverse bind matrix.

@@ -896,3 +896,41 @@ fn jpeg_images_decode() {
         }
     }
 }
+
+/// A `.gltf` whose buffer and image are separate files (Blender's "glTF Separate") reads, once
+/// `embed_external` has them from the resolver, as the self-contained document does: names
+/// percent-decoded; a URI with a scheme or an absolute path is refused; a GLB is unchanged.
+#[test]
+fn external_files_embed() {
+    let mut d = hand_built();
+    let whole = Scene::from_glb(&d.glb()).unwrap();
+    let png = gx::png::encode(&Image::test_pattern(4, 4, true).unwrap()).unwrap();
+    let mut doc = d.json.clone();
+    doc["buffers"] = json!([{"byteLength": d.bin.len(), "uri": "my%20model.bin"}]);
+    doc["images"] = json!([{"uri": "tex/a.png"}]);
+    let doc = serde_json::to_vec(&doc).unwrap();
+    let files = [("my model.bin", d.bin.clone()), ("tex/a.png", png.clone())];
+    let mut asked = Vec::new();
+    let embedded = gx::scene::embed_external(&doc, |name| {
+        asked.push(name.to_owned());
+        let (_, bytes) = files.iter().find(|(n, _)| *n == name).unwrap();
+        Ok(bytes.clone())
+    })
+    .unwrap();
+    assert_eq!(asked, ["my model.bin", "tex/a.png"]);
+    let read = Scene::from_glb(&embedded).unwrap();
+    assert_eq!(read.meshes, whole.meshes);
+    assert_eq!(read.images()[0], gx::png::decode(&png).unwrap());
+    for bad in ["http://example.com/a.bin", "/tmp/a.bin", "file:a.bin"] {
+        let mut doc = d.json.clone();
+        doc["buffers"] = json!([{"byteLength": d.bin.len(), "uri": bad}]);
+        let doc = serde_json::to_vec(&doc).unwrap();
+        let e = gx::scene::embed_external(&doc, |_| Ok(Vec::new())).unwrap_err();
+        assert!(e.to_string().contains("relative"), "{bad}: {e}");
+    }
+    let glb = d.glb();
+    assert_eq!(
+        gx::scene::embed_external(&glb, |_| unreachable!()).unwrap(),
+        glb
+    );
+}

@@ -83,6 +83,97 @@ impl Scene {
     }
 }
 
+/// A `.gltf` document whose buffers and images name external files (Blender's "glTF
+/// Separate" export: `model.bin`, `texture.png`) made self-contained for [`Scene::from_glb`]:
+/// each such `uri`, a relative reference, is percent-decoded and given to `resolve`, and the
+/// bytes it returns replace it as a `data:` URI. A GLB, or a document without external files,
+/// comes back unchanged; a `uri` with a scheme (`http:`, `file:`) or an absolute path is refused.
+pub fn embed_external(
+    data: &[u8],
+    mut resolve: impl FnMut(&str) -> Result<Vec<u8>>,
+) -> Result<Vec<u8>> {
+    let (json, bin) = split(data)?;
+    if bin.is_some() || data.starts_with(b"glTF") {
+        return Ok(data.to_vec());
+    }
+    let mut root: Value =
+        serde_json::from_slice(json).map_err(|e| invalid(format!("JSON: {e}")))?;
+    let mut changed = false;
+    for key in ["buffers", "images"] {
+        let Some(items) = root.get_mut(key).and_then(Value::as_array_mut) else {
+            continue;
+        };
+        for (i, item) in items.iter_mut().enumerate() {
+            let Some(uri) = item.get("uri").and_then(Value::as_str) else {
+                continue;
+            };
+            if uri.starts_with("data:") {
+                continue;
+            }
+            let what = format!("{key}[{i}]");
+            let scheme = uri.split('/').next().is_some_and(|s| s.contains(':'));
+            if scheme || uri.starts_with('/') || uri.starts_with('\\') {
+                return Err(invalid(format!(
+                    "{what} refers to {uri:?}: only relative file names are read"
+                )));
+            }
+            let path = percent_decoded(uri)
+                .ok_or_else(|| invalid(format!("{what}: bad percent-encoding in {uri:?}")))?;
+            let bytes = resolve(&path).map_err(|e| e.context(format!("{what} ({path})")))?;
+            let embedded = format!(
+                "data:application/octet-stream;base64,{}",
+                base64_encoded(&bytes)
+            );
+            if let Some(slot) = item.get_mut("uri") {
+                *slot = Value::String(embedded);
+                changed = true;
+            }
+        }
+    }
+    if !changed {
+        return Ok(data.to_vec());
+    }
+    serde_json::to_vec(&root).map_err(|e| invalid(format!("JSON: {e}")))
+}
+
+/// A URI reference with its `%XX` escapes decoded (UTF-8); `None` on a bad escape.
+fn percent_decoded(uri: &str) -> Option<String> {
+    let mut out = Vec::with_capacity(uri.len());
+    let mut bytes = uri.bytes();
+    while let Some(b) = bytes.next() {
+        if b == b'%' {
+            let hex = [bytes.next()?, bytes.next()?];
+            out.push(u8::from_str_radix(std::str::from_utf8(&hex).ok()?, 16).ok()?);
+        } else {
+            out.push(b);
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Standard base64 with padding.
+fn base64_encoded(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
+        for k in 0..4 {
+            if k <= chunk.len() {
+                let sextet = (n >> (18 - 6 * k)) & 0x3F;
+                out.push(char::from(
+                    ALPHABET.get(sextet as usize).copied().unwrap_or(b'A'),
+                ));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 fn invalid(what: impl Into<String>) -> Error {
     Error::without_offset(ErrorKind::Invalid(format!("glTF: {}", what.into())))
 }
