@@ -104,6 +104,16 @@ pub struct Conversion<'a> {
 #[cfg(feature = "convert")]
 pub type Notices = Vec<String>;
 
+/// The glTF document of an import's input, with a notice for each thing the reader dropped
+/// (line and point primitives, morph targets, textures without a PNG or JPEG source, …:
+/// [`gx::scene::Scene::read_glb`]).
+#[cfg(feature = "convert")]
+pub(crate) fn read_scene(job: &Conversion<'_>, notices: &mut Notices) -> Result<gx::scene::Scene> {
+    let (scene, notes) = gx::scene::Scene::read_glb(job.input)?;
+    notices.extend(notes.into_iter().map(|n| format!("{}: {n}", job.from)));
+    Ok(scene)
+}
+
 /// The notice for a texture an import stored at the size GX samples (`gx::tex::sampled_size`)
 /// rather than its glTF size: `what` names it in `from`.
 #[cfg(feature = "convert")]

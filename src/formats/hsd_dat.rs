@@ -230,7 +230,7 @@ const IMPORT_KEYS: [&str; 4] = ["order", "texfmt", "name", "tol"];
 /// blocks that could not come back exactly and the holder joints added.
 #[cfg(feature = "convert")]
 fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
-    use hsd_dat::import::{ImportOptions, from_glb};
+    use hsd_dat::import::{ImportOptions, import};
     crate::format::check_option_keys(job.opts, &IMPORT_KEYS, "glTF to HSD")?;
     let mut opts = ImportOptions::default();
     if let Some(o) = job.opts.get("order") {
@@ -252,7 +252,7 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
             .filter(|t| t.is_finite() && *t > 0.0)
             .ok_or_else(|| gcio::Error::message(format!("tol={t:?} is not a positive number")))?;
     }
-    let imported = from_glb(job.input, &opts)?;
+    let imported = import(&crate::format::read_scene(job, notices)?, &opts)?;
     import_notices(job, &imported, notices);
     Ok(crate::format::one_file(job.to, imported.bytes))
 }

@@ -107,12 +107,16 @@ impl Present<j3d_anim::Format> for J3dAnim {
 
     #[cfg(feature = "convert")]
     /// `anim.bck anim.json` and back (any kind's extension).
-    fn convert_noting(&self, job: &Conversion<'_>, _: &mut Notices) -> Result<Option<Outputs>> {
+    fn convert_noting(
+        &self,
+        job: &Conversion<'_>,
+        notices: &mut Notices,
+    ) -> Result<Option<Outputs>> {
         let (input, from, to, limits) = (job.input, job.from, job.to, job.limits);
         if matches!(extension_of(from).as_str(), "glb" | "gltf")
             && matches!(extension_of(to).as_str(), "bck" | "btk" | "brk")
         {
-            return import_anim(job).map(|bytes| Some(one_file(to, bytes)));
+            return import_anim(job, notices).map(|bytes| Some(one_file(to, bytes)));
         }
         let out = match (j3d_anim::sniff(input).is_some(), extension_of(to).as_str()) {
             (true, "json") => j3d_anim::Anim::parse_with(input, limits)
@@ -145,7 +149,7 @@ const IMPORT_KEYS: [&str; 3] = ["anim", "tol", "fps"];
 /// first animation), `-o fps=N` (60), `-o tol=X` (BCK, BTK: scale and rotation in radians within
 /// X, translation within 10·X; default 0.001. BRK: colour units, default 0.6).
 #[cfg(feature = "convert")]
-fn import_anim(job: &Conversion<'_>) -> Result<Vec<u8>> {
+fn import_anim(job: &Conversion<'_>, notices: &mut Notices) -> Result<Vec<u8>> {
     crate::format::check_option_keys(job.opts, &IMPORT_KEYS, "glTF to J3D animation")?;
     let number = |key: &str, default: f32| -> Result<f32> {
         match job.opts.get(key) {
@@ -168,7 +172,7 @@ fn import_anim(job: &Conversion<'_>) -> Result<Vec<u8>> {
         },
         ..j3d_anim::import::BckOptions::default()
     };
-    let scene = gx::scene::Scene::from_glb(job.input)?;
+    let scene = crate::format::read_scene(job, notices)?;
     let clip = j3d_anim::import::clip_index(&scene, job.opts.get("anim").map(String::as_str))?;
     match kind.as_str() {
         "btk" => j3d_anim::import::btk(&scene, clip, &opts),

@@ -235,7 +235,7 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
         texture_format,
         mipmaps,
     };
-    let imported = j3d_bmd::import::from_glb(job.input, &opts)?;
+    let imported = j3d_bmd::import::import(&crate::format::read_scene(job, notices)?, &opts)?;
     for (name, blocks) in &imported.textures.inexact_blocks {
         notices.push(format!(
             "{}: texture {name}: {blocks} CMPR blocks re-encoded approximately",

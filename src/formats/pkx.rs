@@ -306,11 +306,10 @@ fn export(job: &Conversion<'_>) -> Result<Outputs> {
 /// output with validator errors (under `-o kind`'s rules when given) fails with them.
 #[cfg(feature = "convert")]
 fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Vec<u8>> {
-    use gx::scene::Scene;
     crate::format::check_option_keys(job.opts, &["meta", "game", "kind"], "glTF to PKX")?;
     let want = game_option(job.opts)?;
     let kind = kind_option(job.opts)?;
-    let mut scene = Scene::from_glb(job.input)?;
+    let mut scene = crate::format::read_scene(job, notices)?;
     if scene.clips.is_empty() {
         scene.clips.push(still_clip(&scene)?);
         notices.push(format!(

@@ -297,25 +297,31 @@ fn glb_imports_into_a_pkx() {
     .fails_with(&["kind=robot"]);
 }
 
-/// A `.gltf` with its buffer in a separate file beside it (Blender's "glTF Separate", a name
-/// with a space percent-encoded) converts as the `.glb` of the same document does, byte for
-/// byte; a missing file is an error naming it.
-#[test]
-fn separate_gltf_reads_its_files() {
-    let dir = scratch("separate-gltf");
+/// A quad as a glTF document split into its JSON (the buffer given the file name `bin`) and
+/// the bytes of that file.
+fn separate_quad(bin: &str) -> (serde_json::Value, Vec<u8>, Vec<u8>) {
     let mut s = Scene::new("prop");
     let mut m = gx::scene::Mesh::new("quad");
     m.positions = vec![[0.0; 3], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]];
     m.triangles = vec![[0, 1, 2], [0, 2, 3]];
     s.meshes.push(m);
     let glb = s.to_glb().unwrap();
-    // Split the GLB: JSON chunk (its buffer given a file name), BIN chunk as that file.
     let word = |at: usize| u32::from_le_bytes(glb[at..at + 4].try_into().unwrap()) as usize;
     let json_len = word(12);
     let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
     let bin_at = 20 + json_len;
-    let bin = &glb[bin_at + 8..bin_at + 8 + word(bin_at)];
-    json["buffers"][0]["uri"] = "quad%20data.bin".into();
+    let data = glb[bin_at + 8..bin_at + 8 + word(bin_at)].to_vec();
+    json["buffers"][0]["uri"] = bin.into();
+    (json, data, glb)
+}
+
+/// A `.gltf` with its buffer in a separate file beside it (Blender's "glTF Separate", a name
+/// with a space percent-encoded) converts as the `.glb` of the same document does, byte for
+/// byte; a missing file is an error naming it.
+#[test]
+fn separate_gltf_reads_its_files() {
+    let dir = scratch("separate-gltf");
+    let (json, bin, glb) = separate_quad("quad%20data.bin");
     std::fs::write(dir.join("quad data.bin"), bin).unwrap();
     std::fs::write(dir.join("quad.gltf"), serde_json::to_vec(&json).unwrap()).unwrap();
     std::fs::write(dir.join("quad.glb"), &glb).unwrap();
@@ -329,5 +335,26 @@ fn separate_gltf_reads_its_files() {
     std::fs::remove_file(dir.join("quad data.bin")).unwrap();
     let r = convert(&dir.join("quad.gltf"), &dir.join("c.dat"), &[]);
     assert!(!r.ok && r.stderr.contains("quad data.bin"), "{}", r.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What the glTF reader drops (here a morph target) is told by every model import, not
+/// dropped silently.
+#[test]
+fn dropped_gltf_parts_are_told() {
+    let dir = scratch("dropped-parts");
+    let (mut json, bin, _) = separate_quad("quad.bin");
+    json["meshes"][0]["primitives"][0]["targets"] = serde_json::json!([{"POSITION": 0}]);
+    std::fs::write(dir.join("quad.bin"), bin).unwrap();
+    std::fs::write(dir.join("quad.gltf"), serde_json::to_vec(&json).unwrap()).unwrap();
+    for out in ["a.dat", "a.bmd"] {
+        let r = convert(&dir.join("quad.gltf"), &dir.join(out), &[]);
+        assert!(r.ok, "{out}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("morph targets dropped"),
+            "{out}: {}",
+            r.stderr
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
