@@ -327,6 +327,16 @@ impl Image {
         Image::from_parts(w, h, pixels)
     }
 
+    /// The image at the size GX samples it ([`sampled_size`], `repeat`: whether it wraps along
+    /// S and T), `None` when it already has that size.
+    pub fn sampled(&self, repeat: [bool; 2]) -> Result<Option<Image>> {
+        let (w, h) = sampled_size(self.width, self.height, repeat);
+        if (w, h) == (self.width, self.height) {
+            return Ok(None);
+        }
+        self.resized(w, h).map(Some)
+    }
+
     /// The image resampled to `width × height` (each at least 1): halved by 2 × 2 boxes while
     /// both sides stay at least twice the target, then bilinear at texel centres (edges
     /// replicated).

@@ -325,16 +325,12 @@ impl<'a> Materials<'a> {
         let format = TexFormat(format);
         // A size GX samples: larger sides scaled down, and power-of-two sides where the TObj
         // wraps (a plain glTF's textures repeat); recorded images already have one.
-        let (w, h) = gx::tex::sampled_size(img.width(), img.height(), repeat);
-        let resized;
-        let img = if (w, h) == (img.width(), img.height()) {
-            img
-        } else {
-            resized = img.resized(w, h)?;
-            self.resized
-                .push((index, [img.width(), img.height()], [w, h]));
-            &resized
-        };
+        let sampled = img.sampled(repeat)?;
+        if let Some(r) = &sampled {
+            let sizes = [[img.width(), img.height()], [r.width(), r.height()]];
+            self.resized.push((index, sizes[0], sizes[1]));
+        }
+        let img = sampled.as_ref().unwrap_or(img);
         let chain = img.mip_chain(levels.max(1));
         let mut pal = None;
         let mut data = Vec::new();

@@ -228,17 +228,12 @@ fn encode(
     report: &mut TextureReport,
 ) -> Result<(BtiHeader, Vec<u8>, Option<Vec<u8>>)> {
     let mut h = *header;
-    let (w, ht) = gx::tex::sampled_size(img.width(), img.height(), repeat);
-    let resized;
-    let img = if (w, ht) == (img.width(), img.height()) {
-        img
-    } else {
-        resized = img.resized(w, ht)?;
-        report
-            .resized
-            .push((name.to_owned(), [img.width(), img.height()], [w, ht]));
-        &resized
-    };
+    let sampled = img.sampled(repeat)?;
+    if let Some(r) = &sampled {
+        let sizes = [[img.width(), img.height()], [r.width(), r.height()]];
+        report.resized.push((name.to_owned(), sizes[0], sizes[1]));
+    }
+    let img = sampled.as_ref().unwrap_or(img);
     h.width = u16::try_from(img.width()).map_err(|_| Error::message("texture too wide"))?;
     h.height = u16::try_from(img.height()).map_err(|_| Error::message("texture too tall"))?;
     h.image_offset = 0;
