@@ -38,6 +38,7 @@ use crate::mesh::{Skin, bind_matrices, cross, direction, envelope_coord, envelop
 use crate::roots::RootKind;
 use crate::types::{
     Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev, TexLod,
+    VtxDesc,
 };
 use crate::view::Archive;
 
@@ -91,8 +92,20 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     let mut materials: HashMap<u32, usize> = HashMap::new();
     let mut dobjs: HashMap<u32, usize> = HashMap::new();
     let meshes: Vec<Result<crate::mesh::Mesh>> = g.pobjs.iter().map(|p| a.mesh(&g, p)).collect();
-    let own = own_values(a, &g, &meshes);
-    for ((p, m), own) in g.pobjs.iter().zip(meshes).zip(&own) {
+    // Each PObj's descriptor entries, read once (its extras and `own_values` use them).
+    let descs: Vec<Vec<(VtxDesc, VertexFormat)>> = g
+        .pobjs
+        .iter()
+        .map(|p| {
+            p.pobj
+                .vtx_desc
+                .and_then(|v| a.vertex_desc(v).ok())
+                .map(|(_, attrs)| attrs)
+                .unwrap_or_default()
+        })
+        .collect();
+    let own = own_values(&g, &descs, &meshes);
+    for (((p, m), own), attrs) in g.pobjs.iter().zip(meshes).zip(&own).zip(&descs) {
         let next = dobjs.len();
         let dobj = *dobjs.entry(p.dobj).or_insert(next);
         let material = p.mobj.map(|m| {
@@ -104,25 +117,18 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
             Ok(m) => {
                 let mut mesh = mesh(&g, &m, &world, &bind, &ibm, own);
                 mesh.material = material;
-                let vtx = p
-                    .pobj
-                    .vtx_desc
-                    .and_then(|v| a.vertex_desc(v).ok())
-                    .map(|(_, attrs)| {
-                        attrs
-                            .iter()
-                            .map(|(d, _)| {
-                                [
-                                    d.attr,
-                                    d.attr_type,
-                                    d.comp_cnt,
-                                    d.comp_type,
-                                    u32::from(d.frac),
-                                ]
-                            })
-                            .collect()
+                let vtx = attrs
+                    .iter()
+                    .map(|(d, _)| {
+                        [
+                            d.attr,
+                            d.attr_type,
+                            d.comp_cnt,
+                            d.comp_type,
+                            u32::from(d.frac),
+                        ]
                     })
-                    .unwrap_or_default();
+                    .collect();
                 mesh.extras = extras::write(&MeshExtras {
                     joint: Some(p.joint),
                     cull: (p.pobj.flags & (PObjFlags::CULLFRONT | PObjFlags::CULLBACK)).bits(),
@@ -867,28 +873,21 @@ fn unit_or_across(t: [f32; 3], n: [f32; 3]) -> [f32; 3] {
 /// in order (the forward numbering of [`crate::import`]'s backward walk), entries in list
 /// order. The rest are values of another PObj's run, which its vertex order does not place.
 fn own_values(
-    a: &Archive<'_>,
     g: &Graph,
+    descs: &[Vec<(VtxDesc, VertexFormat)>],
     meshes: &[Result<crate::mesh::Mesh>],
 ) -> Vec<Vec<HashSet<u32>>> {
     // Each indexed entry's array, as `Archive::mesh` reads them.
-    let arrays: Vec<Vec<u32>> = g
-        .pobjs
+    let arrays: Vec<Vec<u32>> = descs
         .iter()
-        .map(|p| {
-            p.pobj
-                .vtx_desc
-                .and_then(|v| a.vertex_desc(v).ok())
-                .map(|(_, attrs)| {
-                    attrs
-                        .iter()
-                        .filter_map(|(d, _)| {
-                            d.array
-                                .filter(|_| AttrType(d.attr_type).index_size().is_some())
-                        })
-                        .collect()
+        .map(|attrs| {
+            attrs
+                .iter()
+                .filter_map(|(d, _)| {
+                    d.array
+                        .filter(|_| AttrType(d.attr_type).index_size().is_some())
                 })
-                .unwrap_or_default()
+                .collect()
         })
         .collect();
     let mut fill: Vec<usize> = (0..g.pobjs.len())
