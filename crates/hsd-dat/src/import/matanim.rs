@@ -141,8 +141,9 @@ fn frame_count(clip: &Clip, x: Option<&MatAnimExtras>) -> usize {
 /// swaps from the extras. A material the scene lacks is skipped.
 pub fn material_tracks(scene: &Scene, clip: &Clip) -> Vec<MaterialSamples> {
     // Our extras name glTF materials and images by index: used while those are still ours.
-    let x = extras::read::<MatAnimExtras>(clip.extras.as_ref())
-        .filter(|e| e.version > 0 && images_trusted(scene));
+    let trusted = images_trusted(scene);
+    let x =
+        extras::read::<MatAnimExtras>(clip.extras.as_ref()).filter(|e| e.version > 0 && trusted);
     let n = frame_count(clip, x.as_ref());
     let mut ids: Vec<usize> = x
         .iter()
@@ -157,7 +158,9 @@ pub fn material_tracks(scene: &Scene, clip: &Clip) -> Vec<MaterialSamples> {
             continue;
         }
         seen.push(m);
-        let Some(r) = rest(scene, m) else { continue };
+        let Some(r) = rest(scene, m, trusted) else {
+            continue;
+        };
         let recorded = x
             .as_ref()
             .and_then(|x| x.materials.iter().find(|e| e.material == m));
@@ -284,7 +287,7 @@ fn material(
 /// its TObj `texture` for a texture track — when the track has one: the value `v` that gives
 /// the rest colour, alpha, pixel-engine byte or texture SRT component.
 pub fn rest_value(scene: &Scene, m: usize, texture: Option<u32>, track: u8) -> Option<f32> {
-    let r = rest(scene, m)?;
+    let r = rest(scene, m, images_trusted(scene))?;
     match texture {
         Some(id) => texture_rest(&r, id, track),
         None => material_rest(&r, track),
@@ -399,6 +402,7 @@ pub(super) fn animations(
     tol: f32,
 ) -> Result<Vec<Target>> {
     let mut out = Vec::new();
+    let trusted = mats.trusted;
     for clip in material_clips(scene) {
         let samples = material_tracks(scene, &clip);
         let n = samples
@@ -414,7 +418,7 @@ pub(super) fn animations(
             .unwrap_or(1);
         let animated: HashMap<usize, (MaterialSamples, Rest)> = samples
             .into_iter()
-            .filter_map(|m| Some((m.material, (rest(scene, m.material)?, m))))
+            .filter_map(|m| Some((m.material, (rest(scene, m.material, trusted)?, m))))
             .map(|(k, (r, m))| (k, (m, r)))
             .collect();
         let drawn = dobjs

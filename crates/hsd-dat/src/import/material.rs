@@ -453,10 +453,11 @@ fn extras_of(mat: &gx::scene::Material, trusted: bool) -> Option<MaterialExtras>
     extras::read::<MaterialExtras>(mat.extras.as_ref()).filter(|x| trusted && x.version > 0)
 }
 
-/// The [`Rest`] of glTF material `m` (`None` when the scene has no such material).
-pub(super) fn rest(scene: &Scene, m: usize) -> Option<Rest> {
+/// The [`Rest`] of glTF material `m` (`None` when the scene has no such material); `trusted`
+/// as [`images_trusted`] decides for the scene.
+pub(super) fn rest(scene: &Scene, m: usize, trusted: bool) -> Option<Rest> {
     let mat = scene.materials.get(m)?;
-    Some(match extras_of(mat, images_trusted(scene)) {
+    Some(match extras_of(mat, trusted) {
         Some(x) => Rest {
             colors: x.material().unwrap_or_else(|| material(0x80)),
             pe: x.pixel_engine(),
