@@ -267,6 +267,7 @@ fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Findings) {
             ),
         );
     }
+    sampled_size(&h, here, i, o);
     let max_palette = match h.format {
         0x8 => Some(16),
         0x9 => Some(256),
@@ -293,6 +294,31 @@ fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Findings) {
                 format!(
                     "texture {i}: palette at +{:#x} leaves TEX1",
                     h.palette_offset
+                ),
+            );
+        }
+    }
+}
+
+/// J3D-082: GX samples at most 1024 texels a side (`TX_SETIMAGE0` holds the size − 1 in 10
+/// bits) and repeats or mirrors only power-of-two sides.
+fn sampled_size(h: &BtiHeader, here: u64, i: usize, o: &mut Findings) {
+    let (w, ht) = (u32::from(h.width), u32::from(h.height));
+    if w > gx::tex::MAX_SAMPLED_SIDE || ht > gx::tex::MAX_SAMPLED_SIDE {
+        o.error_at(
+            "J3D-082",
+            here + 2,
+            format!("texture {i}: {w}×{ht} texels: GX samples at most 1024 a side"),
+        );
+    }
+    for (axis, side, wrap, at) in [("S", w, h.wrap_s, 6), ("T", ht, h.wrap_t, 7)] {
+        if wrap != 0 && side > 0 && !side.is_power_of_two() {
+            o.warning_at(
+                "J3D-082",
+                here + at,
+                format!(
+                    "texture {i} wraps along {axis} (mode {wrap}) over {side} texels: GX repeats \
+                     and mirrors only power-of-two sides"
                 ),
             );
         }

@@ -795,6 +795,40 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         "J3D-074",
     ),
     (
+        "texture 0 repeats over 24 texels along S",
+        || {
+            skinned(|m| {
+                raw(m, b"TEX1", |b| {
+                    let table = u32_at(b, 0x0C);
+                    put16(b, table + 2, 24);
+                })
+            })
+        },
+        Warning,
+        "J3D-082",
+    ),
+    (
+        "a standalone BTI 1032 texels wide (I4, one row, all its data)",
+        || {
+            let mut set = j3d_bmd::TextureSet::default();
+            let header = j3d_bmd::BtiHeader {
+                width: 1032,
+                height: 1,
+                wrap_s: 0,
+                wrap_t: 0,
+                ..j3d_bmd::build::bti_header(0, 8, 1)
+            };
+            set.push(header, &[0x5A; 4128], None);
+            let bti = j3d_bmd::Bti {
+                set,
+                image_offset_zero: false,
+            };
+            bti.write().unwrap()
+        },
+        Error,
+        "J3D-082",
+    ),
+    (
         "texture number 99",
         || broken_variant("texture_number_past_tex1").unwrap(),
         Error,
@@ -843,7 +877,15 @@ fn the_base_models_are_clean() {
 
 #[test]
 fn every_rule_has_a_broken_variant() {
-    if let Err(e) = check_rule_cases(CASES, |b| j3d_bmd::validate(b)) {
+    // Models, and a standalone BTI where a TEX1 fixture has no room for a case's data.
+    let validate = |b: &Vec<u8>| {
+        if b.starts_with(b"J3D") {
+            j3d_bmd::validate(b)
+        } else {
+            j3d_bmd::validate_bti(b)
+        }
+    };
+    if let Err(e) = check_rule_cases(CASES, validate) {
         panic!("{e}");
     }
 }
