@@ -934,3 +934,51 @@ fn external_files_embed() {
         glb
     );
 }
+
+/// A static `KHR_texture_transform` on the base-colour texture (Blender's Mapping node) is
+/// applied to the coordinates the texture reads, `uv' = T · R · S · uv`; an empty one (our
+/// export's, whose values an animation carries) changes nothing.
+#[test]
+fn static_texture_transforms_apply() {
+    let read = |transform: Value| {
+        let mut d = hand_built();
+        d.json["textures"] = json!([{}]);
+        d.json["materials"] = json!([{"pbrMetallicRoughness": {"baseColorTexture": {
+            "index": 0, "extensions": {"KHR_texture_transform": transform}}}}]);
+        d.json["extensionsUsed"] = json!(["KHR_texture_transform"]);
+        for p in d.json["meshes"][0]["primitives"].as_array_mut().unwrap() {
+            p["material"] = json!(0);
+        }
+        Scene::from_glb(&d.glb()).unwrap()
+    };
+    let plain = read(json!({}));
+    assert_eq!(
+        plain.meshes,
+        Scene::from_glb(&{
+            let mut d = hand_built();
+            d.json["textures"] = json!([{}]);
+            d.json["materials"] =
+                json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]);
+            for p in d.json["meshes"][0]["primitives"].as_array_mut().unwrap() {
+                p["material"] = json!(0);
+            }
+            d.glb()
+        })
+        .unwrap()
+        .meshes
+    );
+    let (r, s, o) = (0.5f32, [2.0f32, 3.0], [0.5f32, 0.25]);
+    let moved = read(json!({"offset": o, "scale": s, "rotation": r}));
+    let mut checked = 0;
+    for (a, b) in plain.meshes.iter().zip(&moved.meshes) {
+        for (&[u, v], &[x, y]) in a.uvs[0].iter().zip(&b.uvs[0]) {
+            let want = [
+                r.cos() * s[0] * u + r.sin() * s[1] * v + o[0],
+                -r.sin() * s[0] * u + r.cos() * s[1] * v + o[1],
+            ];
+            assert!((x - want[0]).abs() < 1e-6 && (y - want[1]).abs() < 1e-6);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked}");
+}

@@ -34,7 +34,9 @@ impl Scene {
     /// become triangle lists keeping their winding); every `TEXCOORD_n` (up to 8) and `COLOR_n` (up
     /// to 2) set, floats or normalised integers; `JOINTS_0/1` with `WEIGHTS_0/1`, skinned at rest;
     /// sparse accessors; PNG and JPEG images (by their signature); metallic-roughness base colour, alpha mode,
-    /// `KHR_materials_unlit`, `doubleSided`; translation, rotation, scale and
+    /// `KHR_materials_unlit`, `doubleSided`, the base-colour texture's static
+    /// `KHR_texture_transform` (applied to the coordinates it reads, unless a clip animates it);
+    /// translation, rotation, scale and
     /// `KHR_animation_pointer` channels; perspective cameras and `KHR_lights_punctual` lights
     /// on childless nodes without mesh (those nodes are no scene nodes: each camera and light
     /// keeps its node's world matrix); `extras` of the document, nodes, meshes, materials,
@@ -44,8 +46,8 @@ impl Scene {
     /// and their `weights` channels, channels of nodes outside the default scene, sets past the
     /// limits above, textures without a PNG source other than the core one. Dropped silently:
     /// orthographic cameras, cameras and lights on nodes with children or a mesh, PBR
-    /// properties and textures other than the base colour, static texture
-    /// transforms and visibility, the skin's `skeleton`. The nodes a writer adds for glTF's sake
+    /// properties and textures other than the base colour, static visibility,
+    /// the skin's `skeleton`. The nodes a writer adds for glTF's sake
     /// are not scene nodes: one marked `extras: {"gx": "skeleton"}` (its children become roots),
     /// and a childless node that instances a skinned mesh (glTF ignores its transform) or is marked
     /// `extras: {"gx": "mesh"}`. Refused with an error: external files, images neither PNG nor
@@ -76,6 +78,7 @@ impl Scene {
             buffers: Vec::new(),
             budget: Limits::default().max_alloc_bytes,
             notes: Vec::new(),
+            transforms: Vec::new(),
         };
         r.buffers = r.load_buffers(bin)?;
         let scene = r.scene()?;
@@ -334,6 +337,25 @@ struct Reader<'a> {
     /// Bytes the reader may still allocate for what it reads.
     budget: u64,
     notes: Vec<String>,
+    /// Per material: the static `KHR_texture_transform` of its base-colour texture, as the
+    /// affine map `[[a, b, c], [d, e, f]]` of texture coordinates, when it is not identity.
+    transforms: Vec<Option<[[f32; 3]; 2]>>,
+}
+
+/// The affine map of a `KHR_texture_transform` object (`uv' = T · R · S · uv`), `None` when it
+/// is identity or absent.
+fn texture_transform(tt: &Value, what: &str) -> Result<Option<[[f32; 3]; 2]>> {
+    let offset = numbers::<2>(tt, "offset", what)?.unwrap_or([0.0; 2]);
+    let scale = numbers::<2>(tt, "scale", what)?.unwrap_or([1.0; 2]);
+    let rotation = number(tt, "rotation", 0.0, what)? as f32;
+    if offset == [0.0; 2] && scale == [1.0; 2] && rotation == 0.0 {
+        return Ok(None);
+    }
+    let (sin, cos) = rotation.sin_cos();
+    Ok(Some([
+        [cos * scale[0], sin * scale[1], offset[0]],
+        [-sin * scale[0], cos * scale[1], offset[1]],
+    ]))
 }
 
 /// A top-level array of the document (empty when absent).
@@ -932,7 +954,43 @@ impl<'a> Reader<'a> {
             scene.clips.push(clip);
         }
         self.cameras_and_lights(&mut scene, &tree)?;
+        self.apply_texture_transforms(&mut scene);
         Ok(scene)
+    }
+
+    /// Applies each material's static `KHR_texture_transform` to the texture coordinates of
+    /// its meshes (the set its texture reads), which then sample as the transform did. A
+    /// transform a clip animates is left as it is, with a note: the animated values replace
+    /// the static ones.
+    fn apply_texture_transforms(&mut self, scene: &mut Scene) {
+        for (m, t) in self.transforms.iter().enumerate() {
+            let Some([[a, b, c], [d, e, f]]) = *t else {
+                continue;
+            };
+            let prefix = format!("/materials/{m}/pbrMetallicRoughness/baseColorTexture/");
+            let animated = scene
+                .clips
+                .iter()
+                .flat_map(|x| &x.channels)
+                .any(|ch| matches!(&ch.target, Target::Pointer(p) if p.starts_with(&prefix)));
+            if animated {
+                self.notes.push(format!(
+                    "materials[{m}]: static texture transform left out (a clip animates it)"
+                ));
+                continue;
+            }
+            let Some(set) = scene.materials.get(m).map(|x| x.texcoord) else {
+                continue;
+            };
+            for mesh in scene.meshes.iter_mut().filter(|x| x.material == Some(m)) {
+                if let Some(uvs) = mesh.uvs.get_mut(set) {
+                    for uv in uvs.iter_mut() {
+                        let [u, v] = *uv;
+                        *uv = [a * u + b * v + c, d * u + e * v + f];
+                    }
+                }
+            }
+        }
     }
 
     /// The cameras and lights of the nodes that only place one ([`placed`]), in node order.
@@ -1436,6 +1494,15 @@ impl<'a> Reader<'a> {
                     .get(t)
                     .ok_or_else(|| invalid(format!("{what}: textures[{t}] does not exist")))?;
                 out.texcoord = index(info, "texCoord", &what)?.unwrap_or(0);
+                let tt = info
+                    .get("extensions")
+                    .and_then(|x| x.get("KHR_texture_transform"))
+                    .unwrap_or(&Value::Null);
+                if let Some(set) = index(tt, "texCoord", &what)? {
+                    out.texcoord = set;
+                }
+                self.transforms.resize(m, None);
+                self.transforms.push(texture_transform(tt, &what)?);
                 match index(tex, "source", &what)? {
                     Some(s) => {
                         out.texture = Some(*image_of.get(s).ok_or_else(|| {
