@@ -26,6 +26,7 @@
 //! assert!(scene.to_obj(Some("example.mtl")).contains("mtllib example.mtl"));
 //! ```
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -128,12 +129,13 @@ impl Mesh {
     /// (at least 3) and `max_triangles` triangles (at least 1), for formats whose indices or
     /// command lists are bounded (GX's 16-bit array indices, a display list's length): each
     /// part keeps the vertices its triangles use, in the mesh's vertex order, and everything
-    /// else (name, material, node, extras). A mesh within both bounds is returned whole. An
-    /// index past the vertex lists stays past the part's (the largest are renumbered last).
-    pub fn split(&self, max_vertices: usize, max_triangles: usize) -> Vec<Mesh> {
+    /// else (name, material, node, extras). A mesh within both bounds is returned whole,
+    /// borrowed. An index past the vertex lists stays past the part's (the largest are
+    /// renumbered last).
+    pub fn split(&self, max_vertices: usize, max_triangles: usize) -> Vec<Cow<'_, Mesh>> {
         let (max, most) = (max_vertices.max(3), max_triangles.max(1));
         if self.positions.len() <= max && self.triangles.len() <= most {
-            return vec![self.clone()];
+            return vec![Cow::Borrowed(self)];
         }
         let mut parts = Vec::new();
         let mut used = std::collections::BTreeSet::new();
@@ -141,13 +143,15 @@ impl Mesh {
         for (k, t) in self.triangles.iter().enumerate() {
             let fresh = t.iter().filter(|i| !used.contains(*i)).count();
             if used.len() + fresh > max || k - start == most {
-                parts.push(self.part(self.triangles.get(start..k).unwrap_or_default(), &used));
+                let part = self.part(self.triangles.get(start..k).unwrap_or_default(), &used);
+                parts.push(Cow::Owned(part));
                 used.clear();
                 start = k;
             }
             used.extend(t.iter().copied());
         }
-        parts.push(self.part(self.triangles.get(start..).unwrap_or_default(), &used));
+        let part = self.part(self.triangles.get(start..).unwrap_or_default(), &used);
+        parts.push(Cow::Owned(part));
         parts
     }
 
@@ -160,11 +164,6 @@ impl Mesh {
             keep.iter().filter_map(|&i| v.get(i).copied()).collect()
         }
         let keep: Vec<usize> = used.iter().map(|&i| i as usize).collect();
-        let renumber: std::collections::HashMap<u32, u32> = used
-            .iter()
-            .zip(0u32..)
-            .map(|(&old, new)| (old, new))
-            .collect();
         Mesh {
             name: self.name.clone(),
             positions: take(&self.positions, &keep),
@@ -177,7 +176,7 @@ impl Mesh {
             skin: take(&self.skin, &keep),
             triangles: triangles
                 .iter()
-                .map(|t| t.map(|i| renumber.get(&i).copied().unwrap_or(i)))
+                .map(|t| t.map(|i| keep.partition_point(|&k| k < i as usize) as u32))
                 .collect(),
             material: self.material,
             node: self.node,

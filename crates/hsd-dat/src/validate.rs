@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use gcio::{Diagnostic, Limits};
 use gx::dl::{DisplayList, matrix_slot};
+use gx::tex::SamplingFault;
 use gx::vtx::Attr;
 
 use crate::bound_box::BoundBox;
@@ -533,24 +534,22 @@ impl Archive<'_> {
             return;
         };
         let (w, h) = (u32::from(img.width), u32::from(img.height));
-        if w > gx::tex::MAX_SAMPLED_SIDE || h > gx::tex::MAX_SAMPLED_SIDE {
-            d.push(Diagnostic::error(
-                "HSD-033",
-                self.abs(at),
-                format!("texture image {w}×{h}: GX samples at most 1024 texels a side"),
-            ));
-        }
-        for (axis, side, wrap) in [("S", w, tobj.wrap_s), ("T", h, tobj.wrap_t)] {
-            if wrap != 0 && side > 0 && !side.is_power_of_two() {
-                d.push(Diagnostic::warning(
+        for fault in gx::tex::sampling_faults(w, h, [tobj.wrap_s, tobj.wrap_t]) {
+            d.push(match fault {
+                SamplingFault::TooLarge => Diagnostic::error(
+                    "HSD-033",
+                    self.abs(at),
+                    format!("texture image {w}×{h}: GX samples at most 1024 texels a side"),
+                ),
+                SamplingFault::Wraps { axis, side, wrap } => Diagnostic::warning(
                     "HSD-033",
                     self.abs(at),
                     format!(
-                        "texture wraps along {axis} (mode {wrap}) over {side} texels: GX \
-                         repeats and mirrors only power-of-two sides"
+                        "texture wraps along {axis} (mode {wrap}) over {side} texels: GX repeats \
+                         and mirrors only power-of-two sides"
                     ),
-                ));
-            }
+                ),
+            });
         }
     }
 

@@ -304,23 +304,22 @@ fn texture(r: gcio::Reader<'_>, hp: usize, i: usize, o: &mut Findings) {
 /// bits) and repeats or mirrors only power-of-two sides.
 fn sampled_size(h: &BtiHeader, here: u64, i: usize, o: &mut Findings) {
     let (w, ht) = (u32::from(h.width), u32::from(h.height));
-    if w > gx::tex::MAX_SAMPLED_SIDE || ht > gx::tex::MAX_SAMPLED_SIDE {
-        o.error_at(
-            "J3D-082",
-            here + 2,
-            format!("texture {i}: {w}×{ht} texels: GX samples at most 1024 a side"),
-        );
-    }
-    for (axis, side, wrap, at) in [("S", w, h.wrap_s, 6), ("T", ht, h.wrap_t, 7)] {
-        if wrap != 0 && side > 0 && !side.is_power_of_two() {
-            o.warning_at(
+    let wrap = [h.wrap_s, h.wrap_t].map(u32::from);
+    for fault in gx::tex::sampling_faults(w, ht, wrap) {
+        match fault {
+            gx::tex::SamplingFault::TooLarge => o.error_at(
                 "J3D-082",
-                here + at,
+                here + 2,
+                format!("texture {i}: {w}×{ht} texels: GX samples at most 1024 a side"),
+            ),
+            gx::tex::SamplingFault::Wraps { axis, side, wrap } => o.warning_at(
+                "J3D-082",
+                here + if axis == 'S' { 6 } else { 7 },
                 format!(
                     "texture {i} wraps along {axis} (mode {wrap}) over {side} texels: GX repeats \
                      and mirrors only power-of-two sides"
                 ),
-            );
+            ),
         }
     }
 }

@@ -33,8 +33,8 @@ impl Scene {
     /// default scene's nodes (TRS or matrix); triangle, strip and fan primitives (strips and fans
     /// become triangle lists keeping their winding); every `TEXCOORD_n` (up to 8) and `COLOR_n` (up
     /// to 2) set, floats or normalised integers; `JOINTS_0/1` with `WEIGHTS_0/1`, skinned at rest;
-    /// sparse accessors; PNG and JPEG images (by their signature); metallic-roughness base colour, alpha mode,
-    /// `KHR_materials_unlit`, `doubleSided`, the base-colour texture's static
+    /// sparse accessors; PNG and JPEG images (by their signature); metallic-roughness base
+    /// colour, alpha mode, `KHR_materials_unlit`, `doubleSided`, the base-colour texture's static
     /// `KHR_texture_transform` (applied to the coordinates it reads, unless a clip animates it);
     /// translation, rotation, scale and
     /// `KHR_animation_pointer` channels; perspective cameras and `KHR_lights_punctual` lights

@@ -329,13 +329,14 @@ fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16]) -> Option<[u8; 8]> {
     best.map(|(_, out)| out)
 }
 
-/// Channel values `(x, y)` (indices into the expanded values `e`) meeting every `(wa, wb, shift, value)` rule
-/// `(wa·x + wb·y) >> shift == value` on the expanded values: the two closest pairs with
+/// Channel values `(x, y)` (indices into the expanded values `e`) meeting every
+/// `(wa, wb, shift, value)` rule `(wa·x + wb·y) >> shift == value` on the expanded values: the two closest pairs with
 /// `x > y`, `x == y` and `x < y` each (the endpoints' order decides the mode), the earliest in
 /// `(x, y)` order among equally close ones.
 fn channel_pairs(e: &[u32], rules: &[(u32, u32, u32, u8)]) -> Vec<(u16, u16)> {
     let top = e.len() as u16;
-    // For each `x` the `y` every rule allows form one range ([`allowed`]): only the two `y` nearest `x` on each side can be among the closest.
+    // For each `x` the `y` every rule allows form one range ([`allowed`]): only the two `y`
+    // nearest `x` on each side can be among the closest.
     let mut out: Vec<(u16, u16)> = Vec::new();
     for (x, &ex) in (0u16..).zip(e) {
         let (mut lo, mut hi) = (0u16, top);

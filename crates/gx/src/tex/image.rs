@@ -16,6 +16,38 @@ pub const MAX_PIXELS: u64 = 1 << 26;
 /// 10 bits each.
 pub const MAX_SAMPLED_SIDE: u32 = 1024;
 
+/// What keeps GX from sampling a texture of `width × height` with wrap modes `wrap` (S, T;
+/// 0 clamps, 1 repeats, 2 mirrors) as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SamplingFault {
+    /// A side past [`MAX_SAMPLED_SIDE`]: the hardware cannot address it.
+    TooLarge,
+    /// A side that repeats or mirrors but is no power of two.
+    Wraps {
+        /// `'S'` or `'T'`.
+        axis: char,
+        /// The side's texel count.
+        side: u32,
+        /// Its wrap mode.
+        wrap: u32,
+    },
+}
+
+/// Every [`SamplingFault`] of a texture: the check validators of any format with GX textures
+/// make (sizes as [`sampled_size`] chooses them have none).
+pub fn sampling_faults(width: u32, height: u32, wrap: [u32; 2]) -> Vec<SamplingFault> {
+    let mut out = Vec::new();
+    if width > MAX_SAMPLED_SIDE || height > MAX_SAMPLED_SIDE {
+        out.push(SamplingFault::TooLarge);
+    }
+    for ((axis, side), wrap) in [('S', width), ('T', height)].into_iter().zip(wrap) {
+        if wrap != 0 && side > 0 && !side.is_power_of_two() {
+            out.push(SamplingFault::Wraps { axis, side, wrap });
+        }
+    }
+    out
+}
+
 /// The size at which GX can sample an image of `width × height`: each side at most
 /// [`MAX_SAMPLED_SIDE`], and a power of two along an axis whose wrap mode repeats or mirrors
 /// (`repeat`: S, T; GX wraps only power-of-two sizes) — the power of two nearest the side

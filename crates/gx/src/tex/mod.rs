@@ -52,7 +52,8 @@ pub use format::{
     PaletteFormat, TexFormat, image_size, level_dims, level_offset, level_size, palette_size,
 };
 pub use image::{
-    Image, MAX_DIMENSION, MAX_PIXELS, MAX_SAMPLED_SIDE, check_image_size, psnr, sampled_size,
+    Image, MAX_DIMENSION, MAX_PIXELS, MAX_SAMPLED_SIDE, SamplingFault, check_image_size, psnr,
+    sampled_size, sampling_faults,
 };
 pub use pixel::Rgba;
 

@@ -71,7 +71,7 @@ pub(super) fn geometry(
     // GX indexes at most 65,536 values of an array, and a PObj's display list ends within
     // 2 MiB: a larger mesh becomes parts that fit (PObjs of one DObj), and the arrays are
     // chunked ([`Arrays::add`]).
-    let meshes: Vec<gx::scene::Mesh> = scene
+    let meshes: Vec<std::borrow::Cow<'_, gx::scene::Mesh>> = scene
         .meshes
         .iter()
         .flat_map(|m| m.split(MAX_VALUES, MAX_TRIANGLES))
@@ -896,7 +896,8 @@ const MAX_VALUES: usize = 1 << 16;
 const MAX_TRIANGLES: usize = 16_384;
 
 /// The model's vertex arrays: one per attribute format (more when one would pass
-/// [`MAX_VALUES`]), shared by every mesh that stores the attribute in it (HAL's compiler writes one array per attribute for the whole model, every
+/// [`MAX_VALUES`]), shared by every mesh that stores the attribute in it (HAL's compiler
+/// writes one array per attribute for the whole model, every
 /// texture coordinate set in one), each value once, in the run of its first user, numbered
 /// last to first until [`Arrays::turn_round`].
 #[derive(Default)]
