@@ -102,45 +102,99 @@ pub fn from_trs(translation: [f32; 3], rotation: [f32; 4], scale: [f32; 3]) -> M
 }
 
 /// Scale (column lengths, X negated when the matrix mirrors) and the rotation's columns (the
-/// local X, Y and Z axes) left after dividing it out; a zero-length column becomes its unit axis.
-/// A shear the matrix may hold is not separated.
+/// local X, Y and Z axes) left after dividing it out. A zero-length column (a joint scaled to
+/// nothing on that axis, as games hide bones) leaves its axis free: it is completed from the
+/// others into a right-handed frame (the cross product of the other two; with two or three
+/// zero columns, the unit axes turned onto the one left), so the axes always form a rotation
+/// and `R · S` is the matrix again. A shear the matrix may hold is not separated.
 pub fn split_scale(m: &Mtx34) -> ([f32; 3], [[f32; 3]; 3]) {
     let [r0, r1, r2] = *m;
     let col = |c: usize| [r0, r1, r2].map(|r| r.get(c).copied().unwrap_or(0.0));
-    let len = |[x, y, z]: [f32; 3]| (x * x + y * y + z * z).sqrt();
     let mut s = [len(col(0)), len(col(1)), len(col(2))];
     let det = r0[0] * (r1[1] * r2[2] - r1[2] * r2[1]) - r0[1] * (r1[0] * r2[2] - r1[2] * r2[0])
         + r0[2] * (r1[0] * r2[1] - r1[1] * r2[0]);
     if det < 0.0 {
         s[0] = -s[0];
     }
-    let axes = std::array::from_fn(|c| {
-        let k = s.get(c).copied().unwrap_or(1.0);
+    let zero = s.map(|k| k.abs() <= 1e-12);
+    let mut axes: [[f32; 3]; 3] = std::array::from_fn(|c| {
+        let k = s.get(c).copied().unwrap_or(0.0);
         if k.abs() > 1e-12 {
             col(c).map(|x| x / k)
         } else {
             std::array::from_fn(|r| f32::from(u8::from(r == c)))
         }
     });
+    // Turned so the axis to work from comes first (X → Y → Z is cyclic), and back.
+    let (free, first) = match zero {
+        [false, false, false] | [true, true, true] => (0, 0),
+        [a, b, c] if u8::from(a) + u8::from(b) + u8::from(c) == 1 => {
+            (1, zero.iter().position(|&z| z).unwrap_or(0))
+        }
+        _ => (2, zero.iter().position(|&z| !z).unwrap_or(0)),
+    };
+    axes.rotate_left(first);
+    let [a, b, c] = axes;
+    axes = match free {
+        // The free axis is the cross product of the other two.
+        1 => [unit(cross(b, c)).unwrap_or(a), b, c],
+        // The axis left keeps its direction; the first unit axis not along it, made
+        // perpendicular, is the next; their cross product the last.
+        2 => {
+            let e = [b, c, [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+                .into_iter()
+                .find_map(|e| {
+                    let d = dot(a, e);
+                    unit([e[0] - d * a[0], e[1] - d * a[1], e[2] - d * a[2]])
+                })
+                .unwrap_or(b);
+            [a, e, cross(a, e)]
+        }
+        _ => [a, b, c],
+    };
+    axes.rotate_right(first);
     (s, axes)
 }
 
+fn len([x, y, z]: [f32; 3]) -> f32 {
+    (x * x + y * y + z * z).sqrt()
+}
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// `v` made unit length; `None` for a vector too short to have a direction.
+fn unit(v: [f32; 3]) -> Option<[f32; 3]> {
+    let l = len(v);
+    (l > 1e-6).then(|| v.map(|x| x / l))
+}
+
 /// Euler angles (radians, X, Y, Z) with `R = Rz · Ry · Rx` — the inverse of [`srt`]'s rotation —
-/// of the rotation whose columns are `axes`, Y in [-π/2, π/2].
+/// of the rotation whose columns are `axes`, Y in [-π/2, π/2]. Z is solved last from every
+/// entry given X and Y (least squares): near Y = ±90° the entries X and Z are read from shrink
+/// with cos Y, and two angles read from them separately would not compose back to the matrix.
 fn euler_of(axes: &[[f32; 3]; 3], near: [f32; 3]) -> [f32; 3] {
-    let [[r00, r10, r20], [r01, _, r21], [r02, _, r22]] = *axes;
+    let [[r00, r10, r20], [r01, r11, r21], [r02, r12, r22]] = *axes;
     let cy = (r00 * r00 + r10 * r10).sqrt();
     let y = (-r20).atan2(cy);
-    if cy > 1e-5 {
-        return [r21.atan2(r22), y, r10.atan2(r00)];
-    }
     // Gimbal lock (Y = ±90°): only X − Z (or X + Z) is determined; X stays where it was.
-    let x = near[0];
-    if r20 < 0.0 {
-        [x, y, x - r01.atan2(r02)]
-    } else {
-        [x, y, (-r01).atan2(-r02) - x]
-    }
+    let x = if cy > 1e-5 { r21.atan2(r22) } else { near[0] };
+    let (sx, cx, sy) = (x.sin(), x.cos(), y.sin());
+    // Columns 1 and 2 are Rz applied to (sy·sx, cx) and (sy·cx, −sx) in their first two
+    // rows, column 0 to (cy, 0).
+    let (a, c) = (sy * sx, sy * cx);
+    let cz = r00 * cy + r01 * a + r11 * cx + r02 * c - r12 * sx;
+    let sz = r10 * cy + r11 * a - r01 * cx + r12 * c + r02 * sx;
+    [x, y, sz.atan2(cz)]
 }
 
 /// Euler angles (radians, X, Y, Z) of `m`'s rotation in J3D's order (`R = Rz · Ry · Rx`, what
@@ -263,5 +317,30 @@ mod tests {
                 .all(|(a, b)| (a - b).abs() < 1e-5),
             "{n:?}"
         );
+    }
+
+    /// A zero scale on one, two or three axes (a hidden bone), mirrored or not, still splits
+    /// into a rotation and a scale that compose back to the matrix, and so does a turn a hair
+    /// off gimbal lock, where X and Z read separately would miss by the cosine's precision.
+    #[test]
+    fn degenerate_and_near_gimbal_matrices_compose_back() {
+        let y = std::f32::consts::FRAC_PI_2 - 2.75e-4;
+        for (r, s) in [
+            ([0.0, 0.0, 0.0], [-1.2, 0.0, 0.5]),
+            ([0.7, -0.3, 2.0], [0.0, 2.0, -1.0]),
+            ([0.7, -0.3, 2.0], [0.0, 0.0, -1.5]),
+            ([1.1, 0.4, -2.5], [0.0, 0.8, 0.0]),
+            ([0.2, 0.1, 0.3], [0.0; 3]),
+            ([1.87, -y, 1.9], [0.5, 0.8, 1.8]),
+            ([-2.4, y, 0.6], [1.5, -0.7, 2.0]),
+        ] {
+            let m = srt(r, s, [1.0, 2.0, 3.0]);
+            let (ss, e, t) = decompose_srt(&m, r);
+            assert!(close(&srt(e, ss, t), &m), "{r:?} {s:?}: {ss:?} {e:?}");
+            let (ss, [a, b, c]) = split_scale(&m);
+            let det = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+                + a[2] * (b[0] * c[1] - b[1] * c[0]);
+            assert!((det - 1.0).abs() < 1e-5, "{s:?}: {ss:?} det {det}");
+        }
     }
 }

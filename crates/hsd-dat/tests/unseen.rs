@@ -1,0 +1,486 @@
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
+//! Models no shared file has: the vertex formats, index sizes, draw commands, colour and
+//! texture formats and joint transforms a retail archive may hold, drawn at random and built
+//! here, go `m.dat → a.glb → b.dat → c.glb` like the real ones (tests/import.rs).
+
+mod support;
+
+use gcio::Severity;
+use gx::dl::Opcode;
+use gx::tex::{PaletteFormat, TexFormat};
+use gx::vtx::{Attr, CompCount, CompType, VertexFormat};
+use hsd_dat::build::Builder;
+use hsd_dat::build::parts::{
+    anim_joint, aobj, dobj, fobj, joint, material, mobj, model_set, pobj, scene_data, tobj, vtx,
+};
+use hsd_dat::compile::Order;
+use hsd_dat::fobj::{Key, Op};
+use hsd_dat::{Image, Palette};
+use hsd_dat::{JointFlags, PObjFlags, RenderMode, parse};
+use proptest::prelude::*;
+
+/// One vertex attribute: how it is stored (`attr_type` 1 direct, 2 index8, 3 index16), its
+/// component type and fraction bits.
+#[derive(Debug, Clone, Copy)]
+struct Stored {
+    attr_type: u32,
+    ty: u32,
+    frac: u8,
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    pos: Stored,
+    nrm: Option<Stored>,
+    clr: Option<Stored>,
+    tex: Option<Stored>,
+    op: Opcode,
+    side: u32,
+    texture: (TexFormat, u32, u32, PaletteFormat),
+    pixels: Vec<u8>,
+    rotation: [f32; 3],
+    scale: [f32; 3],
+    cull: PObjFlags,
+}
+
+fn stored(types: &'static [(u32, u8)]) -> impl Strategy<Value = Stored> {
+    (1u32..=3, prop::sample::select(types)).prop_map(|(attr_type, (ty, frac))| Stored {
+        attr_type,
+        ty,
+        frac,
+    })
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let pos = stored(&[(0, 4), (1, 5), (2, 8), (3, 9), (4, 0)]);
+    let nrm = prop::option::of(stored(&[(1, 6), (3, 14), (4, 0)]));
+    let clr = prop::option::of(stored(&[(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0)]));
+    let tex = prop::option::of(stored(&[(0, 7), (1, 6), (2, 12), (3, 10), (4, 0)]));
+    let op = prop::sample::select(vec![
+        Opcode::TRIANGLES,
+        Opcode::TRIANGLE_STRIP,
+        Opcode::TRIANGLE_FAN,
+        Opcode::QUADS,
+    ]);
+    let texture = (
+        prop::sample::select(TexFormat::ALL.to_vec()),
+        prop::sample::select(vec![4u32, 8, 16, 12]),
+        prop::sample::select(vec![4u32, 8, 16, 6]),
+        prop::sample::select(PaletteFormat::ALL.to_vec()),
+    );
+    let angle = -3.0f32..3.0;
+    let scale = prop::sample::select(vec![1.0f32, 0.5, 2.0, -1.0]);
+    (
+        (pos, nrm, clr, tex, op, 1u32..4),
+        texture,
+        prop::collection::vec(any::<u8>(), 4096),
+        [angle.clone(), angle.clone(), angle],
+        [scale.clone(), scale.clone(), scale],
+        prop::sample::select(vec![
+            PObjFlags::empty(),
+            PObjFlags::CULLBACK,
+            PObjFlags::CULLFRONT,
+        ]),
+    )
+        .prop_map(
+            |((pos, nrm, clr, tex, op, side), texture, pixels, rotation, scale, cull)| Case {
+                pos,
+                nrm,
+                clr,
+                tex,
+                op,
+                side,
+                texture,
+                pixels,
+                rotation,
+                scale,
+                cull,
+            },
+        )
+}
+
+/// The value of grid vertex `(x, y)` for attribute `attr`, exact in `s`'s quantisation.
+fn value(attr: Attr, s: Stored, side: u32, x: u32, y: u32) -> Vec<f32> {
+    let unit = 1.0 / f32::from(1u16 << s.frac.min(15));
+    let (fx, fy) = (x as f32, y as f32);
+    match attr {
+        Attr::POS => vec![
+            fx * unit * 4.0,
+            fy * unit * 4.0,
+            ((x + y) % 2) as f32 * unit,
+        ],
+        Attr::NRM => {
+            let n = [fx - side as f32 / 2.0, fy - side as f32 / 2.0, 2.0];
+            let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+            let q = |v: f32| (v / l / unit).round() * unit;
+            n.iter().map(|&v| q(v)).collect()
+        }
+        _ => vec![fx / side as f32, fy / side as f32],
+    }
+}
+
+fn format(attr: Attr, s: Stored) -> VertexFormat {
+    let count = match attr {
+        Attr::POS => CompCount::POS_XYZ,
+        Attr::NRM => CompCount::NRM_XYZ,
+        Attr::CLR0 => CompCount(u32::from(s.ty != 0 && s.ty != 1 && s.ty != 2)),
+        _ => CompCount::TEX_ST,
+    };
+    VertexFormat {
+        attr,
+        count,
+        ty: CompType(s.ty),
+        frac: if attr == Attr::CLR0 { 0 } else { s.frac },
+    }
+}
+
+/// Bytes of grid vertex `(x, y)`'s `attr` value in `s`'s format.
+fn encoded(attr: Attr, s: Stored, side: u32, x: u32, y: u32) -> Vec<u8> {
+    let f = format(attr, s);
+    let mut out = Vec::new();
+    if attr == Attr::CLR0 {
+        f.encode_color(
+            [(x * 80) as u8, (y * 80) as u8, 0x40, 0xFF - (x * 16) as u8],
+            &mut out,
+        )
+        .unwrap();
+    } else {
+        f.encode(&value(attr, s, side, x, y), &mut out).unwrap();
+    }
+    out
+}
+
+/// The archive of `c`: a root joint and a transformed child holding one textured,
+/// optionally coloured and lit grid of `side × side` quads drawn with `c.op`.
+fn build(c: &Case) -> Vec<u8> {
+    let mut b = Builder::new();
+    let n = c.side + 1;
+    let grid: Vec<(u32, u32)> = (0..n).flat_map(|y| (0..n).map(move |x| (x, y))).collect();
+    let attrs: Vec<(Attr, Stored)> = [
+        (Attr::POS, Some(c.pos)),
+        (Attr::NRM, c.nrm),
+        (Attr::CLR0, c.clr),
+        (Attr::tex(0), c.tex),
+    ]
+    .into_iter()
+    .filter_map(|(a, s)| Some((a, s?)))
+    .collect();
+    let mut entries = Vec::new();
+    for &(attr, s) in &attrs {
+        let f = format(attr, s);
+        let size = f.element_size().unwrap();
+        let array = (s.attr_type != 1).then(|| {
+            let bytes = grid
+                .iter()
+                .flat_map(|&(x, y)| encoded(attr, s, c.side, x, y))
+                .collect();
+            b.bytes(bytes, 32)
+        });
+        entries.push(vtx(
+            attr.0,
+            s.attr_type,
+            f.count.0,
+            s.ty,
+            f.frac,
+            size as u16,
+            array,
+        ));
+    }
+    // Corners of each quad in the order each command draws them.
+    let quads: Vec<[u32; 4]> = (0..c.side)
+        .flat_map(|y| (0..c.side).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let v = |dx, dy| (y + dy) * n + x + dx;
+            [v(0, 0), v(1, 0), v(1, 1), v(0, 1)]
+        })
+        .collect();
+    let commands: Vec<Vec<u32>> = match c.op {
+        Opcode::TRIANGLES => vec![
+            quads
+                .iter()
+                .flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]])
+                .collect(),
+        ],
+        Opcode::QUADS => vec![quads.iter().flatten().copied().collect()],
+        Opcode::TRIANGLE_FAN => quads.iter().map(|q| q.to_vec()).collect(),
+        _ => (0..c.side)
+            .map(|y| (0..n).flat_map(|x| [(y + 1) * n + x, y * n + x]).collect())
+            .collect(),
+    };
+    let mut dl = Vec::new();
+    for cmd in &commands {
+        dl.push(c.op.0);
+        dl.extend_from_slice(&(cmd.len() as u16).to_be_bytes());
+        for &v in cmd {
+            let (x, y) = grid[v as usize];
+            for &(attr, s) in &attrs {
+                match s.attr_type {
+                    1 => dl.extend(encoded(attr, s, c.side, x, y)),
+                    2 => dl.push(v as u8),
+                    _ => dl.extend_from_slice(&(v as u16).to_be_bytes()),
+                }
+            }
+        }
+    }
+    dl.resize(dl.len().next_multiple_of(32), 0);
+    let n_display = (dl.len() / 32) as u16;
+    let dl = b.bytes(dl, 32);
+    // The texture.
+    let (fmt, w, h, pal_fmt) = c.texture;
+    let size = gx::tex::image_size(fmt, w, h, 0).unwrap();
+    let mut pixels = c.pixels[..size].to_vec();
+    if fmt == TexFormat::C14X2 {
+        // Indices within the 256-entry palette (the hardware ignores the top two bits).
+        pixels.iter_mut().step_by(2).for_each(|hi| *hi &= 0xC0);
+    }
+    let pix = b.bytes(pixels, 32);
+    let palette = fmt.is_indexed().then(|| {
+        let entries = fmt.max_palette_entries().min(256);
+        let lut = b.bytes(c.pixels[size..size + 2 * entries].to_vec(), 32);
+        b.put(&Palette {
+            data: Some(lut),
+            format: u32::from(pal_fmt.0),
+            tlut_name: 0,
+            n_entries: entries as u16,
+        })
+    });
+    let img = b.put(&Image {
+        data: Some(pix),
+        width: w as u16,
+        height: h as u16,
+        format: u32::from(fmt.0),
+        mipmap: 0,
+        min_lod: 0.0,
+        max_lod: 0.0,
+    });
+    let mut t = tobj(0, None, img, palette);
+    t.src = if c.tex.is_some() { 4 } else { 1 };
+    let t = b.put(&t);
+    let mat = b.put(&material(0x60));
+    let mut mode = RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::TEX0;
+    if c.clr.is_some() {
+        mode |= RenderMode::VERTEX;
+    }
+    let mo = b.put(&mobj(mode, Some(t), mat, None));
+    let list = b.vtx_list(&entries);
+    let po = b.put(&pobj(None, list, c.cull, n_display, dl, None));
+    let d = b.put(&dobj(mo, po));
+    let mut owner = joint(JointFlags::OPA | JointFlags::LIGHTING, [0.5, 1.0, -2.0]);
+    owner.rotation = c.rotation;
+    owner.scale = c.scale;
+    owner.data = Some(d);
+    let owner = b.put(&owner);
+    let mut root = joint(JointFlags::ROOT_OPA, [0.0; 3]);
+    root.child = Some(owner);
+    let root = b.put(&root);
+    b.root("unseen_joint", root);
+    b.finish().write().unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn unseen_models_round_trip(c in case()) {
+        let m = build(&c);
+        let errors: Vec<_> = hsd_dat::validate(&m)
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        prop_assert!(errors.is_empty(), "the built model: {errors:?}");
+        for order in [Order::ColosseumXd, Order::Melee] {
+            let (a, c2, _) = support::round_trip(&m, &support::in_order(order));
+            let d = gx::compare::compare(&a, &c2, 1e-3);
+            prop_assert!(d.is_same(), "{order:?}: {d:?}");
+            prop_assert_eq!(d.triangles.0, 2 * (c.side * c.side) as usize);
+        }
+    }
+}
+
+/// A skeleton of up to five joints (random tree, rest SRT) and one AnimJoint tree whose
+/// tracks hold random key sequences in the keyframe stream's every opcode and number format.
+#[derive(Debug, Clone)]
+struct Skeleton {
+    parents: Vec<usize>,
+    rest: Vec<[[f32; 3]; 3]>,
+    /// Per joint: (end frame, tracks).
+    anims: Vec<Option<(u8, Vec<Track>)>>,
+}
+
+/// A track: (id, start frame, value format, keys).
+type Track = (u8, u8, u8, Vec<Key>);
+
+fn keys() -> impl Strategy<Value = Vec<Key>> {
+    let key = (0usize..6, -3.9f32..3.9, -1.0f32..1.0, 1u32..30).prop_map(|(op, v, s, w)| {
+        let op = [Op::CON, Op::LIN, Op::SPL0, Op::SPL, Op::SLP, Op::KEY][op];
+        Key {
+            op,
+            value: (op != Op::SLP).then_some(v),
+            slope: matches!(op, Op::SPL | Op::SLP).then_some(s),
+            wait: (op != Op::SLP).then_some(w),
+        }
+    });
+    prop::collection::vec(key, 1..7)
+}
+
+/// A rest scale: mostly positive, sometimes mirrored or zero (a hidden bone).
+fn rest_scale() -> impl Strategy<Value = f32> {
+    prop_oneof![4 => 0.5f32..2.0, 1 => Just(-1.0f32), 1 => Just(0.0f32)]
+}
+
+fn skeleton() -> impl Strategy<Value = Skeleton> {
+    let srt = (
+        [-3.0f32..3.0, -3.0f32..3.0, -3.0f32..3.0],
+        [rest_scale(), rest_scale(), rest_scale()],
+        [-2.0f32..2.0, -2.0f32..2.0, -2.0f32..2.0],
+    )
+        .prop_map(|(r, s, t)| [r, s, t]);
+    let track = (
+        prop::sample::select(vec![1u8, 2, 3, 5, 6, 7, 8, 9, 10]),
+        0u8..3,
+        prop::sample::select(vec![0u8, 0x28, 0x65]),
+        keys(),
+    );
+    let anim = prop::option::of((1u8..120, prop::collection::vec(track, 1..4)));
+    prop::collection::vec((any::<prop::sample::Index>(), srt, anim), 2..6).prop_map(|joints| {
+        let mut s = Skeleton {
+            parents: Vec::new(),
+            rest: Vec::new(),
+            anims: Vec::new(),
+        };
+        for (i, (parent, srt, anim)) in joints.into_iter().enumerate() {
+            s.parents.push(if i == 0 { 0 } else { parent.index(i) });
+            s.rest.push(srt);
+            s.anims.push(anim.map(|(end, mut tracks)| {
+                tracks.sort_by_key(|t| t.0);
+                tracks.dedup_by_key(|t| t.0);
+                (end, tracks)
+            }));
+        }
+        s
+    })
+}
+
+/// `s` as a Colosseum/XD scene: one ModelSet over the joint tree and its AnimJoint tree. Values
+/// are quantised to each track's format so the stream holds them exactly.
+fn build_skeleton(s: &Skeleton) -> Vec<u8> {
+    let mut b = Builder::new();
+    let n = s.parents.len();
+    let children = |p: usize| (1..n).filter(move |&i| s.parents[i] == p);
+    // Joints and AnimJoints bottom-up: each node's first child and next sibling exist first.
+    let (mut joints, mut anims) = (vec![None; n], vec![None; n]);
+    for i in (0..n).rev() {
+        let next = (i > 0)
+            .then(|| children(s.parents[i]).find(|&k| k > i))
+            .flatten();
+        let child = children(i).next();
+        let [r, sc, t] = s.rest[i];
+        let mut j = joint(JointFlags::empty(), t);
+        // HSD-021 (seed 003): the root joint does not turn.
+        j.rotation = if i == 0 { [0.0; 3] } else { r };
+        j.scale = sc;
+        j.child = child.and_then(|c| joints[c]);
+        j.next = next.and_then(|x| joints[x]);
+        joints[i] = Some(b.put(&j));
+        let aobj = s.anims[i].as_ref().map(|(end, tracks)| {
+            let mut fobjs = None;
+            for (id, start, frac, keys) in tracks.iter().rev() {
+                let unit = if *frac == 0 {
+                    0.0
+                } else {
+                    (-f32::from(frac & 0x1F)).exp2()
+                };
+                let q = |v: f32| {
+                    if unit == 0.0 {
+                        v
+                    } else {
+                        (v / unit).round() * unit
+                    }
+                };
+                let keys: Vec<Key> = keys
+                    .iter()
+                    .map(|k| Key {
+                        value: k.value.map(q),
+                        ..*k
+                    })
+                    .collect();
+                let mut stream = hsd_dat::fobj::encode(&keys, *frac, 0).unwrap();
+                let len = stream.len() as u32;
+                stream.resize(stream.len().next_multiple_of(4), 0);
+                let mut f = fobj(*id, fobjs, b.keys((stream, len)));
+                f.frac_value = *frac;
+                f.start_frame = f32::from(*start);
+                fobjs = Some(b.put(&f));
+            }
+            b.put(&aobj(f32::from(*end), fobjs.unwrap()))
+        });
+        anims[i] = Some(b.put(&anim_joint(
+            child.and_then(|c| anims[c]),
+            next.and_then(|x| anims[x]),
+            aobj,
+        )));
+    }
+    let list = b.ptr_array(&[anims[0].unwrap()]);
+    let set = b.put(&model_set(joints[0].unwrap(), Some(list), None));
+    let models = b.ptr_array(&[set]);
+    let scene = b.put(&scene_data(models, None, None));
+    b.root("scene_data", scene);
+    b.finish().write().unwrap()
+}
+
+/// The first ModelSet's joint tree and first AnimJoint tree (none where a tree without any
+/// track came back as no animation: both pose the rest pose).
+fn posed(a: &hsd_dat::Archive<'_>) -> hsd_dat::anim::JointAnimation {
+    let g = a.graph();
+    let ms = g
+        .nodes
+        .iter()
+        .find(|n| n.kind == hsd_dat::Kind::ModelSet)
+        .unwrap();
+    let m: hsd_dat::ModelSet = a.read(ms.offset).unwrap();
+    let anim = m.anims.and_then(|l| a.pointer(l).unwrap());
+    a.joint_animation(m.joint.unwrap(), anim).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Imported back, every joint's local and world matrix at every frame is the runtime's pose
+    /// of the original keys (its own curve evaluation of both files) within 1e-3 (world
+    /// matrices: of their largest entry, as parents' scales magnify their children's errors).
+    #[test]
+    fn unseen_animations_round_trip(s in skeleton()) {
+        let m = build_skeleton(&s);
+        let errors: Vec<_> = hsd_dat::validate(&m)
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+        prop_assert!(errors.is_empty(), "the built model: {errors:?}");
+        let (_, _, b) = support::round_trip(&m, &support::in_order(Order::ColosseumXd));
+        let (pm, pb) = (parse(&m).unwrap(), parse(&b).unwrap());
+        let (want, got) = (posed(&pm), posed(&pb));
+        let end = s.anims.iter().flatten().map(|a| a.0).max().unwrap_or(0);
+        for frame in 0..=end {
+            let f = f32::from(frame);
+            for (w, g, world) in [
+                (want.locals(f), got.locals(f), false),
+                (want.sample(f), got.sample(f), true),
+            ] {
+                prop_assert_eq!(w.len(), g.len());
+                for (j, (x, y)) in w.iter().zip(&g).enumerate() {
+                    let scale = if world {
+                        x.iter().flatten().fold(1.0f32, |m, v| m.max(v.abs()))
+                    } else {
+                        1.0
+                    };
+                    for (u, v) in x.iter().flatten().zip(y.iter().flatten()) {
+                        prop_assert!(
+                            (u - v).abs() < 1e-3 * scale,
+                            "joint {} frame {} world {}: {:?} {:?}", j, frame, world, x, y
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
