@@ -630,10 +630,26 @@ fn colour_table_is_the_palette() {
     let odd = Image::indexed(10, 3, vec![[1, 2, 3, 255], [250, 9, 9, 255]], vec![1; 30]).unwrap();
     let q = tex::encode_mips(TexFormat::C8, &[odd], &opts).unwrap();
     assert_eq!(q.palette_entries(), 1);
+    // A mip chain keeps the table (level 0 exact, its indices as they were); the lower level
+    // takes each texel's nearest entry, its blends of black and white included.
     let chain = img.mip_chain(2);
     let m = tex::encode_mips(TexFormat::C8, &chain, &opts).unwrap();
-    assert_eq!(&m.palette[..4], [0x00, 0x00, 0xFF, 0xFF]);
-    assert_ne!(m.palette_entries(), 3);
+    assert_eq!(m.palette, e.palette);
+    assert_eq!(&m.data[..e.data.len()], e.data);
+    let level1 = Texture::new(TexFormat::C8, 16, 4, &m.data)
+        .indices(1)
+        .unwrap();
+    let pal = [[0u8, 0, 0, 255], [255, 255, 255, 255]];
+    for (i, p) in chain[1].pixels().iter().enumerate() {
+        let (x, y) = (i % 5, i / 5);
+        let near = |c: [u8; 4]| {
+            (0..3)
+                .map(|k| (i32::from(c[k]) - i32::from(p[k])).pow(2))
+                .sum::<i32>()
+        };
+        let want = if near(pal[1]) < near(pal[0]) { 1 } else { 0 };
+        assert_eq!(level1[y * 8 + x], want, "level 1 ({x}, {y}) {p:?}");
+    }
 }
 
 /// Flat sub-blocks in HAL's form: the colour one green step darker in four-colour mode, or one

@@ -41,6 +41,18 @@ struct Case {
     rotation: [f32; 3],
     scale: [f32; 3],
     cull: PObjFlags,
+    /// Mip levels below the first (as far as the texture's sides allow).
+    mips: u32,
+    /// 0: one PObj; 1: two PObjs in one DObj; 2: two DObjs, the second untextured.
+    split: u8,
+    /// Envelope skinning: per palette slot the weights on three deformer joints (A, B under A,
+    /// C), each vertex on slot `vertex % slots`; `None`: rigid on the owner joint.
+    skin: Option<Vec<Vec<(usize, f32)>>>,
+    /// The deformers' rotations.
+    bones: [[f32; 3]; 3],
+    /// The mesh hangs off deformer B itself (a bone with an inverse bind matrix, as Melee's
+    /// fighters hold their rigid parts) instead of a joint of its own.
+    on_bone: bool,
 }
 
 fn stored(types: &'static [(u32, u8)]) -> impl Strategy<Value = Stored> {
@@ -81,9 +93,24 @@ fn case() -> impl Strategy<Value = Case> {
             PObjFlags::CULLBACK,
             PObjFlags::CULLFRONT,
         ]),
+        (
+            0u32..3,
+            0u8..3,
+            prop::option::of(palette()),
+            [bone(), bone(), bone()],
+            any::<bool>(),
+        ),
     )
         .prop_map(
-            |((pos, nrm, clr, tex, op, side), texture, pixels, rotation, scale, cull)| Case {
+            |(
+                (pos, nrm, clr, tex, op, side),
+                texture,
+                pixels,
+                rotation,
+                scale,
+                cull,
+                (mips, split, skin, bones, on_bone),
+            )| Case {
                 pos,
                 nrm,
                 clr,
@@ -95,8 +122,28 @@ fn case() -> impl Strategy<Value = Case> {
                 rotation,
                 scale,
                 cull,
+                mips,
+                split,
+                skin,
+                bones,
+                on_bone,
             },
         )
+}
+
+/// 1–10 envelopes of 1–3 weights (summing to 1) on the three deformers.
+fn palette() -> impl Strategy<Value = Vec<Vec<(usize, f32)>>> {
+    let envelope = prop::collection::vec((0usize..3, 0.1f32..1.0), 1..4).prop_map(|mut w| {
+        w.sort_by_key(|x| x.0);
+        w.dedup_by_key(|x| x.0);
+        let total: f32 = w.iter().map(|x| x.1).sum();
+        w.iter().map(|&(j, x)| (j, x / total)).collect::<Vec<_>>()
+    });
+    prop::collection::vec(envelope, 1..11)
+}
+
+fn bone() -> impl Strategy<Value = [f32; 3]> {
+    [-1.5f32..1.5, -1.5f32..1.5, -1.5f32..1.5]
 }
 
 /// The value of grid vertex `(x, y)` for attribute `attr`, exact in `s`'s quantisation.
@@ -150,8 +197,9 @@ fn encoded(attr: Attr, s: Stored, side: u32, x: u32, y: u32) -> Vec<u8> {
     out
 }
 
-/// The archive of `c`: a root joint and a transformed child holding one textured,
-/// optionally coloured and lit grid of `side × side` quads drawn with `c.op`.
+/// The archive of `c`: a root joint and a transformed child holding a textured, optionally
+/// coloured, lit and skinned grid of `side × side` quads drawn with `c.op`, one command per row
+/// (per quad for fans), split in two PObjs or DObjs as `c.split` says.
 fn build(c: &Case) -> Vec<u8> {
     let mut b = Builder::new();
     let n = c.side + 1;
@@ -166,6 +214,9 @@ fn build(c: &Case) -> Vec<u8> {
     .filter_map(|(a, s)| Some((a, s?)))
     .collect();
     let mut entries = Vec::new();
+    if c.skin.is_some() {
+        entries.push(vtx(Attr::PNMTXIDX.0, 1, 0, 0, 0, 0, None));
+    }
     for &(attr, s) in &attrs {
         let f = format(attr, s);
         let size = f.element_size().unwrap();
@@ -186,49 +237,67 @@ fn build(c: &Case) -> Vec<u8> {
             array,
         ));
     }
-    // Corners of each quad in the order each command draws them.
-    let quads: Vec<[u32; 4]> = (0..c.side)
-        .flat_map(|y| (0..c.side).map(move |x| (x, y)))
-        .map(|(x, y)| {
-            let v = |dx, dy| (y + dy) * n + x + dx;
-            [v(0, 0), v(1, 0), v(1, 1), v(0, 1)]
-        })
-        .collect();
+    let quad = |x: u32, y: u32| {
+        let v = |dx, dy| (y + dy) * n + x + dx;
+        [v(0, 0), v(1, 0), v(1, 1), v(0, 1)]
+    };
+    let row = |y: u32| (0..c.side).map(move |x| quad(x, y));
     let commands: Vec<Vec<u32>> = match c.op {
-        Opcode::TRIANGLES => vec![
-            quads
-                .iter()
-                .flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]])
-                .collect(),
-        ],
-        Opcode::QUADS => vec![quads.iter().flatten().copied().collect()],
-        Opcode::TRIANGLE_FAN => quads.iter().map(|q| q.to_vec()).collect(),
+        Opcode::TRIANGLES => (0..c.side)
+            .map(|y| {
+                row(y)
+                    .flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]])
+                    .collect()
+            })
+            .collect(),
+        Opcode::QUADS => (0..c.side).map(|y| row(y).flatten().collect()).collect(),
+        Opcode::TRIANGLE_FAN => (0..c.side).flat_map(row).map(|q| q.to_vec()).collect(),
         _ => (0..c.side)
             .map(|y| (0..n).flat_map(|x| [(y + 1) * n + x, y * n + x]).collect())
             .collect(),
     };
-    let mut dl = Vec::new();
-    for cmd in &commands {
-        dl.push(c.op.0);
-        dl.extend_from_slice(&(cmd.len() as u16).to_be_bytes());
-        for &v in cmd {
-            let (x, y) = grid[v as usize];
-            for &(attr, s) in &attrs {
-                match s.attr_type {
-                    1 => dl.extend(encoded(attr, s, c.side, x, y)),
-                    2 => dl.push(v as u8),
-                    _ => dl.extend_from_slice(&(v as u16).to_be_bytes()),
+    let slots = c.skin.as_ref().map_or(0, Vec::len) as u32;
+    let display_list = |b: &mut Builder, commands: &[Vec<u32>]| {
+        let mut dl = Vec::new();
+        for cmd in commands {
+            dl.push(c.op.0);
+            dl.extend_from_slice(&(cmd.len() as u16).to_be_bytes());
+            for &v in cmd {
+                if slots > 0 {
+                    dl.push((v % slots * 3) as u8);
+                }
+                let (x, y) = grid[v as usize];
+                for &(attr, s) in &attrs {
+                    match s.attr_type {
+                        1 => dl.extend(encoded(attr, s, c.side, x, y)),
+                        2 => dl.push(v as u8),
+                        _ => dl.extend_from_slice(&(v as u16).to_be_bytes()),
+                    }
                 }
             }
         }
-    }
-    dl.resize(dl.len().next_multiple_of(32), 0);
-    let n_display = (dl.len() / 32) as u16;
-    let dl = b.bytes(dl, 32);
-    // The texture.
+        dl.resize(dl.len().next_multiple_of(32), 0);
+        ((dl.len() / 32) as u16, b.bytes(dl, 32))
+    };
+    let half = if c.split > 0 && commands.len() > 1 {
+        commands.len() / 2
+    } else {
+        commands.len()
+    };
+    let (first, second) = commands.split_at(half);
+    let dls: Vec<(u16, _)> = [first, second]
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| display_list(&mut b, p))
+        .collect();
+    // The texture, with `c.mips` levels below the first where its sides halve evenly.
     let (fmt, w, h, pal_fmt) = c.texture;
-    let size = gx::tex::image_size(fmt, w, h, 0).unwrap();
-    let mut pixels = c.pixels[..size].to_vec();
+    let mips = (0..=c.mips)
+        .take_while(|&k| (w >> k) >= 4 && (h >> k) >= 4 && (w >> k) << k == w && (h >> k) << k == h)
+        .last()
+        .unwrap_or(0);
+    let size = gx::tex::image_size(fmt, w, h, mips).unwrap();
+    let mut pixels: Vec<u8> = c.pixels.iter().cycle().take(size).copied().collect();
     if fmt == TexFormat::C14X2 {
         // Indices within the 256-entry palette (the hardware ignores the top two bits).
         pixels.iter_mut().step_by(2).for_each(|hi| *hi &= 0xC0);
@@ -236,7 +305,7 @@ fn build(c: &Case) -> Vec<u8> {
     let pix = b.bytes(pixels, 32);
     let palette = fmt.is_indexed().then(|| {
         let entries = fmt.max_palette_entries().min(256);
-        let lut = b.bytes(c.pixels[size..size + 2 * entries].to_vec(), 32);
+        let lut = b.bytes(c.pixels[..2 * entries].to_vec(), 32);
         b.put(&Palette {
             data: Some(lut),
             format: u32::from(pal_fmt.0),
@@ -249,9 +318,9 @@ fn build(c: &Case) -> Vec<u8> {
         width: w as u16,
         height: h as u16,
         format: u32::from(fmt.0),
-        mipmap: 0,
+        mipmap: u32::from(mips > 0),
         min_lod: 0.0,
-        max_lod: 0.0,
+        max_lod: mips as f32,
     });
     let mut t = tobj(0, None, img, palette);
     t.src = if c.tex.is_some() { 4 } else { 1 };
@@ -262,19 +331,115 @@ fn build(c: &Case) -> Vec<u8> {
         mode |= RenderMode::VERTEX;
     }
     let mo = b.put(&mobj(mode, Some(t), mat, None));
+    let plain = b.put(&mobj(
+        RenderMode::CONSTANT | RenderMode::DIFFUSE,
+        None,
+        mat,
+        None,
+    ));
+    // The skeleton: root → [owner, A → B, C]; the deformers bound where they stand.
+    let root_t = [0.0; 3];
+    let bind = |r: [f32; 3], t: [f32; 3]| gx::mtx::srt(r, [1.0; 3], t);
+    let world_a = bind(c.bones[0], [0.0, 1.0, 0.0]);
+    let world_b = gx::mtx::mul(&world_a, &bind(c.bones[1], [0.0, 1.5, 0.5]));
+    let world_c = bind(c.bones[2], [1.0, 0.0, -1.0]);
+    let deformers: Vec<_> = [
+        (c.bones[0], [0.0, 1.0, 0.0], world_a),
+        (c.bones[1], [0.0, 1.5, 0.5], world_b),
+        (c.bones[2], [1.0, 0.0, -1.0], world_c),
+    ]
+    .into_iter()
+    .map(|(r, t, world)| {
+        let ibm = b.put(&hsd_dat::Matrix {
+            m: gx::mtx::inverse(&world).unwrap(),
+        });
+        let at = b.slot::<hsd_dat::Joint<hsd_dat::Target>>();
+        let mut j = joint(JointFlags::SKELETON, t);
+        j.rotation = r;
+        j.inverse_bind = Some(ibm);
+        (at, j)
+    })
+    .collect();
+    let link = c.skin.as_ref().map(|palette| {
+        let envelopes: Vec<_> = palette
+            .iter()
+            .map(|weights| {
+                let w: Vec<_> = weights.iter().map(|&(j, x)| (deformers[j].0, x)).collect();
+                b.envelope(&w)
+            })
+            .collect();
+        b.ptr_array(&envelopes)
+    });
     let list = b.vtx_list(&entries);
-    let po = b.put(&pobj(None, list, c.cull, n_display, dl, None));
-    let d = b.put(&dobj(mo, po));
+    let flags = c.cull
+        | if link.is_some() {
+            PObjFlags::ENVELOPE
+        } else {
+            PObjFlags::empty()
+        };
+    let mut pobjs: Vec<_> = dls
+        .iter()
+        .map(|&(n_display, dl)| pobj(None, list, flags, n_display, dl, link))
+        .collect();
+    let dobjs = if c.split == 2 && pobjs.len() == 2 {
+        let second = pobjs.pop().map(|p| b.put(&p)).unwrap();
+        let first = pobjs.pop().map(|p| b.put(&p)).unwrap();
+        let d2 = b.put(&dobj(plain, second));
+        let mut d1 = dobj(mo, first);
+        d1.next = Some(d2);
+        b.put(&d1)
+    } else {
+        let mut next = None;
+        while let Some(mut p) = pobjs.pop() {
+            p.next = next;
+            next = Some(b.put(&p));
+        }
+        b.put(&dobj(mo, next.unwrap()))
+    };
     let mut owner = joint(JointFlags::OPA | JointFlags::LIGHTING, [0.5, 1.0, -2.0]);
+    if c.skin.is_some() {
+        owner.flags |= JointFlags::ENVELOPE_MODEL;
+    }
     owner.rotation = c.rotation;
     owner.scale = c.scale;
-    owner.data = Some(d);
+    let mut j_b = deformers[1].1;
+    if c.on_bone {
+        j_b.flags |= owner.flags;
+        j_b.data = Some(dobjs);
+    } else {
+        owner.data = Some(dobjs);
+    }
+    b.set(deformers[1].0, &j_b);
+    b.set(deformers[2].0, &deformers[2].1);
+    let mut j_a = deformers[0].1;
+    j_a.child = Some(deformers[1].0);
+    j_a.next = Some(deformers[2].0);
+    b.set(deformers[0].0, &j_a);
+    owner.next = Some(deformers[0].0);
     let owner = b.put(&owner);
-    let mut root = joint(JointFlags::ROOT_OPA, [0.0; 3]);
+    let mut root = joint(JointFlags::SKELETON_ROOT | JointFlags::ROOT_OPA, root_t);
     root.child = Some(owner);
     let root = b.put(&root);
     b.root("unseen_joint", root);
     b.finish().write().unwrap()
+}
+
+/// `c`'s archive checks with 0 errors, and in both orders comes back as the same model with
+/// every triangle.
+fn round_trips(c: &Case) -> Result<(), TestCaseError> {
+    let m = build(c);
+    let errors: Vec<_> = hsd_dat::validate(&m)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    prop_assert!(errors.is_empty(), "the built model: {errors:?}");
+    for order in [Order::ColosseumXd, Order::Melee] {
+        let (a, c2, _) = support::round_trip(&m, &support::in_order(order));
+        let d = gx::compare::compare(&a, &c2, 1e-3);
+        prop_assert!(d.is_same(), "{order:?}: {d:?}");
+        prop_assert_eq!(d.triangles.0, 2 * (c.side * c.side) as usize);
+    }
+    Ok(())
 }
 
 proptest! {
@@ -282,19 +447,51 @@ proptest! {
 
     #[test]
     fn unseen_models_round_trip(c in case()) {
-        let m = build(&c);
-        let errors: Vec<_> = hsd_dat::validate(&m)
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-        prop_assert!(errors.is_empty(), "the built model: {errors:?}");
-        for order in [Order::ColosseumXd, Order::Melee] {
-            let (a, c2, _) = support::round_trip(&m, &support::in_order(order));
-            let d = gx::compare::compare(&a, &c2, 1e-3);
-            prop_assert!(d.is_same(), "{order:?}: {d:?}");
-            prop_assert_eq!(d.triangles.0, 2 * (c.side * c.side) as usize);
-        }
+        round_trips(&c)?;
     }
+}
+
+/// Cases the proptest found, kept: an envelope mesh held by a bone it is weighted to (the
+/// import moves it off the bone, so its positions change space and the recorded S8 grid no
+/// longer holds them), and a palette whose slots on bone B no vertex uses (written as
+/// recorded, so B needs its inverse bind matrix: HSD-010 refused the import).
+#[test]
+fn owners_and_palettes_found_by_the_proptest() {
+    let base = Case {
+        pos: Stored {
+            attr_type: 1,
+            ty: 1,
+            frac: 5,
+        },
+        nrm: None,
+        clr: None,
+        tex: None,
+        op: Opcode::TRIANGLES,
+        side: 1,
+        texture: (TexFormat::I4, 4, 4, PaletteFormat::IA8),
+        pixels: vec![0x5A; 64],
+        rotation: [0.3, -1.1, 0.4],
+        scale: [1.0, 2.0, 2.0],
+        cull: PObjFlags::empty(),
+        mips: 0,
+        split: 0,
+        skin: Some(vec![vec![(0, 0.574_41), (1, 0.425_59)]]),
+        bones: [[0.4, 0.2, -1.0], [0.6, 0.9, 0.1], [-0.3, 0.8, 1.2]],
+        on_bone: true,
+    };
+    round_trips(&base).unwrap();
+    let unused = vec![
+        vec![(2, 1.0)],
+        vec![(0, 1.0)],
+        vec![(0, 1.0)],
+        vec![(0, 0.805_072), (2, 0.194_928)],
+        vec![(1, 0.593_029_6), (2, 0.406_970_3)],
+    ];
+    round_trips(&Case {
+        skin: Some(unused),
+        ..base
+    })
+    .unwrap();
 }
 
 /// A skeleton of up to five joints (random tree, rest SRT) and one AnimJoint tree whose

@@ -562,20 +562,22 @@ pub fn encode_mips(
     Ok(out)
 }
 
-/// A single level with a colour table ([`Image::indexed`]) that fits `max` entries of `pf`
-/// exactly, encoded with that table as its palette, in its order: a decoded C4/C8 texture comes
-/// back with its own palette and indices. Padding outside the image is index 0, as HAL's
-/// encoder writes it (its C8 images' padding columns). `None` when there is no such table.
+/// A level 0 with a colour table ([`Image::indexed`]) that fits `max` entries of `pf` exactly,
+/// encoded with that table as its palette, in its order: a decoded C4/C8 texture comes back with
+/// its own palette and indices. Lower mip levels take each texel's nearest entry of that table
+/// (one palette serves the whole chain), so level 0 stays exact. Padding outside the image is
+/// index 0, as HAL's encoder writes it (its C8 images' padding columns). `None` when there is
+/// no such table.
 fn from_table(
     format: TexFormat,
     levels: &[Image],
     pf: PaletteFormat,
     max: usize,
 ) -> Result<Option<Encoded>> {
-    let ([img], 1..=256) = (levels, format.max_palette_entries()) else {
+    let (Some(first), 1..=256) = (levels.first(), format.max_palette_entries()) else {
         return Ok(None);
     };
-    let Some((colors, indices)) = img.table() else {
+    let Some((colors, indices)) = first.table() else {
         return Ok(None);
     };
     let codes: Vec<u16> = colors.iter().map(|&c| palette::to_code(pf, c)).collect();
@@ -589,17 +591,27 @@ fn from_table(
         return Ok(None);
     }
     let (bw, bh, _) = format.require_block()?;
-    let (w, h) = (img.width(), img.height());
-    let (pw, ph) = (w.div_ceil(bw) * bw, h.div_ceil(bh) * bh);
-    let padded: Vec<u16> = (0..ph)
-        .flat_map(|y| (0..pw).map(move |x| (x, y)))
-        .map(|(x, y)| {
-            let at = (y < h && x < w).then(|| (y as usize) * (w as usize) + x as usize);
-            at.and_then(|i| indices.get(i)).map_or(0, |&i| u16::from(i))
-        })
-        .collect();
+    let mut data = Vec::new();
+    for (k, img) in levels.iter().enumerate() {
+        let (w, h) = (img.width(), img.height());
+        let (pw, ph) = (w.div_ceil(bw) * bw, h.div_ceil(bh) * bh);
+        let index = |x: u32, y: u32| -> u16 {
+            if k == 0 {
+                let at = (y as usize) * (w as usize) + x as usize;
+                indices.get(at).map_or(0, |&i| u16::from(i))
+            } else {
+                img.pixel(x, y)
+                    .map_or(0, |p| palette::nearest(colors, p) as u16)
+            }
+        };
+        let padded: Vec<u16> = (0..ph)
+            .flat_map(|y| (0..pw).map(move |x| (x, y)))
+            .map(|(x, y)| if y < h && x < w { index(x, y) } else { 0 })
+            .collect();
+        data.extend(encode_indices(format, pw, ph, &padded)?);
+    }
     Ok(Some(Encoded {
-        data: encode_indices(format, pw, ph, &padded)?,
+        data,
         palette: codes.iter().flat_map(|e| e.to_be_bytes()).collect(),
     }))
 }

@@ -155,15 +155,15 @@ pub(crate) fn quantise<'a>(
 
 fn nearest_all(colors: &[Color], entries: &[u16], format: PaletteFormat) -> Vec<usize> {
     let pal: Vec<Rgba> = entries.iter().map(|&e| to_rgba(format, e)).collect();
-    colors
-        .iter()
-        .map(|c| {
-            pal.iter()
-                .enumerate()
-                .min_by_key(|&(_, p)| dist2(*p, c.rgba))
-                .map_or(0, |(i, _)| i)
-        })
-        .collect()
+    colors.iter().map(|c| nearest(&pal, c.rgba)).collect()
+}
+
+/// Index of the entry of `pal` nearest to `p` (the first of equals; 0 for an empty table).
+pub(crate) fn nearest(pal: &[Rgba], p: Rgba) -> usize {
+    pal.iter()
+        .enumerate()
+        .min_by_key(|&(_, q)| dist2(*q, p))
+        .map_or(0, |(i, _)| i)
 }
 
 /// Weighted mean colour.

@@ -58,6 +58,9 @@ struct Skinned {
     cull: Option<u16>,
     /// The deformer carrying every vertex when a holder joint under it owns the mesh.
     held: Option<usize>,
+    /// The joints of the envelope palette our export recorded: the import writes the palette
+    /// as recorded, slots no vertex uses included, so each needs an inverse bind matrix.
+    listed: Vec<usize>,
 }
 
 /// Builds every mesh into `b`; adds holder joints to `skel` where needed.
@@ -89,11 +92,15 @@ pub(super) fn geometry(
         }
     }
     for s in skinned.iter().filter(|s| s.rigid.is_none()) {
-        for w in &s.weights {
-            for &(j, _) in w {
-                if let Some(d) = skel.deformer.get_mut(j) {
-                    *d = true;
-                }
+        for j in s
+            .weights
+            .iter()
+            .flatten()
+            .map(|e| e.0)
+            .chain(s.listed.iter().copied())
+        {
+            if let Some(d) = skel.deformer.get_mut(j) {
+                *d = true;
             }
         }
     }
@@ -292,6 +299,14 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
         rigid,
         recorded,
         dobj: x.as_ref().and_then(|x| x.dobj),
+        listed: x.as_ref().map_or_else(Vec::new, |x| {
+            x.palette
+                .iter()
+                .flatten()
+                .filter(|e| e.0 < skel.from_nodes)
+                .map(|e| skel.of_node(e.0))
+                .collect()
+        }),
         cull: x.map(|x| x.cull),
         held: None,
     }
@@ -401,12 +416,17 @@ impl Prepared {
 }
 
 /// A recorded descriptor entry's format for `attr` when it can store `flat` (values of
-/// `width` components) without overflow, and its attribute type.
+/// `width` components) without overflow and, but for normals, each within `tol` of its value,
+/// and its attribute type. Positions and coordinates that came from the file come back on the
+/// format's grid up to float noise; in another space (an owner the import changed) they do not,
+/// and take the rule's format instead of being rounded to a grid chosen for other values.
+/// Normals come back made unit (glTF's), within the format's own step of the stored values.
 fn recorded_format(
     recorded: &[[u32; 5]],
     attr: Attr,
     flat: &[f32],
     width: usize,
+    tol: f32,
 ) -> Option<(VertexFormat, AttrType)> {
     let e = recorded.iter().find(|e| e[0] == attr.0)?;
     let f = VertexFormat {
@@ -421,7 +441,8 @@ fn recorded_format(
     }
     // A normal entry stores what the mesh brings: XYZ, or NBT (nine values) from its tangents.
     let n = f.components()?;
-    if ((attr == Attr::NRM || attr == Attr::NBT) && n != width) || f.frac > 15 {
+    let normal = attr == Attr::NRM || attr == Attr::NBT;
+    if (normal && n != width) || f.frac > 15 {
         return None;
     }
     let range = match f.ty {
@@ -433,9 +454,14 @@ fn recorded_format(
         _ => return None,
     };
     let scale = f32::from(f.frac).exp2();
-    let fits = flat
-        .chunks(n.max(1))
-        .all(|c| c.len() == n && c.iter().all(|v| range.contains(&(v * scale).round())));
+    let fits = flat.chunks(n.max(1)).all(|c| {
+        c.len() == n
+            && c.iter().all(|v| {
+                let q = (v * scale).round();
+                range.contains(&q)
+                    && (f.ty == CompType::F32 || normal || (q / scale - v).abs() <= tol)
+            })
+    });
     fits.then_some((f, AttrType(e[1])))
 }
 
@@ -558,12 +584,10 @@ fn prepare(
     let mut float = |attr: Attr, count: CompCount, tol: f32, items: Vec<Vec<f32>>| {
         let flat: Vec<f32> = items.iter().flatten().copied().collect();
         let width = items.first().map_or(0, Vec::len);
-        let (f, t) = match recorded_format(&recorded, attr, &flat, width) {
+        let tol = tol * extent(&flat);
+        let (f, t) = match recorded_format(&recorded, attr, &flat, width, tol) {
             Some((f, t)) => (f, Some(t)),
-            None => (
-                VertexFormat::fitting(attr, count, &flat, tol * extent(&flat)),
-                None,
-            ),
+            None => (VertexFormat::fitting(attr, count, &flat, tol), None),
         };
         let bytes = items
             .iter()
@@ -617,7 +641,7 @@ fn prepare(
             ty: CompType::RGBA8,
             frac: 0,
         };
-        let (f, t) = recorded_format(&recorded, Attr::CLR0, &[], 4)
+        let (f, t) = recorded_format(&recorded, Attr::CLR0, &[], 4, 0.0)
             .map_or((rgba8, None), |(f, t)| (f, Some(t)));
         let bytes = c
             .iter()
