@@ -11,12 +11,12 @@ use gx::tex::{PaletteFormat, TexFormat};
 use gx::vtx::{Attr, CompCount, CompType, VertexFormat};
 use hsd_dat::build::Builder;
 use hsd_dat::build::parts::{
-    anim_joint, aobj, dobj, fobj, joint, material, mobj, model_set, pobj, scene_data, tobj, vtx,
+    anim_joint, aobj, dobj, fobj, joint, mobj, model_set, pobj, scene_data, tobj, vtx,
 };
 use hsd_dat::compile::Order;
 use hsd_dat::fobj::{Key, Op};
 use hsd_dat::{Image, Palette};
-use hsd_dat::{JointFlags, PObjFlags, RenderMode, parse};
+use hsd_dat::{JointFlags, Material, PObjFlags, RenderMode, Rgba, TObjFlags, parse};
 use proptest::prelude::*;
 
 /// One vertex attribute: how it is stored (`attr_type` 1 direct, 2 index8, 3 index16), its
@@ -53,6 +53,81 @@ struct Case {
     /// The mesh hangs off deformer B itself (a bone with an inverse bind matrix, as Melee's
     /// fighters hold their rigid parts) instead of a joint of its own.
     on_bone: bool,
+    /// Material values: render-mode bits added, the Material struct's bytes (colours, alpha
+    /// and shininess), the texture's wrap, repeat, flags, blending and filter, and the pixel
+    /// engine's bytes (none: no PE).
+    look: Look,
+}
+
+#[derive(Debug, Clone)]
+struct Look {
+    mode: RenderMode,
+    colors: [u8; 12],
+    alpha: f32,
+    shininess: f32,
+    wrap: [u32; 2],
+    repeat: [u8; 2],
+    tex_flags: u32,
+    blending: f32,
+    mag_filter: u32,
+    pe: Option<[u8; 12]>,
+}
+
+fn look() -> impl Strategy<Value = Look> {
+    let mode_bits = prop::sample::subsequence(
+        vec![
+            RenderMode::SPECULAR,
+            RenderMode::ALPHA_MAT,
+            RenderMode::ALPHA_VTX,
+            RenderMode::ZOFST,
+            RenderMode::SHADOW,
+            RenderMode::ZMODE_ALWAYS,
+            RenderMode::DF_ALL,
+            RenderMode::NO_ZUPDATE,
+            RenderMode::XLU,
+        ],
+        0..4,
+    )
+    .prop_map(|b| b.into_iter().fold(RenderMode::empty(), |m, x| m | x));
+    // Lightmap bits, colour and alpha blend modes (`COLORMAP`, `ALPHAMAP`: 0–8).
+    let tex_flags = (0u32..32, 0u32..9, 0u32..9).prop_map(|(l, c, a)| l << 4 | c << 16 | a << 20);
+    (
+        mode_bits,
+        any::<[u8; 12]>(),
+        0.0f32..=1.0,
+        0.0f32..100.0,
+        [0u32..3, 0u32..3],
+        [1u8..5, 1u8..5],
+        tex_flags,
+        (0.0f32..=1.0, 0u32..2),
+        prop::option::of(any::<[u8; 12]>()),
+    )
+        .prop_map(
+            |(
+                mode,
+                colors,
+                alpha,
+                shininess,
+                wrap,
+                repeat,
+                tex_flags,
+                (blending, mag_filter),
+                pe,
+            )| {
+                Look {
+                    mode,
+                    colors,
+                    alpha,
+                    shininess,
+                    wrap,
+                    repeat,
+                    tex_flags,
+                    blending,
+                    mag_filter,
+                    pe,
+                }
+            },
+        )
 }
 
 fn stored(types: &'static [(u32, u8)]) -> impl Strategy<Value = Stored> {
@@ -99,6 +174,7 @@ fn case() -> impl Strategy<Value = Case> {
             prop::option::of(palette()),
             [bone(), bone(), bone()],
             any::<bool>(),
+            look(),
         ),
     )
         .prop_map(
@@ -109,7 +185,7 @@ fn case() -> impl Strategy<Value = Case> {
                 rotation,
                 scale,
                 cull,
-                (mips, split, skin, bones, on_bone),
+                (mips, split, skin, bones, on_bone, look),
             )| Case {
                 pos,
                 nrm,
@@ -127,6 +203,7 @@ fn case() -> impl Strategy<Value = Case> {
                 skin,
                 bones,
                 on_bone,
+                look,
             },
         )
 }
@@ -322,15 +399,31 @@ fn build(c: &Case) -> Vec<u8> {
         min_lod: 0.0,
         max_lod: mips as f32,
     });
+    let l = &c.look;
     let mut t = tobj(0, None, img, palette);
     t.src = if c.tex.is_some() { 4 } else { 1 };
+    t.wrap_s = l.wrap[0];
+    t.wrap_t = l.wrap[1];
+    t.repeat_s = l.repeat[0];
+    t.repeat_t = l.repeat[1];
+    t.flags = TObjFlags::from_bits_retain(l.tex_flags);
+    t.blending = l.blending;
+    t.mag_filter = l.mag_filter;
     let t = b.put(&t);
-    let mat = b.put(&material(0x60));
-    let mut mode = RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::TEX0;
+    let rgba = |k: usize| Rgba(std::array::from_fn(|i| l.colors[4 * k + i]));
+    let mat = b.put(&Material {
+        ambient: rgba(0),
+        diffuse: rgba(1),
+        specular: rgba(2),
+        alpha: l.alpha,
+        shininess: l.shininess,
+    });
+    let mut mode = RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::TEX0 | l.mode;
     if c.clr.is_some() {
         mode |= RenderMode::VERTEX;
     }
-    let mo = b.put(&mobj(mode, Some(t), mat, None));
+    let pe = l.pe.map(|p| b.bytes(p.to_vec(), 4));
+    let mo = b.put(&mobj(mode, Some(t), mat, pe));
     let plain = b.put(&mobj(
         RenderMode::CONSTANT | RenderMode::DIFFUSE,
         None,
@@ -434,12 +527,53 @@ fn round_trips(c: &Case) -> Result<(), TestCaseError> {
         .collect();
     prop_assert!(errors.is_empty(), "the built model: {errors:?}");
     for order in [Order::ColosseumXd, Order::Melee] {
-        let (a, c2, _) = support::round_trip(&m, &support::in_order(order));
+        let (a, c2, b) = support::round_trip(&m, &support::in_order(order));
         let d = gx::compare::compare(&a, &c2, 1e-3);
         prop_assert!(d.is_same(), "{order:?}: {d:?}");
         prop_assert_eq!(d.triangles.0, 2 * (c.side * c.side) as usize);
+        // Colosseum/XD's translucent pass draws nothing (seed 003): its materials lose XLU.
+        let xlu = order == Order::ColosseumXd;
+        prop_assert_eq!(looks(&m, xlu), looks(&b, false), "{:?}", order);
     }
     Ok(())
+}
+
+/// Each MObj's stored values, sorted: render mode (`XLU` cleared with `no_xlu`), Material,
+/// pixel engine and every TObj's fields from `id` to `mag_filter` (pointers left out), as bytes.
+fn looks(bytes: &[u8], no_xlu: bool) -> Vec<Vec<Vec<u8>>> {
+    let a = parse(bytes).unwrap();
+    let raw = |at: u32, from: usize, to: usize| {
+        a.data()
+            .bytes(at as usize + from, to - from)
+            .unwrap()
+            .to_vec()
+    };
+    let mut out: Vec<Vec<Vec<u8>>> = a
+        .graph()
+        .nodes
+        .iter()
+        .filter(|n| n.kind == hsd_dat::Kind::MObj)
+        .map(|n| {
+            let mo: hsd_dat::MObj = a.read(n.offset).unwrap();
+            let mut mode = mo.render_mode;
+            if no_xlu {
+                mode -= RenderMode::XLU;
+            }
+            let mut v = vec![
+                mode.bits().to_be_bytes().to_vec(),
+                raw(mo.material.unwrap(), 0, 0x14),
+            ];
+            v.extend(mo.pe.map(|p| raw(p, 0, 0x0C)));
+            let mut t = mo.tobj;
+            while let Some(at) = t {
+                v.push(raw(at, 0x08, 0x4C));
+                t = a.read::<hsd_dat::TObj>(at).unwrap().next;
+            }
+            v
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 proptest! {
@@ -478,6 +612,18 @@ fn owners_and_palettes_found_by_the_proptest() {
         skin: Some(vec![vec![(0, 0.574_41), (1, 0.425_59)]]),
         bones: [[0.4, 0.2, -1.0], [0.6, 0.9, 0.1], [-0.3, 0.8, 1.2]],
         on_bone: true,
+        look: Look {
+            mode: RenderMode::empty(),
+            colors: [0x80; 12],
+            alpha: 1.0,
+            shininess: 50.0,
+            wrap: [1, 1],
+            repeat: [1, 1],
+            tex_flags: 0x0004_0010,
+            blending: 1.0,
+            mag_filter: 1,
+            pe: None,
+        },
     };
     round_trips(&base).unwrap();
     let unused = vec![
