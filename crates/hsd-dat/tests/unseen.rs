@@ -16,7 +16,7 @@ use hsd_dat::build::parts::{
 use hsd_dat::compile::Order;
 use hsd_dat::fobj::{Key, Op};
 use hsd_dat::{Image, Palette};
-use hsd_dat::{JointFlags, Material, PObjFlags, RenderMode, Rgba, TObjFlags, parse};
+use hsd_dat::{JointFlags, Material, PObjFlags, RenderMode, Rgba, TObjFlags, TexLod, parse};
 use proptest::prelude::*;
 
 /// One vertex attribute: how it is stored (`attr_type` 1 direct, 2 index8, 3 index16), its
@@ -71,6 +71,13 @@ struct Look {
     blending: f32,
     mag_filter: u32,
     pe: Option<[u8; 12]>,
+    /// The texture's TEV stage (raw bytes) and LOD description (min filter, bias, bias clamp,
+    /// edge LOD, anisotropy).
+    tev: Option<[u8; 32]>,
+    lod: Option<(u32, f32, u8, u8, u32)>,
+    /// A second texture over the same image on GX_TEXMAP1, reading the first one's
+    /// coordinates: its flags (coordinate type 0–5, lightmap and blend bits).
+    second: Option<u32>,
 }
 
 fn look() -> impl Strategy<Value = Look> {
@@ -91,6 +98,8 @@ fn look() -> impl Strategy<Value = Look> {
     .prop_map(|b| b.into_iter().fold(RenderMode::empty(), |m, x| m | x));
     // Lightmap bits, colour and alpha blend modes (`COLORMAP`, `ALPHAMAP`: 0–8).
     let tex_flags = (0u32..32, 0u32..9, 0u32..9).prop_map(|(l, c, a)| l << 4 | c << 16 | a << 20);
+    // A second texture's coordinate type (0–5), lightmap bits and colour blend mode.
+    let second_flags = (0u32..6, 0u32..32, 0u32..9).prop_map(|(t, l, c)| t | l << 4 | c << 16);
     (
         mode_bits,
         any::<[u8; 12]>(),
@@ -100,7 +109,12 @@ fn look() -> impl Strategy<Value = Look> {
         [1u8..5, 1u8..5],
         tex_flags,
         (0.0f32..=1.0, 0u32..2),
-        prop::option::of(any::<[u8; 12]>()),
+        (
+            prop::option::of(any::<[u8; 12]>()),
+            prop::option::of(any::<[u8; 32]>()),
+            prop::option::of((0u32..6, -4.0f32..4.0, 0u8..2, 0u8..2, 0u32..4)),
+            prop::option::of(second_flags),
+        ),
     )
         .prop_map(
             |(
@@ -112,7 +126,7 @@ fn look() -> impl Strategy<Value = Look> {
                 repeat,
                 tex_flags,
                 (blending, mag_filter),
-                pe,
+                (pe, tev, lod, second),
             )| {
                 Look {
                     mode,
@@ -125,6 +139,9 @@ fn look() -> impl Strategy<Value = Look> {
                     blending,
                     mag_filter,
                     pe,
+                    tev,
+                    lod,
+                    second,
                 }
             },
         )
@@ -400,8 +417,27 @@ fn build(c: &Case) -> Vec<u8> {
         max_lod: mips as f32,
     });
     let l = &c.look;
-    let mut t = tobj(0, None, img, palette);
-    t.src = if c.tex.is_some() { 4 } else { 1 };
+    let src = if c.tex.is_some() { 4 } else { 1 };
+    let second = l.second.map(|flags| {
+        let mut t = tobj(1, None, img, palette);
+        t.src = src;
+        t.flags = TObjFlags::from_bits_retain(flags);
+        b.put(&t)
+    });
+    let mut t = tobj(0, second, img, palette);
+    t.tev = l.tev.map(|x| b.bytes(x.to_vec(), 4));
+    t.lod = l.lod.map(
+        |(min_filter, lod_bias, bias_clamp, edge_lod, max_anisotropy)| {
+            b.put(&TexLod {
+                min_filter,
+                lod_bias,
+                bias_clamp,
+                edge_lod,
+                max_anisotropy,
+            })
+        },
+    );
+    t.src = src;
     t.wrap_s = l.wrap[0];
     t.wrap_t = l.wrap[1];
     t.repeat_s = l.repeat[0];
@@ -419,6 +455,9 @@ fn build(c: &Case) -> Vec<u8> {
         shininess: l.shininess,
     });
     let mut mode = RenderMode::CONSTANT | RenderMode::DIFFUSE | RenderMode::TEX0 | l.mode;
+    if second.is_some() {
+        mode |= RenderMode::TEX1;
+    }
     if c.clr.is_some() {
         mode |= RenderMode::VERTEX;
     }
@@ -539,7 +578,8 @@ fn round_trips(c: &Case) -> Result<(), TestCaseError> {
 }
 
 /// Each MObj's stored values, sorted: render mode (`XLU` cleared with `no_xlu`), Material,
-/// pixel engine and every TObj's fields from `id` to `mag_filter` (pointers left out), as bytes.
+/// pixel engine and every TObj's fields from `id` to `mag_filter` (pointers left out), LOD and
+/// TEV, as bytes.
 fn looks(bytes: &[u8], no_xlu: bool) -> Vec<Vec<Vec<u8>>> {
     let a = parse(bytes).unwrap();
     let raw = |at: u32, from: usize, to: usize| {
@@ -566,8 +606,11 @@ fn looks(bytes: &[u8], no_xlu: bool) -> Vec<Vec<Vec<u8>>> {
             v.extend(mo.pe.map(|p| raw(p, 0, 0x0C)));
             let mut t = mo.tobj;
             while let Some(at) = t {
+                let to: hsd_dat::TObj = a.read(at).unwrap();
                 v.push(raw(at, 0x08, 0x4C));
-                t = a.read::<hsd_dat::TObj>(at).unwrap().next;
+                v.extend(to.lod.map(|x| raw(x, 0, 0x10)));
+                v.extend(to.tev.map(|x| raw(x, 0, 0x20)));
+                t = to.next;
             }
             v
         })
@@ -623,6 +666,9 @@ fn owners_and_palettes_found_by_the_proptest() {
             blending: 1.0,
             mag_filter: 1,
             pe: None,
+            tev: None,
+            lod: None,
+            second: None,
         },
     };
     round_trips(&base).unwrap();
