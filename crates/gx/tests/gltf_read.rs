@@ -206,6 +206,41 @@ fn written_scenes_read_back_equal() {
     assert_eq!(again.materials, r.materials);
 }
 
+/// A textured material on a mesh without its coordinate set is written with an untextured
+/// twin (glTF needs `TEXCOORD_n` for a texture); reading folds the twin back, so the mesh has
+/// its material again (and a clip animating that material by index animates what it draws),
+/// while a material merely named like a twin stays.
+#[test]
+fn untextured_twins_fold_back() {
+    let mut s = scene();
+    let mut bare = s.meshes[0].clone();
+    bare.name = "no uvs".into();
+    bare.uvs.clear();
+    s.meshes.push(bare);
+    let glb = s.to_glb().unwrap();
+    let (doc, _) = chunks(&glb);
+    assert_eq!(
+        doc["materials"].as_array().unwrap().len(),
+        s.materials.len() + 1
+    );
+    assert_eq!(doc["materials"][3]["name"], "masked (untextured)");
+    let r = Scene::from_glb(&glb).unwrap();
+    assert_eq!(r.materials, s.materials);
+    assert_eq!(r.meshes[2].material, Some(0));
+    // A look-alike with other extras is another material.
+    let mut t = s.clone();
+    let mut fake = t.materials[0].clone();
+    fake.name = "masked (untextured)".into();
+    fake.texture = None;
+    fake.extras = Some(json!("mine"));
+    t.materials.push(fake);
+    t.meshes[2].uvs = t.meshes[0].uvs.clone();
+    t.meshes[2].material = Some(3);
+    let r = Scene::from_glb(&t.to_glb().unwrap()).unwrap();
+    assert_eq!(r.materials.len(), 4);
+    assert_eq!(r.meshes[2].material, Some(3));
+}
+
 #[test]
 fn unskinned_scene_without_nodes() {
     let mut s = Scene::new("plain");

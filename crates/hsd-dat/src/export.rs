@@ -392,6 +392,17 @@ fn material_animations(
                 a, m, index, last, images, &mut anim, out,
             ));
         }
+        // A tree that animates nothing (the import's tree keeping images no material draws)
+        // is no animation: its images are exported all the same.
+        let moves = |t: &extras::TextureAnimExtras| {
+            !(t.channels.is_empty() && t.tracks.is_empty() && t.image.is_empty())
+        };
+        let animates = x.materials.iter().any(|m| {
+            !(m.channels.is_empty() && m.tracks.is_empty()) || m.textures.iter().any(moves)
+        });
+        if !animates {
+            continue;
+        }
         anim.extras = extras::write(&x);
         out.scene.animations.push(anim);
     }

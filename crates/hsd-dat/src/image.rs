@@ -22,11 +22,18 @@ impl Archive<'_> {
     /// Every distinct (image, palette) pair the graph's TObjs use, then those of texture
     /// animations (image `i` of a TexAnim with its palette `i`, or its last palette when it has
     /// fewer: the frames of an animated C8 texture, such as Melee's eyes, share or swap palettes
-    /// alongside the images), then images reached only otherwise, without palette.
+    /// alongside the images), then images reached only otherwise, without palette. An indexed
+    /// image is listed only with a palette: a TexAnim without palettes draws its images with
+    /// the palette of the TObj it animates, which only the MatAnimJoint walk binds
+    /// ([`Archive::material_animation`]).
     pub fn textures(&self, g: &Graph) -> Vec<TextureRef> {
         let mut out: Vec<TextureRef> = Vec::new();
-        let mut add = |r: TextureRef| {
-            if !out.contains(&r) {
+        let indexed = |image: u32| {
+            self.read::<Image>(image)
+                .is_ok_and(|h| u8::try_from(h.format).is_ok_and(|f| TexFormat(f).is_indexed()))
+        };
+        let add = |out: &mut Vec<TextureRef>, r: TextureRef| {
+            if !out.contains(&r) && (r.palette.is_some() || !indexed(r.image)) {
                 out.push(r);
             }
         };
@@ -34,10 +41,13 @@ impl Archive<'_> {
             if let Ok(t) = self.read::<TObj>(n.offset)
                 && let Some(image) = t.image
             {
-                add(TextureRef {
-                    image,
-                    palette: t.palette,
-                });
+                add(
+                    &mut out,
+                    TextureRef {
+                        image,
+                        palette: t.palette,
+                    },
+                );
             }
         }
         for n in g.nodes.iter().filter(|n| n.kind == Kind::TexAnim) {
@@ -53,16 +63,19 @@ impl Archive<'_> {
                     let palette = (t.n_palettes > 0)
                         .then(|| entry(t.palette_table, p))
                         .flatten();
-                    add(TextureRef { image, palette });
+                    add(&mut out, TextureRef { image, palette });
                 }
             }
         }
         for &image in &g.images {
             if !out.iter().any(|r| r.image == image) {
-                out.push(TextureRef {
-                    image,
-                    palette: None,
-                });
+                add(
+                    &mut out,
+                    TextureRef {
+                        image,
+                        palette: None,
+                    },
+                );
             }
         }
         out

@@ -11,12 +11,15 @@ use gx::tex::{PaletteFormat, TexFormat};
 use gx::vtx::{Attr, CompCount, CompType, VertexFormat};
 use hsd_dat::build::Builder;
 use hsd_dat::build::parts::{
-    anim_joint, aobj, dobj, fobj, joint, mobj, model_set, pobj, scene_data, tobj, vtx,
+    anim_joint, aobj, dobj, fobj, joint, mat_anim, mobj, model_set, pobj, scene_data, tex_anim,
+    tobj, vtx,
 };
 use hsd_dat::compile::Order;
 use hsd_dat::fobj::{Key, Op};
 use hsd_dat::{Image, Palette};
-use hsd_dat::{JointFlags, Material, PObjFlags, RenderMode, Rgba, TObjFlags, TexLod, parse};
+use hsd_dat::{
+    JointFlags, MatAnimJoint, Material, PObjFlags, RenderMode, Rgba, TObjFlags, TexLod, parse,
+};
 use proptest::prelude::*;
 
 /// One vertex attribute: how it is stored (`attr_type` 1 direct, 2 index8, 3 index16), its
@@ -57,6 +60,49 @@ struct Case {
     /// and shininess), the texture's wrap, repeat, flags, blending and filter, and the pixel
     /// engine's bytes (none: no PE).
     look: Look,
+    /// A MatAnimJoint tree animating the textured material and its first texture.
+    matanim: Option<Matanim>,
+}
+
+/// A material animation: the AObjs' end frame, the MObj's tracks and TObj 0's (an image swap
+/// among two images included).
+#[derive(Debug, Clone)]
+struct Matanim {
+    end: u8,
+    material: Vec<Track>,
+    texture: Vec<Track>,
+}
+
+fn matanim() -> impl Strategy<Value = Matanim> {
+    let track = |ids: Vec<u8>, lo: f32, hi: f32| {
+        (
+            prop::sample::select(ids),
+            0u8..3,
+            prop::sample::select(vec![0u8, 0x28]),
+            keys(lo, hi),
+        )
+    };
+    let texture = prop_oneof![
+        track(vec![2, 3, 6, 8], -2.0, 2.0),
+        track(vec![4, 5], 0.25, 4.0),
+        track(vec![9], 0.0, 1.0),
+        track(vec![1], -0.5, 2.5),
+    ];
+    let unique = |mut v: Vec<Track>| {
+        v.sort_by_key(|t| t.0);
+        v.dedup_by_key(|t| t.0);
+        v
+    };
+    (
+        1u8..60,
+        prop::collection::vec(track((1..=10).collect(), 0.0, 1.0), 0..4),
+        prop::collection::vec(texture, 0..4),
+    )
+        .prop_map(move |(end, material, texture)| Matanim {
+            end,
+            material: unique(material),
+            texture: unique(texture),
+        })
 }
 
 #[derive(Debug, Clone)]
@@ -192,6 +238,7 @@ fn case() -> impl Strategy<Value = Case> {
             [bone(), bone(), bone()],
             any::<bool>(),
             look(),
+            prop::option::of(matanim()),
         ),
     )
         .prop_map(
@@ -202,7 +249,7 @@ fn case() -> impl Strategy<Value = Case> {
                 rotation,
                 scale,
                 cull,
-                (mips, split, skin, bones, on_bone, look),
+                (mips, split, skin, bones, on_bone, look, matanim),
             )| Case {
                 pos,
                 nrm,
@@ -221,6 +268,7 @@ fn case() -> impl Strategy<Value = Case> {
                 bones,
                 on_bone,
                 look,
+                matanim,
             },
         )
 }
@@ -396,7 +444,8 @@ fn build(c: &Case) -> Vec<u8> {
         // Indices within the 256-entry palette (the hardware ignores the top two bits).
         pixels.iter_mut().step_by(2).for_each(|hi| *hi &= 0xC0);
     }
-    let pix = b.bytes(pixels, 32);
+    let pix = b.bytes(pixels.clone(), 32);
+    let pixel_bytes = pixels;
     let palette = fmt.is_indexed().then(|| {
         let entries = fmt.max_palette_entries().min(256);
         let lut = b.bytes(c.pixels[..2 * entries].to_vec(), 32);
@@ -407,7 +456,7 @@ fn build(c: &Case) -> Vec<u8> {
             n_entries: entries as u16,
         })
     });
-    let img = b.put(&Image {
+    let image_header = Image {
         data: Some(pix),
         width: w as u16,
         height: h as u16,
@@ -415,7 +464,8 @@ fn build(c: &Case) -> Vec<u8> {
         mipmap: u32::from(mips > 0),
         min_lod: 0.0,
         max_lod: mips as f32,
-    });
+    };
+    let img = b.put(&image_header);
     let l = &c.look;
     let src = if c.tex.is_some() { 4 } else { 1 };
     let second = l.second.map(|flags| {
@@ -553,6 +603,39 @@ fn build(c: &Case) -> Vec<u8> {
     root.child = Some(owner);
     let root = b.put(&root);
     b.root("unseen_joint", root);
+    if let Some(ma) = &c.matanim {
+        // The image swap's second image: the pixels turned round (in 16-bit units, which keep
+        // C14X2 indices within the palette).
+        let flipped = pixel_bytes.chunks(2).rev().flatten().copied().collect();
+        let flipped = b.bytes(flipped, 32);
+        let mut second = image_header;
+        second.data = Some(flipped);
+        let images = [img, b.put(&second)];
+        let table = b.ptr_table(&images);
+        let texture = (!ma.texture.is_empty()).then(|| {
+            let f = fobjs(&mut b, &ma.texture).unwrap();
+            let a = b.put(&aobj(f32::from(ma.end), f));
+            let mut t = tex_anim(None, 0, Some(a), table, None);
+            t.n_images = 2;
+            b.put(&t)
+        });
+        let material = fobjs(&mut b, &ma.material).map(|f| b.put(&aobj(f32::from(ma.end), f)));
+        let anim = b.put(&mat_anim(None, material, texture));
+        // The tree mirrors the joints: root → owner, A (→ B), C; the animation where the mesh is.
+        let node = |b: &mut Builder, child, next, m: bool| {
+            b.put(&MatAnimJoint {
+                child,
+                next,
+                matanim: m.then_some(anim),
+            })
+        };
+        let mb = node(&mut b, None, None, c.on_bone);
+        let mc = node(&mut b, None, None, false);
+        let ma_ = node(&mut b, Some(mb), Some(mc), false);
+        let mo = node(&mut b, None, Some(ma_), !c.on_bone);
+        let mr = node(&mut b, Some(mo), None, false);
+        b.root("unseen_matanim_joint", mr);
+    }
     b.finish().write().unwrap()
 }
 
@@ -573,6 +656,11 @@ fn round_trips(c: &Case) -> Result<(), TestCaseError> {
         // Colosseum/XD's translucent pass draws nothing (seed 003): its materials lose XLU.
         let xlu = order == Order::ColosseumXd;
         prop_assert_eq!(looks(&m, xlu), looks(&b, false), "{:?}", order);
+        // The runtime's material and texture values at every frame, as tests/matanim.rs
+        // compares them.
+        if c.matanim.is_some() {
+            support::same_clips(&a, &c2);
+        }
     }
     Ok(())
 }
@@ -630,10 +718,14 @@ proptest! {
 
 /// Cases the proptest found, kept: an envelope mesh held by a bone it is weighted to (the
 /// import moves it off the bone, so its positions change space and the recorded S8 grid no
-/// longer holds them), and a palette whose slots on bone B no vertex uses (written as
-/// recorded, so B needs its inverse bind matrix: HSD-010 refused the import).
+/// longer holds them); a palette whose slots on bone B no vertex uses (written as recorded, so
+/// B needs its inverse bind matrix: HSD-010 refused the import); a C4 image swap without a
+/// palette table (the export decoded its images without the TObj's palette and failed); a
+/// TexAnim whose table no track selects (its second image came back in a tree of its own,
+/// exported as an extra clip); and a texture track holding the rest value (dropped, so the
+/// clip came back as none).
 #[test]
-fn owners_and_palettes_found_by_the_proptest() {
+fn cases_found_by_the_proptest() {
     let base = Case {
         pos: Stored {
             attr_type: 1,
@@ -670,6 +762,7 @@ fn owners_and_palettes_found_by_the_proptest() {
             lod: None,
             second: None,
         },
+        matanim: None,
     };
     round_trips(&base).unwrap();
     let unused = vec![
@@ -681,9 +774,41 @@ fn owners_and_palettes_found_by_the_proptest() {
     ];
     round_trips(&Case {
         skin: Some(unused),
-        ..base
+        ..base.clone()
     })
     .unwrap();
+    let con = |v: f32, wait: u32| Key {
+        op: Op::CON,
+        value: Some(v),
+        slope: None,
+        wait: Some(wait),
+    };
+    let animated = |format: TexFormat, texture: Vec<Track>| Case {
+        texture: (format, 8, 8, PaletteFormat::RGB5A3),
+        pixels: (0..=255).collect(),
+        matanim: Some(Matanim {
+            end: 10,
+            material: Vec::new(),
+            texture,
+        }),
+        ..base.clone()
+    };
+    let swap = vec![(1, 0, 0, vec![con(0.0, 5), con(1.0, 5)])];
+    let blend = vec![(9, 0, 0, vec![con(0.5, 10)])];
+    let slope = Key {
+        op: Op::SLP,
+        value: None,
+        slope: Some(0.11),
+        wait: None,
+    };
+    let still = vec![(6, 1, 0, vec![slope])];
+    for (format, texture) in [
+        (TexFormat::C4, swap),
+        (TexFormat::I8, blend),
+        (TexFormat::I8, still),
+    ] {
+        round_trips(&animated(format, texture)).unwrap();
+    }
 }
 
 /// A skeleton of up to five joints (random tree, rest SRT) and one AnimJoint tree whose
@@ -699,8 +824,9 @@ struct Skeleton {
 /// A track: (id, start frame, value format, keys).
 type Track = (u8, u8, u8, Vec<Key>);
 
-fn keys() -> impl Strategy<Value = Vec<Key>> {
-    let key = (0usize..6, -3.9f32..3.9, -1.0f32..1.0, 1u32..30).prop_map(|(op, v, s, w)| {
+/// 1–6 keys of every opcode, values in `lo..hi`.
+fn keys(lo: f32, hi: f32) -> impl Strategy<Value = Vec<Key>> {
+    let key = (0usize..6, lo..hi, -1.0f32..1.0, 1u32..30).prop_map(|(op, v, s, w)| {
         let op = [Op::CON, Op::LIN, Op::SPL0, Op::SPL, Op::SLP, Op::KEY][op];
         Key {
             op,
@@ -728,7 +854,7 @@ fn skeleton() -> impl Strategy<Value = Skeleton> {
         prop::sample::select(vec![1u8, 2, 3, 5, 6, 7, 8, 9, 10]),
         0u8..3,
         prop::sample::select(vec![0u8, 0x28, 0x65]),
-        keys(),
+        keys(-3.9, 3.9),
     );
     let anim = prop::option::of((1u8..120, prop::collection::vec(track, 1..4)));
     prop::collection::vec((any::<prop::sample::Index>(), srt, anim), 2..6).prop_map(|joints| {
@@ -750,8 +876,38 @@ fn skeleton() -> impl Strategy<Value = Skeleton> {
     })
 }
 
-/// `s` as a Colosseum/XD scene: one ModelSet over the joint tree and its AnimJoint tree. Values
-/// are quantised to each track's format so the stream holds them exactly.
+/// An FObj chain of `tracks` (none for no track), values quantised to each track's format so
+/// the stream holds them exactly.
+fn fobjs(b: &mut Builder, tracks: &[Track]) -> Option<hsd_dat::Target> {
+    let mut next = None;
+    for (id, start, frac, keys) in tracks.iter().rev() {
+        let unit = (-f32::from(frac & 0x1F)).exp2();
+        let q = |v: f32| {
+            if *frac == 0 {
+                v
+            } else {
+                (v / unit).round() * unit
+            }
+        };
+        let keys: Vec<Key> = keys
+            .iter()
+            .map(|k| Key {
+                value: k.value.map(q),
+                ..*k
+            })
+            .collect();
+        let mut stream = hsd_dat::fobj::encode(&keys, *frac, 0).unwrap();
+        let len = stream.len() as u32;
+        stream.resize(stream.len().next_multiple_of(4), 0);
+        let mut f = fobj(*id, next, b.keys((stream, len)));
+        f.frac_value = *frac;
+        f.start_frame = f32::from(*start);
+        next = Some(b.put(&f));
+    }
+    next
+}
+
+/// `s` as a Colosseum/XD scene: one ModelSet over the joint tree and its AnimJoint tree.
 fn build_skeleton(s: &Skeleton) -> Vec<u8> {
     let mut b = Builder::new();
     let n = s.parents.len();
@@ -772,36 +928,8 @@ fn build_skeleton(s: &Skeleton) -> Vec<u8> {
         j.next = next.and_then(|x| joints[x]);
         joints[i] = Some(b.put(&j));
         let aobj = s.anims[i].as_ref().map(|(end, tracks)| {
-            let mut fobjs = None;
-            for (id, start, frac, keys) in tracks.iter().rev() {
-                let unit = if *frac == 0 {
-                    0.0
-                } else {
-                    (-f32::from(frac & 0x1F)).exp2()
-                };
-                let q = |v: f32| {
-                    if unit == 0.0 {
-                        v
-                    } else {
-                        (v / unit).round() * unit
-                    }
-                };
-                let keys: Vec<Key> = keys
-                    .iter()
-                    .map(|k| Key {
-                        value: k.value.map(q),
-                        ..*k
-                    })
-                    .collect();
-                let mut stream = hsd_dat::fobj::encode(&keys, *frac, 0).unwrap();
-                let len = stream.len() as u32;
-                stream.resize(stream.len().next_multiple_of(4), 0);
-                let mut f = fobj(*id, fobjs, b.keys((stream, len)));
-                f.frac_value = *frac;
-                f.start_frame = f32::from(*start);
-                fobjs = Some(b.put(&f));
-            }
-            b.put(&aobj(f32::from(*end), fobjs.unwrap()))
+            let f = fobjs(&mut b, tracks).unwrap();
+            b.put(&aobj(f32::from(*end), f))
         });
         anims[i] = Some(b.put(&anim_joint(
             child.and_then(|c| anims[c]),

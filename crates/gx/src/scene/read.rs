@@ -955,6 +955,7 @@ impl<'a> Reader<'a> {
         }
         self.cameras_and_lights(&mut scene, &tree)?;
         self.apply_texture_transforms(&mut scene);
+        fold_untextured_twins(&mut scene);
         Ok(scene)
     }
 
@@ -1530,4 +1531,45 @@ impl<'a> Reader<'a> {
         }
         Ok(())
     }
+}
+
+/// Folds the writer's untextured twins back into their materials: [`Scene::to_glb`] draws a
+/// mesh without the coordinate set of its textured material with a copy named
+/// `"<name> (untextured)"`, the texture left out, appended after every other material. A
+/// trailing run of materials that are such copies of another (same name but the suffix, same
+/// colour, modes and extras, no texture where it has one) is removed and its meshes take the
+/// source again, so the scene reads as written and a clip animating the source (by material
+/// index) still animates what those meshes draw.
+fn fold_untextured_twins(scene: &mut Scene) {
+    let twin_of = |t: usize| -> Option<usize> {
+        let m = scene.materials.get(t)?;
+        let base = m.name.strip_suffix(" (untextured)")?;
+        if m.texture.is_some() {
+            return None;
+        }
+        scene.materials.iter().position(|s| {
+            s.name == base
+                && s.texture.is_some()
+                && s.color == m.color
+                && s.double_sided == m.double_sided
+                && s.alpha_mode == m.alpha_mode
+                && s.unlit == m.unlit
+                && s.extras == m.extras
+        })
+    };
+    let n = scene.materials.len();
+    let mut first = n;
+    while first > 0 && twin_of(first - 1).is_some_and(|s| s < first - 1) {
+        first -= 1;
+    }
+    let sources: Vec<Option<usize>> = (first..n).map(twin_of).collect();
+    if sources.is_empty() || sources.iter().any(|s| s.is_none_or(|s| s >= first)) {
+        return;
+    }
+    for mesh in &mut scene.meshes {
+        if let Some(t) = mesh.material.filter(|&t| t >= first) {
+            mesh.material = sources.get(t - first).copied().flatten();
+        }
+    }
+    scene.materials.truncate(first);
 }

@@ -368,9 +368,7 @@ fn aobj_of(
 ) -> Result<Option<Target>> {
     let mut next = None;
     for (id, values) in tracks.iter().rev() {
-        if let Some(r) = rest(*id)
-            && values.iter().all(|v| (v - r).abs() <= tol * 0.1)
-        {
+        if at_rest(values, rest(*id), tol) {
             continue;
         }
         let (k, frac) = if step.contains(id) {
@@ -429,11 +427,23 @@ pub(super) fn animations(
         if !drawn {
             continue;
         }
+        let still = animated.values().all(|(m, r)| {
+            m.tracks
+                .iter()
+                .all(|(id, v)| at_rest(v, material_rest(r, *id), tol))
+                && m.textures.iter().all(|t| {
+                    t.swap.1.is_empty()
+                        && t.tracks
+                            .iter()
+                            .all(|(id, v)| at_rest(v, texture_rest(r, t.id, *id), tol))
+                })
+        });
         let mut parts = Parts {
             animated: &animated,
             mats: &mut *mats,
             end: n.saturating_sub(1) as f32,
             tol,
+            still,
         };
         out.push(tree(b, skel, dobjs, &mut parts)?);
     }
@@ -446,6 +456,15 @@ struct Parts<'m, 'a> {
     mats: &'m mut Materials<'a>,
     end: f32,
     tol: f32,
+    /// The clip moves nothing off the rest values: its tracks are kept all the same (as a
+    /// still joint animation keeps its length), else it would leave no tree at all.
+    still: bool,
+}
+
+/// Whether a track's values stay at the rest value `r` (within the tolerance's tenth, as
+/// [`aobj_of`] leaves such tracks out).
+fn at_rest(values: &[f32], r: Option<f32>, tol: f32) -> bool {
+    r.is_some_and(|r| values.iter().all(|v| (v - r).abs() <= tol * 0.1))
 }
 
 impl Parts<'_, '_> {
@@ -455,11 +474,11 @@ impl Parts<'_, '_> {
         let Some((samples, r)) = self.animated.get(&m) else {
             return Ok((None, None));
         };
-        let (end, tol) = (self.end, self.tol);
+        let (end, tol, still) = (self.end, self.tol, self.still);
         let a = aobj_of(
             b,
             &samples.tracks,
-            |id| material_rest(r, id),
+            |id| material_rest(r, id).filter(|_| !still),
             &[],
             (end, samples.aobj_flags),
             tol,
@@ -514,7 +533,7 @@ impl Parts<'_, '_> {
             let ta = aobj_of(
                 b,
                 &tracks,
-                |id| texture_rest(r, t.id, id),
+                |id| texture_rest(r, t.id, id).filter(|_| !still),
                 &[tobj_track::TIMG, tobj_track::TCLT],
                 (end, t.aobj_flags),
                 tol,

@@ -1,10 +1,11 @@
 //! What the import tests share: the real model archives of the shared corpus and the
-//! `m.dat → a.glb → b.dat → c.glb` round trip.
-#![allow(dead_code, clippy::unwrap_used)]
+//! `m.dat → a.glb → b.dat → c.glb` round trip, and the comparison of material animations.
+#![allow(dead_code, clippy::unwrap_used, clippy::panic)]
 
 use gcio::Severity;
 use gx::scene::Scene;
 use hsd_dat::compile::Order;
+use hsd_dat::import::matanim::{MaterialSamples, material_clips, material_tracks, rest_value};
 use hsd_dat::import::{ImportOptions, import};
 use hsd_dat::{export, parse};
 
@@ -51,4 +52,106 @@ pub fn in_order(order: Order) -> ImportOptions {
         order,
         ..ImportOptions::default()
     }
+}
+
+/// Track `id` of `list`, else the rest value, at frame `f`.
+fn at(list: &[(u8, Vec<f32>)], id: u8, f: usize, rest: Option<f32>) -> Option<f32> {
+    list.iter()
+        .find(|t| t.0 == id)
+        .map(|t| t.1.get(f).or(t.1.last()).copied().unwrap_or(0.0))
+        .or(rest)
+}
+
+/// Whether material `x` of scene `sx` and `y` of `sy` animate the same: every track (rest
+/// value where one side has none) within 1e-3 at every frame, swaps drawing the same pixels.
+/// The palette index is part of the swap.
+fn same(sx: &Scene, x: &MaterialSamples, sy: &Scene, y: &MaterialSamples, frames: usize) -> bool {
+    let ids = |a: &[(u8, Vec<f32>)], b: &[(u8, Vec<f32>)]| {
+        let mut v: Vec<u8> = a.iter().chain(b).map(|t| t.0).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let close = |a: Option<f32>, b: Option<f32>| match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-3,
+        (a, b) => a == b,
+    };
+    for id in ids(&x.tracks, &y.tracks) {
+        let (rx, ry) = (
+            rest_value(sx, x.material, None, id),
+            rest_value(sy, y.material, None, id),
+        );
+        if !(0..frames).all(|f| close(at(&x.tracks, id, f, rx), at(&y.tracks, id, f, ry))) {
+            return false;
+        }
+    }
+    let empty = Default::default();
+    let mut tex: Vec<u32> = x.textures.iter().chain(&y.textures).map(|t| t.id).collect();
+    tex.dedup();
+    for t in tex {
+        let tx = x.textures.iter().find(|a| a.id == t).unwrap_or(&empty);
+        let ty = y.textures.iter().find(|a| a.id == t).unwrap_or(&empty);
+        for id in ids(&tx.tracks, &ty.tracks) {
+            if id == 10 {
+                continue;
+            }
+            let (rx, ry) = (
+                rest_value(sx, x.material, Some(t), id),
+                rest_value(sy, y.material, Some(t), id),
+            );
+            if !(0..frames).all(|f| close(at(&tx.tracks, id, f, rx), at(&ty.tracks, id, f, ry))) {
+                return false;
+            }
+        }
+        let drawn = |s: &Scene, sw: &(Vec<usize>, Vec<u32>), f: usize| {
+            let k = *sw.1.get(f).or(sw.1.last())? as usize;
+            s.images().get(*sw.0.get(k)?).cloned()
+        };
+        if tx.swap.1.is_empty() != ty.swap.1.is_empty()
+            || !(0..frames).all(|f| drawn(sx, &tx.swap, f) == drawn(sy, &ty.swap, f))
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// Every material clip of `a` has one in `c` (in order) with the same frame count whose
+/// animated materials match one to one ([`same`]). Returns the materials compared.
+pub fn same_clips(a: &Scene, c: &Scene) -> usize {
+    let (ca, cc) = (material_clips(a), material_clips(c));
+    assert_eq!(ca.len(), cc.len(), "material animations");
+    let mut compared = 0;
+    for (x, y) in ca.iter().zip(&cc) {
+        let frames = |s: &Scene, clip| {
+            material_tracks(s, clip)
+                .iter()
+                .flat_map(|m| {
+                    m.tracks
+                        .iter()
+                        .chain(m.textures.iter().flat_map(|t| &t.tracks))
+                })
+                .map(|t| t.1.len())
+                .max()
+                .unwrap_or(0)
+        };
+        let n = frames(a, x);
+        assert_eq!(n, frames(c, y), "{}: frames", x.name);
+        let (mx, mut my) = (material_tracks(a, x), material_tracks(c, y));
+        assert_eq!(mx.len(), my.len(), "{}: animated materials", x.name);
+        for m in &mx {
+            let k = my
+                .iter()
+                .position(|o| same(a, m, c, o, n))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}: material {} has no match: {m:?} vs {my:?}",
+                        x.name, m.material
+                    )
+                });
+            my.remove(k);
+            compared += 1;
+        }
+    }
+    compared
 }
