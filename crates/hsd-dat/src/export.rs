@@ -28,6 +28,7 @@ use crate::extras::{
     self, ImageExtras, JointExtras, LodExtras, MaterialExtras, MeshExtras, ModelExtras, TevExtras,
     TextureExtras,
 };
+use crate::field::Word;
 use crate::flags::{PObjFlags, TObjFlags};
 use crate::graph::{Graph, Kind};
 use crate::image::TextureRef;
@@ -37,8 +38,8 @@ use crate::matanim::{
 use crate::mesh::{Skin, bind_matrices, cross, direction, envelope_coord, envelope_matrix, srt};
 use crate::roots::RootKind;
 use crate::types::{
-    Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, TObj, Tev, TexLod,
-    VtxDesc,
+    IkHint, Image, MObj, Material as MaterialColors, ModelSet, Palette, PixelEngine, RObj, TObj,
+    Tev, TexLod, VtxDesc,
 };
 use crate::view::Archive;
 
@@ -85,6 +86,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
                 .flatten()
                 .all(|x| x.is_finite())
                 .then_some(stored),
+            robj: robjs(a, &g, joint.robj),
         });
         out.scene.nodes.push(node);
     }
@@ -651,6 +653,41 @@ pub fn require_model(a: &Archive<'_>, scene: &Scene) -> Result<()> {
         "no model in this file: no joint or mesh under its roots ({})",
         roots.join(", ")
     )))
+}
+
+/// The RObj chain at `first` as extras: JOBJ targets as node (pre-order joint) indices, LIMIT
+/// values, IK hints; expression RObjs (EXP, BYTECODE) and entries whose value does not read
+/// are left out. The walk stops at a repeated RObj.
+fn robjs(a: &Archive<'_>, g: &Graph, first: Option<u32>) -> Vec<extras::RObjExtras> {
+    let mut out = Vec::new();
+    let mut seen = gcio::Visited::new(a.limits());
+    let mut next = first;
+    while let Some(o) = next {
+        if !seen.visit(u64::from(o)).unwrap_or(false) {
+            break;
+        }
+        let Ok(r) = a.read::<RObj>(o) else { break };
+        next = r.next;
+        let mut e = extras::RObjExtras {
+            flags: r.flags.bits(),
+            ..Default::default()
+        };
+        match (r.flags.robj_type(), r.value) {
+            (1, Word::Ptr(p)) => e.joint = g.joints.iter().position(|j| j.offset == p),
+            (2, Word::Value(bits)) => e.limit = Some(f32::from_bits(bits)),
+            (4, Word::Ptr(p)) => {
+                e.ik = a
+                    .read::<IkHint>(p)
+                    .ok()
+                    .map(|h| [h.bone_length, h.rotate_x]);
+            }
+            _ => {}
+        }
+        if e.joint.is_some() || e.limit.is_some() || e.ik.is_some() {
+            out.push(e);
+        }
+    }
+    out
 }
 
 /// The archive as a `.glb` file (see [`to_scene`]); an archive without a model

@@ -79,7 +79,7 @@ pub struct ImageExtras {
 }
 
 /// Per-node extras (`extras.hsd` of a joint's node).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct JointExtras {
     /// The JObj flags word (the import re-derives SKELETON, ENVELOPE_MODEL and the opaque pass
@@ -91,6 +91,28 @@ pub struct JointExtras {
     /// a small tolerance, so an edited node wins. Absent when a value is not finite.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub srt: Option<[[f32; 3]; 3]>,
+    /// The JObj's RObj chain in order (constraints, limits, IK hints; seed 003's IK limbs read
+    /// their bone length and pole flip from the hints). Expression RObjs are not carried.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub robj: Vec<RObjExtras>,
+}
+
+/// One RObj: its flags word (type in bits 28–30, the pole flip and sub-type in the low bits)
+/// and the one value its type has.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RObjExtras {
+    /// The flags word as stored.
+    pub flags: u32,
+    /// A JOBJ constraint's target: node index of the joint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joint: Option<usize>,
+    /// A LIMIT's value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<f32>,
+    /// An IKHINT's bone length and X rotation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ik: Option<[f32; 2]>,
 }
 
 /// Per-mesh extras (`extras.hsd` of a glTF mesh).

@@ -582,6 +582,7 @@ fn recorded_srt_round_trips_and_edits_win() {
         n.extras = write(&JointExtras {
             flags: 0,
             srt: Some([*r, *sc, *t]),
+            ..JointExtras::default()
         });
         s.nodes.push(n);
     }
@@ -1122,7 +1123,7 @@ fn translucent_pass_bits_kept_for_melee() {
     let xlu = JointFlags::XLU | JointFlags::ROOT_XLU;
     s.nodes[root].extras = hsd_dat::extras::write(&hsd_dat::extras::JointExtras {
         flags: xlu.bits(),
-        srt: None,
+        ..Default::default()
     });
     let mut m = grid("beam", 1, 1.0, 0.0);
     m.skin = vec![gx::scene::skin_weights(&[(root as u16, 1.0)]); m.positions.len()];

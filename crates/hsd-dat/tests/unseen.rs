@@ -16,10 +16,11 @@ use hsd_dat::build::parts::{
 };
 use hsd_dat::compile::Order;
 use hsd_dat::fobj::{Key, Op};
-use hsd_dat::{Image, Palette};
 use hsd_dat::{
-    JointFlags, MatAnimJoint, Material, PObjFlags, RenderMode, Rgba, TObjFlags, TexLod, parse,
+    IkHint, JointFlags, MatAnimJoint, Material, PObjFlags, RObj, RObjFlags, RenderMode, Rgba,
+    TObjFlags, TexLod, Word, parse,
 };
+use hsd_dat::{Image, Palette};
 use proptest::prelude::*;
 
 /// One vertex attribute: how it is stored (`attr_type` 1 direct, 2 index8, 3 index16), its
@@ -819,7 +820,13 @@ struct Skeleton {
     rest: Vec<[[f32; 3]; 3]>,
     /// Per joint: (end frame, tracks).
     anims: Vec<Option<(u8, Vec<Track>)>>,
+    /// Per joint its RObj chain.
+    robjs: Vec<Vec<Ref>>,
 }
+
+/// An RObj: type (1 JOBJ, 2 LIMIT, 4 IKHINT), low flag bits (the pole flip among them), two
+/// values, and a target among the joints after its own.
+type Ref = (u32, u32, f32, f32, prop::sample::Index);
 
 /// A track: (id, start frame, value format, keys).
 type Track = (u8, u8, u8, Vec<Key>);
@@ -857,15 +864,26 @@ fn skeleton() -> impl Strategy<Value = Skeleton> {
         keys(-3.9, 3.9),
     );
     let anim = prop::option::of((1u8..120, prop::collection::vec(track, 1..4)));
-    prop::collection::vec((any::<prop::sample::Index>(), srt, anim), 2..6).prop_map(|joints| {
+    let robj = (
+        prop::sample::select(vec![1u32, 2, 4]),
+        0u32..16,
+        -4.0f32..4.0,
+        -4.0f32..4.0,
+        any::<prop::sample::Index>(),
+    );
+    let robjs = prop::collection::vec(robj, 0..3);
+    let joint = (any::<prop::sample::Index>(), srt, anim, robjs);
+    prop::collection::vec(joint, 2..6).prop_map(|joints| {
         let mut s = Skeleton {
             parents: Vec::new(),
             rest: Vec::new(),
             anims: Vec::new(),
+            robjs: Vec::new(),
         };
-        for (i, (parent, srt, anim)) in joints.into_iter().enumerate() {
+        for (i, (parent, srt, anim, robjs)) in joints.into_iter().enumerate() {
             s.parents.push(if i == 0 { 0 } else { parent.index(i) });
             s.rest.push(srt);
+            s.robjs.push(robjs);
             s.anims.push(anim.map(|(end, mut tracks)| {
                 tracks.sort_by_key(|t| t.0);
                 tracks.dedup_by_key(|t| t.0);
@@ -926,6 +944,26 @@ fn build_skeleton(s: &Skeleton) -> Vec<u8> {
         j.scale = sc;
         j.child = child.and_then(|c| joints[c]);
         j.next = next.and_then(|x| joints[x]);
+        let mut chain = None;
+        for &(ty, low, x, y, target) in s.robjs[i].iter().rev() {
+            let value = match ty {
+                // A constraint on a joint built already (one after this one).
+                1 if i + 1 < n => Word::Ptr(joints[i + 1 + target.index(n - i - 1)].unwrap()),
+                1 => continue,
+                2 => Word::Value(x.to_bits()),
+                _ => Word::Ptr(b.put(&IkHint {
+                    bone_length: x.abs(),
+                    rotate_x: y,
+                })),
+            };
+            let flags = RObjFlags::from_bits_retain(ty << 28 | 0x8000_0000 | low);
+            chain = Some(b.put(&RObj {
+                next: chain,
+                flags,
+                value,
+            }));
+        }
+        j.robj = chain;
         joints[i] = Some(b.put(&j));
         let aobj = s.anims[i].as_ref().map(|(end, tracks)| {
             let f = fobjs(&mut b, tracks).unwrap();
@@ -943,6 +981,36 @@ fn build_skeleton(s: &Skeleton) -> Vec<u8> {
     let scene = b.put(&scene_data(models, None, None));
     b.root("scene_data", scene);
     b.finish().write().unwrap()
+}
+
+/// Every joint's RObj chain (pre-order): flags and value, a JOBJ target as its joint's
+/// pre-order index, an IK hint as its two floats' bits.
+fn robj_chains(a: &hsd_dat::Archive<'_>) -> Vec<Vec<(u32, Vec<u32>)>> {
+    let g = a.graph();
+    g.joints
+        .iter()
+        .map(|j| {
+            let mut out = Vec::new();
+            let mut next = j.joint.robj;
+            while let Some(o) = next {
+                let r: RObj = a.read(o).unwrap();
+                let value = match (r.flags.robj_type(), r.value) {
+                    (1, Word::Ptr(p)) => {
+                        vec![g.joints.iter().position(|k| k.offset == p).unwrap() as u32]
+                    }
+                    (4, Word::Ptr(p)) => {
+                        let h: IkHint = a.read(p).unwrap();
+                        vec![h.bone_length.to_bits(), h.rotate_x.to_bits()]
+                    }
+                    (_, Word::Value(v)) => vec![v],
+                    (_, Word::Ptr(p)) => vec![p],
+                };
+                out.push((r.flags.bits(), value));
+                next = r.next;
+            }
+            out
+        })
+        .collect()
 }
 
 /// The first ModelSet's joint tree and first AnimJoint tree (none where a tree without any
@@ -975,6 +1043,7 @@ proptest! {
         prop_assert!(errors.is_empty(), "the built model: {errors:?}");
         let (_, _, b) = support::round_trip(&m, &support::in_order(Order::ColosseumXd));
         let (pm, pb) = (parse(&m).unwrap(), parse(&b).unwrap());
+        prop_assert_eq!(robj_chains(&pm), robj_chains(&pb));
         let (want, got) = (posed(&pm), posed(&pb));
         let end = s.anims.iter().flatten().map(|a| a.0).max().unwrap_or(0);
         for frame in 0..=end {

@@ -40,10 +40,11 @@ use crate::build::Builder;
 use crate::build::parts::{LIGHT_RIG, light, light_set, model_set, scene_data, wobj};
 use crate::compile::{Order, TextureList, compile_listed};
 use crate::extras::{self, JointExtras};
-use crate::flags::JointFlags;
+use crate::field::Word;
+use crate::flags::{JointFlags, RObjFlags};
 use crate::mesh::{bind_pose, inverts, near};
 use crate::model::{Dat, Target};
-use crate::types::{Joint, Matrix};
+use crate::types::{IkHint, Joint, Matrix, RObj};
 
 /// How to import.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,6 +119,13 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         joints.push(b.slot::<Joint<Target>>());
     }
     let flags = skel.flags(&geo.owners, opts.order);
+    // Each joint's node (holders and an added root have none), for its RObj chain.
+    let mut node_of = vec![None; skel.parent.len()];
+    for (i, &j) in skel.node_joint.iter().enumerate() {
+        if let Some(slot) = node_of.get_mut(j) {
+            *slot = Some(i);
+        }
+    }
     for j in 0..skel.parent.len() {
         let (rotation, scale, translation) = skel.srt.get(j).copied().unwrap_or_default();
         let parent_of = |k: usize| skel.parent.get(k).copied().flatten();
@@ -141,7 +149,13 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             scale,
             translation,
             inverse_bind,
-            robj: None,
+            robj: robjs(
+                &mut b,
+                scene,
+                &skel,
+                &joints,
+                node_of.get(j).copied().flatten(),
+            ),
         };
         if let Some(&at) = joints.get(j) {
             b.set(at, &joint);
@@ -284,6 +298,46 @@ fn rest_box(scene: &Scene) -> Aabb {
             b
         },
     )
+}
+
+/// The RObj chain our export recorded on `node` ([`JointExtras::robj`]), built: JOBJ targets
+/// the joint of the node it names (left out when that node is no joint), LIMIT its value, IKHINT
+/// an IK-hint struct. `None` without entries.
+fn robjs(
+    b: &mut Builder,
+    scene: &Scene,
+    skel: &Skeleton,
+    joints: &[Target],
+    node: Option<usize>,
+) -> Option<Target> {
+    let x = node
+        .and_then(|i| scene.nodes.get(i))
+        .and_then(|n| extras::read::<JointExtras>(n.extras.as_ref()))?;
+    let mut next = None;
+    for r in x.robj.iter().rev() {
+        let value = if let Some(i) = r.joint {
+            let j = (i < skel.from_nodes).then(|| skel.of_node(i));
+            let Some(&target) = j.and_then(|j| joints.get(j)) else {
+                continue;
+            };
+            Word::Ptr(target)
+        } else if let Some(v) = r.limit {
+            Word::Value(v.to_bits())
+        } else if let Some([bone_length, rotate_x]) = r.ik {
+            Word::Ptr(b.put(&IkHint {
+                bone_length,
+                rotate_x,
+            }))
+        } else {
+            continue;
+        };
+        next = Some(b.put(&RObj {
+            next,
+            flags: RObjFlags::from_bits_retain(r.flags),
+            value,
+        }));
+    }
+    next
 }
 
 /// A `scene_data` root's model list: one ModelSet of the joint tree `root` with its joint

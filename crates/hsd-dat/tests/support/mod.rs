@@ -123,15 +123,19 @@ pub fn same_clips(a: &Scene, c: &Scene) -> usize {
     assert_eq!(ca.len(), cc.len(), "material animations");
     let mut compared = 0;
     for (x, y) in ca.iter().zip(&cc) {
+        // Frames sampled: the longest track or image swap (a clip may keep only a swap when
+        // its other tracks hold rest values).
         let frames = |s: &Scene, clip| {
             material_tracks(s, clip)
                 .iter()
                 .flat_map(|m| {
+                    let textures = m.textures.iter();
                     m.tracks
                         .iter()
-                        .chain(m.textures.iter().flat_map(|t| &t.tracks))
+                        .chain(textures.clone().flat_map(|t| &t.tracks))
+                        .map(|t| t.1.len())
+                        .chain(textures.map(|t| t.swap.1.len()))
                 })
-                .map(|t| t.1.len())
                 .max()
                 .unwrap_or(0)
         };
