@@ -5,6 +5,8 @@
 //! groups and its material library names every textured material's PNG; gx's glTF reader
 //! reads the export back.
 
+mod support;
+
 use std::collections::HashSet;
 
 use hsd_dat::{Image, Palette, export, parse};
@@ -172,7 +174,7 @@ fn anim_joint_trees_export_as_animations() {
                 let frame = (t * 60.0).round();
                 // The runtime's world matrices at this frame, made local again.
                 let world = a
-                    .sample_anim_joint(root, Some(anim_root(&a, &g, anim)), frame)
+                    .sample_anim_joint(root, Some(anim_root(&a, anim)), frame)
                     .unwrap();
                 for track in &anim.tracks {
                     let w = world[track.node];
@@ -196,14 +198,9 @@ fn anim_joint_trees_export_as_animations() {
 
 /// The AnimJoint root of exported animation `anim` (`anim_K`: the K-th of the first ModelSet's
 /// list in these single-model files).
-fn anim_root(a: &hsd_dat::Archive<'_>, g: &hsd_dat::Graph, anim: &gx::scene::Animation) -> u32 {
+fn anim_root(a: &hsd_dat::Archive<'_>, anim: &gx::scene::Animation) -> u32 {
     let k: u32 = anim.name.trim_start_matches("anim_").parse().unwrap();
-    let ms = g
-        .nodes
-        .iter()
-        .find(|n| n.kind == hsd_dat::Kind::ModelSet)
-        .unwrap();
-    let m: hsd_dat::ModelSet = a.read(ms.offset).unwrap();
+    let m = support::first_model_set(a);
     a.pointer(m.anims.unwrap() + 4 * k).unwrap().unwrap()
 }
 

@@ -127,8 +127,9 @@ struct Look {
     second: Option<u32>,
 }
 
-fn look() -> impl Strategy<Value = Look> {
-    let mode_bits = prop::sample::subsequence(
+/// Render-mode bits a retail material may add.
+fn mode_bits() -> impl Strategy<Value = RenderMode> {
+    prop::sample::subsequence(
         vec![
             RenderMode::SPECULAR,
             RenderMode::ALPHA_MAT,
@@ -142,56 +143,36 @@ fn look() -> impl Strategy<Value = Look> {
         ],
         0..4,
     )
-    .prop_map(|b| b.into_iter().fold(RenderMode::empty(), |m, x| m | x));
-    // Lightmap bits, colour and alpha blend modes (`COLORMAP`, `ALPHAMAP`: 0–8).
-    let tex_flags = (0u32..32, 0u32..9, 0u32..9).prop_map(|(l, c, a)| l << 4 | c << 16 | a << 20);
-    // A second texture's coordinate type (0–5), lightmap bits and colour blend mode.
-    let second_flags = (0u32..6, 0u32..32, 0u32..9).prop_map(|(t, l, c)| t | l << 4 | c << 16);
-    (
-        mode_bits,
-        any::<[u8; 12]>(),
-        0.0f32..=1.0,
-        0.0f32..100.0,
-        [0u32..3, 0u32..3],
-        [1u8..5, 1u8..5],
-        tex_flags,
-        (0.0f32..=1.0, 0u32..2),
-        (
-            prop::option::of(any::<[u8; 12]>()),
-            prop::option::of(any::<[u8; 32]>()),
-            prop::option::of((0u32..6, -4.0f32..4.0, 0u8..2, 0u8..2, 0u32..4)),
-            prop::option::of(second_flags),
-        ),
-    )
-        .prop_map(
-            |(
-                mode,
-                colors,
-                alpha,
-                shininess,
-                wrap,
-                repeat,
-                tex_flags,
-                (blending, mag_filter),
-                (pe, tev, lod, second),
-            )| {
-                Look {
-                    mode,
-                    colors,
-                    alpha,
-                    shininess,
-                    wrap,
-                    repeat,
-                    tex_flags,
-                    blending,
-                    mag_filter,
-                    pe,
-                    tev,
-                    lod,
-                    second,
-                }
-            },
-        )
+    .prop_map(|b| b.into_iter().fold(RenderMode::empty(), |m, x| m | x))
+}
+
+prop_compose! {
+    /// Lightmap bits and colour and alpha blend modes (`COLORMAP`, `ALPHAMAP`: 0–8) — for a
+    /// second texture its coordinate type (0–5) in the low bits instead of an alpha mode.
+    fn tex_flags()(l in 0u32..32, c in 0u32..9, a in 0u32..9, coord in 0u32..6) -> (u32, u32) {
+        (l << 4 | c << 16 | a << 20, coord | l << 4 | c << 16)
+    }
+}
+
+prop_compose! {
+    fn look()(
+        mode in mode_bits(),
+        colors in any::<[u8; 12]>(),
+        alpha in 0.0f32..=1.0,
+        shininess in 0.0f32..100.0,
+        wrap in [0u32..3, 0u32..3],
+        repeat in [1u8..5, 1u8..5],
+        (tex_flags, second_flags) in tex_flags(),
+        blending in 0.0f32..=1.0,
+        mag_filter in 0u32..2,
+        pe in prop::option::of(any::<[u8; 12]>()),
+        tev in prop::option::of(any::<[u8; 32]>()),
+        lod in prop::option::of((0u32..6, -4.0f32..4.0, 0u8..2, 0u8..2, 0u32..4)),
+        second in any::<bool>(),
+    ) -> Look {
+        let second = second.then_some(second_flags);
+        Look { mode, colors, alpha, shininess, wrap, repeat, tex_flags, blending, mag_filter, pe, tev, lod, second }
+    }
 }
 
 fn stored(types: &'static [(u32, u8)]) -> impl Strategy<Value = Stored> {
@@ -1016,13 +997,7 @@ fn robj_chains(a: &hsd_dat::Archive<'_>) -> Vec<Vec<(u32, Vec<u32>)>> {
 /// The first ModelSet's joint tree and first AnimJoint tree (none where a tree without any
 /// track came back as no animation: both pose the rest pose).
 fn posed(a: &hsd_dat::Archive<'_>) -> hsd_dat::anim::JointAnimation {
-    let g = a.graph();
-    let ms = g
-        .nodes
-        .iter()
-        .find(|n| n.kind == hsd_dat::Kind::ModelSet)
-        .unwrap();
-    let m: hsd_dat::ModelSet = a.read(ms.offset).unwrap();
+    let m = support::first_model_set(a);
     let anim = m.anims.and_then(|l| a.pointer(l).unwrap());
     a.joint_animation(m.joint.unwrap(), anim).unwrap()
 }

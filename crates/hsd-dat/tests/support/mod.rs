@@ -159,3 +159,14 @@ pub fn same_clips(a: &Scene, c: &Scene) -> usize {
     }
     compared
 }
+
+/// The archive's first ModelSet (in graph order).
+pub fn first_model_set(a: &hsd_dat::Archive<'_>) -> hsd_dat::ModelSet {
+    let g = a.graph();
+    let ms = g
+        .nodes
+        .iter()
+        .find(|n| n.kind == hsd_dat::Kind::ModelSet)
+        .unwrap();
+    a.read(ms.offset).unwrap()
+}
