@@ -171,7 +171,10 @@ prop_compose! {
         second in any::<bool>(),
     ) -> Look {
         let second = second.then_some(second_flags);
-        Look { mode, colors, alpha, shininess, wrap, repeat, tex_flags, blending, mag_filter, pe, tev, lod, second }
+        Look {
+            mode, colors, alpha, shininess, wrap, repeat, tex_flags, blending, mag_filter, pe,
+            tev, lod, second,
+        }
     }
 }
 
