@@ -197,6 +197,40 @@ pub enum AlphaMode {
     Blend,
 }
 
+/// How a texture coordinate outside 0–1 samples (a glTF sampler's `wrapS`/`wrapT`; GX's
+/// `GX_CLAMP`, `GX_REPEAT`, `GX_MIRROR`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Wrap {
+    /// Tiled (glTF `REPEAT`).
+    #[default]
+    Repeat,
+    /// The edge texel continues (glTF `CLAMP_TO_EDGE`).
+    Clamp,
+    /// Tiled, every other tile mirrored (glTF `MIRRORED_REPEAT`).
+    Mirror,
+}
+
+impl Wrap {
+    /// The glTF sampler code.
+    pub fn gltf(self) -> u32 {
+        match self {
+            Wrap::Repeat => 10497,
+            Wrap::Clamp => 33071,
+            Wrap::Mirror => 33648,
+        }
+    }
+
+    /// The mode of a glTF sampler code (`None` for an unknown code).
+    pub fn from_gltf(code: u64) -> Option<Wrap> {
+        match code {
+            10497 => Some(Wrap::Repeat),
+            33071 => Some(Wrap::Clamp),
+            33648 => Some(Wrap::Mirror),
+            _ => None,
+        }
+    }
+}
+
 /// A material: a base colour and optionally a texture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Material {
@@ -208,6 +242,8 @@ pub struct Material {
     pub texture: Option<usize>,
     /// The texture coordinate set ([`Mesh::uvs`] index) the texture is mapped with.
     pub texcoord: usize,
+    /// How the texture wraps along S and T (its glTF sampler).
+    pub wrap: [Wrap; 2],
     /// Drawn without back-face culling.
     pub double_sided: bool,
     /// How alpha is used.
@@ -227,6 +263,7 @@ impl Material {
             color: [1.0; 4],
             texture,
             texcoord: 0,
+            wrap: [Wrap::Repeat; 2],
             double_sided: false,
             alpha_mode: AlphaMode::Opaque,
             unlit: false,
@@ -613,12 +650,36 @@ impl Scene {
                 json!({"KHR_lights_punctual": {"lights": lights}}),
             );
         }
+        // One texture per image, sampled as the first material using it wraps; another for an
+        // image a material wraps otherwise.
+        let mut textures: Vec<(usize, Option<[Wrap; 2]>)> =
+            (0..self.images.len()).map(|i| (i, None)).collect();
+        let texture_of: Vec<Option<usize>> =
+            materials
+                .iter()
+                .map(|m| {
+                    let t = m.texture.filter(|&t| t < self.images.len())?;
+                    let w = Some(m.wrap);
+                    match textures.get_mut(t) {
+                        Some(first) if first.1.is_none() || first.1 == w => {
+                            first.1 = w;
+                            Some(t)
+                        }
+                        _ => Some(textures.iter().position(|&x| x == (t, w)).unwrap_or_else(
+                            || {
+                                textures.push((t, w));
+                                textures.len() - 1
+                            },
+                        )),
+                    }
+                })
+                .collect();
         let mut unlit = false;
         let materials: Vec<Value> = materials.iter().enumerate().map(|(i, m)| {
             let mut pbr =
                 json!({"baseColorFactor": m.color, "metallicFactor": 0.0, "roughnessFactor": 1.0});
             targets.materials += 1;
-            if let Some(t) = m.texture.filter(|&t| t < self.images.len()) {
+            if let Some(t) = texture_of.get(i).copied().flatten() {
                 let mut info = json!({"index": t});
                 if m.texcoord != 0 {
                     set(&mut info, "texCoord", json!(m.texcoord));
@@ -712,12 +773,29 @@ impl Scene {
             }
         }
         if !images.is_empty() {
-            let textures: Vec<Value> = (0..images.len())
-                .map(|i| json!({"sampler": 0, "source": i}))
+            // Sampler 0 repeats (glTF's default, no keys); the other modes follow.
+            let mut wraps = vec![[Wrap::Repeat; 2]];
+            let textures: Vec<Value> = textures
+                .iter()
+                .map(|&(image, w)| {
+                    let w = w.unwrap_or_default();
+                    let k = wraps.iter().position(|&x| x == w).unwrap_or_else(|| {
+                        wraps.push(w);
+                        wraps.len() - 1
+                    });
+                    json!({"sampler": k, "source": image})
+                })
+                .collect();
+            let samplers: Vec<Value> = wraps
+                .iter()
+                .map(|[s, t]| match (s, t) {
+                    (Wrap::Repeat, Wrap::Repeat) => json!({}),
+                    _ => json!({"wrapS": s.gltf(), "wrapT": t.gltf()}),
+                })
                 .collect();
             set(&mut doc, "images", json!(images));
             set(&mut doc, "textures", json!(textures));
-            set(&mut doc, "samplers", json!([{}]));
+            set(&mut doc, "samplers", json!(samplers));
         }
         if !bin.accessors.is_empty() {
             set(&mut doc, "accessors", json!(bin.accessors));

@@ -7,7 +7,7 @@
 use gx::mtx::{IDENTITY, Mtx34, mul, srt};
 use gx::scene::{
     AlphaMode, Animation, Interpolation, Material, Mesh, Node, Property, PropertyTrack, Scene,
-    Target, Track, skin_weights,
+    Target, Track, Wrap, skin_weights,
 };
 use gx::tex::Image;
 use proptest::prelude::*;
@@ -49,6 +49,7 @@ fn scene() -> Scene {
     m0.double_sided = true;
     m0.color = [0.5, 0.25, 1.0, 0.75];
     m0.extras = Some(json!([1, 2]));
+    m0.wrap = [Wrap::Clamp, Wrap::Mirror];
     let mut m1 = Material::new("blended unlit", Some(b));
     m1.alpha_mode = AlphaMode::Blend;
     m1.unlit = true;
@@ -239,6 +240,28 @@ fn untextured_twins_fold_back() {
     let r = Scene::from_glb(&t.to_glb().unwrap()).unwrap();
     assert_eq!(r.materials.len(), 4);
     assert_eq!(r.meshes[2].material, Some(3));
+}
+
+/// Wrap modes are the textures' samplers: an image two materials wrap differently gets a
+/// texture per mode, sampler 0 repeats with no keys, and each material reads its own back.
+#[test]
+fn wrap_modes_are_samplers() {
+    let mut s = scene();
+    let mut tiled = s.materials[0].clone();
+    tiled.name = "tiled".into();
+    tiled.wrap = [Wrap::Repeat; 2];
+    s.materials.push(tiled);
+    s.meshes[1].material = Some(3);
+    let glb = s.to_glb().unwrap();
+    let (doc, _) = chunks(&glb);
+    assert_eq!(doc["textures"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        doc["samplers"],
+        json!([{}, {"wrapS": 33071, "wrapT": 33648}])
+    );
+    let r = Scene::from_glb(&glb).unwrap();
+    assert_eq!(r.materials, s.materials);
+    assert_eq!(r.materials[3].texture, r.materials[0].texture);
 }
 
 #[test]

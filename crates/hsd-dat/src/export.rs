@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 
 use gcio::{Error, Result};
 use gx::mtx::{IDENTITY, Mtx34, apply};
-use gx::scene::{Material, Mesh, Node, Property, PropertyTrack, Scene, skin_weights};
+use gx::scene::{Material, Mesh, Node, Property, PropertyTrack, Scene, Wrap, skin_weights};
 use gx::vtx::{AttrType, VertexFormat};
 
 use crate::anim::{AnimNode, TreeKind};
@@ -796,6 +796,14 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
         images.get(a, &r, out)
     });
     let mut mat = Material::new(format!("mobj_{m:x}"), texture);
+    // The TObj's wrap modes as the glTF sampler's (GX_CLAMP 0, GX_REPEAT 1, GX_MIRROR 2).
+    if let Some(t) = diffuse {
+        mat.wrap = [t.wrap_s, t.wrap_t].map(|w| match w {
+            0 => Wrap::Clamp,
+            2 => Wrap::Mirror,
+            _ => Wrap::Repeat,
+        });
+    }
     // The coordinate set the texture reads (`GX_TEXCOORDn` + 4) as the glTF `texCoord`.
     mat.texcoord = diffuse
         .filter(|t| (t.flags & TObjFlags::COORD).bits() == 0)

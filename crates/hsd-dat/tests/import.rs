@@ -1250,7 +1250,15 @@ fn mesh_past_index_bounds() {
 /// (`gx::tex::sampled_size`), reported in `resized`, and the file checks without HSD-033.
 #[test]
 fn textures_stored_at_sampled_sizes() {
-    for ((w, h), want) in [((300, 200), (256, 256)), ((2048, 16), (1024, 16))] {
+    use gx::scene::Wrap::{Clamp, Mirror, Repeat};
+    // A side the glTF sampler clamps keeps its size (GX repeats and mirrors power-of-two sides
+    // only); the TObj wraps as the sampler does (GX_CLAMP 0, GX_REPEAT 1, GX_MIRROR 2).
+    for ((w, h), wrap, want) in [
+        ((300, 200), [Repeat; 2], (256, 256)),
+        ((2048, 16), [Repeat; 2], (1024, 16)),
+        ((300, 200), [Clamp, Mirror], (300, 256)),
+        ((300, 200), [Clamp; 2], (300, 200)),
+    ] {
         let mut s = Scene::new("test");
         let mut m = grid("prop", 1, 1.0, 0.0);
         m.uvs
@@ -1259,9 +1267,16 @@ fn textures_stored_at_sampled_sizes() {
         s.meshes.push(m);
         let img = gx::tex::Image::from_fn(w, h, |x, y| [x as u8, y as u8, 9, 255]).unwrap();
         let t = s.add_image(img);
-        s.materials.push(gx::scene::Material::new("tex", Some(t)));
+        let mut mat = gx::scene::Material::new("tex", Some(t));
+        mat.wrap = wrap;
+        s.materials.push(mat);
         let b = import(&s, &ImportOptions::default()).unwrap();
-        assert_eq!(b.resized, [(0, [w, h], [want.0, want.1])]);
+        let resized: &[(usize, [u32; 2], [u32; 2])] = if (w, h) == want {
+            &[]
+        } else {
+            &[(0, [w, h], [want.0, want.1])]
+        };
+        assert_eq!(b.resized, resized);
         assert!(
             hsd_dat::validate(&b.bytes)
                 .iter()
@@ -1270,5 +1285,22 @@ fn textures_stored_at_sampled_sizes() {
         let a = parse(&b.bytes).unwrap();
         let stored: hsd_dat::Image = a.read(a.graph().images[0]).unwrap();
         assert_eq!((u32::from(stored.width), u32::from(stored.height)), want);
+        let g = a.graph();
+        let t = g
+            .nodes
+            .iter()
+            .find(|n| n.kind == hsd_dat::Kind::TObj)
+            .unwrap();
+        let t: hsd_dat::TObj = a.read(t.offset).unwrap();
+        let gx_wrap = |w| {
+            [Clamp, Repeat, Mirror]
+                .iter()
+                .position(|&x| x == w)
+                .unwrap() as u32
+        };
+        assert_eq!([t.wrap_s, t.wrap_t], wrap.map(gx_wrap));
+        // Exported again, the sampler wraps as before.
+        let back = Scene::from_glb(&export::to_glb(&a).unwrap()).unwrap();
+        assert_eq!(back.materials[0].wrap, wrap);
     }
 }

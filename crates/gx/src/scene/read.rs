@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::clip::{Channel, Clip, Interpolation, NO_NODE, Target, compose};
 use super::{
-    AlphaMode, Camera, Light, LightKind, MESH_NODE, Material, Mesh, Node, SKELETON, Scene,
+    AlphaMode, Camera, Light, LightKind, MESH_NODE, Material, Mesh, Node, SKELETON, Scene, Wrap,
     skin_weights,
 };
 use crate::mtx::{IDENTITY, Mtx34, apply, inverse, mul};
@@ -1483,6 +1483,7 @@ impl<'a> Reader<'a> {
             image_of.push(scene.add_image(decoded));
         }
         let textures = list(root, "textures")?;
+        let samplers = list(root, "samplers")?;
         for (m, mat) in list(root, "materials")?.iter().enumerate() {
             let what = format!("materials[{m}]");
             let pbr = mat.get("pbrMetallicRoughness").unwrap_or(&Value::Null);
@@ -1495,6 +1496,22 @@ impl<'a> Reader<'a> {
                     .get(t)
                     .ok_or_else(|| invalid(format!("{what}: textures[{t}] does not exist")))?;
                 out.texcoord = index(info, "texCoord", &what)?.unwrap_or(0);
+                if let Some(k) = index(tex, "sampler", &what)? {
+                    let sampler = samplers.get(k).ok_or_else(|| {
+                        invalid(format!("textures[{t}].sampler {k} does not exist"))
+                    })?;
+                    for (axis, key) in out.wrap.iter_mut().zip(["wrapS", "wrapT"]) {
+                        let Some(code) = sampler.get(key).and_then(Value::as_u64) else {
+                            continue;
+                        };
+                        match Wrap::from_gltf(code) {
+                            Some(w) => *axis = w,
+                            None => self.notes.push(format!(
+                                "samplers[{k}].{key} {code} is no wrap mode: repeats"
+                            )),
+                        }
+                    }
+                }
                 let tt = info
                     .get("extensions")
                     .and_then(|x| x.get("KHR_texture_transform"))

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use gcio::{Error, Result};
-use gx::scene::{AlphaMode, Scene};
+use gx::scene::{AlphaMode, Scene, Wrap};
 use gx::tex::{EncodeOptions, PaletteFormat, TexFormat};
 
 use super::ImportOptions;
@@ -275,9 +275,17 @@ impl<'a> Materials<'a> {
                     format.max_palette_entries().min(256) as u16,
                 )
             });
-            // `tobj` repeats along S and T.
-            let (image, pal) = self.image(b, i, (i, format.0, palette, 1, [true; 2]))?;
+            // The glTF sampler's wrap modes (GX_CLAMP 0, GX_REPEAT 1, GX_MIRROR 2); a side that
+            // repeats or mirrors needs a power-of-two size.
+            let wrap = mat.wrap.map(|w| match w {
+                Wrap::Clamp => 0,
+                Wrap::Repeat => 1,
+                Wrap::Mirror => 2,
+            });
+            let repeat = wrap.map(|w| w != 0);
+            let (image, pal) = self.image(b, i, (i, format.0, palette, 1, repeat))?;
             let mut t = tobj(0, None, image, pal);
+            [t.wrap_s, t.wrap_t] = wrap;
             // The glTF texture's coordinate set (`texCoord`) is the TObj's source.
             t.src = SRC_TEX0 + mat.texcoord.min(UV_SETS - 1) as u32;
             tobj_at = Some(b.put(&t));
