@@ -225,21 +225,44 @@ fn damaged_glb_gives_errors_not_panics() {
 /// and reported.
 #[test]
 fn textures_stored_at_sampled_sizes() {
-    for ((w, h), want) in [((300, 200), (256, 256)), ((2048, 16), (1024, 16))] {
+    use gx::scene::Wrap::{Clamp, Mirror, Repeat};
+    // A side the glTF sampler clamps keeps its size; the BTI wraps as the sampler does
+    // (GX_CLAMP 0, GX_REPEAT 1, GX_MIRROR 2), and exported again the sampler is the same.
+    for ((w, h), wrap, want) in [
+        ((300, 200), [Repeat; 2], (256, 256)),
+        ((2048, 16), [Repeat; 2], (1024, 16)),
+        ((300, 200), [Clamp, Mirror], (300, 256)),
+        ((300, 200), [Clamp; 2], (300, 200)),
+    ] {
         let mut s = Scene::new("test");
         s.nodes.push(Node::new("root", None, gx::mtx::IDENTITY));
         let img = Image::from_fn(w, h, |x, y| [x as u8, y as u8, 9, 255]).unwrap();
         let tex = s.add_image(img);
-        s.materials = vec![Material::new("tex", Some(tex))];
+        let mut mat = Material::new("tex", Some(tex));
+        mat.wrap = wrap;
+        s.materials = vec![mat];
         let mut m = grid("part", 2, [0.0; 3]);
         m.uvs = vec![m.positions.iter().map(|p| [p[0], p[1]]).collect()];
         m.material = Some(0);
         s.meshes.push(m);
         let b = import(&s, &ImportOptions::default()).unwrap();
-        assert_eq!(b.textures.resized.len(), 1);
-        assert_eq!(b.textures.resized[0].1, [w, h]);
+        let resized = usize::from((w, h) != want);
+        assert_eq!(b.textures.resized.len(), resized);
+        if resized == 1 {
+            assert_eq!(b.textures.resized[0].1, [w, h]);
+        }
         let model = j3d_bmd::Bmd::parse(&b.bytes).unwrap();
         let header = model.tex1().unwrap().set.textures[0].header;
         assert_eq!((u32::from(header.width), u32::from(header.height)), want);
+        let gx_wrap = |w| {
+            [Clamp, Repeat, Mirror]
+                .iter()
+                .position(|&x| x == w)
+                .unwrap() as u8
+        };
+        assert_eq!([header.wrap_s, header.wrap_t], wrap.map(gx_wrap));
+        let view = j3d_bmd::parse(&b.bytes).unwrap();
+        let back = j3d_bmd::to_scene(&view).unwrap();
+        assert_eq!(back.materials[0].wrap, wrap);
     }
 }

@@ -95,7 +95,7 @@ pub(super) fn materials(
         })
         .collect();
     // Plain materials: a standard setup, textures chosen per image.
-    let mut image_texture: HashMap<usize, u16> = HashMap::new();
+    let mut image_texture: HashMap<(usize, [u8; 2]), u16> = HashMap::new();
     let coloured = |mat: usize| {
         scene
             .meshes
@@ -110,31 +110,42 @@ pub(super) fn materials(
             .texture
             .and_then(|t| scene.images().get(t).map(|img| (t, img)))
         {
-            Some((t, img)) => Some(match image_texture.get(&t) {
-                Some(&k) => k,
-                None => {
-                    let format = opts
-                        .texture_format
-                        .unwrap_or_else(|| gx::tex::choose_format(img));
-                    let name = format!("{}_tex", ascii(&m.name, i));
-                    let max = 1 + img.width().max(img.height()).max(1).ilog2();
-                    let header = BtiHeader {
-                        format: format.0,
-                        palette_format: gx::tex::EncodeOptions::default().palette_format.0,
-                        ..BtiHeader::new_texture(opts.mipmaps.clamp(1, max) as u8)
-                    };
-                    // The exact CMPR encoder where it can: a flat-coloured image comes back
-                    // pixel for pixel.
-                    let repeat = [header.wrap_s, header.wrap_t].map(|w| w != 0);
-                    let (header, data, palette) =
-                        encode(img, &header, &[], &name, repeat, &mut report)?;
-                    set.push(header, &data, palette.as_deref());
-                    names.push(name);
-                    let k = crate::chunk::u16_of(set.textures.len() - 1, "texture index")?;
-                    image_texture.insert(t, k);
-                    k
-                }
-            }),
+            Some((t, img)) => {
+                // The glTF sampler's wrap modes (GX_CLAMP 0, GX_REPEAT 1, GX_MIRROR 2): a
+                // texture per image and modes.
+                let wrap = m.wrap.map(|w| match w {
+                    gx::scene::Wrap::Clamp => 0u8,
+                    gx::scene::Wrap::Repeat => 1,
+                    gx::scene::Wrap::Mirror => 2,
+                });
+                Some(match image_texture.get(&(t, wrap)) {
+                    Some(&k) => k,
+                    None => {
+                        let format = opts
+                            .texture_format
+                            .unwrap_or_else(|| gx::tex::choose_format(img));
+                        let name = format!("{}_tex", ascii(&m.name, i));
+                        let max = 1 + img.width().max(img.height()).max(1).ilog2();
+                        let header = BtiHeader {
+                            format: format.0,
+                            palette_format: gx::tex::EncodeOptions::default().palette_format.0,
+                            wrap_s: wrap[0],
+                            wrap_t: wrap[1],
+                            ..BtiHeader::new_texture(opts.mipmaps.clamp(1, max) as u8)
+                        };
+                        // The exact CMPR encoder where it can: a flat-coloured image comes back
+                        // pixel for pixel.
+                        let repeat = [header.wrap_s, header.wrap_t].map(|w| w != 0);
+                        let (header, data, palette) =
+                            encode(img, &header, &[], &name, repeat, &mut report)?;
+                        set.push(header, &data, palette.as_deref());
+                        names.push(name);
+                        let k = crate::chunk::u16_of(set.textures.len() - 1, "texture index")?;
+                        image_texture.insert((t, wrap), k);
+                        k
+                    }
+                })
+            }
             None => None,
         };
         let look = Look {
