@@ -220,6 +220,26 @@ impl Wrap {
         }
     }
 
+    /// The GX wrap mode (`GX_CLAMP` 0, `GX_REPEAT` 1, `GX_MIRROR` 2), as TObjs and BTI
+    /// headers store it.
+    pub fn gx(self) -> u8 {
+        match self {
+            Wrap::Clamp => 0,
+            Wrap::Repeat => 1,
+            Wrap::Mirror => 2,
+        }
+    }
+
+    /// The mode of a stored GX wrap value (any value but clamp and mirror repeats, GX's
+    /// default).
+    pub fn from_gx(w: u32) -> Wrap {
+        match w {
+            0 => Wrap::Clamp,
+            2 => Wrap::Mirror,
+            _ => Wrap::Repeat,
+        }
+    }
+
     /// The mode of a glTF sampler code (`None` for an unknown code).
     pub fn from_gltf(code: u64) -> Option<Wrap> {
         match code {

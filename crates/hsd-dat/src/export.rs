@@ -798,11 +798,7 @@ fn material(a: &Archive<'_>, m: u32, images: &mut Images, out: &mut Export) -> u
     let mut mat = Material::new(format!("mobj_{m:x}"), texture);
     // The TObj's wrap modes as the glTF sampler's (GX_CLAMP 0, GX_REPEAT 1, GX_MIRROR 2).
     if let Some(t) = diffuse {
-        mat.wrap = [t.wrap_s, t.wrap_t].map(|w| match w {
-            0 => Wrap::Clamp,
-            2 => Wrap::Mirror,
-            _ => Wrap::Repeat,
-        });
+        mat.wrap = [t.wrap_s, t.wrap_t].map(Wrap::from_gx);
     }
     // The coordinate set the texture reads (`GX_TEXCOORDn` + 4) as the glTF `texCoord`.
     mat.texcoord = diffuse

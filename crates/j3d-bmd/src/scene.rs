@@ -89,11 +89,8 @@ pub fn to_scene(view: &BmdView<'_>) -> Result<Scene> {
             // The texture's wrap modes as the glTF sampler's (GX_CLAMP 0, GX_REPEAT 1,
             // GX_MIRROR 2).
             if let Some(h) = first.and_then(|t| tex1.as_ref()?.set.textures.get(t)) {
-                mat.wrap = [h.header.wrap_s, h.header.wrap_t].map(|w| match w {
-                    0 => gx::scene::Wrap::Clamp,
-                    2 => gx::scene::Wrap::Mirror,
-                    _ => gx::scene::Wrap::Repeat,
-                });
+                mat.wrap =
+                    [h.header.wrap_s, h.header.wrap_t].map(|w| gx::scene::Wrap::from_gx(w.into()));
             }
             mat.double_sided = material.cull == Some(crate::mat3::cull::NONE);
             // Pixel-engine mode 2 tests alpha against the compare's first reference, 4 blends.

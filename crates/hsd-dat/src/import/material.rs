@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use gcio::{Error, Result};
-use gx::scene::{AlphaMode, Scene, Wrap};
+use gx::scene::{AlphaMode, Scene};
 use gx::tex::{EncodeOptions, PaletteFormat, TexFormat};
 
 use super::ImportOptions;
@@ -277,11 +277,7 @@ impl<'a> Materials<'a> {
             });
             // The glTF sampler's wrap modes (GX_CLAMP 0, GX_REPEAT 1, GX_MIRROR 2); a side that
             // repeats or mirrors needs a power-of-two size.
-            let wrap = mat.wrap.map(|w| match w {
-                Wrap::Clamp => 0,
-                Wrap::Repeat => 1,
-                Wrap::Mirror => 2,
-            });
+            let wrap = mat.wrap.map(|w| u32::from(w.gx()));
             let repeat = wrap.map(|w| w != 0);
             let (image, pal) = self.image(b, i, (i, format.0, palette, 1, repeat))?;
             let mut t = tobj(0, None, image, pal);

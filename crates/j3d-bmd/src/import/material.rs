@@ -113,11 +113,7 @@ pub(super) fn materials(
             Some((t, img)) => {
                 // The glTF sampler's wrap modes (GX_CLAMP 0, GX_REPEAT 1, GX_MIRROR 2): a
                 // texture per image and modes.
-                let wrap = m.wrap.map(|w| match w {
-                    gx::scene::Wrap::Clamp => 0u8,
-                    gx::scene::Wrap::Repeat => 1,
-                    gx::scene::Wrap::Mirror => 2,
-                });
+                let wrap = m.wrap.map(gx::scene::Wrap::gx);
                 Some(match image_texture.get(&(t, wrap)) {
                     Some(&k) => k,
                     None => {
