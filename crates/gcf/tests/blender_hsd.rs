@@ -20,7 +20,9 @@
 //!   finding in the import or in `gcf check` of any of the files).
 //! - `blender_actions_pose_like_blender`: the rig's actions, evaluated by the runtime's rules
 //!   (`hsd_dat::anim` curves → joint world matrices) in the `.dat` and in both `.pkx`, put every
-//!   bone's head and tail where Blender does at every frame (within 1e-3 of the extent), and
+//!   bone's head and tail where Blender does at every frame (within 1e-3 of the extent: the
+//!   wing scaled to (0.5, 1.5, 1) over its tip needs `JOBJ_CLASSICAL_SCALE`, or the runtime's
+//!   scale inheritance puts the tip's tail 3e-3 off), and
 //!   the runtime's skinning (envelopes with the weight-1.0 short-circuit and the owner's coord)
 //!   draws every vertex of Blender's deformed eye every 10 frames.
 //! - `blender_loads_our_hsd_glb`: every real model `.dat` (`../shared/corpus/real/hsd`) exports

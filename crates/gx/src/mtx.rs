@@ -239,6 +239,54 @@ pub fn decompose_srt(m: &Mtx34, near: [f32; 3]) -> ([f32; 3], [f32; 3], [f32; 3]
     (s, closest(euler_of(&axes, near), near), t)
 }
 
+/// [`decompose_srt`] with the scale's signs as close to `signs`' as the matrix allows. Negating
+/// two scale axes and turning their rotation columns is the same matrix (a half turn about the
+/// third axis), so a mirror may sit on any axis and two negative axes may be none: the same
+/// `T·R·S`, but not the same joint for a runtime that passes scale on by axis (HSD's
+/// accumulated scale), where a keyframe's signs must follow its neighbours'. Among sign
+/// patterns agreeing with `signs` equally, the one whose rotation is nearest to `near` wins
+/// (a scale passing through zero flips its sign, not the rotation).
+pub fn decompose_srt_signed(
+    m: &Mtx34,
+    near: [f32; 3],
+    signs: [f32; 3],
+) -> ([f32; 3], [f32; 3], [f32; 3]) {
+    let (s, axes) = split_scale(m);
+    let t = m.map(|r| r[3]);
+    let agree = |f: &[f32; 3]| {
+        s.iter()
+            .zip(f)
+            .zip(&signs)
+            .filter(|((x, f), want)| (*x * *f >= 0.0) == (**want >= 0.0))
+            .count()
+    };
+    let flips = [
+        [1.0, 1.0, 1.0],
+        [1.0, -1.0, -1.0],
+        [-1.0, 1.0, -1.0],
+        [-1.0, -1.0, 1.0],
+    ];
+    let dist = |e: &[f32; 3]| {
+        e.iter()
+            .zip(&near)
+            .map(|(a, b)| (a - b) * (a - b))
+            .sum::<f32>()
+    };
+    // Most signs agreeing, then the rotation nearest to `near` (continuity through a zero).
+    let mut best: Option<(usize, f32, [f32; 3], [f32; 3])> = None;
+    for f in flips {
+        let [(a0, f0), (a1, f1), (a2, f2)] = [(axes[0], f[0]), (axes[1], f[1]), (axes[2], f[2])];
+        let turned = [a0.map(|x| x * f0), a1.map(|x| x * f1), a2.map(|x| x * f2)];
+        let e = closest(euler_of(&turned, near), near);
+        let (k, d) = (agree(&f), dist(&e));
+        if best.is_none_or(|(bk, bd, _, _)| k > bk || (k == bk && d < bd)) {
+            best = Some((k, d, [s[0] * f0, s[1] * f1, s[2] * f2], e));
+        }
+    }
+    let (_, _, s, e) = best.unwrap_or((0, 0.0, s, near));
+    (s, e, t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,6 +370,30 @@ mod tests {
     /// A zero scale on one, two or three axes (a hidden bone), mirrored or not, still splits
     /// into a rotation and a scale that compose back to the matrix, and so does a turn a hair
     /// off gimbal lock, where X and Z read separately would miss by the cosine's precision.
+    /// A mirror stays on the axis the signs name, two negative axes stay negative, and among
+    /// equal agreements the rotation nearest `near` wins (a scale crossing zero).
+    #[test]
+    fn scale_signs_follow_the_hint() {
+        let close3 = |a: [f32; 3], b: [f32; 3]| a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-5);
+        for (s, r) in [
+            ([0.5, 0.5, -1.0], [0.0, 0.0, 0.0]),
+            ([-0.5, 2.0, -1.0], [0.3, -0.2, 1.0]),
+            ([1.0, -1.0, 1.0], [0.0, 1.0, 0.0]),
+        ] {
+            let m = srt(r, s, [0.0; 3]);
+            let (s2, r2, _) = decompose_srt_signed(&m, r, s);
+            assert!(close3(s2, s) && close3(r2, r), "{s:?} {r:?}: {s2:?} {r2:?}");
+            assert!(close(&srt(r2, s2, [0.0; 3]), &m));
+        }
+        // No sign agrees better either way: the rotation near `near` decides.
+        let m = srt([0.0, -2.9, 0.0], [-0.4, 0.5, 0.5], [0.0; 3]);
+        let (s2, r2, _) = decompose_srt_signed(&m, [0.0, -2.9, 0.0], [1.0; 3]);
+        assert!(
+            close3(s2, [-0.4, 0.5, 0.5]) && close3(r2, [0.0, -2.9, 0.0]),
+            "{s2:?} {r2:?}"
+        );
+    }
+
     #[test]
     fn degenerate_and_near_gimbal_matrices_compose_back() {
         let y = std::f32::consts::FRAC_PI_2 - 2.75e-4;

@@ -1,13 +1,15 @@
 //! Animation evaluation as the runtime does it: FObj keys replayed through `HSD_FObj`'s register
 //! machine (p0, p1, d0, d1) into [`Segment`]s, cubic Hermite (`splGetHelmite`), linear and
 //! constant interpolation, and AnimJoint trees sampled to per-frame joint matrices
-//! (`T·Rz·Ry·Rx·S`, [`crate::mesh::srt`]).
+//! (`T·Rz·Ry·Rx·S` with the runtime's scale inheritance, [`crate::pose`]).
 
 use gcio::{Result, Visited};
 
 use crate::flags::AObjFlags;
+use crate::flags::JointFlags;
 use crate::fobj::{Key, Op, Pack, decode_packs, encode_packs};
-use crate::mesh::{IDENTITY, Mtx, mul, srt};
+use crate::mesh::{Mtx, srt};
+use crate::pose::Pose;
 use crate::types::{
     AObj, AnimJoint, FObj, Joint, MatAnim, MatAnimJoint, ShapeAnim, ShapeAnimDObj, ShapeAnimJoint,
     TexAnim,
@@ -212,10 +214,16 @@ impl Archive<'_> {
                 }
             }
             let index = joints.len();
+            // HSD_JObjAddAnim: an AnimJoint's bit 0 sets or clears the joint's classical scale.
+            let classical = match aj {
+                Some(aj) => aj.flags & 1 != 0,
+                None => jt.flags.contains(JointFlags::CLASSICAL_SCALE),
+            };
             joints.push(AnimatedJoint {
                 offset: j,
                 parent,
                 rest: [jt.rotation, jt.scale, jt.translation],
+                classical,
                 channels,
             });
             // Next pushed first so the child subtree comes out before the siblings (pre-order).
@@ -239,6 +247,9 @@ pub struct AnimatedJoint {
     pub parent: Option<usize>,
     /// Rest rotation, scale, translation.
     pub rest: [[f32; 3]; 3],
+    /// Whether the joint passes its parent's accumulated scale on unchanged while posed
+    /// (`JOBJ_CLASSICAL_SCALE`, as its AnimJoint's flag bit 0 sets it; [`crate::pose`]).
+    pub classical: bool,
     /// Animated channels: (0 rotation / 1 scale / 2 translation, axis, start frame, curve).
     pub channels: Vec<(usize, usize, f32, Curve)>,
 }
@@ -253,25 +264,19 @@ pub struct JointAnimation {
 impl JointAnimation {
     /// World matrices at `frame`, in joint pre-order (the order of [`crate::Graph::joints`] for
     /// one root). Untracked channels keep the rest pose; a track is read at
-    /// `frame + start_frame`; local = `T·Rz·Ry·Rx·S` in matrix space, like
-    /// [`Archive::world_matrices`].
+    /// `frame + start_frame`; composed as the runtime does, with its scale inheritance
+    /// ([`crate::pose`], like [`Archive::world_matrices`]).
     pub fn sample(&self, frame: f32) -> Vec<Mtx> {
-        let mut out: Vec<Mtx> = Vec::with_capacity(self.joints.len());
-        for (j, local) in self.joints.iter().zip(self.locals(frame)) {
-            let parent = j
-                .parent
-                .and_then(|p| out.get(p))
-                .copied()
-                .unwrap_or(IDENTITY);
-            out.push(mul(&parent, &local));
+        let mut pose = Pose::default();
+        for (j, v) in self.joints.iter().zip(self.values(frame)) {
+            pose.push(j.parent, v, j.classical);
         }
-        out
+        pose.world
     }
 
-    /// Local matrices at `frame`, in joint pre-order: each joint's rest rotation, scale and
-    /// translation with its tracked channels replaced by their curves' values, composed
-    /// `T·Rz·Ry·Rx·S` (what glTF export writes per frame).
-    pub fn locals(&self, frame: f32) -> Vec<Mtx> {
+    /// Each joint's rotation, scale and translation at `frame`, in joint pre-order: the rest
+    /// values with tracked channels replaced by their curves' values.
+    pub fn values(&self, frame: f32) -> Vec<[[f32; 3]; 3]> {
         self.joints
             .iter()
             .map(|j| {
@@ -281,9 +286,18 @@ impl JointAnimation {
                         *slot = curve.eval(frame + start);
                     }
                 }
-                let [r, s, t] = v;
-                srt(r, s, t)
+                v
             })
+            .collect()
+    }
+
+    /// Local matrices at `frame`, in joint pre-order: [`JointAnimation::values`] composed
+    /// `T·Rz·Ry·Rx·S` without the parent's accumulated scale (what glTF export writes per
+    /// frame).
+    pub fn locals(&self, frame: f32) -> Vec<Mtx> {
+        self.values(frame)
+            .into_iter()
+            .map(|[r, s, t]| srt(r, s, t))
             .collect()
     }
 }

@@ -60,9 +60,10 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         scene: Scene::new("gcformats hsd-dat"),
         problems: Vec::new(),
     };
-    let world = a.world_matrices(&g);
+    let rest = a.rest_pose(&g);
     let ibm = a.inverse_binds(&g);
-    let bind = bind_matrices(&g, &world, &ibm);
+    let bind = bind_matrices(&g, &rest, &ibm);
+    let world = rest.world;
     for (k, j) in g.joints.iter().enumerate() {
         let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
         // Named by pre-order index: an import writes the joints in that order, so the names

@@ -84,6 +84,7 @@ pub mod import;
 pub mod matanim;
 pub mod mesh;
 mod model;
+pub mod pose;
 pub mod raw;
 mod roots;
 mod sort;

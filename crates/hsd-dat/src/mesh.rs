@@ -237,21 +237,21 @@ impl Archive<'_> {
         Ok(mesh)
     }
 
-    /// World matrices of every joint of the graph (parents before children), evaluated in
-    /// matrix space (the runtime's per-axis scale compensation for non-uniform parent scale is not
-    /// reproduced).
+    /// World matrices of every joint of the graph (parents before children) as the runtime
+    /// builds them, with its scale inheritance ([`crate::pose`]).
     pub fn world_matrices(&self, g: &Graph) -> Vec<Mtx> {
-        let mut out: Vec<Mtx> = Vec::with_capacity(g.joints.len());
+        self.rest_pose(g).world
+    }
+
+    /// The rest pose of every joint of the graph: world matrices and accumulated scales.
+    pub fn rest_pose(&self, g: &Graph) -> crate::pose::Pose {
+        let mut pose = crate::pose::Pose::default();
         for j in &g.joints {
-            let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
-            let parent = j
-                .parent
-                .and_then(|p| out.get(p))
-                .copied()
-                .unwrap_or(IDENTITY);
-            out.push(mul(&parent, &local));
+            let k = &j.joint;
+            let classical = k.flags.contains(JointFlags::CLASSICAL_SCALE);
+            pose.push(j.parent, [k.rotation, k.scale, k.translation], classical);
         }
-        out
+        pose
     }
 
     /// Inverse bind matrices of every joint of the graph.
@@ -307,11 +307,12 @@ pub(crate) fn bind_pose(world: &Mtx, ibm: &Mtx) -> Mtx {
 }
 
 /// The bind-pose world matrix of every joint of the graph, which its skinned vertices are
-/// stored against: [`bind_pose`] of its rest world matrix (`world`) and its inverse bind matrix
+/// stored against: [`bind_pose`] of its rest world matrix (in `pose`) and its inverse bind matrix
 /// (`ibm`) where it has one, else its parent's bind matrix times its local matrix — the rest
-/// pose's `world`, bit for bit, unless a joint above binds elsewhere.
+/// pose's world matrix, bit for bit, unless a joint above binds elsewhere.
 #[cfg(feature = "export")]
-pub(crate) fn bind_matrices(g: &Graph, world: &[Mtx], ibm: &[Option<Mtx>]) -> Vec<Mtx> {
+pub(crate) fn bind_matrices(g: &Graph, pose: &crate::pose::Pose, ibm: &[Option<Mtx>]) -> Vec<Mtx> {
+    let world = &pose.world;
     let mut out: Vec<Mtx> = Vec::with_capacity(g.joints.len());
     for (k, j) in g.joints.iter().enumerate() {
         let rest = world.get(k).copied().unwrap_or(IDENTITY);
@@ -319,7 +320,8 @@ pub(crate) fn bind_matrices(g: &Graph, world: &[Mtx], ibm: &[Option<Mtx>]) -> Ve
             Some(b) => bind_pose(&rest, &b),
             None => match j.parent.filter(|&p| out.get(p) != world.get(p)) {
                 Some(p) => {
-                    let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
+                    let k = &j.joint;
+                    let local = pose.local(j.parent, [k.rotation, k.scale, k.translation]);
                     mul(out.get(p).unwrap_or(&IDENTITY), &local)
                 }
                 None => rest,

@@ -1,14 +1,14 @@
 //! Joint animations: each glTF animation ([`gx::scene::Clip`]) becomes an AnimJoint tree
 //! mirroring the joint tree. The clip is resampled at every frame (60 per second) to each
-//! joint's local matrix, decomposed to Euler XYZ (continuous from frame to frame), scale and
-//! translation as the runtime composes them; every component that moves off the joint's rest
+//! joint's local matrix, decomposed to Euler XYZ (continuous from frame to frame), scale (its
+//! signs on the rest's axes) and translation as the runtime composes them; every component that moves off the joint's rest
 //! value becomes an FObj of Hermite keys fitted within the tolerance
 //! ([`super::ImportOptions::tolerance`], default [`TOLERANCE`]; `gx::curve`), a key's
 //! outgoing slope an SLP key where it differs from the incoming one.
 
 use gcio::Result;
 use gx::curve::fit_hermite;
-use gx::mtx::decompose_srt;
+use gx::mtx::decompose_srt_signed;
 use gx::scene::{Clip, Scene, Target as Channel};
 
 use super::Skeleton;
@@ -82,9 +82,13 @@ fn tree(
             [Vec::new(), Vec::new(), Vec::new()],
             [Vec::new(), Vec::new(), Vec::new()],
         ];
+        // Scale signs follow the rest's, then the previous frame's: the runtime passes scale on
+        // by axis ([`crate::pose`]), so a mirror must stay on its axis.
+        let mut signs = s0;
         for m in frames {
-            let (s, r, t) = decompose_srt(m, near);
+            let (s, r, t) = decompose_srt_signed(m, near, signs);
             near = r;
+            signs = s;
             for (v, values) in [r, s, t].iter().zip(samples.iter_mut()) {
                 for (x, axis) in v.iter().zip(values.iter_mut()) {
                     axis.push(*x);
@@ -139,7 +143,8 @@ fn tree(
             next: link(next),
             aobj: aobjs.get(j).copied().flatten(),
             robj_anim: None,
-            flags: 0,
+            // HSD_JObjAddAnim sets or clears the joint's classical scale from bit 0.
+            flags: u32::from(skel.classical.get(j).copied().unwrap_or(false)),
         };
         if let Some(&at) = slots.get(j) {
             b.set(at, &aj);

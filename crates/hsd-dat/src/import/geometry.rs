@@ -133,11 +133,11 @@ pub(super) fn geometry(
                     (Some(j), _) => j,
                     // Coincident with the deformer (identity SRT), weighted by nothing.
                     (None, Some(j)) => *holders.entry(j).or_insert_with(|| {
-                        skel.push(Some(j), ([0.0; 3], [1.0; 3], [0.0; 3]), None)
+                        skel.push(Some(j), ([0.0; 3], [1.0; 3], [0.0; 3]), None, false)
                     }),
                     (None, None) if free(0) => 0,
                     (None, None) => *holder.get_or_insert_with(|| {
-                        skel.push(Some(0), ([0.0; 3], [1.0; 3], [0.0; 3]), None)
+                        skel.push(Some(0), ([0.0; 3], [1.0; 3], [0.0; 3]), None, false)
                     }),
                 };
                 (owner, None)

@@ -358,20 +358,49 @@ fn model_sets(
     b.ptr_array(&[model])
 }
 
+/// A joint's rotation (Euler XYZ), scale and translation.
+type Srt = ([f32; 3], [f32; 3], [f32; 3]);
+
 /// A node's rotation (Euler XYZ), scale and translation: the JObj's as our export recorded them
 /// ([`JointExtras::srt`]) where they compose to the node's matrix within 1e-4 (the TRS's
 /// quaternion rounds; a zero scale drops the rotation), else decomposed from the matrix — an
-/// edited node wins over its extras.
-fn local_srt(node: &gx::scene::Node) -> ([f32; 3], [f32; 3], [f32; 3]) {
+/// edited node wins over its extras. The flag says whether the recorded values were taken.
+fn local_srt(node: &gx::scene::Node) -> (Srt, bool) {
     let recorded = extras::read::<JointExtras>(node.extras.as_ref()).and_then(|x| x.srt);
     if let Some([r, s, t]) = recorded {
         let reach = t.iter().fold(1.0f32, |m, x| m.max(x.abs()));
         if near(&srt(r, s, t), &node.local, 1e-4, reach) {
-            return (r, s, t);
+            return ((r, s, t), true);
         }
     }
     let (s, r, t) = decompose_srt(&node.local, [0.0; 3]);
-    (r, s, t)
+    ((r, s, t), false)
+}
+
+/// Whether node `i` with rest scale `rest` needs `JOBJ_CLASSICAL_SCALE` for its children to
+/// pose as glTF composes them: its scale, at rest or at any key of a clip, is not uniform (or
+/// is zero), so the runtime's scale inheritance would apply it along each child's own axes
+/// ([`crate::pose`]).
+fn scales_unevenly(scene: &Scene, i: usize, rest: [f32; 3]) -> bool {
+    let keys = scene
+        .clips
+        .iter()
+        .flat_map(|c| &c.channels)
+        .filter(|c| c.node == i && c.target == gx::scene::Target::Scale)
+        .flat_map(|c| {
+            // A cubic spline's keys hold in-tangent, value, out-tangent: the values only.
+            let (step, skip) = match c.interpolation {
+                gx::scene::Interpolation::CubicSpline => (9, 3),
+                _ => (3, 0),
+            };
+            c.values
+                .chunks(step)
+                .filter_map(move |k| k.get(skip..skip + 3))
+        });
+    !crate::pose::uniform(rest)
+        || keys
+            .filter_map(|k| <[f32; 3]>::try_from(k).ok())
+            .any(|k| !crate::pose::uniform(k))
 }
 
 /// The joint tree being built: scene nodes in pre-order (after an added root when the scene
@@ -381,8 +410,14 @@ pub(crate) struct Skeleton {
     pub parent: Vec<Option<usize>>,
     /// Rotation, scale, translation of each joint.
     pub srt: Vec<([f32; 3], [f32; 3], [f32; 3])>,
-    /// World matrices from the stored SRT, as the runtime composes them.
+    /// World matrices from the stored SRT, as the runtime composes them ([`crate::pose`]).
     pub world: Vec<Mtx34>,
+    /// Accumulated scale of each joint (the runtime's `scl`).
+    pub scl: Vec<Option<[f32; 3]>>,
+    /// Whether each joint passes its parent's accumulated scale on unchanged
+    /// (`JOBJ_CLASSICAL_SCALE`): as recorded for a node our export wrote and nobody edited,
+    /// else where [`scales_unevenly`] says the node's children need it.
+    pub classical: Vec<bool>,
     /// World matrices of the bind pose, which skinned vertices are stored against and
     /// inverse bind matrices invert: the rest pose's ([`Skeleton::world`]), except for a node
     /// whose glTF inverse bind matrix is no inverse of its rest pose (a zero or near-zero rest
@@ -448,6 +483,7 @@ impl Skeleton {
             .is_some_and(|x| {
                 local_srt(x)
                     .0
+                    .0
                     .iter()
                     .any(|r| r.abs() > crate::ROTATION_EPSILON)
             });
@@ -456,6 +492,8 @@ impl Skeleton {
             parent: Vec::new(),
             srt: Vec::new(),
             world: Vec::new(),
+            scl: Vec::new(),
+            classical: Vec::new(),
             bind: Vec::new(),
             gltf_bind: Vec::new(),
             recorded: Vec::new(),
@@ -465,7 +503,7 @@ impl Skeleton {
             node_joint: vec![0; n],
         };
         if first == 1 {
-            s.push(None, ([0.0; 3], [1.0; 3], [0.0; 3]), None);
+            s.push(None, ([0.0; 3], [1.0; 3], [0.0; 3]), None, false);
         }
         for (k, &i) in order.iter().enumerate() {
             let Some(node) = scene.nodes.get(i) else {
@@ -477,7 +515,15 @@ impl Skeleton {
                 .or((first == 1).then_some(0));
             let flags = extras::read::<JointExtras>(node.extras.as_ref())
                 .map(|x| JointFlags::from_bits_retain(x.flags));
-            let j = s.push(parent, local_srt(node), flags);
+            let (parts, as_recorded) = local_srt(node);
+            let classical = match flags {
+                Some(f) if as_recorded => f.contains(JointFlags::CLASSICAL_SCALE),
+                _ => {
+                    children.get(i).is_some_and(|c| !c.is_empty())
+                        && scales_unevenly(scene, i, parts.1)
+                }
+            };
+            let j = s.push(parent, parts, flags, classical);
             if let Some(slot) = s.node_joint.get_mut(i) {
                 *slot = j;
             }
@@ -497,9 +543,11 @@ impl Skeleton {
         parent: Option<usize>,
         srt_parts: ([f32; 3], [f32; 3], [f32; 3]),
         recorded: Option<JointFlags>,
+        classical: bool,
     ) -> usize {
         let (r, sc, t) = srt_parts;
-        let local = srt(r, sc, t);
+        let parent_scl = parent.and_then(|p| self.scl.get(p).copied().flatten());
+        let local = crate::pose::local(r, sc, t, parent_scl);
         let (world, bind) = match parent.and_then(|p| Some((self.world.get(p)?, self.bind.get(p)?)))
         {
             Some((pw, pb)) => (mul(pw, &local), mul(pb, &local)),
@@ -508,6 +556,9 @@ impl Skeleton {
         self.parent.push(parent);
         self.srt.push(srt_parts);
         self.world.push(world);
+        self.scl
+            .push(crate::pose::passed_on(sc, parent_scl, classical));
+        self.classical.push(classical);
         self.bind.push(bind);
         self.gltf_bind.push(None);
         self.recorded.push(recorded);
@@ -534,7 +585,7 @@ impl Skeleton {
     /// Flags: recorded bits other than the ones derived here kept; SKELETON for deformers;
     /// ENVELOPE_MODEL for owners of envelope meshes; OPA for mesh owners; ROOT_OPA where a
     /// strict descendant (or a top-level joint itself) is OPA; SKELETON_ROOT on the root of a
-    /// tree with deformers. The translucent passes' bits (XLU, TEXEDGE and their ROOT_ bits)
+    /// tree with deformers; CLASSICAL_SCALE as [`Skeleton::classical`]. The translucent passes' bits (XLU, TEXEDGE and their ROOT_ bits)
     /// are never set for Colosseum/XD (seed 003: its translucent pass draws nothing), and kept
     /// as recorded for Melee, whose XLU pass is the only one that draws a joint's translucent
     /// materials (TyBSword's beam).
@@ -546,6 +597,7 @@ impl Skeleton {
             | JointFlags::ENVELOPE_MODEL
             | JointFlags::OPA
             | JointFlags::ROOT_OPA
+            | JointFlags::CLASSICAL_SCALE
             | JointFlags::USE_QUATERNION
             | JointFlags::PTCL
             | JointFlags::SPLINE
@@ -560,6 +612,9 @@ impl Skeleton {
                 let mut x = recorded.map_or(JointFlags::empty(), |r| r - derived);
                 if self.deformer.get(j).copied().unwrap_or(false) {
                     x |= JointFlags::SKELETON;
+                }
+                if self.classical.get(j).copied().unwrap_or(false) {
+                    x |= JointFlags::CLASSICAL_SCALE;
                 }
                 if let Some(envelope) = owners.get(j).copied().flatten() {
                     x |= JointFlags::OPA;
