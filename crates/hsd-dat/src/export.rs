@@ -1,5 +1,6 @@
 //! Export: an archive's models as a [`gx::scene::Scene`], written by the glTF and OBJ writers
-//! J3D shares. Every joint of the typed graph becomes a node (local `T·Rz·Ry·Rx·S`), every PObj
+//! J3D shares. Every joint of the typed graph becomes a node (local `T·Rz·Ry·Rx·S`, with one more
+//! node where the runtime's scale inheritance needs it: `inherit`), every PObj
 //! with triangles a mesh in its bind pose — the rest pose the runtime draws, unless a stored
 //! inverse bind matrix binds a joint elsewhere (a zero rest scale) — (each vertex through its
 //! rigid joint or its envelope matrix, [`crate::mesh::envelope_matrix`]) with normals, UVs and
@@ -14,6 +15,7 @@
 //! glTF camera and `KHR_lights_punctual` lights (`scene_objects`). An archive with no joint and no mesh (fighter data,
 //! effects) has no model to export ([`require_model`]).
 
+mod inherit;
 mod scene_objects;
 
 use std::collections::{HashMap, HashSet};
@@ -63,7 +65,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
     let rest = a.rest_pose(&g);
     let ibm = a.inverse_binds(&g);
     let bind = bind_matrices(&g, &rest, &ibm);
-    let world = rest.world;
+    let world = rest.world.clone();
     for (k, j) in g.joints.iter().enumerate() {
         let local = srt(j.joint.rotation, j.joint.scale, j.joint.translation);
         // Named by pre-order index: an import writes the joints in that order, so the names
@@ -88,8 +90,16 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
                 .all(|x| x.is_finite())
                 .then_some(stored),
             robj: robjs(a, &g, joint.robj),
+            inherited_scale: false,
         });
         out.scene.nodes.push(node);
+    }
+    let values = rest_values(&g);
+    for (k, scl) in rest.scl.iter().enumerate() {
+        let p = crate::pose::inherited(*scl);
+        if !crate::pose::uniform(p) && g.joints.iter().any(|j| j.parent == Some(k)) {
+            inherit::ensure(&mut out.scene, k, p, &values);
+        }
     }
     let mut images = Images::default();
     let mut materials: HashMap<u32, usize> = HashMap::new();
@@ -169,7 +179,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
 fn animations(a: &Archive<'_>, g: &Graph, out: &mut Export) {
     let pairs = tree_pairs(a, g, |ms| ms.anims, RootKind::AnimJoint);
     for (k, (joint, anim)) in pairs.into_iter().enumerate() {
-        match animation(a, g, joint, a, anim, format!("anim_{k}")) {
+        match animation(&mut out.scene, a, g, joint, a, anim, format!("anim_{k}")) {
             Ok(Some(x)) => out.scene.animations.push(x),
             Ok(None) => {}
             Err(e) => out
@@ -226,8 +236,8 @@ pub fn add_animations_from(
         } else {
             format!("{name}_{k}")
         };
-        if let Some(x) =
-            animation(model, &g, joint, source, anim, label).map_err(|e| e.context(what()))?
+        if let Some(x) = animation(scene, model, &g, joint, source, anim, label)
+            .map_err(|e| e.context(what()))?
         {
             added.push(x);
         }
@@ -244,9 +254,11 @@ fn count_nodes(nodes: &[AnimNode]) -> usize {
 
 /// The AnimJoint tree at `anim` of `source` posing the joint tree at `joint` of `a`, sampled
 /// at every frame from 0 to its last `end_frame` (60 per second) by the runtime's curve
-/// evaluation; `None` when the joint tree is not among the scene's nodes. Only joints with
-/// tracks get channels.
+/// evaluation; `None` when the joint tree is not among the scene's nodes. Joints with tracks
+/// get channels, and so does every node the runtime's scale inheritance moves (`inherit`:
+/// extra nodes are added to `scene` where an inherited scale turns non-uniform).
 fn animation(
+    scene: &mut Scene,
     a: &Archive<'_>,
     g: &Graph,
     joint: u32,
@@ -261,29 +273,96 @@ fn animation(
         return Ok(None);
     };
     let frames: Vec<f32> = (0..=end.ceil() as u32).map(|f| f as f32).collect();
-    let poses: Vec<Vec<Mtx34>> = frames.iter().map(|&f| ja.locals(f)).collect();
+    // Per frame: each joint's values and the accumulated scale its children compose with.
+    let mut values = Vec::with_capacity(frames.len());
+    let mut scl = Vec::with_capacity(frames.len());
+    for &f in &frames {
+        let v = ja.values(f);
+        let mut pose = crate::pose::Pose::default();
+        for (j, x) in ja.joints.iter().zip(&v) {
+            pose.push(j.parent, *x, j.classical);
+        }
+        values.push(v);
+        scl.push(
+            pose.scl
+                .into_iter()
+                .map(crate::pose::inherited)
+                .collect::<Vec<_>>(),
+        );
+    }
+    let rest_scl = a.rest_pose(g).scl;
+    let rest = rest_values(g);
+    let parents: Vec<Option<usize>> = ja.joints.iter().map(|j| j.parent).collect();
+    for c in 0..ja.joints.len() {
+        let moved = scl
+            .iter()
+            .any(|s| s.get(c).is_some_and(|p| !crate::pose::uniform(*p)));
+        if moved && parents.contains(&Some(c)) {
+            let p = crate::pose::inherited(rest_scl.get(first + c).copied().flatten());
+            inherit::ensure(scene, first + c, p, &rest);
+        }
+    }
+    let extra: Vec<Option<usize>> = (0..ja.joints.len())
+        .map(|c| inherit::find(scene, first + c))
+        .collect();
     let mut out = gx::scene::Animation {
         name,
         times: frames.iter().map(|f| f / 60.0).collect(),
         ..gx::scene::Animation::default()
     };
+    let frame_scl = |k: usize, c: usize| {
+        scl.get(k)
+            .and_then(|s| s.get(c))
+            .copied()
+            .unwrap_or([1.0; 3])
+    };
     for (i, j) in ja.joints.iter().enumerate() {
-        if j.channels.is_empty() {
-            continue;
-        }
         let node = first + i;
         if g.joints.get(node).is_none_or(|x| x.offset != j.offset) {
             continue;
         }
-        out.tracks.push(gx::scene::Track {
-            node,
-            local: poses
-                .iter()
-                .map(|p| p.get(i).copied().unwrap_or(IDENTITY))
-                .collect(),
-        });
+        let under = j
+            .parent
+            .filter(|&c| extra.get(c).copied().flatten().is_some());
+        let local: Vec<Mtx34> = values
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let x = v.get(i).copied().unwrap_or(j.rest);
+                match under {
+                    Some(c) => crate::pose::scaled_local(x, frame_scl(k, c)),
+                    None => srt(x[0], x[1], x[2]),
+                }
+            })
+            .collect();
+        if !j.channels.is_empty() || moves(scene, node, &local) {
+            out.tracks.push(gx::scene::Track { node, local });
+        }
+    }
+    for (c, node) in extra.iter().enumerate() {
+        let Some(node) = *node else { continue };
+        let local: Vec<Mtx34> = (0..frames.len())
+            .map(|k| crate::pose::inverse_scale(frame_scl(k, c)))
+            .collect();
+        if moves(scene, node, &local) {
+            out.tracks.push(gx::scene::Track { node, local });
+        }
     }
     Ok(Some(out))
+}
+
+/// Whether `local` leaves node `node`'s rest matrix at some frame.
+fn moves(scene: &Scene, node: usize, local: &[Mtx34]) -> bool {
+    let rest = scene.nodes.get(node).map_or(IDENTITY, |n| n.local);
+    local.iter().any(|m| *m != rest)
+}
+
+/// Every joint's stored rotation, scale and translation, in graph order.
+fn rest_values(g: &Graph) -> Vec<[[f32; 3]; 3]> {
+    g.joints
+        .iter()
+        .map(|j| [j.joint.rotation, j.joint.scale, j.joint.translation])
+        .collect()
 }
 
 /// Every animation tree of one kind with the joint tree it binds to: a ModelSet's list

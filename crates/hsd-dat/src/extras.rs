@@ -95,6 +95,11 @@ pub struct JointExtras {
     /// their bone length and pole flip from the hints). Expression RObjs are not carried.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub robj: Vec<RObjExtras>,
+    /// Not a joint: the node between a joint and its children holding `Scale(1/P)` for the
+    /// joint's accumulated scale `P`, so glTF composes the runtime's scale inheritance
+    /// (docs/HSD-GLTF.md, "Scale inheritance"). The import folds it back.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inherited_scale: bool,
 }
 
 /// One RObj: its flags word (type in bits 28–30, the pole flip and sub-type in the low bits)

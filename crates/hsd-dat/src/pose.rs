@@ -49,6 +49,35 @@ pub fn passed_on(
     })
 }
 
+/// The accumulated scale a joint's children compose with: `scl` where every component is a
+/// normal number, else `[1, 1, 1]` (the runtime divides by it; [`local`] leaves it out).
+pub fn inherited(scl: Option<[f32; 3]>) -> [f32; 3] {
+    scl.filter(|p| p.iter().all(|x| x.is_normal()))
+        .unwrap_or([1.0; 3])
+}
+
+/// `TRS(P∘t, R, P∘s)`: with [`inverse_scale`] in front, a joint's [`local`] matrix under the
+/// inherited scale `p` as two matrices glTF nodes can hold (no shear):
+/// `local(r, s, t, P) = inverse_scale(P) · scaled_local([r, s, t], P)`.
+pub fn scaled_local([r, s, t]: [[f32; 3]; 3], p: [f32; 3]) -> Mtx {
+    let [px, py, pz] = p;
+    srt(
+        r,
+        [s[0] * px, s[1] * py, s[2] * pz],
+        [t[0] * px, t[1] * py, t[2] * pz],
+    )
+}
+
+/// `Scale(1/P)` (see [`scaled_local`]).
+pub fn inverse_scale(p: [f32; 3]) -> Mtx {
+    let [px, py, pz] = p;
+    [
+        [1.0 / px, 0.0, 0.0, 0.0],
+        [0.0, 1.0 / py, 0.0, 0.0],
+        [0.0, 0.0, 1.0 / pz, 0.0],
+    ]
+}
+
 /// World matrices of a joint tree built joint by joint, parents first.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Pose {
@@ -135,5 +164,20 @@ mod tests {
         let w = z.push(Some(0), [turn, [1.0; 3], [0.0; 3]], false);
         assert!(w.iter().flatten().all(|x| x.is_finite()));
         assert_eq!(IDENTITY, local([0.0; 3], [1.0; 3], [0.0; 3], None));
+    }
+
+    /// The split glTF export writes is the runtime's matrix.
+    #[test]
+    fn inverse_scale_times_scaled_local_is_the_local() {
+        let v = [[0.4, -1.1, 2.5], [1.5, -0.5, 2.0], [1.0, -2.0, 0.5]];
+        for p in [[2.0, 0.5, 1.0], [-1.0, 3.0, 0.25], [1.0; 3]] {
+            let want = local(v[0], v[1], v[2], Some(p));
+            let got = mul(&inverse_scale(p), &scaled_local(v, p));
+            for (a, b) in want.iter().flatten().zip(got.iter().flatten()) {
+                assert!((a - b).abs() < 1e-5, "{p:?}: {want:?} {got:?}");
+            }
+        }
+        assert_eq!(inherited(Some([0.0, 1.0, 2.0])), [1.0; 3]);
+        assert_eq!(inherited(Some([3.0, 1.0, 2.0])), [3.0, 1.0, 2.0]);
     }
 }

@@ -1041,7 +1041,8 @@ fn posed(a: &hsd_dat::Archive<'_>) -> hsd_dat::anim::JointAnimation {
 /// Imported back, every joint's local and world matrix at every frame is the runtime's pose
 /// of the original keys (its own curve evaluation of both files, with its scale inheritance)
 /// within 1e-3 (world matrices: of their largest entry, as parents' scales magnify their
-/// children's errors).
+/// children's errors); and glTF's pose of the exported glb (its node tree and channels) puts
+/// every joint's world matrix where the runtime's evaluation of the original does.
 fn poses_round_trip(s: &Skeleton) -> Result<(), TestCaseError> {
     let m = build_skeleton(s);
     let errors: Vec<_> = hsd_dat::validate(&m)
@@ -1049,16 +1050,27 @@ fn poses_round_trip(s: &Skeleton) -> Result<(), TestCaseError> {
         .filter(|d| d.severity == Severity::Error)
         .collect();
     prop_assert!(errors.is_empty(), "the built model: {errors:?}");
-    let (_, _, b) = support::round_trip(&m, &support::in_order(Order::ColosseumXd));
+    let (a, _, b) = support::round_trip(&m, &support::in_order(Order::ColosseumXd));
     let (pm, pb) = (parse(&m).unwrap(), parse(&b).unwrap());
     prop_assert_eq!(robj_chains(&pm), robj_chains(&pb));
     let (want, got) = (posed(&pm), posed(&pb));
     let end = s.anims.iter().flatten().map(|a| a.0).max().unwrap_or(0);
+    let clip = a.clips.iter().find(|c| c.name == "anim_0");
     for frame in 0..=end {
         let f = f32::from(frame);
-        for (w, g, world) in [
-            (want.locals(f), got.locals(f), false),
-            (want.sample(f), got.sample(f), true),
+        let n = want.joints.len();
+        // a.glb as glTF poses it: every joint node where the runtime puts the joint.
+        let mut posed = a.clone();
+        if let Some(clip) = clip {
+            for (node, l) in posed.nodes.iter_mut().zip(a.clip_locals(clip, &[f / 60.0])) {
+                node.local = l[0];
+            }
+        }
+        let gltf = posed.world_matrices()[..n].to_vec();
+        for (w, g, world, what) in [
+            (want.locals(f), got.locals(f), false, "b.dat"),
+            (want.sample(f), got.sample(f), true, "b.dat"),
+            (want.sample(f), gltf, true, "a.glb"),
         ] {
             prop_assert_eq!(w.len(), g.len());
             for (j, (x, y)) in w.iter().zip(&g).enumerate() {
@@ -1070,7 +1082,8 @@ fn poses_round_trip(s: &Skeleton) -> Result<(), TestCaseError> {
                 for (u, v) in x.iter().flatten().zip(y.iter().flatten()) {
                     prop_assert!(
                         (u - v).abs() < 1e-3 * scale,
-                        "joint {} frame {} world {}: {:?} {:?}",
+                        "{} joint {} frame {} world {}: {:?} {:?}",
+                        what,
                         j,
                         frame,
                         world,
@@ -1087,7 +1100,9 @@ fn poses_round_trip(s: &Skeleton) -> Result<(), TestCaseError> {
 /// Skeletons the proptest found: a root mirrored on Z (0.5, 0.5, −1) under a constant track
 /// (the import decomposed each frame with the mirror on X: the same matrix, but the runtime
 /// passes scale on by axis, so its child turned the other way), and the same under classical
-/// joints.
+/// joints; a joint at zero Y scale under a root mirrored on Y, animated to 0.1 (its children
+/// inherit (0.25, −0.1, 0.25): the export's extra node, whose sign the zero had lost); and a
+/// chain turned under a parent scaled (2, 0.5, 1), whose glTF pose needs the extra node.
 #[test]
 fn skeleton_cases_found_by_the_proptest() {
     let key = |op, value, wait| Key {
@@ -1109,6 +1124,47 @@ fn skeleton_cases_found_by_the_proptest() {
         };
         poses_round_trip(&s).unwrap();
     }
+    let s = Skeleton {
+        parents: vec![0, 0, 1],
+        rest: vec![
+            [[0.0; 3], [0.5, -1.0, 0.5], [0.0; 3]],
+            [[-1.26, 2.286, 0.0], [0.5, 0.0, 0.5], [0.0; 3]],
+            [[0.0, 1.522, 0.0], [0.5; 3], [0.0; 3]],
+        ],
+        anims: vec![
+            None,
+            Some((
+                1,
+                vec![
+                    (2, 0, 0, vec![key(Op::CON, 0.0, 1)]),
+                    (9, 0, 0, vec![key(Op::CON, 0.1, 1)]),
+                ],
+            )),
+            None,
+        ],
+        robjs: vec![Vec::new(); 3],
+        classical: vec![false; 3],
+    };
+    poses_round_trip(&s).unwrap();
+    let s = Skeleton {
+        parents: vec![0, 0, 1],
+        rest: vec![
+            [[0.0; 3], [2.0, 0.5, 1.0], [0.0; 3]],
+            [[0.3, 0.0, 1.2], [1.0; 3], [1.0, 0.0, 0.0]],
+            [[0.0, 0.7, 0.0], [1.0, 2.0, 1.0], [0.0, 1.0, 0.0]],
+        ],
+        anims: vec![
+            Some((
+                20,
+                vec![(8, 0, 0, vec![key(Op::LIN, 2.0, 20), key(Op::LIN, 0.5, 1)])],
+            )),
+            None,
+            None,
+        ],
+        robjs: vec![Vec::new(); 3],
+        classical: vec![false; 3],
+    };
+    poses_round_trip(&s).unwrap();
 }
 
 proptest! {

@@ -11,7 +11,7 @@ use gx::curve::fit_hermite;
 use gx::mtx::decompose_srt_signed;
 use gx::scene::{Clip, Scene, Target as Channel};
 
-use super::Skeleton;
+use super::{Skeleton, inherit_of, inherited_scale};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
 use crate::fobj::{Key, Op, encode};
@@ -65,11 +65,24 @@ fn tree(
     let n = skel.parent.len();
     let mut aobjs: Vec<Option<Target>> = vec![None; n];
     let mut first_animated = None;
-    for (node, frames) in locals.iter().enumerate() {
-        let animated = clip
-            .channels
+    let driven = |node: usize| {
+        clip.channels
             .iter()
-            .any(|c| c.node == node && !matches!(c.target, Channel::Pointer(_)));
+            .any(|c| c.node == node && !matches!(c.target, Channel::Pointer(_)))
+    };
+    for (node, frames) in locals.iter().enumerate() {
+        let Some(x) = scene.nodes.get(node) else {
+            continue;
+        };
+        // An extra node of the export's scale inheritance is no joint; below one, a node's
+        // matrix is TRS(P∘t, R, P∘s) for the P it holds at that frame.
+        if x.parent.is_some() && inherited_scale(x).is_some() {
+            continue;
+        }
+        let inherit = x
+            .parent
+            .filter(|&p| scene.nodes.get(p).and_then(inherited_scale).is_some());
+        let animated = driven(node) || inherit.is_some_and(driven);
         let j = skel.of_node(node);
         let Some(&(r0, s0, t0)) = skel.srt.get(j).filter(|_| animated) else {
             continue;
@@ -85,8 +98,19 @@ fn tree(
         // Scale signs follow the rest's, then the previous frame's: the runtime passes scale on
         // by axis ([`crate::pose`]), so a mirror must stay on its axis.
         let mut signs = s0;
-        for m in frames {
-            let (s, r, t) = decompose_srt_signed(m, near, signs);
+        for (f, m) in frames.iter().enumerate() {
+            let p = inherit
+                .and_then(|h| locals.get(h)?.get(f))
+                .map_or([1.0; 3], inherit_of);
+            // A zero scale (its sign lost) counts as positive.
+            let sign = |x: f32, p: f32| if x < 0.0 { -p } else { p };
+            let hint = [
+                sign(signs[0], p[0]),
+                sign(signs[1], p[1]),
+                sign(signs[2], p[2]),
+            ];
+            let (s, r, t) = decompose_srt_signed(m, near, hint);
+            let (s, t) = (div(s, p), div(t, p));
             near = r;
             signs = s;
             for (v, values) in [r, s, t].iter().zip(samples.iter_mut()) {
@@ -204,4 +228,10 @@ pub(super) fn stream(keys: &[Key], frac_value: u8) -> Result<(Vec<u8>, u32)> {
     let len = u32::try_from(stream.len()).map_err(|_| gcio::Error::message("track too long"))?;
     stream.resize(stream.len().next_multiple_of(4), 0);
     Ok((stream, len))
+}
+
+/// `v / p` by component.
+fn div(v: [f32; 3], p: [f32; 3]) -> [f32; 3] {
+    let [(a, x), (b, y), (c, z)] = [(v[0], p[0]), (v[1], p[1]), (v[2], p[2])];
+    [a / x, b / y, c / z]
 }

@@ -119,10 +119,11 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         joints.push(b.slot::<Joint<Target>>());
     }
     let flags = skel.flags(&geo.owners, opts.order);
-    // Each joint's node (holders and an added root have none), for its RObj chain.
+    // Each joint's node (holders and an added root have none), for its RObj chain: the first
+    // mapped to it (an extra node of the export's scale inheritance maps to its joint too).
     let mut node_of = vec![None; skel.parent.len()];
     for (i, &j) in skel.node_joint.iter().enumerate() {
-        if let Some(slot) = node_of.get_mut(j) {
+        if let Some(slot) = node_of.get_mut(j).filter(|s| s.is_none()) {
             *slot = Some(i);
         }
     }
@@ -364,17 +365,44 @@ type Srt = ([f32; 3], [f32; 3], [f32; 3]);
 /// A node's rotation (Euler XYZ), scale and translation: the JObj's as our export recorded them
 /// ([`JointExtras::srt`]) where they compose to the node's matrix within 1e-4 (the TRS's
 /// quaternion rounds; a zero scale drops the rotation), else decomposed from the matrix — an
-/// edited node wins over its extras. The flag says whether the recorded values were taken.
-fn local_srt(node: &gx::scene::Node) -> (Srt, bool) {
+/// edited node wins over its extras. Under an extra node of the export's scale inheritance
+/// (`inherit`: the parent's accumulated scale `P`), the node's matrix is `TRS(P∘t, R, P∘s)`.
+/// The flag says whether the recorded values were taken.
+fn local_srt(node: &gx::scene::Node, inherit: Option<[f32; 3]>) -> (Srt, bool) {
+    let p = inherit.unwrap_or([1.0; 3]);
     let recorded = extras::read::<JointExtras>(node.extras.as_ref()).and_then(|x| x.srt);
     if let Some([r, s, t]) = recorded {
-        let reach = t.iter().fold(1.0f32, |m, x| m.max(x.abs()));
-        if near(&srt(r, s, t), &node.local, 1e-4, reach) {
+        let reach = t
+            .iter()
+            .zip(&p)
+            .fold(1.0f32, |m, (x, k)| m.max((x * k).abs()));
+        let local = match inherit {
+            Some(p) => crate::pose::scaled_local([r, s, t], p),
+            None => srt(r, s, t),
+        };
+        if near(&local, &node.local, 1e-4, reach) {
             return ((r, s, t), true);
         }
     }
     let (s, r, t) = decompose_srt(&node.local, [0.0; 3]);
+    let [px, py, pz] = p;
+    let s = [s[0] / px, s[1] / py, s[2] / pz];
+    let t = [t[0] / px, t[1] / py, t[2] / pz];
     ((r, s, t), false)
+}
+
+/// The parent's accumulated scale `P` an extra node of the export's scale inheritance holds as
+/// `Scale(1/P)` (`None` for any other node).
+pub(crate) fn inherited_scale(node: &gx::scene::Node) -> Option<[f32; 3]> {
+    extras::read::<JointExtras>(node.extras.as_ref())
+        .filter(|x| x.inherited_scale)
+        .map(|_| inherit_of(&node.local))
+}
+
+/// `P` of an extra node's local matrix `Scale(1/P)`.
+pub(crate) fn inherit_of(m: &Mtx34) -> [f32; 3] {
+    let [r0, r1, r2] = m;
+    [1.0 / r0[0], 1.0 / r1[1], 1.0 / r2[2]]
 }
 
 /// Whether node `i` with rest scale `rest` needs `JOBJ_CLASSICAL_SCALE` for its children to
@@ -481,7 +509,7 @@ impl Skeleton {
             .first()
             .and_then(|&i| scene.nodes.get(i))
             .is_some_and(|x| {
-                local_srt(x)
+                local_srt(x, None)
                     .0
                     .0
                     .iter()
@@ -513,9 +541,20 @@ impl Skeleton {
                 .filter(|_| k < reached)
                 .and_then(|p| s.node_joint.get(p).copied())
                 .or((first == 1).then_some(0));
+            // An extra node of the export's scale inheritance is no joint: what hangs below
+            // it belongs to its parent's joint.
+            if let (Some(_), Some(p)) = (inherited_scale(node), parent) {
+                if let Some(slot) = s.node_joint.get_mut(i) {
+                    *slot = p;
+                }
+                continue;
+            }
+            let inherit = parent_of(i)
+                .and_then(|p| scene.nodes.get(p))
+                .and_then(inherited_scale);
             let flags = extras::read::<JointExtras>(node.extras.as_ref())
                 .map(|x| JointFlags::from_bits_retain(x.flags));
-            let (parts, as_recorded) = local_srt(node);
+            let (parts, as_recorded) = local_srt(node, inherit);
             let classical = match flags {
                 Some(f) if as_recorded => f.contains(JointFlags::CLASSICAL_SCALE),
                 _ => {

@@ -1,0 +1,60 @@
+//! The runtime's scale inheritance in glTF's node tree ([`crate::pose`]).
+//!
+//! `HSD_MtxSRT`'s local matrix under a parent whose accumulated scale is `P` is
+//! `Scale(1/P) · TRS(P∘t, R, P∘s)`: glTF nodes compose TRS only, so where a joint's children
+//! inherit a non-uniform `P` (at rest or at any frame of an animation) the joint gets one
+//! more node, `joint_N_scale`, holding `Scale(1/P)`, and its children hang below that with
+//! `TRS(P∘t, R, P∘s)`. Every joint's glTF world matrix is then the runtime's, with no shear
+//! to drop. The extra node records [`JointExtras::inherited_scale`], so the import folds it
+//! back; the joints keep their node indices (extra nodes come after them).
+
+use gx::mtx::{IDENTITY, inverse};
+use gx::scene::{Node, Scene};
+
+use crate::extras::{self, JointExtras};
+use crate::pose;
+
+/// The extra node under joint node `joint`, if there is one.
+pub(crate) fn find(scene: &Scene, joint: usize) -> Option<usize> {
+    scene.nodes.iter().position(|n| {
+        n.parent == Some(joint)
+            && extras::read::<JointExtras>(n.extras.as_ref()).is_some_and(|x| x.inherited_scale)
+    })
+}
+
+/// The extra node under joint node `joint` (made when missing, with the joint's children moved
+/// below it): `p` is the joint's rest accumulated scale ([`pose::inherited`]), `rest` each node's
+/// rest rotation, scale and translation (joint nodes only).
+pub(crate) fn ensure(
+    scene: &mut Scene,
+    joint: usize,
+    p: [f32; 3],
+    rest: &[[[f32; 3]; 3]],
+) -> usize {
+    if let Some(k) = find(scene, joint) {
+        return k;
+    }
+    let name = scene
+        .nodes
+        .get(joint)
+        .map_or_else(String::new, |n| format!("{}_scale", n.name));
+    let mut node = Node::new(name, Some(joint), pose::inverse_scale(p));
+    node.extras = extras::write(&JointExtras {
+        inherited_scale: true,
+        ..JointExtras::default()
+    });
+    let k = scene.nodes.len();
+    scene.nodes.push(node);
+    for (i, values) in rest.iter().enumerate() {
+        if let Some(n) = scene.nodes.get_mut(i).filter(|n| n.parent == Some(joint)) {
+            n.parent = Some(k);
+            n.local = pose::scaled_local(*values, p);
+        }
+    }
+    // Bound where it stands at rest: no vertex weighs it, but glTF skins every node.
+    let world = scene.world_matrices();
+    if let Some(n) = scene.nodes.get_mut(k) {
+        n.inverse_bind = world.get(k).and_then(inverse).unwrap_or(IDENTITY);
+    }
+    k
+}
