@@ -95,10 +95,11 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         out.scene.nodes.push(node);
     }
     let values = rest_values(&g);
+    let mut extra = HashMap::new();
     for (k, scl) in rest.scl.iter().enumerate() {
         let p = crate::pose::inherited(*scl);
         if !crate::pose::uniform(p) && g.joints.iter().any(|j| j.parent == Some(k)) {
-            inherit::ensure(&mut out.scene, k, p, &values);
+            inherit::ensure(&mut out.scene, &mut extra, k, p, &values);
         }
     }
     let mut images = Images::default();
@@ -293,17 +294,18 @@ fn animation(
     let rest_scl = a.rest_pose(g).scl;
     let rest = rest_values(g);
     let parents: Vec<Option<usize>> = ja.joints.iter().map(|j| j.parent).collect();
+    let mut extras = inherit::extra_nodes(scene);
     for c in 0..ja.joints.len() {
         let moved = scl
             .iter()
             .any(|s| s.get(c).is_some_and(|p| !crate::pose::uniform(*p)));
         if moved && parents.contains(&Some(c)) {
             let p = crate::pose::inherited(rest_scl.get(first + c).copied().flatten());
-            inherit::ensure(scene, first + c, p, &rest);
+            inherit::ensure(scene, &mut extras, first + c, p, &rest);
         }
     }
     let extra: Vec<Option<usize>> = (0..ja.joints.len())
-        .map(|c| inherit::find(scene, first + c))
+        .map(|c| extras.get(&(first + c)).copied())
         .collect();
     let mut out = gx::scene::Animation {
         name,

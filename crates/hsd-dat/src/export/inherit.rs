@@ -8,30 +8,38 @@
 //! to drop. The extra node records [`JointExtras::inherited_scale`], so the import folds it
 //! back; the joints keep their node indices (extra nodes come after them).
 
+use std::collections::HashMap;
+
 use gx::mtx::{IDENTITY, inverse};
 use gx::scene::{Node, Scene};
 
 use crate::extras::{self, JointExtras};
 use crate::pose;
 
-/// The extra node under joint node `joint`, if there is one.
-pub(crate) fn find(scene: &Scene, joint: usize) -> Option<usize> {
-    scene.nodes.iter().position(|n| {
-        n.parent == Some(joint)
-            && extras::read::<JointExtras>(n.extras.as_ref()).is_some_and(|x| x.inherited_scale)
-    })
+/// The extra nodes of `scene` by the joint node they hang under (one scan of the extras).
+pub(crate) fn extra_nodes(scene: &Scene) -> HashMap<usize, usize> {
+    scene
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| {
+            extras::read::<JointExtras>(n.extras.as_ref()).is_some_and(|x| x.inherited_scale)
+        })
+        .filter_map(|(k, n)| Some((n.parent?, k)))
+        .collect()
 }
 
 /// The extra node under joint node `joint` (made when missing, with the joint's children moved
-/// below it): `p` is the joint's rest accumulated scale ([`pose::inherited`]), `rest` each node's
+/// below it, and entered in `extra`, [`extra_nodes`]): `p` is the joint's rest accumulated scale ([`pose::inherited`]), `rest` each node's
 /// rest rotation, scale and translation (joint nodes only).
 pub(crate) fn ensure(
     scene: &mut Scene,
+    extra: &mut HashMap<usize, usize>,
     joint: usize,
     p: [f32; 3],
     rest: &[[[f32; 3]; 3]],
 ) -> usize {
-    if let Some(k) = find(scene, joint) {
+    if let Some(&k) = extra.get(&joint) {
         return k;
     }
     let name = scene
@@ -45,6 +53,7 @@ pub(crate) fn ensure(
     });
     let k = scene.nodes.len();
     scene.nodes.push(node);
+    extra.insert(joint, k);
     for (i, values) in rest.iter().enumerate() {
         if let Some(n) = scene.nodes.get_mut(i).filter(|n| n.parent == Some(joint)) {
             n.parent = Some(k);
