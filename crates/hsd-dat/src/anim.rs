@@ -215,8 +215,9 @@ impl Archive<'_> {
             }
             let index = joints.len();
             // HSD_JObjAddAnim: an AnimJoint's bit 0 sets or clears the joint's classical scale.
-            let classical = match aj {
-                Some(aj) => aj.flags & 1 != 0,
+            let anim_flags = aj.map(|a| a.flags);
+            let classical = match anim_flags {
+                Some(f) => f & 1 != 0,
                 None => jt.flags.contains(JointFlags::CLASSICAL_SCALE),
             };
             joints.push(AnimatedJoint {
@@ -224,6 +225,7 @@ impl Archive<'_> {
                 parent,
                 rest: [jt.rotation, jt.scale, jt.translation],
                 classical,
+                anim_flags,
                 channels,
             });
             // Next pushed first so the child subtree comes out before the siblings (pre-order).
@@ -250,6 +252,8 @@ pub struct AnimatedJoint {
     /// Whether the joint passes its parent's accumulated scale on unchanged while posed
     /// (`JOBJ_CLASSICAL_SCALE`, as its AnimJoint's flag bit 0 sets it; [`crate::pose`]).
     pub classical: bool,
+    /// The flags word of the joint's AnimJoint (`None` without one).
+    pub anim_flags: Option<u32>,
     /// Animated channels: (0 rotation / 1 scale / 2 translation, axis, start frame, curve).
     pub channels: Vec<(usize, usize, f32, Curve)>,
 }

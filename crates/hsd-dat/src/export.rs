@@ -27,8 +27,8 @@ use gx::vtx::{AttrType, VertexFormat};
 
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
-    self, ImageExtras, JointExtras, LodExtras, MaterialExtras, MeshExtras, ModelExtras, TevExtras,
-    TextureExtras,
+    self, ImageExtras, JointAnimExtras, JointExtras, LodExtras, MaterialExtras, MeshExtras,
+    ModelExtras, TevExtras, TextureExtras,
 };
 use crate::field::Word;
 use crate::flags::{PObjFlags, TObjFlags};
@@ -307,9 +307,25 @@ fn animation(
     let extra: Vec<Option<usize>> = (0..ja.joints.len())
         .map(|c| extras.get(&(first + c)).copied())
         .collect();
+    let flags: Vec<[u32; 2]> = ja
+        .joints
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| {
+            let f = j.anim_flags?;
+            Some([u32::try_from(first + i).ok()?, f])
+        })
+        .collect();
     let mut out = gx::scene::Animation {
         name,
         times: frames.iter().map(|f| f / 60.0).collect(),
+        extras: (!flags.is_empty())
+            .then(|| {
+                extras::write(&JointAnimExtras {
+                    anim_joint_flags: flags,
+                })
+            })
+            .flatten(),
         ..gx::scene::Animation::default()
     };
     let frame_scl = |k: usize, c: usize| {

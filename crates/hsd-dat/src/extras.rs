@@ -426,6 +426,18 @@ pub fn write<T: Serialize>(value: &T) -> Option<serde_json::Value> {
         .map(|v| serde_json::json!({ "hsd": v }))
 }
 
+/// Animation extras (`extras.hsd` of a glTF animation that an AnimJoint tree became).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct JointAnimExtras {
+    /// `[node, flags]` for each AnimJoint of the tree: bit 0 sets or clears
+    /// `JOBJ_CLASSICAL_SCALE` on its joint while the animation is on (docs/HSD-GLTF.md, "Scale
+    /// inheritance"). The import writes them back; an AnimJoint without an entry takes its
+    /// joint's classical bit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub anim_joint_flags: Vec<[u32; 2]>,
+}
+
 /// Animation extras (`extras.hsd` of a glTF animation that a MatAnimJoint tree became): per
 /// animated material, which of its tracks the animation's `KHR_animation_pointer` channels
 /// carry exactly, the other tracks sampled at every frame, and texture image swaps.

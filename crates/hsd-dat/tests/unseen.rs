@@ -806,8 +806,9 @@ struct Skeleton {
     anims: Vec<Option<(u8, Vec<Track>)>>,
     /// Per joint its RObj chain.
     robjs: Vec<Vec<Ref>>,
-    /// Per joint: `JOBJ_CLASSICAL_SCALE` (on the joint and its AnimJoint alike).
-    classical: Vec<bool>,
+    /// Per joint: `JOBJ_CLASSICAL_SCALE` on the joint, and bit 0 of its AnimJoint's flags (which
+    /// sets or clears it while the animation is on).
+    classical: Vec<[bool; 2]>,
 }
 
 /// An RObj: type (1 JOBJ, 2 LIMIT, 4 IKHINT), low flag bits (the pole flip among them), two
@@ -863,7 +864,7 @@ fn skeleton() -> impl Strategy<Value = Skeleton> {
         srt,
         anim,
         robjs,
-        any::<bool>(),
+        any::<[bool; 2]>(),
     );
     prop::collection::vec(joint, 2..6).prop_map(|joints| {
         let mut s = Skeleton {
@@ -951,7 +952,7 @@ fn build_skeleton(s: &Skeleton) -> Vec<u8> {
             .flatten();
         let child = children(i).next();
         let [r, sc, t] = s.rest[i];
-        let classical = s.classical[i];
+        let [classical, anim_classical] = s.classical[i];
         let mut j = joint(JointFlags::empty(), t);
         j.flags.set(JointFlags::CLASSICAL_SCALE, classical);
         // HSD-021 (seed 003): the root joint does not turn.
@@ -989,7 +990,7 @@ fn build_skeleton(s: &Skeleton) -> Vec<u8> {
             next.and_then(|x| anims[x]),
             aobj,
         );
-        aj.flags = u32::from(classical);
+        aj.flags = u32::from(anim_classical);
         anims[i] = Some(b.put(&aj));
     }
     let list = b.ptr_array(&[anims[0].unwrap()]);
@@ -1102,7 +1103,9 @@ fn poses_round_trip(s: &Skeleton) -> Result<(), TestCaseError> {
 /// passes scale on by axis, so its child turned the other way), and the same under classical
 /// joints; a joint at zero Y scale under a root mirrored on Y, animated to 0.1 (its children
 /// inherit (0.25, −0.1, 0.25): the export's extra node, whose sign the zero had lost); and a
-/// chain turned under a parent scaled (2, 0.5, 1), whose glTF pose needs the extra node.
+/// chain turned under a parent scaled (2, 0.5, 1), whose glTF pose needs the extra node; and a
+/// classical root whose AnimJoint clears the bit while its X scale is keyed to 0.1 (the import
+/// gave the AnimJoint the joint's bit: the child composed classically, not Aligned).
 #[test]
 fn skeleton_cases_found_by_the_proptest() {
     let key = |op, value, wait| Key {
@@ -1120,7 +1123,7 @@ fn skeleton_cases_found_by_the_proptest() {
             ],
             anims: vec![Some((1, vec![(1, 0, 0, vec![key(Op::CON, 0.0, 1)])])), None],
             robjs: vec![Vec::new(), Vec::new()],
-            classical: vec![classical; 2],
+            classical: vec![[classical; 2]; 2],
         };
         poses_round_trip(&s).unwrap();
     }
@@ -1143,7 +1146,7 @@ fn skeleton_cases_found_by_the_proptest() {
             None,
         ],
         robjs: vec![Vec::new(); 3],
-        classical: vec![false; 3],
+        classical: vec![[false; 2]; 3],
     };
     poses_round_trip(&s).unwrap();
     let s = Skeleton {
@@ -1162,7 +1165,18 @@ fn skeleton_cases_found_by_the_proptest() {
             None,
         ],
         robjs: vec![Vec::new(); 3],
-        classical: vec![false; 3],
+        classical: vec![[false; 2]; 3],
+    };
+    poses_round_trip(&s).unwrap();
+    let s = Skeleton {
+        parents: vec![0, 0],
+        rest: vec![
+            [[0.0; 3], [0.5; 3], [0.0; 3]],
+            [[0.0, 0.0, 2.04], [0.5; 3], [0.0; 3]],
+        ],
+        anims: vec![Some((1, vec![(8, 0, 0, vec![key(Op::CON, 0.1, 1)])])), None],
+        robjs: vec![Vec::new(); 2],
+        classical: vec![[true, false], [false; 2]],
     };
     poses_round_trip(&s).unwrap();
 }

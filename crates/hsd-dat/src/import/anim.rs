@@ -14,6 +14,7 @@ use gx::scene::{Clip, Scene, Target as Channel};
 use super::{Skeleton, inherit_of, inherited_scale};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
+use crate::extras::{self, JointAnimExtras};
 use crate::fobj::{Key, Op, encode};
 use crate::model::Target;
 use crate::types::AnimJoint;
@@ -158,6 +159,20 @@ fn tree(
             *slot = Some(b.put(&aobj(end, f)));
         }
     }
+    // Each AnimJoint's flags word: as our export recorded it, else the joint's classical bit
+    // (HSD_JObjAddAnim sets or clears the joint's classical scale from bit 0; a joint the
+    // original tree had no AnimJoint for kept its own).
+    let mut words: Vec<u32> = (0..n)
+        .map(|j| u32::from(skel.classical.get(j).copied().unwrap_or(false)))
+        .collect();
+    if let Some(x) = extras::read::<JointAnimExtras>(clip.extras.as_ref()) {
+        for &[node, flags] in &x.anim_joint_flags {
+            let j = usize::try_from(node).ok().filter(|&i| i < skel.from_nodes);
+            if let Some(w) = j.and_then(|i| words.get_mut(skel.of_node(i))) {
+                *w = flags;
+            }
+        }
+    }
     // The AnimJoint tree mirrors the joint tree (children after parents, siblings in order).
     let slots: Vec<Target> = (0..n).map(|_| b.slot::<AnimJoint<Target>>()).collect();
     let link = |k: Option<usize>| k.and_then(|k| slots.get(k).copied());
@@ -167,8 +182,7 @@ fn tree(
             next: link(next),
             aobj: aobjs.get(j).copied().flatten(),
             robj_anim: None,
-            // HSD_JObjAddAnim sets or clears the joint's classical scale from bit 0.
-            flags: u32::from(skel.classical.get(j).copied().unwrap_or(false)),
+            flags: words.get(j).copied().unwrap_or(0),
         };
         if let Some(&at) = slots.get(j) {
             b.set(at, &aj);
