@@ -351,59 +351,6 @@ fn blender_loads_our_hsd_glb() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A joint chain whose children inherit a non-uniform scale, animated: the root scaled
-/// (2, 0.5, 1), the next joints turned by LIN tracks and the second joint's X scale keyed
-/// 2 → 0.5. Returns the `.dat` and its last frame.
-fn inherited_scale_chain() -> (Vec<u8>, u8) {
-    use hsd_dat::build::Builder;
-    use hsd_dat::build::parts::{anim_joint, aobj, fobj, joint, model_set, scene_data};
-    use hsd_dat::fobj::{Key, Op, encode};
-    let end = 20u8;
-    let mut b = Builder::new();
-    let track = |b: &mut Builder, id: u8, next, keys: &[(f32, u8)]| {
-        let keys: Vec<Key> = keys
-            .iter()
-            .map(|&(v, wait)| Key {
-                op: Op::LIN,
-                value: Some(v),
-                slope: None,
-                wait: Some(u32::from(wait)),
-            })
-            .collect();
-        let mut stream = encode(&keys, 0, 0).unwrap();
-        let len = stream.len() as u32;
-        stream.resize(stream.len().next_multiple_of(4), 0);
-        let k = b.keys((stream, len));
-        b.put(&fobj(id, next, k))
-    };
-    // (rotation, scale, translation, tracks) per joint, a chain from the root.
-    let rz = track(&mut b, 3, None, &[(0.3, end), (2.0, 1)]);
-    let sx = track(&mut b, 8, Some(rz), &[(2.0, end), (0.5, 1)]);
-    let ry = track(&mut b, 2, None, &[(0.0, end), (1.4, 1)]);
-    let chain = [
-        ([0.0; 3], [2.0, 0.5, 1.0], [0.0; 3], None),
-        ([0.3, 0.0, 0.3], [2.0, 1.0, 1.0], [1.0, 0.0, 0.0], Some(sx)),
-        ([0.0, 0.0, 0.0], [1.0, 2.0, 1.0], [0.0, 1.0, 0.0], Some(ry)),
-        ([0.5, 0.0, 0.0], [1.0; 3], [0.0, 0.0, 1.0], None),
-    ];
-    let (mut child, mut anim_child) = (None, None);
-    for (r, s, t, tracks) in chain.into_iter().rev() {
-        let mut j = joint(hsd_dat::JointFlags::empty(), t);
-        j.rotation = r;
-        j.scale = s;
-        j.child = child;
-        child = Some(b.put(&j));
-        let a = tracks.map(|f| b.put(&aobj(f32::from(end), f)));
-        anim_child = Some(b.put(&anim_joint(anim_child, None, a)));
-    }
-    let list = b.ptr_array(&[anim_child.unwrap()]);
-    let set = b.put(&model_set(child.unwrap(), Some(list), None));
-    let models = b.ptr_array(&[set]);
-    let scene = b.put(&scene_data(models, None, None));
-    b.root("scene_data", scene);
-    (b.finish().write().unwrap(), end)
-}
-
 /// Blender poses our glb of a chain whose children inherit a non-uniform scale as the runtime
 /// poses the `.dat` (`hsd_dat::pose`: the export's `joint_N_scale` nodes): every joint's world
 /// matrix, Blender's glTF importer and evaluation against the runtime's curve evaluation,
@@ -414,7 +361,8 @@ fn blender_poses_inherited_scale_as_the_runtime() {
         return;
     };
     let dir = scratch("blender-hsd-scale");
-    let (bytes, end) = inherited_scale_chain();
+    let bytes = hsd_dat::build::scale_chain().unwrap().write().unwrap();
+    let end = hsd_dat::build::SCALE_CHAIN_FRAMES;
     let dat = dir.join("chain.dat");
     std::fs::write(&dat, &bytes).unwrap();
     let glb = dir.join("chain.glb");
@@ -437,12 +385,10 @@ fn blender_poses_inherited_scale_as_the_runtime() {
     };
     let mut worst = 0.0f32;
     for f in 0..=end {
-        let want = posed.sample(f32::from(f));
+        let want = posed.sample(f as f32);
         for (j, w) in want.iter().enumerate() {
             let name = format!("joint_{j}");
-            let m = blender["objects"][&name][usize::from(f)]
-                .as_array()
-                .unwrap();
+            let m = blender["objects"][&name][f as usize].as_array().unwrap();
             let got = to_gltf(m);
             let size = w.iter().flatten().fold(1.0f32, |s, x| s.max(x.abs()));
             for (x, y) in w.iter().flatten().zip(got.iter().flatten()) {

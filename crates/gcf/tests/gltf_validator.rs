@@ -84,6 +84,11 @@ fn exports() -> Vec<(String, Vec<u8>)> {
         "xd-scene",
         &hsd_dat::build::xd_scene().unwrap().write().unwrap(),
     ));
+    // Extra scale nodes and their channels (the runtime's scale inheritance).
+    out.push(hsd(
+        "scale-chain",
+        &hsd_dat::build::scale_chain().unwrap().write().unwrap(),
+    ));
     for (name, bytes) in j3d_bmd::build::samples() {
         if !name.starts_with("broken/") && !name.ends_with(".bmt") {
             out.push(j3d(&name, &bytes));

@@ -598,6 +598,64 @@ pub fn motion_chain(nodes: usize) -> Dat {
     b.finish()
 }
 
+/// A joint chain whose children inherit a non-uniform scale ([`crate::pose`]), animated over
+/// [`SCALE_CHAIN_FRAMES`] frames: a root scaled (2, 0.5, 1) and three joints below it, turned
+/// and scaled by LIN tracks (Z rotation 0.3 → 2 and X scale 2 → 0.5 on the first, Y rotation
+/// 0 → 1.4 on the second), in one ModelSet of a `scene_data` root, no mesh. What glTF can only
+/// pose through the export's extra scale nodes (Blender and Khronos validator tests in gcf).
+pub fn scale_chain() -> Result<Dat> {
+    let end = SCALE_CHAIN_FRAMES;
+    let mut b = Builder::new();
+    let mut track = |id: u8, next: Option<Target>, keys: [(f32, u32); 2]| -> Result<Target> {
+        let keys: Vec<crate::fobj::Key> = keys
+            .iter()
+            .map(|&(v, wait)| crate::fobj::Key {
+                op: crate::fobj::Op::LIN,
+                value: Some(v),
+                slope: None,
+                wait: Some(wait),
+            })
+            .collect();
+        let mut stream = crate::fobj::encode(&keys, 0, 0)?;
+        let len = u32::try_from(stream.len()).unwrap_or(u32::MAX);
+        stream.resize(stream.len().next_multiple_of(4), 0);
+        let k = b.keys((stream, len));
+        Ok(b.put(&fobj(id, next, k)))
+    };
+    let rz = track(3, None, [(0.3, end), (2.0, 1)])?;
+    let sx = track(8, Some(rz), [(2.0, end), (0.5, 1)])?;
+    let ry = track(2, None, [(0.0, end), (1.4, 1)])?;
+    // (rotation, scale, translation, tracks) per joint, root first.
+    let chain = [
+        ([0.0; 3], [2.0, 0.5, 1.0], [0.0; 3], None),
+        ([0.3, 0.0, 0.3], [2.0, 1.0, 1.0], [1.0, 0.0, 0.0], Some(sx)),
+        ([0.0; 3], [1.0, 2.0, 1.0], [0.0, 1.0, 0.0], Some(ry)),
+        ([0.5, 0.0, 0.0], [1.0; 3], [0.0, 0.0, 1.0], None),
+    ];
+    let (mut child, mut anim_child) = (None, None);
+    for (r, sc, t, tracks) in chain.into_iter().rev() {
+        let mut j = joint(JointFlags::empty(), t);
+        j.rotation = r;
+        j.scale = sc;
+        j.child = child;
+        child = Some(b.put(&j));
+        let a = tracks.map(|f| b.put(&aobj(end as f32, f)));
+        anim_child = Some(b.put(&anim_joint(anim_child, None, a)));
+    }
+    let (Some(root), Some(anim)) = (child, anim_child) else {
+        return Err(gcio::Error::message("empty chain"));
+    };
+    let list = b.ptr_array(&[anim]);
+    let set = b.put(&model_set(root, Some(list), None));
+    let models = b.ptr_array(&[set]);
+    let scene = b.put(&scene_data(models, None, None));
+    b.root("scene_data", scene);
+    Ok(b.finish())
+}
+
+/// The last frame of [`scale_chain`]'s animation.
+pub const SCALE_CHAIN_FRAMES: u32 = 20;
+
 /// Every sample for `samples/` (file name, bytes). Compiler-order samples, written through
 /// [`crate::compile::compile`] so `compile(parse(x)) == x`: `xd-model.dat`, `xd-scene.dat` (every
 /// phase of the layout) and `melee-joint.dat`. Layout-preserving samples, which exercise what the
