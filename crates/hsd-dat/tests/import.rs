@@ -1304,3 +1304,55 @@ fn textures_stored_at_sampled_sizes() {
         assert_eq!(back.materials[0].wrap, wrap);
     }
 }
+
+/// The export's extra scale nodes fold back into their joints: `build::scale_chain` (four
+/// joints, three extra nodes) imports as four joints and no holder, each extra node mapped to
+/// the joint it hangs under, the joints' values and flags as stored and the animation posing
+/// as the original.
+#[test]
+fn extra_scale_nodes_fold_back() {
+    let m = hsd_dat::build::scale_chain().unwrap().write().unwrap();
+    let a = Scene::from_glb(&export::to_glb(&parse(&m).unwrap()).unwrap()).unwrap();
+    let extra: Vec<usize> = (0..a.nodes.len())
+        .filter(|&i| a.nodes[i].name.ends_with("_scale"))
+        .collect();
+    assert_eq!(
+        extra.len(),
+        3,
+        "{:?}",
+        a.nodes.iter().map(|n| &n.name).collect::<Vec<_>>()
+    );
+    let b = import(&a, &support::in_order(Order::ColosseumXd)).unwrap();
+    assert_eq!(b.holders, 0);
+    for &i in &extra {
+        let parent = a.nodes[i].parent.unwrap();
+        assert_eq!(b.node_joints[i], b.node_joints[parent]);
+    }
+    let (pm, pb) = (parse(&m).unwrap(), parse(&b.bytes).unwrap());
+    let (gm, gb) = (pm.graph(), pb.graph());
+    assert_eq!(gm.joints.len(), 4);
+    assert_eq!(gb.joints.len(), 4);
+    for (x, y) in gm.joints.iter().zip(&gb.joints) {
+        assert_eq!(
+            [x.joint.rotation, x.joint.scale, x.joint.translation],
+            [y.joint.rotation, y.joint.scale, y.joint.translation]
+        );
+        assert_eq!(
+            x.joint.flags & JointFlags::CLASSICAL_SCALE,
+            y.joint.flags & JointFlags::CLASSICAL_SCALE
+        );
+    }
+    let posed = |a: &hsd_dat::Archive<'_>| {
+        let s = support::first_model_set(a);
+        let anim = s.anims.and_then(|l| a.pointer(l).unwrap());
+        a.joint_animation(s.joint.unwrap(), anim).unwrap()
+    };
+    let (want, got) = (posed(&pm), posed(&pb));
+    for f in 0..=hsd_dat::build::SCALE_CHAIN_FRAMES {
+        for (x, y) in want.sample(f as f32).iter().zip(got.sample(f as f32)) {
+            for (u, v) in x.iter().flatten().zip(y.iter().flatten()) {
+                assert!((u - v).abs() < 1e-3, "frame {f}: {x:?} {y:?}");
+            }
+        }
+    }
+}

@@ -237,7 +237,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         dat,
         bytes,
         pobjs: geo.pobjs,
-        holders: skel.parent.len() - skel.from_nodes - skel.first,
+        holders: skel.parent.len().saturating_sub(skel.node_joints_end),
         inexact_blocks: mats.inexact_blocks,
         resized: mats.resized.clone(),
         stale_extras: !mats.trusted,
@@ -457,10 +457,10 @@ pub(crate) struct Skeleton {
     pub gltf_bind: Vec<Option<Mtx34>>,
     /// Flags recorded by our export (or empty).
     pub recorded: Vec<Option<JointFlags>>,
-    /// 1 when an identity root was added as joint 0, else 0.
-    pub first: usize,
     /// Scene nodes.
     pub from_nodes: usize,
+    /// Joints made from nodes (and an added root) end here; holder joints follow.
+    pub node_joints_end: usize,
     /// Joints an envelope weights.
     pub deformer: Vec<bool>,
     /// The joint of each scene node.
@@ -525,8 +525,8 @@ impl Skeleton {
             bind: Vec::new(),
             gltf_bind: Vec::new(),
             recorded: Vec::new(),
-            first,
             from_nodes: n,
+            node_joints_end: 0,
             deformer: Vec::new(),
             node_joint: vec![0; n],
         };
@@ -573,6 +573,7 @@ impl Skeleton {
                 *slot = Some(node.inverse_bind);
             }
         }
+        s.node_joints_end = s.parent.len();
         s
     }
 
