@@ -32,7 +32,8 @@
 //!   not (Blender composes scale through the parent's matrix).
 //! - `blender_loads_our_hsd_glb`: every real model `.dat` (`../shared/corpus/real/hsd`) exports
 //!   to glb and Blender's importer loads it with the bones, meshes and materials `gcf info`
-//!   counts (joints, PObjs, MObjs).
+//!   counts (joints, PObjs, MObjs), each texture sampled as its TObj wraps it (the image node
+//!   extends a clamped texture, mirrors a mirrored one).
 //!
 //! Needs a Python with `bpy` (see `tests/blender.rs`): `GCF_BLENDER_PYTHON=/path/to/python
 //! cargo test -p gcf --test blender_hsd -- --nocapture`.
@@ -43,7 +44,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use gx::mtx::{apply, inverse};
-use gx::scene::Scene;
+use gx::scene::{Scene, Wrap};
 use serde_json::Value;
 use support::blender::{extent, point, s, scene, script, triangle_count};
 use support::{checks_clean, run, scratch};
@@ -337,6 +338,27 @@ fn blender_loads_our_hsd_glb() {
             *mobjs,
             "{name}: materials"
         );
+        // Blender samples each texture as the TObj wraps it: its image node extends a texture
+        // that clamps both ways, mirrors one that mirrors both ways, repeats one that repeats
+        // both ways, and handles a mix with UV math on an extending node.
+        let ours = scene(Path::new(r["file"].as_str().unwrap()));
+        let mut clamped = 0;
+        for m in ours.materials.iter().filter(|m| m.texture.is_some()) {
+            let Some(got) = r["extension"][&m.name].as_str() else {
+                continue; // a material no mesh draws: Blender does not import it
+            };
+            let want = match m.wrap {
+                [Wrap::Repeat, Wrap::Repeat] => "REPEAT",
+                [Wrap::Mirror, Wrap::Mirror] => "MIRROR",
+                _ => "EXTEND",
+            };
+            assert_eq!(got, want, "{name}: {} wraps {:?}", m.name, m.wrap);
+            clamped += usize::from(m.wrap == [Wrap::Clamp; 2]);
+        }
+        if name.starts_with("PlMr") {
+            // Mario's eyes and decals clamp (54 of his 56 textured materials in Blender).
+            assert!(clamped >= 40, "{name}: {clamped} clamped");
+        }
         // Blender's own glb of it (images no material draws dropped, the rest renumbered)
         // imports back with 0 validator errors.
         let again = r["exported"].as_str().unwrap();

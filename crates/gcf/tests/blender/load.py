@@ -1,6 +1,8 @@
 """Loads each .glb with Blender's glTF importer, exports it again as FILE.blender.glb (what a
 modder's edited model looks like) and prints one JSON line per file:
-{"file", "ok", "error", "bones", "meshes", "materials", "actions", "exported"}.
+{"file", "ok", "error", "bones", "meshes", "materials", "actions", "exported", "extension"};
+"extension" maps each material to its first image node's extension (REPEAT, EXTEND, MIRROR…),
+how Blender samples its texture outside 0…1.
 
     python load.py FILE.glb...
 """
@@ -29,6 +31,11 @@ def load(path):
         if o.type == "MESH" and all(c.name != "glTF_not_exported" for c in o.users_collection)
     )
     out["materials"] = len(bpy.data.materials)
+    out["extension"] = {
+        m.name: next(n.extension for n in m.node_tree.nodes if n.type == "TEX_IMAGE")
+        for m in bpy.data.materials
+        if m.node_tree and any(n.type == "TEX_IMAGE" for n in m.node_tree.nodes)
+    }
     out["actions"] = len(bpy.data.actions)
     out["exported"] = None
     if out["ok"]:
