@@ -5,7 +5,6 @@
 
 mod support;
 
-use gcio::Severity;
 use gx::dl::Opcode;
 use gx::tex::{PaletteFormat, TexFormat};
 use gx::vtx::{Attr, CompCount, CompType, VertexFormat};
@@ -628,10 +627,7 @@ fn build(c: &Case) -> Vec<u8> {
 /// every triangle.
 fn round_trips(c: &Case) -> Result<(), TestCaseError> {
     let m = build(c);
-    let errors: Vec<_> = hsd_dat::validate(&m)
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
+    let errors = support::errors(&m);
     prop_assert!(errors.is_empty(), "the built model: {errors:?}");
     for order in [Order::ColosseumXd, Order::Melee] {
         let (a, c2, b) = support::round_trip(&m, &support::in_order(order));
@@ -1046,10 +1042,7 @@ fn posed(a: &hsd_dat::Archive<'_>) -> hsd_dat::anim::JointAnimation {
 /// every joint's world matrix where the runtime's evaluation of the original does.
 fn poses_round_trip(s: &Skeleton) -> Result<(), TestCaseError> {
     let m = build_skeleton(s);
-    let errors: Vec<_> = hsd_dat::validate(&m)
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
+    let errors = support::errors(&m);
     prop_assert!(errors.is_empty(), "the built model: {errors:?}");
     let (a, _, b) = support::round_trip(&m, &support::in_order(Order::ColosseumXd));
     let (pm, pb) = (parse(&m).unwrap(), parse(&b).unwrap());

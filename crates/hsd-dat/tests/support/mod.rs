@@ -37,13 +37,18 @@ pub const REAL_MODELS: usize = 5;
 pub fn round_trip(m: &[u8], opts: &ImportOptions) -> (Scene, Scene, Vec<u8>) {
     let a = Scene::from_glb(&export::to_glb(&parse(m).unwrap()).unwrap()).unwrap();
     let b = import(&a, opts).unwrap();
-    let errors: Vec<_> = hsd_dat::validate(&b.bytes)
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
+    let errors = errors(&b.bytes);
     assert!(errors.is_empty(), "{errors:?}");
     let c = Scene::from_glb(&export::to_glb(&parse(&b.bytes).unwrap()).unwrap()).unwrap();
     (a, c, b.bytes)
+}
+
+/// The validator's errors on `dat`.
+pub fn errors(dat: &[u8]) -> Vec<gcio::Diagnostic> {
+    hsd_dat::validate(dat)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect()
 }
 
 /// The import options of `order`.
