@@ -218,34 +218,39 @@ pub fn add_animations_from(
     if anims.is_empty() {
         return Err(Error::message("no AnimJoint tree in the animation file"));
     }
-    let mut added = Vec::new();
-    for (k, &anim) in anims.iter().enumerate() {
-        let what = || format!("AnimJoint tree at {anim:#x}");
-        let nodes = count_nodes(
-            &source
-                .anim_tree(anim, TreeKind::Joint)
-                .map_err(|e| e.context(what()))?,
-        );
+    let what = |anim: u32| format!("AnimJoint tree at {anim:#x}");
+    // Every tree's shape checked before any is added.
+    for &anim in &anims {
+        let tree = source
+            .anim_tree(anim, TreeKind::Joint)
+            .map_err(|e| e.context(what(anim)))?;
+        let nodes = count_nodes(&tree);
         if nodes != joints {
             return Err(Error::message(format!(
                 "{}: {nodes} animated joints for a skeleton of {joints}",
-                what()
+                what(anim)
             )));
         }
+    }
+    // Added as they are made: a tree that needs an extra scale node mends the animations
+    // before it (`inherit::ensure`). A tree that fails takes the ones added with it back out.
+    let before = scene.animations.len();
+    for (k, &anim) in anims.iter().enumerate() {
         let label = if anims.len() == 1 {
             name.to_owned()
         } else {
             format!("{name}_{k}")
         };
-        if let Some(x) = animation(scene, model, &g, joint, source, anim, label)
-            .map_err(|e| e.context(what()))?
-        {
-            added.push(x);
+        match animation(scene, model, &g, joint, source, anim, label) {
+            Ok(Some(x)) => scene.animations.push(x),
+            Ok(None) => {}
+            Err(e) => {
+                scene.animations.truncate(before);
+                return Err(e.context(what(anim)));
+            }
         }
     }
-    let n = added.len();
-    scene.animations.extend(added);
-    Ok(n)
+    Ok(scene.animations.len() - before)
 }
 
 /// Nodes of a decoded animation tree.

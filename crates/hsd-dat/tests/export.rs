@@ -251,3 +251,92 @@ fn motion_files_pose_the_model() {
     assert!(none.unwrap_err().to_string().contains("no AnimJoint tree"));
     assert_eq!(scene.animations.len(), own + 1);
 }
+
+/// A motion file whose tree turns an inherited scale non-uniform adds the extra scale node
+/// after the model's own animation was written; that animation is mended, so in glTF both
+/// pose every joint as the runtime does at every frame. The model: a root scaled 2 (uniform)
+/// over a chain whose third joint turns in the model's own tree; the motion file keys the
+/// second joint's X scale 0 → 0.3.
+#[test]
+fn extra_scale_node_added_later_mends_earlier_animations() {
+    use hsd_dat::JointFlags;
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::{anim_joint, aobj, fobj, joint, lin_keys, model_set, scene_data};
+    let chain = [
+        ([0.0; 3], [2.0; 3], [0.0; 3]),
+        ([0.3, 0.2, 0.5], [1.0; 3], [1.0, 0.0, 0.0]),
+        ([0.0, 0.0, 0.4], [1.5; 3], [0.0, 1.0, 0.0]),
+        ([0.0; 3], [1.0; 3], [0.0, 0.0, 1.0]),
+    ];
+    // One AnimJoint tree over the chain with a LIN track `(joint, track id, value)`.
+    let tree = |b: &mut Builder, (at, id, value): (usize, u8, f32)| {
+        let k = b.keys(lin_keys(10, value));
+        let f = b.put(&fobj(id, None, k));
+        let a = b.put(&aobj(10.0, f));
+        let mut child = None;
+        for i in (0..chain.len()).rev() {
+            child = Some(b.put(&anim_joint(child, None, (i == at).then_some(a))));
+        }
+        child.unwrap()
+    };
+    let mut b = Builder::new();
+    let own = tree(&mut b, (2, 3, 1.5));
+    let mut child = None;
+    for (r, s, t) in chain.into_iter().rev() {
+        let mut j = joint(JointFlags::empty(), t);
+        j.rotation = r;
+        j.scale = s;
+        j.child = child;
+        child = Some(b.put(&j));
+    }
+    let list = b.ptr_array(&[own]);
+    let set = b.put(&model_set(child.unwrap(), Some(list), None));
+    let models = b.ptr_array(&[set]);
+    let scene = b.put(&scene_data(models, None, None));
+    b.root("scene_data", scene);
+    b.root("chain_joint", child.unwrap());
+    let model = b.finish().write().unwrap();
+    let mut b = Builder::new();
+    let walk = tree(&mut b, (1, 8, 0.3));
+    b.root("Walk_animjoint", walk);
+    let motion = b.finish().write().unwrap();
+
+    let (m, s) = (parse(&model).unwrap(), parse(&motion).unwrap());
+    let mut sc = export::to_scene(&m).scene;
+    let extra = |sc: &gx::scene::Scene| {
+        sc.nodes
+            .iter()
+            .filter(|n| n.name.ends_with("_scale"))
+            .count()
+    };
+    assert_eq!(
+        extra(&sc),
+        0,
+        "the model's own animation keeps the scale uniform"
+    );
+    assert_eq!(
+        export::add_animations_from(&mut sc, &m, &s, "walk").unwrap(),
+        1
+    );
+    // The second and third joints pass the motion's non-uniform scale on.
+    assert_eq!(extra(&sc), 2, "the motion file's");
+    let glb = gx::scene::Scene::from_glb(&sc.to_glb().unwrap()).unwrap();
+    let set = support::first_model_set(&m);
+    let root = set.joint.unwrap();
+    let own = set.anims.and_then(|l| m.pointer(l).unwrap());
+    let walk = s.roots().next().unwrap().offset;
+    for (clip, posed) in [
+        ("anim_0", m.joint_animation(root, own).unwrap()),
+        (
+            "walk",
+            m.joint_animation_from(root, &s, Some(walk)).unwrap(),
+        ),
+    ] {
+        for f in 0..=10 {
+            let want = posed.sample(f as f32);
+            let got = support::gltf_pose(&glb, clip, f as f32 / 60.0);
+            support::poses_agree(&want, &got[..want.len()], 1e-3)
+                .unwrap_or_else(|e| panic!("{clip} frame {f}: {e}"));
+        }
+    }
+}

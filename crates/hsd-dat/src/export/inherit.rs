@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use gx::mtx::{IDENTITY, inverse};
+use gx::mtx::{IDENTITY, inverse, mul};
 use gx::scene::{Node, Scene};
 
 use crate::extras::{self, JointExtras};
@@ -54,10 +54,31 @@ pub(crate) fn ensure(
     let k = scene.nodes.len();
     scene.nodes.push(node);
     extra.insert(joint, k);
+    let mut moved = Vec::new();
     for (i, values) in rest.iter().enumerate() {
         if let Some(n) = scene.nodes.get_mut(i).filter(|n| n.parent == Some(joint)) {
             n.parent = Some(k);
             n.local = pose::scaled_local(*values, p);
+            moved.push(i);
+        }
+    }
+    // Animations written before this node drive the children with the runtime's local matrix
+    // (their P was uniform, or the node would exist): below the node's rest Scale(1/P) they
+    // need Scale(P) in front, still TRS for a uniform P.
+    let [px, py, pz] = p;
+    let undo = [
+        [px, 0.0, 0.0, 0.0],
+        [0.0, py, 0.0, 0.0],
+        [0.0, 0.0, pz, 0.0],
+    ];
+    for t in scene
+        .animations
+        .iter_mut()
+        .flat_map(|a| a.tracks.iter_mut())
+        .filter(|t| moved.contains(&t.node))
+    {
+        for l in &mut t.local {
+            *l = mul(&undo, l);
         }
     }
     // Bound where it stands at rest: no vertex weighs it, but glTF skins every node.

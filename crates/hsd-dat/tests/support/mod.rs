@@ -175,3 +175,36 @@ pub fn first_model_set(a: &hsd_dat::Archive<'_>) -> hsd_dat::ModelSet {
         .unwrap();
     a.read(ms.offset).unwrap()
 }
+
+/// World matrices of the scene's nodes as glTF poses them at time `t` (seconds) under the
+/// clip named `clip` (the rest pose without it): each node's local from the clip's channels,
+/// composed through the node tree.
+pub fn gltf_pose(scene: &Scene, clip: &str, t: f32) -> Vec<gx::mtx::Mtx34> {
+    let mut posed = scene.clone();
+    if let Some(clip) = scene.clips.iter().find(|c| c.name == clip) {
+        for (node, l) in posed.nodes.iter_mut().zip(scene.clip_locals(clip, &[t])) {
+            node.local = l[0];
+        }
+    }
+    posed.world_matrices()
+}
+
+/// Whether each matrix of `want` and `got` agrees within `tol` of its largest entry (at
+/// least 1); the first that does not, with its index, when one does not.
+pub fn poses_agree(
+    want: &[gx::mtx::Mtx34],
+    got: &[gx::mtx::Mtx34],
+    tol: f32,
+) -> Result<(), String> {
+    for (j, (x, y)) in want.iter().zip(got).enumerate() {
+        let scale = x.iter().flatten().fold(1.0f32, |m, v| m.max(v.abs()));
+        if x.iter()
+            .flatten()
+            .zip(y.iter().flatten())
+            .any(|(u, v)| (u - v).abs() >= tol * scale)
+        {
+            return Err(format!("joint {j}: {x:?} {y:?}"));
+        }
+    }
+    Ok(())
+}
