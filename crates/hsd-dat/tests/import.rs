@@ -1322,6 +1322,22 @@ fn extra_scale_nodes_fold_back() {
         "{:?}",
         a.nodes.iter().map(|n| &n.name).collect::<Vec<_>>()
     );
+    // An extra node scaled to nothing (an edit) would divide by nothing: its P counts as 1,
+    // so what hangs below keeps its glTF values, as under any other node.
+    let mut z = a.clone();
+    z.nodes[extra[0]].local = [[0.0; 4]; 3];
+    let bz = import(&z, &support::in_order(Order::ColosseumXd)).unwrap();
+    let pz = parse(&bz.bytes).unwrap();
+    let below = a
+        .nodes
+        .iter()
+        .position(|n| n.parent == Some(extra[0]))
+        .unwrap();
+    let j = &pz.graph().joints[bz.node_joints[below]].joint;
+    let (want, _, _) = gx::mtx::decompose_srt(&a.nodes[below].local, [0.0; 3]);
+    for (x, y) in j.scale.iter().zip(want) {
+        assert!((x - y).abs() < 1e-5, "{:?} {want:?}", j.scale);
+    }
     let b = import(&a, &support::in_order(Order::ColosseumXd)).unwrap();
     assert_eq!(b.holders, 0);
     for &i in &extra {

@@ -399,10 +399,11 @@ pub(crate) fn inherited_scale(node: &gx::scene::Node) -> Option<[f32; 3]> {
         .map(|_| inherit_of(&node.local))
 }
 
-/// `P` of an extra node's local matrix `Scale(1/P)`.
+/// `P` of an extra node's local matrix `Scale(1/P)` (`[1, 1, 1]` where that is no normal
+/// number: an edited node scaled to zero would divide by it).
 pub(crate) fn inherit_of(m: &Mtx34) -> [f32; 3] {
     let [r0, r1, r2] = m;
-    [1.0 / r0[0], 1.0 / r1[1], 1.0 / r2[2]]
+    crate::pose::inherited(Some([1.0 / r0[0], 1.0 / r1[1], 1.0 / r2[2]]))
 }
 
 /// Whether node `i` with rest scale `rest` needs `JOBJ_CLASSICAL_SCALE` for its children to
