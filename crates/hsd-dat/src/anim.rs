@@ -271,11 +271,17 @@ impl JointAnimation {
     /// `frame + start_frame`; composed as the runtime does, with its scale inheritance
     /// ([`crate::pose`], like [`Archive::world_matrices`]).
     pub fn sample(&self, frame: f32) -> Vec<Mtx> {
+        self.pose(&self.values(frame)).world
+    }
+
+    /// The runtime's pose of every joint at the given [`JointAnimation::values`]: world matrices
+    /// and accumulated scales ([`crate::pose`]).
+    pub fn pose(&self, values: &[[[f32; 3]; 3]]) -> Pose {
         let mut pose = Pose::default();
-        for (j, v) in self.joints.iter().zip(self.values(frame)) {
-            pose.push(j.parent, v, j.classical);
+        for (j, v) in self.joints.iter().zip(values) {
+            pose.push(j.parent, *v, j.classical);
         }
-        pose.world
+        pose
     }
 
     /// Each joint's rotation, scale and translation at `frame`, in joint pre-order: the rest

@@ -284,17 +284,14 @@ fn animation(
     let mut scl = Vec::with_capacity(frames.len());
     for &f in &frames {
         let v = ja.values(f);
-        let mut pose = crate::pose::Pose::default();
-        for (j, x) in ja.joints.iter().zip(&v) {
-            pose.push(j.parent, *x, j.classical);
-        }
-        values.push(v);
         scl.push(
-            pose.scl
+            ja.pose(&v)
+                .scl
                 .into_iter()
                 .map(crate::pose::inherited)
                 .collect::<Vec<_>>(),
         );
+        values.push(v);
     }
     let rest_scl = a.rest_pose(g).scl;
     let rest = rest_values(g);

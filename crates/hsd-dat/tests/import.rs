@@ -1285,13 +1285,7 @@ fn textures_stored_at_sampled_sizes() {
         let a = parse(&b.bytes).unwrap();
         let stored: hsd_dat::Image = a.read(a.graph().images[0]).unwrap();
         assert_eq!((u32::from(stored.width), u32::from(stored.height)), want);
-        let g = a.graph();
-        let t = g
-            .nodes
-            .iter()
-            .find(|n| n.kind == hsd_dat::Kind::TObj)
-            .unwrap();
-        let t: hsd_dat::TObj = a.read(t.offset).unwrap();
+        let t: hsd_dat::TObj = support::first_of(&a, hsd_dat::Kind::TObj);
         let gx_wrap = |w| {
             [Clamp, Repeat, Mirror]
                 .iter()

@@ -165,15 +165,16 @@ pub fn same_clips(a: &Scene, c: &Scene) -> usize {
     compared
 }
 
+/// The archive's first struct of `kind` (in graph order).
+pub fn first_of<T: hsd_dat::Struct<u32>>(a: &hsd_dat::Archive<'_>, kind: hsd_dat::Kind) -> T {
+    let g = a.graph();
+    let n = g.nodes.iter().find(|n| n.kind == kind).unwrap();
+    a.read(n.offset).unwrap()
+}
+
 /// The archive's first ModelSet (in graph order).
 pub fn first_model_set(a: &hsd_dat::Archive<'_>) -> hsd_dat::ModelSet {
-    let g = a.graph();
-    let ms = g
-        .nodes
-        .iter()
-        .find(|n| n.kind == hsd_dat::Kind::ModelSet)
-        .unwrap();
-    a.read(ms.offset).unwrap()
+    first_of(a, hsd_dat::Kind::ModelSet)
 }
 
 /// World matrices of the scene's nodes as glTF poses them at time `t` (seconds) under the
