@@ -279,8 +279,10 @@ pub(crate) fn import_notices(
         ));
     }
     notices.push(format!(
-        "{}: {} PObjs (the game crashes on load at about 240)",
-        job.from, imported.pobjs
+        "{}: {} PObj{} of the game's limit of about 240 (more crash it on load)",
+        job.from,
+        imported.pobjs,
+        if imported.pobjs == 1 { "" } else { "s" }
     ));
     for d in imported
         .findings

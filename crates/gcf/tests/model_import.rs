@@ -113,7 +113,7 @@ fn hsd_models_come_back() {
             let imported = convert(&a, &b, &[&format!("order={order}")]);
             // The PObj count is reported.
             assert!(
-                imported.succeeds().stderr.contains(" PObjs"),
+                imported.succeeds().stderr.contains(" PObj"),
                 "{}",
                 imported.stderr
             );

@@ -78,13 +78,51 @@ pub fn eval(keys: &[Key], frame: f32) -> f32 {
 /// within `tol`, with as few keys as the fitter finds: the fewer of [`Fit::shared`] and
 /// [`Fit::split`] (shared slopes on a tie). A constant gives one key.
 pub fn fit_hermite(samples: &[f32], tol: f32) -> Vec<Key> {
+    let frames: Vec<f32> = (0..samples.len()).map(|i| i as f32).collect();
+    fit_hermite_at(&frames, samples, tol)
+}
+
+/// [`fit_hermite`] for samples at `frames` (ascending) that need not be whole: keys go only on
+/// the whole-numbered ones (and the first and last), the samples between them are fitted too.
+/// A source keyed between frames (a 24 fps glTF clip has keys on half frames of a 60 fps
+/// timeline) then plays its own values where the game shows fractional frames. A one-frame
+/// segment whose inner samples no cubic holds within `tol` keeps the closest slopes found.
+pub fn fit_hermite_at(frames: &[f32], samples: &[f32], tol: f32) -> Vec<Key> {
     let fit = Fit::new(tol);
-    let shared = fit.shared(samples);
-    let split = fit.split(samples);
+    let track = Track::new(frames, samples);
+    let shared = fit.fit(&track, true);
+    let split = fit.fit(&track, false);
     if split.len() < shared.len() {
         split
     } else {
         shared
+    }
+}
+
+/// Samples to fit: values at frames, and which of them may hold a key.
+struct Track<'a> {
+    frames: Vec<f32>,
+    y: &'a [f32],
+    /// Indices of the samples a key may go on, ascending, the first and last included.
+    keys: Vec<usize>,
+}
+
+impl<'a> Track<'a> {
+    fn new(frames: &[f32], y: &'a [f32]) -> Self {
+        let n = y.len().min(frames.len());
+        let frames: Vec<f32> = frames.iter().copied().take(n).collect();
+        let keys = (0..n)
+            .filter(|&i| i == 0 || i + 1 == n || frames.get(i).is_some_and(|f| f.fract() == 0.0))
+            .collect();
+        Track { frames, y, keys }
+    }
+
+    fn at(&self, i: usize) -> f32 {
+        self.y.get(i).copied().unwrap_or(0.0)
+    }
+
+    fn frame(&self, i: usize) -> f32 {
+        self.frames.get(i).copied().unwrap_or(0.0)
     }
 }
 
@@ -122,41 +160,48 @@ impl Fit<'static> {
 impl Fit<'_> {
     /// Keys with one slope each (in = out: J3D tangent mode 0, three values a key).
     pub fn shared(&self, samples: &[f32]) -> Vec<Key> {
-        self.fit(samples, true)
+        self.whole(samples, true)
     }
 
     /// Keys whose in and out slopes differ (J3D tangent mode 1, four values a key): each segment
     /// fits its own two slopes, which follows corners and jumps with fewer keys.
     pub fn split(&self, samples: &[f32]) -> Vec<Key> {
-        self.fit(samples, false)
+        self.whole(samples, false)
     }
 
-    fn fit(&self, y: &[f32], shared: bool) -> Vec<Key> {
+    /// Samples at frames 0, 1, ….
+    fn whole(&self, y: &[f32], shared: bool) -> Vec<Key> {
+        let frames: Vec<f32> = (0..y.len()).map(|i| i as f32).collect();
+        self.fit(&Track::new(&frames, y), shared)
+    }
+
+    fn fit(&self, tr: &Track<'_>, shared: bool) -> Vec<Key> {
         let q = self.quantize;
-        let Some(&y0) = y.first() else {
+        let (Some(&first), Some(&last)) = (tr.keys.first(), tr.keys.last()) else {
             return Vec::new();
         };
-        if let Some(c) = self.constant(y) {
+        if let Some(c) = self.constant(tr.y) {
             return vec![Key {
-                frame: 0.0,
+                frame: tr.frame(first),
                 value: c,
                 in_slope: 0.0,
                 out_slope: 0.0,
             }];
         }
-        let n = y.len() - 1;
+        let n = tr.keys.len() - 1;
         let mut keys = vec![Key {
-            frame: 0.0,
-            value: q(y0),
+            frame: tr.frame(first),
+            value: q(tr.at(first)),
             ..Key::default()
         }];
+        let key = |k: usize| tr.keys.get(k).copied().unwrap_or(last);
         let mut a = 0;
         // The slope the next segment must start with (shared slopes after the first segment).
         let mut fixed: Option<f32> = None;
         while a < n {
-            let seg = |b: usize| self.segment(y, a, b, fixed);
+            let seg = |b: usize| self.segment(tr, key(a), key(b), fixed, false);
             // Gallop, then bisect between the last length that fits and the first that fails.
-            let mut good = (a + 1, seg(a + 1).or_else(|| fixed.map(|s| (s, s))));
+            let mut good = (a + 1, seg(a + 1));
             let mut step = 2;
             let mut bad = None;
             while good.0 < n {
@@ -180,10 +225,19 @@ impl Fit<'_> {
                 }
             }
             let (b, slopes) = good;
-            // A one-frame segment always has a solution: the chord (its pull target) or, with a
-            // fixed start slope that fails, the same slope at both ends (the half frame is then
-            // the mean of its samples).
-            let (s0, s1) = slopes.unwrap_or((0.0, 0.0));
+            // A one-key-step segment without inner samples always has a solution: the chord
+            // (its pull target) or, with a fixed start slope that fails, the same slope at both
+            // ends (the half frame is then the mean of its samples). With inner samples (frames
+            // between two whole ones) it keeps the closest slopes when none hold.
+            let inner = key(b) > key(a) + 1;
+            let (s0, s1) = slopes
+                .or_else(|| {
+                    inner
+                        .then(|| self.segment(tr, key(a), key(b), fixed, true))
+                        .flatten()
+                })
+                .or_else(|| fixed.map(|s| (s, s)))
+                .unwrap_or((0.0, 0.0));
             if let Some(k) = keys.last_mut() {
                 k.out_slope = s0;
                 if a == 0 || shared {
@@ -191,8 +245,8 @@ impl Fit<'_> {
                 }
             }
             keys.push(Key {
-                frame: b as f32,
-                value: q(y.get(b).copied().unwrap_or(0.0)),
+                frame: tr.frame(key(b)),
+                value: q(tr.at(key(b))),
                 in_slope: s1,
                 out_slope: s1,
             });
@@ -216,31 +270,46 @@ impl Fit<'_> {
             .find(|c| y.iter().all(|v| (v - c).abs() <= self.tol))
     }
 
-    /// The slopes (out of key `a`, into key `b`, per frame, quantised) that keep every sample of
-    /// `a..=b` within `tol` and every half frame within its samples' range, or `None`. `fixed`
-    /// is the out slope key `a` already has (shared slopes).
+    /// The slopes (out of sample `a`'s key, into sample `b`'s, per frame, quantised) that keep
+    /// every sample of `a..=b` within `tol` and every point halfway between two samples within
+    /// their range, or `None` (`closest`: the least-squares slopes whatever their error, for a
+    /// segment that cannot be split further). `fixed` is the out slope key `a` already has
+    /// (shared slopes).
     ///
     /// Tries the least-squares slopes first; when they fail, the other slope re-solved after
     /// quantising one (rounding can be undone by its partner), then a few reweighted solutions
     /// that move towards the smallest largest error (Lawson's iteration), which is what the
     /// tolerance asks for.
-    fn segment(&self, y: &[f32], a: usize, b: usize, fixed: Option<f32>) -> Option<(f32, f32)> {
+    fn segment(
+        &self,
+        tr: &Track<'_>,
+        a: usize,
+        b: usize,
+        fixed: Option<f32>,
+        closest: bool,
+    ) -> Option<(f32, f32)> {
         let q = self.quantize;
-        let at = |i: usize| y.get(i).copied().unwrap_or(0.0);
+        let at = |i: usize| tr.at(i);
         let (p0, p1) = (q(at(a)), q(at(b)));
-        let len = (b - a) as f32;
+        let (fa, fb) = (tr.frame(a), tr.frame(b));
+        let len = fb - fa;
         // Least squares for m = slope × len (in f64: with one inner sample the normal equations
         // are nearly singular), pulled weakly to the one-sided differences. The value part is
         // `p0 + h01 (p1 − p0)` (h00 = 1 − h01), so a flat run leaves exactly zero to fit.
         let (p0d, p1d, lend) = (f64::from(p0), f64::from(p1), f64::from(len));
-        let (d0, d1) = (
-            f64::from(at(a + 1) - at(a)) * lend,
-            f64::from(at(b) - at(b - 1)) * lend,
-        );
+        let diff = |i: usize, j: usize| {
+            let span = f64::from(tr.frame(j) - tr.frame(i));
+            if span > 0.0 {
+                f64::from(at(j) - at(i)) / span * lend
+            } else {
+                0.0
+            }
+        };
+        let (d0, d1) = (diff(a, a + 1), diff(b - 1, b));
         // Per inner sample: the two slope bases and what is left after the values.
         let inner: Vec<(f64, f64, f64)> = (a + 1..b)
             .map(|i| {
-                let t = (i - a) as f64 / lend;
+                let t = f64::from(tr.frame(i) - fa) / lend;
                 let (t2, t3) = (t * t, t * t * t);
                 let r = f64::from(at(i)) - p0d - (3.0 * t2 - 2.0 * t3) * (p1d - p0d);
                 (t3 - 2.0 * t2 + t, t3 - t2, r)
@@ -269,38 +338,43 @@ impl Fit<'_> {
         let slope = |m: f64| q((m / lend) as f32);
         let m_of = |s: f32| f64::from(s) * lend;
         let tol = self.tol;
+        let fixed_m = fixed.map(m_of);
+        if closest {
+            let w = vec![1.0; inner.len()];
+            let (m0, m1) = solve(&w, fixed_m, None)?;
+            return Some((fixed.unwrap_or_else(|| slope(m0)), slope(m1)));
+        }
         // The quantised slopes and the curve's error at each inner sample, when the segment holds.
         let check = |m0: f64, m1: f64, errs: &mut Vec<f64>| -> Option<(f32, f32)> {
             let s0 = fixed.unwrap_or_else(|| slope(m0));
             let s1 = slope(m1);
             let keys = [
                 Key {
-                    frame: a as f32,
+                    frame: fa,
                     value: p0,
                     in_slope: s0,
                     out_slope: s0,
                 },
                 Key {
-                    frame: b as f32,
+                    frame: fb,
                     value: p1,
                     in_slope: s1,
                     out_slope: s1,
                 },
             ];
             errs.clear();
-            errs.extend((a + 1..b).map(|i| f64::from((eval(&keys, i as f32) - at(i)).abs())));
+            errs.extend((a + 1..b).map(|i| f64::from((eval(&keys, tr.frame(i)) - at(i)).abs())));
             let ok = [a, b]
                 .iter()
-                .all(|&i| (eval(&keys, i as f32) - at(i)).abs() <= tol)
+                .all(|&i| (eval(&keys, tr.frame(i)) - at(i)).abs() <= tol)
                 && errs.iter().all(|&e| e <= f64::from(tol))
                 && (a..b).all(|i| {
                     let (l, r) = (at(i), at(i + 1));
-                    let v = eval(&keys, i as f32 + 0.5);
+                    let v = eval(&keys, (tr.frame(i) + tr.frame(i + 1)) / 2.0);
                     v >= l.min(r) - tol && v <= l.max(r) + tol
                 });
             ok.then_some((s0, s1))
         };
-        let fixed_m = fixed.map(m_of);
         let mut w = vec![1.0; inner.len()];
         let mut errs = Vec::with_capacity(inner.len());
         let (m0, m1) = solve(&w, fixed_m, None)?;

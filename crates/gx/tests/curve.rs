@@ -3,7 +3,7 @@
 //! counts bounded by the track's shape; Euler decomposition inverts `mtx::srt`.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing, missing_docs)]
 
-use gx::curve::{Fit, Key, eval, fit_hermite};
+use gx::curve::{Fit, Key, eval, fit_hermite, fit_hermite_at};
 use proptest::prelude::*;
 
 fn max_err(keys: &[Key], y: &[f32]) -> f32 {
@@ -25,6 +25,57 @@ fn check(y: &[f32], tol: f32) -> [usize; 3] {
     let shared = &all[1];
     assert!(shared.iter().all(|k| k.in_slope == k.out_slope));
     all.map(|k| k.len())
+}
+
+/// A track keyed at 24 per second on a 60-frame timeline: linear between its keys, which fall
+/// on every 2.5 frames, so every other key sits on a half frame.
+fn keyed_at_24(keys: &[f32], frame: f32) -> f32 {
+    let t = frame / 2.5;
+    let i = (t.floor() as usize).min(keys.len() - 2);
+    let u = t - i as f32;
+    keys[i] + (keys[i + 1] - keys[i]) * u
+}
+
+proptest! {
+    /// Samples between whole frames are fitted too, keys staying on whole frames: a clip keyed
+    /// on half frames plays its own values there (the game's fractional frames), where a fit
+    /// of the whole frames alone cuts its corners.
+    #[test]
+    fn samples_between_frames(
+        keys in proptest::collection::vec(-3f32..3.0, 2..20),
+        tol in 1e-4f32..1e-2,
+    ) {
+        let end = 2.5 * (keys.len() - 1) as f32;
+        // Whole frames, and the half-frame keys (the last sample may be one: a key goes there).
+        let mut frames: Vec<f32> = (0..=end.floor() as u32).map(|f| f as f32).collect();
+        frames.extend((1..keys.len()).map(|k| 2.5 * k as f32).filter(|f| f.fract() != 0.0));
+        frames.sort_by(f32::total_cmp);
+        let y: Vec<f32> = frames.iter().map(|&f| keyed_at_24(&keys, f)).collect();
+        let k = fit_hermite_at(&frames, &y, tol);
+        prop_assert!(k.iter().all(|k| k.frame.fract() == 0.0 || k.frame == end), "{:?}", k);
+        for (&f, &v) in frames.iter().zip(&y) {
+            // A one-frame segment holds one inner sample exactly (two free slopes, or one).
+            prop_assert!((eval(&k, f) - v).abs() <= tol * 1.01, "frame {}: {} vs {}", f, eval(&k, f), v);
+        }
+    }
+}
+
+#[test]
+fn whole_frames_alone_cut_corners() {
+    // 0 → 1 over frames 0–2.5, back to 0 at 5: the peak is on a half frame.
+    let keys = [0.0, 1.0, 0.0];
+    let whole: Vec<f32> = (0..=5).map(|f| keyed_at_24(&keys, f as f32)).collect();
+    let cut = fit_hermite(&whole, 1e-4);
+    assert!((eval(&cut, 2.5) - 1.0).abs() > 0.05, "{}", eval(&cut, 2.5));
+    let frames = [0.0, 1.0, 2.0, 2.5, 3.0, 4.0, 5.0];
+    let y: Vec<f32> = frames.iter().map(|&f| keyed_at_24(&keys, f)).collect();
+    let held = fit_hermite_at(&frames, &y, 1e-4);
+    assert!(
+        (eval(&held, 2.5) - 1.0).abs() <= 1e-4,
+        "{}",
+        eval(&held, 2.5)
+    );
+    assert_eq!(fit_hermite_at(&[0.0, 1.0], &[2.0, 2.0], 1e-4).len(), 1);
 }
 
 proptest! {

@@ -1040,3 +1040,78 @@ fn static_texture_transforms_apply() {
     }
     assert!(checked >= 12, "{checked}");
 }
+
+/// Morph targets are added at the default weights (the node's, else the mesh's) before they
+/// are dropped, so the shape is the one a viewer draws without a clip; a vertex weighted to
+/// more than four joints keeps its four heaviest. Both with a note.
+#[test]
+fn morph_targets_apply_at_default_weights() {
+    let mut d = Doc::new(json!({"asset": {"version": "2.0"}}));
+    let pos = d.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3", 3);
+    let nrm = d.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC3", 3);
+    let dp = d.floats(&[0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], "VEC3", 3);
+    let dn = d.floats(&[2.0, 0.0, -2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], "VEC3", 3);
+    let dp2 = d.floats(&[0.0, 4.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], "VEC3", 3);
+    d.json["meshes"] = json!([{"weights": [0.5, 0.0], "primitives": [{
+        "attributes": {"POSITION": pos, "NORMAL": nrm},
+        "targets": [{"POSITION": dp, "NORMAL": dn}, {"POSITION": dp2}]}]}]);
+    d.json["nodes"] = json!([
+        {"name": "mesh's weights", "mesh": 0},
+        {"name": "own weights", "mesh": 0, "weights": [0.0, 0.25]},
+    ]);
+    d.json["scenes"] = json!([{"nodes": [0, 1]}]);
+    let (s, notes) = Scene::read_glb(&d.glb()).unwrap();
+    assert_eq!(s.meshes[0].positions[0], [0.0, 0.0, 1.0]);
+    assert_eq!(
+        s.meshes[0].normals[0],
+        [1.0, 0.0, 0.0],
+        "0.5 of (2, 0, -2) added"
+    );
+    assert_eq!(s.meshes[0].positions[1], [1.0, 0.0, 0.0]);
+    assert_eq!(
+        s.meshes[1].positions[0],
+        [0.0, 1.0, 0.0],
+        "the node's weights win"
+    );
+    assert_eq!(s.meshes[1].normals[0], [0.0, 0.0, 1.0]);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("2 morph targets dropped (1 applied")),
+        "{notes:?}"
+    );
+
+    // Five joints on one vertex: the four heaviest, renormalised, and a note.
+    let mut d = Doc::new(json!({"asset": {"version": "2.0"}}));
+    let pos = d.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3", 3);
+    let j0 = d.accessor(&[0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0], 5121, "VEC4", 3);
+    let w0 = d.floats(
+        &[0.3, 0.25, 0.2, 0.15, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+        "VEC4",
+        4,
+    );
+    let j1 = d.accessor(&[4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 5121, "VEC4", 3);
+    let w1 = d.floats(
+        &[0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        "VEC4",
+        4,
+    );
+    d.json["nodes"] = json!([
+        {"children": [1, 2, 3, 4]}, {}, {}, {}, {},
+        {"mesh": 0, "skin": 0},
+    ]);
+    d.json["scenes"] = json!([{"nodes": [0, 5]}]);
+    d.json["skins"] = json!([{"joints": [0, 1, 2, 3, 4]}]);
+    d.json["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": pos,
+        "JOINTS_0": j0, "WEIGHTS_0": w0, "JOINTS_1": j1, "WEIGHTS_1": w1}}]}]);
+    let (s, notes) = Scene::read_glb(&d.glb()).unwrap();
+    let kept: Vec<u16> = s.meshes[0].skin[0].iter().map(|p| p.0).collect();
+    assert_eq!(kept, [0, 1, 2, 3]);
+    assert!((s.meshes[0].skin[0].iter().map(|p| p.1).sum::<f32>() - 1.0).abs() < 1e-6);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("1 vertices weighted to more than 4 joints")),
+        "{notes:?}"
+    );
+}

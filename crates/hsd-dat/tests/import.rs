@@ -664,6 +664,67 @@ fn still_animation_keeps_its_length() {
     }
 }
 
+/// A clip keyed at 24 per second (Blender's default rate) plays its own poses where its keys
+/// fall between the game's frames: every 2.5 frames, half of them on half frames, which the
+/// game shows at other rates and a 24 fps viewer samples. Fitted at whole frames alone the
+/// curves cut those corners (a rotation entry 0.12 off at frame 2.5 here).
+#[test]
+fn clip_keyed_between_frames_holds_its_keys() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let mut joints = vec![root];
+    for k in 0..3 {
+        let parent = joints.last().copied();
+        joints.push(node(
+            &mut s,
+            &format!("bone{k}"),
+            parent,
+            [0.0; 3],
+            [0.0, 1.0, 0.0],
+        ));
+    }
+    let mut m = grid("body", 1, 1.0, 0.0);
+    m.skin = vec![gx::scene::skin_weights(&[(joints[1] as u16, 1.0)]); m.positions.len()];
+    s.meshes.push(m);
+    // Speeds change at every key: a turn forth and back, faster each time.
+    let angles = [0.0f32, 0.6, -0.2, 1.4, -1.0, 0.3, 0.0];
+    let times: Vec<f32> = (0..angles.len()).map(|k| k as f32 / 24.0).collect();
+    let channels = joints[1..]
+        .iter()
+        .enumerate()
+        .map(|(j, &bone)| gx::scene::Channel {
+            node: bone,
+            target: gx::scene::Target::Rotation,
+            interpolation: gx::scene::Interpolation::Linear,
+            times: times.clone(),
+            values: angles
+                .iter()
+                .flat_map(|a| {
+                    let h = a * (1.0 + j as f32) / 2.0;
+                    [0.0, 0.0, h.sin(), h.cos()]
+                })
+                .collect(),
+        })
+        .collect();
+    s.clips.push(gx::scene::Clip {
+        name: "at 24".into(),
+        channels,
+        extras: None,
+    });
+    let i = import(&s, &ImportOptions::default()).unwrap();
+    let a = parse(&i.bytes).unwrap();
+    let set = support::first_model_set(&a);
+    let anim = set.anims.and_then(|l| a.pointer(l).unwrap());
+    let played = a.joint_animation(set.joint.unwrap(), anim).unwrap();
+    for k in 0..angles.len() {
+        let f = 2.5 * k as f32;
+        let want = support::gltf_pose(&s, "at 24", f / 60.0);
+        let got = played.sample(f);
+        let got: Vec<_> = i.node_joints.iter().map(|&j| got[j]).collect();
+        support::poses_agree(&want, &got, 1e-3).unwrap_or_else(|e| panic!("frame {f}: {e}"));
+    }
+}
+
 /// The fitting tolerance is honoured: a loose one stores fewer keys (a smaller file) than the
 /// default, which keeps every frame within 1e-4.
 #[test]

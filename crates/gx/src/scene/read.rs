@@ -43,7 +43,8 @@ impl Scene {
     /// cameras, lights and animations.
     ///
     /// Dropped, each with a note ([`Scene::read_glb`]): point and line primitives, morph targets
-    /// and their `weights` channels, channels of nodes outside the default scene, sets past the
+    /// (added to the positions, normals and tangents at the node's or mesh's default `weights`
+    /// first) and their `weights` channels, a vertex's weights past its 4 heaviest, channels of nodes outside the default scene, sets past the
     /// limits above, textures without a PNG source other than the core one. Dropped silently:
     /// orthographic cameras, cameras and lights on nodes with children or a mesh, PBR
     /// properties and textures other than the base colour, static visibility,
@@ -462,7 +463,8 @@ fn linear(m: &Mtx34) -> Mtx34 {
 fn directions(out: &mut Mesh, v: usize, m: &Mtx34) {
     if let Some(t) = out.tangents.get_mut(v) {
         let [x, y, z] = unit(apply(m, [t[0], t[1], t[2]]));
-        *t = [x, y, z, t[3]];
+        let [.., w] = *t;
+        *t = [x, y, z, w];
     }
     for d in [out.binormals.get_mut(v), out.stored_tangents.get_mut(v)]
         .into_iter()
@@ -939,7 +941,12 @@ impl<'a> Reader<'a> {
             let mesh = item(root, "meshes", m)?;
             for (p, prim) in list(mesh, "primitives")?.iter().enumerate() {
                 let what = format!("meshes[{m}].primitives[{p}]");
-                let Some(mut out) = self.primitive(prim, scene.materials.len(), &what)? else {
+                // A node's morph weights replace its mesh's (glTF's default pose).
+                let morph = item(root, "nodes", i)?
+                    .get("weights")
+                    .or_else(|| mesh.get("weights"));
+                let Some(mut out) = self.primitive(prim, scene.materials.len(), morph, &what)?
+                else {
                     continue;
                 };
                 out.name = name(mesh, || format!("mesh_{m}"));
@@ -1080,17 +1087,20 @@ impl<'a> Reader<'a> {
     }
 
     /// A primitive's triangles and vertex attributes as the file has them (positions and
-    /// normals in the node's space); `None` with a note for a primitive that draws no
-    /// triangles.
-    fn primitive(&mut self, prim: &Value, materials: usize, what: &str) -> Result<Option<Mesh>> {
+    /// normals in the node's space, morph targets applied at their `weights`); `None` with a
+    /// note for a primitive that draws no triangles.
+    fn primitive(
+        &mut self,
+        prim: &Value,
+        materials: usize,
+        weights: Option<&Value>,
+        what: &str,
+    ) -> Result<Option<Mesh>> {
         let mode = index(prim, "mode", what)?.unwrap_or(4);
         if !(4..=6).contains(&mode) {
             self.notes
                 .push(format!("{what}: mode {mode} (points or lines) skipped"));
             return Ok(None);
-        }
-        if prim.get("targets").is_some() {
-            self.notes.push(format!("{what}: morph targets dropped"));
         }
         let mut out = Mesh::new("");
         out.material = index(prim, "material", what)?;
@@ -1161,6 +1171,7 @@ impl<'a> Reader<'a> {
             same(acc.count, &key)?;
             out.colors.push(acc.colors(&format!("{what} {key}"))?);
         }
+        self.morph(&mut out, prim, weights, what)?;
         let indices: Vec<u32> = match index(prim, "indices", what)? {
             Some(a) => {
                 let acc = self.accessor(a, what)?;
@@ -1185,6 +1196,74 @@ impl<'a> Reader<'a> {
             what,
         )?;
         Ok(Some(out))
+    }
+
+    /// Adds a primitive's morph targets to its positions, normals and tangents at the default
+    /// `weights` (the shape a viewer draws when no clip plays: what the game gets, having no
+    /// morphs); the targets and their `weights` channels are then dropped, with a note.
+    fn morph(
+        &mut self,
+        out: &mut Mesh,
+        prim: &Value,
+        weights: Option<&Value>,
+        what: &str,
+    ) -> Result<()> {
+        let targets = list(prim, "targets")?;
+        if targets.is_empty() {
+            return Ok(());
+        }
+        let weights: Vec<f32> = weights
+            .and_then(Value::as_array)
+            .map(|w| w.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect())
+            .unwrap_or_default();
+        let mut applied = 0;
+        for (t, target) in targets.iter().enumerate() {
+            let w = weights.get(t).copied().unwrap_or(0.0);
+            if w == 0.0 || !w.is_finite() {
+                continue;
+            }
+            applied += 1;
+            let n = out.positions.len();
+            let mut add = |key: &str, to: &mut Vec<[f32; 3]>| -> Result<()> {
+                let Some(a) = index(target, key, what)? else {
+                    return Ok(());
+                };
+                let d: Vec<[f32; 3]> = self
+                    .accessor(a, what)?
+                    .vectors(&format!("{what} targets[{t}].{key}"))?;
+                if d.len() != n {
+                    return Err(invalid(format!(
+                        "{what}: targets[{t}].{key} has {} elements, POSITION {n}",
+                        d.len()
+                    )));
+                }
+                for (v, d) in to.iter_mut().zip(d) {
+                    for (x, y) in v.iter_mut().zip(d) {
+                        *x += w * y;
+                    }
+                }
+                Ok(())
+            };
+            add("POSITION", &mut out.positions)?;
+            add("NORMAL", &mut out.normals)?;
+            let mut xyz: Vec<[f32; 3]> =
+                out.tangents.iter().map(|&[x, y, z, _]| [x, y, z]).collect();
+            add("TANGENT", &mut xyz)?;
+            for (t, [x, y, z]) in out.tangents.iter_mut().zip(xyz) {
+                let [.., w] = *t;
+                *t = [x, y, z, w];
+            }
+        }
+        if applied > 0 {
+            for v in &mut out.normals {
+                *v = unit(*v);
+            }
+        }
+        self.notes.push(format!(
+            "{what}: {} morph targets dropped ({applied} applied at their default weight)",
+            targets.len()
+        ));
+        Ok(())
     }
 
     /// Moves a primitive read from node `i` into model space at rest and sets its skin: linear
@@ -1248,6 +1327,8 @@ impl<'a> Reader<'a> {
                 (m, normal_matrix(&m), node)
             })
             .collect();
+        // Vertices weighted to more joints than a skin weight holds.
+        let mut over = 0usize;
         for v in 0..n {
             let pairs = first.get(v).into_iter().chain(second.get(v)).flatten();
             let (mut pos, mut nrm, mut total) = ([0.0f32; 3], [0.0f32; 3], 0.0);
@@ -1283,6 +1364,12 @@ impl<'a> Reader<'a> {
             if let Some(x) = out.normals.get_mut(v) {
                 *x = unit(nrm);
             }
+            let mut nodes: Vec<u16> = weights.iter().filter(|p| p.1 > 0.0).map(|p| p.0).collect();
+            nodes.sort_unstable();
+            nodes.dedup();
+            if nodes.len() > 4 {
+                over += 1;
+            }
             out.skin.push(skin_weights(&weights));
             // Tangents and binormals go through the blended linear part.
             let mut blend = [[0.0f32; 4]; 3];
@@ -1300,6 +1387,12 @@ impl<'a> Reader<'a> {
                 blend = linear(&node_world);
             }
             directions(out, v, &blend);
+        }
+        if over > 0 {
+            self.notes.push(format!(
+                "{what}: {over} vertices weighted to more than 4 joints: the 4 heaviest kept, \
+                 renormalised (GX models skin with at most 4)"
+            ));
         }
         Ok(())
     }

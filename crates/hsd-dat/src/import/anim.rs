@@ -1,5 +1,6 @@
 //! Joint animations: each glTF animation ([`gx::scene::Clip`]) becomes an AnimJoint tree
-//! mirroring the joint tree. The clip is resampled at every frame (60 per second) to each
+//! mirroring the joint tree. The clip is resampled at every frame (60 per second) and at its
+//! own key times between frames to each
 //! joint's local matrix, decomposed to Euler XYZ (continuous from frame to frame), scale (its
 //! signs on the rest's axes) and translation as the runtime composes them; every component that moves off the joint's rest
 //! value becomes an FObj of Hermite keys fitted within the tolerance
@@ -7,7 +8,7 @@
 //! outgoing slope an SLP key where it differs from the incoming one.
 
 use gcio::Result;
-use gx::curve::fit_hermite;
+use gx::curve::fit_hermite_at;
 use gx::mtx::decompose_srt_signed;
 use gx::scene::{Clip, Scene, Target as Channel};
 
@@ -61,7 +62,8 @@ fn tree(
     tol: f32,
 ) -> Result<(Target, f32)> {
     let end = last_frame(clip).round().clamp(0.0, MAX_FRAMES);
-    let times: Vec<f32> = (0..=end as u32).map(|f| f as f32 / 60.0).collect();
+    let sampled = sample_frames(clip, end);
+    let times: Vec<f32> = sampled.iter().map(|f| f / 60.0).collect();
     let locals = scene.clip_locals(clip, &times);
     let n = skel.parent.len();
     let mut aobjs: Vec<Option<Target>> = vec![None; n];
@@ -137,7 +139,7 @@ fn tree(
                     .and_then(|x| x.get(axis))
                     .copied()
                     .unwrap_or(0);
-                let (stream, len) = keys(v, tol)?;
+                let (stream, len) = keys(&sampled, v, tol)?;
                 let k = b.keys((stream, len));
                 next = Some(b.put(&fobj(track, next, k)));
             }
@@ -153,7 +155,7 @@ fn tree(
         && let Some(&(r, _, _)) = skel.srt.get(j)
     {
         let constant = vec![r[0]; times.len()];
-        let k = b.keys(keys(&constant, tol)?);
+        let k = b.keys(keys(&sampled, &constant, tol)?);
         let f = b.put(&fobj(TRACKS[0][0], None, k));
         if let Some(slot) = aobjs.get_mut(j) {
             *slot = Some(b.put(&aobj(end, f)));
@@ -208,9 +210,30 @@ pub(super) fn mirror_links(skel: &Skeleton) -> Vec<(Option<usize>, Option<usize>
         .collect()
 }
 
-/// A keyframe stream (float values and slopes) for `samples`, padded to 4, and its length.
-pub(super) fn keys(samples: &[f32], tol: f32) -> Result<(Vec<u8>, u32)> {
-    let fitted = fit_hermite(samples, tol);
+/// The frames a clip is sampled at: every whole frame through `end`, and between them the
+/// times the clip has keys at (a 24 fps clip keys every 2.5 frames), which the fit then holds
+/// too: keys go on whole frames only, and a game playing at another rate shows the frames
+/// between.
+fn sample_frames(clip: &Clip, end: f32) -> Vec<f32> {
+    let mut between: Vec<f32> = clip
+        .channels
+        .iter()
+        .filter(|c| !matches!(c.target, Channel::Pointer(_)))
+        .flat_map(|c| c.times.iter().map(|t| t * 60.0))
+        .filter(|f| *f > 0.0 && *f < end && (f - f.round()).abs() > 1e-3)
+        .collect();
+    between.sort_by(f32::total_cmp);
+    between.dedup_by(|a, b| (*a - *b).abs() <= 1e-3);
+    let mut frames: Vec<f32> = (0..=end as u32).map(|f| f as f32).collect();
+    frames.extend(between);
+    frames.sort_by(f32::total_cmp);
+    frames
+}
+
+/// A keyframe stream (float values and slopes) for `samples` at `frames` (keys on the whole
+/// ones), padded to 4, and its length.
+pub(super) fn keys(frames: &[f32], samples: &[f32], tol: f32) -> Result<(Vec<u8>, u32)> {
+    let fitted = fit_hermite_at(frames, samples, tol);
     let mut out = Vec::new();
     for (i, k) in fitted.iter().enumerate() {
         let wait = fitted

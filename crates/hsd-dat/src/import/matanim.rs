@@ -374,7 +374,8 @@ fn aobj_of(
         let (k, frac) = if step.contains(id) {
             step_keys(values)?
         } else {
-            (keys(values, tol)?, 0)
+            let frames: Vec<f32> = (0..values.len()).map(|f| f as f32).collect();
+            (keys(&frames, values, tol)?, 0)
         };
         let mut f = fobj(*id, next, b.keys(k));
         f.frac_value = frac;
