@@ -220,6 +220,37 @@ fn skins_like_gltf(
     got.len()
 }
 
+/// Blender's re-export of a bone with rest scale: its edit bone drops the scale, so the skin's
+/// inverse bind matrix inverts the joint's rest matrix without it, while the node keeps it
+/// (pose scale). glTF skins at rest through both, and so must the import: positions are read
+/// at rest, not at the inverse bind matrix's pose (which scaled TyBSword's blade by 2.16
+/// twice: 213 of its 354 triangles off).
+#[test]
+fn skin_bound_without_the_rest_scale() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let bone = node(&mut s, "bone", Some(root), [0.3, 0.0, 0.7], [0.0, 1.0, 0.0]);
+    s.nodes[bone].local = gx::mtx::srt([0.3, 0.0, 0.7], [2.0, 2.0, 2.0], [0.0, 1.0, 0.0]);
+    let mut blade = grid("blade", 2, 1.0, 2.0);
+    blade.skin = vec![gx::scene::skin_weights(&[(bone as u16, 1.0)]); blade.positions.len()];
+    s.meshes.push(blade);
+    let mut body = grid("body", 3, 1.0, 0.0);
+    body.skin = (0..body.positions.len())
+        .map(|i| {
+            gx::scene::skin_weights(&[(root as u16, 0.5), (bone as u16, 0.1 + i as f32 / 40.0)])
+        })
+        .collect();
+    s.meshes.push(body);
+    // Through a glb, as the file is read: positions skinned at rest.
+    let read = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let i = import(&read, &ImportOptions::default()).unwrap();
+    assert!(support::errors(&i.bytes).is_empty());
+    let turned = gx::mtx::srt([0.9, -0.4, 1.2], [1.0, 1.3, 1.0], [0.2, 1.5, -0.3]);
+    for pose in [vec![], vec![(bone, turned)]] {
+        assert!(skins_like_gltf(&s, &i.bytes, &i.node_joints, &pose) >= 25);
+    }
+}
+
 #[test]
 fn plain_mesh_weighted_to_its_own_bone() {
     // Blender's case: a mesh bound 100 % to a bone (rotated, off the origin) that is also a
@@ -341,12 +372,17 @@ fn plain_zero_rest_scale() {
             .iter()
             .all(|p| p.joint == 0 || g.joints[p.joint].parent == Some(0))
     );
-    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
-    let joints = import(&s, &ImportOptions::default()).unwrap().node_joints;
+    // Read from a glb too: glTF skins at rest, but the hidden joints' vertices are read at
+    // their bind pose (at rest they collapse), and the import draws them as glTF skins them.
     let half = gx::mtx::srt([0.0, 0.0, 0.4], [0.5, 1.0, 0.5], [0.0, 1.0, 0.0]);
+    let read = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let via_glb = import(&read, &ImportOptions::default()).unwrap();
     for pose in [vec![], vec![(wing, shown)], vec![(wing, half)]] {
-        assert!(skins_like_gltf(&s, &b, &joints, &pose) >= 20);
+        let joints = &via_glb.node_joints;
+        assert!(skins_like_gltf(&s, &b, joints, &pose) >= 20);
+        assert!(skins_like_gltf(&s, &via_glb.bytes, joints, &pose) >= 20);
     }
+    let s = read;
     // Exported again, the hidden wing keeps the file's inverse bind matrix (not identity, as
     // its singular rest matrix would give) with its meshes in that bind pose: glTF skins them
     // as the runtime draws them, at rest and shown; imported, the matrix comes back bit for

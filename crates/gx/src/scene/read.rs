@@ -32,7 +32,9 @@ impl Scene {
     /// Read: `.glb`, and `.gltf` JSON whose buffers and images are embedded `data:` URIs; the
     /// default scene's nodes (TRS or matrix); triangle, strip and fan primitives (strips and fans
     /// become triangle lists keeping their winding); every `TEXCOORD_n` (up to 8) and `COLOR_n` (up
-    /// to 2) set, floats or normalised integers; `JOINTS_0/1` with `WEIGHTS_0/1`, skinned at rest;
+    /// to 2) set, floats or normalised integers; `JOINTS_0/1` with `WEIGHTS_0/1`, skinned at rest
+    /// (through a joint whose rest matrix is singular, a hidden bone, at its bind pose instead:
+    /// the inverse of its inverse bind matrix, where its vertices are still apart);
     /// sparse accessors; PNG and JPEG images (by their signature); metallic-roughness base
     /// colour, alpha mode, `KHR_materials_unlit`, `doubleSided`, the base-colour texture's static
     /// `KHR_texture_transform` (applied to the coordinates it reads, unless a clip animates it);
@@ -1319,10 +1321,15 @@ impl<'a> Reader<'a> {
             .iter()
             .enumerate()
             .map(|(k, &j)| {
-                let m = mul(
-                    &tree.world(j),
-                    &skin.ibm.get(k).copied().unwrap_or(IDENTITY),
-                );
+                let ibm = skin.ibm.get(k).copied().unwrap_or(IDENTITY);
+                // A joint whose rest matrix is singular (a hidden bone, scaled to zero until
+                // a clip shows it) would collapse its vertices: they stay at its bind pose.
+                let rest = tree.world(j);
+                let m = if inverse(&rest).is_none() && inverse(&ibm).is_some() {
+                    IDENTITY
+                } else {
+                    mul(&rest, &ibm)
+                };
                 let node = tree.new_index(j).and_then(|x| u16::try_from(x).ok());
                 (m, normal_matrix(&m), node)
             })

@@ -496,7 +496,7 @@ fn prepare(
     uv_sets: usize,
     bump: bool,
 ) -> Result<Prepared> {
-    let world = &skel.bind;
+    let world = &skel.drawn();
     let ibm: Vec<Option<Mtx34>> = (0..world.len())
         .map(|j| {
             skel.deformer

@@ -607,6 +607,20 @@ impl Skeleton {
         self.parent.len() - 1
     }
 
+    /// World matrices of the pose a scene's skinned positions are at, which the import
+    /// stores them against: the rest pose, where glTF skins them
+    /// ([`gx::scene::Scene::from_glb`]), even where a joint's inverse bind matrix is no
+    /// inverse of it (an exporter that binds in another pose: Blender's edit bones drop a
+    /// bone's scale, its pose keeps it); the bind pose where the rest matrix is singular (a
+    /// hidden bone, whose vertices only its bind pose holds apart).
+    pub fn drawn(&self) -> Vec<Mtx34> {
+        self.world
+            .iter()
+            .zip(&self.bind)
+            .map(|(w, b)| if inverse(w).is_some() { *w } else { *b })
+            .collect()
+    }
+
     /// The inverse bind matrix joint `j` stores: its glTF inverse bind matrix where that inverts
     /// its bind-pose world matrix (within 1e-3) — our export's copy of the file's, bit for
     /// bit — else the inverse of the bind-pose world matrix (`None` when singular).
