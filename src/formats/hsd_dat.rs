@@ -252,17 +252,19 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
             .filter(|t| t.is_finite() && *t > 0.0)
             .ok_or_else(|| gcio::Error::message(format!("tol={t:?} is not a positive number")))?;
     }
-    let imported = import(&crate::format::read_scene(job, notices)?, &opts)?;
-    import_notices(job, &imported, notices);
+    let scene = crate::format::read_scene(job, notices)?;
+    let imported = import(&scene, &opts)?;
+    import_notices(job, &scene, &imported, notices);
     Ok(crate::format::one_file(job.to, imported.bytes))
 }
 
 /// What an import of `job` changed or found, as notices (a `.dat` or a `.pkx` model alike):
-/// approximate CMPR blocks, resized images, the PObj count, validator warnings, stale extras,
-/// holder joints.
+/// approximate CMPR blocks, resized images, the PObj count, validator warnings, joints that
+/// lost their recorded rest scale, stale extras, holder joints.
 #[cfg(feature = "convert")]
 pub(crate) fn import_notices(
     job: &Conversion<'_>,
+    scene: &gx::scene::Scene,
     imported: &hsd_dat::import::Imported,
     notices: &mut Notices,
 ) {
@@ -290,6 +292,19 @@ pub(crate) fn import_notices(
         .filter(|d| d.severity == gcio::Severity::Warning)
     {
         notices.push(format!("{}: {d}", job.to));
+    }
+    if !imported.scale_dropped.is_empty() {
+        let names: Vec<&str> = imported
+            .scale_dropped
+            .iter()
+            .filter_map(|&i| scene.nodes.get(i).map(|n| n.name.as_str()))
+            .collect();
+        notices.push(format!(
+            "{}: {} lost the rest scale our export recorded (now 1): Blender drops a bone's \
+             rest scale on export unless \"Use Rest Position Armature\" is off",
+            job.from,
+            names.join(", ")
+        ));
     }
     if imported.stale_extras {
         notices.push(format!(

@@ -318,7 +318,7 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Vec<u8>> {
         ));
     }
     let imported = hsd_dat::import::import(&scene, &hsd_dat::import::ImportOptions::default())?;
-    super::hsd_dat::import_notices(job, &imported, notices);
+    super::hsd_dat::import_notices(job, &scene, &imported, notices);
     let recorded = scene
         .extras
         .as_ref()

@@ -657,6 +657,23 @@ fn recorded_srt_round_trips_and_edits_win() {
         bits(srt_of(&b, 2)),
         bits([joints[1].0, joints[1].1, joints[1].2])
     );
+    // Blender's default re-export: the bone keeps its turn, its rest scale becomes 1. The
+    // node's matrix is imported, and the import says which node lost its recorded scale.
+    let mut edited = s.clone();
+    edited.nodes[1].local = gx::mtx::srt(joints[0].0, [1.0; 3], joints[0].2);
+    let i = import(&edited, &ImportOptions::default()).unwrap();
+    assert!(
+        srt_of(&i.bytes, 1)[1]
+            .iter()
+            .all(|x| (x - 1.0).abs() < 1e-6)
+    );
+    assert_eq!(i.scale_dropped, [1]);
+    assert!(
+        import(&s, &ImportOptions::default())
+            .unwrap()
+            .scale_dropped
+            .is_empty()
+    );
 }
 
 /// An animation that moves nothing (its channels hold the rest pose) keeps its length: the

@@ -1,6 +1,9 @@
 """Loads each .glb with Blender's glTF importer, exports it again as FILE.blender.glb (what a
-modder's edited model looks like) and prints one JSON line per file:
-{"file", "ok", "error", "bones", "meshes", "materials", "actions", "exported", "extension"};
+modder's edited model looks like; custom properties on) and as FILE.posed.glb (also with "Use
+Rest Position Armature" off: bones as posed, which keeps a bone's rest scale, imported as pose
+scale) and prints one JSON line per file:
+{"file", "ok", "error", "bones", "meshes", "materials", "actions", "exported", "posed",
+"extension"};
 "extension" maps each material to its first image node's extension (REPEAT, EXTEND, MIRROR…),
 how Blender samples its texture outside 0…1.
 
@@ -38,10 +41,19 @@ def load(path):
     }
     out["actions"] = len(bpy.data.actions)
     out["exported"] = None
+    out["posed"] = None
     if out["ok"]:
         again = path + ".blender.glb"
         bpy.ops.export_scene.gltf(filepath=again, export_format="GLB", export_extras=True)
         out["exported"] = again
+        posed = path + ".posed.glb"
+        bpy.ops.export_scene.gltf(
+            filepath=posed,
+            export_format="GLB",
+            export_extras=True,
+            export_rest_position_armature=False,
+        )
+        out["posed"] = posed
     return out
 
 

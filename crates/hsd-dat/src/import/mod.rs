@@ -92,6 +92,10 @@ pub struct Imported {
     /// Our extras' image indices did not match the document's images (an editor rewrote the
     /// glb): materials were imported from their glTF form, material animations without them.
     pub stale_extras: bool,
+    /// Scene nodes whose rest scale our extras record (not 1) while the node's is 1: what
+    /// Blender's re-export does to a bone's rest scale (its edit bones have none) unless its
+    /// "Use Rest Position Armature" option is off. The node's scale is imported.
+    pub scale_dropped: Vec<usize>,
     /// Validator findings below error level.
     pub findings: Vec<Diagnostic>,
     /// For each scene node, the pre-order index of the joint it became (what the game's body
@@ -241,6 +245,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         inexact_blocks: mats.inexact_blocks,
         resized: mats.resized.clone(),
         stale_extras: !mats.trusted,
+        scale_dropped: skel.scale_dropped.clone(),
         findings,
         node_joints: {
             let pos = preorder(&skel.parent);
@@ -466,6 +471,8 @@ pub(crate) struct Skeleton {
     pub deformer: Vec<bool>,
     /// The joint of each scene node.
     pub node_joint: Vec<usize>,
+    /// Scene nodes whose recorded rest scale the node lost ([`Imported::scale_dropped`]).
+    pub scale_dropped: Vec<usize>,
 }
 
 impl Skeleton {
@@ -530,6 +537,7 @@ impl Skeleton {
             node_joints_end: 0,
             deformer: Vec::new(),
             node_joint: vec![0; n],
+            scale_dropped: Vec::new(),
         };
         if first == 1 {
             s.push(None, ([0.0; 3], [1.0; 3], [0.0; 3]), None, false);
@@ -556,6 +564,13 @@ impl Skeleton {
             let flags = extras::read::<JointExtras>(node.extras.as_ref())
                 .map(|x| JointFlags::from_bits_retain(x.flags));
             let (parts, as_recorded) = local_srt(node, inherit);
+            let unit = |v: [f32; 3]| v.iter().all(|x| (x - 1.0).abs() <= 1e-4);
+            let recorded_scale = extras::read::<JointExtras>(node.extras.as_ref())
+                .and_then(|x| x.srt)
+                .map(|[_, sc, _]| sc);
+            if !as_recorded && unit(parts.1) && recorded_scale.is_some_and(|sc| !unit(sc)) {
+                s.scale_dropped.push(i);
+            }
             let classical = match flags {
                 Some(f) if as_recorded => f.contains(JointFlags::CLASSICAL_SCALE),
                 _ => {
