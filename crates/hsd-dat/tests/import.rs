@@ -720,7 +720,8 @@ fn still_animation_keeps_its_length() {
 /// A clip keyed at 24 per second (Blender's default rate) plays its own poses where its keys
 /// fall between the game's frames: every 2.5 frames, half of them on half frames, which the
 /// game shows at other rates and a 24 fps viewer samples. Fitted at whole frames alone the
-/// curves cut those corners (a rotation entry 0.12 off at frame 2.5 here).
+/// curves cut those corners (a rotation entry 0.12 off at frame 2.5 here). A cubic clip
+/// (Blender's unsampled export) bends between frames: every half frame is held too.
 #[test]
 fn clip_keyed_between_frames_holds_its_keys() {
     let mut s = Scene::new("test");
@@ -764,17 +765,59 @@ fn clip_keyed_between_frames_holds_its_keys() {
         channels,
         extras: None,
     });
+    // A cubic clip (Blender's unsampled export) keyed every 15 frames, turning fast: its
+    // normalised quaternion curves between two frames, so every half frame is held too.
+    let (h, d) = (0.25f32, 0.5f32);
+    let q = |a: f32| [0.0, 0.0, (a / 2.0).sin(), (a / 2.0).cos()];
+    let turns = [0.0f32, 3.0, 6.2];
+    let values = turns
+        .iter()
+        .flat_map(|&a| {
+            // In-tangent, value, out-tangent: 4 × the derivative at a steady speed (an overshoot).
+            let dq = [
+                0.0,
+                0.0,
+                (a / 2.0).cos() * d * 4.0,
+                -(a / 2.0).sin() * d * 4.0,
+            ];
+            [dq, q(a), dq].into_iter().flatten()
+        })
+        .collect();
+    s.clips.push(gx::scene::Clip {
+        name: "cubic".into(),
+        channels: vec![gx::scene::Channel {
+            node: joints[2],
+            target: gx::scene::Target::Rotation,
+            interpolation: gx::scene::Interpolation::CubicSpline,
+            times: vec![0.0, h, 2.0 * h],
+            values,
+        }],
+        extras: None,
+    });
     let i = import(&s, &ImportOptions::default()).unwrap();
     let a = parse(&i.bytes).unwrap();
     let set = support::first_model_set(&a);
-    let anim = set.anims.and_then(|l| a.pointer(l).unwrap());
-    let played = a.joint_animation(set.joint.unwrap(), anim).unwrap();
-    for k in 0..angles.len() {
-        let f = 2.5 * k as f32;
-        let want = support::gltf_pose(&s, "at 24", f / 60.0);
-        let got = played.sample(f);
-        let got: Vec<_> = i.node_joints.iter().map(|&j| got[j]).collect();
-        support::poses_agree(&want, &got, 1e-3).unwrap_or_else(|e| panic!("frame {f}: {e}"));
+    // The ModelSet's animation list: one AnimJoint tree per clip.
+    let list = set.anims.unwrap();
+    let anims = [a.pointer(list).unwrap(), a.pointer(list + 4).unwrap()];
+    for (clip, anim, frames) in [
+        (
+            "at 24",
+            anims[0],
+            (0..angles.len())
+                .map(|k| 2.5 * k as f32)
+                .collect::<Vec<_>>(),
+        ),
+        ("cubic", anims[1], (0..60).map(|k| k as f32 / 2.0).collect()),
+    ] {
+        let played = a.joint_animation(set.joint.unwrap(), anim).unwrap();
+        for f in frames {
+            let want = support::gltf_pose(&s, clip, f / 60.0);
+            let got = played.sample(f);
+            let got: Vec<_> = i.node_joints.iter().map(|&j| got[j]).collect();
+            support::poses_agree(&want, &got, 1e-3)
+                .unwrap_or_else(|e| panic!("{clip} frame {f}: {e}"));
+        }
     }
 }
 
