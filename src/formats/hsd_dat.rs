@@ -259,8 +259,8 @@ fn import(job: &Conversion<'_>, notices: &mut Notices) -> Result<Outputs> {
 }
 
 /// What an import of `job` changed or found, as notices (a `.dat` or a `.pkx` model alike):
-/// approximate CMPR blocks, resized images, the PObj count, validator warnings, joints that
-/// lost their recorded rest scale, stale extras, holder joints.
+/// approximate CMPR blocks, resized images, rounded weights, the PObj count, validator
+/// warnings, joints that lost their recorded rest scale, stale extras, holder joints.
 #[cfg(feature = "convert")]
 pub(crate) fn import_notices(
     job: &Conversion<'_>,
@@ -278,6 +278,14 @@ pub(crate) fn import_notices(
         let what = format!("image {i}");
         notices.push(crate::format::resized_notice(
             job.from, &what, *size, *stored,
+        ));
+    }
+    if let Some((step, before)) = imported.weight_step {
+        notices.push(format!(
+            "{}: vertex weights rounded to {} % steps: as they were, their distinct sets \
+             needed {before} PObjs (10 a palette)",
+            job.from,
+            (step * 1000.0).round() / 10.0
         ));
     }
     notices.push(format!(

@@ -251,6 +251,102 @@ fn skin_bound_without_the_rest_scale() {
     }
 }
 
+/// Palettes: a mesh whose triangles alternate between two regions, each weighted to its own
+/// ten joints, fills two PObjs (one per region, its palette the region's ten weight sets),
+/// where cutting the triangles in order needed a PObj every few triangles.
+#[test]
+fn palettes_gather_what_they_already_draw() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let bones: Vec<usize> = (0..20)
+        .map(|k| {
+            node(
+                &mut s,
+                &format!("b{k}"),
+                Some(root),
+                [0.0; 3],
+                [k as f32, 0.0, 0.0],
+            )
+        })
+        .collect();
+    let mut m = gx::scene::Mesh::new("two regions");
+    // Region r: a strip of 10 vertices, vertex v on bone 10 r + v.
+    for r in 0..2 {
+        for v in 0..10 {
+            m.positions.push([v as f32, (v % 2) as f32, 3.0 * r as f32]);
+            m.normals.push([0.0, 0.0, 1.0]);
+            m.skin
+                .push(gx::scene::skin_weights(&[(bones[10 * r + v] as u16, 1.0)]));
+        }
+    }
+    for v in 0..8u32 {
+        for r in 0..2u32 {
+            let o = 10 * r + v;
+            m.triangles.push(if v % 2 == 0 {
+                [o, o + 1, o + 2]
+            } else {
+                [o + 1, o, o + 2]
+            });
+        }
+    }
+    s.meshes.push(m);
+    let i = import(&s, &ImportOptions::default()).unwrap();
+    assert_eq!(i.pobjs, 2);
+    assert_eq!(i.weight_step, None);
+    assert!(support::errors(&i.bytes).is_empty());
+    assert!(skins_like_gltf(&s, &i.bytes, &i.node_joints, &[]) >= 20);
+}
+
+/// Weights too varied for the game's PObj limit are rounded, ever coarser, until their
+/// palettes fit in fewer than `POBJ_WARN` PObjs: a grid whose every vertex has its own three
+/// weights (5,329 weight sets, 1,296 PObjs as they are) imports with its weights rounded
+/// (2.5 % steps), every triangle kept, and skins at rest as glTF does (each rounded set sums
+/// to 1).
+#[test]
+fn too_many_weight_sets_are_rounded() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let bones: Vec<usize> = (0..12)
+        .map(|k| {
+            node(
+                &mut s,
+                &format!("b{k}"),
+                Some(root),
+                [0.0, 0.0, 0.3 * k as f32],
+                [0.0; 3],
+            )
+        })
+        .collect();
+    let mut m = grid("body", 72, 8.0, 0.0);
+    m.skin = m
+        .positions
+        .iter()
+        .map(|p| {
+            let k = ((p[0] + p[1]) * 0.7) as usize % 10;
+            let (a, b) = (0.2 + 0.6 * (p[0] / 8.0), 0.1 + 0.3 * (p[1] / 8.0));
+            gx::scene::skin_weights(&[
+                (bones[k] as u16, a),
+                (bones[k + 1] as u16, b),
+                (bones[k + 2] as u16, 1.0 - a - b / 2.0),
+            ])
+        })
+        .collect();
+    let triangles = m.triangles.len();
+    s.meshes.push(m);
+    let i = import(&s, &ImportOptions::default()).unwrap();
+    let (step, before) = i.weight_step.unwrap();
+    assert!(
+        step > 0.0 && before >= hsd_dat::POBJ_CRASH,
+        "{step} {before}"
+    );
+    assert!(i.pobjs < hsd_dat::POBJ_WARN, "{}", i.pobjs);
+    assert!(support::errors(&i.bytes).is_empty());
+    let back = Scene::from_glb(&export::to_glb(&parse(&i.bytes).unwrap()).unwrap()).unwrap();
+    let kept: usize = back.meshes.iter().map(|m| m.triangles.len()).sum();
+    assert_eq!(kept, triangles);
+    assert!(skins_like_gltf(&s, &i.bytes, &i.node_joints, &[]) >= 5000);
+}
+
 #[test]
 fn plain_mesh_weighted_to_its_own_bone() {
     // Blender's case: a mesh bound 100 % to a bone (rotated, off the origin) that is also a

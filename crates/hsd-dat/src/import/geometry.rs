@@ -63,13 +63,15 @@ struct Skinned {
     listed: Vec<usize>,
 }
 
-/// Builds every mesh into `b`; adds holder joints to `skel` where needed.
+/// Builds every mesh into `b`; adds holder joints to `skel` where needed. With `step`, every
+/// vertex weight is rounded to a multiple of it ([`normalised`]).
 pub(super) fn geometry(
     b: &mut Builder,
     scene: &Scene,
     skel: &mut Skeleton,
     joints: &[Target],
     mats: &mut Materials<'_>,
+    step: Option<f32>,
 ) -> Result<Geometry> {
     // GX indexes at most 65,536 values of an array, and a PObj's display list ends within
     // 2 MiB: a larger mesh becomes parts that fit (PObjs of one DObj), and the arrays are
@@ -79,7 +81,7 @@ pub(super) fn geometry(
         .iter()
         .flat_map(|m| m.split(MAX_VALUES, MAX_TRIANGLES))
         .collect();
-    let mut skinned: Vec<Skinned> = meshes.iter().map(|m| skin(m, skel)).collect();
+    let mut skinned: Vec<Skinned> = meshes.iter().map(|m| skin(m, skel, step)).collect();
     // A joint our export recorded as SKELETON stays a deformer (with its inverse bind matrix)
     // unless a mesh records it as its owner.
     for j in 0..skel.parent.len() {
@@ -260,7 +262,7 @@ type Pending = (Option<usize>, Target, Vec<PObj<Target>>, Option<usize>);
 
 /// A mesh's vertex weights (normalised, merged per joint; a mesh without skin follows its node
 /// or the root) and whether one joint carries it all.
-fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
+fn skin(m: &gx::scene::Mesh, skel: &Skeleton, step: Option<f32>) -> Skinned {
     let x = extras::read::<MeshExtras>(m.extras.as_ref());
     let recorded = x
         .as_ref()
@@ -277,7 +279,7 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
                 .flatten()
                 .map(|&(j, x)| (usize::from(j), x))
                 .collect();
-            normalised(&pairs, skel, fallback)
+            normalised(&pairs, skel, fallback, step)
         })
         .collect();
     // A recorded envelope PObj (its descriptor has PNMTXIDX) stays one when its owner is no
@@ -313,8 +315,15 @@ fn skin(m: &gx::scene::Mesh, skel: &Skeleton) -> Skinned {
 }
 
 /// Weights of scene nodes as joint weights: merged per joint, sorted by joint, summing to 1
-/// (one joint: exactly 1.0); `fallback` alone when none is positive.
-fn normalised(pairs: &[(usize, f32)], skel: &Skeleton, fallback: usize) -> Weights {
+/// (one joint: exactly 1.0); `fallback` alone when none is positive. With `step`, rounded to
+/// its multiples (largest remainders first, so they still sum to 1; a weight rounding to 0
+/// dropped): fewer distinct weight sets, so fewer palettes and PObjs (seed 003's 10 % steps).
+fn normalised(
+    pairs: &[(usize, f32)],
+    skel: &Skeleton,
+    fallback: usize,
+    step: Option<f32>,
+) -> Weights {
     let mut w: Weights = Vec::new();
     for &(j, x) in pairs {
         if x > 0.0 && x.is_finite() && j < skel.from_nodes {
@@ -333,7 +342,171 @@ fn normalised(pairs: &[(usize, f32)], skel: &Skeleton, fallback: usize) -> Weigh
     if let [(j, _)] = w[..] {
         return vec![(j, 1.0)];
     }
-    w.iter().map(|&(j, x)| (j, x / sum)).collect()
+    let w: Weights = w.iter().map(|&(j, x)| (j, x / sum)).collect();
+    match step.filter(|s| *s > 0.0 && *s < 1.0) {
+        Some(s) => quantised(&w, s),
+        None => w,
+    }
+}
+
+/// Splits an envelope mesh's triangles into parts whose palettes hold at most
+/// [`MAX_PALETTE`] weight sets (`keys`: each vertex's). Each part grows from the first
+/// triangle left, taking next the triangle that adds the fewest sets its palette lacks
+/// (none first: what the palette already draws), earliest first among equals, until none
+/// fits; its triangles keep their order. Taking the triangles in order instead cuts a part
+/// wherever the next one does not fit: a Blender body with automatic weights (7,574
+/// vertices) needed 1,507 PObjs that way, far past the 240 the game loads.
+fn palettes(tris: &[[u32; 3]], keys: &[Vec<(usize, u32)>]) -> Vec<Part> {
+    // Each distinct weight set as a number, each triangle's sets, each set's triangles.
+    let mut ids: HashMap<&Vec<(usize, u32)>, usize> = HashMap::new();
+    let sets: Vec<Vec<usize>> = tris
+        .iter()
+        .map(|t| {
+            let mut s: Vec<usize> = t
+                .iter()
+                .filter_map(|&i| keys.get(i as usize))
+                .map(|k| {
+                    let next = ids.len();
+                    *ids.entry(k).or_insert(next)
+                })
+                .collect();
+            s.sort_unstable();
+            s.dedup();
+            s
+        })
+        .collect();
+    let mut key_of: Vec<&Vec<(usize, u32)>> = vec![&EMPTY_KEY; ids.len()];
+    for (k, &i) in &ids {
+        if let Some(slot) = key_of.get_mut(i) {
+            *slot = k;
+        }
+    }
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    for (t, s) in sets.iter().enumerate() {
+        for &k in s {
+            if let Some(u) = users.get_mut(k) {
+                u.push(t);
+            }
+        }
+    }
+    let mut taken = vec![false; tris.len()];
+    // Per triangle: the part that last counted its missing sets, and that count.
+    let mut seen: Vec<usize> = vec![usize::MAX; tris.len()];
+    let mut missing: Vec<usize> = vec![0; tris.len()];
+    let mut first_left = 0;
+    let mut parts: Vec<Part> = Vec::new();
+    while let Some(seed) =
+        (first_left..tris.len()).find(|&t| !taken.get(t).copied().unwrap_or(true))
+    {
+        first_left = seed;
+        let part = parts.len();
+        let mut in_palette: Vec<usize> = Vec::new();
+        // Candidates by missing count (0 ..= 3), earliest triangle first.
+        let mut buckets: [BTreeSet<usize>; 4] = Default::default();
+        let mut chosen = Vec::new();
+        let count = |t: usize, pal: &[usize]| {
+            sets.get(t)
+                .map_or(0, |s| s.iter().filter(|k| !pal.contains(k)).count())
+        };
+        if let Some(m) = missing.get_mut(seed) {
+            *m = count(seed, &in_palette);
+        }
+        if let Some(s) = seen.get_mut(seed) {
+            *s = part;
+        }
+        if let Some(b) = buckets.get_mut(missing.get(seed).copied().unwrap_or(0).min(3)) {
+            b.insert(seed);
+        }
+        loop {
+            let room = MAX_PALETTE.saturating_sub(in_palette.len());
+            let Some(t) = buckets
+                .iter_mut()
+                .take(room.min(3) + 1)
+                .find_map(BTreeSet::pop_first)
+            else {
+                break;
+            };
+            if let Some(x) = taken.get_mut(t) {
+                *x = true;
+            }
+            chosen.push(t);
+            for &k in sets.get(t).into_iter().flatten() {
+                if in_palette.contains(&k) {
+                    continue;
+                }
+                in_palette.push(k);
+                // Every triangle using the new set misses one set fewer.
+                for &u in users.get(k).into_iter().flatten() {
+                    if taken.get(u).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    let before = missing.get(u).copied().unwrap_or(0);
+                    let now = if seen.get(u) == Some(&part) {
+                        if let Some(b) = buckets.get_mut(before.min(3)) {
+                            b.remove(&u);
+                        }
+                        before.saturating_sub(1)
+                    } else {
+                        count(u, &in_palette)
+                    };
+                    if let Some(s) = seen.get_mut(u) {
+                        *s = part;
+                    }
+                    if let Some(m) = missing.get_mut(u) {
+                        *m = now;
+                    }
+                    if let Some(b) = buckets.get_mut(now.min(3)) {
+                        b.insert(u);
+                    }
+                }
+            }
+        }
+        chosen.sort_unstable();
+        let slots = in_palette
+            .iter()
+            .filter_map(|&k| key_of.get(k).map(|k| (*k).clone()))
+            .collect();
+        parts.push((
+            chosen
+                .iter()
+                .filter_map(|&t| tris.get(t).copied())
+                .collect(),
+            slots,
+        ));
+    }
+    parts
+}
+
+/// A weight-set key no vertex has (the placeholder before every id has its key).
+static EMPTY_KEY: Vec<(usize, u32)> = Vec::new();
+
+/// Weights summing to 1 rounded to multiples of `step`: each floored, the units left over
+/// going to the largest remainders; zeros dropped.
+fn quantised(w: &Weights, step: f32) -> Weights {
+    let units = (1.0 / step).round() as u32;
+    let scaled: Vec<f32> = w.iter().map(|e| e.1 * units as f32).collect();
+    let mut q: Vec<u32> = scaled.iter().map(|x| x.floor() as u32).collect();
+    let mut order: Vec<usize> = (0..w.len()).collect();
+    order.sort_by(|&a, &b| {
+        let r = |i: usize| scaled.get(i).map_or(0.0, |x| x - x.floor());
+        r(b).total_cmp(&r(a)).then(a.cmp(&b))
+    });
+    let left = units.saturating_sub(q.iter().sum());
+    for &i in order.iter().take(left as usize) {
+        if let Some(x) = q.get_mut(i) {
+            *x += 1;
+        }
+    }
+    let out: Weights = w
+        .iter()
+        .zip(&q)
+        .filter(|(_, n)| **n > 0)
+        .map(|(e, &n)| (e.0, n as f32 / units as f32))
+        .collect();
+    match out[..] {
+        [(j, _)] => vec![(j, 1.0)],
+        _ => out,
+    }
 }
 
 /// A PObj's triangles and its palette (weight-set keys, slot order).
@@ -708,7 +881,7 @@ fn prepare(
     let slot_keys: Vec<Vec<(usize, u32)>> = x
         .palette
         .iter()
-        .map(|slot| key(&normalised(slot, skel, 0)))
+        .map(|slot| key(&normalised(slot, skel, 0, None)))
         .collect();
     let exact = (envelope
         && !x.palette.is_empty()
@@ -733,26 +906,12 @@ fn prepare(
             slot_keys,
         ));
     }
-    // Else: triangles in order, a new part when the palette would pass the limit.
-    for t in m.triangles.iter().filter(valid).filter(|_| exact.is_none()) {
-        let tk: BTreeSet<&Vec<(usize, u32)>> =
-            t.iter().filter_map(|&i| keys.get(i as usize)).collect();
-        let fits = |slots: &Vec<Vec<(usize, u32)>>| {
-            !envelope
-                || slots.len() + tk.iter().filter(|k| !slots.contains(k)).count() <= MAX_PALETTE
-        };
-        if parts.last().is_none_or(|(_, slots)| !fits(slots)) {
-            parts.push((Vec::new(), Vec::new()));
-        }
-        if let Some((tris, slots)) = parts.last_mut() {
-            if envelope {
-                for k in &tk {
-                    if !slots.contains(k) {
-                        slots.push((*k).clone());
-                    }
-                }
-            }
-            tris.push(*t);
+    if exact.is_none() {
+        let tris: Vec<[u32; 3]> = m.triangles.iter().filter(valid).copied().collect();
+        if envelope {
+            parts = palettes(&tris, &keys);
+        } else if !tris.is_empty() {
+            parts.push((tris, Vec::new()));
         }
     }
     if parts.is_empty() {
