@@ -10,15 +10,18 @@
 //! - `blender_models_import_as_dat_and_pkx`: `tests/blender/make_hsd.py` builds seed 003's hard
 //!   cases in one rig (a 4-weight body; an eye weighted 100 % to the head, which also deforms the
 //!   body; a hat parented to the head bone; a wing bone scaled to zero and animated to visible)
-//!   with two actions named as PKX slots, and textured multi-material props without an
-//!   armature. Each imports as `.dat` and as XD and Colosseum `.pkx` (no metadata: the defaults)
+//!   with two actions named as PKX slots, textured multi-material props without an
+//!   armature, and a subdivided body with Blender's automatic weights (every vertex its own
+//!   weight set: hundreds of PObjs past the game's limit unless the import rounds them, which
+//!   it must report). Each imports as `.dat` and as XD and Colosseum `.pkx` (no metadata: the defaults)
 //!   that check with 0 errors and come back as glbs holding every Blender triangle (gx::compare
 //!   within 1e-3 of the extent), material and texture; the slots play the actions their names
 //!   say and the body map and head bone point at the joints named for the parts; as a
 //!   Colosseum trainer (`-o kind=trainer`) too.
 //!   The eye is held by seed 003's holder joint under the head (one holder, no HSD-020
 //!   finding in the import or in `gcf check` of any of the files).
-//! - `blender_actions_pose_like_blender`: the rig's actions, evaluated by the runtime's rules
+//! - `blender_actions_pose_like_blender`: the rig's actions and the body's (24 fps: every
+//!   other Blender frame is a half frame of the game's), evaluated by the runtime's rules
 //!   (`hsd_dat::anim` curves → joint world matrices) in the `.dat` and in both `.pkx`, put every
 //!   bone's head and tail where Blender does at every frame (within 1e-3 of the extent: the
 //!   wing scaled to (0.5, 1.5, 1) over its tip needs `JOBJ_CLASSICAL_SCALE`, or the runtime's
@@ -147,7 +150,8 @@ fn actions_match(what: &str, dat: &[u8], blender: &Scene, joints: &[usize], m: &
         let g = a.graph();
         let ibm = a.inverse_binds(&g);
         let meshes: Vec<_> = g.pobjs.iter().map(|p| a.mesh(&g, p).unwrap()).collect();
-        for (i, frame) in m["eye_frames"].as_array().unwrap().iter().enumerate() {
+        let eye_frames = m["eye_frames"].as_array().map_or(&[][..], Vec::as_slice);
+        for (i, frame) in eye_frames.iter().enumerate() {
             let frame = frame.as_f64().unwrap() as f32;
             let world = posed.sample(frame);
             let drawn: Vec<[f32; 3]> = meshes
@@ -210,7 +214,7 @@ fn blender_models_import_as_dat_and_pkx() {
     };
     let (dir, manifest) = made(&py, "blender-hsd");
     let mut imported = 0;
-    for name in ["rig", "props"] {
+    for name in ["rig", "props", "body"] {
         let m = &manifest[name];
         let blender = scene(&dir.join(m["glb"].as_str().unwrap()));
         let triangles = m["triangles"].as_u64().unwrap() as usize;
@@ -225,6 +229,12 @@ fn blender_models_import_as_dat_and_pkx() {
                 "{:?}",
                 i.findings
             );
+        }
+        if name == "body" {
+            // Automatic weights: every vertex its own set, rounded until the palettes fit.
+            let i = hsd_dat::import::import(&blender, &Default::default()).unwrap();
+            let (_, before) = i.weight_step.unwrap();
+            assert!(before >= hsd_dat::POBJ_CRASH && i.pobjs < hsd_dat::POBJ_WARN);
         }
         for (file, _) in import_all(&dir, name, m) {
             checks_clean(&file);
@@ -265,7 +275,7 @@ fn blender_models_import_as_dat_and_pkx() {
         eprintln!("{name}: {triangles} triangles as .dat and XD / Colosseum .pkx");
         imported += 1;
     }
-    assert_eq!(imported, 2);
+    assert_eq!(imported, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -275,17 +285,19 @@ fn blender_actions_pose_like_blender() {
         return;
     };
     let (dir, manifest) = made(&py, "blender-hsd-actions");
-    let m = &manifest["rig"];
-    let blender = scene(&dir.join(m["glb"].as_str().unwrap()));
-    let joints = node_joints(&blender);
     let mut checked = 0;
-    for (file, dat) in import_all(&dir, "rig", m) {
-        let what = file.file_name().unwrap().to_string_lossy();
-        let worst = actions_match(&what, &dat, &blender, &joints, m);
-        eprintln!("{what}: actions within {worst:.2e} of the extent of Blender's pose");
-        checked += 1;
+    for name in ["rig", "body"] {
+        let m = &manifest[name];
+        let blender = scene(&dir.join(m["glb"].as_str().unwrap()));
+        let joints = node_joints(&blender);
+        for (file, dat) in import_all(&dir, name, m) {
+            let what = file.file_name().unwrap().to_string_lossy();
+            let worst = actions_match(&what, &dat, &blender, &joints, m);
+            eprintln!("{what}: actions within {worst:.2e} of the extent of Blender's pose");
+            checked += 1;
+        }
     }
-    assert_eq!(checked, 3, ".dat, XD and Colosseum .pkx");
+    assert_eq!(checked, 6, ".dat, XD and Colosseum .pkx of each");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -9,6 +9,8 @@ builders, and exports each as .glb into OUT_DIR beside manifest.json.
   on a joint); a wing whose bone is scaled to zero and animated to visible, its tip bone
   collapsing with it. Two actions named as PKX slots: Idle and Physical A.
 - props: make.py's textured multi-material props (quads, n-gons, vertex colours), no armature.
+- body: a subdivided body on 15 bones with Blender's automatic weights at 24 fps, one action
+  (Wave); its "frames" are on the game's 60 fps timeline.
 
 manifest.json: {model: {"glb", "triangles", "bones", "materials", "frames", "actions": {name:
 {"heads", "tails", "rest_tails", "eye"}}}}, as make.py writes them (positions in glTF space, Y
@@ -172,9 +174,85 @@ def make_rig(out_dir):
     }
 
 
+BODY_FPS = 24
+BODY_LAST = 24
+
+
+def make_body(out_dir):
+    """A subdivided body on 15 bones with Blender's automatic weights (every vertex its own
+    weight set: far more palettes than the game's PObj limit unless rounded), at Blender's
+    default 24 fps, so half of its keys fall between the game's frames."""
+    make.reset()
+    scene = bpy.context.scene
+    scene.render.fps = BODY_FPS
+    scene.frame_start = 0
+    scene.frame_end = BODY_LAST
+    bones = [
+        ("root", (0, 0, 0), (0, 0, 0.3), None),
+        ("hips", (0, 0, 1.0), (0, 0, 1.2), "root"),
+        ("spine", (0, 0, 1.2), (0, 0, 1.5), "hips"),
+        ("chest", (0, 0, 1.5), (0, 0, 1.8), "spine"),
+        ("head", (0, 0, 1.8), (0, 0, 2.3), "chest"),
+    ]
+    for side, x in (("L", 1), ("R", -1)):
+        bones += [
+            (f"arm.{side}", (0.2 * x, 0, 1.7), (0.5 * x, 0, 1.7), "chest"),
+            (f"fore.{side}", (0.5 * x, 0, 1.7), (0.85 * x, 0, 1.7), f"arm.{side}"),
+            (f"hand.{side}", (0.85 * x, 0, 1.7), (1.0 * x, 0, 1.7), f"fore.{side}"),
+            (f"thigh.{side}", (0.12 * x, 0, 1.0), (0.12 * x, 0, 0.5), "hips"),
+            (f"shin.{side}", (0.12 * x, 0, 0.5), (0.12 * x, 0, 0.08), f"thigh.{side}"),
+        ]
+    arm = make.armature("body_rig", bones)
+    bm = bmesh.new()
+    make.tube(bm, 30, 20, 0.2, 0.0, 2.3)
+    make.tube(bm, 24, 12, 0.06, 0.1, 1.05, axis=(1, 0, 0), origin=(0, 0, 1.7))
+    make.tube(bm, 24, 12, 0.06, 0.1, 1.05, axis=(-1, 0, 0), origin=(0, 0, 1.7))
+    body = make.mesh_object("body", bm)
+    body.data.materials.append(make.material("body_mat", (0.8, 0.6, 0.5, 1.0)))
+    body.modifiers.new("sub", "SUBSURF").levels = 1
+    bpy.context.view_layer.objects.active = body
+    bpy.ops.object.modifier_apply(modifier="sub")
+    body.select_set(True)
+    arm.select_set(True)
+    bpy.context.view_layer.objects.active = arm
+    bpy.ops.object.parent_set(type="ARMATURE_AUTO")
+    action = make.animate(
+        arm,
+        "Wave",
+        {
+            "arm.L": [(0, (0, 0, 0), None), (7, (0, 0, 50), None), (24, (0, -20, 10), None)],
+            "fore.L": [(0, (0, 0, 0), None), (13, (0, 0, 60), None), (24, (0, 0, 0), None)],
+            "spine": [(0, (0, 0, 0), None), (11, (15, 0, 5), None), (24, (0, 0, 0), None)],
+            "thigh.R": [(0, (0, 0, 0), None), (17, (-30, 0, 0), None), (24, (0, 0, 0), None)],
+        },
+    )
+    arm.animation_data.action = action
+    if not arm.animation_data.action_slot and action.slots:
+        arm.animation_data.action_slot = action.slots[0]
+    pose = make.pose(arm)
+    bpy.ops.export_scene.gltf(
+        filepath=os.path.join(out_dir, "body.glb"),
+        export_format="GLB",
+        export_animations=True,
+    )
+    return {
+        "glb": "body.glb",
+        "triangles": make.triangles(),
+        "bones": [b.name for b in arm.data.bones],
+        "materials": 1,
+        # Blender's frames on the game's 60 fps timeline (every other one a half frame).
+        "frames": [f * 60 / BODY_FPS for f in range(0, BODY_LAST + 1)],
+        "actions": {"Wave": pose},
+    }
+
+
 def main():
     out_dir = sys.argv[1]
-    manifest = {"rig": make_rig(out_dir), "props": make.make_props(out_dir)}
+    manifest = {
+        "rig": make_rig(out_dir),
+        "props": make.make_props(out_dir),
+        "body": make_body(out_dir),
+    }
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
 
