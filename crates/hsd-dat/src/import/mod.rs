@@ -112,39 +112,18 @@ pub fn from_glb(data: &[u8], opts: &ImportOptions) -> Result<Imported> {
     import(&Scene::from_glb(data)?, opts)
 }
 
-/// Weight rounding steps tried in turn while the PObjs stay too many: none, then ever coarser
-/// (a Blender body of 7,574 vertices with automatic weights: 1,438 PObjs as they are, 535 at
-/// 1 %, 323 at 5 %, 151 at 10 %).
-const WEIGHT_STEPS: [Option<f32>; 8] = [
-    None,
-    Some(0.01),
-    Some(0.025),
-    Some(0.05),
-    Some(0.1),
-    Some(0.125),
-    Some(0.2),
-    Some(0.25),
-];
-
 /// Imports `scene` (see the module documentation).
 pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
-    // Weights as they are; where their distinct sets need more PObjs (10 matrices a palette)
-    // than the game takes, rounded ever coarser (seed 003's prep script rounds to 10 %).
-    let mut tried = Vec::new();
-    let (skel, mut b, joints, mut mats, geo, weight_step) = loop {
-        let step = WEIGHT_STEPS.get(tried.len()).copied().flatten();
-        let mut skel = Skeleton::new(scene);
-        let mut b = Builder::new();
-        let joints: Vec<Target> = (0..skel.parent.len())
-            .map(|_| b.slot::<Joint<Target>>())
-            .collect();
-        let mut mats = material::Materials::new(scene, opts);
-        let geo = geometry::geometry(&mut b, scene, &mut skel, &joints, &mut mats, step)?;
-        tried.push(geo.pobjs);
-        if geo.pobjs < crate::POBJ_WARN || tried.len() >= WEIGHT_STEPS.len() {
-            break (skel, b, joints, mats, geo, step);
-        }
-    };
+    let mut skel = Skeleton::new(scene);
+    // Weights as they are, unless their distinct sets need too many PObjs (10 a palette):
+    // then rounded (seed 003's prep script rounds to 10 %).
+    let (step, unrounded) = geometry::weight_step(scene, &skel);
+    let mut b = Builder::new();
+    let joints: Vec<Target> = (0..skel.parent.len())
+        .map(|_| b.slot::<Joint<Target>>())
+        .collect();
+    let mut mats = material::Materials::new(scene, opts);
+    let geo = geometry::geometry(&mut b, scene, &mut skel, &joints, &mut mats, step)?;
     // Holders may have been added: slots for them too.
     let mut joints = joints;
     while joints.len() < skel.parent.len() {
@@ -273,7 +252,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         inexact_blocks: mats.inexact_blocks,
         resized: mats.resized.clone(),
         stale_extras: !mats.trusted,
-        weight_step: weight_step.map(|s| (s, tried.first().copied().unwrap_or(0))),
+        weight_step: step.map(|s| (s, unrounded)),
         scale_dropped: skel.scale_dropped.clone(),
         findings,
         node_joints: {
