@@ -1115,3 +1115,30 @@ fn morph_targets_apply_at_default_weights() {
         "{notes:?}"
     );
 }
+
+/// A ripper's material in the older specular-glossiness model (even as a required
+/// extension): its diffuse colour and texture are the base colour.
+#[test]
+fn specular_glossiness_diffuse_is_the_base_colour() {
+    let mut d = Doc::new(json!({"asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_materials_pbrSpecularGlossiness"],
+        "extensionsRequired": ["KHR_materials_pbrSpecularGlossiness"]}));
+    let pos = d.floats(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3", 3);
+    let png = gx::png::encode(
+        &Image::from_fn(2, 2, |x, y| [x as u8 * 200, y as u8 * 200, 9, 255]).unwrap(),
+    )
+    .unwrap();
+    let view = d.accessor(&png, 5121, "SCALAR", png.len());
+    let view = d.json["accessors"][view]["bufferView"].clone();
+    d.json["images"] = json!([{"bufferView": view, "mimeType": "image/png"}]);
+    d.json["textures"] = json!([{"source": 0}]);
+    d.json["materials"] = json!([{"extensions": {"KHR_materials_pbrSpecularGlossiness": {
+        "diffuseFactor": [0.5, 0.25, 1.0, 0.75], "diffuseTexture": {"index": 0}}}}]);
+    d.json["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": pos}, "material": 0}]}]);
+    d.json["nodes"] = json!([{"mesh": 0}]);
+    d.json["scenes"] = json!([{"nodes": [0]}]);
+    let s = Scene::from_glb(&d.glb()).unwrap();
+    assert_eq!(s.materials[0].color, [0.5, 0.25, 1.0, 0.75]);
+    let t = s.materials[0].texture.unwrap();
+    assert_eq!(s.images()[t].pixel(1, 0), Some([200, 0, 9, 255]));
+}

@@ -13,8 +13,9 @@ use super::{
 use crate::mtx::{IDENTITY, Mtx34, apply, inverse, mul};
 
 /// Extensions a file may require: what they add is read, or is safe to leave out.
-const UNDERSTOOD: [&str; 6] = [
+const UNDERSTOOD: [&str; 7] = [
     "KHR_materials_unlit",
+    "KHR_materials_pbrSpecularGlossiness",
     "KHR_lights_punctual",
     "KHR_texture_transform",
     "KHR_animation_pointer",
@@ -36,7 +37,7 @@ impl Scene {
     /// (through a joint whose rest matrix is singular, a hidden bone, at its bind pose instead:
     /// the inverse of its inverse bind matrix, where its vertices are still apart);
     /// sparse accessors; PNG and JPEG images (by their signature); metallic-roughness base
-    /// colour, alpha mode, `KHR_materials_unlit`, `doubleSided`, the base-colour texture's static
+    /// colour (else `KHR_materials_pbrSpecularGlossiness`' diffuse colour), alpha mode, `KHR_materials_unlit`, `doubleSided`, the base-colour texture's static
     /// `KHR_texture_transform` (applied to the coordinates it reads, unless a clip animates it);
     /// translation, rotation, scale and
     /// `KHR_animation_pointer` channels; perspective cameras and `KHR_lights_punctual` lights
@@ -54,7 +55,8 @@ impl Scene {
     /// are not scene nodes: one marked `extras: {"gx": "skeleton"}` (its children become roots),
     /// and a childless node that instances a skinned mesh (glTF ignores its transform) or is marked
     /// `extras: {"gx": "mesh"}`. Refused with an error: external files, images neither PNG nor
-    /// JPEG, a required extension other than `KHR_materials_unlit`, `KHR_texture_transform`,
+    /// JPEG, a required extension other than `KHR_materials_unlit`,
+    /// `KHR_materials_pbrSpecularGlossiness`, `KHR_texture_transform`,
     /// `KHR_animation_pointer`, `KHR_node_visibility` and `KHR_mesh_quantization` (Draco, meshopt,
     /// Basis), malformed or out-of-range references, and anything past [`gcio::Limits::default`]
     /// (elements per accessor, nodes, bytes read in total).
@@ -1587,9 +1589,23 @@ impl<'a> Reader<'a> {
         for (m, mat) in list(root, "materials")?.iter().enumerate() {
             let what = format!("materials[{m}]");
             let pbr = mat.get("pbrMetallicRoughness").unwrap_or(&Value::Null);
+            // The older specular-glossiness model (rippers' exporters still write it): its
+            // diffuse colour and texture are the base colour, where the core model has none.
+            let sg = mat
+                .get("extensions")
+                .and_then(|e| e.get("KHR_materials_pbrSpecularGlossiness"))
+                .filter(|_| {
+                    pbr.get("baseColorFactor")
+                        .or(pbr.get("baseColorTexture"))
+                        .is_none()
+                });
+            let (base, factor, texture) = match sg {
+                Some(sg) => (sg, "diffuseFactor", "diffuseTexture"),
+                None => (pbr, "baseColorFactor", "baseColorTexture"),
+            };
             let mut out = Material::new(name(mat, || format!("material_{m}")), None);
-            out.color = numbers(pbr, "baseColorFactor", &what)?.unwrap_or([1.0; 4]);
-            if let Some(info) = pbr.get("baseColorTexture") {
+            out.color = numbers(base, factor, &what)?.unwrap_or([1.0; 4]);
+            if let Some(info) = base.get(texture) {
                 let t = index(info, "index", &what)?
                     .ok_or_else(|| invalid(format!("{what}: texture without index")))?;
                 let tex = textures
