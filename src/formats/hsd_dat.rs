@@ -280,12 +280,22 @@ pub(crate) fn import_notices(
             job.from, &what, *size, *stored,
         ));
     }
-    if let Some((step, before)) = imported.weight_step {
+    if let Some(f) = &imported.fitted {
+        let mut how = Vec::new();
+        if f.joined > 0 {
+            how.push(format!("{} meshes sharing a material joined", f.joined));
+        }
+        if let Some(step) = f.weight_step {
+            how.push(format!(
+                "vertex weights rounded to {} % steps",
+                (step * 1000.0).round() / 10.0
+            ));
+        }
         notices.push(format!(
-            "{}: vertex weights rounded to {} % steps: as they were, their distinct sets \
-             needed {before} PObjs (10 a palette)",
+            "{}: {}: as given, the model needed {} PObjs (10 weight sets a palette)",
             job.from,
-            (step * 1000.0).round() / 10.0
+            how.join(", "),
+            f.pobjs
         ));
     }
     notices.push(format!(

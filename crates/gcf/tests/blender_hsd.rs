@@ -233,8 +233,9 @@ fn blender_models_import_as_dat_and_pkx() {
         if name == "body" {
             // Automatic weights: every vertex its own set, rounded until the palettes fit.
             let i = hsd_dat::import::import(&blender, &Default::default()).unwrap();
-            let (_, before) = i.weight_step.unwrap();
-            assert!(before >= hsd_dat::POBJ_CRASH && i.pobjs < hsd_dat::POBJ_WARN);
+            let f = i.fitted.unwrap();
+            assert!(f.weight_step.is_some() && f.pobjs >= hsd_dat::POBJ_CRASH);
+            assert!(i.pobjs < hsd_dat::POBJ_WARN);
         }
         for (file, _) in import_all(&dir, name, m) {
             checks_clean(&file);

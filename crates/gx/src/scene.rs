@@ -125,6 +125,51 @@ impl Mesh {
         }
     }
 
+    /// Whether `other` has the same attributes as this mesh (normals, tangents, stored
+    /// tangents and binormals, as many coordinate and colour sets, a skin) and material, so
+    /// that [`Mesh::append`] keeps every vertex's values.
+    pub fn joins(&self, other: &Mesh) -> bool {
+        let layout = |m: &Mesh| {
+            let some = |n: usize| n > 0;
+            (
+                some(m.normals.len()),
+                some(m.tangents.len()),
+                some(m.stored_tangents.len()),
+                some(m.binormals.len()),
+                m.uvs.iter().map(|u| some(u.len())).collect::<Vec<_>>(),
+                m.colors.iter().map(|c| some(c.len())).collect::<Vec<_>>(),
+                some(m.skin.len()),
+                m.material,
+            )
+        };
+        layout(self) == layout(other)
+    }
+
+    /// Appends `other`'s vertices and triangles (its indices moved past this mesh's vertices);
+    /// both should [`Mesh::joins`]. Name, node and extras stay this mesh's.
+    pub fn append(&mut self, other: &Mesh) {
+        let base = u32::try_from(self.positions.len()).unwrap_or(u32::MAX);
+        self.positions.extend_from_slice(&other.positions);
+        self.normals.extend_from_slice(&other.normals);
+        self.tangents.extend_from_slice(&other.tangents);
+        self.stored_tangents
+            .extend_from_slice(&other.stored_tangents);
+        self.binormals.extend_from_slice(&other.binormals);
+        for (a, b) in self.uvs.iter_mut().zip(&other.uvs) {
+            a.extend_from_slice(b);
+        }
+        for (a, b) in self.colors.iter_mut().zip(&other.colors) {
+            a.extend_from_slice(b);
+        }
+        self.skin.extend_from_slice(&other.skin);
+        self.triangles.extend(
+            other
+                .triangles
+                .iter()
+                .map(|t| t.map(|i| i.saturating_add(base))),
+        );
+    }
+
     /// The mesh as parts of consecutive triangles, each with at most `max_vertices` vertices
     /// (at least 3) and `max_triangles` triangles (at least 1), for formats whose indices or
     /// command lists are bounded (GX's 16-bit array indices, a display list's length): each

@@ -292,7 +292,7 @@ fn palettes_gather_what_they_already_draw() {
     s.meshes.push(m);
     let i = import(&s, &ImportOptions::default()).unwrap();
     assert_eq!(i.pobjs, 2);
-    assert_eq!(i.weight_step, None);
+    assert_eq!(i.fitted, None);
     assert!(support::errors(&i.bytes).is_empty());
     assert!(skins_like_gltf(&s, &i.bytes, &i.node_joints, &[]) >= 20);
 }
@@ -334,10 +334,11 @@ fn too_many_weight_sets_are_rounded() {
     let triangles = m.triangles.len();
     s.meshes.push(m);
     let i = import(&s, &ImportOptions::default()).unwrap();
-    let (step, before) = i.weight_step.unwrap();
+    let f = i.fitted.unwrap();
+    let (step, before) = (f.weight_step.unwrap(), f.pobjs);
     assert!(
-        step > 0.0 && before >= hsd_dat::POBJ_CRASH,
-        "{step} {before}"
+        step > 0.0 && before >= hsd_dat::POBJ_CRASH && f.joined == 0,
+        "{f:?}"
     );
     assert!(i.pobjs < hsd_dat::POBJ_WARN, "{}", i.pobjs);
     assert!(support::errors(&i.bytes).is_empty());
@@ -345,6 +346,51 @@ fn too_many_weight_sets_are_rounded() {
     let kept: usize = back.meshes.iter().map(|m| m.triangles.len()).sum();
     assert_eq!(kept, triangles);
     assert!(skins_like_gltf(&s, &i.bytes, &i.node_joints, &[]) >= 5000);
+}
+
+/// Every mesh is at least one PObj: a rip in 300 pieces over three materials (half rigid on
+/// a bone, half weighted to two) is joined into a mesh per material, its weights untouched,
+/// every triangle kept and skinned as glTF skins it.
+#[test]
+fn many_meshes_are_joined() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let bones: Vec<usize> = (0..10)
+        .map(|k| {
+            node(
+                &mut s,
+                &format!("b{k}"),
+                Some(root),
+                [0.0, 0.1 * k as f32, 0.0],
+                [k as f32, 0.0, 0.0],
+            )
+        })
+        .collect();
+    for k in 0..3 {
+        s.materials
+            .push(gx::scene::Material::new(format!("m{k}"), None));
+    }
+    for i in 0..300 {
+        let mut m = grid(&format!("piece{i}"), 1, 0.5, i as f32 * 0.1);
+        let (a, b) = (bones[i % 10] as u16, bones[(i + 1) % 10] as u16);
+        let w = if i % 2 == 0 {
+            vec![(a, 1.0)]
+        } else {
+            vec![(a, 0.7), (b, 0.3)]
+        };
+        m.skin = vec![gx::scene::skin_weights(&w); m.positions.len()];
+        m.material = Some(i % 3);
+        s.meshes.push(m);
+    }
+    let i = import(&s, &ImportOptions::default()).unwrap();
+    let f = i.fitted.unwrap();
+    assert_eq!((f.pobjs, f.joined, f.weight_step), (300, 297, None));
+    assert!(i.pobjs < 10, "{}", i.pobjs);
+    assert!(support::errors(&i.bytes).is_empty());
+    let turned = gx::mtx::srt([0.4, 0.0, 0.9], [1.0; 3], [1.0, 0.2, 0.0]);
+    for pose in [vec![], vec![(bones[3], turned)]] {
+        assert!(skins_like_gltf(&s, &i.bytes, &i.node_joints, &pose) >= 1200);
+    }
 }
 
 #[test]

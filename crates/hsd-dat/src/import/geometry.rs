@@ -77,16 +77,27 @@ const WEIGHT_STEPS: [Option<f32>; 8] = [
     Some(0.25),
 ];
 
-/// The first of [`WEIGHT_STEPS`] whose weight sets fit the meshes in fewer than
-/// [`crate::POBJ_WARN`] PObjs (the last if none does), and the PObjs the weights need as they
-/// are: counted as [`geometry`] splits them, before anything is built.
-pub(super) fn weight_step(scene: &Scene, skel: &Skeleton) -> (Option<f32>, usize) {
-    let meshes: Vec<std::borrow::Cow<'_, gx::scene::Mesh>> = scene
-        .meshes
-        .iter()
-        .flat_map(|m| m.split(MAX_VALUES, MAX_TRIANGLES))
-        .collect();
-    let pobjs = |step: Option<f32>| -> usize {
+/// How the import fits a model whose meshes, as given, need [`crate::POBJ_WARN`] PObjs or
+/// more (the game crashes on load at about [`crate::POBJ_CRASH`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fitted {
+    /// PObjs the meshes needed as given.
+    pub pobjs: usize,
+    /// Meshes joined into others: plain meshes (no extras of ours) of one material and the
+    /// same attributes become one, since every mesh is at least one PObj (seed 003's prep
+    /// script joins a rip's many meshes).
+    pub joined: usize,
+    /// The step every vertex weight was rounded to, when joining was not enough (each
+    /// PObj's palette holds 10 weight sets).
+    pub weight_step: Option<f32>,
+}
+
+/// How [`geometry`] should fit the scene's meshes (see [`Fitted`]): joined when they need too
+/// many PObjs as given, their weights rounded by the first of [`WEIGHT_STEPS`] that brings
+/// them under [`crate::POBJ_WARN`] when that is not enough (the last if none does); `None`
+/// when they fit as given. Counted as [`geometry`] splits them, before anything is built.
+pub(super) fn fit(scene: &Scene, skel: &Skeleton) -> Option<Fitted> {
+    let pobjs = |meshes: &[std::borrow::Cow<'_, gx::scene::Mesh>], step: Option<f32>| -> usize {
         meshes
             .iter()
             .map(|m| {
@@ -106,37 +117,102 @@ pub(super) fn weight_step(scene: &Scene, skel: &Skeleton) -> (Option<f32>, usize
             })
             .sum()
     };
-    let unrounded = pobjs(None);
-    if unrounded < crate::POBJ_WARN {
-        return (None, unrounded);
+    let given = pobjs(&parts(scene, false), None);
+    if given < crate::POBJ_WARN {
+        return None;
     }
+    let joined = parts(scene, true);
     let step = WEIGHT_STEPS
         .iter()
-        .skip(1)
         .copied()
-        .find(|&s| pobjs(s) < crate::POBJ_WARN)
+        .find(|&s| pobjs(&joined, s) < crate::POBJ_WARN)
         .unwrap_or(WEIGHT_STEPS.last().copied().flatten());
-    (step, unrounded)
+    Some(Fitted {
+        pobjs: given,
+        joined: scene.meshes.len() - joined_count(scene),
+        weight_step: step,
+    })
 }
 
-/// Builds every mesh into `b`; adds holder joints to `skel` where needed. With `step`, every
-/// vertex weight is rounded to a multiple of it ([`normalised`]).
+/// Plain meshes (no extras of ours, every vertex skinned) that [`gx::scene::Mesh::joins`]
+/// an earlier one: the mesh each joins, or `None`.
+fn join_targets(scene: &Scene) -> Vec<Option<usize>> {
+    let plain = |m: &gx::scene::Mesh| m.extras.is_none() && m.skin.len() == m.positions.len();
+    let mut out: Vec<Option<usize>> = Vec::with_capacity(scene.meshes.len());
+    for (i, m) in scene.meshes.iter().enumerate() {
+        let target = plain(m)
+            .then(|| {
+                scene
+                    .meshes
+                    .iter()
+                    .take(i)
+                    .enumerate()
+                    .find(|(k, e)| out.get(*k) == Some(&None) && plain(e) && e.joins(m))
+            })
+            .flatten()
+            .map(|(k, _)| k);
+        out.push(target);
+    }
+    out
+}
+
+/// How many meshes are left once [`join_targets`] are joined.
+fn joined_count(scene: &Scene) -> usize {
+    join_targets(scene).iter().filter(|t| t.is_none()).count()
+}
+
+/// The meshes as [`geometry`] builds them: with `join`, each plain mesh appended to the first
+/// it [`gx::scene::Mesh::joins`] ([`join_targets`]), then every mesh cut into parts within
+/// GX's bounds: a 16-bit index reaches 65,536 values of an array, and a PObj's display list
+/// ends within 2 MiB.
+fn parts(scene: &Scene, join: bool) -> Vec<std::borrow::Cow<'_, gx::scene::Mesh>> {
+    use std::borrow::Cow;
+    let mut meshes: Vec<Cow<'_, gx::scene::Mesh>> =
+        scene.meshes.iter().map(Cow::Borrowed).collect();
+    if join {
+        let targets = join_targets(scene);
+        for (i, t) in targets.iter().enumerate() {
+            if let (Some(t), Some(m)) = (t, scene.meshes.get(i))
+                && let Some(into) = meshes.get_mut(*t)
+            {
+                into.to_mut().append(m);
+            }
+        }
+        meshes = meshes
+            .into_iter()
+            .zip(&targets)
+            .filter(|(_, t)| t.is_none())
+            .map(|(m, _)| m)
+            .collect();
+    }
+    let mut out = Vec::new();
+    for m in meshes {
+        match m {
+            Cow::Borrowed(b) => out.extend(b.split(MAX_VALUES, MAX_TRIANGLES)),
+            Cow::Owned(o) => out.extend(
+                o.split(MAX_VALUES, MAX_TRIANGLES)
+                    .into_iter()
+                    .map(|p| Cow::Owned(p.into_owned())),
+            ),
+        }
+    }
+    out
+}
+
+/// Builds every mesh into `b`; adds holder joints to `skel` where needed. With `fitted`, the
+/// meshes are joined and their weights rounded as it says ([`fit`]).
 pub(super) fn geometry(
     b: &mut Builder,
     scene: &Scene,
     skel: &mut Skeleton,
     joints: &[Target],
     mats: &mut Materials<'_>,
-    step: Option<f32>,
+    fitted: Option<&Fitted>,
 ) -> Result<Geometry> {
-    // GX indexes at most 65,536 values of an array, and a PObj's display list ends within
-    // 2 MiB: a larger mesh becomes parts that fit (PObjs of one DObj), and the arrays are
-    // chunked ([`Arrays::add`]).
-    let meshes: Vec<std::borrow::Cow<'_, gx::scene::Mesh>> = scene
-        .meshes
-        .iter()
-        .flat_map(|m| m.split(MAX_VALUES, MAX_TRIANGLES))
-        .collect();
+    // A larger mesh becomes parts that fit GX's bounds (PObjs of one DObj), and the arrays
+    // are chunked ([`Arrays::add`]).
+    let meshes = parts(scene, fitted.is_some_and(|f| f.joined > 0));
+    let step = fitted.and_then(|f| f.weight_step);
     let mut skinned: Vec<Skinned> = meshes.iter().map(|m| skin(m, skel, step)).collect();
     // A joint our export recorded as SKELETON stays a deformer (with its inverse bind matrix)
     // unless a mesh records it as its owner.
@@ -475,11 +551,17 @@ fn palettes(tris: &[[u32; 3]], keys: &[Vec<(usize, u32)>]) -> Vec<Part> {
         }
         loop {
             let room = MAX_PALETTE.saturating_sub(in_palette.len());
-            let Some(t) = buckets
+            let near = buckets
                 .iter_mut()
                 .take(room.min(3) + 1)
-                .find_map(BTreeSet::pop_first)
-            else {
+                .find_map(BTreeSet::pop_first);
+            // Nothing sharing a set fits: the first triangle left, if it does (pieces with
+            // sets of their own, a joined rip's, fill one palette).
+            let Some(t) = near.or_else(|| {
+                (first_left..tris.len())
+                    .find(|&t| !taken.get(t).copied().unwrap_or(true))
+                    .filter(|&t| count(t, &in_palette) <= room)
+            }) else {
                 break;
             };
             if let Some(x) = taken.get_mut(t) {

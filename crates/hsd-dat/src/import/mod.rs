@@ -26,6 +26,7 @@
 
 pub mod anim;
 mod geometry;
+pub use geometry::Fitted;
 pub mod matanim;
 mod material;
 mod scene_objects;
@@ -92,10 +93,9 @@ pub struct Imported {
     /// Our extras' image indices did not match the document's images (an editor rewrote the
     /// glb): materials were imported from their glTF form, material animations without them.
     pub stale_extras: bool,
-    /// The step vertex weights were rounded to, and the PObjs they needed before, when their
-    /// distinct sets needed [`crate::POBJ_WARN`] PObjs or more (each PObj's palette holds at
-    /// most 10 weight sets; the game crashes on load at about [`crate::POBJ_CRASH`]).
-    pub weight_step: Option<(f32, usize)>,
+    /// How the meshes were fitted when, as given, they needed [`crate::POBJ_WARN`] PObjs or
+    /// more.
+    pub fitted: Option<Fitted>,
     /// Scene nodes whose rest scale our extras record (not 1) while the node's is 1: what
     /// Blender's re-export does to a bone's rest scale (its edit bones have none) unless its
     /// "Use Rest Position Armature" option is off. The node's scale is imported.
@@ -115,15 +115,22 @@ pub fn from_glb(data: &[u8], opts: &ImportOptions) -> Result<Imported> {
 /// Imports `scene` (see the module documentation).
 pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
     let mut skel = Skeleton::new(scene);
-    // Weights as they are, unless their distinct sets need too many PObjs (10 a palette):
-    // then rounded (seed 003's prep script rounds to 10 %).
-    let (step, unrounded) = geometry::weight_step(scene, &skel);
+    // Meshes and weights as they are, unless they need too many PObjs: then joined, and
+    // rounded if need be (seed 003's prep script joins meshes and rounds to 10 %).
+    let fitted = geometry::fit(scene, &skel);
     let mut b = Builder::new();
     let joints: Vec<Target> = (0..skel.parent.len())
         .map(|_| b.slot::<Joint<Target>>())
         .collect();
     let mut mats = material::Materials::new(scene, opts);
-    let geo = geometry::geometry(&mut b, scene, &mut skel, &joints, &mut mats, step)?;
+    let geo = geometry::geometry(
+        &mut b,
+        scene,
+        &mut skel,
+        &joints,
+        &mut mats,
+        fitted.as_ref(),
+    )?;
     // Holders may have been added: slots for them too.
     let mut joints = joints;
     while joints.len() < skel.parent.len() {
@@ -252,7 +259,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
         inexact_blocks: mats.inexact_blocks,
         resized: mats.resized.clone(),
         stale_extras: !mats.trusted,
-        weight_step: step.map(|s| (s, unrounded)),
+        fitted,
         scale_dropped: skel.scale_dropped.clone(),
         findings,
         node_joints: {
