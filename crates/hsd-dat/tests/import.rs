@@ -53,6 +53,38 @@ fn node(s: &mut Scene, name: &str, parent: Option<usize>, r: [f32; 3], t: [f32; 
     s.nodes.len() - 1
 }
 
+/// Blender's case: a root and a bone (turned, off the origin); a hat weighted 100 % to the
+/// bone, and a body weighted to the root and, more with each vertex, the bone. The scene, the
+/// root's node and the bone's.
+fn hat_and_body() -> (Scene, usize, usize) {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let bone = node(&mut s, "bone", Some(root), [0.3, 0.0, 0.7], [0.0, 1.0, 0.0]);
+    let mut hat = grid("hat", 2, 1.0, 2.0);
+    hat.skin = vec![gx::scene::skin_weights(&[(bone as u16, 1.0)]); hat.positions.len()];
+    s.meshes.push(hat);
+    let mut body = grid("body", 3, 1.0, 0.0);
+    body.skin = (0..body.positions.len())
+        .map(|i| {
+            gx::scene::skin_weights(&[(root as u16, 0.5), (bone as u16, 0.1 + i as f32 / 40.0)])
+        })
+        .collect();
+    s.meshes.push(body);
+    (s, root, bone)
+}
+
+/// A root node and `n` bones under it, bone `k` turned and moved by `place(k)` (rotation,
+/// translation); the bones' node indices.
+fn fan(s: &mut Scene, n: usize, place: impl Fn(f32) -> ([f32; 3], [f32; 3])) -> Vec<usize> {
+    let root = node(s, "root", None, [0.0; 3], [0.0; 3]);
+    (0..n)
+        .map(|k| {
+            let (r, t) = place(k as f32);
+            node(s, &format!("b{k}"), Some(root), r, t)
+        })
+        .collect()
+}
+
 /// A grid of `n × n` quads in the XY plane, at height `z`, `size` wide.
 fn grid(name: &str, n: u32, size: f32, z: f32) -> gx::scene::Mesh {
     let mut m = gx::scene::Mesh::new(name);
@@ -227,20 +259,8 @@ fn skins_like_gltf(
 /// twice: 213 of its 354 triangles off).
 #[test]
 fn skin_bound_without_the_rest_scale() {
-    let mut s = Scene::new("test");
-    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
-    let bone = node(&mut s, "bone", Some(root), [0.3, 0.0, 0.7], [0.0, 1.0, 0.0]);
+    let (mut s, _, bone) = hat_and_body();
     s.nodes[bone].local = gx::mtx::srt([0.3, 0.0, 0.7], [2.0, 2.0, 2.0], [0.0, 1.0, 0.0]);
-    let mut blade = grid("blade", 2, 1.0, 2.0);
-    blade.skin = vec![gx::scene::skin_weights(&[(bone as u16, 1.0)]); blade.positions.len()];
-    s.meshes.push(blade);
-    let mut body = grid("body", 3, 1.0, 0.0);
-    body.skin = (0..body.positions.len())
-        .map(|i| {
-            gx::scene::skin_weights(&[(root as u16, 0.5), (bone as u16, 0.1 + i as f32 / 40.0)])
-        })
-        .collect();
-    s.meshes.push(body);
     // Through a glb, as the file is read: positions skinned at rest.
     let read = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
     let i = import(&read, &ImportOptions::default()).unwrap();
@@ -257,18 +277,7 @@ fn skin_bound_without_the_rest_scale() {
 #[test]
 fn palettes_gather_what_they_already_draw() {
     let mut s = Scene::new("test");
-    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
-    let bones: Vec<usize> = (0..20)
-        .map(|k| {
-            node(
-                &mut s,
-                &format!("b{k}"),
-                Some(root),
-                [0.0; 3],
-                [k as f32, 0.0, 0.0],
-            )
-        })
-        .collect();
+    let bones = fan(&mut s, 20, |k| ([0.0; 3], [k, 0.0, 0.0]));
     let mut m = gx::scene::Mesh::new("two regions");
     // Region r: a strip of 10 vertices, vertex v on bone 10 r + v.
     for r in 0..2 {
@@ -305,18 +314,7 @@ fn palettes_gather_what_they_already_draw() {
 #[test]
 fn too_many_weight_sets_are_rounded() {
     let mut s = Scene::new("test");
-    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
-    let bones: Vec<usize> = (0..12)
-        .map(|k| {
-            node(
-                &mut s,
-                &format!("b{k}"),
-                Some(root),
-                [0.0, 0.0, 0.3 * k as f32],
-                [0.0; 3],
-            )
-        })
-        .collect();
+    let bones = fan(&mut s, 12, |k| ([0.0, 0.0, 0.3 * k], [0.0; 3]));
     let mut m = grid("body", 72, 8.0, 0.0);
     m.skin = m
         .positions
@@ -354,18 +352,7 @@ fn too_many_weight_sets_are_rounded() {
 #[test]
 fn many_meshes_are_joined() {
     let mut s = Scene::new("test");
-    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
-    let bones: Vec<usize> = (0..10)
-        .map(|k| {
-            node(
-                &mut s,
-                &format!("b{k}"),
-                Some(root),
-                [0.0, 0.1 * k as f32, 0.0],
-                [k as f32, 0.0, 0.0],
-            )
-        })
-        .collect();
+    let bones = fan(&mut s, 10, |k| ([0.0, 0.1 * k, 0.0], [k, 0.0, 0.0]));
     for k in 0..3 {
         s.materials
             .push(gx::scene::Material::new(format!("m{k}"), None));
@@ -400,19 +387,7 @@ fn plain_mesh_weighted_to_its_own_bone() {
     // it and weighted by nothing, owns the mesh (ENVELOPE_MODEL, OPA, no SKELETON or inverse
     // bind), every vertex weighted 1.0 to the bone; the other mesh is an envelope mesh owned
     // by a joint no envelope weights.
-    let mut s = Scene::new("test");
-    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
-    let bone = node(&mut s, "bone", Some(root), [0.3, 0.0, 0.7], [0.0, 1.0, 0.0]);
-    let mut hat = grid("hat", 2, 1.0, 2.0);
-    hat.skin = vec![gx::scene::skin_weights(&[(bone as u16, 1.0)]); hat.positions.len()];
-    s.meshes.push(hat);
-    let mut body = grid("body", 3, 1.0, 0.0);
-    body.skin = (0..body.positions.len())
-        .map(|i| {
-            gx::scene::skin_weights(&[(root as u16, 0.5), (bone as u16, 0.1 + i as f32 / 40.0)])
-        })
-        .collect();
-    s.meshes.push(body);
+    let (s, root, bone) = hat_and_body();
     let b = plain(&s);
     let findings = hsd_dat::validate(&b);
     assert!(findings.iter().all(|d| d.rule != "HSD-020"), "{findings:?}");
