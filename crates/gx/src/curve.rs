@@ -78,8 +78,7 @@ pub fn eval(keys: &[Key], frame: f32) -> f32 {
 /// within `tol`, with as few keys as the fitter finds: the fewer of [`Fit::shared`] and
 /// [`Fit::split`] (shared slopes on a tie). A constant gives one key.
 pub fn fit_hermite(samples: &[f32], tol: f32) -> Vec<Key> {
-    let frames: Vec<f32> = (0..samples.len()).map(|i| i as f32).collect();
-    fit_hermite_at(&frames, samples, tol)
+    Fit::new(tol).fewest(&Track::whole(samples))
 }
 
 /// [`fit_hermite`] for samples at `frames` (ascending) that need not be whole: keys go only on
@@ -88,15 +87,7 @@ pub fn fit_hermite(samples: &[f32], tol: f32) -> Vec<Key> {
 /// timeline) then plays its own values where the game shows fractional frames. A one-frame
 /// segment whose inner samples no cubic holds within `tol` keeps the closest slopes found.
 pub fn fit_hermite_at(frames: &[f32], samples: &[f32], tol: f32) -> Vec<Key> {
-    let fit = Fit::new(tol);
-    let track = Track::new(frames, samples);
-    let shared = fit.fit(&track, true);
-    let split = fit.fit(&track, false);
-    if split.len() < shared.len() {
-        split
-    } else {
-        shared
-    }
+    Fit::new(tol).fewest(&Track::new(frames, samples))
 }
 
 /// Samples to fit: values at frames, and which of them may hold a key.
@@ -115,6 +106,15 @@ impl<'a> Track<'a> {
             .filter(|&i| i == 0 || i + 1 == n || frames.get(i).is_some_and(|f| f.fract() == 0.0))
             .collect();
         Track { frames, y, keys }
+    }
+
+    /// Samples at frames 0, 1, …, each a key's place.
+    fn whole(y: &'a [f32]) -> Self {
+        Track {
+            frames: (0..y.len()).map(|i| i as f32).collect(),
+            y,
+            keys: (0..y.len()).collect(),
+        }
     }
 
     fn at(&self, i: usize) -> f32 {
@@ -160,19 +160,24 @@ impl Fit<'static> {
 impl Fit<'_> {
     /// Keys with one slope each (in = out: J3D tangent mode 0, three values a key).
     pub fn shared(&self, samples: &[f32]) -> Vec<Key> {
-        self.whole(samples, true)
+        self.fit(&Track::whole(samples), true)
     }
 
     /// Keys whose in and out slopes differ (J3D tangent mode 1, four values a key): each segment
     /// fits its own two slopes, which follows corners and jumps with fewer keys.
     pub fn split(&self, samples: &[f32]) -> Vec<Key> {
-        self.whole(samples, false)
+        self.fit(&Track::whole(samples), false)
     }
 
-    /// Samples at frames 0, 1, ….
-    fn whole(&self, y: &[f32], shared: bool) -> Vec<Key> {
-        let frames: Vec<f32> = (0..y.len()).map(|i| i as f32).collect();
-        self.fit(&Track::new(&frames, y), shared)
+    /// The fewer keys of the shared and split fits (shared on a tie).
+    fn fewest(&self, track: &Track<'_>) -> Vec<Key> {
+        let shared = self.fit(track, true);
+        let split = self.fit(track, false);
+        if split.len() < shared.len() {
+            split
+        } else {
+            shared
+        }
     }
 
     fn fit(&self, tr: &Track<'_>, shared: bool) -> Vec<Key> {

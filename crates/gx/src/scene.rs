@@ -75,6 +75,15 @@ impl Node {
     }
 }
 
+/// A mesh's [`Mesh::layout`]: comparable and hashable, to group meshes that can be joined.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MeshLayout {
+    attributes: [bool; 5],
+    uvs: Vec<bool>,
+    colors: Vec<bool>,
+    material: Option<usize>,
+}
+
 /// One mesh: a triangle list whose per-vertex attribute lists are empty when absent, else as
 /// long as `positions`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -125,28 +134,27 @@ impl Mesh {
         }
     }
 
-    /// Whether `other` has the same attributes as this mesh (normals, tangents, stored
-    /// tangents and binormals, as many coordinate and colour sets, a skin) and material, so
-    /// that [`Mesh::append`] keeps every vertex's values.
-    pub fn joins(&self, other: &Mesh) -> bool {
-        let layout = |m: &Mesh| {
-            let some = |n: usize| n > 0;
-            (
-                some(m.normals.len()),
-                some(m.tangents.len()),
-                some(m.stored_tangents.len()),
-                some(m.binormals.len()),
-                m.uvs.iter().map(|u| some(u.len())).collect::<Vec<_>>(),
-                m.colors.iter().map(|c| some(c.len())).collect::<Vec<_>>(),
-                some(m.skin.len()),
-                m.material,
-            )
-        };
-        layout(self) == layout(other)
+    /// What the mesh holds besides values: which attributes (normals, tangents, stored
+    /// tangents and binormals, each coordinate and colour set, a skin) and its material.
+    /// Meshes of one layout [`Mesh::append`] to each other keeping every vertex's values.
+    pub fn layout(&self) -> MeshLayout {
+        let some = |n: usize| n > 0;
+        MeshLayout {
+            attributes: [
+                some(self.normals.len()),
+                some(self.tangents.len()),
+                some(self.stored_tangents.len()),
+                some(self.binormals.len()),
+                some(self.skin.len()),
+            ],
+            uvs: self.uvs.iter().map(|u| some(u.len())).collect(),
+            colors: self.colors.iter().map(|c| some(c.len())).collect(),
+            material: self.material,
+        }
     }
 
     /// Appends `other`'s vertices and triangles (its indices moved past this mesh's vertices);
-    /// both should [`Mesh::joins`]. Name, node and extras stay this mesh's.
+    /// both should have one [`Mesh::layout`]. Name, node and extras stay this mesh's.
     pub fn append(&mut self, other: &Mesh) {
         let base = u32::try_from(self.positions.len()).unwrap_or(u32::MAX);
         self.positions.extend_from_slice(&other.positions);

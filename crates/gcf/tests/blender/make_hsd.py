@@ -187,13 +187,8 @@ def make_body(out_dir):
     scene.render.fps = BODY_FPS
     scene.frame_start = 0
     scene.frame_end = BODY_LAST
-    bones = [
-        ("root", (0, 0, 0), (0, 0, 0.3), None),
-        ("hips", (0, 0, 1.0), (0, 0, 1.2), "root"),
-        ("spine", (0, 0, 1.2), (0, 0, 1.5), "hips"),
-        ("chest", (0, 0, 1.5), (0, 0, 1.8), "spine"),
-        ("head", (0, 0, 1.8), (0, 0, 2.3), "chest"),
-    ]
+    # The rig's trunk, limbs of its own.
+    bones = [b for b in BONES if b[0] in ("root", "hips", "spine", "chest", "head")]
     for side, x in (("L", 1), ("R", -1)):
         bones += [
             (f"arm.{side}", (0.2 * x, 0, 1.7), (0.5 * x, 0, 1.7), "chest"),

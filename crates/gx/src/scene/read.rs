@@ -1373,12 +1373,12 @@ impl<'a> Reader<'a> {
             if let Some(x) = out.normals.get_mut(v) {
                 *x = unit(nrm);
             }
-            let mut nodes: Vec<u16> = weights.iter().filter(|p| p.1 > 0.0).map(|p| p.0).collect();
-            nodes.sort_unstable();
-            nodes.dedup();
-            if nodes.len() > 4 {
-                over += 1;
-            }
+            let distinct = weights
+                .iter()
+                .enumerate()
+                .filter(|&(i, p)| p.1 > 0.0 && weights.iter().take(i).all(|q| q.0 != p.0))
+                .count();
+            over += usize::from(distinct > 4);
             out.skin.push(skin_weights(&weights));
             // Tangents and binormals go through the blended linear part.
             let mut blend = [[0.0f32; 4]; 3];

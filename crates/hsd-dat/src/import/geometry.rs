@@ -102,7 +102,9 @@ pub(super) fn fit(scene: &Scene, skel: &Skeleton) -> Option<Fitted> {
             .iter()
             .map(|m| {
                 let s = skin(m, skel, step);
-                if s.rigid.is_some() {
+                // A rigid mesh is one PObj, and so is one with a palette our export
+                // recorded (its real model's PObj): only plain envelope meshes are split.
+                if s.rigid.is_some() || !s.listed.is_empty() {
                     return 1;
                 }
                 let keys: Vec<Vec<(usize, u32)>> = s.weights.iter().map(key).collect();
@@ -117,11 +119,12 @@ pub(super) fn fit(scene: &Scene, skel: &Skeleton) -> Option<Fitted> {
             })
             .sum()
     };
-    let given = pobjs(&parts(scene, false), None);
+    let given = pobjs(&parts(scene, &[]), None);
     if given < crate::POBJ_WARN {
         return None;
     }
-    let joined = parts(scene, true);
+    let targets = join_targets(scene);
+    let joined = parts(scene, &targets);
     let step = WEIGHT_STEPS
         .iter()
         .copied()
@@ -129,64 +132,52 @@ pub(super) fn fit(scene: &Scene, skel: &Skeleton) -> Option<Fitted> {
         .unwrap_or(WEIGHT_STEPS.last().copied().flatten());
     Some(Fitted {
         pobjs: given,
-        joined: scene.meshes.len() - joined_count(scene),
+        joined: targets.iter().flatten().count(),
         weight_step: step,
     })
 }
 
-/// Plain meshes (no extras of ours, every vertex skinned) that [`gx::scene::Mesh::joins`]
-/// an earlier one: the mesh each joins, or `None`.
+/// For each mesh, the earlier mesh it joins: a plain mesh (no extras of ours, every vertex
+/// skinned) joins the first plain mesh of its [`gx::scene::Mesh::layout`].
 fn join_targets(scene: &Scene) -> Vec<Option<usize>> {
-    let plain = |m: &gx::scene::Mesh| m.extras.is_none() && m.skin.len() == m.positions.len();
-    let mut out: Vec<Option<usize>> = Vec::with_capacity(scene.meshes.len());
-    for (i, m) in scene.meshes.iter().enumerate() {
-        let target = plain(m)
-            .then(|| {
-                scene
-                    .meshes
-                    .iter()
-                    .take(i)
-                    .enumerate()
-                    .find(|(k, e)| out.get(*k) == Some(&None) && plain(e) && e.joins(m))
-            })
-            .flatten()
-            .map(|(k, _)| k);
-        out.push(target);
-    }
-    out
+    let mut first: HashMap<gx::scene::MeshLayout, usize> = HashMap::new();
+    scene
+        .meshes
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            if m.extras.is_some() || m.skin.len() != m.positions.len() {
+                return None;
+            }
+            let at = *first.entry(m.layout()).or_insert(i);
+            (at != i).then_some(at)
+        })
+        .collect()
 }
 
-/// How many meshes are left once [`join_targets`] are joined.
-fn joined_count(scene: &Scene) -> usize {
-    join_targets(scene).iter().filter(|t| t.is_none()).count()
-}
-
-/// The meshes as [`geometry`] builds them: with `join`, each plain mesh appended to the first
-/// it [`gx::scene::Mesh::joins`] ([`join_targets`]), then every mesh cut into parts within
+/// The meshes as [`geometry`] builds them: each mesh with a target appended to it
+/// ([`join_targets`]; none when `targets` is empty), then every mesh cut into parts within
 /// GX's bounds: a 16-bit index reaches 65,536 values of an array, and a PObj's display list
 /// ends within 2 MiB.
-fn parts(scene: &Scene, join: bool) -> Vec<std::borrow::Cow<'_, gx::scene::Mesh>> {
+fn parts<'a>(
+    scene: &'a Scene,
+    targets: &[Option<usize>],
+) -> Vec<std::borrow::Cow<'a, gx::scene::Mesh>> {
     use std::borrow::Cow;
-    let mut meshes: Vec<Cow<'_, gx::scene::Mesh>> =
+    let mut meshes: Vec<Cow<'a, gx::scene::Mesh>> =
         scene.meshes.iter().map(Cow::Borrowed).collect();
-    if join {
-        let targets = join_targets(scene);
-        for (i, t) in targets.iter().enumerate() {
-            if let (Some(t), Some(m)) = (t, scene.meshes.get(i))
-                && let Some(into) = meshes.get_mut(*t)
-            {
-                into.to_mut().append(m);
-            }
+    for (i, t) in targets.iter().enumerate() {
+        if let (Some(t), Some(m)) = (t, scene.meshes.get(i))
+            && let Some(into) = meshes.get_mut(*t)
+        {
+            into.to_mut().append(m);
         }
-        meshes = meshes
-            .into_iter()
-            .zip(&targets)
-            .filter(|(_, t)| t.is_none())
-            .map(|(m, _)| m)
-            .collect();
     }
     let mut out = Vec::new();
-    for m in meshes {
+    for (i, m) in meshes.into_iter().enumerate() {
+        if targets.get(i).is_some_and(Option::is_some) {
+            continue;
+        }
         match m {
             Cow::Borrowed(b) => out.extend(b.split(MAX_VALUES, MAX_TRIANGLES)),
             Cow::Owned(o) => out.extend(
@@ -211,7 +202,11 @@ pub(super) fn geometry(
 ) -> Result<Geometry> {
     // A larger mesh becomes parts that fit GX's bounds (PObjs of one DObj), and the arrays
     // are chunked ([`Arrays::add`]).
-    let meshes = parts(scene, fitted.is_some_and(|f| f.joined > 0));
+    let targets = match fitted {
+        Some(f) if f.joined > 0 => join_targets(scene),
+        _ => Vec::new(),
+    };
+    let meshes = parts(scene, &targets);
     let step = fitted.and_then(|f| f.weight_step);
     let mut skinned: Vec<Skinned> = meshes.iter().map(|m| skin(m, skel, step)).collect();
     // A joint our export recorded as SKELETON stays a deformer (with its inverse bind matrix)
@@ -491,6 +486,7 @@ fn normalised(
 fn palettes(tris: &[[u32; 3]], keys: &[Vec<(usize, u32)>]) -> Vec<Part> {
     // Each distinct weight set as a number, each triangle's sets, each set's triangles.
     let mut ids: HashMap<&Vec<(usize, u32)>, usize> = HashMap::new();
+    let mut key_of: Vec<&Vec<(usize, u32)>> = Vec::new();
     let sets: Vec<Vec<usize>> = tris
         .iter()
         .map(|t| {
@@ -498,8 +494,10 @@ fn palettes(tris: &[[u32; 3]], keys: &[Vec<(usize, u32)>]) -> Vec<Part> {
                 .iter()
                 .filter_map(|&i| keys.get(i as usize))
                 .map(|k| {
-                    let next = ids.len();
-                    *ids.entry(k).or_insert(next)
+                    *ids.entry(k).or_insert_with(|| {
+                        key_of.push(k);
+                        key_of.len() - 1
+                    })
                 })
                 .collect();
             s.sort_unstable();
@@ -507,13 +505,7 @@ fn palettes(tris: &[[u32; 3]], keys: &[Vec<(usize, u32)>]) -> Vec<Part> {
             s
         })
         .collect();
-    let mut key_of: Vec<&Vec<(usize, u32)>> = vec![&EMPTY_KEY; ids.len()];
-    for (k, &i) in &ids {
-        if let Some(slot) = key_of.get_mut(i) {
-            *slot = k;
-        }
-    }
-    let mut users: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); key_of.len()];
     for (t, s) in sets.iter().enumerate() {
         for &k in s {
             if let Some(u) = users.get_mut(k) {
@@ -614,9 +606,6 @@ fn palettes(tris: &[[u32; 3]], keys: &[Vec<(usize, u32)>]) -> Vec<Part> {
     }
     parts
 }
-
-/// A weight-set key no vertex has (the placeholder before every id has its key).
-static EMPTY_KEY: Vec<(usize, u32)> = Vec::new();
 
 /// Weights summing to 1 rounded to multiples of `step`: each floored, the units left over
 /// going to the largest remainders; zeros dropped.

@@ -388,9 +388,12 @@ type Srt = ([f32; 3], [f32; 3], [f32; 3]);
 /// edited node wins over its extras. Under an extra node of the export's scale inheritance
 /// (`inherit`: the parent's accumulated scale `P`), the node's matrix is `TRS(P∘t, R, P∘s)`.
 /// The flag says whether the recorded values were taken.
-fn local_srt(node: &gx::scene::Node, inherit: Option<[f32; 3]>) -> (Srt, bool) {
+fn local_srt(
+    node: &gx::scene::Node,
+    recorded: Option<[[f32; 3]; 3]>,
+    inherit: Option<[f32; 3]>,
+) -> (Srt, bool) {
     let p = inherit.unwrap_or([1.0; 3]);
-    let recorded = extras::read::<JointExtras>(node.extras.as_ref()).and_then(|x| x.srt);
     if let Some([r, s, t]) = recorded {
         let reach = t
             .iter()
@@ -532,7 +535,8 @@ impl Skeleton {
             .first()
             .and_then(|&i| scene.nodes.get(i))
             .is_some_and(|x| {
-                local_srt(x, None)
+                let recorded = extras::read::<JointExtras>(x.extras.as_ref()).and_then(|e| e.srt);
+                local_srt(x, recorded, None)
                     .0
                     .0
                     .iter()
@@ -576,14 +580,12 @@ impl Skeleton {
             let inherit = parent_of(i)
                 .and_then(|p| scene.nodes.get(p))
                 .and_then(inherited_scale);
-            let flags = extras::read::<JointExtras>(node.extras.as_ref())
-                .map(|x| JointFlags::from_bits_retain(x.flags));
-            let (parts, as_recorded) = local_srt(node, inherit);
+            let x = extras::read::<JointExtras>(node.extras.as_ref());
+            let flags = x.as_ref().map(|x| JointFlags::from_bits_retain(x.flags));
+            let recorded = x.and_then(|x| x.srt);
+            let (parts, as_recorded) = local_srt(node, recorded, inherit);
             let unit = |v: [f32; 3]| v.iter().all(|x| (x - 1.0).abs() <= 1e-4);
-            let recorded_scale = extras::read::<JointExtras>(node.extras.as_ref())
-                .and_then(|x| x.srt)
-                .map(|[_, sc, _]| sc);
-            if !as_recorded && unit(parts.1) && recorded_scale.is_some_and(|sc| !unit(sc)) {
+            if !as_recorded && unit(parts.1) && recorded.is_some_and(|[_, sc, _]| !unit(sc)) {
                 s.scale_dropped.push(i);
             }
             let classical = match flags {
