@@ -339,6 +339,59 @@ impl VertexFormat {
         Some(())
     }
 
+    /// The direction `unit` as this fixed-point format stores it: the grid point next to
+    /// `unit × 2^frac` (each component within one step of it) that points along `unit` within
+    /// float noise, else `unit` itself (for [`encode`](Self::encode) to round). Stored normals
+    /// are seldom unit length (HAL's lie between 0.988 and 1.012), so a glTF normal — made unit
+    /// from one — rounds to a neighbour of the stored value as often as not, and two stored
+    /// values a step apart would merge; the direction tells the stored one apart. Of points on
+    /// the same ray, the one nearest unit length. F32 formats return `unit`.
+    pub fn grid_direction(&self, unit: [f32; 3]) -> [f32; 3] {
+        // Within about 1e-4 rad: a neighbour one step off turns by about 1 / 2^frac.
+        const NOISE: f64 = 1e-8;
+        let range = match self.ty {
+            CompType::U8 => 0.0..=255.0,
+            CompType::S8 => -128.0..=127.0,
+            CompType::U16 => 0.0..=65535.0,
+            CompType::S16 => -32768.0..=32767.0,
+            _ => return unit,
+        };
+        let scale = f64::from(f32::from(self.frac).exp2());
+        let len = |c: &[f64; 3]| c.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let u = unit.map(f64::from);
+        let ul = len(&u);
+        if (ul - 1.0).abs() > 1e-3 {
+            return unit;
+        }
+        let u = u.map(|x| x / ul);
+        let base = u.map(|x| (x * scale).round());
+        let mut best: Option<([f64; 3], f64, f64)> = None;
+        for k in 0..27 {
+            let d = [k % 3, k / 3 % 3, k / 9].map(|i| f64::from(i) - 1.0);
+            let c = [base[0] + d[0], base[1] + d[1], base[2] + d[2]];
+            let l = len(&c);
+            if l == 0.0 || !c.iter().all(|x| range.contains(x)) {
+                continue;
+            }
+            let off = 1.0 - (c[0] * u[0] + c[1] * u[1] + c[2] * u[2]) / l;
+            let from_unit = (l - scale).abs();
+            let better = best.is_none_or(|(_, o, f)| {
+                if (off - o).abs() <= NOISE * 1e-3 {
+                    from_unit < f
+                } else {
+                    off < o
+                }
+            });
+            if better {
+                best = Some((c, off, from_unit));
+            }
+        }
+        match best {
+            Some((c, off, _)) if off <= NOISE => c.map(|x| (x / scale) as f32),
+            _ => unit,
+        }
+    }
+
     /// Decodes one colour element to RGBA8 (RGB types get alpha 255).
     pub fn decode_color(&self, bytes: &[u8]) -> Option<[u8; 4]> {
         let size = self.ty.color_size()?;
@@ -528,6 +581,53 @@ mod tests {
         assert_eq!(f(&[40000.0], 1.0), (CompType::F32, 0));
         assert_eq!(f(&[f32::NAN], 1.0), (CompType::F32, 0));
         assert_eq!(f(&[], 0.0), (CompType::S16, 15));
+    }
+
+    /// `grid_direction` over every s8 normal with 6 fraction bits within 2 % of unit length
+    /// (HAL's are within 1.2 %): made unit, each comes back as itself, or as a point on the
+    /// same ray nearer unit length (only those are ambiguous), where plain rounding misses
+    /// about half of them.
+    #[test]
+    fn grid_direction_finds_stored_normals() {
+        let f = fmt(Attr::NRM, 0, CompType::S8, 6);
+        let (mut total, mut rounded_off, mut collinear) = (0, 0, 0);
+        for x in -64i8..=64 {
+            for y in -64i8..=64 {
+                for z in -64i8..=64 {
+                    let v = [x, y, z].map(f32::from);
+                    let len = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+                    if (len / 64.0 - 1.0).abs() > 0.02 {
+                        continue;
+                    }
+                    total += 1;
+                    let unit = v.map(|a| a / len);
+                    let back = f.grid_direction(unit).map(|a| a * 64.0);
+                    if unit.map(|a| (a * 64.0).round()) != v {
+                        rounded_off += 1;
+                    }
+                    if back != v {
+                        let cross = [
+                            v[1] * back[2] - v[2] * back[1],
+                            v[2] * back[0] - v[0] * back[2],
+                            v[0] * back[1] - v[1] * back[0],
+                        ];
+                        let back_len = back.iter().map(|a| a * a).sum::<f32>().sqrt();
+                        assert!(
+                            cross == [0.0; 3] && (back_len - 64.0).abs() < (len - 64.0).abs(),
+                            "{v:?} → {back:?}"
+                        );
+                        collinear += 1;
+                    }
+                }
+            }
+        }
+        assert!(total > 10_000, "{total}");
+        assert!(rounded_off > total / 3, "{rounded_off} of {total}");
+        assert!(collinear < total / 100, "{collinear} of {total}");
+        // Not a grid format, or no unit vector: unchanged.
+        let float = fmt(Attr::NRM, 0, CompType::F32, 0);
+        assert_eq!(float.grid_direction([0.6, 0.8, 0.0]), [0.6, 0.8, 0.0]);
+        assert_eq!(f.grid_direction([0.0, 2.0, 0.0]), [0.0, 2.0, 0.0]);
     }
 
     fn fmt(attr: Attr, count: u32, ty: CompType, frac: u8) -> VertexFormat {

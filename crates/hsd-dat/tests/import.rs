@@ -1640,3 +1640,119 @@ fn extra_scale_nodes_fold_back() {
         }
     }
 }
+
+/// A one-mesh scene recording its owner and vertex descriptor as our export writes them: the
+/// mesh weighted 100 % to node `owner`, POS s16 with 10 fraction bits and NRM s8 with 6 (HAL's
+/// formats), both 16-bit indexed.
+fn recorded_mesh(s: &mut Scene, mut m: gx::scene::Mesh, owner: usize) {
+    m.skin = vec![gx::scene::skin_weights(&[(owner as u16, 1.0)]); m.positions.len()];
+    m.extras = hsd_dat::extras::write(&hsd_dat::extras::MeshExtras {
+        joint: Some(owner),
+        vtx: vec![[9, 3, 1, 3, 10], [10, 3, 0, 1, 6]],
+        ..Default::default()
+    });
+    s.meshes.push(m);
+}
+
+/// The first PObj's stored (position, normal) per vertex of a Melee import of `s`.
+fn stored_vertices(s: &Scene) -> Vec<([f32; 3], [f32; 3])> {
+    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let b = import(&s, &support::in_order(Order::Melee)).unwrap().bytes;
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    let m = a.mesh(&g, &g.pobjs[0]).unwrap();
+    m.vertices
+        .iter()
+        .map(|v| (v.position, v.normal.unwrap()))
+        .collect()
+}
+
+/// Melee's trophies keep SKELETON and an inverse bind matrix on joints that own a rigid mesh
+/// and weight nothing (20XX's TyFire: two such joints; dropping their matrices moved every
+/// later block of the file by 96 bytes). A recorded SKELETON bit stays on such an owner.
+#[test]
+fn recorded_skeleton_on_a_rigid_owner_stays() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let plate = node(
+        &mut s,
+        "plate",
+        Some(root),
+        [0.0, 0.5, 0.0],
+        [0.0, 2.0, 0.0],
+    );
+    s.nodes[plate].extras = hsd_dat::extras::write(&hsd_dat::extras::JointExtras {
+        flags: (JointFlags::SKELETON | JointFlags::OPA).bits(),
+        ..Default::default()
+    });
+    recorded_mesh(&mut s, grid("plate", 1, 1.0, 0.0), plate);
+    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    for order in [Order::Melee, Order::ColosseumXd] {
+        let b = import(&s, &support::in_order(order)).unwrap().bytes;
+        assert!(support::errors(&b).is_empty(), "{order:?}");
+        let a = parse(&b).unwrap();
+        let g = a.graph();
+        assert_eq!(g.pobjs[0].pobj.kind(), PObjKind::Rigid, "{order:?}");
+        let j = &g.joints[g.pobjs[0].joint].joint;
+        assert!(j.flags.contains(JointFlags::SKELETON), "{order:?}");
+        assert!(j.inverse_bind.is_some(), "{order:?}");
+    }
+}
+
+/// Positions through a joint chain come back off the recorded grid by float noise that grows
+/// with the chain's translations (3e-5 on 20XX's trophies, whose arrays then split into new
+/// ones in other formats): values within a quarter step of the grid keep the recorded format
+/// and land on their grid points.
+#[test]
+fn noisy_positions_keep_the_recorded_grid() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let mut m = grid("plate", 2, 1.0, 0.25);
+    let exact = m.positions.clone();
+    for (i, p) in m.positions.iter_mut().enumerate() {
+        let noise = if i % 2 == 0 { 3e-5 } else { -3e-5 };
+        *p = p.map(|x| x + noise);
+    }
+    recorded_mesh(&mut s, m, root);
+    let mut back: Vec<[f32; 3]> = stored_vertices(&s).into_iter().map(|v| v.0).collect();
+    back.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    back.dedup();
+    let mut want = exact;
+    want.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    assert_eq!(back, want);
+}
+
+/// HAL's normals are not unit length (0.988 to 1.012 in 20XX's trophies), glTF's are: rounding
+/// the unit vector gives a neighbour of the stored value about half the time, and merged two
+/// of TyFire's stored normals a step apart (its array came back 32 bytes short, and every
+/// block after it out of place). Each stored normal comes back.
+#[test]
+fn stored_normals_come_back_from_unit_ones() {
+    let stored: [[i8; 3]; 6] = [
+        [18, 61, 10],
+        [18, 60, 10],
+        [-13, 5, 63],
+        [-13, 5, 62],
+        [-48, 14, 40],
+        [-47, 14, 40],
+    ];
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    let mut m = gx::scene::Mesh::new("normals");
+    for (i, n) in stored.iter().enumerate() {
+        let len = n.iter().map(|&x| f32::from(x).powi(2)).sum::<f32>().sqrt();
+        for k in 0..3 {
+            m.positions.push([i as f32, k as f32, 0.0]);
+            m.normals.push(n.map(|x| f32::from(x) / len));
+        }
+        let t = 3 * i as u32;
+        m.triangles.push([t, t + 1, t + 2]);
+    }
+    recorded_mesh(&mut s, m, root);
+    let mut back: Vec<[i8; 3]> = stored_vertices(&s)
+        .into_iter()
+        .map(|v| v.1.map(|x| (x * 64.0) as i8))
+        .collect();
+    back.dedup();
+    assert_eq!(back, stored);
+}

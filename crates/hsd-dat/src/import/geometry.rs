@@ -210,11 +210,15 @@ pub(super) fn geometry(
     let step = fitted.and_then(|f| f.weight_step);
     let mut skinned: Vec<Skinned> = meshes.iter().map(|m| skin(m, skel, step)).collect();
     // A joint our export recorded as SKELETON stays a deformer (with its inverse bind matrix)
-    // unless a mesh records it as its owner.
+    // unless an envelope mesh records it as its owner: HAL's compiler keeps SKELETON on the
+    // owner of a rigid mesh (Melee trophies), which the runtime draws with the joint's matrix
+    // alone.
     for j in 0..skel.parent.len() {
         let recorded = skel.recorded.get(j).copied().flatten();
         if recorded.is_some_and(|f| f.contains(JointFlags::SKELETON))
-            && skinned.iter().all(|s| s.recorded != Some(j))
+            && skinned
+                .iter()
+                .all(|s| s.recorded != Some(j) || s.rigid.is_some())
             && let Some(d) = skel.deformer.get_mut(j)
         {
             *d = true;
@@ -759,7 +763,9 @@ fn recorded_format(
             && c.iter().all(|v| {
                 let q = (v * scale).round();
                 range.contains(&q)
-                    && (f.ty == CompType::F32 || normal || (q / scale - v).abs() <= tol)
+                    && (f.ty == CompType::F32
+                        || normal
+                        || (q / scale - v).abs() <= tol.max(0.25 / scale))
             })
     });
     fits.then_some((f, AttrType(e[1])))
@@ -889,11 +895,23 @@ fn prepare(
             Some((f, t)) => (f, Some(t)),
             None => (VertexFormat::fitting(attr, count, &flat, tol), None),
         };
+        // A normal takes the grid point along its direction: the value it was stored as.
+        let direction = attr == Attr::NRM || attr == Attr::NBT;
         let bytes = items
             .iter()
             .map(|v| {
                 let mut out = Vec::new();
-                let _ = f.encode(v, &mut out);
+                match v.as_slice() {
+                    [x, y, z, rest @ ..] if direction => {
+                        let _ = f.encode(
+                            &[&f.grid_direction([*x, *y, *z])[..], rest].concat(),
+                            &mut out,
+                        );
+                    }
+                    _ => {
+                        let _ = f.encode(v, &mut out);
+                    }
+                }
                 out
             })
             .collect();
