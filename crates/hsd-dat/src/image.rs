@@ -96,6 +96,7 @@ impl Archive<'_> {
             .at(self.data().abs(data as usize))
             .with_limits(self.limits());
         let mut palette = None;
+        let entries;
         if let Some(p) = t.palette {
             let pal: Palette = self.read(p)?;
             let lut = pal.data.ok_or_else(|| {
@@ -104,11 +105,8 @@ impl Archive<'_> {
             let fmt = u8::try_from(pal.format)
                 .map(PaletteFormat)
                 .unwrap_or(PaletteFormat(0xFF));
-            let entries = self
-                .data()
-                .bytes(lut as usize, usize::from(pal.n_entries) * 2)
-                .context("palette entries")?;
-            palette = Some(GxPalette::new(fmt, entries));
+            entries = self.tlut(&tex, lut, usize::from(pal.n_entries))?;
+            palette = Some(GxPalette::new(fmt, &entries));
         }
         if let Some(p) = palette {
             tex = tex.with_palette(p);
@@ -122,6 +120,38 @@ impl Archive<'_> {
     }
 }
 
+impl Archive<'_> {
+    /// The palette bytes `tex` is drawn with: the LUT's `n` entries at `lut`, or, when texels
+    /// index past them (20XX's and retail Melee trophies: index 207 of 197 entries), what the
+    /// GPU reads there: GXLoadTlut loads whole 16-entry lines, so the LUT's padding (up to the
+    /// next multiple of 16 entries, as far as the file goes), then zeros.
+    fn tlut(&self, tex: &Texture<'_>, lut: u32, n: usize) -> Result<Vec<u8>> {
+        // Every texel of the level's blocks, the padding past the image's sides included.
+        let blocks = tex.level_data(0).ok().and_then(|(bytes, w, h)| {
+            let (bw, bh, _) = tex.format.block()?;
+            let (w, h) = (w.next_multiple_of(bw), h.next_multiple_of(bh));
+            gx::tex::decode_indices(tex.format, w, h, bytes).ok()
+        });
+        let used = blocks
+            .and_then(|i| i.iter().map(|&x| usize::from(x & 0x3FFF)).max())
+            .map_or(0, |m| m + 1);
+        let want = if used <= n {
+            n
+        } else {
+            used.max(n.next_multiple_of(16))
+        };
+        let lines = n.next_multiple_of(16).min(want);
+        let data = self.data();
+        let mut out = data
+            .bytes(lut as usize, lines * 2)
+            .or_else(|_| data.bytes(lut as usize, n * 2))
+            .context("palette entries")?
+            .to_vec();
+        out.resize(want * 2, 0);
+        Ok(out)
+    }
+}
+
 /// A C4/C8 texture's first level with its palette as the colour table (gx::tex::Image::indexed):
 /// an export keeps the palette's order and each pixel's entry (a palette PNG), which HAL's
 /// quantiser chose from source colours the file no longer has, so an import can write them back.
@@ -132,9 +162,10 @@ fn indexed(
 ) -> Option<gx::tex::Image> {
     let colors = palette.colors().ok()?;
     let indices = tex.indices(0).ok()?;
+    // C14X2's top two bits are ignored by the hardware.
     let indices: Vec<u8> = indices
         .into_iter()
-        .map(|i| u8::try_from(i).ok())
+        .map(|i| u8::try_from(i & 0x3FFF).ok())
         .collect::<Option<_>>()?;
     gx::tex::Image::indexed(pixels.width(), pixels.height(), colors, indices).ok()
 }

@@ -62,6 +62,10 @@ struct Case {
     look: Look,
     /// A MatAnimJoint tree animating the textured material and its first texture.
     matanim: Option<Matanim>,
+    /// Entries the palette of an indexed texture lacks of the format's full table, so that
+    /// texels index past the LUT (the GPU reads the LUT's padding there: retail Melee trophies
+    /// index entry 207 of 197).
+    palette_short: usize,
 }
 
 /// A material animation: the AObjs' end frame, the MObj's tracks and TObj 0's (an image swap
@@ -223,6 +227,7 @@ fn case() -> impl Strategy<Value = Case> {
             any::<bool>(),
             look(),
             prop::option::of(matanim()),
+            prop::sample::select(vec![0usize, 0, 1, 5, 59]),
         ),
     )
         .prop_map(
@@ -233,7 +238,7 @@ fn case() -> impl Strategy<Value = Case> {
                 rotation,
                 scale,
                 cull,
-                (mips, split, skin, bones, on_bone, look, matanim),
+                (mips, split, skin, bones, on_bone, look, matanim, palette_short),
             )| Case {
                 pos,
                 nrm,
@@ -253,6 +258,7 @@ fn case() -> impl Strategy<Value = Case> {
                 on_bone,
                 look,
                 matanim,
+                palette_short,
             },
         )
 }
@@ -431,8 +437,12 @@ fn build(c: &Case) -> Vec<u8> {
     let pix = b.bytes(pixels.clone(), 32);
     let pixel_bytes = pixels;
     let palette = fmt.is_indexed().then(|| {
-        let entries = fmt.max_palette_entries().min(256);
-        let lut = b.bytes(c.pixels[..2 * entries].to_vec(), 32);
+        let full = fmt.max_palette_entries().min(256);
+        let entries = full.saturating_sub(c.palette_short).max(1);
+        // Zero-padded to whole 32-byte lines, as HAL's compiler leaves a LUT.
+        let mut lut: Vec<u8> = c.pixels.iter().cycle().take(2 * entries).copied().collect();
+        lut.resize(lut.len().next_multiple_of(32), 0);
+        let lut = b.bytes(lut, 32);
         b.put(&Palette {
             data: Some(lut),
             format: u32::from(pal_fmt.0),
@@ -744,6 +754,7 @@ fn cases_found_by_the_proptest() {
             second: None,
         },
         matanim: None,
+        palette_short: 0,
     };
     round_trips(&base).unwrap();
     let unused = vec![
@@ -789,6 +800,41 @@ fn cases_found_by_the_proptest() {
         (TexFormat::I8, still),
     ] {
         round_trips(&animated(format, texture)).unwrap();
+    }
+    // Texels indexing past a short palette, into its padding and beyond (TyNoko: index 207 of
+    // 197 entries): the export refused the file. The LUT comes back with the entries drawn
+    // past it (the zeros the GPU read there), so that no layout draws other bytes.
+    let short = Case {
+        texture: (TexFormat::C8, 16, 16, PaletteFormat::RGB5A3),
+        pixels: (0..=255).collect(),
+        palette_short: 59,
+        ..base.clone()
+    };
+    round_trips(&short).unwrap();
+    let luts = |x: &[u8]| -> Vec<Vec<u8>> {
+        let a = parse(x).unwrap();
+        let g = a.graph();
+        a.textures(&g)
+            .iter()
+            .filter_map(|t| t.palette)
+            .map(|p| {
+                let p: Palette = a.read(p).unwrap();
+                let n = usize::from(p.n_entries) * 2;
+                a.data()
+                    .bytes(p.data.unwrap() as usize, n)
+                    .unwrap()
+                    .to_vec()
+            })
+            .collect()
+    };
+    let m = build(&short);
+    let want = &luts(&m)[0];
+    assert_eq!(want.len(), 2 * 197);
+    for order in [Order::Melee, Order::ColosseumXd] {
+        let (_, _, b) = support::round_trip(&m, &support::in_order(order));
+        let got = &luts(&b)[0];
+        assert_eq!(got.len(), 2 * 256, "{order:?}");
+        assert!(got.starts_with(want) && got[want.len()..].iter().all(|&x| x == 0));
     }
 }
 

@@ -340,20 +340,30 @@ impl<'a> Materials<'a> {
         let mut data = Vec::new();
         if format.is_indexed() {
             let (pf, most) = palette.unwrap_or((PaletteFormat::RGB5A3.0, 256));
+            let most = usize::from(most.max(1));
+            // An image needing more entries than the recorded count keeps them rather than
+            // being quantised: our export widens the table of texels that index past the LUT
+            // to what the GPU reads there (the LUT's padding, then zeros:
+            // `Archive::decode_texture`), and an editor may add colours.
+            let needed = chain.first().map_or(0, |l| match l.table() {
+                Some((colors, _)) => colors.len(),
+                None => distinct_colors(l, format.max_palette_entries()),
+            });
             let e = gx::tex::encode_mips(
                 format,
                 &chain,
                 &EncodeOptions {
                     palette_format: PaletteFormat(pf),
-                    max_palette_entries: Some(usize::from(most.max(1))),
+                    max_palette_entries: Some(most.max(needed)),
                 },
             )?;
             data = e.data;
             // The LUT holds the recorded entry count (unused entries zero), as the source's
-            // did: HAL's palettes keep their size whatever the image uses.
+            // did: HAL's palettes keep their size whatever the image uses. A table widened to
+            // texels past it stays whole, so the LUT covers every entry drawn in any layout.
             let mut lut = e.palette;
-            if palette.is_some() && lut.len() < 2 * usize::from(most) {
-                lut.resize(2 * usize::from(most), 0);
+            if palette.is_some() && lut.len() < 2 * most {
+                lut.resize(2 * most, 0);
             }
             let n = u16::try_from(lut.len() / 2).map_err(|_| Error::message("palette too long"))?;
             let lut = b.bytes(lut, 32);
@@ -503,4 +513,16 @@ fn texture_key(image: usize, t: &ImageExtras, repeat: [bool; 2]) -> ImageKey {
     };
     let palette = t.palette.map(|(f, n)| (f as u8, n));
     (image, t.format as u8, palette, levels, repeat)
+}
+
+/// The distinct colours of `img`, counted up to `cap` (more: `cap`).
+fn distinct_colors(img: &gx::tex::Image, cap: usize) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    for p in img.pixels() {
+        if seen.len() >= cap {
+            break;
+        }
+        seen.insert(p);
+    }
+    seen.len()
 }
