@@ -542,7 +542,22 @@ impl Scene {
         self.images.len() - 1
     }
 
-    /// The distinct images, in the order they were added.
+    /// Adds `img` as an image of its own, whatever the others hold: for a file that stores the
+    /// same pixels twice (HAL's compiler keeps a source's duplicate textures), so that a
+    /// round trip stores them twice again. Returns its index.
+    pub fn push_image(&mut self, img: Image) -> usize {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (img.width(), img.height(), img.as_rgba8()).hash(&mut h);
+        self.by_content
+            .entry(h.finish())
+            .or_default()
+            .push(self.images.len());
+        self.images.push(img);
+        self.images.len() - 1
+    }
+
+    /// The images, in the order they were added.
     pub fn images(&self) -> &[Image] {
         &self.images
     }

@@ -1142,3 +1142,18 @@ fn specular_glossiness_diffuse_is_the_base_colour() {
     let t = s.materials[0].texture.unwrap();
     assert_eq!(s.images()[t].pixel(1, 0), Some([200, 0, 9, 255]));
 }
+
+/// Equal images stay two through a glb (a file that stored a texture twice, such as a Melee
+/// trophy, keeps both, and extras counting the document's images still match), while
+/// `add_image` still shares one.
+#[test]
+fn equal_images_stay_apart() {
+    let img = || Image::new(2, 2, vec![[9, 8, 7, 255]; 4]).unwrap();
+    let mut s = Scene::new("twice");
+    assert_eq!(s.add_image(img()), 0);
+    assert_eq!(s.add_image(img()), 0);
+    assert_eq!(s.push_image(img()), 1);
+    let back = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    assert_eq!(back.images().len(), 2);
+    assert_eq!(back.images()[0], back.images()[1]);
+}

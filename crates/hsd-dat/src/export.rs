@@ -812,16 +812,32 @@ pub fn to_obj(a: &Archive<'_>) -> Result<String> {
 }
 
 /// Decoded textures by reference, each decoded once, and how each scene image was stored
-/// first (the document's `extras.hsd.images`).
+/// first (the document's `extras.hsd.images`). One scene image per texture the file stores
+/// (pixel block, palette block, format and size): Image structs over the same pixels share
+/// it, while equal pixels stored twice (HSD-028: HAL keeps a source's duplicates) stay two.
 #[derive(Default)]
-struct Images(HashMap<TextureRef, Option<usize>>, Vec<Option<ImageExtras>>);
+struct Images(
+    HashMap<TextureRef, Option<usize>>,
+    Vec<Option<ImageExtras>>,
+    HashMap<(u32, u32, u16, u16, Option<u32>), usize>,
+);
 
 impl Images {
     fn get(&mut self, a: &Archive<'_>, t: &TextureRef, out: &mut Export) -> Option<usize> {
-        let (seen, stored_as) = (&mut self.0, &mut self.1);
+        let (seen, stored_as, blocks) = (&mut self.0, &mut self.1, &mut self.2);
         *seen.entry(*t).or_insert_with(|| match a.decode_texture(t) {
             Ok(img) => {
-                let i = out.scene.add_image(img);
+                let block = a.read::<Image>(t.image).ok().map(|h| {
+                    let lut = t
+                        .palette
+                        .and_then(|p| a.read::<Palette>(p).ok())
+                        .and_then(|p| p.data);
+                    (h.data.unwrap_or(t.image), h.format, h.width, h.height, lut)
+                });
+                let i = match block {
+                    Some(k) => *blocks.entry(k).or_insert_with(|| out.scene.push_image(img)),
+                    None => out.scene.add_image(img),
+                };
                 if stored_as.len() <= i {
                     stored_as.resize(i + 1, None);
                 }

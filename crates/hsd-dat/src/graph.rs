@@ -375,7 +375,7 @@ impl Walker<'_, '_> {
                 let size = crate::bound_box::BoundBox::read(self.arc, off)?.size();
                 self.mark(off, size, Kind::BoundBox).map(|_| ())
             }
-            RootKind::FigaTree | RootKind::Unknown => Ok(()),
+            RootKind::FigaTree | RootKind::CameraAnim | RootKind::Unknown => Ok(()),
         }
     }
 

@@ -20,6 +20,9 @@ pub enum RootKind {
     TexAnim,
     /// `*_figatree` (Melee fighter animation; kept untyped).
     FigaTree,
+    /// `*_camanim` (a camera animation: AObj and eye / interest WObj animations; kept
+    /// untyped). Melee's title screen names one `ScTitle_cam_int1_camanim`.
+    CameraAnim,
     /// `*_camera`: a [`crate::Camera`].
     Camera,
     /// `*_scene_lights`: a NULL-terminated array of [`crate::LightSet`] pointers.
@@ -44,6 +47,7 @@ impl RootKind {
             (b"_joint", RootKind::Joint),
             (b"_texanim", RootKind::TexAnim),
             (b"_figatree", RootKind::FigaTree),
+            (b"_camanim", RootKind::CameraAnim),
             (b"_camera", RootKind::Camera),
             (b"_scene_lights", RootKind::SceneLights),
             (b"_scene_models", RootKind::SceneModels),
@@ -82,6 +86,7 @@ mod tests {
             ("ScGamTtl_scene_data", RootKind::SceneData),
             ("a_texanim", RootKind::TexAnim),
             ("a_figatree", RootKind::FigaTree),
+            ("ScTitle_cam_int1_camanim", RootKind::CameraAnim),
             ("a_camera", RootKind::Camera),
             ("a_scene_lights", RootKind::SceneLights),
             ("a_scene_models", RootKind::SceneModels),

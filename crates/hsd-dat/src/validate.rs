@@ -206,7 +206,18 @@ impl Archive<'_> {
                     ));
                 }
                 if jr.joint.rotation.iter().any(|r| r.abs() > ROTATION_EPSILON) {
-                    d.push(Diagnostic::error("HSD-021", at, format!("root joint rotation {:?} is not identity (the game turns the whole model)", jr.joint.rotation)));
+                    // Seed 003: Colosseum/XD's model loader turns the whole model by it. Melee
+                    // draws a turned root as laid out (its main menu, MnMaAll.usd, has one at
+                    // 20°), so elsewhere it is a warning.
+                    let msg = format!(
+                        "root joint rotation {:?} is not identity (the game turns the whole model)",
+                        jr.joint.rotation
+                    );
+                    d.push(if self.is_xd_layout() {
+                        Diagnostic::error("HSD-021", at, msg)
+                    } else {
+                        Diagnostic::warning("HSD-021", at, msg)
+                    });
                 }
             }
             // ROOT_x: set iff a strict descendant has x, or the joint is top-level and has x.

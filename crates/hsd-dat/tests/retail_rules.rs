@@ -70,14 +70,16 @@ fn texgen_source_depends_on_coordinates() {
 }
 
 /// HSD-021: float noise on the root rotation (1e-22 in a Chibi-Robo model) is identity; a real
-/// rotation is not.
+/// rotation is not, but outside Colosseum/XD's layout (whose loader turns the model by it,
+/// tests/rules.rs) it is a warning: Melee's main menu (MnMaAll.usd) turns a root by 20°.
 #[test]
 fn root_rotation_has_a_tolerance() {
     let tex0 = RenderMode::DIFFUSE | RenderMode::TEX0;
     let d = findings(textured_without_uvs(0x0004_0081, tex0, -5.03e-22));
+    assert!(!d.iter().any(|x| x.rule == "HSD-021"), "{d:?}");
+    let d = findings(textured_without_uvs(0x0004_0081, tex0, 0.349_066));
     assert!(rules(&d, Severity::Error).is_empty(), "{d:?}");
-    let d = findings(textured_without_uvs(0x0004_0081, tex0, 0.5));
-    assert_eq!(rules(&d, Severity::Error), ["HSD-021"], "{d:?}");
+    assert_eq!(rules(&d, Severity::Warning), ["HSD-021"], "{d:?}");
 }
 
 /// HSD-019: a translucent material is a Colosseum/XD problem; elsewhere it is a note.

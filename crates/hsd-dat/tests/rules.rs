@@ -476,14 +476,20 @@ const CASES: &[RuleCase<'_, Vec<u8>>] = &[
         "HSD-020",
     ),
     (
-        "root joint rotated 0.5 rad",
+        "root joint rotated 0.5 rad in Colosseum/XD's layout",
+        || xd_poke(|g| g.joints[0].offset + 0x14, &0.5f32.to_be_bytes()),
+        Error,
+        "HSD-021",
+    ),
+    (
+        "root joint rotated 0.5 rad elsewhere (Melee draws it turned)",
         || {
             mesh(Mesh {
                 rotation: 0.5,
                 ..Mesh::default()
             })
         },
-        Error,
+        Warning,
         "HSD-021",
     ),
     (

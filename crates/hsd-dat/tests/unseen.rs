@@ -128,6 +128,9 @@ struct Look {
     /// A second texture over the same image on GX_TEXMAP1, reading the first one's
     /// coordinates: its flags (coordinate type 0–5, lightmap and blend bits).
     second: Option<u32>,
+    /// The second texture reads a copy of the pixels of its own, as HAL's compiler stores a
+    /// source's duplicate textures (HSD-028; a 20XX trophy, TyJeff, holds one twice).
+    second_copy: bool,
 }
 
 /// Render-mode bits a retail material may add.
@@ -172,11 +175,12 @@ prop_compose! {
         tev in prop::option::of(any::<[u8; 32]>()),
         lod in prop::option::of((0u32..6, -4.0f32..4.0, 0u8..2, 0u8..2, 0u32..4)),
         second in any::<bool>(),
+        second_copy in any::<bool>(),
     ) -> Look {
         let second = second.then_some(second_flags);
         Look {
             mode, colors, alpha, shininess, wrap, repeat, tex_flags, blending, mag_filter, pe,
-            tev, lod, second,
+            tev, lod, second, second_copy,
         }
     }
 }
@@ -463,7 +467,12 @@ fn build(c: &Case) -> Vec<u8> {
     let l = &c.look;
     let src = if c.tex.is_some() { 4 } else { 1 };
     let second = l.second.map(|flags| {
-        let mut t = tobj(1, None, img, palette);
+        let own = l.second_copy.then(|| {
+            let mut copy = image_header;
+            copy.data = Some(b.bytes(pixel_bytes.clone(), 32));
+            b.put(&copy)
+        });
+        let mut t = tobj(1, None, own.unwrap_or(img), palette);
         t.src = src;
         t.flags = TObjFlags::from_bits_retain(flags);
         b.put(&t)
@@ -752,6 +761,7 @@ fn cases_found_by_the_proptest() {
             tev: None,
             lod: None,
             second: None,
+            second_copy: false,
         },
         matanim: None,
         palette_short: 0,
@@ -800,6 +810,37 @@ fn cases_found_by_the_proptest() {
         (TexFormat::I8, still),
     ] {
         round_trips(&animated(format, texture)).unwrap();
+    }
+    // The same pixels stored twice, for two textures: both copies come back in Melee's order
+    // (the export merged equal images, and every block after the second moved).
+    let twice = Case {
+        texture: (TexFormat::I8, 8, 8, PaletteFormat::RGB5A3),
+        look: Look {
+            second: Some(0x10),
+            second_copy: true,
+            ..base.look.clone()
+        },
+        ..base.clone()
+    };
+    round_trips(&twice).unwrap();
+    let pixel_blocks = |x: &[u8]| {
+        let a = parse(x).unwrap();
+        let g = a.graph();
+        let mut blocks: Vec<u32> = a
+            .textures(&g)
+            .iter()
+            .filter_map(|t| a.read::<Image>(t.image).unwrap().data)
+            .collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        blocks.len()
+    };
+    let m = build(&twice);
+    assert_eq!(pixel_blocks(&m), 2);
+    // Colosseum/XD's compiler deduplicates pixels (compile::Order::ColosseumXd).
+    for (order, blocks) in [(Order::Melee, 2), (Order::ColosseumXd, 1)] {
+        let (_, _, b) = support::round_trip(&m, &support::in_order(order));
+        assert_eq!(pixel_blocks(&b), blocks, "{order:?}");
     }
     // Texels indexing past a short palette, into its padding and beyond (TyNoko: index 207 of
     // 197 entries): the export refused the file. The LUT comes back with the entries drawn

@@ -1582,7 +1582,9 @@ impl<'a> Reader<'a> {
                 u64::from(decoded.width()) * u64::from(decoded.height()) * 4,
                 &what,
             )?;
-            image_of.push(scene.add_image(decoded));
+            // Each document image stays one: equal images are a file's to keep (our export
+            // writes a texture HAL stored twice twice), and extras count them.
+            image_of.push(scene.push_image(decoded));
         }
         let textures = list(root, "textures")?;
         let samplers = list(root, "samplers")?;
