@@ -828,8 +828,12 @@ impl Images {
         *seen.entry(*t).or_insert_with(|| match a.decode_texture(t) {
             Ok(img) => {
                 let block = a.read::<Image>(t.image).ok().map(|h| {
+                    // A direct format reads no palette, whatever its TObj points at.
+                    let indexed =
+                        u8::try_from(h.format).is_ok_and(|f| gx::tex::TexFormat(f).is_indexed());
                     let lut = t
                         .palette
+                        .filter(|_| indexed)
                         .and_then(|p| a.read::<Palette>(p).ok())
                         .and_then(|p| p.data);
                     (h.data.unwrap_or(t.image), h.format, h.width, h.height, lut)
