@@ -94,6 +94,9 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         });
         out.scene.nodes.push(node);
     }
+    // The inverse bind matrices glTF skins the joints with (the nodes' own, before any extra
+    // node of the scale inheritance).
+    let skin_ibm: Vec<Mtx34> = out.scene.nodes.iter().map(|n| n.inverse_bind).collect();
     let values = rest_values(&g);
     let mut extra = HashMap::new();
     for (k, scl) in rest.scl.iter().enumerate() {
@@ -129,7 +132,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
         });
         match m {
             Ok(m) => {
-                let mut mesh = mesh(&g, &m, &world, &bind, &ibm, own);
+                let mut mesh = mesh(&g, &m, &world, &bind, &ibm, &skin_ibm, own);
                 mesh.material = material;
                 let vtx = attrs
                     .iter()
@@ -1091,23 +1094,49 @@ fn own_values(
     out
 }
 
-/// One PObj's mesh with its skin, positioned in the bind pose (`bind`: the rest pose, `world`,
-/// unless an inverse bind matrix binds a joint elsewhere — a zero rest scale): glTF's skinning
-/// of it by the file's inverse bind matrices then draws what the runtime draws, the owner's
-/// coord taken at rest as the runtime takes it. `own` as [`own_values`] gives them.
+/// One PObj's mesh with its skin, each vertex placed where glTF's skinning (by `skin_ibm`, the
+/// nodes' inverse bind matrices) draws at rest what the runtime draws: the runtime's slot
+/// matrix at rest (the owner's coord taken at rest as the runtime takes it), undone by glTF's.
+/// The two differ where a file's inverse bind matrix does not invert the rest pose (20XX's
+/// TyMew2 binds a bone 1° off its rest): a weight-1.0 slot skips the matrix at run time, glTF
+/// never does. Where a joint's rest matrix is singular (a zero scale hides it) the vertex is
+/// positioned in the bind pose (`bind`), so that it keeps its shape. `own` as [`own_values`]
+/// gives them.
 fn mesh(
     g: &Graph,
     m: &crate::mesh::Mesh,
     world: &[Mtx34],
     bind: &[Mtx34],
     ibm: &[Option<Mtx34>],
+    skin_ibm: &[Mtx34],
     own: &[HashSet<u32>],
 ) -> Mesh {
     let coord = envelope_coord(g, world, m.joint);
+    let placed = |entries: &[(usize, f32)], runtime: Mtx34, in_bind: Mtx34| -> Mtx34 {
+        let mut skin = [[0.0f32; 4]; 3];
+        for &(j, w) in entries {
+            let Some(rest) = world.get(j).filter(|r| gx::mtx::inverse(r).is_some()) else {
+                return in_bind;
+            };
+            let by = gx::mtx::mul(rest, skin_ibm.get(j).unwrap_or(&IDENTITY));
+            for (row, x) in skin.iter_mut().zip(&by) {
+                for (v, e) in row.iter_mut().zip(x) {
+                    *v += w * e;
+                }
+            }
+        }
+        gx::mtx::inverse(&skin).map_or(in_bind, |s| gx::mtx::mul(&s, &runtime))
+    };
     let slots: Vec<Mtx34> = m
         .palette
         .iter()
-        .map(|e| envelope_matrix(e, bind, ibm, coord.as_ref()))
+        .map(|e| {
+            placed(
+                e,
+                envelope_matrix(e, world, ibm, coord.as_ref()),
+                envelope_matrix(e, bind, ibm, coord.as_ref()),
+            )
+        })
         .collect();
     let joint = |j: usize| u16::try_from(j).unwrap_or(0);
     let mut out = Mesh::new(format!("pobj_{:x}", m.pobj));
@@ -1141,7 +1170,11 @@ fn mesh(
     for (_, (v, s)) in order {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
-                bind.get(*j).copied().unwrap_or(IDENTITY),
+                placed(
+                    &[(*j, 1.0)],
+                    world.get(*j).copied().unwrap_or(IDENTITY),
+                    bind.get(*j).copied().unwrap_or(IDENTITY),
+                ),
                 skin_weights(&[(joint(*j), 1.0)]),
             ),
             Skin::Envelope(slot) => {

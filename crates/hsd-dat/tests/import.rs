@@ -1756,3 +1756,51 @@ fn stored_normals_come_back_from_unit_ones() {
     back.dedup();
     assert_eq!(back, stored);
 }
+
+/// The export places each vertex where glTF's skinning draws at rest what the runtime draws,
+/// exactly, also where a file's inverse bind matrix is a little off its joint's rest matrix
+/// (20XX's TyMew2 binds a bone 8e-4 off, within what reads as its inverse): the runtime skips
+/// that matrix for a weight-1.0 slot, glTF never does, and vertices placed in the rest pose
+/// came back off the recorded grid (TyMew2's arrays split into float ones). Each stored
+/// position comes back.
+#[test]
+fn export_skins_exactly_off_the_bind_pose() {
+    use hsd_dat::build::{XdOptions, xd_model};
+    let mut m = xd_model(XdOptions::default()).unwrap().write().unwrap();
+    // Each inverse bind matrix turned by 8e-4 rad about Z.
+    let turned: Vec<(u32, gx::mtx::Mtx34)> = {
+        let a = parse(&m).unwrap();
+        let g = a.graph();
+        g.joints
+            .iter()
+            .filter_map(|j| j.joint.inverse_bind)
+            .map(|at| {
+                let ibm: hsd_dat::Matrix = a.read(at).unwrap();
+                let z = gx::mtx::srt([0.0, 0.0, 8e-4], [1.0; 3], [0.0; 3]);
+                (at, gx::mtx::mul(&z, &ibm.m))
+            })
+            .collect()
+    };
+    assert!(!turned.is_empty());
+    for (at, turned) in turned {
+        let off = 0x20 + at as usize;
+        for (k, x) in turned.iter().flatten().enumerate() {
+            m[off + 4 * k..off + 4 * k + 4].copy_from_slice(&x.to_be_bytes());
+        }
+    }
+    let stored = |x: &[u8]| {
+        let a = parse(x).unwrap();
+        let g = a.graph();
+        let mut p: Vec<[f32; 3]> = g
+            .pobjs
+            .iter()
+            .flat_map(|p| a.mesh(&g, p).unwrap().vertices)
+            .map(|v| v.position)
+            .collect();
+        p.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        p.dedup();
+        p
+    };
+    let (_, _, b) = support::round_trip(&m, &support::in_order(Order::Melee));
+    assert_eq!(stored(&b), stored(&m));
+}
