@@ -1395,9 +1395,11 @@ fn compile_typed(
         {
             bytes.truncate(end);
         }
-        // GX payloads are 32-aligned; a palette struct (it has a pointer) only 4-aligned. In
-        // Melee order a display list sits in the geometry band and a palette in the pixel band:
-        // the typed node's own phase decides.
+        // GX payloads are 32-aligned; a palette struct (it has a pointer) only 4-aligned in
+        // Colosseum/XD order, 32 in Melee's (all 229 of the Melee and Chibi-Robo palettes we
+        // read, a 132-entry LUT's among them, start on 32 bytes). In Melee order a display list
+        // sits in the geometry band and a palette in the pixel band: the typed node's own
+        // phase decides.
         // A run takes the largest alignment of its blocks.
         let align = runs
             .blocks(i)
@@ -1409,7 +1411,7 @@ fn compile_typed(
                 };
                 match p {
                     Phase::Palettes
-                        if dat.blocks.get(j).is_some_and(|b| !b.pointers.is_empty()) =>
+                        if xd && dat.blocks.get(j).is_some_and(|b| !b.pointers.is_empty()) =>
                     {
                         4
                     }

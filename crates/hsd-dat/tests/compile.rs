@@ -961,3 +961,59 @@ fn melee_pixels_of_child_joints_first() {
     let again = compile_as(&root_first, Some(Order::Melee)).unwrap();
     assert_eq!(again.write().unwrap(), root_first.write().unwrap());
 }
+
+/// Melee's compiler starts a palette struct on 32 bytes whatever its LUT's size: all 229
+/// palettes of the Melee and Chibi-Robo files read (20XX's public trophies and menus, the
+/// corpus) do, TyMoon's 132-entry LUT (264 bytes) among them, where 4-byte alignment moved
+/// every later block by 24 bytes.
+#[test]
+fn melee_palette_structs_start_on_32_bytes() {
+    use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
+    use gx::vtx::{Attr, AttrType};
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::{
+        display_list, dobj, image, joint, material, mobj, palette, pobj, tobj, vtx,
+    };
+    use hsd_dat::compile::{Order, compile_as};
+    use hsd_dat::{JointFlags, Kind, PObjFlags, Palette, RenderMode, parse};
+    let mut b = Builder::new();
+    let pos = b.bytes(vec![0; 64], 32);
+    let desc = b.vtx_list(&[vtx(9, 3, 1, 3, 8, 6, Some(pos))]);
+    let mut d = VertexDesc::new();
+    d.push(Attr::POS, AttrType::INDEX16).unwrap();
+    let mut strip = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
+    for i in 0..3 {
+        strip.push(&d, &[i]);
+    }
+    let (dl, n) = display_list(&[strip], &d).unwrap();
+    let dl = b.bytes(dl, 32);
+    let pix = b.bytes(vec![0; 64], 32);
+    let img = b.put(&image(pix, 9));
+    let lut = b.bytes(vec![0x80; 264], 32);
+    let pal = b.put(&Palette {
+        n_entries: 132,
+        ..palette(lut)
+    });
+    let t = b.put(&tobj(0, None, img, Some(pal)));
+    let mat = b.put(&material(1));
+    let m = b.put(&mobj(
+        RenderMode::DIFFUSE | RenderMode::TEX0,
+        Some(t),
+        mat,
+        None,
+    ));
+    let p = b.put(&pobj(None, desc, PObjFlags::empty(), n, dl, None));
+    let dd = b.put(&dobj(m, p));
+    let mut j = joint(JointFlags::ROOT_OPA | JointFlags::OPA, [0.0; 3]);
+    j.data = Some(dd);
+    let j = b.put(&j);
+    b.root("model_joint", j);
+    let out = compile_as(&b.finish(), Some(Order::Melee))
+        .unwrap()
+        .write()
+        .unwrap();
+    let a = parse(&out).unwrap();
+    let g = a.graph();
+    let at = g.nodes.iter().find(|n| n.kind == Kind::Palette).unwrap();
+    assert_eq!(at.offset % 32, 0, "{:#x}", at.offset);
+}
