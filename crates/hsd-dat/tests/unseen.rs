@@ -644,6 +644,22 @@ fn build(c: &Case) -> Vec<u8> {
 
 /// `c`'s archive checks with 0 errors, and in both orders comes back as the same model with
 /// every triangle.
+/// The attribute type (direct, 8- or 16-bit index) of every PObj's CLR0 entry.
+fn color_types(x: &[u8]) -> Vec<u32> {
+    let a = parse(x).unwrap();
+    let g = a.graph();
+    let mut out: Vec<u32> = g
+        .pobjs
+        .iter()
+        .filter_map(|p| p.pobj.vtx_desc)
+        .flat_map(|v| a.vertex_desc(v).unwrap().1)
+        .filter(|(_, f)| f.attr == Attr::CLR0)
+        .map(|(d, _)| d.attr_type)
+        .collect();
+    out.dedup();
+    out
+}
+
 fn round_trips(c: &Case) -> Result<(), TestCaseError> {
     let m = build(c);
     let errors = support::errors(&m);
@@ -656,6 +672,8 @@ fn round_trips(c: &Case) -> Result<(), TestCaseError> {
         // Colosseum/XD's translucent pass draws nothing (seed 003): its materials lose XLU.
         let xlu = order == Order::ColosseumXd;
         prop_assert_eq!(looks(&m, xlu), looks(&b, false), "{:?}", order);
+        // A colour stays direct or indexed as stored (direct ones moved into an array).
+        prop_assert_eq!(color_types(&m), color_types(&b), "{:?}", order);
         // The runtime's material and texture values at every frame, as tests/matanim.rs
         // compares them.
         if c.matanim.is_some() {

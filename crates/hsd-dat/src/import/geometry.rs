@@ -685,6 +685,9 @@ enum Source {
     Array(usize, Option<AttrType>),
     /// Values not yet in an array ([`Prepared::fill`]), with the recorded attribute type.
     Pending(Option<AttrType>),
+    /// Values in the display list itself (GX_DIRECT), as the descriptor records a colour:
+    /// each vertex's bytes stay in [`Prepared::values`].
+    Direct,
 }
 
 impl Prepared {
@@ -710,10 +713,21 @@ impl Prepared {
             .zip(&mut self.index)
             .zip(&mut self.values)
         {
-            if let (Source::Pending(t), Some((f, bytes))) = (entry.1, values.take()) {
-                let (array, idx) = arrays.add(f, bytes);
-                entry.1 = Source::Array(array, t);
-                *index = idx;
+            if let Source::Pending(t) = entry.1 {
+                // A recorded direct colour stays in the display list (20XX's PlCaRe keeps one
+                // inline; an array in its place moved every later block).
+                let inline = values.as_ref().is_some_and(|(f, _)| {
+                    t == Some(AttrType::DIRECT)
+                        && f.attr.is_color()
+                        && f.element_size().is_some_and(|n| n <= 4)
+                });
+                if inline {
+                    entry.1 = Source::Direct;
+                } else if let Some((f, bytes)) = values.take() {
+                    let (array, idx) = arrays.add(f, bytes);
+                    entry.1 = Source::Array(array, t);
+                    *index = idx;
+                }
             }
         }
     }
@@ -1097,12 +1111,23 @@ fn emit(
     let mut desc = VertexDesc::new();
     let mut entries = Vec::new();
     let mut list_key = Vec::new();
-    for &(attr, source) in &p.attrs {
+    for (k, &(attr, source)) in p.attrs.iter().enumerate() {
         let (a, recorded) = match source {
             Source::Matrix([cnt, ty]) => {
                 desc.push(attr, AttrType::DIRECT)?;
                 entries.push(vtx(attr.0, AttrType::DIRECT.0, cnt, ty, 0, 0, None));
                 list_key.push((attr.0, AttrType::DIRECT.0, None));
+                continue;
+            }
+            Source::Direct => {
+                if let Some(Some((f, _))) = p.values.get(k) {
+                    desc.push_direct(*f)?;
+                    // The stride of an inline value reads nothing; HAL writes 4 (PlCaRe).
+                    let size = 4;
+                    let d = AttrType::DIRECT.0;
+                    entries.push(vtx(attr.0, d, f.count.0, f.ty.0, f.frac, size, None));
+                    list_key.push((attr.0, d, None));
+                }
                 continue;
             }
             Source::Array(a, t) => (a, t),
@@ -1160,13 +1185,18 @@ fn emit(
                     .index
                     .iter()
                     .zip(&p.attrs)
-                    .map(|(idx, (attr, source))| match source {
+                    .zip(&p.values)
+                    .map(|((idx, (attr, source)), direct)| match source {
                         Source::Matrix(_) => {
                             let k = p.keys.get(i as usize);
                             let slot = slots.iter().position(|x| Some(x) == k).unwrap_or(0);
                             let base = if *attr == Attr::PNMTXIDX { 0 } else { TEXMTX0 };
                             base + 3 * slot as u32
                         }
+                        Source::Direct => direct
+                            .as_ref()
+                            .and_then(|(_, v)| v.get(i as usize))
+                            .map_or(0, |b| b.iter().fold(0, |w, &x| w << 8 | u32::from(x))),
                         Source::Array(..) | Source::Pending(_) => {
                             idx.get(i as usize).copied().unwrap_or(0)
                         }
