@@ -1804,3 +1804,42 @@ fn export_skins_exactly_off_the_bind_pose() {
     let (_, _, b) = support::round_trip(&m, &support::in_order(Order::Melee));
     assert_eq!(stored(&b), stored(&m));
 }
+
+/// Direct colours stay in the display list in their recorded format, and two meshes whose
+/// direct colours differ in format get descriptor lists of their own (Melee's main menu mixes
+/// RGBA6 and RGBA8 ones: sharing one list misread every vertex of the second).
+#[test]
+fn direct_colours_keep_their_formats() {
+    let mut s = Scene::new("test");
+    let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
+    for (k, ty) in [4u32, 5].into_iter().enumerate() {
+        let mut m = grid(&format!("lit{k}"), 2, 1.0, k as f32);
+        m.colors = vec![
+            (0..m.positions.len())
+                .map(|i| [(i * 20) as u8, 0x80, 0x40 * k as u8, 0xFF])
+                .collect(),
+        ];
+        m.skin = vec![gx::scene::skin_weights(&[(root as u16, 1.0)]); m.positions.len()];
+        m.extras = hsd_dat::extras::write(&hsd_dat::extras::MeshExtras {
+            joint: Some(root),
+            vtx: vec![[9, 3, 1, 3, 10], [11, 1, 1, ty, 0]],
+            ..Default::default()
+        });
+        s.meshes.push(m);
+    }
+    let s = Scene::from_glb(&s.to_glb().unwrap()).unwrap();
+    let b = import(&s, &support::in_order(Order::Melee)).unwrap().bytes;
+    let a = parse(&b).unwrap();
+    let g = a.graph();
+    let mut colours: Vec<(u32, u32)> = g
+        .pobjs
+        .iter()
+        .flat_map(|p| a.vertex_desc(p.pobj.vtx_desc.unwrap()).unwrap().1)
+        .filter(|(_, f)| f.attr == gx::vtx::Attr::CLR0)
+        .map(|(d, f)| (d.attr_type, f.ty.0))
+        .collect();
+    colours.sort_unstable();
+    assert_eq!(colours, [(1, 4), (1, 5)]);
+    let c = export::to_scene(&a).scene;
+    assert_eq!(gx::compare::compare(&s, &c, 1e-3).missing, 0);
+}

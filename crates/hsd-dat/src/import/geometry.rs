@@ -1090,8 +1090,9 @@ fn prepare(
     })
 }
 
-/// A descriptor list's identity: per entry attribute, type and array.
-type ListKey = Vec<(u32, u32, Option<usize>)>;
+/// A descriptor list's identity: per entry attribute, type, array and, for values without
+/// one (matrix indices, direct colours), the component count, type and fraction bits.
+type ListKey = Vec<(u32, u32, Option<usize>, [u32; 3])>;
 
 /// The PObjs of one prepared mesh (links unset), over the written arrays; descriptor lists
 /// with the same entries (`lists`) and envelope arrays with the same weights (`envelopes`) are
@@ -1116,7 +1117,7 @@ fn emit(
             Source::Matrix([cnt, ty]) => {
                 desc.push(attr, AttrType::DIRECT)?;
                 entries.push(vtx(attr.0, AttrType::DIRECT.0, cnt, ty, 0, 0, None));
-                list_key.push((attr.0, AttrType::DIRECT.0, None));
+                list_key.push((attr.0, AttrType::DIRECT.0, None, [cnt, ty, 0]));
                 continue;
             }
             Source::Direct => {
@@ -1126,7 +1127,8 @@ fn emit(
                     let size = 4;
                     let d = AttrType::DIRECT.0;
                     entries.push(vtx(attr.0, d, f.count.0, f.ty.0, f.frac, size, None));
-                    list_key.push((attr.0, d, None));
+                    let words = [f.count.0, f.ty.0, u32::from(f.frac)];
+                    list_key.push((attr.0, d, None, words));
                 }
                 continue;
             }
@@ -1164,7 +1166,7 @@ fn emit(
             size as u16,
             blocks.get(a).copied(),
         ));
-        list_key.push((attr.0, kind.0, Some(a)));
+        list_key.push((attr.0, kind.0, Some(a), [0; 3]));
     }
     let vtx_list = *lists
         .entry(list_key)
