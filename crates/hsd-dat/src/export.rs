@@ -389,8 +389,8 @@ fn rest_values(g: &Graph) -> Vec<[[f32; 3]; 3]> {
 }
 
 /// Every animation tree of one kind with the joint tree it binds to: a ModelSet's list
-/// (`list` of it) with its joint, then each root of kind `kind` with the archive's first joint
-/// tree; as (joint, tree) offsets.
+/// (`list` of it) with its joint, then each root of kind `kind` with the joint root its name
+/// names ([`bound_joint`]); as (joint, tree) offsets.
 fn tree_pairs(
     a: &Archive<'_>,
     g: &Graph,
@@ -414,16 +414,30 @@ fn tree_pairs(
             }
         }
     }
-    let first_joint = a
+    let joints: Vec<(&[u8], u32)> = a
         .roots()
-        .find(|r| r.kind() == RootKind::Joint)
-        .map(|r| r.offset);
+        .filter(|r| r.kind() == RootKind::Joint)
+        .filter_map(|r| Some((r.name.strip_suffix(b"_joint")?, r.offset)))
+        .collect();
     for r in a.roots().filter(|r| r.kind() == kind) {
-        if let Some(j) = first_joint {
+        if let Some(j) = bound_joint(&joints, r.name) {
             pairs.push((j, r.offset));
         }
     }
     pairs
+}
+
+/// The joint tree an animation root named `name` poses: HAL names a model's trees alike
+/// (Melee's main menu pairs `MenMainBack_Top_animjoint` with `MenMainBack_Top_joint` among
+/// 57 trees), so the `*_joint` root (`joints`: name without the suffix, offset) whose name is
+/// the longest prefix of `name` ending at a `_`; else the archive's first joint tree.
+fn bound_joint(joints: &[(&[u8], u32)], name: &[u8]) -> Option<u32> {
+    joints
+        .iter()
+        .filter(|(stem, _)| name.starts_with(stem) && name.get(stem.len()) == Some(&b'_'))
+        .max_by_key(|(stem, _)| stem.len())
+        .or(joints.first())
+        .map(|&(_, at)| at)
 }
 
 /// Most frames an exported animation is sampled at.

@@ -340,3 +340,39 @@ fn extra_scale_node_added_later_mends_earlier_animations() {
         }
     }
 }
+
+/// An `*_animjoint` root poses the joint tree its name names (Melee's menus pair
+/// `MenMainBack_Top_animjoint` with `MenMainBack_Top_joint` among 57 trees; GmTtAll's title
+/// animated its second tree's 60 channels on the first tree's joints, 3 of them): `Y_animjoint`
+/// moves `Y_joint`'s child, not `X_joint`'s.
+#[test]
+fn animation_roots_pose_the_tree_they_name() {
+    use hsd_dat::JointFlags;
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::{anim_joint, aobj, fobj, joint, lin_keys};
+    let mut b = Builder::new();
+    let x = b.put(&joint(JointFlags::empty(), [0.0; 3]));
+    let child = b.put(&joint(JointFlags::empty(), [0.0, 1.0, 0.0]));
+    let mut y = joint(JointFlags::empty(), [0.0; 3]);
+    y.child = Some(child);
+    let y = b.put(&y);
+    let keys = b.keys(lin_keys(10, 2.0));
+    let track = b.put(&fobj(5, None, keys));
+    let moves = b.put(&aobj(10.0, track));
+    let anim_child = b.put(&anim_joint(None, None, Some(moves)));
+    let anim_root = b.put(&anim_joint(Some(anim_child), None, None));
+    b.root("X_joint", x);
+    b.root("Y_joint", y);
+    b.root("Y_animjoint", anim_root);
+    let bytes = b.finish().write().unwrap();
+    let e = export::to_scene(&parse(&bytes).unwrap());
+    assert!(e.problems.is_empty(), "{:?}", e.problems);
+    let moved: Vec<usize> = e
+        .scene
+        .animations
+        .iter()
+        .flat_map(|a| a.tracks.iter().map(|t| t.node))
+        .collect();
+    // Nodes in pre-order of the trees: X's joint 0, Y's root 1 and child 2.
+    assert_eq!(moved, [2]);
+}
