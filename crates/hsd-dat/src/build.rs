@@ -598,6 +598,28 @@ pub fn motion_chain(nodes: usize) -> Dat {
     b.finish()
 }
 
+/// Two models side by side, as Melee's menus hold them: joint trees `X_joint` (one joint) and
+/// `Y_joint` (a turned root and a child), the child moved along X over 10 frames by the tree
+/// `Y_animjoint`, which poses `Y_joint` by its name.
+pub fn two_trees() -> Dat {
+    let mut b = Builder::new();
+    let x = b.put(&joint(JointFlags::empty(), [0.0; 3]));
+    let child = b.put(&joint(JointFlags::empty(), [0.0, 1.0, 0.0]));
+    let mut y = joint(JointFlags::empty(), [3.0, 0.0, 0.0]);
+    y.rotation = [0.0, 0.0, 0.5];
+    y.child = Some(child);
+    let y = b.put(&y);
+    let keys = b.keys(lin_keys(10, 2.0));
+    let track = b.put(&fobj(5, None, keys));
+    let moves = b.put(&aobj(10.0, track));
+    let anim_child = b.put(&anim_joint(None, None, Some(moves)));
+    let anim_root = b.put(&anim_joint(Some(anim_child), None, None));
+    b.root("X_joint", x);
+    b.root("Y_joint", y);
+    b.root("Y_animjoint", anim_root);
+    b.finish()
+}
+
 /// A joint chain whose children inherit a non-uniform scale ([`crate::pose`]), animated over
 /// [`SCALE_CHAIN_FRAMES`] frames: a root scaled (2, 0.5, 1) and three joints below it, turned
 /// and scaled by LIN tracks (Z rotation 0.3 → 2 and X scale 2 → 0.5 on the first, Y rotation

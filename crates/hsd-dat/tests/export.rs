@@ -347,24 +347,7 @@ fn extra_scale_node_added_later_mends_earlier_animations() {
 /// moves `Y_joint`'s child, not `X_joint`'s.
 #[test]
 fn animation_roots_pose_the_tree_they_name() {
-    use hsd_dat::JointFlags;
-    use hsd_dat::build::Builder;
-    use hsd_dat::build::parts::{anim_joint, aobj, fobj, joint, lin_keys};
-    let mut b = Builder::new();
-    let x = b.put(&joint(JointFlags::empty(), [0.0; 3]));
-    let child = b.put(&joint(JointFlags::empty(), [0.0, 1.0, 0.0]));
-    let mut y = joint(JointFlags::empty(), [0.0; 3]);
-    y.child = Some(child);
-    let y = b.put(&y);
-    let keys = b.keys(lin_keys(10, 2.0));
-    let track = b.put(&fobj(5, None, keys));
-    let moves = b.put(&aobj(10.0, track));
-    let anim_child = b.put(&anim_joint(None, None, Some(moves)));
-    let anim_root = b.put(&anim_joint(Some(anim_child), None, None));
-    b.root("X_joint", x);
-    b.root("Y_joint", y);
-    b.root("Y_animjoint", anim_root);
-    let bytes = b.finish().write().unwrap();
+    let bytes = hsd_dat::build::two_trees().write().unwrap();
     let e = export::to_scene(&parse(&bytes).unwrap());
     assert!(e.problems.is_empty(), "{:?}", e.problems);
     let moved: Vec<usize> = e

@@ -1843,3 +1843,48 @@ fn direct_colours_keep_their_formats() {
     let c = export::to_scene(&a).scene;
     assert_eq!(gx::compare::compare(&s, &c, 1e-3).missing, 0);
 }
+
+/// Melee's archives hold several models side by side (its main menu: 57 joint trees, each with
+/// its own animations). In Melee order they stay several trees — an identity root joined them
+/// into one model of 426 PObjs (HSD-011 refused it) and renamed every joint — each animation
+/// tree beside the joint tree it poses; Colosseum/XD's one model keeps the added root.
+#[test]
+fn several_trees_stay_several_models() {
+    let m = hsd_dat::build::two_trees().write().unwrap();
+    let kinds = |x: &[u8]| -> Vec<hsd_dat::RootKind> {
+        parse(x).unwrap().roots().map(|r| r.kind()).collect()
+    };
+    use hsd_dat::RootKind::{AnimJoint, Joint};
+    for (order, roots) in [
+        (Order::Melee, vec![AnimJoint, Joint, Joint]),
+        (Order::ColosseumXd, Vec::new()),
+    ] {
+        let (a, c, b) = support::round_trip(&m, &support::in_order(order));
+        let d = gx::compare::compare(&a, &c, 1e-3);
+        // Colosseum/XD's added root renames the joints.
+        assert_eq!(d.names, order == Order::ColosseumXd, "{order:?}");
+        if !roots.is_empty() {
+            let mut got = kinds(&b);
+            got.sort_by_key(|k| format!("{k:?}"));
+            assert_eq!(got, roots);
+            // The same node moves, the same way, at every frame.
+            let moved = |s: &Scene| -> Vec<usize> {
+                s.clips
+                    .iter()
+                    .flat_map(|x| x.channels.iter().map(|ch| ch.node))
+                    .collect()
+            };
+            assert_eq!(moved(&a), moved(&c));
+            let times: Vec<f32> = (0..=10).map(|f| f as f32 / 60.0).collect();
+            let (la, lc) = (
+                a.clip_locals(&a.clips[0], &times),
+                c.clip_locals(&c.clips[0], &times),
+            );
+            for (p, q) in la.iter().flatten().zip(lc.iter().flatten()) {
+                for (u, v) in p.iter().flatten().zip(q.iter().flatten()) {
+                    assert!((u - v).abs() < 1e-3, "{p:?} {q:?}");
+                }
+            }
+        }
+    }
+}

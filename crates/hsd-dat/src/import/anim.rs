@@ -30,13 +30,13 @@ const MAX_FRAMES: f32 = 100_000.0;
 /// in the order of a [`Skeleton::srt`] entry (rotation, scale, translation).
 const TRACKS: [[u8; 3]; 3] = [[1, 2, 3], [8, 9, 10], [5, 6, 7]];
 
-/// One AnimJoint tree per clip with its last frame.
+/// Per clip, one AnimJoint tree per joint tree ([`Roots`]) and the clip's last frame.
 pub(super) fn animations(
     b: &mut Builder,
     scene: &Scene,
     skel: &Skeleton,
     tol: f32,
-) -> Result<Vec<(Target, f32)>> {
+) -> Result<Vec<(Roots, f32)>> {
     let mut out = Vec::new();
     for clip in &scene.clips {
         out.push(tree(b, scene, skel, clip, tol)?);
@@ -54,13 +54,50 @@ fn last_frame(clip: &Clip) -> f32 {
         * 60.0
 }
 
+/// The roots of a tree mirroring the joints, one per joint tree ([`Skeleton::tops`]); `None`
+/// for a tree [`kept`] leaves out.
+pub(super) type Roots = Vec<Option<Target>>;
+
+/// Which joints a tree mirroring the joints has nodes for: every joint of a single tree; of a
+/// forest (Melee's several models), the joints of each tree `animates` holds for one of its
+/// joints — an animation tree poses its own joint tree alone, and 57 trees per clip of Melee's
+/// main menu, mostly still, would outweigh the model.
+pub(super) fn kept(skel: &Skeleton, animates: impl Fn(usize) -> bool) -> Vec<bool> {
+    let n = skel.parent.len();
+    if skel.tops().len() <= 1 {
+        return vec![true; n];
+    }
+    let mut live = vec![false; n];
+    for j in (0..n).filter(|&j| animates(j)) {
+        if let Some(x) = live.get_mut(skel.top_of(j)) {
+            *x = true;
+        }
+    }
+    (0..n)
+        .map(|j| live.get(skel.top_of(j)).copied().unwrap_or(false))
+        .collect()
+}
+
+/// The [`Roots`] of the mirror trees whose nodes are `slots` (one per joint, `None` where not
+/// [`kept`]).
+pub(super) fn roots(skel: &Skeleton, slots: &[Option<Target>]) -> Result<Roots> {
+    let tops = skel.tops();
+    if tops.is_empty() {
+        return Err(gcio::Error::message("no joint"));
+    }
+    Ok(tops
+        .into_iter()
+        .map(|t| slots.get(t).copied().flatten())
+        .collect())
+}
+
 fn tree(
     b: &mut Builder,
     scene: &Scene,
     skel: &Skeleton,
     clip: &Clip,
     tol: f32,
-) -> Result<(Target, f32)> {
+) -> Result<(Roots, f32)> {
     let end = last_frame(clip).round().clamp(0.0, MAX_FRAMES);
     let sampled = sample_frames(clip, end);
     let times: Vec<f32> = sampled.iter().map(|f| f / 60.0).collect();
@@ -176,8 +213,12 @@ fn tree(
         }
     }
     // The AnimJoint tree mirrors the joint tree (children after parents, siblings in order).
-    let slots: Vec<Target> = (0..n).map(|_| b.slot::<AnimJoint<Target>>()).collect();
-    let link = |k: Option<usize>| k.and_then(|k| slots.get(k).copied());
+    let keep = kept(skel, |j| aobjs.get(j).is_some_and(Option::is_some));
+    let slots: Vec<Option<Target>> = keep
+        .iter()
+        .map(|&k| k.then(|| b.slot::<AnimJoint<Target>>()))
+        .collect();
+    let link = |k: Option<usize>| k.and_then(|k| slots.get(k).copied().flatten());
     for (j, (child, next)) in mirror_links(skel).into_iter().enumerate() {
         let aj = AnimJoint {
             child: link(child),
@@ -186,15 +227,11 @@ fn tree(
             robj_anim: None,
             flags: words.get(j).copied().unwrap_or(0),
         };
-        if let Some(&at) = slots.get(j) {
+        if let Some(&Some(at)) = slots.get(j) {
             b.set(at, &aj);
         }
     }
-    let root = slots
-        .first()
-        .copied()
-        .ok_or_else(|| gcio::Error::message("no joint"))?;
-    Ok((root, end))
+    Ok((roots(skel, &slots)?, end))
 }
 
 /// Per joint: its first child and its next sibling (what a tree mirroring the joints links).

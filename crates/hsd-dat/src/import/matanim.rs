@@ -17,7 +17,7 @@ use gx::scene::{Channel, Clip, Scene, Target as Pointer};
 use serde_json::Value;
 
 use super::Skeleton;
-use super::anim::{keys, mirror_links, stream};
+use super::anim::{Roots, kept, keys, mirror_links, roots, stream};
 use super::material::{Materials, Rest, images_trusted, rest};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
@@ -399,7 +399,7 @@ pub(super) fn animations(
     dobjs: &[Vec<Option<usize>>],
     mats: &mut Materials<'_>,
     tol: f32,
-) -> Result<Vec<Target>> {
+) -> Result<Vec<Roots>> {
     let mut out = Vec::new();
     let trusted = mats.trusted;
     for clip in material_clips(scene) {
@@ -563,19 +563,36 @@ fn tree(
     skel: &Skeleton,
     dobjs: &[Vec<Option<usize>>],
     parts: &mut Parts<'_, '_>,
-) -> Result<Target> {
+) -> Result<Roots> {
     let links = mirror_links(skel);
-    let slots: Vec<Target> = (0..links.len())
-        .map(|_| b.slot::<MatAnimJoint<Target>>())
-        .collect();
-    let link = |k: Option<usize>| k.and_then(|k| slots.get(k).copied());
-    for (j, (child, next)) in links.iter().enumerate() {
-        let mut first = None;
-        for m in dobjs.get(j).map_or(&[][..], Vec::as_slice).iter().rev() {
-            let (aobj, texanim) = match m {
+    // Each joint's DObjs' (AObj, TexAnim), first, to know which trees animate.
+    let mut found = Vec::with_capacity(links.len());
+    for j in 0..links.len() {
+        let mut of_joint = Vec::new();
+        for m in dobjs.get(j).map_or(&[][..], Vec::as_slice) {
+            of_joint.push(match m {
                 Some(m) => parts.matanim(b, *m)?,
                 None => (None, None),
-            };
+            });
+        }
+        found.push(of_joint);
+    }
+    let keep = kept(skel, |j| {
+        found
+            .get(j)
+            .is_some_and(|x| x.iter().any(|(a, t)| a.is_some() || t.is_some()))
+    });
+    let slots: Vec<Option<Target>> = keep
+        .iter()
+        .map(|&k| k.then(|| b.slot::<MatAnimJoint<Target>>()))
+        .collect();
+    let link = |k: Option<usize>| k.and_then(|k| slots.get(k).copied().flatten());
+    for (j, (child, next)) in links.iter().enumerate() {
+        let Some(&Some(at)) = slots.get(j) else {
+            continue;
+        };
+        let mut first = None;
+        for &(aobj, texanim) in found.get(j).map_or(&[][..], Vec::as_slice).iter().rev() {
             first = Some(b.put(&MatAnim {
                 next: first,
                 aobj,
@@ -583,19 +600,14 @@ fn tree(
                 render_anim: None,
             }));
         }
-        if let Some(&at) = slots.get(j) {
-            b.set(
-                at,
-                &MatAnimJoint {
-                    child: link(*child),
-                    next: link(*next),
-                    matanim: first,
-                },
-            );
-        }
+        b.set(
+            at,
+            &MatAnimJoint {
+                child: link(*child),
+                next: link(*next),
+                matanim: first,
+            },
+        );
     }
-    slots
-        .first()
-        .copied()
-        .ok_or_else(|| gcio::Error::message("no joint"))
+    roots(skel, &slots)
 }

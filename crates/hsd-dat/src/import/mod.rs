@@ -114,7 +114,9 @@ pub fn from_glb(data: &[u8], opts: &ImportOptions) -> Result<Imported> {
 
 /// Imports `scene` (see the module documentation).
 pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
-    let mut skel = Skeleton::new(scene);
+    // Melee's archives hold several models side by side (its menus: 57 joint trees, each
+    // with its own animations); Colosseum/XD's is one model.
+    let mut skel = Skeleton::new(scene, opts.order == Order::Melee);
     // Meshes and weights as they are, unless they need too many PObjs: then joined, and
     // rounded if need be (seed 003's prep script joins meshes and rounds to 10 %).
     let fitted = geometry::fit(scene, &skel);
@@ -180,14 +182,34 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             b.set(at, &joint);
         }
     }
-    let root = joints
-        .first()
-        .copied()
-        .ok_or_else(|| Error::message("no joint"))?;
+    // Each joint tree (one but in Melee order: Skeleton::new) with its animation trees: all of
+    // a single tree's, a forest tree's that animate it.
+    let tops = skel.tops();
+    if tops.is_empty() {
+        return Err(Error::message("no joint"));
+    }
     let tol = opts.tolerance.max(1e-7);
     let material_anims = matanim::animations(&mut b, scene, &skel, &geo.materials, &mut mats, tol)?;
     let frames = mats.loose(&mut b)?;
     let anims = anim::animations(&mut b, scene, &skel, tol)?;
+    let of_tree = |roots: &anim::Roots, k: usize| roots.get(k).copied().flatten();
+    // Per tree: its joint, material animation trees and (AnimJoint tree, last frame).
+    let trees: Vec<Model> = tops
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &t)| {
+            let joint = *joints.get(t)?;
+            let mat = material_anims
+                .iter()
+                .filter_map(|r| of_tree(r, k))
+                .collect();
+            let an = anims
+                .iter()
+                .filter_map(|(r, end)| Some((of_tree(r, k)?, *end)))
+                .collect();
+            Some((joint, mat, an))
+        })
+        .collect();
     let dat = match opts.order {
         Order::ColosseumXd => {
             let mut lights = Vec::new();
@@ -196,7 +218,9 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
                 let l = b.put(&light(ty, grey, position));
                 lights.push(b.put(&light_set(l)));
             }
-            let models = model_sets(&mut b, root, &material_anims, frames, &anims);
+            // One model (seed 003): Skeleton::new made one tree.
+            let anims: Vec<(Target, f32)> = trees.first().map(|t| t.2.clone()).unwrap_or_default();
+            let models = model_sets(&mut b, &trees, frames);
             let lights = b.ptr_array(&lights);
             let scene_root = b.put(&scene_data(models, None, Some(lights)));
             // One box per frame of each animation (HSD-026): the rest pose's.
@@ -214,22 +238,29 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             Some((camera, lights)) => {
                 // A scene with a camera or lights is a `scene_data` root (cb_plug's), its
                 // ModelSet listing the animations.
-                let models = model_sets(&mut b, root, &material_anims, frames, &anims);
+                let models = model_sets(&mut b, &trees, frames);
                 let lights = (!lights.is_empty()).then(|| b.ptr_array(&lights));
                 let scene_root = b.put(&scene_data(models, camera, lights));
                 b.root("scene_data", scene_root);
                 b.finish()
             }
             None => {
-                b.root(&format!("{}_joint", opts.name), root);
-                for (k, tree) in material_anims.iter().enumerate() {
-                    b.root(&format!("{}_{k}_matanim_joint", opts.name), *tree);
+                // Tree K's roots share a stem, which the export pairs them by.
+                for (t, (joint, material_anims, anims)) in trees.iter().enumerate() {
+                    let stem = match t {
+                        0 => opts.name.clone(),
+                        t => format!("{}_t{t}", opts.name),
+                    };
+                    b.root(&format!("{stem}_joint"), *joint);
+                    for (k, tree) in material_anims.iter().enumerate() {
+                        b.root(&format!("{stem}_{k}_matanim_joint"), *tree);
+                    }
+                    for (k, (tree, _)) in anims.iter().enumerate() {
+                        b.root(&format!("{stem}_{k}_animjoint"), *tree);
+                    }
                 }
                 if let Some(f) = frames {
                     b.root(&format!("{}_matanim_joint", opts.name), f);
-                }
-                for (k, (tree, _)) in anims.iter().enumerate() {
-                    b.root(&format!("{}_{k}_animjoint", opts.name), *tree);
                 }
                 b.finish()
             }
@@ -282,7 +313,11 @@ fn preorder(parent: &[Option<usize>]) -> Vec<usize> {
         }
     }
     let mut pos: Vec<usize> = (0..n).collect();
-    let mut stack = if n > 0 { vec![0] } else { Vec::new() };
+    // Every tree's top, first tree first.
+    let mut stack: Vec<usize> = (0..n)
+        .filter(|&j| parent.get(j).copied().flatten().is_none())
+        .rev()
+        .collect();
     let mut next = 0;
     while let Some(j) = stack.pop() {
         if let Some(p) = pos.get_mut(j) {
@@ -361,22 +396,24 @@ fn robjs(
     next
 }
 
-/// A `scene_data` root's model list: one ModelSet of the joint tree `root` with its joint
-/// animations `anims` and material animations (`material_anims`, then the loose images'
-/// `frames`).
-fn model_sets(
-    b: &mut Builder,
-    root: Target,
-    material_anims: &[Target],
-    frames: Option<Target>,
-    anims: &[(Target, f32)],
-) -> Target {
-    let material: Vec<Target> = material_anims.iter().copied().chain(frames).collect();
-    let matanims = (!material.is_empty()).then(|| b.ptr_array(&material));
-    let trees: Vec<Target> = anims.iter().map(|a| a.0).collect();
-    let list = (!trees.is_empty()).then(|| b.ptr_array(&trees));
-    let model = b.put(&model_set(root, list, matanims));
-    b.ptr_array(&[model])
+/// One model of the archive: its joint tree, material animation trees and (AnimJoint tree,
+/// last frame) per clip.
+type Model = (Target, Vec<Target>, Vec<(Target, f32)>);
+
+/// A `scene_data` root's model list: a ModelSet per model with its joint animations and
+/// material animations (the first model's followed by the loose images' `frames`).
+fn model_sets(b: &mut Builder, trees: &[Model], frames: Option<Target>) -> Target {
+    let mut models = Vec::with_capacity(trees.len());
+    for (k, (root, material_anims, anims)) in trees.iter().enumerate() {
+        // The loose image frames go with the first model.
+        let loose = frames.filter(|_| k == 0);
+        let material: Vec<Target> = material_anims.iter().copied().chain(loose).collect();
+        let matanims = (!material.is_empty()).then(|| b.ptr_array(&material));
+        let list: Vec<Target> = anims.iter().map(|a| a.0).collect();
+        let list = (!list.is_empty()).then(|| b.ptr_array(&list));
+        models.push(b.put(&model_set(*root, list, matanims)));
+    }
+    b.ptr_array(&models)
 }
 
 /// A joint's rotation (Euler XYZ), scale and translation.
@@ -497,8 +534,9 @@ impl Skeleton {
     /// The scene's nodes as joints in the node tree's pre-order (children in file order, so a
     /// glTF file may list children before parents, as Blender does), under an added identity
     /// root when the scene has no root, several, or one the game would turn (HSD-021: a root's
-    /// rotation must be identity).
-    fn new(scene: &Scene) -> Skeleton {
+    /// rotation must be identity) — except that with `forest` (Melee order) several roots our
+    /// export recorded as joints stay several trees, as the archive held them.
+    fn new(scene: &Scene, forest: bool) -> Skeleton {
         let n = scene.nodes.len();
         let parent_of = |i: usize| {
             scene
@@ -542,7 +580,15 @@ impl Skeleton {
                     .iter()
                     .any(|r| r.abs() > crate::ROTATION_EPSILON)
             });
-        let first = usize::from(n == 0 || roots.len() != 1 || root_rotated || reached < n);
+        let recorded = |i: &usize| {
+            scene
+                .nodes
+                .get(*i)
+                .is_some_and(|x| extras::read::<JointExtras>(x.extras.as_ref()).is_some())
+        };
+        let forest = forest && roots.len() > 1 && reached == n && roots.iter().all(recorded);
+        let first =
+            usize::from(!forest && (n == 0 || roots.len() != 1 || root_rotated || reached < n));
         let mut s = Skeleton {
             parent: Vec::new(),
             srt: Vec::new(),
@@ -653,6 +699,25 @@ impl Skeleton {
             .collect()
     }
 
+    /// The top-level joints (roots of the trees), in order.
+    pub fn tops(&self) -> Vec<usize> {
+        (0..self.parent.len())
+            .filter(|&j| self.parent.get(j).copied().flatten().is_none())
+            .collect()
+    }
+
+    /// The top-level joint above joint `j` (itself when top-level).
+    pub fn top_of(&self, j: usize) -> usize {
+        let mut at = j;
+        for _ in 0..self.parent.len() {
+            match self.parent.get(at).copied().flatten() {
+                Some(p) => at = p,
+                None => break,
+            }
+        }
+        at
+    }
+
     /// The inverse bind matrix joint `j` stores: its glTF inverse bind matrix where that inverts
     /// its bind-pose world matrix (within 1e-3) — our export's copy of the file's, bit for
     /// bit — else the inverse of the bind-pose world matrix (`None` when singular).
@@ -726,13 +791,19 @@ impl Skeleton {
                 *b |= up;
             }
         }
-        let any_skeleton = self.deformer.iter().any(|&d| d);
+        // SKELETON_ROOT on the top of each tree with deformers.
+        let mut skinned = vec![false; n];
+        for j in (0..n).filter(|&j| self.deformer.get(j).copied().unwrap_or(false)) {
+            if let Some(t) = skinned.get_mut(self.top_of(j)) {
+                *t = true;
+            }
+        }
         for (j, x) in f.iter_mut().enumerate() {
             let top = self.parent.get(j).copied().flatten().is_none();
             if below.get(j).copied().unwrap_or(false) || (top && x.contains(JointFlags::OPA)) {
                 *x |= JointFlags::ROOT_OPA;
             }
-            if top && any_skeleton {
+            if top && skinned.get(j).copied().unwrap_or(false) {
                 *x |= JointFlags::SKELETON_ROOT;
             }
         }
