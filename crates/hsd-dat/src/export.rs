@@ -566,6 +566,12 @@ fn material_animation(
         .materials
         .get(index)
         .is_some_and(|x| x.texture.is_some());
+    let linked = textured
+        || out
+            .scene
+            .meshes
+            .iter()
+            .any(|x| x.material == Some(index) && !x.colors.is_empty());
     let colors = a
         .read::<MObj>(m.mobj)
         .ok()
@@ -586,9 +592,15 @@ fn material_animation(
         let Some(v) = sampled(&m.tracks, id, last) else {
             continue;
         };
+        // The factor of a textured or vertex-coloured material stays still: Blender 5.0's
+        // glTF importer fails on a `baseColorFactor` pointer channel of a material whose Base
+        // Color input is linked (its animation_pointer.py reads `.links` off the wrapper), and
+        // with it the whole file (Melee's title and menus animate such materials' alpha). Its
+        // tracks are kept in the extras.
         let component = match id {
+            _ if linked => None,
             mobj_track::ALPHA => Some(3),
-            4..=6 if !textured => Some(usize::from(id - 4)),
+            4..=6 => Some(usize::from(id - 4)),
             _ => None,
         };
         if let Some(c) = component {
