@@ -405,6 +405,44 @@ fn blender_loads_our_hsd_glb() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Blender 5.0's glTF importer aborts the whole file on a `baseColorFactor` animation of a
+/// textured or vertex-coloured material (Melee's title and menus animate their alpha): our glb
+/// of the XD samples, whose textured material's alpha is animated, loads with its actions.
+#[test]
+fn blender_loads_material_animations() {
+    let Some(py) = support::blender::python() else {
+        return;
+    };
+    let dir = scratch("blender-hsd-matanim");
+    let mut glbs = Vec::new();
+    for (name, dat) in [
+        (
+            "xd-model",
+            hsd_dat::build::xd_model(hsd_dat::build::XdOptions::default()),
+        ),
+        ("xd-scene", hsd_dat::build::xd_scene()),
+    ] {
+        let path = dir.join(format!("{name}.dat"));
+        std::fs::write(&path, dat.unwrap().write().unwrap()).unwrap();
+        let glb = dir.join(format!("{name}.glb"));
+        convert(&path, &glb, &[]);
+        glbs.push(glb);
+    }
+    let args: Vec<&Path> = glbs.iter().map(PathBuf::as_path).collect();
+    let out = script(&py, &dir, "load.py", &args);
+    let lines: Vec<Value> = out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    for r in &lines {
+        assert!(r["ok"].as_bool().unwrap(), "{r}");
+        assert!(r["actions"].as_u64().unwrap() > 0, "{r}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Blender poses our glb of a chain whose children inherit a non-uniform scale as the runtime
 /// poses the `.dat` (`hsd_dat::pose`: the export's `joint_N_scale` nodes): every joint's world
 /// matrix, Blender's glTF importer and evaluation against the runtime's curve evaluation,
