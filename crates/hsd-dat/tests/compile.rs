@@ -721,7 +721,6 @@ fn detection_of_samples_and_their_compiles() {
 fn melee_envelopes_and_descriptors_at_their_first_mesh_user() {
     use hsd_dat::build::Builder;
     use hsd_dat::build::parts::*;
-    use hsd_dat::compile::{Order, compile_as};
     use hsd_dat::*;
     let mut b = Builder::new();
     let pos = b.bytes(vec![1; 64], 32);
@@ -765,10 +764,7 @@ fn melee_envelopes_and_descriptors_at_their_first_mesh_user() {
     root.data = Some(d_a);
     b.set(j0, &root);
     b.root("melee_joint", j0);
-    let out = compile_as(&b.finish(), Some(Order::Melee))
-        .unwrap()
-        .write()
-        .unwrap();
+    let out = melee(b);
     let a = parse(&out).unwrap();
     let g = a.graph();
     // The PObjs in mesh order: A, B, C.
@@ -968,25 +964,13 @@ fn melee_pixels_of_child_joints_first() {
 /// every later block by 24 bytes.
 #[test]
 fn melee_palette_structs_start_on_32_bytes() {
-    use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
-    use gx::vtx::{Attr, AttrType};
     use hsd_dat::build::Builder;
     use hsd_dat::build::parts::{
-        display_list, dobj, image, joint, material, mobj, palette, pobj, tobj, vtx,
+        dobj, image, joint, material, mobj, palette, pobj, tobj, triangle,
     };
-    use hsd_dat::compile::{Order, compile_as};
-    use hsd_dat::{JointFlags, Kind, PObjFlags, Palette, RenderMode, parse};
+    use hsd_dat::{JointFlags, Kind, PObjFlags, Palette, RenderMode};
     let mut b = Builder::new();
-    let pos = b.bytes(vec![0; 64], 32);
-    let desc = b.vtx_list(&[vtx(9, 3, 1, 3, 8, 6, Some(pos))]);
-    let mut d = VertexDesc::new();
-    d.push(Attr::POS, AttrType::INDEX16).unwrap();
-    let mut strip = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
-    for i in 0..3 {
-        strip.push(&d, &[i]);
-    }
-    let (dl, n) = display_list(&[strip], &d).unwrap();
-    let dl = b.bytes(dl, 32);
+    let (desc, dl, n) = triangle(&mut b).unwrap();
     let pix = b.bytes(vec![0; 64], 32);
     let img = b.put(&image(pix, 9));
     let lut = b.bytes(vec![0x80; 264], 32);
@@ -1008,12 +992,18 @@ fn melee_palette_structs_start_on_32_bytes() {
     j.data = Some(dd);
     let j = b.put(&j);
     b.root("model_joint", j);
-    let out = compile_as(&b.finish(), Some(Order::Melee))
-        .unwrap()
-        .write()
-        .unwrap();
-    let a = parse(&out).unwrap();
+    let out = melee(b);
+    let a = hsd_dat::parse(&out).unwrap();
     let g = a.graph();
     let at = g.nodes.iter().find(|n| n.kind == Kind::Palette).unwrap();
     assert_eq!(at.offset % 32, 0, "{:#x}", at.offset);
+}
+
+/// `b`'s archive compiled in Melee order, as bytes.
+fn melee(b: hsd_dat::build::Builder) -> Vec<u8> {
+    use hsd_dat::compile::{Order, compile_as};
+    compile_as(&b.finish(), Some(Order::Melee))
+        .unwrap()
+        .write()
+        .unwrap()
 }

@@ -21,19 +21,8 @@ fn rules(d: &[gcio::Diagnostic], severity: Severity) -> Vec<&str> {
 /// One joint, one mesh with positions only, and a material whose TObj has `src` 4 (TEX0) and
 /// the given flags; the root joint rotated by `rotation`.
 fn textured_without_uvs(tobj_flags: u32, render_mode: RenderMode, rotation: f32) -> Dat {
-    use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
-    use gx::vtx::{Attr, AttrType};
     let mut b = Builder::new();
-    let pos = b.bytes(vec![0; 64], 32);
-    let desc = b.vtx_list(&[vtx(9, 3, 1, 3, 8, 6, Some(pos))]);
-    let mut d = VertexDesc::new();
-    d.push(Attr::POS, AttrType::INDEX16).unwrap();
-    let mut strip = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
-    for i in 0..3 {
-        strip.push(&d, &[i]);
-    }
-    let (dl, n) = display_list(&[strip], &d).unwrap();
-    let dl = b.bytes(dl, 32);
+    let (desc, dl, n) = triangle(&mut b).unwrap();
     let pix = b.bytes(i8_pixels(), 32);
     let img = b.put(&image(pix, 1));
     let t = b.put(&TObj {

@@ -246,6 +246,22 @@ pub fn dobj(mobj: T, pobj: T) -> DObj<T> {
     }
 }
 
+/// The least a PObj draws, in `b`: one triangle strip over three zero positions (POS s16, 8
+/// fraction bits, 16-bit indices; 64 bytes of array). Its vertex descriptor list, display list
+/// and `n_display`.
+pub fn triangle(b: &mut crate::build::Builder) -> Result<(T, T, u16)> {
+    let pos = b.bytes(vec![0; 64], 32);
+    let desc = b.vtx_list(&[vtx(9, 3, 1, 3, 8, 6, Some(pos))]);
+    let mut d = VertexDesc::new();
+    d.push(Attr::POS, AttrType::INDEX16)?;
+    let mut strip = PrimitiveBuf::new(Opcode::TRIANGLE_STRIP);
+    for i in 0..3 {
+        strip.push(&d, &[i]);
+    }
+    let (dl, n) = display_list(&[strip], &d)?;
+    Ok((desc, b.bytes(dl, 32), n))
+}
+
 /// A display list padded to 32 bytes, and its `n_display`; an error when `n_display` (a count
 /// of 32-byte units) cannot reach its end.
 pub fn display_list(prims: &[PrimitiveBuf], desc: &VertexDesc) -> Result<(Vec<u8>, u16)> {
