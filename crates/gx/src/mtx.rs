@@ -12,6 +12,19 @@ pub const IDENTITY: Mtx34 = [
     [0.0, 0.0, 1.0, 0.0],
 ];
 
+/// `Σ wᵢ · mᵢ`, entry by entry: the matrix linear blend skinning draws a vertex with.
+pub fn blend(parts: impl IntoIterator<Item = (f32, Mtx34)>) -> Mtx34 {
+    let mut sum = [[0.0f32; 4]; 3];
+    for (w, m) in parts {
+        for (row, mrow) in sum.iter_mut().zip(&m) {
+            for (v, x) in row.iter_mut().zip(mrow) {
+                *v += w * x;
+            }
+        }
+    }
+    sum
+}
+
 /// `a · b`.
 pub fn mul(a: &Mtx34, b: &Mtx34) -> Mtx34 {
     a.map(|[a0, a1, a2, t]| {

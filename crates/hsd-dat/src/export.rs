@@ -1139,18 +1139,16 @@ fn mesh(
 ) -> Mesh {
     let coord = envelope_coord(g, world, m.joint);
     let placed = |entries: &[(usize, f32)], runtime: Mtx34, in_bind: Mtx34| -> Mtx34 {
-        let mut skin = [[0.0f32; 4]; 3];
-        for &(j, w) in entries {
-            let Some(rest) = world.get(j).filter(|r| gx::mtx::inverse(r).is_some()) else {
-                return in_bind;
-            };
-            let by = gx::mtx::mul(rest, skin_ibm.get(j).unwrap_or(&IDENTITY));
-            for (row, x) in skin.iter_mut().zip(&by) {
-                for (v, e) in row.iter_mut().zip(x) {
-                    *v += w * e;
-                }
-            }
+        let shown = |j: usize| world.get(j).filter(|r| gx::mtx::inverse(r).is_some());
+        if !entries.iter().all(|e| shown(e.0).is_some()) {
+            return in_bind;
         }
+        let skin = gx::mtx::blend(entries.iter().filter_map(|&(j, w)| {
+            Some((
+                w,
+                gx::mtx::mul(shown(j)?, skin_ibm.get(j).unwrap_or(&IDENTITY)),
+            ))
+        }));
         gx::mtx::inverse(&skin).map_or(in_bind, |s| gx::mtx::mul(&s, &runtime))
     };
     let slots: Vec<Mtx34> = m
@@ -1164,6 +1162,8 @@ fn mesh(
             )
         })
         .collect();
+    // A rigid joint's matrix, once per joint.
+    let mut rigid: HashMap<usize, Mtx34> = HashMap::new();
     let joint = |j: usize| u16::try_from(j).unwrap_or(0);
     let mut out = Mesh::new(format!("pobj_{:x}", m.pobj));
     let has_n = m.vertices.iter().any(|v| v.normal.is_some());
@@ -1196,11 +1196,13 @@ fn mesh(
     for (_, (v, s)) in order {
         let (mtx, skin) = match s {
             Skin::Rigid(j) | Skin::ShapeAnim(j) => (
-                placed(
-                    &[(*j, 1.0)],
-                    world.get(*j).copied().unwrap_or(IDENTITY),
-                    bind.get(*j).copied().unwrap_or(IDENTITY),
-                ),
+                *rigid.entry(*j).or_insert_with(|| {
+                    placed(
+                        &[(*j, 1.0)],
+                        world.get(*j).copied().unwrap_or(IDENTITY),
+                        bind.get(*j).copied().unwrap_or(IDENTITY),
+                    )
+                }),
                 skin_weights(&[(joint(*j), 1.0)]),
             ),
             Skin::Envelope(slot) => {

@@ -127,14 +127,11 @@ impl Archive<'_> {
     /// next multiple of 16 entries, as far as the file goes), then zeros.
     fn tlut(&self, tex: &Texture<'_>, lut: u32, n: usize) -> Result<Vec<u8>> {
         // Every texel of the level's blocks, the padding past the image's sides included.
-        let blocks = tex.level_data(0).ok().and_then(|(bytes, w, h)| {
-            let (bw, bh, _) = tex.format.block()?;
-            let (w, h) = (w.next_multiple_of(bw), h.next_multiple_of(bh));
-            gx::tex::decode_indices(tex.format, w, h, bytes).ok()
-        });
-        let used = blocks
-            .and_then(|i| i.iter().map(|&x| usize::from(x & 0x3FFF)).max())
-            .map_or(0, |m| m + 1);
+        let used = tex
+            .level_data(0)
+            .ok()
+            .and_then(|(bytes, _, _)| gx::tex::max_index(tex.format, bytes))
+            .map_or(0, |m| usize::from(m) + 1);
         let want = if used <= n {
             n
         } else {

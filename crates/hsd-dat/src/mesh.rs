@@ -352,15 +352,11 @@ pub fn envelope_matrix(
             None => w(*j),
         };
     }
-    let mut sum = [[0.0f32; 4]; 3];
-    for &(j, weight) in entries {
-        let m = mul(&w(j), &b(j));
-        for (row, mrow) in sum.iter_mut().zip(&m) {
-            for (v, x) in row.iter_mut().zip(mrow) {
-                *v += weight * x;
-            }
-        }
-    }
+    let sum = gx::mtx::blend(
+        entries
+            .iter()
+            .map(|&(j, weight)| (weight, mul(&w(j), &b(j)))),
+    );
     match coord {
         Some(c) => mul(&sum, c),
         None => sum,

@@ -53,6 +53,14 @@ fn node(s: &mut Scene, name: &str, parent: Option<usize>, r: [f32; 3], t: [f32; 
     s.nodes.len() - 1
 }
 
+/// Weights `m`'s vertices by `weight` on node `a` and by `from + i / per` on node `b` (vertex
+/// `i`): a blend that changes along the mesh.
+fn ramp(m: &mut gx::scene::Mesh, (a, weight): (usize, f32), b: usize, from: f32, per: f32) {
+    m.skin = (0..m.positions.len())
+        .map(|i| gx::scene::skin_weights(&[(a as u16, weight), (b as u16, from + i as f32 / per)]))
+        .collect();
+}
+
 /// Blender's case: a root and a bone (turned, off the origin); a hat weighted 100 % to the
 /// bone, and a body weighted to the root and, more with each vertex, the bone. The scene, the
 /// root's node and the bone's.
@@ -64,11 +72,7 @@ fn hat_and_body() -> (Scene, usize, usize) {
     hat.skin = vec![gx::scene::skin_weights(&[(bone as u16, 1.0)]); hat.positions.len()];
     s.meshes.push(hat);
     let mut body = grid("body", 3, 1.0, 0.0);
-    body.skin = (0..body.positions.len())
-        .map(|i| {
-            gx::scene::skin_weights(&[(root as u16, 0.5), (bone as u16, 0.1 + i as f32 / 40.0)])
-        })
-        .collect();
+    ramp(&mut body, (root, 0.5), bone, 0.1, 40.0);
     s.meshes.push(body);
     (s, root, bone)
 }
@@ -461,11 +465,7 @@ fn plain_zero_rest_scale() {
     let tip = node(&mut s, "tip", Some(wing), [0.2, 0.0, 0.0], [1.0, 0.0, 0.0]);
     s.nodes[wing].local = gx::mtx::srt([0.0, 0.0, 0.4], [0.0; 3], [0.0, 1.0, 0.0]);
     let mut flap = grid("flap", 3, 2.0, 0.5);
-    flap.skin = (0..flap.positions.len())
-        .map(|i| {
-            gx::scene::skin_weights(&[(wing as u16, 0.6), (tip as u16, 0.2 + i as f32 / 50.0)])
-        })
-        .collect();
+    ramp(&mut flap, (wing, 0.6), tip, 0.2, 50.0);
     s.meshes.push(flap);
     let mut claw = grid("claw", 1, 0.5, 1.0);
     claw.skin = vec![gx::scene::skin_weights(&[(tip as u16, 1.0)]); claw.positions.len()];

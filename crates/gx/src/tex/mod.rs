@@ -384,6 +384,12 @@ fn decode_pixels(
     Ok(())
 }
 
+/// The largest palette index stored in `data` (an indexed format's whole blocks, padding
+/// texels included; C14X2 without its ignored top bits), `None` for a direct format or no data.
+pub fn max_index(format: TexFormat, data: &[u8]) -> Option<u16> {
+    fast::max_index(format, data)
+}
+
 /// The raw palette indices of one `width × height` level of an indexed format, row-major.
 /// C14X2 values keep the two top bits the hardware ignores (mask with `0x3FFF`).
 /// The index list is bounded by the default [`Limits`].

@@ -219,7 +219,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
                 lights.push(b.put(&light_set(l)));
             }
             // One model (seed 003): Skeleton::new made one tree.
-            let anims: Vec<(Target, f32)> = trees.first().map(|t| t.2.clone()).unwrap_or_default();
+            let anims = trees.first().map_or(&[][..], |t| t.2.as_slice());
             let models = model_sets(&mut b, &trees, frames);
             let lights = b.ptr_array(&lights);
             let scene_root = b.put(&scene_data(models, None, Some(lights)));
