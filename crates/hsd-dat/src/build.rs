@@ -9,8 +9,8 @@ use gx::dl::{Opcode, PrimitiveBuf, VertexDesc};
 use gx::vtx::{Attr, AttrType, CompCount, CompType, VertexFormat};
 
 use crate::bound_box::{Aabb, BoundBox};
-use crate::field::{Rgba, Struct};
-use crate::flags::{JointFlags, PObjFlags, PeFlags, RenderMode};
+use crate::field::{Rgba, Struct, Word};
+use crate::flags::{JointFlags, PObjFlags, PeFlags, RenderMode, TObjFlags};
 use crate::model::{Block, Dat, Loc, Slot, Target};
 use crate::types::*;
 use parts::*;
@@ -41,6 +41,23 @@ impl Builder {
         // A fresh block of SIZE bytes always holds the struct.
         let _ = self.dat.write_struct(loc, v);
         Target::In(loc)
+    }
+
+    /// Appends a table of `T`s laid end to end in one block (4-aligned).
+    pub fn put_table<T: Struct<Target>>(&mut self, items: &[T]) -> Target {
+        let size = T::SIZE.next_multiple_of(4);
+        let i = self
+            .dat
+            .push_block(Block::new(vec![0; size * items.len()], 4));
+        for (k, v) in items.iter().enumerate() {
+            let loc = Loc {
+                block: i,
+                offset: (k * size) as u32,
+            };
+            // The block was sized for every item.
+            let _ = self.dat.write_struct(loc, v);
+        }
+        Target::block(i)
     }
 
     /// Appends a zeroed block for a `T` to be written later with [`Builder::set`] (for layouts
@@ -618,6 +635,117 @@ pub fn two_trees() -> Dat {
     b.root("Y_joint", y);
     b.root("Y_animjoint", anim_root);
     b.finish()
+}
+
+/// A Melee stage's model part, as its `map_head` holds it (doldecomp/melee `UnkStageDat`): a
+/// GObj table of three entries, the head's other tables empty —
+/// 0. a triangle model with a camera, two light sets and a fog;
+/// 1. a reflection-mapped triangle model (I8 pixels) whose joint an animation bank moves along X over
+///    10 frames;
+/// 2. an entry whose joint and camera are extern slots (unrelocated `0xFFFFFFFF`: Pokémon
+///    Stadium's transformations take theirs from another archive).
+pub fn stage() -> Result<Dat> {
+    let mut b = Builder::new();
+    let model = |b: &mut Builder, x: i16, texture: bool| -> Result<Target> {
+        let (desc, dl, n) = triangle_at(b, [[x, 0, 0], [x + 256, 0, 0], [x, 256, 0]])?;
+        let tobj = if texture {
+            let pix = b.bytes(vec![0x80; 64], 32);
+            let img = b.put(&image(pix, 1));
+            let mut t = tobj(0, None, img, None);
+            // Reflection-mapped: the triangle has no UVs (HSD-025).
+            t.flags = t.flags.difference(TObjFlags::COORD) | TObjFlags::from_bits_retain(1);
+            Some(b.put(&t))
+        } else {
+            None
+        };
+        let mode = RenderMode::DIFFUSE
+            | if texture {
+                RenderMode::TEX0
+            } else {
+                RenderMode::empty()
+            };
+        let mat = b.put(&material(0x40));
+        let m = b.put(&mobj(mode, tobj, mat, None));
+        let p = b.put(&pobj(None, desc, PObjFlags::empty(), n, dl, None));
+        let d = b.put(&dobj(m, p));
+        let mut j = joint(JointFlags::ROOT_OPA | JointFlags::OPA, [0.0; 3]);
+        j.data = Some(d);
+        Ok(b.put(&j))
+    };
+    let still = model(&mut b, 0, false)?;
+    let moving = model(&mut b, -512, true)?;
+    let keys = b.keys(lin_keys(10, 2.0));
+    let track = b.put(&fobj(5, None, keys));
+    let moves = b.put(&aobj(10.0, track));
+    let anim = b.put(&anim_joint(None, None, Some(moves)));
+    let anims = b.ptr_array(&[anim]);
+    let [eye, interest] = camera_points().map(|w| b.put(&w));
+    let cam = b.put(&camera(eye, interest));
+    let sets: Vec<Target> = [(1, 0x40), (2, 0xC0)]
+        .into_iter()
+        .map(|(ty, grey)| {
+            let l = b.put(&light(ty, grey, None));
+            b.put(&light_set(l))
+        })
+        .collect();
+    let lights = b.ptr_array(&sets);
+    let fog = b.put(&Fog {
+        kind: 2,
+        adj: None,
+        start: 10.0,
+        end: 100.0,
+        color: Rgba([0x80, 0x80, 0xFF, 0xFF]),
+    });
+    let none = MapGObj {
+        joint: Word::Value(0),
+        anims: Word::Value(0),
+        matanims: Word::Value(0),
+        shapeanims: Word::Value(0),
+        camera: Word::Value(0),
+        unknown14: Word::Value(0),
+        lights: Word::Value(0),
+        fog: Word::Value(0),
+        joints: Word::Value(0),
+        joint_count: 0,
+        unknown28: Word::Value(0),
+        halfwords: Word::Value(0),
+        halfword_count: 0,
+    };
+    let table = b.put_table(&[
+        MapGObj {
+            joint: Word::Ptr(still),
+            camera: Word::Ptr(cam),
+            lights: Word::Ptr(lights),
+            fog: Word::Ptr(fog),
+            ..none
+        },
+        MapGObj {
+            joint: Word::Ptr(moving),
+            anims: Word::Ptr(anims),
+            ..none
+        },
+        MapGObj {
+            joint: Word::Value(u32::MAX),
+            camera: Word::Value(u32::MAX),
+            ..none
+        },
+    ]);
+    let head = b.put(&MapHead {
+        points: None,
+        point_count: 0,
+        gobjs: Some(table),
+        gobj_count: 3,
+        splines: None,
+        spline_count: 0,
+        lights: None,
+        light_count: 0,
+        shadows: None,
+        shadow_count: 0,
+        flagged: None,
+        flagged_count: 0,
+    });
+    b.root("map_head", head);
+    Ok(b.finish())
 }
 
 /// A joint chain whose children inherit a non-uniform scale ([`crate::pose`]), animated over

@@ -186,6 +186,8 @@ impl Phase {
             K::BoundBox => Phase::BoundBox,
             K::SceneData
             | K::ModelSet
+            | K::MapHead
+            | K::MapGObj
             | K::CameraSet
             | K::Camera
             | K::CameraAnim

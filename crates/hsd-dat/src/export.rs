@@ -389,7 +389,7 @@ fn rest_values(g: &Graph) -> Vec<[[f32; 3]; 3]> {
 }
 
 /// Every animation tree of one kind with the joint tree it binds to: a ModelSet's list
-/// (`list` of it) with its joint, then each root of kind `kind` with the joint root its name
+/// (`list` of it) with its joint (a stage GObj's too), then each root of kind `kind` with the joint root its name
 /// names ([`bound_joint`]); as (joint, tree) offsets.
 fn tree_pairs(
     a: &Archive<'_>,
@@ -398,10 +398,17 @@ fn tree_pairs(
     kind: RootKind,
 ) -> Vec<(u32, u32)> {
     let mut pairs: Vec<(u32, u32)> = Vec::new();
-    for n in g.nodes.iter().filter(|n| n.kind == Kind::ModelSet) {
-        let Ok(ms) = a.read::<ModelSet>(n.offset) else {
-            continue;
-        };
+    let sets = g.nodes.iter().flat_map(|n| match n.kind {
+        Kind::ModelSet => a.read::<ModelSet>(n.offset).into_iter().collect(),
+        Kind::MapHead => a
+            .map_gobjs(n.offset)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(_, m)| m.model_set())
+            .collect(),
+        _ => Vec::new(),
+    });
+    for ms in sets {
         let (Some(joint), Some(list)) = (ms.joint, list(&ms)) else {
             continue;
         };

@@ -74,6 +74,16 @@ pub enum Word<P> {
     Ptr(P),
 }
 
+impl<P: Copy> Word<P> {
+    /// The pointer, `None` for a plain value.
+    pub fn ptr(self) -> Option<P> {
+        match self {
+            Word::Ptr(p) => Some(p),
+            Word::Value(_) => None,
+        }
+    }
+}
+
 /// A typed sysdolphin struct, generic over how pointers are named: `u32` data offsets in the
 /// zero-copy view, [`crate::Target`]s in the owned graph.
 pub trait Struct<P>: Sized {

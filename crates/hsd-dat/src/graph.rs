@@ -22,6 +22,10 @@ use crate::view::Archive;
 pub enum Kind {
     SceneData,
     ModelSet,
+    /// A Melee stage's `map_head`.
+    MapHead,
+    /// A stage's GObj table (`gobj_count` entries of 0x34 bytes, one node).
+    MapGObj,
     CameraSet,
     Camera,
     CameraAnim,
@@ -353,6 +357,7 @@ impl Walker<'_, '_> {
             RootKind::SceneData => self.scene(off),
             RootKind::Joint => self.joint_tree(off),
             RootKind::ModelSet => self.model_set(off),
+            RootKind::MapHead => self.map_head(off),
             RootKind::SceneModels => {
                 for m in self.ptr_array(off)? {
                     self.model_set(m)?;
@@ -432,8 +437,13 @@ impl Walker<'_, '_> {
         if let Some(j) = m.joint {
             self.joint_tree(j).context("joint tree")?;
         }
-        // An animation tree listed by several model sets (or twice in one list) is shared, as
-        // HAL's tools write it, not a cycle: walk it once.
+        self.banks(&m)
+    }
+
+    /// A ModelSet's animation banks (a stage GObj's too). An animation tree listed by several
+    /// model sets (or twice in one list) is shared, as HAL's tools write it, not a cycle: walk
+    /// it once.
+    fn banks(&mut self, m: &ModelSet) -> Result<()> {
         if let Some(a) = m.anims {
             for x in self.ptr_array(a)? {
                 if !self.seen.contains_key(&(x, Kind::AnimJoint)) {
@@ -454,6 +464,50 @@ impl Walker<'_, '_> {
                     self.shapeanim_joint(x, 0).context("shapeanim joint")?;
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// A Melee stage's `map_head`: its GObj table, each entry a ModelSet's joint tree and
+    /// banks with the GObj's camera, lights and fog. The head's other tables stay untyped.
+    fn map_head(&mut self, off: u32) -> Result<()> {
+        if self.read::<MapHead>(off, Kind::MapHead)?.is_none() {
+            return Ok(());
+        }
+        let gobjs = self.arc.map_gobjs(off)?;
+        let Some(&(table, _)) = gobjs.first() else {
+            return Ok(());
+        };
+        if !self.mark(table, gobjs.len() * MapGObj::<u32>::SIZE, Kind::MapGObj)? {
+            return Ok(());
+        }
+        for (o, g) in gobjs {
+            let r = self
+                .map_gobj(&g)
+                .with_context(|| format!("map GObj at {o:#x}"));
+            if let Err(e) = r {
+                self.error(e);
+            }
+        }
+        Ok(())
+    }
+
+    fn map_gobj(&mut self, g: &MapGObj) -> Result<()> {
+        let m = g.model_set();
+        if let Some(j) = m.joint {
+            self.joint_tree(j).context("joint tree")?;
+        }
+        self.banks(&m)?;
+        if let Some(c) = g.camera.ptr() {
+            self.camera(c)?;
+        }
+        if let Some(p) = g.lights.ptr() {
+            for l in self.ptr_array(p).context("lights")? {
+                self.light_set(l)?;
+            }
+        }
+        if let Some(f) = g.fog.ptr() {
+            self.fog(f)?;
         }
         Ok(())
     }

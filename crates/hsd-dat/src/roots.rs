@@ -33,6 +33,8 @@ pub enum RootKind {
     ModelSet,
     /// `*_fog`: a [`crate::Fog`].
     Fog,
+    /// `map_head` (a Melee stage): a [`crate::MapHead`].
+    MapHead,
     /// Anything else: untyped bytes.
     Unknown,
 }
@@ -57,6 +59,7 @@ impl RootKind {
         match name {
             b"scene_data" => return RootKind::SceneData,
             b"bound_box" => return RootKind::BoundBox,
+            b"map_head" => return RootKind::MapHead,
             _ => {}
         }
         if let Some(&(_, k)) = SUFFIXES.iter().find(|(s, _)| name.ends_with(s)) {
@@ -92,6 +95,7 @@ mod tests {
             ("a_scene_models", RootKind::SceneModels),
             ("a_model_set", RootKind::ModelSet),
             ("a_fog", RootKind::Fog),
+            ("map_head", RootKind::MapHead),
             ("mySymbol", RootKind::Unknown),
         ] {
             assert_eq!(RootKind::from_name(n.as_bytes()), k, "{n}");

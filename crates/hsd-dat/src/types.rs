@@ -70,6 +70,85 @@ desc! {
 }
 
 desc! {
+    /// Melee's `map_head` root: a stage's tables, each an array with its count (doldecomp/melee
+    /// `gr/types.h` `UnkStageDat`, read by `grDatFiles_801C6038`). Only the GObj table is typed;
+    /// the others are stage data the runtime reads by its own rules.
+    MapHead = 0x30 {
+        /// General points (untyped).
+        0x00 points: Option<P>,
+        /// Entries at `points`.
+        0x04 point_count: u32,
+        /// The [`MapGObj`] array.
+        0x08 gobjs: Option<P>,
+        /// Entries at `gobjs`.
+        0x0C gobj_count: u32,
+        /// Spline pointers (untyped).
+        0x10 splines: Option<P>,
+        /// Entries at `splines`.
+        0x14 spline_count: u32,
+        /// Light table (untyped).
+        0x18 lights: Option<P>,
+        /// Entries at `lights`.
+        0x1C light_count: u32,
+        /// Shadow entries (untyped).
+        0x20 shadows: Option<P>,
+        /// Entries at `shadows`.
+        0x24 shadow_count: u32,
+        /// Pointers the loader flags (untyped).
+        0x28 flagged: Option<P>,
+        /// Entries at `flagged`.
+        0x2C flagged_count: u32,
+    }
+}
+
+desc! {
+    /// One of a stage's GObjs (`UnkStageDat_x8_t`): the first four fields are a [`ModelSet`]'s.
+    /// Every pointer is a [`Word`]: a stage that takes parts from another archive (Pokémon
+    /// Stadium's transformations) leaves those fields as extern slots, unrelocated.
+    MapGObj = 0x34 {
+        /// Root [`Joint`].
+        0x00 joint: Word<P>,
+        /// NULL-terminated array of AnimJoint trees.
+        0x04 anims: Word<P>,
+        /// NULL-terminated array of MatAnimJoint trees.
+        0x08 matanims: Word<P>,
+        /// NULL-terminated array of ShapeAnimJoint trees.
+        0x0C shapeanims: Word<P>,
+        /// A perspective [`Camera`].
+        0x10 camera: Word<P>,
+        /// Unknown (a pointer in some stages).
+        0x14 unknown14: Word<P>,
+        /// NULL-terminated array of [`LightSet`] pointers.
+        0x18 lights: Word<P>,
+        /// A [`Fog`].
+        0x1C fog: Word<P>,
+        /// Stage joint table (untyped).
+        0x20 joints: Word<P>,
+        /// Entries at `joints`.
+        0x24 joint_count: u32,
+        /// Unknown pointer.
+        0x28 unknown28: Word<P>,
+        /// A halfword table (untyped).
+        0x2C halfwords: Word<P>,
+        /// Entries at `halfwords`.
+        0x30 halfword_count: u32,
+    }
+}
+
+impl<P: Copy> MapGObj<P> {
+    /// The GObj's model: its joint tree and animation banks as a [`ModelSet`] (extern slots
+    /// read as NULL).
+    pub fn model_set(&self) -> ModelSet<P> {
+        ModelSet {
+            joint: self.joint.ptr(),
+            anims: self.anims.ptr(),
+            matanims: self.matanims.ptr(),
+            shapeanims: self.shapeanims.ptr(),
+        }
+    }
+}
+
+desc! {
     /// A model: joint tree and its animation banks (NULL-terminated pointer arrays).
     ModelSet = 0x10 {
         /// Root [`Joint`].
@@ -349,8 +428,9 @@ desc! {
 }
 
 desc! {
-    /// `HSD_Spline`.
-    Spline = 0x1C {
+    /// `HSD_Spline`: 0x18 bytes (doldecomp/melee `spline.h`; Melee's stages put the next joint
+    /// right after one).
+    Spline = 0x18 {
         /// Spline type.
         0x00 kind: u16,
         /// Control points.
@@ -365,8 +445,6 @@ desc! {
         0x10 segment_lengths: Option<P>,
         /// Segment polynomials.
         0x14 segment_poly: Option<P>,
-        /// Unknown word.
-        0x18 unknown: u32,
     }
 }
 

@@ -228,6 +228,29 @@ impl<'a> Archive<'a> {
         self.scalar_relocs_zero
     }
 
+    /// A stage's GObjs: each entry of the table the [`crate::MapHead`] at `head` lists, with its
+    /// data offset. An error when the count exceeds the limits or runs past the data block.
+    pub fn map_gobjs(&self, head: u32) -> Result<Vec<(u32, crate::MapGObj)>> {
+        use crate::field::Struct;
+        let h: crate::MapHead = self.read(head)?;
+        let Some(table) = h.gobjs else {
+            return Ok(Vec::new());
+        };
+        let here = self.data.abs(head as usize);
+        let n = u64::from(h.gobj_count);
+        if n > self.limits.max_elements {
+            return Err(Error::invalid(here, format!("map_head lists {n} GObjs")));
+        }
+        let size = crate::MapGObj::<u32>::SIZE as u64;
+        (0..n)
+            .map(|k| {
+                let at = u32::try_from(u64::from(table) + k * size)
+                    .map_err(|_| Error::invalid(here, "GObj table past 4 GiB"))?;
+                Ok((at, self.read(at).context("map GObj")?))
+            })
+            .collect()
+    }
+
     /// Whether the word at data offset `slot` is listed in the relocation table.
     pub fn is_relocated(&self, slot: u32) -> bool {
         let bits = self.reloc_bits.get_or_init(|| {

@@ -1007,3 +1007,72 @@ fn melee(b: hsd_dat::build::Builder) -> Vec<u8> {
         .write()
         .unwrap()
 }
+
+/// Melee's stage files lay `map_head` out as its tables, then a band per GObj — the GObj's
+/// camera, lights and fog, then its model set's band — last GObj first (GrOt, GrPs, GrVe of
+/// the public 20XX stages; GrHr and GrCn move a few), then every GObj's pixels in one band
+/// (docs/HSD-ORDER.md, Melee stages). An extern-slot entry keeps its words.
+#[test]
+fn stage_gobjs_form_bands_last_first() {
+    use hsd_dat::compile::{Order, compile_as};
+    use hsd_dat::{Kind, MapGObj, Word, parse};
+    let dat = hsd_dat::build::stage().unwrap();
+    let out = compile_as(&dat, Some(Order::Melee))
+        .unwrap()
+        .write()
+        .unwrap();
+    let a = parse(&out).unwrap();
+    assert_eq!(Order::detect(&a), Order::Melee);
+    let g = a.graph();
+    assert!(g.errors.is_empty(), "{:?}", g.errors);
+    let first = |k: Kind| g.nodes.iter().find(|n| n.kind == k).unwrap().offset;
+    // Pre-order walks the table forward: joint 0 is GObj 0's, joint 1 GObj 1's.
+    let (still, moving) = (g.joints[0].offset, g.joints[1].offset);
+    assert!(moving < first(Kind::Camera), "GObj 1's band first");
+    assert!(
+        first(Kind::Camera) < still,
+        "GObj 0's camera opens its band"
+    );
+    assert!(
+        first(Kind::ImageData) > still,
+        "GObj 1's pixels after every band"
+    );
+    let table = first(Kind::MapGObj);
+    let gobj: MapGObj = a.read(table + 2 * 0x34).unwrap();
+    assert_eq!(gobj.joint, Word::Value(u32::MAX));
+}
+
+/// `HSD_Spline` is 0x18 bytes (doldecomp/melee `spline.h`): Melee's stages put the next joint
+/// right after one (GrCn: seven joints at a spline + 0x18), which a 0x1C-byte Spline read as
+/// an overlap (HSD-032, an error on a file the game loads).
+#[test]
+fn a_joint_may_follow_a_spline() {
+    use hsd_dat::build::Builder;
+    use hsd_dat::build::parts::joint;
+    use hsd_dat::{JointFlags, Spline};
+    let mut b = Builder::new();
+    let points = b.bytes(vec![0; 24], 4);
+    // A block of 0x18 bytes, the next joint right after it.
+    let spline = b.bytes(vec![0; 0x18], 4);
+    b.set(
+        spline,
+        &Spline {
+            kind: 0x0200,
+            count: 2,
+            tension: 0.0,
+            points: Some(points),
+            total_length: 1.0,
+            segment_lengths: None,
+            segment_poly: None,
+        },
+    );
+    let next = b.put(&joint(JointFlags::empty(), [0.0; 3]));
+    let mut j = joint(JointFlags::SPLINE, [0.0; 3]);
+    j.data = Some(spline);
+    j.next = Some(next);
+    let j = b.put(&j);
+    b.root("path_joint", j);
+    let bytes = b.finish().write().unwrap();
+    let d = hsd_dat::validate(&bytes);
+    assert!(d.iter().all(|x| x.rule != "HSD-032"), "{d:?}");
+}

@@ -250,7 +250,18 @@ pub fn dobj(mobj: T, pobj: T) -> DObj<T> {
 /// fraction bits, 16-bit indices; 64 bytes of array). Its vertex descriptor list, display list
 /// and `n_display`.
 pub fn triangle(b: &mut crate::build::Builder) -> Result<(T, T, u16)> {
-    let pos = b.bytes(vec![0; 64], 32);
+    triangle_at(b, [[0; 3]; 3])
+}
+
+/// [`triangle`] over the given positions (s16, 8 fraction bits).
+pub fn triangle_at(b: &mut crate::build::Builder, corners: [[i16; 3]; 3]) -> Result<(T, T, u16)> {
+    let mut bytes: Vec<u8> = corners
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_be_bytes())
+        .collect();
+    bytes.resize(64, 0);
+    let pos = b.bytes(bytes, 32);
     let desc = b.vtx_list(&[vtx(9, 3, 1, 3, 8, 6, Some(pos))]);
     let mut d = VertexDesc::new();
     d.push(Attr::POS, AttrType::INDEX16)?;

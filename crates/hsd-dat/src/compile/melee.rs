@@ -22,7 +22,8 @@ use crate::flags::PObjKind;
 use crate::graph::{FastMap, FastSet, Graph};
 use crate::roots::RootKind;
 use crate::types::{
-    Joint, MObj, MatAnim, MatAnimJoint, ModelSet, Palette, SceneData, TObj, TexAnim,
+    Camera, Joint, Light, LightSet, MObj, MapGObj, MatAnim, MatAnimJoint, ModelSet, Palette,
+    SceneData, TObj, TexAnim,
 };
 use crate::view::Archive;
 
@@ -311,20 +312,26 @@ pub(super) fn emit_order(
     textures: &TextureRanks,
 ) -> Vec<(usize, Phase, u32)> {
     let mut e = Emit::new(a);
-    for (section, r) in a.roots().enumerate() {
+    for r in a.roots() {
         let start = e.list.len();
         e.heads.clear();
-        e.section = section;
         match r.kind() {
             RootKind::Joint => e.melee_model(g, r.offset),
             RootKind::MatAnimJoint => e.melee_matanim(r.offset),
             RootKind::AnimJoint => e.anim_joint_tree(r.offset),
             RootKind::TexAnim => e.texanims(r.offset),
-            RootKind::ModelSet => e.melee_model_set(g, r.offset),
+            RootKind::ModelSet => {
+                if let Ok(m) = a.read::<ModelSet>(r.offset) {
+                    e.melee_model_set(g, &m);
+                }
+            }
+            RootKind::MapHead => e.melee_map_head(g, r.offset),
             RootKind::SceneData => {
                 if let Ok(sd) = a.read::<SceneData>(r.offset) {
                     for m in e.array(sd.models) {
-                        e.melee_model_set(g, m);
+                        if let Ok(m) = a.read::<ModelSet>(m) {
+                            e.melee_model_set(g, &m);
+                        }
                     }
                 }
                 e.scene(r.offset);
@@ -338,16 +345,66 @@ pub(super) fn emit_order(
         if let Some(band) = e.list.get_mut(start..) {
             order_textures(band, &e.heads, textures);
         }
+        e.section += 1;
     }
     e.list
 }
 
 impl Emit<'_, '_> {
-    /// A model set: its joint tree's band, then its animation trees.
-    fn melee_model_set(&mut self, g: &Graph, off: u32) {
-        let Ok(m) = self.a.read::<ModelSet>(off) else {
-            return;
-        };
+    /// A stage's `map_head`: the head and its GObj table, then a band per GObj in table order
+    /// (its camera, lights and fog, then its model set), then every GObj's pixels and palettes
+    /// (Melee's stage files end in one pixel band).
+    fn melee_map_head(&mut self, g: &Graph, head: u32) {
+        let gobjs = self.a.map_gobjs(head).unwrap_or_default();
+        self.push(Phase::Scene, gobjs.first().map(|&(table, _)| table));
+        self.push(Phase::Scene, Some(head));
+        let start = self.list.len();
+        for (_, gobj) in gobjs.iter().rev() {
+            // Sections sort before phases: the GObj's scene objects open its band.
+            self.section += 1;
+            self.gobj_scene(gobj);
+            self.section += 1;
+            self.melee_model_set(g, &gobj.model_set());
+        }
+        let pixels = self.section + 1;
+        for x in self.list.get_mut(start..).into_iter().flatten() {
+            if matches!(x.1, Phase::ImagePixels | Phase::Palettes) {
+                x.0 = pixels;
+            }
+        }
+        self.section = pixels;
+    }
+
+    /// A stage GObj's camera (its eye, interest and up first), its light sets last to first
+    /// (each light's objects, the light, the set), the set array, then its fog.
+    fn gobj_scene(&mut self, gobj: &MapGObj) {
+        let p = Phase::Scene;
+        if let Some(c) = gobj.camera.ptr()
+            && let Ok(cam) = self.a.read::<Camera>(c)
+        {
+            for x in [cam.eye, cam.interest, cam.up] {
+                self.push(p, x);
+            }
+            self.push(p, Some(c));
+        }
+        let lights = gobj.lights.ptr();
+        for set in self.array(lights).into_iter().rev() {
+            if let Ok(Some(l)) = self.a.read::<LightSet>(set).map(|s| s.desc)
+                && let Ok(light) = self.a.read::<Light>(l)
+            {
+                for x in [light.position, light.interest, light.param] {
+                    self.push(p, x);
+                }
+                self.push(p, Some(l));
+            }
+            self.push(p, Some(set));
+        }
+        self.push(p, lights);
+        self.push(p, gobj.fog.ptr());
+    }
+
+    /// A model set (or a stage GObj's): its joint tree's band, then its animation trees.
+    fn melee_model_set(&mut self, g: &Graph, m: &ModelSet) {
         if let Some(j) = m.joint {
             self.melee_model(g, j);
         }
