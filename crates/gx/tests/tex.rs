@@ -652,22 +652,24 @@ fn colour_table_is_the_palette() {
     }
 }
 
+/// An opaque RGB565 colour as GX expands it.
+fn rgb565(c: u16) -> [u8; 4] {
+    let (r, g, b) = ((c >> 11) as u8, ((c >> 5) & 0x3F) as u8, (c & 0x1F) as u8);
+    [
+        (r << 3) | (r >> 2),
+        (g << 2) | (g >> 4),
+        (b << 3) | (b >> 2),
+        0xFF,
+    ]
+}
+
 /// Flat sub-blocks in HAL's form: the colour one green step darker in four-colour mode, or one
 /// red step brighter in three-colour mode when its green is 0, and white as (black, white) in
 /// three-colour mode at index 1; the J3D form is (colour, black).
 #[test]
 fn flat_sub_blocks_in_hals_form() {
-    let rgb = |c: u16| {
-        let (r, g, b) = ((c >> 11) as u8, ((c >> 5) & 0x3F) as u8, (c & 0x1F) as u8);
-        [
-            (r << 3) | (r >> 2),
-            (g << 2) | (g >> 4),
-            (b << 3) | (b >> 2),
-            0xFF,
-        ]
-    };
     for (c, hal) in [(0x1234u16, 0x1214u16), (0x7000, 0x7800), (0xF800, 0x0000)] {
-        let img = Image::filled(8, 8, rgb(c)).unwrap();
+        let img = Image::filled(8, 8, rgb565(c)).unwrap();
         let j3d = tex::cmpr::encode_exact(&img).unwrap().data;
         let h = tex::cmpr::encode_exact_with(&img, tex::cmpr::Flat::Hal)
             .unwrap()
@@ -682,6 +684,74 @@ fn flat_sub_blocks_in_hals_form() {
         .unwrap()
         .data;
     assert_eq!(&h[..8], [0, 0, 0xFF, 0xFF, 0x55, 0x55, 0x55, 0x55]);
+}
+
+/// The flat forms other HSD tools write, read from 20XX's public Melee archives (one form per
+/// texture, 172,781 flat sub-blocks): (colour, black) with black as (white, black) at index
+/// 1; one green step darker with colours lacking green as (one green step up, colour) at
+/// index 1; one blue step up in three-colour mode. `flat_form` finds each from the stored
+/// bytes, and a texture re-encodes to them.
+#[test]
+fn flat_forms_of_other_tools() {
+    use tex::cmpr::{Flat, encode_exact_with, flat_form};
+    // (colour, form, stored sub-block head, row byte)
+    let cases: [(u16, Flat, [u16; 2], u8); 9] = [
+        (0x3082, Flat::BlackWhite, [0x3082, 0x0000], 0x00),
+        (0x0000, Flat::BlackWhite, [0xFFFF, 0x0000], 0x55),
+        (0x3082, Flat::GreenStep, [0x3082, 0x3062], 0x00),
+        (0x0000, Flat::GreenStep, [0x0020, 0x0000], 0x55),
+        (0xFFFF, Flat::GreenStep, [0xFFFF, 0xFFDF], 0x00),
+        (0x49E9, Flat::BlueUp, [0x49E9, 0x49EA], 0x00),
+        (0x0000, Flat::BlueUp, [0x0000, 0x0001], 0x00),
+        (0xFFFF, Flat::BlueUp, [0x0000, 0xFFFF], 0x55),
+        (0x0000, Flat::Black, [0x0000, 0x0000], 0x00),
+    ];
+    for (c, form, [c0, c1], row) in cases {
+        let img = Image::filled(8, 8, rgb565(c)).unwrap();
+        let data = encode_exact_with(&img, form).unwrap().data;
+        let [a, b] = c0.to_be_bytes();
+        let [x, y] = c1.to_be_bytes();
+        assert_eq!(
+            &data[..8],
+            [a, b, x, y, row, row, row, row],
+            "{c:#06x} {form:?}"
+        );
+        // A texture of such sub-blocks (and a two-colour one, which no form decides) names
+        // its form: the first of `Flat::ALL` writing most of them.
+        let mut stored = data.clone();
+        stored.extend([0xF8, 0x00, 0x00, 0x1F, 0x50, 0x50, 0x50, 0x50]);
+        let found = flat_form(&stored).unwrap();
+        assert_eq!(
+            encode_exact_with(&img, found).unwrap().data,
+            data,
+            "{c:#06x} {form:?} read as {found:?}"
+        );
+    }
+    assert_eq!(
+        flat_form(&[0xF8, 0x00, 0x00, 0x1F, 0x50, 0x50, 0x50, 0x50]),
+        None
+    );
+}
+
+/// Where the three-colour average and a four-colour blend give a texel equally (endpoints
+/// equally close), HSD's encoders write the average: 4,024 sub-blocks of near-white
+/// `(ffdf, ffff)` averages among 20XX's archives, 9,000 more of other colours. Nintendo's J3D
+/// form keeps the blend.
+#[test]
+fn hsd_forms_prefer_the_average() {
+    use tex::cmpr::{Flat, encode_exact_with};
+    // Entry 2 of (0xFFDF, 0xFFFF) in three-colour mode: green (0xFB + 0xFF) / 2 = 0xFD.
+    let img = Image::filled(8, 8, [0xFF, 0xFD, 0xFF, 0xFF]).unwrap();
+    for form in [Flat::Hal, Flat::GreenStep, Flat::BlueUp, Flat::BlackWhite] {
+        let data = encode_exact_with(&img, form).unwrap().data;
+        assert_eq!(
+            &data[..8],
+            [0xFF, 0xDF, 0xFF, 0xFF, 0xAA, 0xAA, 0xAA, 0xAA],
+            "{form:?}"
+        );
+    }
+    let j3d = encode_exact_with(&img, Flat::Black).unwrap().data;
+    assert!(u16::from_be_bytes([j3d[0], j3d[1]]) > u16::from_be_bytes([j3d[2], j3d[3]]));
 }
 
 /// GX's sampled sizes: at most 1024 a side, the nearest power of two (by ratio) where the

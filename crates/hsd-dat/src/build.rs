@@ -637,10 +637,20 @@ pub fn two_trees() -> Dat {
     b.finish()
 }
 
+/// [`stage`]'s texture: four flat CMPR sub-blocks in the form of the tool behind many of 20XX's
+/// textures (`gx::tex::cmpr::Flat::BlueUp`: the colour and one blue step up, three-colour
+/// mode), which the default form writes otherwise.
+pub const STAGE_CMPR: [u8; 32] = [
+    0x49, 0xE9, 0x49, 0xEA, 0, 0, 0, 0, //
+    0x30, 0x82, 0x30, 0x83, 0, 0, 0, 0, //
+    0x00, 0x00, 0x00, 0x01, 0, 0, 0, 0, //
+    0x7B, 0xEF, 0x7B, 0xF0, 0, 0, 0, 0,
+];
+
 /// A Melee stage's model part, as its `map_head` holds it (doldecomp/melee `UnkStageDat`): a
 /// GObj table of three entries, the head's other tables empty —
 /// 0. a triangle model with a camera, two light sets and a fog;
-/// 1. a reflection-mapped triangle model (I8 pixels) whose joint an animation bank moves along X over
+/// 1. a reflection-mapped triangle model (8 × 8 CMPR pixels, [`STAGE_CMPR`]) whose joint an animation bank moves along X over
 ///    10 frames;
 /// 2. an entry whose joint and camera are extern slots (unrelocated `0xFFFFFFFF`: Pokémon
 ///    Stadium's transformations take theirs from another archive).
@@ -649,8 +659,8 @@ pub fn stage() -> Result<Dat> {
     let model = |b: &mut Builder, x: i16, texture: bool| -> Result<Target> {
         let (desc, dl, n) = triangle_at(b, [[x, 0, 0], [x + 256, 0, 0], [x, 256, 0]])?;
         let tobj = if texture {
-            let pix = b.bytes(vec![0x80; 64], 32);
-            let img = b.put(&image(pix, 1));
+            let pix = b.bytes(STAGE_CMPR.to_vec(), 32);
+            let img = b.put(&image(pix, 14));
             let mut t = tobj(0, None, img, None);
             // Reflection-mapped: the triangle has no UVs (HSD-025).
             t.flags = t.flags.difference(TObjFlags::COORD) | TObjFlags::from_bits_retain(1);

@@ -901,6 +901,16 @@ fn stored(a: &Archive<'_>, image: u32, palette: Option<u32>) -> ImageExtras {
         e.format = h.format;
         e.mipmap = h.mipmap;
         e.lod = [h.min_lod, h.max_lod];
+        let cmpr = gx::tex::TexFormat::CMPR;
+        if h.format == u32::from(cmpr.0)
+            && let Some(d) = h.data
+            && let Ok(n) = gx::tex::level_size(cmpr, h.width.into(), h.height.into())
+            && let Ok(bytes) = a.data().bytes(d as usize, n)
+        {
+            e.cmpr_flat = gx::tex::cmpr::flat_form(bytes)
+                .filter(|&f| f != gx::tex::cmpr::Flat::Hal)
+                .map(|f| f.name().to_owned());
+        }
     }
     e.palette = palette
         .and_then(|p| a.read::<Palette>(p).ok())

@@ -64,8 +64,8 @@ pub struct LightExtras {
     pub param: Option<f32>,
 }
 
-/// How an image is stored: GX format, mipmaps, palette.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+/// How an image is stored: GX format, mipmaps, palette, CMPR encoder.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ImageExtras {
     /// GX texture format.
@@ -76,6 +76,11 @@ pub struct ImageExtras {
     pub lod: [f32; 2],
     /// Palette format and entry count of an indexed image.
     pub palette: Option<(u32, u16)>,
+    /// How the encoder that wrote a CMPR image forms its flat sub-blocks
+    /// ([`gx::tex::cmpr::Flat::name`], read by [`gx::tex::cmpr::flat_form`]); absent: `hal`.
+    /// Tools differ only there, so the import re-encodes an unedited texture byte for byte.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cmpr_flat: Option<String>,
 }
 
 /// Per-node extras (`extras.hsd` of a joint's node).

@@ -14,11 +14,11 @@ use hsd_dat::{export, parse};
 
 /// The floor of each file's BNB (percent), just under the measured figure.
 const FLOORS: [(&str, f64); 5] = [
-    ("PlMr-PlMrNr.dat", 84.0),
+    ("PlMr-PlMrNr.dat", 84.2),
     ("TyBSword-TyBSword.dat", 94.6),
     ("TyBancho-TyBancho.dat", 88.9),
     ("TyDaisy-TyDaisy.dat", 67.8),
-    ("cb_plug-cb_plug.dat", 60.4),
+    ("cb_plug-cb_plug.dat", 66.9),
 ];
 
 /// The first block of `a` whose bytes differ from `b`'s block at the same index: (block index,

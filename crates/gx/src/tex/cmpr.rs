@@ -119,7 +119,7 @@ pub fn encode_exact(image: &Image) -> Result<Exact> {
 
 /// How an encoder wrote a flat opaque sub-block (one colour, every texel index 0): the second
 /// endpoint no texel uses, and the mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Flat {
     /// (colour, black) in four-colour mode, black as all zeros: Nintendo's J3D encoders.
     #[default]
@@ -130,6 +130,41 @@ pub enum Flat {
     /// texel index 1 (all 90 white flat sub-blocks of `TyBSword.dat`, `TyDaisy.dat` and
     /// Chibi-Robo's `cb_plug.dat`); other colours as [`Flat::Black`].
     Hal,
+    /// The colour and the colour one green step darker in four-colour mode, every colour (white
+    /// too); a colour without green as (one green step brighter, the colour), index 1.
+    GreenStep,
+    /// (colour, black) in four-colour mode; black as (white, black), index 1.
+    BlackWhite,
+    /// The colour one blue step brighter in three-colour mode (one red step where blue is 31),
+    /// white as in [`Flat::Hal`]; black is (black, one blue step).
+    BlueUp,
+}
+
+impl Flat {
+    /// Every form, [`Flat::Hal`] (HSD's default) first.
+    pub const ALL: [Flat; 5] = [
+        Flat::Hal,
+        Flat::Black,
+        Flat::BlackWhite,
+        Flat::GreenStep,
+        Flat::BlueUp,
+    ];
+
+    /// The form's name (`hal`, `black`, `black_white`, `green_step`, `blue_up`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Flat::Black => "black",
+            Flat::Hal => "hal",
+            Flat::GreenStep => "green_step",
+            Flat::BlackWhite => "black_white",
+            Flat::BlueUp => "blue_up",
+        }
+    }
+
+    /// The form named `name` ([`Flat::name`]).
+    pub fn from_name(name: &str) -> Option<Flat> {
+        Flat::ALL.into_iter().find(|f| f.name() == name)
+    }
 }
 
 /// [`encode_exact`] with flat sub-blocks written the way `flat` says.
@@ -178,6 +213,57 @@ fn exact_indices(c0: u16, c1: u16, px: &[Rgba; 16]) -> Option<[u8; 16]> {
     Some(idx)
 }
 
+/// A flat opaque sub-block of RGB565 colour `c` as `flat` writes it.
+fn flat_sub(c: u16, flat: Flat) -> Option<[u8; 8]> {
+    let (blue, green, red) = (c & 0x1F, (c >> 5) & 0x3F, c >> 11);
+    let (c0, c1) = match flat {
+        Flat::Hal | Flat::BlueUp if c == 0xFFFF => (0, c),
+        Flat::Hal | Flat::GreenStep if green > 0 => (c, c - 0x20),
+        Flat::GreenStep => (c + 0x20, c),
+        Flat::BlackWhite if c == 0 => (0xFFFF, 0),
+        Flat::BlueUp if blue < 0x1F => (c, c + 1),
+        Flat::Hal | Flat::BlueUp if red < 0x1F => (c, c + 0x800),
+        _ => (c, 0),
+    };
+    let p = rgb565_to_rgba(c);
+    Some(pack(c0, c1, &exact_indices(c0, c1, &[p; 16])?))
+}
+
+/// The form the flat opaque sub-blocks of stored CMPR `data` (one colour, every texel one
+/// index) were written in: the [`Flat`] that writes most of them byte for byte, the earliest
+/// of [`Flat::ALL`] on ties; `None` when no form writes any. An encoder writes every flat
+/// sub-block of a texture alike, so this recovers the form its tool used
+/// ([`encode_exact_with`] then gives the texture back as stored).
+pub fn flat_form(data: &[u8]) -> Option<Flat> {
+    let mut counts = [0usize; Flat::ALL.len()];
+    for sub in data.chunks_exact(8) {
+        let Ok(&[a, b, x, y, r0, r1, r2, r3]) = <&[u8; 8]>::try_from(sub) else {
+            continue;
+        };
+        let i = r0 >> 6;
+        if [r0, r1, r2, r3].iter().any(|&r| r != i * 0x55) {
+            continue;
+        }
+        let (c0, c1) = (u16::from_be_bytes([a, b]), u16::from_be_bytes([x, y]));
+        let Some(c) = colors(c0, c1)
+            .get(usize::from(i))
+            .filter(|p| p[3] == 0xFF)
+            .and_then(|&p| exact565(p))
+        else {
+            continue;
+        };
+        for (n, &f) in counts.iter_mut().zip(&Flat::ALL) {
+            *n += usize::from(flat_sub(c, f).as_ref().map(|x| &x[..]) == Some(sub));
+        }
+    }
+    let best = counts.iter().copied().max().filter(|&n| n > 0)?;
+    Flat::ALL
+        .iter()
+        .zip(counts)
+        .find(|&(_, n)| n == best)
+        .map(|(&f, _)| f)
+}
+
 /// An exact encoding of one sub-block, if endpoints derived from its colours give one (see
 /// [`encode_exact`]).
 fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
@@ -192,20 +278,12 @@ fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
         }
     }
     let try_pair = |(c0, c1): (u16, u16)| Some(pack(c0, c1, &exact_indices(c0, c1, px)?));
-    // A flat opaque sub-block: Nintendo's encoders mostly write (colour, black) in four-colour
-    // mode, and black itself as all zeros (three-colour mode, index 0).
+    // A flat opaque sub-block: written in the form `flat` says.
     if let [p] = distinct[..]
         && p[3] == 0xFF
         && let Some(c) = exact565(p)
     {
-        let (green, red) = ((c >> 5) & 0x3F, c >> 11);
-        let pair = match flat {
-            Flat::Hal if c == 0xFFFF => (0, c),
-            Flat::Hal if green > 0 => (c, c - 0x20),
-            Flat::Hal if red < 0x1F => (c, c + 0x800),
-            _ => (c, 0),
-        };
-        return try_pair(pair);
+        return flat_sub(c, flat);
     }
     // Endpoints among the colours, and black (transparent texels often average with it).
     let mut known: Vec<u16> = distinct.iter().filter_map(|&p| exact565(p)).collect();
@@ -221,9 +299,16 @@ fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
     // Four-colour pairs (c0 > c1) first, brightest first; then three-colour ones.
     let four = pairs().filter(|(a, b)| a > b);
     let three = pairs().filter(|(a, b)| a <= b);
-    if let Some(out) = four.chain(three).find_map(try_pair) {
+    let found = if flat == Flat::BlueUp {
+        three.chain(four).find_map(try_pair)
+    } else {
+        four.chain(three).find_map(try_pair)
+    };
+    if let Some(out) = found {
         return Some(out);
     }
+    // HSD's encoders write the three-colour form where both fit equally.
+    let three_first = flat != Flat::Black;
     // One endpoint appears in no texel: solve for it from a known endpoint and a blended colour.
     let one_unseen = || {
         known
@@ -231,8 +316,14 @@ fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
             .flat_map(|&a| {
                 distinct.iter().flat_map(move |&d| {
                     BLENDS.iter().flat_map(move |&(wa, wb, shift)| {
-                        solve(a, d, wa, wb, shift)
-                            .flat_map(move |b| [(a.max(b), a.min(b)), (a.min(b), a.max(b))])
+                        solve(a, d, wa, wb, shift).flat_map(move |b| {
+                            let (hi, lo) = (a.max(b), a.min(b));
+                            if flat == Flat::BlueUp {
+                                [(lo, hi), (hi, lo)]
+                            } else {
+                                [(hi, lo), (lo, hi)]
+                            }
+                        })
                     })
                 })
             })
@@ -241,9 +332,9 @@ fn exact_sub(px: &[Rgba; 16], flat: Flat) -> Option<[u8; 8]> {
     // Texels that are all blends (HAL's encoder writes many): black is the only known endpoint,
     // and the closest pair of unseen endpoints is what such encoders pick.
     if known.len() == 1 {
-        both_unseen(&distinct, px).or_else(one_unseen)
+        both_unseen(&distinct, px, three_first).or_else(one_unseen)
     } else {
-        one_unseen().or_else(|| both_unseen(&distinct, px))
+        one_unseen().or_else(|| both_unseen(&distinct, px, three_first))
     }
 }
 
@@ -273,8 +364,9 @@ const fn expanded<const N: usize>() -> [u32; N] {
 
 /// Endpoints neither of which any texel shows: every texel is a blend (four-colour entries 2
 /// and 3) or the three-colour average (opaque or transparent). Solved per channel; the pair
-/// with the closest endpoints wins.
-fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16]) -> Option<[u8; 8]> {
+/// with the closest endpoints wins, among equally close ones the three-colour average's when
+/// `three_first` (HSD's encoders), else the four-colour blends'.
+fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16], three_first: bool) -> Option<[u8; 8]> {
     // (four-colour mode, the blend each distinct colour is): a palette has two blends.
     let mut assignments: Vec<(bool, Vec<usize>)> = Vec::new();
     match distinct {
@@ -287,6 +379,9 @@ fn both_unseen(distinct: &[Rgba], px: &[Rgba; 16]) -> Option<[u8; 8]> {
         .all(|w| matches!(w, [a, b] if a[..3] == b[..3]))
     {
         assignments.push((false, vec![2; distinct.len()]));
+    }
+    if three_first && assignments.last().is_some_and(|a| !a.0) {
+        assignments.rotate_right(1);
     }
     let mut best: Option<(u32, [u8; 8])> = None;
     for (four, blend) in assignments {

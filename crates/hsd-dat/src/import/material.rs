@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use gcio::{Error, Result};
 use gx::scene::{AlphaMode, Scene};
+use gx::tex::cmpr::Flat;
 use gx::tex::{EncodeOptions, PaletteFormat, TexFormat};
 
 use super::ImportOptions;
@@ -33,7 +34,9 @@ const GENERATED: [u32; 3] = [1, 2, 3];
 /// How an image is stored: scene image, GX format, palette (format, most entries), levels.
 /// An image's encoding: scene image, GX format, palette (format, entries), levels, and whether
 /// its TObj repeats or mirrors along S and T (GX wraps only power-of-two sizes).
-type ImageKey = (usize, u8, Option<(u8, u16)>, u32, [bool; 2]);
+/// Scene image, GX format, palette (format, entries), mip levels, repeat (S, T) and the CMPR
+/// flat form: one encoding.
+type ImageKey = (usize, u8, Option<(u8, u16)>, u32, [bool; 2], Flat);
 
 /// The materials built so far (one MObj per glTF material, one image per distinct encoding).
 pub(super) struct Materials<'a> {
@@ -207,7 +210,7 @@ impl<'a> Materials<'a> {
     /// How scene image `i` is stored when no material says: as our export recorded it, else
     /// in the chosen format.
     fn frame_key(&self, model: &ModelExtras, i: usize) -> Result<ImageKey> {
-        Ok(match model.images.get(i).copied().flatten() {
+        Ok(match model.images.get(i).cloned().flatten() {
             Some(x) => texture_key(i, &x, [false; 2]),
             None => {
                 let img = self
@@ -219,7 +222,7 @@ impl<'a> Materials<'a> {
                     .opts
                     .texture_format
                     .unwrap_or_else(|| gx::tex::choose_format(img));
-                (i, f.0, None, 1, [false; 2])
+                (i, f.0, None, 1, [false; 2], Flat::Hal)
             }
         })
     }
@@ -279,7 +282,7 @@ impl<'a> Materials<'a> {
             // repeats or mirrors needs a power-of-two size.
             let wrap = mat.wrap.map(|w| u32::from(w.gx()));
             let repeat = wrap.map(|w| w != 0);
-            let (image, pal) = self.image(b, i, (i, format.0, palette, 1, repeat))?;
+            let (image, pal) = self.image(b, i, (i, format.0, palette, 1, repeat, Flat::Hal))?;
             let mut t = tobj(0, None, image, pal);
             [t.wrap_s, t.wrap_t] = wrap;
             // The glTF texture's coordinate set (`texCoord`) is the TObj's source.
@@ -325,7 +328,7 @@ impl<'a> Materials<'a> {
             .images()
             .get(index)
             .ok_or_else(|| Error::message(format!("texture image {index} missing")))?;
-        let (_, format, palette, levels, repeat) = key;
+        let (_, format, palette, levels, repeat, flat) = key;
         let format = TexFormat(format);
         // A size GX samples: larger sides scaled down, and power-of-two sides where the TObj
         // wraps (a plain glTF's textures repeat); recorded images already have one.
@@ -376,7 +379,7 @@ impl<'a> Materials<'a> {
         } else {
             for l in &chain {
                 if format == TexFormat::CMPR {
-                    let exact = gx::tex::cmpr::encode_exact_with(l, gx::tex::cmpr::Flat::Hal)?;
+                    let exact = gx::tex::cmpr::encode_exact_with(l, flat)?;
                     self.inexact_blocks += exact.inexact.len();
                     data.extend(exact.data);
                 } else {
@@ -503,8 +506,8 @@ pub(super) fn rest(scene: &Scene, m: usize, trusted: bool) -> Option<Rest> {
     })
 }
 
-/// How our export says to store an image: its recorded format, palette and mip levels
-/// (`max_lod + 1` when mipmapped).
+/// How our export says to store an image: its recorded format, palette, mip levels
+/// (`max_lod + 1` when mipmapped) and CMPR flat form (unknown names: [`Flat::Hal`]).
 fn texture_key(image: usize, t: &ImageExtras, repeat: [bool; 2]) -> ImageKey {
     let levels = if t.mipmap != 0 {
         (t.lod[1].max(0.0) as u32 + 1).min(11)
@@ -512,7 +515,12 @@ fn texture_key(image: usize, t: &ImageExtras, repeat: [bool; 2]) -> ImageKey {
         1
     };
     let palette = t.palette.map(|(f, n)| (f as u8, n));
-    (image, t.format as u8, palette, levels, repeat)
+    let flat = t
+        .cmpr_flat
+        .as_deref()
+        .and_then(Flat::from_name)
+        .unwrap_or(Flat::Hal);
+    (image, t.format as u8, palette, levels, repeat, flat)
 }
 
 /// The distinct colours of `img`, counted up to `cap` (more: `cap`).
