@@ -906,56 +906,73 @@ fn verify_refuses_a_layout_that_breaks_the_model() {
     verify(&bad, &bad).unwrap();
 }
 
-/// Melee's pixel band by the rules alone (no texture list): the textures a joint below the top
-/// one uses come first, then those only the top joint uses, each in forward first-use order
-/// (TyDaisy.dat, docs/HSD-ORDER.md). The root's texture is met first in the walk and still
-/// goes after its child's; with the list the archive records, its own order is kept.
+/// Melee's pixel band by the rules alone (no texture list), HAL's texture list: the top
+/// joint's first DObj's textures, then the backward walk below the top joint (joints in
+/// pre-order, DObjs last to first), then the top joint's other textures forward (TyDaisy.dat
+/// and 36 of 41 public 20XX models, docs/HSD-ORDER.md). With the list the archive records,
+/// its own order is kept.
 #[test]
-fn melee_pixels_of_child_joints_first() {
+fn melee_pixels_in_texture_list_order() {
     use hsd_dat::build::Builder;
     use hsd_dat::build::parts::*;
     use hsd_dat::compile::{Order, TextureList, compile_as, compile_listed};
     use hsd_dat::*;
     let mut b = Builder::new();
-    let textured = |b: &mut Builder, fill: u8, flags: JointFlags, child: Option<Target>| {
-        let pixels = b.bytes(vec![fill; 32], 32);
-        let img = b.put(&image(pixels, 1));
-        let t = b.put(&tobj(0, None, img, None));
-        let mat = b.put(&material(fill));
-        let mo = b.put(&mobj(
-            RenderMode::DIFFUSE | RenderMode::TEX0,
-            Some(t),
-            mat,
-            None,
-        ));
-        let d = b.put(&DObj {
-            pobj: None,
-            ..dobj(mo, mo)
-        });
+    // A joint whose DObjs each have a texture of 64 bytes of `fill`, in the order given.
+    let textured = |b: &mut Builder, fills: &[u8], flags: JointFlags, child: Option<Target>| {
+        let mut next = None;
+        let mut pixels = Vec::new();
+        for &fill in fills.iter().rev() {
+            let px = b.bytes(vec![fill; 64], 32);
+            let img = b.put(&image(px, 1));
+            let t = b.put(&tobj(0, None, img, None));
+            let mat = b.put(&material(fill));
+            let mo = b.put(&mobj(
+                RenderMode::DIFFUSE | RenderMode::TEX0,
+                Some(t),
+                mat,
+                None,
+            ));
+            next = Some(b.put(&DObj {
+                pobj: None,
+                next,
+                ..dobj(mo, mo)
+            }));
+            pixels.insert(0, px);
+        }
         let mut j = joint(flags, [0.0; 3]);
-        (j.data, j.child) = (Some(d), child);
+        (j.data, j.child) = (next, child);
         (b.put(&j), pixels)
     };
-    let (child, child_pixels) = textured(&mut b, 0xC1, JointFlags::OPA, None);
-    let (root, root_pixels) = textured(&mut b, 0x0A, JointFlags::ROOT_OPA, Some(child));
+    let (child, child_pixels) = textured(&mut b, &[0xC1, 0xC2], JointFlags::OPA, None);
+    let (root, root_pixels) = textured(&mut b, &[0x0A, 0x0B], JointFlags::ROOT_OPA, Some(child));
     b.root("It_joint", root);
     let dat = b.finish();
-    let at = |d: &Dat, fill: u8| {
+    let order = |d: &Dat| {
         let bytes = d.write().unwrap();
-        bytes.windows(32).position(|w| w == [fill; 32]).unwrap()
+        let mut at: Vec<(usize, u8)> = [0x0A, 0x0B, 0xC1, 0xC2]
+            .map(|fill| {
+                (
+                    bytes.windows(64).position(|w| w == [fill; 64]).unwrap(),
+                    fill,
+                )
+            })
+            .to_vec();
+        at.sort_unstable();
+        at.into_iter().map(|x| x.1).collect::<Vec<u8>>()
     };
     let rules = compile_listed(&dat, Order::Melee, &TextureList::default()).unwrap();
-    assert!(at(&rules, 0xC1) < at(&rules, 0x0A));
-    // Listed, the root's texture first: the list wins, and the recorded list keeps it.
-    let idx = |t: Target| match t {
+    assert_eq!(order(&rules), [0x0A, 0xC2, 0xC1, 0x0B]);
+    // Listed otherwise: the list wins, and the recorded list keeps it.
+    let idx = |t: &Target| match t {
         Target::In(l) => l.block,
         Target::End(_) => unreachable!(),
     };
-    let listed = TextureList(vec![idx(root_pixels), idx(child_pixels)]);
-    let root_first = compile_listed(&dat, Order::Melee, &listed).unwrap();
-    assert!(at(&root_first, 0x0A) < at(&root_first, 0xC1));
-    let again = compile_as(&root_first, Some(Order::Melee)).unwrap();
-    assert_eq!(again.write().unwrap(), root_first.write().unwrap());
+    let listed = TextureList(root_pixels.iter().chain(&child_pixels).map(idx).collect());
+    let as_listed = compile_listed(&dat, Order::Melee, &listed).unwrap();
+    assert_eq!(order(&as_listed), [0x0A, 0x0B, 0xC1, 0xC2]);
+    let again = compile_as(&as_listed, Some(Order::Melee)).unwrap();
+    assert_eq!(again.write().unwrap(), as_listed.write().unwrap());
 }
 
 /// Melee's compiler starts a palette struct on 32 bytes whatever its LUT's size: all 229

@@ -1253,21 +1253,22 @@ fn nbt_binormal_from_handedness() {
     }
 }
 
-/// The import lays textures out by the order rules alone (HSD-ORDER.md rule 6), not in the
-/// order it happened to encode them: a child joint's texture goes before the top joint's own,
-/// though the top joint's mesh, material and image come first in the glTF.
+/// The import lays textures out by the order rules alone (docs/HSD-ORDER.md, the texture
+/// list), not in the order it happened to encode them: the top joint's first mesh's texture,
+/// then the child joint's, then the top joint's second, though the glTF holds the top joint's
+/// two images first.
 #[test]
 fn textures_follow_the_order_rules() {
     let mut s = Scene::new("test");
     let root = node(&mut s, "root", None, [0.0; 3], [0.0; 3]);
     let child = node(&mut s, "child", Some(root), [0.0; 3], [0.0, 1.0, 0.0]);
-    for (k, j) in [root, child].into_iter().enumerate() {
+    for (k, j) in [root, root, child].into_iter().enumerate() {
         let mut m = grid(&format!("m{k}"), 1, 1.0, 0.0);
         m.uvs
             .push(m.positions.iter().map(|p| [p[0], p[1]]).collect());
         m.skin = vec![gx::scene::skin_weights(&[(j as u16, 1.0)]); m.positions.len()];
         let img = gx::tex::Image::from_fn(8, 8, |x, y| {
-            let v = (x * 30 + y * 2 + 100 * k as u32) as u8;
+            let v = (x * 30 + y * 2 + 70 * k as u32) as u8;
             [v, v, v, v]
         })
         .unwrap();
@@ -1282,15 +1283,21 @@ fn textures_follow_the_order_rules() {
     let b = import(&a, &support::in_order(Order::Melee)).unwrap().bytes;
     let arc = parse(&b).unwrap();
     let g = arc.graph();
-    // Each joint's one PObj, its material's TObj, the image's pixels.
-    let pixels = |joint: usize| {
-        let p = g.pobjs.iter().find(|p| p.joint == joint).unwrap();
-        let m: hsd_dat::MObj = arc.read(p.mobj.unwrap()).unwrap();
-        let t: hsd_dat::TObj = arc.read(m.tobj.unwrap()).unwrap();
-        let i: hsd_dat::Image = arc.read(t.image.unwrap()).unwrap();
-        i.data.unwrap()
+    // Each PObj's (top joint's two, then the child's) material's TObj's pixels.
+    let pixels: Vec<u32> = g
+        .pobjs
+        .iter()
+        .map(|p| {
+            let m: hsd_dat::MObj = arc.read(p.mobj.unwrap()).unwrap();
+            let t: hsd_dat::TObj = arc.read(m.tobj.unwrap()).unwrap();
+            let i: hsd_dat::Image = arc.read(t.image.unwrap()).unwrap();
+            i.data.unwrap()
+        })
+        .collect();
+    let [first, second, child] = pixels[..] else {
+        panic!("{pixels:?}")
     };
-    assert!(pixels(1) < pixels(0), "{} {}", pixels(1), pixels(0));
+    assert!(first < child && child < second, "{pixels:?}");
 }
 
 /// Texels past an image's edges, which fill its last blocks, are zero bytes as HAL's encoder

@@ -17,7 +17,7 @@ const FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 84.2),
     ("TyBSword-TyBSword.dat", 94.6),
     ("TyBancho-TyBancho.dat", 88.9),
-    ("TyDaisy-TyDaisy.dat", 67.8),
+    ("TyDaisy-TyDaisy.dat", 71.6),
     ("cb_plug-cb_plug.dat", 66.9),
 ];
 

@@ -111,31 +111,27 @@ impl Emit<'_, '_> {
             self.push(p, j.inverse_bind);
             self.push(p, Some(*o));
         }
-        // Pixels: forward mesh order, each TObj chain forward, a TObj's palette after its
-        // pixels; first the textures any joint below the top one uses, then those only the
-        // top joint uses (TyDaisy: its 6 textures of child meshes, one shared with the root,
-        // then the root's other 7; every other retail file has only one of the two kinds).
-        let tobjs: Vec<(usize, TObj)> = meshes
+        // Pixels in HAL's texture-list order, each TObj chain forward, a TObj's palette after
+        // its pixels: the top joint's first DObj's textures, then the backward walk below the
+        // top joint (joints in pre-order, DObjs last to first), then the top joint's other
+        // textures forward (every retail file and 36 of 41 public 20XX models: TyDaisy's 0 1 2
+        // 3 4 5, where forward first use gave 0 2 4 1 3 5).
+        let (top, below): (&[Mesh], &[Vec<Mesh>]) = match meshes.split_first() {
+            Some((t, b)) => (t, b),
+            None => (&[], &[]),
+        };
+        let walk = top
             .iter()
-            .enumerate()
-            .flat_map(|(j, m)| m.iter().map(move |x| (j, x)))
-            .flat_map(|(j, (_, d, _))| self.tobj_chain(d.mobj).into_iter().map(move |t| (j, t)))
-            .collect();
+            .take(1)
+            .chain(below.iter().flat_map(|m| m.iter().rev()))
+            .chain(top);
+        let tobjs: Vec<TObj> = walk.flat_map(|(_, d, _)| self.tobj_chain(d.mobj)).collect();
         let pixels = |t: &TObj| -> Option<u32> {
             t.image
                 .and_then(|i| self.a.read::<crate::types::Image>(i).ok())
                 .and_then(|i| i.data)
         };
-        let below: FastSet<u32> = tobjs
-            .iter()
-            .filter(|(j, _)| *j > 0)
-            .filter_map(|(_, t)| pixels(t))
-            .collect();
-        let (first, rest): (Vec<&TObj>, Vec<&TObj>) = tobjs
-            .iter()
-            .map(|(_, t)| t)
-            .partition(|t| pixels(t).is_some_and(|p| below.contains(&p)));
-        for t in first.into_iter().chain(rest) {
+        for t in &tobjs {
             self.melee_pixels(pixels(t));
             self.melee_palette(t.palette);
         }
