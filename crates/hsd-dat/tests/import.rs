@@ -1915,3 +1915,27 @@ fn cmpr_keeps_its_tools_flat_form() {
         .collect();
     assert_eq!(cmpr, [&hsd_dat::build::STAGE_CMPR[..]]);
 }
+
+/// Melee order keeps a single turned root our export recorded (Melee's runtime draws it:
+/// HSD-021 is Colosseum/XD's rule), so the joints keep their names; Colosseum/XD adds the
+/// identity root seed 003 asks for, which renames them.
+#[test]
+fn a_turned_root_stays_in_melee_order() {
+    use hsd_dat::JointFlags;
+    use hsd_dat::build::{Builder, parts::joint};
+    let mut b = Builder::new();
+    let child = b.put(&joint(JointFlags::empty(), [0.0, 1.0, 0.0]));
+    let mut root = joint(JointFlags::empty(), [3.0, 0.0, 0.0]);
+    root.rotation = [0.0, 0.0, 0.5];
+    root.child = Some(child);
+    let root = b.put(&root);
+    b.root("Y_joint", root);
+    let m = b.finish().write().unwrap();
+    for order in [Order::Melee, Order::ColosseumXd] {
+        let (a, c, bytes) = support::round_trip(&m, &support::in_order(order));
+        let d = gx::compare::compare(&a, &c, 1e-3);
+        assert_eq!(d.names, order == Order::ColosseumXd, "{order:?}: {d:?}");
+        let joints = parse(&bytes).unwrap().graph().joints.len();
+        assert_eq!(joints, if order == Order::Melee { 2 } else { 3 });
+    }
+}

@@ -534,8 +534,8 @@ impl Skeleton {
     /// The scene's nodes as joints in the node tree's pre-order (children in file order, so a
     /// glTF file may list children before parents, as Blender does), under an added identity
     /// root when the scene has no root, several, or one the game would turn (HSD-021: a root's
-    /// rotation must be identity) — except that with `forest` (Melee order) several roots our
-    /// export recorded as joints stay several trees, as the archive held them.
+    /// rotation must be identity) — except that with `forest` (Melee order) the roots our
+    /// export recorded as joints stay as the archive held them: several trees, or a turned one.
     fn new(scene: &Scene, forest: bool) -> Skeleton {
         let n = scene.nodes.len();
         let parent_of = |i: usize| {
@@ -586,9 +586,11 @@ impl Skeleton {
                 .get(*i)
                 .is_some_and(|x| extras::read::<JointExtras>(x.extras.as_ref()).is_some())
         };
-        let forest = forest && roots.len() > 1 && reached == n && roots.iter().all(recorded);
+        // Melee order keeps the trees our export recorded as they were: several roots, or one
+        // the archive turns (HSD-021 is Colosseum/XD's rule; Melee's main menu turns a root).
+        let keep = forest && n > 0 && reached == n && roots.iter().all(recorded);
         let first =
-            usize::from(!forest && (n == 0 || roots.len() != 1 || root_rotated || reached < n));
+            usize::from(!keep && (n == 0 || roots.len() != 1 || root_rotated || reached < n));
         let mut s = Skeleton {
             parent: Vec::new(),
             srt: Vec::new(),
