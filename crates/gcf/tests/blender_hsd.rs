@@ -407,7 +407,9 @@ fn blender_loads_our_hsd_glb() {
 
 /// Blender 5.0's glTF importer aborts the whole file on a `baseColorFactor` animation of a
 /// textured or vertex-coloured material (Melee's title and menus animate their alpha): our glb
-/// of the XD samples, whose textured material's alpha is animated, loads with its actions.
+/// of the XD samples, whose textured material's alpha is animated, loads with its actions, as
+/// does a Melee stage's (`build::stage`: its GObjs' trees and animation bank; 20XX's stages and
+/// main menu, 427 meshes and 57 actions, load likewise).
 #[test]
 fn blender_loads_material_animations() {
     let Some(py) = support::blender::python() else {
@@ -421,6 +423,7 @@ fn blender_loads_material_animations() {
             hsd_dat::build::xd_model(hsd_dat::build::XdOptions::default()),
         ),
         ("xd-scene", hsd_dat::build::xd_scene()),
+        ("stage", hsd_dat::build::stage()),
     ] {
         let path = dir.join(format!("{name}.dat"));
         std::fs::write(&path, dat.unwrap().write().unwrap()).unwrap();
@@ -435,7 +438,7 @@ fn blender_loads_material_animations() {
         .filter(|l| l.starts_with('{'))
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines.len(), 3, "{out}");
     for r in &lines {
         assert!(r["ok"].as_bool().unwrap(), "{r}");
         assert!(r["actions"].as_u64().unwrap() > 0, "{r}");
