@@ -226,6 +226,7 @@ impl Archive<'_> {
                 rest: [jt.rotation, jt.scale, jt.translation],
                 classical,
                 anim_flags,
+                aobj: aj.and_then(|a| a.aobj),
                 channels,
             });
             // Next pushed first so the child subtree comes out before the siblings (pre-order).
@@ -254,6 +255,8 @@ pub struct AnimatedJoint {
     pub classical: bool,
     /// The flags word of the joint's AnimJoint (`None` without one).
     pub anim_flags: Option<u32>,
+    /// The AObj of the joint's AnimJoint (data offset in the animation's archive).
+    pub aobj: Option<u32>,
     /// Animated channels: (0 rotation / 1 scale / 2 translation, axis, start frame, curve).
     pub channels: Vec<(usize, usize, f32, Curve)>,
 }

@@ -27,8 +27,8 @@ use gx::vtx::{AttrType, VertexFormat};
 
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
-    self, ImageExtras, JointAnimExtras, JointExtras, LodExtras, MaterialExtras, MeshExtras,
-    ModelExtras, TevExtras, TextureExtras,
+    self, ImageExtras, JointAnimExtras, JointCurves, JointExtras, LodExtras, MaterialExtras,
+    MeshExtras, ModelExtras, TevExtras, TextureExtras,
 };
 use crate::field::Word;
 use crate::flags::{PObjFlags, TObjFlags};
@@ -321,15 +321,35 @@ fn animation(
             Some([u32::try_from(first + i).ok()?, f])
         })
         .collect();
+    // Each posed joint's AObj as stored, for an import of the unedited clip.
+    let curves: Vec<JointCurves> = ja
+        .joints
+        .iter()
+        .enumerate()
+        .filter(|&(i, j)| {
+            g.joints
+                .get(first + i)
+                .is_some_and(|x| x.offset == j.offset)
+        })
+        .filter_map(|(i, j)| {
+            let anim = source.animation(j.aobj?).ok()?;
+            Some(JointCurves {
+                node: first + i,
+                flags: anim.flags.bits(),
+                end_frame: anim.end_frame,
+                tracks: anim.tracks.iter().map(extras::StoredTrack::of).collect(),
+            })
+        })
+        .collect();
+    let recorded = JointAnimExtras {
+        anim_joint_flags: flags,
+        curves,
+    };
     let mut out = gx::scene::Animation {
         name,
         times: frames.iter().map(|f| f / 60.0).collect(),
-        extras: (!flags.is_empty())
-            .then(|| {
-                extras::write(&JointAnimExtras {
-                    anim_joint_flags: flags,
-                })
-            })
+        extras: (recorded != JointAnimExtras::default())
+            .then(|| extras::write(&recorded))
             .flatten(),
         ..gx::scene::Animation::default()
     };

@@ -441,6 +441,100 @@ pub struct JointAnimExtras {
     /// joint's classical bit.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub anim_joint_flags: Vec<[u32; 2]>,
+    /// Each animated joint's AObj and FObjs as stored: the import writes them back where they
+    /// still evaluate to the animation's samples (an unedited clip), so the keys come back as
+    /// the file had them instead of a fit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub curves: Vec<JointCurves>,
+}
+
+/// One AObj of a joint animation as stored (see [`JointAnimExtras::curves`]).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct JointCurves {
+    /// Node index of the joint.
+    pub node: usize,
+    /// The AObj's flags word.
+    pub flags: u32,
+    /// The AObj's end frame.
+    pub end_frame: f32,
+    /// Its FObjs in list order.
+    pub tracks: Vec<StoredTrack>,
+}
+
+/// One FObj: its track id, start frame, number formats and keys in their packs.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StoredTrack {
+    /// Track id (`HSD_A_J_*`).
+    pub track: u8,
+    /// Start frame.
+    pub start_frame: f32,
+    /// Value format and shift.
+    pub frac_value: u8,
+    /// Slope format and shift.
+    pub frac_slope: u8,
+    /// Packs: the opcode and each key's `[value, slope, wait]` (`null` where the key has none).
+    pub packs: Vec<(u8, Vec<[Option<f64>; 3]>)>,
+}
+
+impl StoredTrack {
+    /// A decoded FObj's record.
+    pub fn of(t: &crate::anim::Track) -> StoredTrack {
+        StoredTrack {
+            track: t.track,
+            start_frame: t.start_frame,
+            frac_value: t.frac_value,
+            frac_slope: t.frac_slope,
+            packs: t
+                .packs
+                .iter()
+                .map(|p| {
+                    let keys = p.keys.iter().map(|k| {
+                        [
+                            k.value.map(f64::from),
+                            k.slope.map(f64::from),
+                            k.wait.map(f64::from),
+                        ]
+                    });
+                    (p.op.0, keys.collect())
+                })
+                .collect(),
+        }
+    }
+
+    /// The packs as keys (`None` when a wait is no whole number).
+    pub fn packs(&self) -> Option<Vec<crate::fobj::Pack>> {
+        self.packs
+            .iter()
+            .map(|(op, keys)| {
+                let keys = keys
+                    .iter()
+                    .map(|[v, s, w]| {
+                        let wait = match w {
+                            Some(w)
+                                if w.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(w) =>
+                            {
+                                Some(*w as u32)
+                            }
+                            Some(_) => return None,
+                            None => None,
+                        };
+                        Some(crate::fobj::Key {
+                            op: crate::fobj::Op(*op),
+                            value: v.map(|x| x as f32),
+                            slope: s.map(|x| x as f32),
+                            wait,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some(crate::fobj::Pack {
+                    op: crate::fobj::Op(*op),
+                    keys,
+                })
+            })
+            .collect()
+    }
 }
 
 /// Animation extras (`extras.hsd` of a glTF animation that a MatAnimJoint tree became): per

@@ -15,10 +15,12 @@ use gx::scene::{Clip, Interpolation, Scene, Target as Channel};
 use super::{Skeleton, inherit_of, inherited_scale};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
-use crate::extras::{self, JointAnimExtras};
-use crate::fobj::{Key, Op, encode};
+use crate::extras::{self, JointAnimExtras, JointCurves, StoredTrack};
+use crate::field::Word;
+use crate::flags::AObjFlags;
+use crate::fobj::{Key, Op, encode, encode_packs};
 use crate::model::Target;
-use crate::types::AnimJoint;
+use crate::types::{AObj, AnimJoint, FObj};
 
 /// Default largest error of a fitted track at any frame (radians, scale units or model units).
 pub const TOLERANCE: f32 = 1e-4;
@@ -100,6 +102,9 @@ fn tree(
 ) -> Result<(Roots, f32)> {
     let end = last_frame(clip).round().clamp(0.0, MAX_FRAMES);
     let sampled = sample_frames(clip, end);
+    let stored = extras::read::<JointAnimExtras>(clip.extras.as_ref())
+        .map(|x| x.curves)
+        .unwrap_or_default();
     let times: Vec<f32> = sampled.iter().map(|f| f / 60.0).collect();
     let locals = scene.clip_locals(clip, &times);
     let n = skel.parent.len();
@@ -160,6 +165,15 @@ fn tree(
             }
         }
         let rest = [r0, s0, t0];
+        // The AObj our export recorded, where it still gives every sample.
+        if let Some(c) = stored.iter().find(|c| c.node == node)
+            && let Some(aobj) = stored_aobj(b, c, &sampled, &samples, rest, tol)?
+        {
+            if let Some(slot) = aobjs.get_mut(j) {
+                *slot = Some(aobj);
+            }
+            continue;
+        }
         let mut next = None;
         for (which, values) in samples.iter().enumerate().rev() {
             for (axis, v) in values.iter().enumerate().rev() {
@@ -232,6 +246,90 @@ fn tree(
         }
     }
     Ok((roots(skel, &slots)?, end))
+}
+
+/// The AObj `c` records, written as stored, when its curves (read at each sampled frame plus
+/// their start frame, as the runtime does) give `samples` — rotation, scale, translation per
+/// axis — within `tol` (relative above 1; rotations modulo a turn) and every component it has no
+/// track for stays at `rest`; `None` otherwise (an edited clip is fitted instead).
+fn stored_aobj(
+    b: &mut Builder,
+    c: &JointCurves,
+    frames: &[f32],
+    samples: &[[Vec<f32>; 3]; 3],
+    rest: [[f32; 3]; 3],
+    tol: f32,
+) -> Result<Option<Target>> {
+    let Some(packs) = c
+        .tracks
+        .iter()
+        .map(StoredTrack::packs)
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Ok(None);
+    };
+    let close = |a: f32, b: f32, turn: bool| {
+        let d = if turn {
+            let x = (a - b).rem_euclid(std::f32::consts::TAU);
+            x.min(std::f32::consts::TAU - x)
+        } else {
+            (a - b).abs()
+        };
+        d <= tol * b.abs().max(1.0)
+    };
+    for (which, (axes, ids)) in samples.iter().zip(TRACKS).enumerate() {
+        let r0 = rest.get(which).copied().unwrap_or_default();
+        for ((values, id), r) in axes.iter().zip(ids).zip(r0) {
+            // The runtime reads the last FObj of a track id.
+            let track = c
+                .tracks
+                .iter()
+                .zip(&packs)
+                .rev()
+                .find(|(t, _)| t.track == id);
+            let ok = match track {
+                Some((t, p)) => {
+                    let keys: Vec<Key> = p.iter().flat_map(|p| p.keys.iter().copied()).collect();
+                    let curve = crate::anim::Curve::new(&keys);
+                    frames
+                        .iter()
+                        .zip(values)
+                        .all(|(f, v)| close(curve.eval(f + t.start_frame), *v, which == 0))
+                }
+                None => values.iter().all(|v| (v - r).abs() <= tol * 0.1),
+            };
+            if !ok {
+                return Ok(None);
+            }
+        }
+    }
+    let mut next = None;
+    for (t, p) in c.tracks.iter().zip(&packs).rev() {
+        let mut stream = encode_packs(p, t.frac_value, t.frac_slope)?;
+        let len =
+            u32::try_from(stream.len()).map_err(|_| gcio::Error::message("track too long"))?;
+        stream.resize(stream.len().next_multiple_of(4), 0);
+        let (data, length) = b.keys((stream, len));
+        next = Some(b.put(&FObj {
+            next,
+            length,
+            start_frame: t.start_frame,
+            track: t.track,
+            frac_value: t.frac_value,
+            frac_slope: t.frac_slope,
+            pad: 0,
+            data: Some(data),
+        }));
+    }
+    let Some(first) = next else {
+        return Ok(None);
+    };
+    Ok(Some(b.put(&AObj {
+        flags: AObjFlags::from_bits_retain(c.flags),
+        end_frame: c.end_frame,
+        fobj: Some(first),
+        obj_id: Word::Value(0),
+    })))
 }
 
 /// Per joint: its first child and its next sibling (what a tree mirroring the joints links).
