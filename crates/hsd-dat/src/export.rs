@@ -91,6 +91,7 @@ pub fn to_scene(a: &Archive<'_>) -> Export {
                 .then_some(stored),
             robj: robjs(a, &g, joint.robj),
             inherited_scale: false,
+            root: root_name(a, j.offset, RootKind::Joint),
         });
         out.scene.nodes.push(node);
     }
@@ -344,6 +345,7 @@ fn animation(
     let recorded = JointAnimExtras {
         anim_joint_flags: flags,
         curves,
+        root: root_name(source, anim, RootKind::AnimJoint),
     };
     let mut out = gx::scene::Animation {
         name,
@@ -467,6 +469,13 @@ fn bound_joint(joints: &[(&[u8], u32)], name: &[u8]) -> Option<u32> {
         .map(|&(_, at)| at)
 }
 
+/// The name of the first root of `kind` at data offset `at`, when it is UTF-8 (JSON text).
+fn root_name(a: &Archive<'_>, at: u32, kind: RootKind) -> Option<String> {
+    a.roots()
+        .find(|r| r.offset == at && r.kind() == kind)
+        .and_then(|r| String::from_utf8(r.name.to_vec()).ok())
+}
+
 /// Most frames an exported animation is sampled at.
 const MAX_FRAMES: f32 = 100_000.0;
 
@@ -527,6 +536,7 @@ fn material_animations(
         };
         let mut x = extras::MatAnimExtras {
             version: extras::VERSION,
+            root: root_name(a, tree, RootKind::MatAnimJoint),
             frames: last + 1,
             materials: Vec::new(),
         };

@@ -105,6 +105,10 @@ pub struct JointExtras {
     /// (docs/HSD-GLTF.md, "Scale inheritance"). The import folds it back.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub inherited_scale: bool,
+    /// The archive's root symbol naming the joint tree this joint tops (`NAME_joint`): the
+    /// game looks a model up by it, so the import in Melee order names the tree alike.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
 }
 
 /// One RObj: its flags word (type in bits 28–30, the pole flip and sub-type in the low bits)
@@ -446,6 +450,10 @@ pub struct JointAnimExtras {
     /// the file had them instead of a fit.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub curves: Vec<JointCurves>,
+    /// The archive's root symbol naming the AnimJoint tree (`NAME_animjoint`), when a root
+    /// named it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
 }
 
 /// One AObj of a joint animation as stored (see [`JointAnimExtras::curves`]).
@@ -545,6 +553,10 @@ impl StoredTrack {
 pub struct MatAnimExtras {
     /// Schema version ([`VERSION`]).
     pub version: u32,
+    /// The archive's root symbol naming the MatAnimJoint tree (`NAME_matanim_joint`), when a
+    /// root named it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     /// Frames sampled (the tree's last `end_frame` + 1; 60 per second).
     pub frames: u32,
     /// The animated materials.

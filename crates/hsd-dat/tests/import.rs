@@ -1963,3 +1963,34 @@ fn stored_keys_come_back() {
     };
     assert_eq!(streams(&b), streams(&m));
 }
+
+/// Melee's game looks models up by their root symbols (`ToyDaisyModel_TopN_joint`), so an
+/// archive coming back from its glb keeps them: the export records each joint tree's,
+/// AnimJoint tree's and MatAnimJoint tree's root name, and the import in Melee order gives
+/// them back (else `ImportOptions::name`'s).
+#[test]
+fn root_names_come_back() {
+    use hsd_dat::RootKind::{AnimJoint, Joint, MatAnimJoint, SceneData};
+    // The roots of the kinds a model has (not its images' symbols), sorted.
+    let names = |bytes: &[u8]| -> Vec<String> {
+        let mut n: Vec<String> = parse(bytes)
+            .unwrap()
+            .roots()
+            .filter(|r| [Joint, AnimJoint, MatAnimJoint, SceneData].contains(&r.kind()))
+            .map(|r| String::from_utf8(r.name.to_vec()).unwrap())
+            .collect();
+        n.sort();
+        n
+    };
+    let m = hsd_dat::build::two_trees().write().unwrap();
+    let (_, _, b) = support::round_trip(&m, &support::in_order(Order::Melee));
+    assert_eq!(names(&b), ["X_joint", "Y_animjoint", "Y_joint"]);
+    let Some(real) = support::real_models("hsd-dat root names") else {
+        return;
+    };
+    for (name, m) in &real {
+        let (_, _, b) = support::round_trip(m, &support::in_order(Order::Melee));
+        assert_eq!(names(&b), names(m), "{name}");
+    }
+    assert_eq!(real.len(), support::REAL_MODELS);
+}

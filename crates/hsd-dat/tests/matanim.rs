@@ -231,6 +231,7 @@ fn colour_srt_and_image_swap_round_trip() {
         .collect();
     let x = MatAnimExtras {
         version: 1,
+        root: None,
         frames: FRAMES as u32,
         materials: vec![MaterialAnimExtras {
             material: 0,
@@ -274,6 +275,7 @@ fn image_swap(images: usize, image: Vec<u32>, aobj_flags: Option<u32>) -> (Scene
     let mut s = quad(images);
     let x = MatAnimExtras {
         version: 1,
+        root: None,
         frames: image.len() as u32,
         materials: vec![MaterialAnimExtras {
             material: 0,
@@ -382,6 +384,7 @@ fn lod_konst_and_tev_tracks_round_trip() {
         .collect();
     let anim = MatAnimExtras {
         version: 1,
+        root: None,
         frames: FRAMES as u32,
         materials: vec![MaterialAnimExtras {
             material: 0,

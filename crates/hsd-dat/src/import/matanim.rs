@@ -391,7 +391,7 @@ fn aobj_of(
 }
 
 /// One MatAnimJoint tree per material clip of `scene` over the joints of `skel`, whose DObjs'
-/// glTF materials `dobjs` lists per joint.
+/// glTF materials `dobjs` lists per joint, with the root name our export recorded for it.
 pub(super) fn animations(
     b: &mut Builder,
     scene: &Scene,
@@ -399,7 +399,7 @@ pub(super) fn animations(
     dobjs: &[Vec<Option<usize>>],
     mats: &mut Materials<'_>,
     tol: f32,
-) -> Result<Vec<Roots>> {
+) -> Result<Vec<(Roots, Option<String>)>> {
     let mut out = Vec::new();
     let trusted = mats.trusted;
     for clip in material_clips(scene) {
@@ -446,7 +446,8 @@ pub(super) fn animations(
             tol,
             still,
         };
-        out.push(tree(b, skel, dobjs, &mut parts)?);
+        let root = extras::read::<MatAnimExtras>(clip.extras.as_ref()).and_then(|x| x.root);
+        out.push((tree(b, skel, dobjs, &mut parts)?, root));
     }
     Ok(out)
 }

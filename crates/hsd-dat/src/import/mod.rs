@@ -40,11 +40,12 @@ use crate::bound_box::{Aabb, BoundBox};
 use crate::build::Builder;
 use crate::build::parts::{LIGHT_RIG, light, light_set, model_set, scene_data, wobj};
 use crate::compile::{Order, TextureList, compile_listed};
-use crate::extras::{self, JointExtras};
+use crate::extras::{self, JointAnimExtras, JointExtras};
 use crate::field::Word;
 use crate::flags::{JointFlags, RObjFlags};
 use crate::mesh::{bind_pose, inverts, near};
 use crate::model::{Dat, Target};
+use crate::roots::RootKind;
 use crate::types::{IkHint, Joint, Matrix, RObj};
 
 /// How to import.
@@ -201,7 +202,7 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
             let joint = *joints.get(t)?;
             let mat = material_anims
                 .iter()
-                .filter_map(|r| of_tree(r, k))
+                .filter_map(|(r, _)| of_tree(r, k))
                 .collect();
             let an = anims
                 .iter()
@@ -245,18 +246,48 @@ pub fn import(scene: &Scene, opts: &ImportOptions) -> Result<Imported> {
                 b.finish()
             }
             None => {
-                // Tree K's roots share a stem, which the export pairs them by.
-                for (t, (joint, material_anims, anims)) in trees.iter().enumerate() {
-                    let stem = match t {
+                // Tree K's roots share a stem, which the export pairs them by: the names our
+                // export recorded (the game looks models up by them), else `opts.name`'s.
+                let mut names = Names::default();
+                let anim_names: Vec<Option<String>> = scene
+                    .clips
+                    .iter()
+                    .map(|c| extras::read::<JointAnimExtras>(c.extras.as_ref())?.root)
+                    .collect();
+                let joint_tops = tops.iter().filter(|&&t| joints.get(t).is_some());
+                for (k, (&top, (joint, _, _))) in joint_tops.zip(&trees).enumerate() {
+                    let generated = match k {
                         0 => opts.name.clone(),
-                        t => format!("{}_t{t}", opts.name),
+                        k => format!("{}_t{k}", opts.name),
                     };
-                    b.root(&format!("{stem}_joint"), *joint);
-                    for (k, tree) in material_anims.iter().enumerate() {
-                        b.root(&format!("{stem}_{k}_matanim_joint"), *tree);
+                    let recorded = (0..scene.nodes.len())
+                        .filter(|&i| skel.of_node(i) == top)
+                        .find_map(|i| {
+                            let x = scene.nodes.get(i)?.extras.as_ref();
+                            extras::read::<JointExtras>(x)?.root
+                        });
+                    let name =
+                        names.pick(recorded, RootKind::Joint, || format!("{generated}_joint"));
+                    let stem = name.strip_suffix("_joint").unwrap_or(&generated).to_owned();
+                    b.root(&name, *joint);
+                    let mats = material_anims
+                        .iter()
+                        .filter_map(|(r, n)| Some((of_tree(r, k)?, n.clone())));
+                    for (i, (tree, recorded)) in mats.enumerate() {
+                        let name = names.pick(recorded, RootKind::MatAnimJoint, || {
+                            format!("{stem}_{i}_matanim_joint")
+                        });
+                        b.root(&name, tree);
                     }
-                    for (k, (tree, _)) in anims.iter().enumerate() {
-                        b.root(&format!("{stem}_{k}_animjoint"), *tree);
+                    let trees = anims
+                        .iter()
+                        .zip(&anim_names)
+                        .filter_map(|((r, _), n)| Some((of_tree(r, k)?, n.clone())));
+                    for (i, (tree, recorded)) in trees.enumerate() {
+                        let name = names.pick(recorded, RootKind::AnimJoint, || {
+                            format!("{stem}_{i}_animjoint")
+                        });
+                        b.root(&name, tree);
                     }
                 }
                 if let Some(f) = frames {
@@ -399,6 +430,26 @@ fn robjs(
 /// One model of the archive: its joint tree, material animation trees and (AnimJoint tree,
 /// last frame) per clip.
 type Model = (Target, Vec<Target>, Vec<(Target, f32)>);
+
+/// Root names given so far.
+#[derive(Default)]
+struct Names(std::collections::HashSet<String>);
+
+impl Names {
+    /// `recorded` when it names a root of `kind` and is not taken, else `fallback`'s.
+    fn pick(
+        &mut self,
+        recorded: Option<String>,
+        kind: RootKind,
+        fallback: impl FnOnce() -> String,
+    ) -> String {
+        let name = recorded
+            .filter(|n| RootKind::from_name(n.as_bytes()) == kind && !self.0.contains(n))
+            .unwrap_or_else(fallback);
+        self.0.insert(name.clone());
+        name
+    }
+}
 
 /// A `scene_data` root's model list: a ModelSet per model with its joint animations and
 /// material animations (the first model's followed by the loose images' `frames`).
