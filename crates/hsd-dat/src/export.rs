@@ -411,8 +411,8 @@ fn rest_values(g: &Graph) -> Vec<[[f32; 3]; 3]> {
 }
 
 /// Every animation tree of one kind with the joint tree it binds to: a ModelSet's list
-/// (`list` of it) with its joint (a stage GObj's too), then each root of kind `kind` with the joint root its name
-/// names ([`bound_joint`]); as (joint, tree) offsets.
+/// (`list` of it) with its joint (a stage GObj's too), then each root of kind `kind` with the
+/// joint root its name names ([`bound_joint`]); as (joint, tree) offsets.
 fn tree_pairs(
     a: &Archive<'_>,
     g: &Graph,

@@ -434,16 +434,16 @@ impl Walker<'_, '_> {
         let Some(m) = self.read::<ModelSet>(off, Kind::ModelSet)? else {
             return Ok(());
         };
+        self.model(&m)
+    }
+
+    /// A ModelSet's joint tree and animation banks (a stage GObj's too). An animation tree
+    /// listed by several model sets (or twice in one list) is shared, as HAL's tools write it,
+    /// not a cycle: walk it once.
+    fn model(&mut self, m: &ModelSet) -> Result<()> {
         if let Some(j) = m.joint {
             self.joint_tree(j).context("joint tree")?;
         }
-        self.banks(&m)
-    }
-
-    /// A ModelSet's animation banks (a stage GObj's too). An animation tree listed by several
-    /// model sets (or twice in one list) is shared, as HAL's tools write it, not a cycle: walk
-    /// it once.
-    fn banks(&mut self, m: &ModelSet) -> Result<()> {
         if let Some(a) = m.anims {
             for x in self.ptr_array(a)? {
                 if !self.seen.contains_key(&(x, Kind::AnimJoint)) {
@@ -493,11 +493,7 @@ impl Walker<'_, '_> {
     }
 
     fn map_gobj(&mut self, g: &MapGObj) -> Result<()> {
-        let m = g.model_set();
-        if let Some(j) = m.joint {
-            self.joint_tree(j).context("joint tree")?;
-        }
-        self.banks(&m)?;
+        self.model(&g.model_set())?;
         if let Some(c) = g.camera.ptr() {
             self.camera(c)?;
         }

@@ -347,9 +347,9 @@ pub(super) fn emit_order(
 }
 
 impl Emit<'_, '_> {
-    /// A stage's `map_head`: the head and its GObj table, then a band per GObj in table order
+    /// A stage's `map_head`: the head and its GObj table, then a band per GObj, last to first
     /// (its camera, lights and fog, then its model set), then every GObj's pixels and palettes
-    /// (Melee's stage files end in one pixel band).
+    /// (Melee's stage files end in one pixel band; docs/HSD-ORDER.md, Melee stages).
     fn melee_map_head(&mut self, g: &Graph, head: u32) {
         let gobjs = self.a.map_gobjs(head).unwrap_or_default();
         self.push(Phase::Scene, gobjs.first().map(|&(table, _)| table));
