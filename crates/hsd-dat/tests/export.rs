@@ -348,6 +348,15 @@ fn extra_scale_node_added_later_mends_earlier_animations() {
     }
 }
 
+/// The nodes the scene's animations move, animation by animation.
+fn moved(scene: &gx::scene::Scene) -> Vec<usize> {
+    scene
+        .animations
+        .iter()
+        .flat_map(|a| a.tracks.iter().map(|t| t.node))
+        .collect()
+}
+
 /// An `*_animjoint` root poses the joint tree its name names (Melee's menus pair
 /// `MenMainBack_Top_animjoint` with `MenMainBack_Top_joint` among 57 trees; GmTtAll's title
 /// animated its second tree's 60 channels on the first tree's joints, 3 of them): `Y_animjoint`
@@ -357,14 +366,8 @@ fn animation_roots_pose_the_tree_they_name() {
     let bytes = hsd_dat::build::two_trees().write().unwrap();
     let e = export::to_scene(&parse(&bytes).unwrap());
     assert!(e.problems.is_empty(), "{:?}", e.problems);
-    let moved: Vec<usize> = e
-        .scene
-        .animations
-        .iter()
-        .flat_map(|a| a.tracks.iter().map(|t| t.node))
-        .collect();
     // Nodes in pre-order of the trees: X's joint 0, Y's root 1 and child 2.
-    assert_eq!(moved, [2]);
+    assert_eq!(moved(&e.scene), [2]);
 }
 
 /// A Melee stage's models hang off `map_head`'s GObj table (every `Gr*.dat`: 3–11 GObjs, each
@@ -385,14 +388,8 @@ fn stage_gobjs_export() {
     let e = export::to_scene(&a);
     assert!(e.problems.is_empty(), "{:?}", e.problems);
     assert_eq!(e.scene.meshes.len(), 2);
-    let moved: Vec<usize> = e
-        .scene
-        .animations
-        .iter()
-        .flat_map(|x| x.tracks.iter().map(|t| t.node))
-        .collect();
     // GObj 1's joint, the second in pre-order, is the one its bank moves.
-    assert_eq!(moved, [1]);
+    assert_eq!(moved(&e.scene), [1]);
     let (x, y, _) = support::round_trip(&bytes, &support::in_order(hsd_dat::compile::Order::Melee));
     let d = gx::compare::compare(&x, &y, 1e-3);
     assert_eq!((d.missing, d.names), (0, false), "{d:?}");
