@@ -28,7 +28,7 @@ use gx::vtx::{AttrType, VertexFormat};
 use crate::anim::{AnimNode, TreeKind};
 use crate::extras::{
     self, ImageExtras, JointAnimExtras, JointCurves, JointExtras, LodExtras, MaterialExtras,
-    MeshExtras, ModelExtras, TevExtras, TextureExtras,
+    MeshExtras, ModelExtras, StoredAObj, TevExtras, TextureExtras,
 };
 use crate::field::Word;
 use crate::flags::{PObjFlags, TObjFlags};
@@ -336,9 +336,7 @@ fn animation(
             let anim = source.animation(j.aobj?).ok()?;
             Some(JointCurves {
                 node: first + i,
-                flags: anim.flags.bits(),
-                end_frame: anim.end_frame,
-                tracks: anim.tracks.iter().map(extras::StoredTrack::of).collect(),
+                aobj: StoredAObj::of(&anim),
             })
         })
         .collect();
@@ -593,9 +591,11 @@ fn material_animation(
     anim: &mut gx::scene::Animation,
     out: &mut Export,
 ) -> extras::MaterialAnimExtras {
+    let stored = |aobj: Option<u32>| Some(StoredAObj::of(&a.animation(aobj?).ok()?));
     let mut e = extras::MaterialAnimExtras {
         material: index,
         aobj_flags: (!m.tracks.is_empty()).then_some(m.flags.bits()),
+        stored: stored(m.aobj),
         ..Default::default()
     };
     let textured = out
@@ -673,6 +673,7 @@ fn material_animation(
         let mut te = extras::TextureAnimExtras {
             id: t.id,
             aobj_flags: Some(t.flags.bits()),
+            stored: stored(t.aobj),
             ..Default::default()
         };
         let ids = track_ids(&t.tracks);

@@ -462,12 +462,33 @@ pub struct JointAnimExtras {
 pub struct JointCurves {
     /// Node index of the joint.
     pub node: usize,
+    /// The AObj.
+    #[serde(flatten)]
+    pub aobj: StoredAObj,
+}
+
+/// An AObj as stored: its flags, end frame and FObjs. The import writes it back where its
+/// curves still give the animation's samples (an unedited clip).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct StoredAObj {
     /// The AObj's flags word.
     pub flags: u32,
     /// The AObj's end frame.
     pub end_frame: f32,
     /// Its FObjs in list order.
     pub tracks: Vec<StoredTrack>,
+}
+
+impl StoredAObj {
+    /// A decoded AObj's record.
+    pub fn of(a: &crate::anim::Animation) -> StoredAObj {
+        StoredAObj {
+            flags: a.flags.bits(),
+            end_frame: a.end_frame,
+            tracks: a.tracks.iter().map(StoredTrack::of).collect(),
+        }
+    }
 }
 
 /// One FObj: its track id, start frame, number formats and keys in their packs.
@@ -578,6 +599,9 @@ pub struct MaterialAnimExtras {
     pub textures: Vec<TextureAnimExtras>,
     /// The AObj's flags (`AOBJ_ANIM_LOOP` …), when it has one; the import's default is loop.
     pub aobj_flags: Option<u32>,
+    /// The AObj as stored, written back where its curves still give the samples.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored: Option<StoredAObj>,
 }
 
 /// One animated TObj (`HSD_A_T_*` tracks).
@@ -598,6 +622,9 @@ pub struct TextureAnimExtras {
     pub image: Vec<u32>,
     /// The AObj's flags, as for a material.
     pub aobj_flags: Option<u32>,
+    /// The AObj as stored, as for a material (not used where the texture swaps images).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored: Option<StoredAObj>,
 }
 
 /// A track sampled at every frame.

@@ -74,6 +74,8 @@ pub struct AnimatedTexture {
     pub end_frame: f32,
     /// The AObj's flags.
     pub flags: AObjFlags,
+    /// The AObj (data offset).
+    pub aobj: Option<u32>,
     /// Its tracks.
     pub tracks: Vec<TrackCurve>,
     /// Image table (data offsets; `None` for a NULL entry).
@@ -121,6 +123,8 @@ pub struct AnimatedMaterial {
     pub end_frame: f32,
     /// The AObj's flags (empty without one).
     pub flags: AObjFlags,
+    /// The AObj (data offset).
+    pub aobj: Option<u32>,
     /// Its tracks.
     pub tracks: Vec<TrackCurve>,
     /// Its TObjs' animations, in TObj chain order.
@@ -214,6 +218,7 @@ impl Archive<'_> {
                         mobj: mo,
                         end_frame,
                         flags,
+                        aobj: ma.aobj,
                         tracks,
                         textures,
                     });
@@ -257,6 +262,7 @@ impl Archive<'_> {
                 id: t.id,
                 end_frame,
                 flags,
+                aobj: ta.aobj,
                 tracks,
                 images: self.table(ta.image_table, ta.n_images),
                 palettes: self.table(ta.palette_table, ta.n_palettes),

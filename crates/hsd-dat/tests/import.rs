@@ -1941,27 +1941,60 @@ fn a_turned_root_stays_in_melee_order() {
 }
 
 /// An unedited clip's keys come back as the file stored them: the export records each AObj
-/// and its FObjs (`extras.hsd.curves` of the animation), and the import writes them where they
-/// still give every sample (Melee's main menu: 242 of 246 AObjs; the rest, whose Euler angles
-/// glTF's matrices turn into another triple, are fitted). A fit writes other keys.
+/// and its FObjs (`curves` of a joint animation, `stored` of an animated material or texture),
+/// and the import writes them where they still give every sample (Melee's main menu: 242 of
+/// 246 joint AObjs; the rest, whose Euler angles glTF's matrices turn into another triple, are
+/// fitted). A fit writes other keys: here the joint animation of `two_trees`; and an animated
+/// material's alpha keys of the XD scene sample stored as 8-bit numbers with 4 fraction bits
+/// (HAL's tools quantise tracks so), which a fit writes as floats.
 #[test]
 fn stored_keys_come_back() {
     let m = hsd_dat::build::two_trees().write().unwrap();
     let (_, _, b) = support::round_trip(&m, &support::in_order(Order::Melee));
-    let streams = |bytes: &[u8]| -> Vec<(u8, u8, u8, Vec<u8>)> {
-        let a = parse(bytes).unwrap();
-        let g = a.graph();
-        g.nodes
-            .iter()
-            .filter(|n| n.kind == hsd_dat::Kind::FObj)
-            .map(|n| {
-                let f: hsd_dat::FObj = a.read(n.offset).unwrap();
-                let data = a.data().bytes(f.data.unwrap() as usize, f.length as usize);
-                (f.track, f.frac_value, f.frac_slope, data.unwrap().to_vec())
-            })
-            .collect()
-    };
     assert_eq!(streams(&b), streams(&m));
+    let m = hsd_dat::build::xd_scene().unwrap().write().unwrap();
+    let mut a = Scene::from_glb(&export::to_glb(&parse(&m).unwrap()).unwrap()).unwrap();
+    // The stored alpha FObj (its `packs`, not the sampled track of the same id), wherever the
+    // writer keeps the animation's extras.
+    fn quantise_alpha(v: &mut serde_json::Value) -> usize {
+        use serde_json::{Value, json};
+        match v {
+            Value::Object(o) if o.get("track") == Some(&json!(10)) && o.contains_key("packs") => {
+                o.insert("frac_value".into(), json!(0x84));
+                1
+            }
+            Value::Object(o) => o.values_mut().map(quantise_alpha).sum(),
+            Value::Array(x) => x.iter_mut().map(quantise_alpha).sum(),
+            _ => 0,
+        }
+    }
+    let quantised: usize = a.extras.iter_mut().map(quantise_alpha).sum::<usize>()
+        + a.clips
+            .iter_mut()
+            .flat_map(|c| c.extras.as_mut())
+            .map(quantise_alpha)
+            .sum::<usize>();
+    assert_eq!(quantised, 1);
+    let b = import(&a, &support::in_order(Order::ColosseumXd))
+        .unwrap()
+        .bytes;
+    let alpha: Vec<(u8, u8, u8, Vec<u8>)> = streams(&b).into_iter().filter(|t| t.0 == 10).collect();
+    assert_eq!(alpha, [(10, 0x84, 0, vec![0x12, 0, 9, 8, 0])]);
+}
+
+/// Every FObj's track id, number formats and keyframe stream.
+fn streams(bytes: &[u8]) -> Vec<(u8, u8, u8, Vec<u8>)> {
+    let a = parse(bytes).unwrap();
+    let g = a.graph();
+    g.nodes
+        .iter()
+        .filter(|n| n.kind == hsd_dat::Kind::FObj)
+        .map(|n| {
+            let f: hsd_dat::FObj = a.read(n.offset).unwrap();
+            let data = a.data().bytes(f.data.unwrap() as usize, f.length as usize);
+            (f.track, f.frac_value, f.frac_slope, data.unwrap().to_vec())
+        })
+        .collect()
 }
 
 /// Melee's game looks models up by their root symbols (`ToyDaisyModel_TopN_joint`), so an

@@ -15,7 +15,7 @@ use gx::scene::{Clip, Interpolation, Scene, Target as Channel};
 use super::{Skeleton, inherit_of, inherited_scale};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
-use crate::extras::{self, JointAnimExtras, JointCurves, StoredTrack};
+use crate::extras::{self, JointAnimExtras, StoredAObj, StoredTrack};
 use crate::field::Word;
 use crate::flags::AObjFlags;
 use crate::fobj::{Key, Op, encode, encode_packs};
@@ -166,8 +166,25 @@ fn tree(
         }
         let rest = [r0, s0, t0];
         // The AObj our export recorded, where it still gives every sample.
+        let components: Vec<(u8, &[f32])> = TRACKS
+            .iter()
+            .flatten()
+            .zip(samples.iter().flatten())
+            .map(|(&id, v)| (id, v.as_slice()))
+            .collect();
+        let rest_of = |id: u8| {
+            let flat = rest.iter().flatten();
+            TRACKS
+                .iter()
+                .flatten()
+                .zip(flat)
+                .find(|x| *x.0 == id)
+                .map(|x| *x.1)
+        };
+        let rotation = |id: u8| TRACKS[0].contains(&id);
         if let Some(c) = stored.iter().find(|c| c.node == node)
-            && let Some(aobj) = stored_aobj(b, c, &sampled, &samples, rest, tol)?
+            && stored_fits(&c.aobj, &sampled, &components, rest_of, rotation, tol)
+            && let Some(aobj) = write_stored(b, &c.aobj)?
         {
             if let Some(slot) = aobjs.get_mut(j) {
                 *slot = Some(aobj);
@@ -248,26 +265,18 @@ fn tree(
     Ok((roots(skel, &slots)?, end))
 }
 
-/// The AObj `c` records, written as stored, when its curves (read at each sampled frame plus
-/// their start frame, as the runtime does) give `samples` — rotation, scale, translation per
-/// axis — within `tol` (relative above 1; rotations modulo a turn) and every component it has no
-/// track for stays at `rest`; `None` otherwise (an edited clip is fitted instead).
-fn stored_aobj(
-    b: &mut Builder,
-    c: &JointCurves,
+/// Whether the AObj `stored` records still gives an animation's samples: for each `(track id,
+/// values at frames)` of `samples`, the last FObj of that id, read at each frame plus its start
+/// frame as the runtime reads it, within `tol` (relative above 1; modulo a turn where `turn`
+/// says the track is a rotation), or, without such an FObj, every value at `rest` of the id.
+pub(super) fn stored_fits(
+    stored: &StoredAObj,
     frames: &[f32],
-    samples: &[[Vec<f32>; 3]; 3],
-    rest: [[f32; 3]; 3],
+    samples: &[(u8, &[f32])],
+    rest: impl Fn(u8) -> Option<f32>,
+    turn: impl Fn(u8) -> bool,
     tol: f32,
-) -> Result<Option<Target>> {
-    let Some(packs) = c
-        .tracks
-        .iter()
-        .map(StoredTrack::packs)
-        .collect::<Option<Vec<_>>>()
-    else {
-        return Ok(None);
-    };
+) -> bool {
     let close = |a: f32, b: f32, turn: bool| {
         let d = if turn {
             let x = (a - b).rem_euclid(std::f32::consts::TAU);
@@ -277,34 +286,34 @@ fn stored_aobj(
         };
         d <= tol * b.abs().max(1.0)
     };
-    for (which, (axes, ids)) in samples.iter().zip(TRACKS).enumerate() {
-        let r0 = rest.get(which).copied().unwrap_or_default();
-        for ((values, id), r) in axes.iter().zip(ids).zip(r0) {
-            // The runtime reads the last FObj of a track id.
-            let track = c
-                .tracks
-                .iter()
-                .zip(&packs)
-                .rev()
-                .find(|(t, _)| t.track == id);
-            let ok = match track {
-                Some((t, p)) => {
-                    let keys: Vec<Key> = p.iter().flat_map(|p| p.keys.iter().copied()).collect();
-                    let curve = crate::anim::Curve::new(&keys);
-                    frames
-                        .iter()
-                        .zip(values)
-                        .all(|(f, v)| close(curve.eval(f + t.start_frame), *v, which == 0))
-                }
-                None => values.iter().all(|v| (v - r).abs() <= tol * 0.1),
-            };
-            if !ok {
-                return Ok(None);
-            }
-        }
-    }
+    samples.iter().all(
+        |&(id, values)| match stored.tracks.iter().rev().find(|t| t.track == id) {
+            Some(t) => t.packs().is_some_and(|p| {
+                let keys: Vec<Key> = p.iter().flat_map(|p| p.keys.iter().copied()).collect();
+                let curve = crate::anim::Curve::new(&keys);
+                frames
+                    .iter()
+                    .zip(values)
+                    .all(|(f, v)| close(curve.eval(f + t.start_frame), *v, turn(id)))
+            }),
+            None => rest(id).is_some_and(|r| values.iter().all(|v| (v - r).abs() <= tol * 0.1)),
+        },
+    )
+}
+
+/// The AObj `stored` records, written as stored (`None` without FObjs, or when a key's wait
+/// is no whole number).
+pub(super) fn write_stored(b: &mut Builder, stored: &StoredAObj) -> Result<Option<Target>> {
+    let Some(packs) = stored
+        .tracks
+        .iter()
+        .map(StoredTrack::packs)
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Ok(None);
+    };
     let mut next = None;
-    for (t, p) in c.tracks.iter().zip(&packs).rev() {
+    for (t, p) in stored.tracks.iter().zip(&packs).rev() {
         let mut stream = encode_packs(p, t.frac_value, t.frac_slope)?;
         let len =
             u32::try_from(stream.len()).map_err(|_| gcio::Error::message("track too long"))?;
@@ -321,15 +330,14 @@ fn stored_aobj(
             data: Some(data),
         }));
     }
-    let Some(first) = next else {
-        return Ok(None);
-    };
-    Ok(Some(b.put(&AObj {
-        flags: AObjFlags::from_bits_retain(c.flags),
-        end_frame: c.end_frame,
-        fobj: Some(first),
-        obj_id: Word::Value(0),
-    })))
+    Ok(next.map(|first| {
+        b.put(&AObj {
+            flags: AObjFlags::from_bits_retain(stored.flags),
+            end_frame: stored.end_frame,
+            fobj: Some(first),
+            obj_id: Word::Value(0),
+        })
+    }))
 }
 
 /// Per joint: its first child and its next sibling (what a tree mirroring the joints links).

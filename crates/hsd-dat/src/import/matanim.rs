@@ -17,11 +17,11 @@ use gx::scene::{Channel, Clip, Scene, Target as Pointer};
 use serde_json::Value;
 
 use super::Skeleton;
-use super::anim::{Roots, kept, keys, mirror_links, roots, stream};
+use super::anim::{Roots, kept, keys, mirror_links, roots, stored_fits, stream, write_stored};
 use super::material::{Materials, Rest, images_trusted, rest};
 use crate::build::Builder;
 use crate::build::parts::{aobj, fobj};
-use crate::extras::{self, MatAnimExtras, MaterialAnimExtras, TextureAnimExtras};
+use crate::extras::{self, MatAnimExtras, MaterialAnimExtras, StoredAObj, TextureAnimExtras};
 use crate::flags::AObjFlags;
 use crate::fobj::{Key, Op};
 use crate::matanim::{TextureSrt, mobj_track, tobj_track};
@@ -57,6 +57,8 @@ pub struct MaterialSamples {
     pub textures: Vec<TextureSamples>,
     /// The AObj's flags our extras recorded.
     pub aobj_flags: Option<u32>,
+    /// The AObj our extras recorded as stored.
+    pub stored: Option<StoredAObj>,
 }
 
 /// A TObj's animation as track values at every frame.
@@ -70,6 +72,8 @@ pub struct TextureSamples {
     pub swap: (Vec<usize>, Vec<u32>),
     /// The AObj's flags our extras recorded.
     pub aobj_flags: Option<u32>,
+    /// The AObj our extras recorded as stored.
+    pub stored: Option<StoredAObj>,
 }
 
 /// The glTF animations of `scene` that drive materials, as clips: those with material
@@ -234,6 +238,7 @@ fn material(
                 .collect(),
             swap: (t.images.clone(), t.image.clone()),
             aobj_flags: t.aobj_flags,
+            stored: t.stored.clone(),
         })
         .collect();
     if let Some(id) = base
@@ -280,6 +285,7 @@ fn material(
     }
     out.textures = textures;
     out.aobj_flags = recorded.and_then(|e| e.aobj_flags);
+    out.stored = recorded.and_then(|e| e.stored.clone());
     out
 }
 
@@ -355,17 +361,29 @@ fn step_keys(values: &[f32]) -> Result<((Vec<u8>, u32), u8)> {
     Ok((stream(&keys, frac)?, frac))
 }
 
-/// An FObj chain of `tracks` (those leaving `rest` by more than a tenth of the tolerance;
-/// `step` ids as constant keys) and its AObj over frames `0..=end` with the recorded `flags`
-/// (else looping).
+/// The AObj `stored` our export recorded where it still gives `tracks` (see
+/// [`stored_fits`]); else an FObj chain of `tracks` (those leaving `rest` by more than a tenth
+/// of the tolerance; `step` ids as constant keys) and its AObj over frames `0..=end` with the
+/// recorded `flags` (else looping).
 fn aobj_of(
     b: &mut Builder,
     tracks: &[Samples],
     rest: impl Fn(u8) -> Option<f32>,
     step: &[u8],
-    (end, flags): (f32, Option<u32>),
+    (end, flags, stored): (f32, Option<u32>, Option<&StoredAObj>),
     tol: f32,
 ) -> Result<Option<Target>> {
+    if let Some(s) = stored {
+        let frames: Vec<f32> = (0..tracks.iter().map(|t| t.1.len()).max().unwrap_or(0))
+            .map(|f| f as f32)
+            .collect();
+        let samples: Vec<(u8, &[f32])> = tracks.iter().map(|(id, v)| (*id, v.as_slice())).collect();
+        if stored_fits(s, &frames, &samples, &rest, |_| false, tol)
+            && let Some(a) = write_stored(b, s)?
+        {
+            return Ok(Some(a));
+        }
+    }
     let mut next = None;
     for (id, values) in tracks.iter().rev() {
         if at_rest(values, rest(*id), tol) {
@@ -482,7 +500,7 @@ impl Parts<'_, '_> {
             &samples.tracks,
             |id| material_rest(r, id).filter(|_| !still),
             &[],
-            (end, samples.aobj_flags),
+            (end, samples.aobj_flags, samples.stored.as_ref()),
             tol,
         )?;
         let mut next = None;
@@ -537,7 +555,12 @@ impl Parts<'_, '_> {
                 &tracks,
                 |id| texture_rest(r, t.id, id).filter(|_| !still),
                 &[tobj_track::TIMG, tobj_track::TCLT],
-                (end, t.aobj_flags),
+                // A swap's tables are built anew: its recorded tracks index the old ones.
+                (
+                    end,
+                    t.aobj_flags,
+                    t.stored.as_ref().filter(|_| t.swap.1.is_empty()),
+                ),
                 tol,
             )?;
             if ta.is_none() {
