@@ -244,8 +244,10 @@ fn colour_srt_and_image_swap_round_trip() {
                 images: vec![1, 2],
                 image: swap.clone(),
                 aobj_flags: None,
+                stored: None,
             }],
             aobj_flags: None,
+            stored: None,
         }],
     };
     s.animations
