@@ -32,7 +32,7 @@ const MAX_FRAMES: f32 = 100_000.0;
 /// in the order of a [`Skeleton::srt`] entry (rotation, scale, translation).
 const TRACKS: [[u8; 3]; 3] = [[1, 2, 3], [8, 9, 10], [5, 6, 7]];
 
-/// Per clip, one AnimJoint tree per joint tree ([`Roots`]) and the clip's last frame.
+/// Per clip, one AnimJoint tree per joint tree ([`Roots`]) and the last end frame of its AObjs.
 pub(super) fn animations(
     b: &mut Builder,
     scene: &Scene,
@@ -110,6 +110,8 @@ fn tree(
     let n = skel.parent.len();
     let mut aobjs: Vec<Option<Target>> = vec![None; n];
     let mut first_animated = None;
+    // The last frame of any AObj written: a stored AObj keeps its own end.
+    let mut last: Option<f32> = None;
     let driven = |node: usize| {
         clip.channels
             .iter()
@@ -189,6 +191,7 @@ fn tree(
             if let Some(slot) = aobjs.get_mut(j) {
                 *slot = Some(aobj);
             }
+            last = Some(last.map_or(c.aobj.end_frame, |l| l.max(c.aobj.end_frame)));
             continue;
         }
         let mut next = None;
@@ -214,6 +217,7 @@ fn tree(
         }
         if let (Some(first), Some(slot)) = (next, aobjs.get_mut(j)) {
             *slot = Some(b.put(&aobj(end, first)));
+            last = Some(last.map_or(end, |l| l.max(end)));
         }
     }
     // An animation that moves nothing keeps its length: one constant track (the first
@@ -227,6 +231,7 @@ fn tree(
         let f = b.put(&fobj(TRACKS[0][0], None, k));
         if let Some(slot) = aobjs.get_mut(j) {
             *slot = Some(b.put(&aobj(end, f)));
+            last = Some(last.map_or(end, |l| l.max(end)));
         }
     }
     // Each AnimJoint's flags word: as our export recorded it, else the joint's classical bit
@@ -262,7 +267,8 @@ fn tree(
             b.set(at, &aj);
         }
     }
-    Ok((roots(skel, &slots)?, end))
+    // The tree's length is its AObjs' last end frame (Colosseum/XD's bound box counts it).
+    Ok((roots(skel, &slots)?, last.unwrap_or(end)))
 }
 
 /// Whether the AObj `stored` records still gives an animation's samples: for each `(track id,
