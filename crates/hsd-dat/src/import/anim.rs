@@ -111,7 +111,7 @@ fn tree(
     let mut aobjs: Vec<Option<Target>> = vec![None; n];
     let mut first_animated = None;
     // The last frame of any AObj written: a stored AObj keeps its own end.
-    let mut last: Option<f32> = None;
+    let mut last = f32::NEG_INFINITY;
     let driven = |node: usize| {
         clip.channels
             .iter()
@@ -168,31 +168,27 @@ fn tree(
         }
         let rest = [r0, s0, t0];
         // The AObj our export recorded, where it still gives every sample.
-        let components: Vec<(u8, &[f32])> = TRACKS
-            .iter()
-            .flatten()
-            .zip(samples.iter().flatten())
-            .map(|(&id, v)| (id, v.as_slice()))
-            .collect();
-        let rest_of = |id: u8| {
-            let flat = rest.iter().flatten();
-            TRACKS
-                .iter()
-                .flatten()
-                .zip(flat)
-                .find(|x| *x.0 == id)
-                .map(|x| *x.1)
-        };
-        let rotation = |id: u8| TRACKS[0].contains(&id);
-        if let Some(c) = stored.iter().find(|c| c.node == node)
-            && stored_fits(&c.aobj, &sampled, &components, rest_of, rotation, tol)
-            && let Some(aobj) = write_stored(b, &c.aobj)?
-        {
-            if let Some(slot) = aobjs.get_mut(j) {
-                *slot = Some(aobj);
+        if let Some(c) = stored.iter().find(|c| c.node == node) {
+            let ids = TRACKS.iter().flatten();
+            let components: Vec<(u8, &[f32])> = ids
+                .clone()
+                .zip(samples.iter().flatten())
+                .map(|(&id, v)| (id, v.as_slice()))
+                .collect();
+            let rest_of = |id: u8| {
+                let mut pairs = ids.clone().zip(rest.iter().flatten());
+                pairs.find(|x| *x.0 == id).map(|x| *x.1)
+            };
+            let rotation = |id: u8| TRACKS[0].contains(&id);
+            if stored_fits(&c.aobj, &sampled, &components, rest_of, rotation, tol)
+                && let Some(aobj) = write_stored(b, &c.aobj)?
+            {
+                if let Some(slot) = aobjs.get_mut(j) {
+                    *slot = Some(aobj);
+                }
+                last = last.max(c.aobj.end_frame);
+                continue;
             }
-            last = Some(last.map_or(c.aobj.end_frame, |l| l.max(c.aobj.end_frame)));
-            continue;
         }
         let mut next = None;
         for (which, values) in samples.iter().enumerate().rev() {
@@ -217,7 +213,7 @@ fn tree(
         }
         if let (Some(first), Some(slot)) = (next, aobjs.get_mut(j)) {
             *slot = Some(b.put(&aobj(end, first)));
-            last = Some(last.map_or(end, |l| l.max(end)));
+            last = last.max(end);
         }
     }
     // An animation that moves nothing keeps its length: one constant track (the first
@@ -231,7 +227,7 @@ fn tree(
         let f = b.put(&fobj(TRACKS[0][0], None, k));
         if let Some(slot) = aobjs.get_mut(j) {
             *slot = Some(b.put(&aobj(end, f)));
-            last = Some(last.map_or(end, |l| l.max(end)));
+            last = last.max(end);
         }
     }
     // Each AnimJoint's flags word: as our export recorded it, else the joint's classical bit
@@ -268,7 +264,10 @@ fn tree(
         }
     }
     // The tree's length is its AObjs' last end frame (Colosseum/XD's bound box counts it).
-    Ok((roots(skel, &slots)?, last.unwrap_or(end)))
+    Ok((
+        roots(skel, &slots)?,
+        if last.is_finite() { last } else { end },
+    ))
 }
 
 /// Whether the AObj `stored` records still gives an animation's samples: for each `(track id,
