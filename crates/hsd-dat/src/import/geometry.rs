@@ -733,18 +733,25 @@ impl Prepared {
     }
 }
 
+/// How far, relative to the extent, a value that came from the file may come back off its grid
+/// point and still be taken for it: float noise through a joint chain (3e-5 on 20XX's trophies)
+/// and a hundredth of the same-model tolerance (1e-3), so snapping never moves a vertex visibly.
+const GRID_NOISE: f32 = 1e-4;
+
 /// A recorded descriptor entry's format for `attr` when it can store `flat` (values of
 /// `width` components) without overflow and, but for normals, each within `tol` of its value,
 /// and its attribute type. Positions and coordinates that came from the file come back on the
-/// format's grid up to float noise; in another space (an owner the import changed) they do not,
-/// and take the rule's format instead of being rounded to a grid chosen for other values.
+/// format's grid up to float noise (`noise`, at most a quarter step); in another space (an
+/// owner the import changed) they do not, and take the rule's format instead of being rounded
+/// to a grid chosen for other values — on a coarse grid (S8 with 5 fraction bits: a quarter
+/// step is 0.008) such values can fall within a quarter step by chance.
 /// Normals come back made unit (glTF's), within the format's own step of the stored values.
 fn recorded_format(
     recorded: &[[u32; 5]],
     attr: Attr,
     flat: &[f32],
     width: usize,
-    tol: f32,
+    (tol, noise): (f32, f32),
 ) -> Option<(VertexFormat, AttrType)> {
     let e = recorded.iter().find(|e| e[0] == attr.0)?;
     let f = VertexFormat {
@@ -779,7 +786,7 @@ fn recorded_format(
                 range.contains(&q)
                     && (f.ty == CompType::F32
                         || normal
-                        || (q / scale - v).abs() <= tol.max(0.25 / scale))
+                        || (q / scale - v).abs() <= tol.max(noise.min(0.25 / scale)))
             })
     });
     fits.then_some((f, AttrType(e[1])))
@@ -904,8 +911,8 @@ fn prepare(
     let mut float = |attr: Attr, count: CompCount, tol: f32, items: Vec<Vec<f32>>| {
         let flat: Vec<f32> = items.iter().flatten().copied().collect();
         let width = items.first().map_or(0, Vec::len);
-        let tol = tol * extent(&flat);
-        let (f, t) = match recorded_format(&recorded, attr, &flat, width, tol) {
+        let (tol, noise) = (tol * extent(&flat), GRID_NOISE * extent(&flat));
+        let (f, t) = match recorded_format(&recorded, attr, &flat, width, (tol, noise)) {
             Some((f, t)) => (f, Some(t)),
             None => (VertexFormat::fitting(attr, count, &flat, tol), None),
         };
@@ -973,7 +980,7 @@ fn prepare(
             ty: CompType::RGBA8,
             frac: 0,
         };
-        let (f, t) = recorded_format(&recorded, Attr::CLR0, &[], 4, 0.0)
+        let (f, t) = recorded_format(&recorded, Attr::CLR0, &[], 4, (0.0, 0.0))
             .map_or((rgba8, None), |(f, t)| (f, Some(t)));
         let bytes = c
             .iter()
