@@ -23,18 +23,18 @@ use hsd_dat::{export, parse};
 const FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 84.2),
     ("TyBSword-TyBSword.dat", 94.6),
-    ("TyBancho-TyBancho.dat", 88.9),
+    ("TyBancho-TyBancho.dat", 89.4),
     ("TyDaisy-TyDaisy.dat", 71.6),
     ("cb_plug-cb_plug.dat", 66.9),
 ];
 
 /// The floor of each file's BNB with `m`'s own vertex arrays and display lists (percent).
 /// `cb_plug` keeps bytes no model holds: an unreferenced 2,048-byte pixel block and normals
-/// stored twice with the same value; TyBancho's NBT block differs in length and is not replaced.
+/// stored twice with the same value.
 const BOUND_FLOORS: [(&str, f64); 5] = [
     ("PlMr-PlMrNr.dat", 99.5),
     ("TyBSword-TyBSword.dat", 99.1),
-    ("TyBancho-TyBancho.dat", 99.2),
+    ("TyBancho-TyBancho.dat", 99.9),
     ("TyDaisy-TyDaisy.dat", 99.9),
     ("cb_plug-cb_plug.dat", 71.9),
 ];

@@ -1330,11 +1330,15 @@ impl Arrays {
         }
     }
 
-    /// Writes every array; their targets in [`Arrays::list`] order.
+    /// Writes every array; their targets in [`Arrays::list`] order. Only 4-aligned here: the
+    /// compile re-parses this layout, where the padding before a 32-aligned block would stay
+    /// with the array before it (an array has no typed size to trim it to), and gives every
+    /// array its 32-byte start itself — so the array it places last ends unpadded, as HAL's
+    /// do (TyBancho's TEX array: 344 bytes, the first Image right after it).
     fn write(&self, b: &mut Builder) -> Vec<Target> {
         self.list
             .iter()
-            .map(|(_, a)| b.bytes(a.values.iter().flatten().copied().collect(), 32))
+            .map(|(_, a)| b.bytes(a.values.iter().flatten().copied().collect(), 4))
             .collect()
     }
 }

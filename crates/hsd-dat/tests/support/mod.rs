@@ -7,7 +7,7 @@ use gx::scene::Scene;
 use hsd_dat::compile::Order;
 use hsd_dat::import::matanim::{MaterialSamples, material_clips, material_tracks, rest_value};
 use hsd_dat::import::{ImportOptions, import};
-use hsd_dat::{export, parse};
+use hsd_dat::{Kind, export, parse};
 
 /// Every real model archive of `shared/corpus/real/hsd` (data-only archives, such as m-ex
 /// fighter data, left out: no model to import), sorted, as (file name, bytes); `None`, and the
@@ -32,15 +32,81 @@ pub fn real_models(who: &str) -> Option<Vec<(String, Vec<u8>)>> {
 /// `TyDaisy`, `cb_plug`).
 pub const REAL_MODELS: usize = 5;
 
-/// `m.dat → a.glb → b.dat → c.glb` with `opts`; `b` must check with 0 errors. Returns (a, c, b
-/// bytes).
+/// `m.dat → a.glb → b.dat → c.glb` with `opts`; `b` must check with 0 errors and hold its GX
+/// payloads 32-aligned. Returns (a, c, b bytes).
 pub fn round_trip(m: &[u8], opts: &ImportOptions) -> (Scene, Scene, Vec<u8>) {
     let a = Scene::from_glb(&export::to_glb(&parse(m).unwrap()).unwrap()).unwrap();
     let b = import(&a, opts).unwrap();
     let errors = errors(&b.bytes);
     assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(unaligned_gx_payloads(&b.bytes), Vec::<u32>::new());
+    if let Some((gap, next)) = after_last_array(&b.bytes) {
+        let gx = matches!(
+            next,
+            Kind::VertexArray | Kind::DisplayList | Kind::ImageData
+        );
+        assert!(gap < if gx { 32 } else { 4 }, "{gap} bytes before {next:?}");
+    }
     let c = Scene::from_glb(&export::to_glb(&parse(&b.bytes).unwrap()).unwrap()).unwrap();
     (a, c, b.bytes)
+}
+
+/// The data offsets of `dat`'s vertex arrays and display lists that are not 32-aligned, as
+/// every HAL file has them (the validator checks only images and palettes: HSD-030).
+pub fn unaligned_gx_payloads(dat: &[u8]) -> Vec<u32> {
+    let a = parse(dat).unwrap();
+    let g = a.graph();
+    let mut out = Vec::new();
+    for p in &g.pobjs {
+        let arrays = p
+            .pobj
+            .vtx_desc
+            .map_or(Vec::new(), |v| a.vertex_desc(v).unwrap().1);
+        let arrays = arrays.into_iter().filter_map(|(d, _)| d.array);
+        out.extend(arrays.chain(p.pobj.display_list).filter(|o| o % 32 != 0));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The bytes between the last value any display list reads from `dat`'s last vertex array and
+/// the next struct, and that struct's kind: HAL ends the array there, padding only as far as
+/// the next block's alignment needs.
+pub fn after_last_array(dat: &[u8]) -> Option<(u32, Kind)> {
+    let a = parse(dat).unwrap();
+    let g = a.graph();
+    let mut ends: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    for p in &g.pobjs {
+        let Some(v) = p.pobj.vtx_desc else { continue };
+        let arrays: Vec<(u32, u32)> = a
+            .vertex_desc(v)
+            .unwrap()
+            .1
+            .into_iter()
+            .filter_map(|(d, f)| {
+                let stride = if d.stride == 0 {
+                    f.element_size()? as u32
+                } else {
+                    u32::from(d.stride)
+                };
+                Some((d.array?, stride))
+            })
+            .collect();
+        for vtx in a.mesh(&g, p).unwrap().vertices {
+            for (&(at, stride), &i) in arrays.iter().zip(&vtx.indices) {
+                let end = ends.entry(at).or_insert(at);
+                *end = (*end).max(at + (i + 1) * stride);
+            }
+        }
+    }
+    let (&last, &end) = ends.iter().max_by_key(|(at, _)| **at)?;
+    let next = g
+        .nodes
+        .iter()
+        .filter(|n| n.offset > last)
+        .min_by_key(|n| n.offset)?;
+    Some((next.offset.checked_sub(end)?, next.kind))
 }
 
 /// The validator's errors on `dat`.
