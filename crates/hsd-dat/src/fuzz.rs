@@ -72,6 +72,38 @@ pub fn fuzz_fobj(data: &[u8]) {
     }
 }
 
+/// The glTF → `.dat` import (`fuzz/fuzz_targets/hsd_dat_import.rs`): `data` read as a glb
+/// (anything the reader refuses ends there) and imported in both orders. Never panics; every
+/// model it imports reads back, checks without errors (the import's own promise, asserted
+/// again here) and exports again.
+#[cfg(feature = "import")]
+pub fn fuzz_import(data: &[u8]) {
+    use crate::compile::Order;
+    use crate::import::{ImportOptions, import};
+    let Ok(scene) = gx::scene::Scene::from_glb(data) else {
+        return;
+    };
+    for order in [Order::ColosseumXd, Order::Melee] {
+        let opts = ImportOptions {
+            order,
+            ..ImportOptions::default()
+        };
+        let Ok(out) = import(&scene, &opts) else {
+            continue;
+        };
+        let a = parse(&out.bytes);
+        assert!(a.is_ok(), "the import wrote what does not parse: {a:?}");
+        if let Ok(a) = a {
+            let errors = crate::validate_view(&a)
+                .into_iter()
+                .filter(|d| d.severity == gcio::Severity::Error)
+                .count();
+            assert_eq!(errors, 0, "the import wrote a model with validator errors");
+            let _ = crate::export::to_glb(&a);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

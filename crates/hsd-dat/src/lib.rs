@@ -102,6 +102,8 @@ pub use flags::{
     TObjFlags,
 };
 pub use format::Format;
+#[cfg(feature = "import")]
+pub use fuzz::fuzz_import;
 pub use fuzz::{fuzz_fobj, fuzz_hsd_dat};
 pub use graph::{Graph, JointRef, Kind, Node, PObjRef};
 pub use model::{Block, Dat, Extern, Loc, Pointer, Root, Slot, Target};
