@@ -99,6 +99,32 @@ fn sample_glbs_import() {
     }
 }
 
+/// A stored AObj (our extras' `curves`) whose end frame runs past its clip is not the clip's:
+/// at 2^31 frames it was written back, and the Colosseum/XD bound box, one box per frame of
+/// the tree's length, asked for 51 GB (found by `json_numbers_replaced` at more cases).
+#[test]
+fn a_stored_aobj_past_its_clip_is_refitted() {
+    let mut checked = 0;
+    for glb in glbs() {
+        let (mut json, bin) = split(glb);
+        let Some(clips) = json["animations"].as_array_mut() else {
+            continue;
+        };
+        for clip in clips {
+            if let Some(c) = clip.pointer_mut("/extras/hsd/curves/0/end_frame") {
+                *c = Value::from(1u64 << 31);
+                checked += 1;
+            }
+        }
+        let glb = join(&json, &bin);
+        hsd_dat::fuzz_import(&glb);
+        let scene = gx::scene::Scene::from_glb(&glb).unwrap();
+        let out = hsd_dat::import::import(&scene, &Default::default()).unwrap();
+        assert!(out.bytes.len() < 4 * glb.len(), "{} bytes", out.bytes.len());
+    }
+    assert!(checked > 0, "no sample records a stored AObj");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 

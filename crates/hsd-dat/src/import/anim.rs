@@ -274,6 +274,8 @@ fn tree(
 /// values at frames)` of `samples`, the last FObj of that id, read at each frame plus its start
 /// frame as the runtime reads it, within `tol` (relative above 1; modulo a turn where `turn`
 /// says the track is a rotation), or, without such an FObj, every value at `rest` of the id.
+/// An AObj ending past the last of `frames` (a shortened clip, or a hostile record: 2^31
+/// frames made a Colosseum/XD bound box of 51 GB) is not the animation's.
 pub(super) fn stored_fits(
     stored: &StoredAObj,
     frames: &[f32],
@@ -282,6 +284,10 @@ pub(super) fn stored_fits(
     turn: impl Fn(u8) -> bool,
     tol: f32,
 ) -> bool {
+    let last = frames.iter().copied().fold(0.0f32, f32::max);
+    if !(0.0..=last).contains(&stored.end_frame) {
+        return false;
+    }
     let close = |a: f32, b: f32, turn: bool| {
         let d = if turn {
             let x = (a - b).rem_euclid(std::f32::consts::TAU);
