@@ -1,4 +1,4 @@
 #![no_main]
-//! glTF → sysdolphin `.dat` import of arbitrary bytes read as a glb, in both compiler orders:
-//! what imports parses, checks without errors and exports again.
+//! glTF → sysdolphin `.dat` import: see `hsd_dat::fuzz_import` (an in-code sample's glb with
+//! input-chosen edits to its JSON or binary chunk, imported in both compiler orders).
 libfuzzer_sys::fuzz_target!(|data: &[u8]| hsd_dat::fuzz_import(data));

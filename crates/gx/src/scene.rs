@@ -41,7 +41,7 @@ mod clip;
 mod read;
 
 #[cfg(feature = "import")]
-pub use read::embed_external;
+pub use read::{embed_external, glb_chunks};
 
 pub use clip::{Channel, Clip, Interpolation, NO_NODE, Target, compose};
 
@@ -1448,12 +1448,24 @@ impl Bin {
     }
 }
 
-/// The GLB container: header, JSON chunk (space-padded), BIN chunk (zero-padded).
+/// The GLB container of `doc` and `bin`.
 fn glb(doc: &Value, bin: &[u8]) -> Result<Vec<u8>> {
-    let mut js = serde_json::to_vec(doc)
+    let js = serde_json::to_vec(doc)
         .map_err(|e| Error::without_offset(ErrorKind::Invalid(format!("glTF JSON: {e}"))))?;
+    glb_container(&js, bin)
+}
+
+/// A GLB container: the header, `json` as its JSON chunk (space-padded to 4 bytes) and, when
+/// not empty, `bin` as its BIN chunk (zero-padded); the inverse of `glb_chunks`. Fails only
+/// past 4 GiB.
+pub fn glb_container(json: &[u8], bin: &[u8]) -> Result<Vec<u8>> {
+    let mut js = json.to_vec();
     while !js.len().is_multiple_of(4) {
         js.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
     }
     let has_bin = !bin.is_empty();
     let total = 12 + 8 + js.len() + if has_bin { 8 + bin.len() } else { 0 };
@@ -1468,7 +1480,7 @@ fn glb(doc: &Value, bin: &[u8]) -> Result<Vec<u8>> {
     if has_bin {
         out.extend_from_slice(&u(bin.len())?.to_le_bytes());
         out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(bin);
+        out.extend_from_slice(&bin);
     }
     Ok(out)
 }

@@ -111,6 +111,23 @@ fn scene() -> Scene {
     s
 }
 
+/// The GLB container and its chunks are inverses (the JSON space-padded, the BIN chunk
+/// zero-padded to 4 bytes, as glTF requires), and a scene's glb splits into what it holds.
+#[test]
+fn glb_container_and_chunks_invert() {
+    let glb = gx::scene::glb_container(b"{\"asset\":{\"version\":\"2.0\"}}", &[1, 2, 3]).unwrap();
+    let (json, bin) = gx::scene::glb_chunks(&glb).unwrap();
+    assert_eq!(json, b"{\"asset\":{\"version\":\"2.0\"}} ");
+    assert_eq!(bin, Some(&[1u8, 2, 3, 0][..]));
+    assert_eq!(
+        u32::from_le_bytes(glb[8..12].try_into().unwrap()) as usize,
+        glb.len()
+    );
+    let ours = scene().to_glb().unwrap();
+    let (json, bin) = gx::scene::glb_chunks(&ours).unwrap();
+    assert_eq!(gx::scene::glb_container(json, bin.unwrap()).unwrap(), ours);
+}
+
 #[test]
 fn written_scenes_read_back_equal() {
     let s = scene();

@@ -72,15 +72,62 @@ pub fn fuzz_fobj(data: &[u8]) {
     }
 }
 
-/// The glTF → `.dat` import (`fuzz/fuzz_targets/hsd_dat_import.rs`): `data` read as a glb
-/// (anything the reader refuses ends there) and imported in both orders. Never panics; every
-/// model it imports reads back, checks without errors (the import's own promise, asserted
-/// again here) and exports again.
+/// The glbs of the in-code samples that export (the import fuzz body's templates).
+#[cfg(feature = "import")]
+fn import_templates() -> &'static [Vec<u8>] {
+    static GLBS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    GLBS.get_or_init(|| {
+        crate::build::samples()
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(_, bytes)| crate::export::to_glb(&parse(bytes).ok()?).ok())
+            .collect()
+    })
+}
+
+/// The glTF → `.dat` import (`fuzz/fuzz_targets/hsd_dat_import.rs`), structure-aware as the
+/// text converters' bodies are: byte 0 picks a template (an in-code sample's glb), byte 1 what
+/// to edit, the rest the edits — its JSON chunk through [`gcio::mutate_text`] (indices, counts,
+/// offsets and our extras' fields turned huge, negative, fractional or malformed), or, with
+/// byte 1 odd, bytes of its BIN chunk (positions, weights, indices, pixels: 3-byte groups of a
+/// position scaled to the chunk and a value). The result is read as a glb and imported in both
+/// orders. Never panics, hangs or allocates without bound; every model it imports reads back,
+/// checks without errors (the import's own promise, asserted again here) and exports again.
 #[cfg(feature = "import")]
 pub fn fuzz_import(data: &[u8]) {
     use crate::compile::Order;
     use crate::import::{ImportOptions, import};
-    let Ok(scene) = gx::scene::Scene::from_glb(data) else {
+    let templates = import_templates();
+    let (Some(&pick), Some(&mode), Some(edits)) = (data.first(), data.get(1), data.get(2..)) else {
+        return;
+    };
+    let Some(template) = templates.get(usize::from(pick) % templates.len().max(1)) else {
+        return;
+    };
+    let Ok((json, bin)) = gx::scene::glb_chunks(template) else {
+        return;
+    };
+    let (json, mut bin) = (
+        String::from_utf8_lossy(json),
+        bin.unwrap_or_default().to_vec(),
+    );
+    let json = if mode % 2 == 0 {
+        gcio::mutate_text(&json, edits)
+    } else {
+        for e in edits.chunks_exact(3) {
+            if let [hi, lo, value] = *e {
+                let at = usize::from(u16::from_be_bytes([hi, lo])) * bin.len() / 0x1_0000;
+                if let Some(b) = bin.get_mut(at) {
+                    *b = value;
+                }
+            }
+        }
+        json.into_owned()
+    };
+    let Ok(glb) = gx::scene::glb_container(json.as_bytes(), &bin) else {
+        return;
+    };
+    let Ok(scene) = gx::scene::Scene::from_glb(&glb) else {
         return;
     };
     for order in [Order::ColosseumXd, Order::Melee] {

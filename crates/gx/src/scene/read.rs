@@ -67,7 +67,7 @@ impl Scene {
     /// [`Scene::from_glb`], with a note for each thing dropped (which primitive, channel or
     /// texture, and why), for an importer to show.
     pub fn read_glb(data: &[u8]) -> Result<(Scene, Vec<String>)> {
-        let (json, bin) = split(data)?;
+        let (json, bin) = glb_chunks(data)?;
         let root: Value =
             serde_json::from_slice(json).map_err(|e| invalid(format!("JSON: {e}")))?;
         for x in list(&root, "extensionsRequired")? {
@@ -100,7 +100,7 @@ pub fn embed_external(
     data: &[u8],
     mut resolve: impl FnMut(&str) -> Result<Vec<u8>>,
 ) -> Result<Vec<u8>> {
-    let (json, bin) = split(data)?;
+    let (json, bin) = glb_chunks(data)?;
     if bin.is_some() || data.starts_with(b"glTF") {
         return Ok(data.to_vec());
     }
@@ -186,8 +186,10 @@ fn invalid(what: impl Into<String>) -> Error {
     Error::without_offset(ErrorKind::Invalid(format!("glTF: {}", what.into())))
 }
 
-/// The JSON and the BIN chunk of a GLB, or the whole input as JSON.
-fn split(data: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
+/// The JSON and the BIN chunk of a GLB (the first of each), or the whole input as JSON (a
+/// `.gltf`, its byte-order mark dropped): what [`Scene::from_glb`] reads, for a tool that edits
+/// the JSON and writes the container back with [`super::glb_container`].
+pub fn glb_chunks(data: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
     if !data.starts_with(b"glTF") {
         return Ok((data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data), None));
     }
