@@ -41,7 +41,7 @@ mod clip;
 mod read;
 
 #[cfg(feature = "import")]
-pub use read::{embed_external, glb_chunks};
+pub use read::{edited_glb, embed_external, glb_chunks};
 
 pub use clip::{Channel, Clip, Interpolation, NO_NODE, Target, compose};
 

@@ -86,13 +86,11 @@ fn import_templates() -> &'static [Vec<u8>] {
 }
 
 /// The glTF → `.dat` import (`fuzz/fuzz_targets/hsd_dat_import.rs`), structure-aware as the
-/// text converters' bodies are: byte 0 picks a template (an in-code sample's glb), byte 1 what
-/// to edit, the rest the edits — its JSON chunk through [`gcio::mutate_text`] (indices, counts,
-/// offsets and our extras' fields turned huge, negative, fractional or malformed), or, with
-/// byte 1 odd, bytes of its BIN chunk (positions, weights, indices, pixels: 3-byte groups of a
-/// position scaled to the chunk and a value). The result is read as a glb and imported in both
-/// orders. Never panics, hangs or allocates without bound; every model it imports reads back,
-/// checks without errors (the import's own promise, asserted again here) and exports again.
+/// text converters' bodies are: byte 0 picks a template (an in-code sample's glb), byte 1 and
+/// the rest are edits to its JSON or binary chunk ([`gx::scene::edited_glb`]). The result is
+/// read as a glb and imported in both orders. Never panics, hangs or allocates without bound;
+/// every model it imports reads back, checks without errors (the import's own promise,
+/// asserted again here) and exports again.
 #[cfg(feature = "import")]
 pub fn fuzz_import(data: &[u8]) {
     use crate::compile::Order;
@@ -104,27 +102,7 @@ pub fn fuzz_import(data: &[u8]) {
     let Some(template) = templates.get(usize::from(pick) % templates.len().max(1)) else {
         return;
     };
-    let Ok((json, bin)) = gx::scene::glb_chunks(template) else {
-        return;
-    };
-    let (json, mut bin) = (
-        String::from_utf8_lossy(json),
-        bin.unwrap_or_default().to_vec(),
-    );
-    let json = if mode % 2 == 0 {
-        gcio::mutate_text(&json, edits)
-    } else {
-        for e in edits.chunks_exact(3) {
-            if let [hi, lo, value] = *e {
-                let at = usize::from(u16::from_be_bytes([hi, lo])) * bin.len() / 0x1_0000;
-                if let Some(b) = bin.get_mut(at) {
-                    *b = value;
-                }
-            }
-        }
-        json.into_owned()
-    };
-    let Ok(glb) = gx::scene::glb_container(json.as_bytes(), &bin) else {
+    let Some(glb) = gx::scene::edited_glb(template, mode, edits) else {
         return;
     };
     let Ok(scene) = gx::scene::Scene::from_glb(&glb) else {

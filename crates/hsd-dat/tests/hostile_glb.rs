@@ -8,7 +8,7 @@ use serde_json::Value;
 /// The fuzz body on `gcio::replay_inputs`: never panics; what imports checks clean.
 #[test]
 fn import_fuzz_body_replays() {
-    for input in gcio::replay_inputs(4000) {
+    for input in gcio::replay_inputs(1500) {
         hsd_dat::fuzz_import(&input);
     }
 }

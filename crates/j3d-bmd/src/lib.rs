@@ -83,6 +83,8 @@ pub use file::{
     SVR3_TAG, parse, parse_with,
 };
 pub use format::{BmdFormat, BtiFormat};
+#[cfg(feature = "import")]
+pub use fuzz::fuzz_import;
 #[cfg(feature = "export")]
 pub use fuzz::fuzz_png_bti;
 pub use fuzz::{fuzz_bmd, fuzz_bti, fuzz_mat3};

@@ -290,6 +290,15 @@ fn png_bti_fuzz_replay() {
     }
 }
 
+/// Replays the glTF import fuzz body (`j3d_bmd::fuzz_import`: a sample's glb with its JSON or
+/// binary chunk edited) on reproducible inputs: never panics; what imports validates clean.
+#[test]
+fn import_fuzz_replay() {
+    for input in gcio::replay_inputs(1500) {
+        j3d_bmd::fuzz_import(&input);
+    }
+}
+
 /// Caller limits reach every chunk: a model that parses with the defaults fails with a limit
 /// error (not a panic, not a default-bounded success) when the caller allows fewer elements or
 /// bytes than it holds.

@@ -231,6 +231,33 @@ pub fn glb_chunks(data: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
     ))
 }
 
+/// `template` (a glb) with a fuzz input's edits, for structure-aware fuzzing of an import
+/// (random bytes almost never form a glb): with `mode` even its JSON chunk through
+/// [`gcio::mutate_text`] (counts, indices, offsets and extras turned huge, negative,
+/// fractional or malformed), else bytes of its BIN chunk (3-byte groups: a position scaled to
+/// the chunk, a value) — positions, weights, indices, pixels. `None` when `template` is no glb.
+pub fn edited_glb(template: &[u8], mode: u8, edits: &[u8]) -> Option<Vec<u8>> {
+    let (json, bin) = glb_chunks(template).ok()?;
+    let (json, mut bin) = (
+        String::from_utf8_lossy(json),
+        bin.unwrap_or_default().to_vec(),
+    );
+    let json = if mode.is_multiple_of(2) {
+        gcio::mutate_text(&json, edits)
+    } else {
+        for e in edits.chunks_exact(3) {
+            if let [hi, lo, value] = *e {
+                let at = usize::from(u16::from_be_bytes([hi, lo])) * bin.len() / 0x1_0000;
+                if let Some(b) = bin.get_mut(at) {
+                    *b = value;
+                }
+            }
+        }
+        json.into_owned()
+    };
+    super::glb_container(json.as_bytes(), &bin).ok()
+}
+
 /// Decodes base64 (standard or URL-safe alphabet, padding optional); `None` on a foreign byte.
 fn base64(s: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() / 4 * 3 + 3);
