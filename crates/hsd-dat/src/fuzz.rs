@@ -86,23 +86,15 @@ fn import_templates() -> &'static [Vec<u8>] {
 }
 
 /// The glTF → `.dat` import (`fuzz/fuzz_targets/hsd_dat_import.rs`), structure-aware as the
-/// text converters' bodies are: byte 0 picks a template (an in-code sample's glb), byte 1 and
-/// the rest are edits to its JSON or binary chunk ([`gx::scene::edited_glb`]). The result is
-/// read as a glb and imported in both orders. Never panics, hangs or allocates without bound;
-/// every model it imports reads back, checks without errors (the import's own promise,
-/// asserted again here) and exports again.
+/// text converters' bodies are: an in-code sample's glb with the input's edits to its JSON or
+/// binary chunk ([`gx::scene::edited_glb`]), read as a glb and imported in both orders. Never
+/// panics, hangs or allocates without bound; every model it imports reads back, checks
+/// without errors (the import's own promise, asserted again here) and exports again.
 #[cfg(feature = "import")]
 pub fn fuzz_import(data: &[u8]) {
     use crate::compile::Order;
     use crate::import::{ImportOptions, import};
-    let templates = import_templates();
-    let (Some(&pick), Some(&mode), Some(edits)) = (data.first(), data.get(1), data.get(2..)) else {
-        return;
-    };
-    let Some(template) = templates.get(usize::from(pick) % templates.len().max(1)) else {
-        return;
-    };
-    let Some(glb) = gx::scene::edited_glb(template, mode, edits) else {
+    let Some(glb) = gx::scene::edited_glb(import_templates(), data) else {
         return;
     };
     let Ok(scene) = gx::scene::Scene::from_glb(&glb) else {

@@ -231,12 +231,15 @@ pub fn glb_chunks(data: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
     ))
 }
 
-/// `template` (a glb) with a fuzz input's edits, for structure-aware fuzzing of an import
-/// (random bytes almost never form a glb): with `mode` even its JSON chunk through
-/// [`gcio::mutate_text`] (counts, indices, offsets and extras turned huge, negative,
-/// fractional or malformed), else bytes of its BIN chunk (3-byte groups: a position scaled to
-/// the chunk, a value) — positions, weights, indices, pixels. `None` when `template` is no glb.
-pub fn edited_glb(template: &[u8], mode: u8, edits: &[u8]) -> Option<Vec<u8>> {
+/// A glb made from a fuzz input, for structure-aware fuzzing of an import (random bytes
+/// almost never form a glb): byte 0 of `data` picks one of `templates` (glbs), and the rest
+/// edits it — with byte 1 even, its JSON chunk through [`gcio::mutate_text`] (counts, indices,
+/// offsets and extras turned huge, negative, fractional or malformed), else bytes of its BIN
+/// chunk (3-byte groups: a position scaled to the chunk, a value) — positions, weights,
+/// indices, pixels. `None` for an input under 2 bytes or a template that is no glb.
+pub fn edited_glb(templates: &[Vec<u8>], data: &[u8]) -> Option<Vec<u8>> {
+    let (&pick, &mode, edits) = (data.first()?, data.get(1)?, data.get(2..)?);
+    let template = templates.get(usize::from(pick) % templates.len().max(1))?;
     let (json, bin) = glb_chunks(template).ok()?;
     let (json, mut bin) = (
         String::from_utf8_lossy(json),
